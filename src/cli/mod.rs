@@ -1,0 +1,121 @@
+//! The command line: parses arguments, dispatches to a mode, and turns the
+//! outcome into one message on stderr and an exit status. Every mode lives in
+//! its own module here; `main.rs` only calls [`main`].
+
+mod play;
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::error::Error;
+
+const EXIT_STATUS: &str = "\
+Exit status: 0 when the game or command finished (also when the output pipe
+was closed), 1 on a runtime failure (an unreadable dictionary or board file),
+2 on a usage error (a bad flag or an impossible combination of settings).";
+
+/// Boggle: the Project 4 console game, the classic variants, and a fast solver.
+#[derive(Debug, Parser)]
+#[command(name = "boggle", version, about, after_help = EXIT_STATUS)]
+pub struct Cli {
+    /// A mode other than the default console game.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Settings for the default console game.
+    #[command(flatten)]
+    pub game: GameArgs,
+}
+
+/// The modes besides the default game.
+#[derive(Debug, Subcommand)]
+pub enum Command {}
+
+/// Settings shared by the playable modes.
+#[derive(Debug, Args, Clone, Default)]
+pub struct GameArgs {
+    /// Word list to use instead of words.txt (one word per line)
+    #[arg(long, value_name = "PATH")]
+    pub dict: Option<PathBuf>,
+    /// Seed for a repeatable random board
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+}
+
+/// Runs the program with the process's arguments and returns its exit status.
+pub fn main() -> ExitCode {
+    run(std::env::args_os())
+}
+
+/// Runs the program with `args` (the first is the program name).
+pub fn run<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
+    let result = match cli.command {
+        None => play::run(&cli.game),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(e) => {
+            report(&e.to_string());
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// `--help` and `--version` print normally; a usage error becomes one line and status 2.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        _ => {
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            report(&format!("{first} (see 'boggle --help')"));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Writes `boggle: message` to stderr; a failure to write it is ignored (there is nowhere left to say it).
+pub(crate) fn report(message: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "boggle: {message}");
+}
+
+/// Loads `--dict PATH`, or the default dictionary (`words.txt` here, else built in).
+pub(crate) fn load_dictionary(path: Option<&std::path::Path>) -> Result<crate::Dictionary, Error> {
+    Ok(match path {
+        Some(path) => crate::Dictionary::from_file(path)?,
+        None => crate::Dictionary::load_default()?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_game_flags() {
+        let cli = Cli::try_parse_from(["boggle", "--dict", "w.txt", "--seed", "7"]).expect("valid");
+        assert_eq!(cli.game.dict, Some(PathBuf::from("w.txt")));
+        assert_eq!(cli.game.seed, Some(7));
+        assert!(Cli::try_parse_from(["boggle", "--seed", "x"]).is_err());
+        assert!(Cli::try_parse_from(["boggle", "--nope"]).is_err());
+    }
+}

@@ -1,0 +1,230 @@
+//! The word list: an `ahash` set of upper-case words (the design's
+//! `unordered_set`) plus the prefix trie the search walks. Owns reading word
+//! files, the built-in `words.txt`, and the process-wide default dictionary.
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use ahash::AHashSet;
+
+use crate::trie::Trie;
+
+/// The project's `words.txt`, built into the binary so it runs from any directory.
+pub const EMBEDDED_WORDS: &str = include_str!("../words.txt");
+
+/// The file the game looks for in the working directory, as in the original.
+pub const DEFAULT_FILE: &str = "words.txt";
+
+/// Why a dictionary file could not be used.
+#[derive(Debug)]
+pub enum DictionaryError {
+    /// The file could not be read (missing, a directory, no permission, ...).
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The file was read but holds no word made only of letters.
+    NoWords {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+impl fmt::Display for DictionaryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DictionaryError::Io { path, source } => {
+                write!(f, "cannot read dictionary {}: {source}", path.display())
+            }
+            DictionaryError::NoWords { path } => {
+                write!(
+                    f,
+                    "dictionary {} holds no words (one word of letters A-Z per line)",
+                    path.display()
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for DictionaryError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            DictionaryError::Io { source, .. } => Some(source),
+            DictionaryError::NoWords { .. } => None,
+        }
+    }
+}
+
+/// A set of words, upper case, with a prefix index.
+#[derive(Clone, Debug, Default)]
+pub struct Dictionary {
+    words: AHashSet<Box<str>>,
+    trie: Trie,
+}
+
+impl Dictionary {
+    /// `words.txt` from the working directory if it can be read, else the built-in list.
+    pub fn new() -> Dictionary {
+        Dictionary::load_default().unwrap_or_else(|_| Dictionary::embedded())
+    }
+
+    /// `words.txt` from the working directory if present (an error if it cannot be
+    /// used), else the built-in list.
+    pub fn load_default() -> Result<Dictionary, DictionaryError> {
+        let path = Path::new(DEFAULT_FILE);
+        if path.exists() {
+            Dictionary::from_file(path)
+        } else {
+            Ok(Dictionary::embedded())
+        }
+    }
+
+    /// The list built into the binary.
+    pub fn embedded() -> Dictionary {
+        Dictionary::parse(EMBEDDED_WORDS.as_bytes())
+    }
+
+    /// The dictionary every `Game::new()` and `WordFind::new()` shares: loaded once per process.
+    pub fn shared_default() -> Arc<Dictionary> {
+        static DEFAULT: OnceLock<Arc<Dictionary>> = OnceLock::new();
+        Arc::clone(DEFAULT.get_or_init(|| Arc::new(Dictionary::new())))
+    }
+
+    /// Reads a word file: one word per line, any case, CRLF or LF, an optional
+    /// UTF-8 byte order mark. Lines that are not all letters are skipped (they could never match).
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Dictionary, DictionaryError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|source| DictionaryError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let dictionary = Dictionary::parse(&bytes);
+        if dictionary.is_empty() {
+            return Err(DictionaryError::NoWords {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(dictionary)
+    }
+
+    /// A dictionary from the bytes of a word file (see [`Dictionary::from_file`]); never fails.
+    pub fn parse(bytes: &[u8]) -> Dictionary {
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let mut words: Vec<Vec<u8>> = bytes
+            .split(|&b| b == b'\n')
+            .map(|line| line.trim_ascii())
+            .filter(|line| !line.is_empty() && line.iter().all(u8::is_ascii_alphabetic))
+            .map(|line| line.to_ascii_uppercase())
+            .collect();
+        Dictionary::from_upper_words(&mut words)
+    }
+
+    /// A dictionary from a list of words (any case; entries that are not all letters are skipped).
+    pub fn from_words<I, S>(words: I) -> Dictionary
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut upper: Vec<Vec<u8>> = words
+            .into_iter()
+            .map(|w| w.as_ref().trim().as_bytes().to_ascii_uppercase())
+            .filter(|w| !w.is_empty() && w.iter().all(u8::is_ascii_uppercase))
+            .collect();
+        Dictionary::from_upper_words(&mut upper)
+    }
+
+    fn from_upper_words(words: &mut Vec<Vec<u8>>) -> Dictionary {
+        words.sort_unstable();
+        words.dedup();
+        let slices: Vec<&[u8]> = words.iter().map(Vec::as_slice).collect();
+        let trie = Trie::from_sorted(&slices);
+        let set = words
+            .drain(..)
+            .filter_map(|w| String::from_utf8(w).ok())
+            .map(String::into_boxed_str)
+            .collect();
+        Dictionary { words: set, trie }
+    }
+
+    /// Whether `word` is in the dictionary (case-insensitive).
+    pub fn is_word(&self, word: &str) -> bool {
+        if word.bytes().any(|b| b.is_ascii_lowercase()) {
+            self.words.contains(word.to_ascii_uppercase().as_str())
+        } else {
+            self.words.contains(word)
+        }
+    }
+
+    /// Whether some word starts with `prefix` (case-insensitive). A false `true`
+    /// would only slow a search down; a false `false` would lose words, so this is exact.
+    pub fn is_prefix(&self, prefix: &str) -> bool {
+        self.trie.walk(prefix.as_bytes()).is_some()
+    }
+
+    /// Number of words.
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Whether there are no words.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// The prefix index the search walks.
+    pub fn trie(&self) -> &Trie {
+        &self.trie
+    }
+
+    /// Every word, in no particular order.
+    pub fn words(&self) -> impl Iterator<Item = &str> {
+        self.words.iter().map(|w| &**w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_quirky_files() {
+        let d =
+            Dictionary::parse(b"\xEF\xBB\xBFcat\r\nDOG\n\n  emu \nN'T\nAB\x01C\n\xE9t\xE9\nowl");
+        let mut words: Vec<&str> = d.words().collect();
+        words.sort_unstable();
+        assert_eq!(words, ["CAT", "DOG", "EMU", "OWL"]);
+        assert!(d.is_word("cat") && d.is_word("OWL") && !d.is_word("N'T"));
+        assert!(d.is_prefix("ca") && d.is_prefix("") && !d.is_prefix("cx"));
+    }
+
+    #[test]
+    fn embedded_list_has_game_words_and_no_names() {
+        let d = Dictionary::embedded();
+        assert!(d.is_word("AARDVARK") && d.is_word("ZYMURGY") && d.is_word("OFF"));
+        assert!(!d.is_word("MARCUS"));
+        assert!(d.len() > 200_000);
+    }
+
+    #[test]
+    fn missing_and_empty_files_are_errors() {
+        let dir = std::env::temp_dir().join(format!("boggle-dict-test-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let missing = Dictionary::from_file(dir.join("nope.txt"));
+        assert!(matches!(missing, Err(DictionaryError::Io { .. })));
+        let empty = dir.join("empty.txt");
+        std::fs::write(&empty, "\n12\n").expect("temp dir is writable");
+        let err = Dictionary::from_file(&empty).expect_err("no words");
+        assert!(err.to_string().contains("empty.txt"), "{err}");
+        let as_dir = Dictionary::from_file(&dir).expect_err("a directory");
+        assert!(
+            as_dir.to_string().contains("cannot read dictionary"),
+            "{as_dir}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,251 @@
+//! The board: a grid of faces in row-major order, how a player or a file writes
+//! one, and how it is shown.
+
+use std::fmt;
+
+use crate::face::Face;
+
+/// Why a board could not be made from the given text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    /// The text has the wrong number of cells.
+    WrongLength {
+        /// Cells the board needs.
+        expected: usize,
+        /// Cells the text had.
+        got: usize,
+    },
+    /// A cell is not a letter (or a face the rules allow).
+    NotALetter {
+        /// Zero-based cell (or character) index.
+        index: usize,
+        /// What was found there.
+        found: String,
+    },
+    /// A board dimension is zero or the board is too large.
+    BadSize {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardError::WrongLength { expected, got } => {
+                write!(f, "a board needs exactly {expected} letters, got {got}")
+            }
+            BoardError::NotALetter { index, found } => {
+                write!(f, "{found:?} at position {} is not a letter", index + 1)
+            }
+            BoardError::BadSize { rows, cols } => {
+                write!(
+                    f,
+                    "a {rows}x{cols} board is not allowed (1 to {MAX_CELLS} cells)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+/// The most cells a board may have (a 64x64 board; the search handles any size up to this).
+pub const MAX_CELLS: usize = 4096;
+
+/// A rows x cols grid of faces.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GameBoard {
+    rows: usize,
+    cols: usize,
+    faces: Vec<Face>,
+}
+
+impl GameBoard {
+    /// Spec 004's board: exactly 16 ASCII letters, row-major, any case (`Q` is a plain letter).
+    pub fn new(letters: &str) -> Result<GameBoard, BoardError> {
+        GameBoard::from_letters(letters, 4, 4, false)
+    }
+
+    /// A board from faces already rolled or parsed.
+    pub fn from_faces(rows: usize, cols: usize, faces: Vec<Face>) -> Result<GameBoard, BoardError> {
+        check_size(rows, cols)?;
+        if faces.len() != rows * cols {
+            return Err(BoardError::WrongLength {
+                expected: rows * cols,
+                got: faces.len(),
+            });
+        }
+        Ok(GameBoard { rows, cols, faces })
+    }
+
+    /// A board of freshly rolled faces; `faces` holds exactly rows x cols faces
+    /// (any shortfall is filled with blanks, any excess dropped).
+    pub(crate) fn from_rolled(rows: usize, cols: usize, mut faces: Vec<Face>) -> GameBoard {
+        faces.resize(rows * cols, Face::BLANK);
+        GameBoard { rows, cols, faces }
+    }
+
+    /// A rows x cols board typed as a run of letters, any case. With `qu`, a `Q`
+    /// is the Qu face and a `U` right after it is part of that face (`QUIT` or `QIT`).
+    pub fn from_letters(
+        text: &str,
+        rows: usize,
+        cols: usize,
+        qu: bool,
+    ) -> Result<GameBoard, BoardError> {
+        check_size(rows, cols)?;
+        let chars: Vec<char> = text.chars().collect();
+        let mut faces = Vec::with_capacity(rows * cols);
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            let face = u8::try_from(c).ok().and_then(Face::letter).ok_or_else(|| {
+                BoardError::NotALetter {
+                    index: i,
+                    found: c.to_string(),
+                }
+            })?;
+            i += 1;
+            if qu && face.as_str() == "Q" {
+                if chars.get(i).is_some_and(|u| u.eq_ignore_ascii_case(&'u')) {
+                    i += 1;
+                }
+                faces.push(Face::QU);
+            } else {
+                faces.push(face);
+            }
+        }
+        GameBoard::from_faces(rows, cols, faces)
+    }
+
+    /// A rows x cols board from cells written one per token (`A`, `Qu`, `Th`, `-`).
+    /// With `qu`, a lone `Q` is the Qu face.
+    pub fn from_cells<'a, I>(
+        cells: I,
+        rows: usize,
+        cols: usize,
+        qu: bool,
+    ) -> Result<GameBoard, BoardError>
+    where
+        I: IntoIterator<Item = &'a str>,
+    {
+        check_size(rows, cols)?;
+        let mut faces = Vec::with_capacity(rows * cols);
+        for (index, cell) in cells.into_iter().enumerate() {
+            let face = Face::parse(cell).ok_or_else(|| BoardError::NotALetter {
+                index,
+                found: cell.to_string(),
+            })?;
+            faces.push(if qu && face.as_str() == "Q" {
+                Face::QU
+            } else {
+                face
+            });
+        }
+        GameBoard::from_faces(rows, cols, faces)
+    }
+
+    /// The letter at (row, col), zero-based; a multi-letter face gives its first
+    /// letter, a blank or a cell off the board gives `' '`.
+    pub fn get_letter_by_row_col(&self, row: usize, col: usize) -> char {
+        self.face(row, col).map_or(' ', |face| face.first_char())
+    }
+
+    /// The face at (row, col), zero-based, if it is on the board.
+    pub fn face(&self, row: usize, col: usize) -> Option<Face> {
+        (row < self.rows && col < self.cols).then(|| self.faces[row * self.cols + col])
+    }
+
+    /// The board as rows of faces separated by spaces, each row ending in a newline.
+    pub fn show_board(&self) -> String {
+        self.to_string()
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Number of columns.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// The faces, row-major.
+    pub fn faces(&self) -> &[Face] {
+        &self.faces
+    }
+
+    /// The board as one row-major string of its letters (`Qu` written `QU`).
+    pub fn letters(&self) -> String {
+        self.faces.iter().map(Face::as_str).collect()
+    }
+}
+
+impl fmt::Display for GameBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in self.faces.chunks(self.cols) {
+            for (col, face) in row.iter().enumerate() {
+                if col > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{face}")?;
+            }
+            f.write_str("\n")?;
+        }
+        Ok(())
+    }
+}
+
+fn check_size(rows: usize, cols: usize) -> Result<(), BoardError> {
+    let cells = rows.saturating_mul(cols);
+    if rows == 0 || cols == 0 || cells > MAX_CELLS {
+        return Err(BoardError::BadSize { rows, cols });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shows_rows_with_spaces() {
+        let board = GameBoard::new("gnlthifhhistdjar").expect("16 letters");
+        assert_eq!(board.show_board(), "G N L T\nH I F H\nH I S T\nD J A R\n");
+        assert_eq!(board.get_letter_by_row_col(3, 1), 'J');
+        assert_eq!(board.get_letter_by_row_col(4, 0), ' ');
+    }
+
+    #[test]
+    fn rejects_wrong_lengths_and_non_letters() {
+        assert_eq!(
+            GameBoard::new("ABC"),
+            Err(BoardError::WrongLength {
+                expected: 16,
+                got: 3
+            })
+        );
+        assert_eq!(
+            GameBoard::new("ABCDEFGHIJKLMNO1"),
+            Err(BoardError::NotALetter {
+                index: 15,
+                found: "1".into()
+            })
+        );
+        assert!(GameBoard::new("ÄBCDEFGHIJKLMNOP").is_err());
+    }
+
+    #[test]
+    fn qu_reads_q_or_qu() {
+        let a = GameBoard::from_letters("QUITXXXXXXXXAQUA", 4, 4, true);
+        assert!(a.is_err(), "QU counts as one cell, so this is 14 cells");
+        let b = GameBoard::from_letters("QITXXXXXXXXXAQAX", 4, 4, true).expect("16 cells");
+        assert_eq!(b.show_board(), "Qu I T X\nX X X X\nX X X X\nA Qu A X\n");
+        let c = GameBoard::from_cells(["Qu", "a", "Th", "-"], 2, 2, true).expect("4 cells");
+        assert_eq!(c.show_board(), "Qu A\nTh -\n");
+    }
+}

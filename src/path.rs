@@ -1,0 +1,92 @@
+//! Finding where a given word lies on a board: the path a player traced, for
+//! highlighting it, for rules without a dictionary (any string on the board
+//! scores) and for checking the search's answers independently.
+
+use crate::game_board::GameBoard;
+use crate::neighbours::Neighbours;
+use crate::rules::MoveRule;
+
+/// The cells (row-major indices) of one path that spells `word` on `board`
+/// under `moves`, or `None` if there is none. `word` is compared case-insensitively;
+/// each face must match whole (`Qu` matches `QU`, never a lone `Q`).
+pub fn find_path(board: &GameBoard, moves: MoveRule, word: &str) -> Option<Vec<usize>> {
+    let word = word.to_ascii_uppercase();
+    let word = word.as_bytes();
+    if word.is_empty() {
+        return None;
+    }
+    let neighbours = Neighbours::new(board.rows(), board.cols(), moves);
+    let mut path = Vec::new();
+    let mut used = vec![false; board.faces().len()];
+    (0..board.faces().len())
+        .any(|cell| extend(board, &neighbours, word, cell, &mut used, &mut path))
+        .then_some(path)
+}
+
+/// Whether `rest` can be spelled starting at `cell`; leaves the path in `path` if so.
+fn extend(
+    board: &GameBoard,
+    neighbours: &Neighbours,
+    rest: &[u8],
+    cell: usize,
+    used: &mut [bool],
+    path: &mut Vec<usize>,
+) -> bool {
+    let face = board.faces()[cell];
+    let letters = face.as_bytes();
+    if used[cell] || letters.is_empty() || !rest.starts_with(letters) {
+        return false;
+    }
+    let rest = &rest[letters.len()..];
+    used[cell] = true;
+    path.push(cell);
+    let done = rest.is_empty()
+        || neighbours
+            .of(cell)
+            .iter()
+            .any(|&next| extend(board, neighbours, rest, usize::from(next), used, path));
+    if !done {
+        used[cell] = false;
+        path.pop();
+    }
+    done
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_paths_under_each_move_rule() {
+        let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
+        assert_eq!(
+            find_path(&board, MoveRule::NoUp, "eat"),
+            Some(vec![1, 5, 9])
+        );
+        // LAB goes up from A to B: fine with 8 neighbours, not under no-up.
+        assert_eq!(
+            find_path(&board, MoveRule::EightNeighbours, "LAB"),
+            Some(vec![4, 5, 0])
+        );
+        assert_eq!(find_path(&board, MoveRule::NoUp, "LAB"), None);
+        // ZIT would wrap around from Z to I.
+        assert_eq!(find_path(&board, MoveRule::EightNeighbours, "ZIT"), None);
+        assert_eq!(find_path(&board, MoveRule::NoUp, ""), None);
+    }
+
+    #[test]
+    fn qu_faces_match_whole() {
+        let board = GameBoard::from_letters("QITX", 2, 2, true).expect("4 cells");
+        assert_eq!(
+            find_path(&board, MoveRule::EightNeighbours, "QUIT"),
+            Some(vec![0, 1, 2])
+        );
+        assert_eq!(find_path(&board, MoveRule::EightNeighbours, "QIT"), None);
+    }
+
+    #[test]
+    fn a_cell_is_used_once() {
+        let board = GameBoard::from_letters("ABXX", 2, 2, false).expect("4 cells");
+        assert!(find_path(&board, MoveRule::EightNeighbours, "ABA").is_none());
+    }
+}

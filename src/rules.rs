@@ -1,0 +1,231 @@
+//! The rules of a game as one plain value: board shape, dice, word lengths,
+//! scoring, the move rule and how `Q` reads. Every part of the program takes a
+//! `Rules` instead of consulting constants, so one engine serves every preset.
+
+use std::fmt;
+
+use crate::dice::DiceSet;
+
+/// How the path of a word may move from one cell to the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveRule {
+    /// Any of the 8 neighbours, no wrap-around (standard Boggle).
+    EightNeighbours,
+    /// Spec 004's variant: any neighbour in the same row or the row below, never up.
+    NoUp,
+}
+
+/// Points for a word, by its length in letters (a `Qu` cell counts two).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scoring {
+    /// `points[n]` for a word of `n` letters; words of 8 or more use `points[8]`.
+    Table([u32; 9]),
+    /// One point per letter beyond `n` (TDDD86: length − 3).
+    LengthMinus(u32),
+}
+
+impl Scoring {
+    /// Project 4: 3:1 4:1 5:2 6:3 7:4 8+:11.
+    pub const PROJECT4: Scoring = Scoring::Table([0, 0, 0, 1, 1, 2, 3, 4, 11]);
+    /// Standard Boggle, algs4 and ECE 209: 3–4:1 5:2 6:3 7:5 8+:11.
+    pub const STANDARD: Scoring = Scoring::Table([0, 0, 0, 1, 1, 2, 3, 5, 11]);
+
+    /// Points for a word of `letters` letters (before any minimum length applies).
+    pub fn points(&self, letters: usize) -> u32 {
+        match self {
+            Scoring::Table(points) => points[letters.min(8)],
+            Scoring::LengthMinus(n) => {
+                u32::try_from(letters).map_or(u32::MAX, |len| len.saturating_sub(*n))
+            }
+        }
+    }
+}
+
+/// The named rule sets, chosen with `--rules NAME`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// Spec 004, the default console game.
+    Project4,
+    /// Standard Hasbro rules (4x4 new dice, 5x5 big, 6x6 super big).
+    Classic,
+    /// Stanford CS106B (spec 000).
+    Cs106b,
+    /// Linköping TDDD86 (spec 003).
+    Tddd86,
+    /// NCSU ECE 209 "Boggle-ish" (spec 001): no dictionary.
+    Ece209,
+    /// Princeton algs4 (spec 002): any R x C board.
+    Algs4,
+}
+
+impl Preset {
+    /// Every preset, in the order `--help` lists them.
+    pub const ALL: [Preset; 6] = [
+        Preset::Project4,
+        Preset::Classic,
+        Preset::Cs106b,
+        Preset::Tddd86,
+        Preset::Ece209,
+        Preset::Algs4,
+    ];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Project4 => "project4",
+            Preset::Classic => "classic",
+            Preset::Cs106b => "cs106b",
+            Preset::Tddd86 => "tddd86",
+            Preset::Ece209 => "ece209",
+            Preset::Algs4 => "algs4",
+        }
+    }
+
+    /// Looks a preset up by its command-line name (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Preset> {
+        Preset::ALL
+            .into_iter()
+            .find(|preset| preset.name().eq_ignore_ascii_case(name))
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Everything that decides what counts as a word and what it scores.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    /// The preset these rules started from.
+    pub preset: Preset,
+    /// Board rows.
+    pub rows: usize,
+    /// Board columns.
+    pub cols: usize,
+    /// The dice a random board is rolled from.
+    pub dice: DiceSet,
+    /// Fewest letters a word may have.
+    pub min_len: usize,
+    /// Most letters a word may have, if limited.
+    pub max_len: Option<usize>,
+    /// Points by word length.
+    pub scoring: Scoring,
+    /// How a path may move.
+    pub moves: MoveRule,
+    /// Whether a `Q` face means `Qu` (two letters).
+    pub qu: bool,
+    /// Whether a word must be in the dictionary (ECE 209 scores any string on the board).
+    pub dictionary_required: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules::project4()
+    }
+}
+
+impl Rules {
+    /// Spec 004: 4x4, its own dice, min 3, no going up, plain Q.
+    pub fn project4() -> Rules {
+        Rules {
+            preset: Preset::Project4,
+            rows: 4,
+            cols: 4,
+            dice: DiceSet::Project4,
+            min_len: 3,
+            max_len: None,
+            scoring: Scoring::PROJECT4,
+            moves: MoveRule::NoUp,
+            qu: false,
+            dictionary_required: true,
+        }
+    }
+
+    /// The rules of a preset at its default size.
+    pub fn preset(preset: Preset) -> Rules {
+        let standard = Rules {
+            preset,
+            dice: DiceSet::New,
+            scoring: Scoring::STANDARD,
+            moves: MoveRule::EightNeighbours,
+            qu: true,
+            ..Rules::project4()
+        };
+        match preset {
+            Preset::Project4 => Rules::project4(),
+            Preset::Classic | Preset::Algs4 => standard,
+            Preset::Cs106b => Rules {
+                min_len: 4,
+                ..standard
+            },
+            Preset::Tddd86 => Rules {
+                min_len: 4,
+                scoring: Scoring::LengthMinus(3),
+                ..standard
+            },
+            Preset::Ece209 => Rules {
+                dice: DiceSet::Classic,
+                max_len: Some(16),
+                dictionary_required: false,
+                ..standard
+            },
+        }
+    }
+
+    /// Number of cells on the board.
+    pub fn cells(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// Points for a word of `letters` letters under these rules (0 if its length is not allowed).
+    pub fn word_score(&self, letters: usize) -> u32 {
+        if self.allows_len(letters) {
+            self.scoring.points(letters)
+        } else {
+            0
+        }
+    }
+
+    /// Whether a word of `letters` letters may score under these rules.
+    pub fn allows_len(&self, letters: usize) -> bool {
+        letters >= self.min_len && self.max_len.is_none_or(|max| letters <= max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn project4_scores_follow_spec_004() {
+        let rules = Rules::project4();
+        let got: Vec<u32> = (0..=10).map(|n| rules.word_score(n)).collect();
+        assert_eq!(got, [0, 0, 0, 1, 1, 2, 3, 4, 11, 11, 11]);
+    }
+
+    #[test]
+    fn tddd86_scores_one_point_per_letter_beyond_three() {
+        let rules = Rules::preset(Preset::Tddd86);
+        let got: Vec<u32> = (0..=9).map(|n| rules.word_score(n)).collect();
+        assert_eq!(got, [0, 0, 0, 0, 1, 2, 3, 4, 5, 6]);
+    }
+
+    #[test]
+    fn ece209_caps_words_at_sixteen_letters() {
+        let rules = Rules::preset(Preset::Ece209);
+        assert_eq!(rules.word_score(16), 11);
+        assert_eq!(rules.word_score(17), 0);
+        assert!(!rules.dictionary_required);
+    }
+
+    #[test]
+    fn presets_round_trip_through_their_names() {
+        for preset in Preset::ALL {
+            assert_eq!(Preset::from_name(preset.name()), Some(preset));
+        }
+        assert_eq!(Preset::from_name("CLASSIC"), Some(Preset::Classic));
+        assert_eq!(Preset::from_name("scrabble"), None);
+    }
+}

@@ -1,0 +1,182 @@
+//! The dictionary's prefix index: a compact trie laid out for the board search.
+//!
+//! Each node is 8 bytes: a 26-bit mask of the letters that have a child (bit 31
+//! marks the end of a word) and the index of its first child. Children of a
+//! node are stored next to each other, so the child for a letter is
+//! `first + popcount(mask & ((1 << letter) - 1))` (no pointer per letter).
+//! Nodes are numbered breadth-first, which keeps the short prefixes that every
+//! board visits (the first two or three levels) together at the front, where
+//! they stay in cache.
+//!
+//! For `CAT`, `CAR` and `COT`: node 0 (root) has mask {C}; node 1 (`C`) has
+//! mask {A, O}; nodes 2 (`CA`, mask {R, T}) and 3 (`CO`, mask {T}); nodes 4
+//! (`CAR`), 5 (`CAT`) and 6 (`COT`) are word ends with empty masks.
+
+/// Bit of `Node::mask` that marks a word's last letter.
+const TERMINAL: u32 = 1 << 31;
+/// Bits of `Node::mask` that hold the child letters A..Z.
+const LETTERS: u32 = (1 << 26) - 1;
+
+/// One trie node: the letters it has children for, and where they start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
+pub struct Node {
+    mask: u32,
+    first: u32,
+}
+
+impl Node {
+    /// Whether a word ends here.
+    #[inline]
+    pub fn is_word(self) -> bool {
+        self.mask & TERMINAL != 0
+    }
+
+    /// Whether any word continues past this node.
+    #[inline]
+    pub fn has_children(self) -> bool {
+        self.mask & LETTERS != 0
+    }
+
+    /// The index of the child for `letter` (0 = A), if there is one.
+    #[inline]
+    pub fn child(self, letter: u8) -> Option<u32> {
+        let bit = 1u32 << letter;
+        (self.mask & bit != 0).then(|| self.first + (self.mask & (bit - 1)).count_ones())
+    }
+}
+
+/// A read-only trie over upper-case A–Z words.
+#[derive(Clone, Debug, Default)]
+pub struct Trie {
+    nodes: Vec<Node>,
+    /// Parent of each node and the letter that leads to it, for spelling a word
+    /// back from its last node; kept apart so the search never loads them.
+    parent: Vec<u32>,
+    letter: Vec<u8>,
+}
+
+impl Trie {
+    /// Builds the trie from words that are sorted, free of duplicates and made of A–Z only.
+    pub fn from_sorted(words: &[&[u8]]) -> Trie {
+        let mut trie = Trie {
+            nodes: vec![Node::default()],
+            parent: vec![0],
+            letter: vec![0],
+        };
+        // Breadth-first: each queued node owns the range of words that share its prefix.
+        let mut queue = std::collections::VecDeque::from([(0u32, 0usize, words.len(), 0usize)]);
+        while let Some((node, lo, hi, depth)) = queue.pop_front() {
+            let mut i = lo;
+            let mut mask = 0;
+            if i < hi && words[i].len() == depth {
+                mask |= TERMINAL;
+                i += 1;
+            }
+            let first = trie.nodes.len() as u32;
+            while i < hi {
+                let letter = words[i][depth] - b'A';
+                let start = i;
+                while i < hi && words[i][depth] - b'A' == letter {
+                    i += 1;
+                }
+                mask |= 1 << letter;
+                let child = trie.nodes.len() as u32;
+                trie.nodes.push(Node::default());
+                trie.parent.push(node);
+                trie.letter.push(letter);
+                queue.push_back((child, start, i, depth + 1));
+            }
+            trie.nodes[node as usize] = Node { mask, first };
+        }
+        trie
+    }
+
+    /// The root node's index.
+    pub const ROOT: u32 = 0;
+
+    /// The node at `index`.
+    #[inline]
+    pub fn node(&self, index: u32) -> Node {
+        self.nodes[index as usize]
+    }
+
+    /// All nodes, breadth-first.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the trie holds no words.
+    pub fn is_empty(&self) -> bool {
+        !self.nodes[0].has_children() && !self.nodes[0].is_word()
+    }
+
+    /// The node reached by spelling `word` (A–Z, any case) from the root.
+    pub fn walk(&self, word: &[u8]) -> Option<u32> {
+        word.iter().try_fold(Self::ROOT, |node, &byte| {
+            let upper = byte.to_ascii_uppercase();
+            if !upper.is_ascii_uppercase() {
+                return None;
+            }
+            self.node(node).child(upper - b'A')
+        })
+    }
+
+    /// The word spelled by the path from the root to `node`.
+    pub fn word(&self, node: u32) -> String {
+        let mut letters = Vec::new();
+        let mut at = node as usize;
+        while at != 0 {
+            letters.push(b'A' + self.letter[at]);
+            at = self.parent[at] as usize;
+        }
+        letters.reverse();
+        String::from_utf8(letters).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trie(words: &[&str]) -> Trie {
+        let bytes: Vec<&[u8]> = words.iter().map(|w| w.as_bytes()).collect();
+        Trie::from_sorted(&bytes)
+    }
+
+    #[test]
+    fn layout_matches_the_module_example() {
+        let t = trie(&["CAR", "CAT", "COT"]);
+        assert_eq!(t.len(), 7);
+        assert_eq!(t.walk(b"CA"), Some(2));
+        assert_eq!(t.walk(b"CO"), Some(3));
+        assert_eq!(t.walk(b"CAR"), Some(4));
+        assert_eq!(t.walk(b"cot"), Some(6));
+        assert_eq!(t.walk(b"CUT"), None);
+        assert!(t.node(5).is_word() && !t.node(2).is_word());
+        assert_eq!(t.word(6), "COT");
+    }
+
+    #[test]
+    fn a_word_can_be_a_prefix_of_another() {
+        let t = trie(&["A", "AB", "ABC"]);
+        for w in ["A", "AB", "ABC"] {
+            let node = t.walk(w.as_bytes()).expect("word is in trie");
+            assert!(t.node(node).is_word());
+            assert_eq!(t.word(node), w);
+        }
+        assert!(!t.node(Trie::ROOT).is_word());
+    }
+
+    #[test]
+    fn empty_trie() {
+        let t = trie(&[]);
+        assert!(t.is_empty());
+        assert_eq!(t.walk(b"A"), None);
+    }
+}

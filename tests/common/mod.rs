@@ -1,0 +1,93 @@
+//! Helpers shared by the integration suites: temporary directories and
+//! running the built binary with piped standard input.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A temporary directory removed when dropped.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// A fresh, empty directory.
+    pub fn new(tag: &str) -> TempDir {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("boggle-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir can be created");
+        TempDir(dir)
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// Writes `contents` to `name` inside the directory and returns its path.
+    pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).expect("temp file can be written");
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What a run of the binary produced.
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: Option<i32>,
+}
+
+/// Runs `boggle` with `args` in `dir`, feeding `stdin` and closing it.
+pub fn run_boggle(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boggle"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let data = stdin.to_vec();
+    // Write from a thread so a program that stops reading early cannot deadlock the test.
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = child.wait_with_output().expect("the binary runs");
+    let _ = writer.join();
+    Run {
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        code: status.code(),
+    }
+}
+
+/// Asserts two long texts are equal, showing both in full when they are not.
+#[track_caller]
+pub fn assert_text(got: &str, expected: &str) {
+    if got != expected {
+        panic!("text differs\n--- expected\n{expected}\n--- got\n{got}\n---");
+    }
+}
+
+/// The words of spec 004's example board (NIEHGTIBGUALRWGC) under the project4
+/// rules with the original words.txt, plus words on the board only by going up.
+pub const EXAMPLE_WORDS: &[&str] = &[
+    "BAG", "BAL", "BIT", "EIN", "ETA", "GUR", "HEIL", "HIT", "ING", "INT", "INTI", "ITUR", "LAC",
+    "LAG", "LAW", "NIT", "TAG", "TALC", "TAU", "TAW", "TIU", "TUA", "TUG", "LIT", "GIT", "WAG",
+];

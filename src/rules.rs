@@ -174,6 +174,64 @@ impl Rules {
         }
     }
 
+    /// The rules of a preset on a rows x cols board: the dice that fit that size
+    /// (big dice on 5x5 and super-big on 6x6 where the preset has them, letter
+    /// frequencies for any other size) and the minimum length those dice play with.
+    pub fn sized(preset: Preset, rows: usize, cols: usize) -> Rules {
+        let base = Rules::preset(preset);
+        let big_sets = matches!(preset, Preset::Classic | Preset::Cs106b | Preset::Algs4);
+        let dice = match (rows, cols) {
+            (4, 4) => base.dice,
+            (5, 5) if big_sets => DiceSet::Big,
+            (6, 6) if big_sets => DiceSet::SuperBig,
+            _ => DiceSet::Frequency,
+        };
+        // Big and super-big Boggle are played with words of 4 letters or more.
+        let min_len = if preset == Preset::Classic && rows * cols > 16 && dice != DiceSet::Frequency
+        {
+            4
+        } else {
+            base.min_len
+        };
+        Rules {
+            rows,
+            cols,
+            dice,
+            min_len,
+            ..base
+        }
+    }
+
+    /// Checks that the rules can be played: a board size the search supports,
+    /// dice that fill the board, and a minimum length of at least 1 letter.
+    pub fn validate(&self) -> Result<(), String> {
+        let cells = self.rows.saturating_mul(self.cols);
+        if self.rows == 0 || self.cols == 0 || cells > crate::game_board::MAX_CELLS {
+            return Err(format!(
+                "a {}x{} board is not possible (1 to {} cells)",
+                self.rows,
+                self.cols,
+                crate::game_board::MAX_CELLS
+            ));
+        }
+        if !self.dice.fits(cells) {
+            return Err(format!(
+                "the {} dice do not fit a {}x{} board (they fill {} cells)",
+                self.dice,
+                self.rows,
+                self.cols,
+                self.dice.faces().map_or(0, <[&str]>::len)
+            ));
+        }
+        if self.min_len == 0 {
+            return Err("the minimum word length must be at least 1".into());
+        }
+        if self.max_len.is_some_and(|max| max < self.min_len) {
+            return Err("the maximum word length is below the minimum".into());
+        }
+        Ok(())
+    }
+
     /// Number of cells on the board.
     pub fn cells(&self) -> usize {
         self.rows * self.cols
@@ -218,6 +276,38 @@ mod tests {
         assert_eq!(rules.word_score(16), 11);
         assert_eq!(rules.word_score(17), 0);
         assert!(!rules.dictionary_required);
+    }
+
+    #[test]
+    fn sizes_pick_dice_that_fit() {
+        let big = Rules::sized(Preset::Classic, 5, 5);
+        assert_eq!((big.dice, big.min_len), (DiceSet::Big, 4));
+        let super_big = Rules::sized(Preset::Cs106b, 6, 6);
+        assert_eq!((super_big.dice, super_big.min_len), (DiceSet::SuperBig, 4));
+        let odd = Rules::sized(Preset::Algs4, 3, 7);
+        assert_eq!((odd.dice, odd.min_len), (DiceSet::Frequency, 3));
+        for preset in Preset::ALL {
+            for (rows, cols) in [(4, 4), (5, 5), (6, 6), (1, 1), (2, 9)] {
+                assert_eq!(
+                    Rules::sized(preset, rows, cols).validate(),
+                    Ok(()),
+                    "{preset} {rows}x{cols}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn impossible_rules_are_refused() {
+        let mut rules = Rules::project4();
+        rules.rows = 5;
+        assert!(rules.validate().unwrap_err().contains("do not fit"));
+        let mut rules = Rules::project4();
+        rules.min_len = 0;
+        assert!(rules.validate().is_err());
+        let mut rules = Rules::project4();
+        rules.cols = 0;
+        assert!(rules.validate().is_err());
     }
 
     #[test]

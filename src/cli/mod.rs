@@ -2,6 +2,7 @@
 //! outcome into one message on stderr and an exit status. Every mode lives in
 //! its own module here; `main.rs` only calls [`main`].
 
+pub mod args;
 mod play;
 
 use std::ffi::OsString;
@@ -43,6 +44,9 @@ pub struct GameArgs {
     /// Seed for a repeatable random board
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// The rules to play by.
+    #[command(flatten)]
+    pub rules: args::RulesArgs,
 }
 
 /// Runs the program with the process's arguments and returns its exit status.

@@ -16,6 +16,7 @@ use crate::word_find::WordFind;
 pub fn run(args: &GameArgs) -> Result<(), Error> {
     let path = args.dict.clone();
     let loader = std::thread::spawn(move || load_dictionary(path.as_deref()));
+    let rules = args.rules.resolve(crate::rules::Preset::Project4)?;
     let seed = args.seed;
     let stdin = io::stdin().lock();
     let mut out = BufWriter::new(io::stdout().lock());
@@ -24,7 +25,7 @@ pub fn run(args: &GameArgs) -> Result<(), Error> {
         let dictionary = loader
             .join()
             .map_err(|_| Error::Usage("the dictionary loader stopped unexpectedly".into()))??;
-        let word_find = WordFind::with_dictionary(Arc::new(dictionary));
+        let word_find = WordFind::with_rules(Arc::new(dictionary), rules);
         Ok(match (board, seed) {
             (Some(board), _) => Game::from_board(board, &word_find),
             (None, Some(seed)) => Game::random(&word_find, &mut random::seeded(seed)),

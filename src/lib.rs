@@ -12,6 +12,8 @@
 //! - [`cli`]: the command line and its modes; [`error`]: errors and exit statuses.
 //! - [`random`]: pinned, seedable random numbers.
 
+pub mod bench;
+pub mod board_file;
 pub mod cli;
 pub mod console;
 pub mod dice;

@@ -23,6 +23,15 @@ pub struct Found {
     pub len: u32,
 }
 
+/// The count and total score of a board's words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Distinct words.
+    pub words: u32,
+    /// Their points together.
+    pub score: u32,
+}
+
 /// A reusable searcher for one trie and one set of rules. Keeps its scratch
 /// space between boards, so searching many boards allocates nothing per board.
 #[derive(Clone, Debug)]
@@ -65,11 +74,17 @@ impl<'t> Searcher<'t> {
 
     /// The total score of every word on `board`.
     pub fn score(&mut self, board: &GameBoard) -> u32 {
+        self.tally(board).score
+    }
+
+    /// How many distinct words `board` holds and what they score together.
+    pub fn tally(&mut self, board: &GameBoard) -> Tally {
         self.search(board);
         let found = std::mem::take(&mut self.found);
-        let total = found.iter().map(|f| self.points_for(f.len)).sum();
+        let score = found.iter().map(|f| self.points_for(f.len)).sum();
+        let words = found.len() as u32;
         self.found = found;
-        total
+        Tally { words, score }
     }
 
     /// Points for a word of `len` letters (cached table).

@@ -3,7 +3,9 @@
 //! its own module here; `main.rs` only calls [`main`].
 
 pub mod args;
+mod bench;
 mod play;
+mod solve;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -33,7 +35,12 @@ pub struct Cli {
 
 /// The modes besides the default game.
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Print every word of board files (spec 002's test client) and the score
+    Solve(solve::SolveArgs),
+    /// Solve many boards with one dictionary and report boards per second
+    Bench(bench::BenchArgs),
+}
 
 /// Settings shared by the playable modes.
 #[derive(Debug, Args, Clone, Default)]
@@ -66,6 +73,8 @@ where
     };
     let result = match cli.command {
         None => play::run(&cli.game),
+        Some(Command::Solve(args)) => solve::run(&args),
+        Some(Command::Bench(args)) => bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

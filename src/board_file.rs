@@ -42,7 +42,9 @@ pub fn parse_board_file(text: &str, qu: bool) -> Result<GameBoard, BoardFileErro
             .filter(|&n| n > 0)
             .ok_or_else(|| BoardFileError {
                 line,
-                message: format!("the number of {what} must be a positive whole number, not {token:?}"),
+                message: format!(
+                    "the number of {what} must be a positive whole number, not {token:?}"
+                ),
             })
     };
     let rows = dimension("rows")?;
@@ -68,12 +70,19 @@ pub fn parse_board_file(text: &str, qu: bool) -> Result<GameBoard, BoardFileErro
             line,
             message: format!("{token:?} is not a board cell (a letter, or Qu)"),
         })?;
-        faces.push(if qu && face.as_str() == "Q" { Face::QU } else { face });
+        faces.push(if qu && face.as_str() == "Q" {
+            Face::QU
+        } else {
+            face
+        });
     }
     if faces.len() < cells {
         return Err(BoardFileError {
             line: last,
-            message: format!("only {} of the {cells} cells of a {rows}x{cols} board", faces.len()),
+            message: format!(
+                "only {} of the {cells} cells of a {rows}x{cols} board",
+                faces.len()
+            ),
         });
     }
     GameBoard::from_faces(rows, cols, faces).map_err(|e| BoardFileError {
@@ -84,7 +93,12 @@ pub fn parse_board_file(text: &str, qu: bool) -> Result<GameBoard, BoardFileErro
 
 /// Parses one row-major line of a board list: one letter per cell, any case;
 /// with `qu`, `q` is the Qu face (a following `u` is the next cell).
-pub fn parse_board_line(line: &str, rows: usize, cols: usize, qu: bool) -> Result<GameBoard, crate::BoardError> {
+pub fn parse_board_line(
+    line: &str,
+    rows: usize,
+    cols: usize,
+    qu: bool,
+) -> Result<GameBoard, crate::BoardError> {
     let faces = line
         .trim()
         .chars()
@@ -96,7 +110,11 @@ pub fn parse_board_line(line: &str, rows: usize, cols: usize, qu: bool) -> Resul
                     found: c.to_string(),
                 }
             })?;
-            Ok(if qu && face.as_str() == "Q" { Face::QU } else { face })
+            Ok(if qu && face.as_str() == "Q" {
+                Face::QU
+            } else {
+                face
+            })
         })
         .collect::<Result<Vec<Face>, crate::BoardError>>()?;
     GameBoard::from_faces(rows, cols, faces)
@@ -108,7 +126,8 @@ mod tests {
 
     #[test]
     fn reads_spec_002_files() {
-        let board = parse_board_file("4 4\nS N R T\nO I E L\nE Qu T T\nR S A T\n", true).expect("valid");
+        let board =
+            parse_board_file("4 4\nS N R T\nO I E L\nE Qu T T\nR S A T\n", true).expect("valid");
         assert_eq!(board.show_board(), "S N R T\nO I E L\nE Qu T T\nR S A T\n");
         let q = parse_board_file("4 4\nS N R T\nO I E L\nE Q T T\nR S A T", true).expect("valid");
         assert_eq!(q, board);

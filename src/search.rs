@@ -3,10 +3,19 @@
 //! nodes in step: a path is extended only while its letters are a prefix of
 //! some word, so a board visits a few hundred trie nodes, not millions of paths.
 //!
-//! Each cell's face is spelled into the trie letter by letter, so `Qu`, `Th`
-//! and plain letters share one code path, and a blank face (no letters) is
-//! refused at once. Visited cells are a bitmask (boards up to 64 cells) or a
-//! bit vector. A word found along several paths is reported once.
+//! Two walkers share that idea. The fast one serves every board of at most
+//! 64 cells whose faces are single letters or `Qu` (all the standard games):
+//! the path is a `u64` bitmask, each cell's neighbours are a bitmask too, so
+//! the candidates for the next step are `neighbours[cell] & !visited`, and a
+//! candidate is followed only if the current trie node has a child for its
+//! letter (a bit test on the node already in hand, no call, no memory load).
+//! A `Qu` cell steps through the `Q` and `U` children. The general walker
+//! handles the rest (two-letter faces such as `Th`, blank cells, boards larger
+//! than 64 cells, a maximum word length) by spelling each face into the trie.
+//!
+//! A word reachable along several paths is recorded each time and the list is
+//! sorted and deduplicated once per board: cheaper than looking up a "seen"
+//! mark per word in a table as large as the trie, which costs a cache miss.
 
 use crate::face::Face;
 use crate::game_board::GameBoard;
@@ -37,38 +46,39 @@ pub struct Tally {
 #[derive(Clone, Debug)]
 pub struct Searcher<'t> {
     trie: &'t Trie,
-    min_len: usize,
-    max_len: usize,
-    neighbours: Neighbours,
-    found: Vec<Found>,
-    /// `seen[node] == generation` when the word ending at `node` was already
-    /// found on this board: cheaper than hashing words, and reset by bumping
-    /// `generation` instead of clearing.
-    seen: Vec<u32>,
-    generation: u32,
-    points: Vec<u32>,
     rules: Rules,
+    neighbours: Neighbours,
+    /// `neighbour_masks[cell]`: the cells a path may step to from `cell`, as bits
+    /// (only for boards of at most 64 cells).
+    neighbour_masks: Vec<u64>,
+    found: Vec<Found>,
+    /// One bit per trie node, set while that node's word is in `found`: a
+    /// word reached along several paths is recorded once. The bits are cleared
+    /// from `found` after each board, so nothing is swept per board.
+    seen: Vec<u64>,
+    points: Vec<u32>,
 }
 
 impl<'t> Searcher<'t> {
     /// A searcher over `trie` under `rules`.
     pub fn new(trie: &'t Trie, rules: &Rules) -> Searcher<'t> {
-        Searcher {
+        let mut searcher = Searcher {
             trie,
-            min_len: rules.min_len,
-            max_len: rules.max_len.unwrap_or(usize::MAX),
-            neighbours: Neighbours::new(rules.rows, rules.cols, rules.moves),
-            found: Vec::new(),
-            seen: Vec::new(),
-            generation: 0,
-            points: Vec::new(),
             rules: rules.clone(),
-        }
+            neighbours: Neighbours::new(0, 0, rules.moves),
+            neighbour_masks: Vec::new(),
+            found: Vec::with_capacity(1024),
+            seen: vec![0; trie.len().div_ceil(64)],
+            points: Vec::new(),
+        };
+        searcher.set_shape(rules.rows, rules.cols);
+        searcher
     }
 
     /// Every word on `board`, each once, in trie order.
     pub fn find(&mut self, board: &GameBoard) -> &[Found] {
         self.search(board);
+        self.found.sort_unstable_by_key(|f| f.node);
         &self.found
     }
 
@@ -80,52 +90,72 @@ impl<'t> Searcher<'t> {
     /// How many distinct words `board` holds and what they score together.
     pub fn tally(&mut self, board: &GameBoard) -> Tally {
         self.search(board);
-        let found = std::mem::take(&mut self.found);
-        let score = found.iter().map(|f| self.points_for(f.len)).sum();
-        let words = found.len() as u32;
-        self.found = found;
-        Tally { words, score }
-    }
-
-    /// Points for a word of `len` letters (cached table).
-    fn points_for(&mut self, len: u32) -> u32 {
-        let len = len as usize;
-        if len >= self.points.len() {
-            self.points = (0..=len.max(32))
+        let longest = self.found.iter().map(|f| f.len as usize).max().unwrap_or(0);
+        if longest >= self.points.len() {
+            self.points = (0..=longest.max(32))
                 .map(|n| self.rules.word_score(n))
                 .collect();
         }
-        self.points[len]
+        let score = self.found.iter().map(|f| self.points[f.len as usize]).sum();
+        Tally {
+            words: self.found.len() as u32,
+            score,
+        }
+    }
+
+    fn set_shape(&mut self, rows: usize, cols: usize) {
+        self.neighbours = Neighbours::new(rows, cols, self.rules.moves);
+        self.neighbour_masks.clear();
+        if rows * cols <= 64 {
+            self.neighbour_masks.extend((0..rows * cols).map(|cell| {
+                self.neighbours
+                    .of(cell)
+                    .iter()
+                    .fold(0u64, |mask, &next| mask | 1 << next)
+            }));
+        }
     }
 
     fn search(&mut self, board: &GameBoard) {
         let (rows, cols) = (board.rows(), board.cols());
         if !self.neighbours.is_for(rows, cols, self.rules.moves) {
-            self.neighbours = Neighbours::new(rows, cols, self.rules.moves);
+            self.set_shape(rows, cols);
         }
-        if self.seen.len() != self.trie.len() {
-            self.seen = vec![0; self.trie.len()];
-            self.generation = 0;
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.seen.fill(0);
-            self.generation = 1;
+        for f in &self.found {
+            self.seen[f.node as usize / 64] = 0;
         }
         self.found.clear();
         if self.trie.is_empty() {
             return;
         }
         let faces = board.faces();
+        let min_len = self.rules.min_len as u32;
+        match FastBoard::new(faces, &self.neighbour_masks, self.rules.max_len) {
+            Some(fast) => {
+                let mut walk = FastWalk {
+                    nodes: self.trie.nodes(),
+                    board: &fast,
+                    min_len,
+                    found: &mut self.found,
+                    seen: &mut self.seen,
+                };
+                for cell in 0..faces.len() {
+                    walk.start(cell);
+                }
+            }
+            None => self.search_general(faces),
+        }
+    }
+
+    fn search_general(&mut self, faces: &[Face]) {
         let mut walk = Walk {
             trie: self.trie,
             neighbours: &self.neighbours,
             faces,
-            min_len: self.min_len,
-            max_len: self.max_len,
-            seen: &mut self.seen,
-            generation: self.generation,
+            min_len: self.rules.min_len,
+            max_len: self.rules.max_len.unwrap_or(usize::MAX),
             found: &mut self.found,
+            seen: &mut self.seen,
         };
         if faces.len() <= 64 {
             let mut visited = 0u64;
@@ -138,6 +168,152 @@ impl<'t> Searcher<'t> {
                 walk.enter(&mut visited, cell, Trie::ROOT, 0);
             }
         }
+    }
+}
+
+/// A board of at most 64 cells of single letters and `Qu`, ready for the fast walk.
+struct FastBoard {
+    /// `cells_of[letter]`: the cells showing that letter (`Q` for `Qu`), as bits.
+    cells_of: [u64; 26],
+    /// `neighbours[cell]`: the cells a path may step to from `cell`, as bits.
+    neighbours: [u64; 64],
+    /// `near_letters[cell]`: the letters shown next to `cell`, as bits (A = bit 0).
+    near_letters: [u32; 64],
+    /// Whether `Q` cells show `Qu`.
+    qu: bool,
+}
+
+impl FastBoard {
+    /// `None` when the board needs the general walker.
+    fn new(faces: &[Face], neighbour_masks: &[u64], max_len: Option<usize>) -> Option<FastBoard> {
+        if faces.len() > 64 || neighbour_masks.len() != faces.len() {
+            return None;
+        }
+        // A length cap below the longest possible path needs the general walker's check.
+        if max_len.is_some_and(|max| max < faces.len() * 2) {
+            return None;
+        }
+        let mut board = FastBoard {
+            cells_of: [0; 26],
+            neighbours: [0; 64],
+            near_letters: [0; 64],
+            qu: false,
+        };
+        let mut letters = [0u8; 64];
+        let mut plain_q = false;
+        for (cell, face) in faces.iter().enumerate() {
+            let letter = match face.as_bytes() {
+                [letter] => {
+                    plain_q |= *letter == b'Q';
+                    letter - b'A'
+                }
+                [b'Q', b'U'] => {
+                    board.qu = true;
+                    b'Q' - b'A'
+                }
+                _ => return None,
+            };
+            letters[cell] = letter;
+            board.cells_of[usize::from(letter)] |= 1 << cell;
+        }
+        // One letter code stands for Q or Qu, so a board needs all of one kind.
+        if board.qu && plain_q {
+            return None;
+        }
+        board.neighbours[..faces.len()].copy_from_slice(neighbour_masks);
+        for (cell, &mask) in neighbour_masks.iter().enumerate() {
+            let mut near = mask;
+            while near != 0 {
+                let next = near.trailing_zeros() as usize;
+                near &= near - 1;
+                board.near_letters[cell] |= 1 << letters[next];
+            }
+        }
+        Some(board)
+    }
+}
+
+/// The fast walk over one board.
+struct FastWalk<'a> {
+    nodes: &'a [Node],
+    board: &'a FastBoard,
+    min_len: u32,
+    found: &'a mut Vec<Found>,
+    seen: &'a mut [u64],
+}
+
+impl FastWalk<'_> {
+    /// Starts a path at `cell`.
+    fn start(&mut self, cell: usize) {
+        let root = self.nodes[Trie::ROOT as usize];
+        let Some(letter) =
+            (0..26u8).find(|&l| self.board.cells_of[usize::from(l)] & (1 << cell) != 0)
+        else {
+            return;
+        };
+        if let Some((node, len)) = self.arrive(root, letter, 0) {
+            if node.letters() & self.board.near_letters[cell & 63] != 0 {
+                self.visit(cell, node, 0, len);
+            }
+        }
+    }
+
+    /// Steps from `node` to its child for `letter` (through `U` as well for a
+    /// `Qu` cell), records the word that ends there, and returns the child and
+    /// the word's length, if any word goes on from it.
+    #[inline(always)]
+    fn arrive(&mut self, node: Node, letter: u8, len: u32) -> Option<(Node, u32)> {
+        let mut index = node.child(letter)?;
+        let mut len = len + 1;
+        if self.board.qu && letter == b'Q' - b'A' {
+            // The Qu face: the U must follow the Q in the trie too.
+            index = self.nodes[index as usize].child(b'U' - b'A')?;
+            len += 1;
+        }
+        let child = self.nodes[index as usize];
+        if child.is_word() && len >= self.min_len {
+            record(self.seen, self.found, index, len);
+        }
+        (child.letters() != 0).then_some((child, len))
+    }
+
+    /// Extends a path that ends at `cell` (with `visited` the cells before it)
+    /// and has reached trie `node` after `len` letters. Called only when some
+    /// neighbour of `cell` shows a letter that continues a word, which spares a
+    /// call for the many paths that end at once.
+    fn visit(&mut self, cell: usize, node: Node, visited: u64, len: u32) {
+        let visited = visited | 1 << cell;
+        let open = self.board.neighbours[cell & 63] & !visited;
+        let mut letters = node.letters() & self.board.near_letters[cell & 63];
+        while letters != 0 {
+            let letter = letters.trailing_zeros() as u8;
+            letters &= letters - 1;
+            let mut cells = open & self.board.cells_of[usize::from(letter)];
+            if cells == 0 {
+                continue;
+            }
+            let Some((child, len)) = self.arrive(node, letter, len) else {
+                continue;
+            };
+            let onward = child.letters();
+            while cells != 0 {
+                let next = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                if onward & self.board.near_letters[next & 63] != 0 {
+                    self.visit(next, child, visited, len);
+                }
+            }
+        }
+    }
+}
+
+/// Adds the word ending at trie node `node` to `found` unless it is there already.
+#[inline(always)]
+fn record(seen: &mut [u64], found: &mut Vec<Found>, node: u32, len: u32) {
+    let (word, bit) = (node as usize / 64, 1u64 << (node % 64));
+    if seen[word] & bit == 0 {
+        seen[word] |= bit;
+        found.push(Found { node, len });
     }
 }
 
@@ -185,9 +361,8 @@ struct Walk<'a> {
     faces: &'a [Face],
     min_len: usize,
     max_len: usize,
-    seen: &'a mut [u32],
-    generation: u32,
     found: &'a mut Vec<Found>,
+    seen: &'a mut [u64],
 }
 
 impl Walk<'_> {
@@ -199,14 +374,7 @@ impl Walk<'_> {
         };
         let len = len + face.len();
         if here.is_word() && len >= self.min_len && len <= self.max_len {
-            let slot = &mut self.seen[node as usize];
-            if *slot != self.generation {
-                *slot = self.generation;
-                self.found.push(Found {
-                    node,
-                    len: len as u32,
-                });
-            }
+            record(self.seen, self.found, node, len as u32);
         }
         if !here.has_children() || len >= self.max_len {
             return;

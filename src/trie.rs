@@ -38,6 +38,12 @@ impl Node {
         self.mask & LETTERS != 0
     }
 
+    /// The letters this node has children for, as bits (A = bit 0).
+    #[inline]
+    pub fn letters(self) -> u32 {
+        self.mask & LETTERS
+    }
+
     /// The index of the child for `letter` (0 = A), if there is one.
     #[inline]
     pub fn child(self, letter: u8) -> Option<u32> {

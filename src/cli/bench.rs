@@ -50,7 +50,9 @@ pub fn run(args: &BenchArgs) -> Result<(), Error> {
         Some(path) => read_boards(path, &rules)?,
         None => {
             let mut rng = random::seeded(args.seed);
-            (0..args.count).map(|_| random_board(&rules, &mut rng)).collect()
+            (0..args.count)
+                .map(|_| random_board(&rules, &mut rng))
+                .collect()
         }
     };
     let loading = Instant::now();

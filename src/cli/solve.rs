@@ -42,7 +42,9 @@ pub fn run(args: &SolveArgs) -> Result<(), Error> {
     }
     let mut boards = Vec::new();
     if let Some(letters) = &args.board {
-        boards.push(GameBoard::from_letters(letters, rules.rows, rules.cols, rules.qu)?);
+        boards.push(GameBoard::from_letters(
+            letters, rules.rows, rules.cols, rules.qu,
+        )?);
     }
     for path in &args.files {
         boards.push(read_board_file(path, rules.qu)?);

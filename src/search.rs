@@ -139,9 +139,7 @@ impl<'t> Searcher<'t> {
                     found: &mut self.found,
                     seen: &mut self.seen,
                 };
-                for cell in 0..faces.len() {
-                    walk.start(cell);
-                }
+                walk.run(faces.len());
             }
             None => self.search_general(faces),
         }
@@ -179,6 +177,8 @@ struct FastBoard {
     neighbours: [u64; 64],
     /// `near_letters[cell]`: the letters shown next to `cell`, as bits (A = bit 0).
     near_letters: [u32; 64],
+    /// `letters[cell]`: the letter the cell shows, 0 = A (`Q` for `Qu`).
+    letters: [u8; 64],
     /// Whether `Q` cells show `Qu`.
     qu: bool,
 }
@@ -197,9 +197,9 @@ impl FastBoard {
             cells_of: [0; 26],
             neighbours: [0; 64],
             near_letters: [0; 64],
+            letters: [0; 64],
             qu: false,
         };
-        let mut letters = [0u8; 64];
         let mut plain_q = false;
         for (cell, face) in faces.iter().enumerate() {
             let letter = match face.as_bytes() {
@@ -213,7 +213,7 @@ impl FastBoard {
                 }
                 _ => return None,
             };
-            letters[cell] = letter;
+            board.letters[cell] = letter;
             board.cells_of[usize::from(letter)] |= 1 << cell;
         }
         // One letter code stands for Q or Qu, so a board needs all of one kind.
@@ -226,7 +226,7 @@ impl FastBoard {
             while near != 0 {
                 let next = near.trailing_zeros() as usize;
                 near &= near - 1;
-                board.near_letters[cell] |= 1 << letters[next];
+                board.near_letters[cell] |= 1 << board.letters[next];
             }
         }
         Some(board)
@@ -243,19 +243,20 @@ struct FastWalk<'a> {
 }
 
 impl FastWalk<'_> {
-    /// Starts a path at `cell`.
-    fn start(&mut self, cell: usize) {
-        let root = self.nodes[Trie::ROOT as usize];
-        let Some(letter) =
-            (0..26u8).find(|&l| self.board.cells_of[usize::from(l)] & (1 << cell) != 0)
-        else {
+    /// Walks every path of the board, with the processor's bit-counting
+    /// instructions where it has them (`popcnt` finds a child's index in one
+    /// instruction instead of a dozen).
+    fn run(&mut self, cells: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+        {
+            // SAFETY: the features `run_bmi` is compiled for were just detected.
+            unsafe { self.run_bmi(cells) };
             return;
-        };
-        if let Some((node, len)) = self.arrive(root, letter, 0) {
-            if node.letters() & self.board.near_letters[cell & 63] != 0 {
-                self.visit(cell, node, 0, len);
-            }
         }
+        self.run_portable(cells);
     }
 
     /// Steps from `node` to its child for `letter` (through `U` as well for a
@@ -276,36 +277,63 @@ impl FastWalk<'_> {
         }
         (child.letters() != 0).then_some((child, len))
     }
+}
 
-    /// Extends a path that ends at `cell` (with `visited` the cells before it)
-    /// and has reached trie `node` after `len` letters. Called only when some
-    /// neighbour of `cell` shows a letter that continues a word, which spares a
-    /// call for the many paths that end at once.
-    fn visit(&mut self, cell: usize, node: Node, visited: u64, len: u32) {
-        let visited = visited | 1 << cell;
-        let open = self.board.neighbours[cell & 63] & !visited;
-        let mut letters = node.letters() & self.board.near_letters[cell & 63];
-        while letters != 0 {
-            let letter = letters.trailing_zeros() as u8;
-            letters &= letters - 1;
-            let mut cells = open & self.board.cells_of[usize::from(letter)];
-            if cells == 0 {
-                continue;
+/// Defines the walk twice over: once portable, once compiled for extra
+/// instructions, chosen at run time by [`FastWalk::run`].
+macro_rules! walker {
+    ($run:ident, $visit:ident $(, $features:literal)?) => {
+        impl FastWalk<'_> {
+            /// Starts a path at every cell.
+            $(#[target_feature(enable = $features)])?
+            fn $run(&mut self, cells: usize) {
+                let root = self.nodes[Trie::ROOT as usize];
+                for cell in 0..cells.min(64) {
+                    let letter = self.board.letters[cell];
+                    if let Some((node, len)) = self.arrive(root, letter, 0) {
+                        if node.letters() & self.board.near_letters[cell] != 0 {
+                            self.$visit(cell, node, 0, len);
+                        }
+                    }
+                }
             }
-            let Some((child, len)) = self.arrive(node, letter, len) else {
-                continue;
-            };
-            let onward = child.letters();
-            while cells != 0 {
-                let next = cells.trailing_zeros() as usize;
-                cells &= cells - 1;
-                if onward & self.board.near_letters[next & 63] != 0 {
-                    self.visit(next, child, visited, len);
+
+            /// Extends a path that ends at `cell` (with `visited` the cells
+            /// before it) and has reached trie `node` after `len` letters.
+            /// Called only when some neighbour of `cell` shows a letter that
+            /// continues a word, which spares a call for the many paths that end at once.
+            $(#[target_feature(enable = $features)])?
+            fn $visit(&mut self, cell: usize, node: Node, visited: u64, len: u32) {
+                let visited = visited | 1 << cell;
+                let open = self.board.neighbours[cell & 63] & !visited;
+                let mut letters = node.letters() & self.board.near_letters[cell & 63];
+                while letters != 0 {
+                    let letter = letters.trailing_zeros() as u8;
+                    letters &= letters - 1;
+                    let mut cells = open & self.board.cells_of[usize::from(letter)];
+                    if cells == 0 {
+                        continue;
+                    }
+                    let Some((child, len)) = self.arrive(node, letter, len) else {
+                        continue;
+                    };
+                    let onward = child.letters();
+                    while cells != 0 {
+                        let next = cells.trailing_zeros() as usize;
+                        cells &= cells - 1;
+                        if onward & self.board.near_letters[next & 63] != 0 {
+                            self.$visit(next, child, visited, len);
+                        }
+                    }
                 }
             }
         }
-    }
+    };
 }
+
+walker!(run_portable, visit_portable);
+#[cfg(target_arch = "x86_64")]
+walker!(run_bmi, visit_bmi, "popcnt,bmi1,bmi2");
 
 /// Adds the word ending at trie node `node` to `found` unless it is there already.
 #[inline(always)]

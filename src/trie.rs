@@ -45,7 +45,7 @@ impl Node {
     }
 
     /// The index of the child for `letter` (0 = A), if there is one.
-    #[inline]
+    #[inline(always)]
     pub fn child(self, letter: u8) -> Option<u32> {
         let bit = 1u32 << letter;
         (self.mask & bit != 0).then(|| self.first + (self.mask & (bit - 1)).count_ones())

@@ -65,13 +65,19 @@ pub struct Trie {
 impl Trie {
     /// Builds the trie from words that are sorted, free of duplicates and made of A–Z only.
     pub fn from_sorted(words: &[&[u8]]) -> Trie {
+        // A trie has fewer nodes than letters, and rarely fewer than half as many.
+        let letters: usize = words.iter().map(|w| w.len()).sum();
         let mut trie = Trie {
-            nodes: vec![Node::default()],
-            parent: vec![0],
-            letter: vec![0],
+            nodes: Vec::with_capacity(letters / 2 + 1),
+            parent: Vec::with_capacity(letters / 2 + 1),
+            letter: Vec::with_capacity(letters / 2 + 1),
         };
+        trie.nodes.push(Node::default());
+        trie.parent.push(0);
+        trie.letter.push(0);
         // Breadth-first: each queued node owns the range of words that share its prefix.
-        let mut queue = std::collections::VecDeque::from([(0u32, 0usize, words.len(), 0usize)]);
+        let mut queue = std::collections::VecDeque::with_capacity(words.len());
+        queue.push_back((0u32, 0usize, words.len(), 0usize));
         while let Some((node, lo, hi, depth)) = queue.pop_front() {
             let mut i = lo;
             let mut mask = 0;
@@ -95,67 +101,7 @@ impl Trie {
             }
             trie.nodes[node as usize] = Node { mask, first };
         }
-        trie.pack_hot_blocks();
         trie
-    }
-
-    /// Reorders the children blocks so that the ones a search is most likely
-    /// to read come first, packed into as few cache lines as possible.
-    ///
-    /// Why: on random boards a tiny part of the trie takes nearly every read
-    /// (with ENABLE2K, 29,000 of 389,000 nodes take 90% of them), but
-    /// breadth-first numbering scatters those hot nodes among cold siblings
-    /// and cousins, so the hot set overflows the processor's second-level
-    /// cache. How likely a block is to be read is estimated by its prefix's
-    /// letters' English frequencies; blocks stay whole, so children remain contiguous.
-    fn pack_hot_blocks(&mut self) {
-        let n = self.nodes.len();
-        if n <= 1 {
-            return;
-        }
-        // Breadth-first numbering puts every parent before its children.
-        let mut heat = vec![1.0f32; n];
-        for i in 1..n {
-            heat[i] = heat[self.parent[i] as usize]
-                * crate::dice::LETTER_FREQUENCIES[usize::from(self.letter[i])] as f32;
-        }
-        let mut blocks: Vec<u64> = (0..n as u32)
-            .filter(|&i| self.nodes[i as usize].has_children())
-            .map(|i| (u64::from(u32::MAX - heat[i as usize].to_bits()) << 32) | u64::from(i))
-            .collect();
-        // Positive floats order like their bits, so the key sorts hottest first.
-        blocks.sort_unstable();
-        let mut new_index = vec![0u32; n];
-        let mut next = 1u32;
-        for &block in &blocks {
-            let node = self.nodes[(block & 0xFFFF_FFFF) as usize];
-            let count = node.letters().count_ones();
-            for k in 0..count {
-                new_index[(node.first + k) as usize] = next;
-                next += 1;
-            }
-        }
-        let mut nodes = vec![Node::default(); n];
-        let mut parent = vec![0u32; n];
-        let mut letter = vec![0u8; n];
-        for old in 0..n {
-            let new = new_index[old] as usize;
-            let node = self.nodes[old];
-            let first = if node.has_children() {
-                new_index[node.first as usize]
-            } else {
-                0
-            };
-            nodes[new] = Node {
-                mask: node.mask,
-                first,
-            };
-            parent[new] = new_index[self.parent[old] as usize];
-            letter[new] = self.letter[old];
-        }
-        self.nodes = nodes;
-        self.parent = parent;
-        self.letter = letter;
     }
 
     /// The root node's index.

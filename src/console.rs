@@ -1,7 +1,8 @@
 //! Spec 004's console game, byte for byte: the board prompt, the guess loop
 //! and the summary. Runs over any reader and writers so tests and fuzzers can
 //! drive it; the end of input ends the game like `q`, and the summary is
-//! always written.
+//! always written. The same loop plays any rules (a board prompt for their
+//! shape) and, with a time limit, shows the time left and stops when it ends.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;

@@ -389,12 +389,13 @@ fn show_progress<W: Write>(
     highlight: Highlight,
 ) -> Result<(), Error> {
     out.write_all(render(round.board(), path, highlight).as_bytes())?;
-    writeln!(
-        out,
-        "Your words ({}): {}",
-        round.human_words().len(),
-        round.human_words().join(", ")
-    )?;
+    let words = round.human_words();
+    let listed = if words.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", words.join(", "))
+    };
+    writeln!(out, "Your words ({}):{listed}", words.len())?;
     writeln!(out, "Your score: {}", round.human_score())?;
     Ok(())
 }

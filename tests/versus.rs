@@ -62,7 +62,7 @@ fn a_whole_round_on_a_typed_board() {
          {LETTERS}That is not a board: \"1\" is not a letter from A to Z. Try again.\n\
          {LETTERS}It's your turn!\n\
          Qu I  T  E\nA  R  S  N\nS  T  R  A\nD  E  N  I\n\
-         Your words (0): \nYour score: 0\n\
+         Your words (0):\nYour score: 0\n\
          {WORD}TEN is too short: words need at least 4 letters.\n\
          {WORD}AIRS is not in the dictionary.\n\
          {WORD}TIRE is not on the board.\n\

@@ -137,17 +137,18 @@ where
     K: Keyboard + ?Sized,
     W: Write,
 {
-    let Some(seed) = answers
-        .seed
-        .map_or_else(|| ask_seed(keys, out), |s| Ok(Some(s)))?
-    else {
+    let seed = match answers.seed {
+        Some(seed) => Some(seed),
+        None => ask_seed(keys, out)?,
+    };
+    let Some(seed) = seed else {
         return Ok(0);
     };
-    let asked = answers.time.map_or_else(
-        || ask_number(keys, out, TIME_PROMPT, u64::MAX),
-        |t| Ok(Some(t)),
-    );
-    let Some(time) = asked? else {
+    let time = match answers.time {
+        Some(time) => Some(time),
+        None => ask_number(keys, out, TIME_PROMPT, u64::MAX)?,
+    };
+    let Some(time) = time else {
         return Ok(0);
     };
     let board = shake(rules, &mut Lfsr::seeded(seed))?;

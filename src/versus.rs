@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::time::Duration;
 
+use crate::console::TIME_UP;
 use crate::error::Error;
 use crate::game_board::{BoardError, GameBoard};
 use crate::keyboard::{Keyboard, Typed, time_left};
@@ -281,17 +282,18 @@ where
             Err(e) => writeln!(
                 out,
                 "That is not a board: {}. Try again.",
-                board_problem(&e)
+                board_problem(&e, rules.qu)
             )?,
         }
     }
 }
 
 /// What is wrong with a typed board, in the player's terms.
-fn board_problem(e: &BoardError) -> String {
+fn board_problem(e: &BoardError, qu: bool) -> String {
     match e {
         BoardError::WrongLength { expected, got } => {
-            format!("it has {got} letters, and the board needs exactly {expected}")
+            let counting = if qu { " (Q or QU counting as one)" } else { "" };
+            format!("it has {got} letters{counting}, and the board needs exactly {expected}")
         }
         BoardError::NotALetter { found, .. } => format!("{found:?} is not a letter from A to Z"),
         BoardError::BadSize { .. } => e.to_string(),
@@ -333,33 +335,33 @@ where
     writeln!(out, "It's your turn!")?;
     show_progress(out, round, &[], settings.highlight)?;
     keys.start_timer(settings.time);
-    let result = loop {
+    loop {
         write!(out, "{}{WORD_PROMPT}", time_left(keys))?;
         out.flush()?;
         let line = match keys.line()? {
             Typed::Text(line) => line,
             Typed::End => {
                 out.write_all(b"\n")?;
-                break Ok(());
+                break;
             }
             Typed::TimeUp => {
-                out.write_all(b"\nTime's up!\n")?;
-                break Ok(());
+                out.write_all(TIME_UP.as_bytes())?;
+                break;
             }
         };
         let text = String::from_utf8_lossy(&line);
         let word = text.trim();
         if word.is_empty() {
-            break Ok(());
+            break;
         }
         let verdict = round.play_word(word);
         writeln!(out, "{}", feedback(word, &verdict))?;
         if let Verdict::Accepted { path, .. } = &verdict {
             show_progress(out, round, path, settings.highlight)?;
         }
-    };
+    }
     keys.start_timer(None);
-    result
+    Ok(())
 }
 
 /// One line of feedback on a word.
@@ -450,4 +452,45 @@ fn computer_turn<W: Write>(out: &mut W, round: &Round<'_>) -> Result<(), Error> 
 
 fn points_word(points: u32) -> &'static str {
     if points == 1 { "point" } else { "points" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_marks_the_path_and_pads_two_letter_faces() {
+        let board = GameBoard::from_cells(["Qu", "A", "-", "T"], 2, 2, true).expect("4 cells");
+        assert_eq!(
+            render(&board, &[0, 3], Highlight::LowerCase),
+            "qu A\n-  t\n"
+        );
+        assert_eq!(
+            render(&board, &[1], Highlight::Reverse),
+            "Qu \x1b[7mA\x1b[0m\n-  T\n"
+        );
+        let plain = GameBoard::new("ABCDEFGHIJKLMNOP").expect("16 letters");
+        assert_eq!(
+            render(&plain, &[], Highlight::Reverse),
+            plain.show_board(),
+            "one-letter faces need no padding"
+        );
+    }
+
+    #[test]
+    fn feedback_gives_points_or_the_reason() {
+        let accepted = Verdict::Accepted {
+            points: 1,
+            path: vec![0],
+        };
+        assert_eq!(feedback("cat", &accepted), "You found CAT: 1 point.");
+        assert_eq!(
+            feedback("ox", &Verdict::TooShort { min: 3 }),
+            "OX is too short: words need at least 3 letters."
+        );
+        assert_eq!(
+            feedback("zzz", &Verdict::NotInDictionary),
+            "ZZZ is not in the dictionary."
+        );
+    }
 }

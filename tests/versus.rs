@@ -58,7 +58,7 @@ fn a_whole_round_on_a_typed_board() {
     let (out, record) = play(script);
     let expected = format!(
         "{TYPE}Please answer y or n.\n\
-         {TYPE}{LETTERS}That is not a board: it has 3 letters, and the board needs exactly 16. Try again.\n\
+         {TYPE}{LETTERS}That is not a board: it has 3 letters (Q or QU counting as one), and the board needs exactly 16. Try again.\n\
          {LETTERS}That is not a board: \"1\" is not a letter from A to Z. Try again.\n\
          {LETTERS}It's your turn!\n\
          Qu I  T  E\nA  R  S  N\nS  T  R  A\nD  E  N  I\n\

@@ -61,10 +61,28 @@ impl std::error::Error for DictionaryError {
 }
 
 /// A set of words, upper case, with a prefix index.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Dictionary {
-    words: AHashSet<Box<str>>,
+    /// Every word's letters, sorted and deduplicated, end to end; `ends[i]` is
+    /// where word `i` stops. One buffer instead of a string per word: loading
+    /// YAWL's 264,061 words costs one allocation, not a quarter of a million.
+    letters: Vec<u8>,
+    ends: Vec<u32>,
+    /// The design's hash set, built on the first `is_word` call: the search
+    /// uses only the trie, so solving boards never pays for hashing every word.
+    set: OnceLock<AHashSet<Box<str>>>,
     trie: Trie,
+}
+
+impl Clone for Dictionary {
+    fn clone(&self) -> Self {
+        Dictionary {
+            letters: self.letters.clone(),
+            ends: self.ends.clone(),
+            set: self.set.clone(),
+            trie: self.trie.clone(),
+        }
+    }
 }
 
 impl Dictionary {
@@ -115,13 +133,7 @@ impl Dictionary {
     /// A dictionary from the bytes of a word file (see [`Dictionary::from_file`]); never fails.
     pub fn parse(bytes: &[u8]) -> Dictionary {
         let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let mut words: Vec<Vec<u8>> = bytes
-            .split(|&b| b == b'\n')
-            .map(|line| line.trim_ascii())
-            .filter(|line| !line.is_empty() && line.iter().all(u8::is_ascii_alphabetic))
-            .map(|line| line.to_ascii_uppercase())
-            .collect();
-        Dictionary::from_upper_words(&mut words)
+        Dictionary::from_lines(bytes.split(|&b| b == b'\n'))
     }
 
     /// A dictionary from a list of words (any case; entries that are not all letters are skipped).
@@ -130,33 +142,65 @@ impl Dictionary {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        let mut upper: Vec<Vec<u8>> = words
-            .into_iter()
-            .map(|w| w.as_ref().trim().as_bytes().to_ascii_uppercase())
-            .filter(|w| !w.is_empty() && w.iter().all(u8::is_ascii_uppercase))
-            .collect();
-        Dictionary::from_upper_words(&mut upper)
+        let words: Vec<S> = words.into_iter().collect();
+        Dictionary::from_lines(words.iter().map(|w| w.as_ref().as_bytes()))
     }
 
-    fn from_upper_words(words: &mut Vec<Vec<u8>>) -> Dictionary {
-        words.sort_unstable();
-        words.dedup();
-        let slices: Vec<&[u8]> = words.iter().map(Vec::as_slice).collect();
-        let trie = Trie::from_sorted(&slices);
-        let set = words
-            .drain(..)
-            .filter_map(|w| String::from_utf8(w).ok())
-            .map(String::into_boxed_str)
-            .collect();
-        Dictionary { words: set, trie }
+    /// Keeps the lines that are words once trimmed, upper-cased; sorts,
+    /// deduplicates and indexes them.
+    fn from_lines<'a>(lines: impl Iterator<Item = &'a [u8]>) -> Dictionary {
+        let mut letters = Vec::new();
+        let mut spans: Vec<(u32, u32)> = Vec::new();
+        for line in lines {
+            let word = line.trim_ascii();
+            if word.is_empty() || !word.iter().all(u8::is_ascii_alphabetic) {
+                continue;
+            }
+            let start = letters.len();
+            letters.extend(word.iter().map(u8::to_ascii_uppercase));
+            spans.push((start as u32, letters.len() as u32));
+        }
+        let word = |&(start, end): &(u32, u32)| &letters[start as usize..end as usize];
+        // Word lists are nearly always sorted already, which this sort detects in one pass.
+        spans.sort_unstable_by(|a, b| word(a).cmp(word(b)));
+        spans.dedup_by(|a, b| word(a) == word(b));
+        let mut sorted = Vec::with_capacity(letters.len());
+        let mut ends = Vec::with_capacity(spans.len());
+        for span in &spans {
+            sorted.extend_from_slice(word(span));
+            ends.push(sorted.len() as u32);
+        }
+        let mut dictionary = Dictionary {
+            letters: sorted,
+            ends,
+            set: OnceLock::new(),
+            trie: Trie::default(),
+        };
+        let words: Vec<&[u8]> = dictionary.word_bytes().collect();
+        dictionary.trie = Trie::from_sorted(&words);
+        dictionary
+    }
+
+    /// Every word's letters, in order.
+    fn word_bytes(&self) -> impl Iterator<Item = &[u8]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(self.ends.iter().copied())
+            .map(|(start, end)| &self.letters[start as usize..end as usize])
+    }
+
+    /// The design's hash set of every word.
+    fn set(&self) -> &AHashSet<Box<str>> {
+        self.set
+            .get_or_init(|| self.words().map(Box::from).collect())
     }
 
     /// Whether `word` is in the dictionary (case-insensitive).
     pub fn is_word(&self, word: &str) -> bool {
         if word.bytes().any(|b| b.is_ascii_lowercase()) {
-            self.words.contains(word.to_ascii_uppercase().as_str())
+            self.set().contains(word.to_ascii_uppercase().as_str())
         } else {
-            self.words.contains(word)
+            self.set().contains(word)
         }
     }
 
@@ -168,12 +212,12 @@ impl Dictionary {
 
     /// Number of words.
     pub fn len(&self) -> usize {
-        self.words.len()
+        self.ends.len()
     }
 
     /// Whether there are no words.
     pub fn is_empty(&self) -> bool {
-        self.words.is_empty()
+        self.ends.is_empty()
     }
 
     /// The prefix index the search walks.
@@ -181,9 +225,11 @@ impl Dictionary {
         &self.trie
     }
 
-    /// Every word, in no particular order.
+    /// Every word, in ascending order.
     pub fn words(&self) -> impl Iterator<Item = &str> {
-        self.words.iter().map(|w| &**w)
+        // Only ASCII letters are stored, so every word is valid UTF-8.
+        self.word_bytes()
+            .map(|w| std::str::from_utf8(w).unwrap_or_default())
     }
 }
 

@@ -24,7 +24,7 @@ use crate::rules::Rules;
 use crate::trie::{Node, Trie};
 
 /// One word found on a board: its last trie node and its length in letters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Found {
     /// The trie node where the word ends (identifies the word).
     pub node: u32,
@@ -51,6 +51,7 @@ pub struct Searcher<'t> {
     /// `neighbour_masks[cell]`: the cells a path may step to from `cell`, as bits
     /// (only for boards of at most 64 cells).
     neighbour_masks: Vec<u64>,
+    /// The words found on the last board.
     found: Vec<Found>,
     /// One bit per trie node, set while that node's word is in `found`: a
     /// word reached along several paths is recorded once. The bits are cleared
@@ -124,7 +125,6 @@ impl<'t> Searcher<'t> {
         for f in &self.found {
             self.seen[f.node as usize / 64] = 0;
         }
-        self.found.clear();
         if self.trie.is_empty() {
             return;
         }
@@ -136,7 +136,7 @@ impl<'t> Searcher<'t> {
                     nodes: self.trie.nodes(),
                     board: &fast,
                     min_len,
-                    found: &mut self.found,
+                    found: Sink::new(&mut self.found),
                     seen: &mut self.seen,
                 };
                 walk.run(faces.len());
@@ -152,7 +152,7 @@ impl<'t> Searcher<'t> {
             faces,
             min_len: self.rules.min_len,
             max_len: self.rules.max_len.unwrap_or(usize::MAX),
-            found: &mut self.found,
+            found: Sink::new(&mut self.found),
             seen: &mut self.seen,
         };
         if faces.len() <= 64 {
@@ -238,7 +238,7 @@ struct FastWalk<'a> {
     nodes: &'a [Node],
     board: &'a FastBoard,
     min_len: u32,
-    found: &'a mut Vec<Found>,
+    found: Sink<'a>,
     seen: &'a mut [u64],
 }
 
@@ -272,10 +272,16 @@ impl FastWalk<'_> {
             len += 1;
         }
         let child = self.nodes[index as usize];
-        if child.is_word() && len >= self.min_len {
-            record(self.seen, self.found, index, len);
-        }
-        (child.letters() != 0).then_some((child, len))
+        // Whether a word ends here is as good as random, so it is recorded
+        // without a branch: a mispredicted branch costs more than the stores.
+        let (word, bit) = (index as usize / 64, 1u64 << (index % 64));
+        let seen = self.seen[word];
+        let fresh = child.is_word() & (len >= self.min_len) & (seen & bit == 0);
+        self.seen[word] = seen | (bit * u64::from(fresh));
+        self.found.push_if(Found { node: index, len }, fresh);
+        // A leaf is returned too: testing for one here would be one more
+        // unpredictable branch, and the caller's neighbour test already fails for it.
+        Some((child, len))
     }
 }
 
@@ -335,13 +341,36 @@ walker!(run_portable, visit_portable);
 #[cfg(target_arch = "x86_64")]
 walker!(run_bmi, visit_bmi, "popcnt,bmi1,bmi2");
 
-/// Adds the word ending at trie node `node` to `found` unless it is there already.
-#[inline(always)]
-fn record(seen: &mut [u64], found: &mut Vec<Found>, node: u32, len: u32) {
-    let (word, bit) = (node as usize / 64, 1u64 << (node % 64));
-    if seen[word] & bit == 0 {
-        seen[word] |= bit;
-        found.push(Found { node, len });
+/// Where a walk writes the words it finds: a buffer that only grows, and the
+/// count of words in it.
+struct Sink<'a> {
+    buffer: &'a mut Vec<Found>,
+}
+
+impl<'a> Sink<'a> {
+    fn new(buffer: &'a mut Vec<Found>) -> Sink<'a> {
+        buffer.clear();
+        Sink { buffer }
+    }
+
+    /// Writes `found` in the next slot, and keeps it only if `keep`:
+    /// branch-free on `keep`, whose outcome the processor cannot predict.
+    #[inline(always)]
+    fn push_if(&mut self, found: Found, keep: bool) {
+        if self.buffer.len() == self.buffer.capacity() {
+            self.buffer.reserve(self.buffer.len() + 256);
+        }
+        let len = self.buffer.len();
+        match self.buffer.spare_capacity_mut().first_mut() {
+            Some(slot) => {
+                slot.write(found);
+                // SAFETY: the slot at `len` was just initialised, so the first
+                // `len + 1` elements are initialised and within capacity.
+                unsafe { self.buffer.set_len(len + usize::from(keep)) };
+            }
+            None if keep => self.buffer.push(found),
+            None => {}
+        }
     }
 }
 
@@ -389,7 +418,7 @@ struct Walk<'a> {
     faces: &'a [Face],
     min_len: usize,
     max_len: usize,
-    found: &'a mut Vec<Found>,
+    found: Sink<'a>,
     seen: &'a mut [u64],
 }
 
@@ -402,7 +431,16 @@ impl Walk<'_> {
         };
         let len = len + face.len();
         if here.is_word() && len >= self.min_len && len <= self.max_len {
-            record(self.seen, self.found, node, len as u32);
+            let (word, bit) = (node as usize / 64, 1u64 << (node % 64));
+            let fresh = self.seen[word] & bit == 0;
+            self.seen[word] |= bit;
+            self.found.push_if(
+                Found {
+                    node,
+                    len: len as u32,
+                },
+                fresh,
+            );
         }
         if !here.has_children() || len >= self.max_len {
             return;

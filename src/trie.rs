@@ -65,13 +65,19 @@ pub struct Trie {
 impl Trie {
     /// Builds the trie from words that are sorted, free of duplicates and made of A–Z only.
     pub fn from_sorted(words: &[&[u8]]) -> Trie {
+        // A trie has fewer nodes than letters, and rarely fewer than half as many.
+        let letters: usize = words.iter().map(|w| w.len()).sum();
         let mut trie = Trie {
-            nodes: vec![Node::default()],
-            parent: vec![0],
-            letter: vec![0],
+            nodes: Vec::with_capacity(letters / 2 + 1),
+            parent: Vec::with_capacity(letters / 2 + 1),
+            letter: Vec::with_capacity(letters / 2 + 1),
         };
+        trie.nodes.push(Node::default());
+        trie.parent.push(0);
+        trie.letter.push(0);
         // Breadth-first: each queued node owns the range of words that share its prefix.
-        let mut queue = std::collections::VecDeque::from([(0u32, 0usize, words.len(), 0usize)]);
+        let mut queue = std::collections::VecDeque::with_capacity(words.len());
+        queue.push_back((0u32, 0usize, words.len(), 0usize));
         while let Some((node, lo, hi, depth)) = queue.pop_front() {
             let mut i = lo;
             let mut mask = 0;

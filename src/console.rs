@@ -1,14 +1,17 @@
 //! Spec 004's console game, byte for byte: the board prompt, the guess loop
 //! and the summary. Runs over any reader and writers so tests and fuzzers can
 //! drive it; the end of input ends the game like `q`, and the summary is
-//! always written.
+//! always written. The same loop plays any rules (a board prompt for their
+//! shape) and, with a time limit, shows the time left and stops when it ends.
 
 use std::io::{BufRead, Write};
+use std::time::Duration;
 
 use crate::error::Error;
 use crate::game::Game;
 use crate::game_board::GameBoard;
-use crate::input::{Input, MAX_LINE, MAX_TOKEN};
+use crate::keyboard::{Keyboard, Plain, Typed, time_left};
+use crate::rules::Rules;
 
 /// The first prompt.
 pub const BOARD_PROMPT: &str =
@@ -19,8 +22,10 @@ pub const FIRST_PROMPT: &str = "Enter a word (q to quit): ";
 pub const PROMPT: &str = "Enter a word: ";
 /// Written after a guess that scores nothing.
 pub const NOT_WORTH: &str = "\tNot worth any points\n";
+/// Written when a timed turn runs out (on a line of its own: the player may be mid-word).
+pub const TIME_UP: &str = "\nTime's up!\n";
 
-/// Plays one game. `make_game` gets the board the player typed (`None` for a
+/// Plays one game of spec 004's rules. `make_game` gets the board the player typed (`None` for a
 /// random one) and returns the game to play; it is called only after the
 /// first answer, so a dictionary can load while the player types.
 /// Diagnostics (a 16-character line that is not all letters) go to `err`.
@@ -31,28 +36,85 @@ where
     E: Write,
     F: FnOnce(Option<GameBoard>) -> Result<Game, Error>,
 {
-    let mut input = Input::new(input);
-    out.write_all(BOARD_PROMPT.as_bytes())?;
+    let options = Options::default();
+    play_with(&mut Plain::new(input), out, err, &options, make_game)
+}
+
+/// What a console game is played with besides its input and output.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The rules, for the board prompt and reading a typed board.
+    pub rules: Rules,
+    /// The time the player has to guess, if limited.
+    pub time: Option<Duration>,
+}
+
+/// Plays one game under `options`, like [`play`]. With a time limit every
+/// prompt shows the time left, and the guessing ends when it runs out.
+pub fn play_with<K, W, E, F>(
+    keys: &mut K,
+    out: &mut W,
+    err: &mut E,
+    options: &Options,
+    make_game: F,
+) -> Result<Game, Error>
+where
+    K: Keyboard + ?Sized,
+    W: Write,
+    E: Write,
+    F: FnOnce(Option<GameBoard>) -> Result<Game, Error>,
+{
+    out.write_all(board_prompt(&options.rules).as_bytes())?;
     out.flush()?;
-    let line = input.read_line(MAX_LINE)?.unwrap_or_default();
-    let board = typed_board(&line, err);
+    let line = match keys.line()? {
+        Typed::Text(line) => line,
+        Typed::End | Typed::TimeUp => Vec::new(),
+    };
+    let board = typed_board(&line, &options.rules, err);
     let mut game = make_game(board)?;
     out.write_all(game.show_board().as_bytes())?;
-    let read_result = guess_loop(&mut input, out, &mut game);
+    keys.start_timer(options.time);
+    let read_result = guess_loop(keys, out, &mut game);
     write_summary(out, &game)?;
     out.flush()?;
     read_result?;
     Ok(game)
 }
 
-/// The board in the first answer, if it is exactly 16 ASCII letters once trimmed.
-fn typed_board<E: Write>(line: &[u8], err: &mut E) -> Option<GameBoard> {
+/// Spec 004's prompt for its own 4x4 board; for any other shape, or where `Q` means `Qu`, one that says what to type.
+pub fn board_prompt(rules: &Rules) -> String {
+    if is_spec_board(rules) {
+        return BOARD_PROMPT.to_owned();
+    }
+    let qu = if rules.qu {
+        " (Q or Qu for the Qu face)"
+    } else {
+        ""
+    };
+    format!(
+        "Enter the {} letters of a {}x{} board{qu} to run manual tests, or leave empty to get a random board: ",
+        rules.cells(),
+        rules.rows,
+        rules.cols
+    )
+}
+
+/// Whether the board is spec 004's: 4x4 with a plain `Q`.
+fn is_spec_board(rules: &Rules) -> bool {
+    rules.rows == 4 && rules.cols == 4 && !rules.qu
+}
+
+/// The board in the first answer, once trimmed. Spec 004 takes exactly 16
+/// ASCII letters and quietly rolls a random board for any other length; other
+/// shapes say why a non-empty answer was not a board. Either way a bad answer
+/// gives a random board.
+fn typed_board<E: Write>(line: &[u8], rules: &Rules, err: &mut E) -> Option<GameBoard> {
     let text = String::from_utf8_lossy(line);
     let text = text.trim();
-    if text.chars().count() != 16 {
+    if text.is_empty() || (is_spec_board(rules) && text.chars().count() != rules.cells()) {
         return None;
     }
-    match GameBoard::new(text) {
+    match GameBoard::from_letters(text, rules.rows, rules.cols, rules.qu) {
         Ok(board) => Some(board),
         Err(e) => {
             // Diagnostics must never stop the game, so a failed write is ignored.
@@ -62,20 +124,25 @@ fn typed_board<E: Write>(line: &[u8], err: &mut E) -> Option<GameBoard> {
     }
 }
 
-/// Prompts for guesses until `q`, the end of input, or every point found.
+/// Prompts for guesses until `q`, the end of input, the end of the time, or every point found.
 /// A read error ends the loop like the end of input, and is returned after the summary.
-fn guess_loop<R: BufRead, W: Write>(
-    input: &mut Input<R>,
+fn guess_loop<K: Keyboard + ?Sized, W: Write>(
+    keys: &mut K,
     out: &mut W,
     game: &mut Game,
 ) -> Result<(), Error> {
     let mut prompt = FIRST_PROMPT;
     loop {
-        out.write_all(prompt.as_bytes())?;
+        write!(out, "{}{prompt}", time_left(keys))?;
         out.flush()?;
         prompt = PROMPT;
-        let Some(token) = input.next_token(MAX_TOKEN)? else {
-            return Ok(());
+        let token = match keys.token()? {
+            Typed::Text(token) => token,
+            Typed::End => return Ok(()),
+            Typed::TimeUp => {
+                out.write_all(TIME_UP.as_bytes())?;
+                return Ok(());
+            }
         };
         if token == b"q" || token == b"Q" {
             return Ok(());

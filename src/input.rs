@@ -87,7 +87,7 @@ impl<R: BufRead> Input<R> {
 }
 
 /// White space as C's `isspace` sees it (Rust's `is_ascii_whitespace` leaves out vertical tab).
-fn is_space(byte: u8) -> bool {
+pub(crate) fn is_space(byte: u8) -> bool {
     byte.is_ascii_whitespace() || byte == 0x0B
 }
 

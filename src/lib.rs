@@ -11,9 +11,13 @@
 //! - [`input`], [`console`]: reading a player's bytes and the spec 004 console loop.
 //! - [`cli`]: the command line and its modes; [`error`]: errors and exit statuses.
 //! - [`random`]: pinned, seedable random numbers.
+//! - [`keyboard`]: what the player types, and the clock timed turns run against.
+//! - [`versus`]: human against computer (specs 000 and 003).
+//! - [`boggleish`], [`lfsr`]: spec 001's seeded, timed "Boggle-ish" and its 16-bit LFSR.
 
 pub mod bench;
 pub mod board_file;
+pub mod boggleish;
 pub mod cli;
 pub mod console;
 pub mod dice;
@@ -24,12 +28,15 @@ pub mod face;
 pub mod game;
 pub mod game_board;
 pub mod input;
+pub mod keyboard;
+pub mod lfsr;
 pub mod neighbours;
 pub mod path;
 pub mod random;
 pub mod rules;
 pub mod search;
 pub mod trie;
+pub mod versus;
 pub mod word_find;
 
 pub use dice::DiceSet;

@@ -10,8 +10,23 @@ use crate::rules::{Preset, Rules};
 /// The flags that choose and adjust the rules.
 #[derive(Debug, Args, Clone, Default, PartialEq, Eq)]
 pub struct RulesArgs {
-    /// Rule set: project4 (default), classic, cs106b, tddd86, ece209, algs4
-    #[arg(long = "rules", value_name = "NAME", value_parser = parse_preset)]
+    /// Rule set: project4 (default), classic, cs106b (versus default), tddd86, ece209, algs4
+    ///
+    /// project4  4x4 spec 004 dice; 3+ letters scoring 3:1 4:1 5:2 6:3 7:4 8+:11;
+    ///           never going up a row; Q is plain
+    /// classic   4x4 new dice, or 5x5 big / 6x6 super-big dice with --size (4+ letters
+    ///           there); 3+ letters scoring 3-4:1 5:2 6:3 7:5 8+:11; 8 neighbours; Qu
+    /// cs106b    as classic with 4+ letters (spec 000)
+    /// tddd86    4x4 new dice; 4+ letters scoring length - 3 (spec 003)
+    /// ece209    spec 001's Boggle-ish: 4x4 classic dice shaken by a seeded 16-bit LFSR,
+    ///           a timer, 3 to 16 letters scoring as classic, any string on the board counts
+    /// algs4     any RxC (new dice on 4x4, letter frequencies otherwise); as classic (spec 002)
+    #[arg(
+        long = "rules",
+        value_name = "NAME",
+        value_parser = parse_preset,
+        verbatim_doc_comment
+    )]
     pub preset: Option<Preset>,
     /// Board size: N for N x N, or RxC
     #[arg(long, value_name = "N|RxC", value_parser = parse_size)]

@@ -6,6 +6,7 @@ pub mod args;
 mod bench;
 mod play;
 mod solve;
+mod versus;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -40,6 +41,8 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Solve many boards with one dictionary and report boards per second
     Bench(bench::BenchArgs),
+    /// Play against the computer (specs 000 and 003); default rules cs106b
+    Versus(GameArgs),
 }
 
 /// Settings shared by the playable modes.
@@ -51,6 +54,9 @@ pub struct GameArgs {
     /// Seed for a repeatable random board
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
+    /// Seconds to find words (a turn ends when they run out; ece209: the timer)
+    #[arg(long, value_name = "SECONDS")]
+    pub time: Option<u64>,
     /// The rules to play by.
     #[command(flatten)]
     pub rules: args::RulesArgs,
@@ -75,6 +81,7 @@ where
         None => play::run(&cli.game),
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
+        Some(Command::Versus(args)) => versus::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

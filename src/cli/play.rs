@@ -1,27 +1,39 @@
-//! The default mode: spec 004's console game on stdin and stdout. The
-//! dictionary loads on a second thread while the first prompt waits for the
-//! player, so the game starts at once.
+//! The default mode: spec 004's console game on stdin and stdout, under any
+//! rules and with an optional time limit; `--rules ece209` plays spec 001's
+//! Boggle-ish instead. The dictionary loads on a second thread while the
+//! first prompt waits for the player, so the game starts at once.
 
-use std::io::{self, BufWriter};
+use std::io::{self, BufReader, BufWriter};
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::{GameArgs, load_dictionary};
-use crate::console;
+use crate::boggleish::{self, Answers, MAX_SEED};
+use crate::console::{self, Options};
 use crate::error::Error;
 use crate::game::Game;
+use crate::keyboard::{Keyboard, Plain, SystemClock, ThreadedLines, Timed};
 use crate::random;
+use crate::rules::{Preset, Rules};
 use crate::word_find::WordFind;
 
 /// Plays one console game.
 pub fn run(args: &GameArgs) -> Result<(), Error> {
+    let rules = args.rules.resolve(Preset::Project4)?;
+    if rules.preset == Preset::Ece209 {
+        return run_boggleish(args, &rules);
+    }
     let path = args.dict.clone();
     let loader = std::thread::spawn(move || load_dictionary(path.as_deref()));
-    let rules = args.rules.resolve(crate::rules::Preset::Project4)?;
     let seed = args.seed;
-    let stdin = io::stdin().lock();
+    let options = Options {
+        rules: rules.clone(),
+        time: time_limit(args.time),
+    };
+    let mut keys = keyboard(options.time);
     let mut out = BufWriter::new(io::stdout().lock());
     let mut err = io::stderr().lock();
-    console::play(stdin, &mut out, &mut err, |board| {
+    console::play_with(&mut *keys, &mut out, &mut err, &options, |board| {
         let dictionary = loader
             .join()
             .map_err(|_| Error::Usage("the dictionary loader stopped unexpectedly".into()))??;
@@ -33,4 +45,43 @@ pub fn run(args: &GameArgs) -> Result<(), Error> {
         })
     })?;
     Ok(())
+}
+
+/// Spec 001's game: `--seed` and `--time` answer its two questions.
+fn run_boggleish(args: &GameArgs, rules: &Rules) -> Result<(), Error> {
+    let seed = args
+        .seed
+        .map(|seed| {
+            u16::try_from(seed).map_err(|_| {
+                Error::Usage(format!(
+                    "ece209 seeds go from 0 to {MAX_SEED} (its random numbers come from a 16-bit register)"
+                ))
+            })
+        })
+        .transpose()?;
+    let answers = Answers {
+        seed,
+        time: args.time,
+    };
+    let mut keys = Plain::new(io::stdin().lock());
+    let mut out = BufWriter::new(io::stdout().lock());
+    boggleish::play(&mut keys, &mut out, rules, answers)?;
+    Ok(())
+}
+
+/// `--time SECONDS` as a turn's limit; 0, like no flag, means no limit.
+pub(super) fn time_limit(seconds: Option<u64>) -> Option<Duration> {
+    seconds.filter(|&s| s > 0).map(Duration::from_secs)
+}
+
+/// Standard input for a game: read directly when untimed (exactly as
+/// always), or on a reader thread when a turn must end on time.
+pub(super) fn keyboard(time: Option<Duration>) -> Box<dyn Keyboard> {
+    match time {
+        None => Box::new(Plain::new(io::stdin().lock())),
+        Some(_) => Box::new(Timed::new(
+            ThreadedLines::spawn(BufReader::new(io::stdin())),
+            SystemClock,
+        )),
+    }
 }

@@ -1,0 +1,239 @@
+//! Spec 001's "Boggle-ish" (`--rules ece209`): ask a seed and a time limit,
+//! shake the tray with the spec's LFSR, print it, wait out the timer while
+//! the players write words on paper, then score each word they enter until
+//! `q`. There is no dictionary: any string the board spells scores.
+//!
+//! The tray is shaken exactly as spec 001 says, so a seed gives the same tray
+//! as any other implementation using the same dice order: the dice start in
+//! positions 0 to 15 in the order of [`ECE209_DICE`], are permuted with
+//! Fisher–Yates from the last index down to 1, and then each position, in
+//! order, rolls its die with `get_random(6)` indexing the faces as written.
+
+use std::io::Write;
+use std::time::Duration;
+
+use crate::dice::{DiceSet, LETTER_FREQUENCIES};
+use crate::die::Die;
+use crate::error::Error;
+use crate::face::Face;
+use crate::game_board::{BoardError, GameBoard};
+use crate::keyboard::{Keyboard, Typed};
+use crate::lfsr::Lfsr;
+use crate::path::find_path;
+use crate::rules::Rules;
+
+/// The classic (1976) dice in spec 001's order. The spec fixes die 0
+/// (AACIOT), 1 (AHMORS), 2 (EGKLUY), 4 (ACDEMP) and 10 (the Q die); the others
+/// follow the order these dice are usually listed in with those five in place.
+pub const ECE209_DICE: [&str; 16] = [
+    "AACIOT", "AHMORS", "EGKLUY", "ABILTY", "ACDEMP", "EGINTV", "GILRUW", "ELPSTU", "DENOSW",
+    "ACELRS", "ABJMOQ", "EEFHIY", "EHINPS", "DKNOTU", "ADENVZ", "BFIORX",
+];
+
+/// The largest seed: the register holds 16 bits.
+pub const MAX_SEED: u64 = 0xFFFF;
+
+/// The seed prompt.
+pub const SEED_PROMPT: &str = "Enter a seed number (0 to 65535): ";
+/// The time limit prompt.
+pub const TIME_PROMPT: &str = "Enter a time limit in seconds (0 to skip the timer): ";
+/// The prompt for each word.
+pub const WORD_PROMPT: &str = "Enter a word (q to quit): ";
+
+/// Answers given up front (by `--seed` and `--time`) instead of at the prompts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Answers {
+    /// The seed, if already chosen.
+    pub seed: Option<u16>,
+    /// The time limit in seconds, if already chosen.
+    pub time: Option<u64>,
+}
+
+/// Shakes a tray with `lfsr`: spec 001's `shakeTray` on the 4x4 board; other
+/// shapes permute and roll their own dice set the same way, or draw each cell
+/// by letter frequency with one `get_random` per cell.
+pub fn shake(rules: &Rules, lfsr: &mut Lfsr) -> Result<GameBoard, BoardError> {
+    let cells = rules.cells();
+    let dice: Vec<&str> = match rules.dice {
+        DiceSet::Classic => ECE209_DICE.to_vec(),
+        set => set.faces().map(<[&str]>::to_vec).unwrap_or_default(),
+    };
+    let faces: Vec<Face> = if dice.len() == cells {
+        let mut tray_dice: Vec<usize> = (0..cells).collect();
+        lfsr.permute(&mut tray_dice);
+        tray_dice
+            .iter()
+            .map(|&die| roll(&Die::new(dice[die]), lfsr))
+            .collect()
+    } else {
+        (0..cells).map(|_| frequency_face(lfsr)).collect()
+    };
+    let faces = faces
+        .into_iter()
+        .map(|face| {
+            if rules.qu && face.as_str() == "Q" {
+                Face::QU
+            } else {
+                face
+            }
+        })
+        .collect();
+    GameBoard::from_faces(rules.rows, rules.cols, faces)
+}
+
+/// One face of `die`, chosen with `get_random(number of faces)`.
+fn roll(die: &Die, lfsr: &mut Lfsr) -> Face {
+    let faces = die.faces();
+    let limit = u32::try_from(faces.len()).unwrap_or(u32::MAX);
+    faces
+        .get(lfsr.get_random(limit) as usize)
+        .copied()
+        .unwrap_or(Face::BLANK)
+}
+
+/// A letter drawn by English frequency, in steps of 1/100,000, with one `get_random`.
+fn frequency_face(lfsr: &mut Lfsr) -> Face {
+    // Whole-number weights keep the draw exact and the same on every platform.
+    let weights = LETTER_FREQUENCIES.map(|f| (f * 100_000.0).round() as u32);
+    let mut target = lfsr.get_random(weights.iter().sum());
+    for (letter, weight) in (b'A'..=b'Z').zip(weights) {
+        if target < weight {
+            return Face::letter(letter).unwrap_or(Face::BLANK);
+        }
+        target -= weight;
+    }
+    Face::BLANK
+}
+
+/// The tray as spec 001 prints it: each letter followed by two spaces (`Qu`
+/// by one), a row per line.
+pub fn tray_text(board: &GameBoard) -> String {
+    let mut text = String::new();
+    for row in board.faces().chunks(board.cols()) {
+        for face in row {
+            let shown = face.to_string();
+            text.push_str(&shown);
+            text.push_str(if shown.len() > 1 { " " } else { "  " });
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// Spec 001's `scoreWord`: 0 if `word` is too short or too long for the rules
+/// or is not on the board, else the points for its length.
+pub fn score_word(board: &GameBoard, rules: &Rules, word: &str) -> u32 {
+    let letters = word.len();
+    if !rules.allows_len(letters) || find_path(board, rules.moves, word).is_none() {
+        return 0;
+    }
+    rules.word_score(letters)
+}
+
+/// Plays one game and returns the total score. The end of input at any
+/// prompt ends the game (with the total, once words are being scored).
+pub fn play<K, W>(keys: &mut K, out: &mut W, rules: &Rules, answers: Answers) -> Result<u32, Error>
+where
+    K: Keyboard + ?Sized,
+    W: Write,
+{
+    let seed = match answers.seed {
+        Some(seed) => Some(seed),
+        None => ask_seed(keys, out)?,
+    };
+    let Some(seed) = seed else {
+        return Ok(0);
+    };
+    let time = match answers.time {
+        Some(time) => Some(time),
+        None => ask_number(keys, out, TIME_PROMPT, u64::MAX)?,
+    };
+    let Some(time) = time else {
+        return Ok(0);
+    };
+    let board = shake(rules, &mut Lfsr::seeded(seed))?;
+    out.write_all(tray_text(&board).as_bytes())?;
+    run_timer(keys, out, time)?;
+    let mut total = 0;
+    loop {
+        out.write_all(WORD_PROMPT.as_bytes())?;
+        out.flush()?;
+        let Typed::Text(word) = keys.token()? else {
+            break;
+        };
+        if word == b"q" || word == b"Q" {
+            break;
+        }
+        let word = String::from_utf8_lossy(&word).to_ascii_uppercase();
+        let points = score_word(&board, rules, &word);
+        total += points;
+        writeln!(out, "{word}: {points} {}", plural(points))?;
+    }
+    writeln!(out, "Total score: {total} {}", plural(total))?;
+    out.flush()?;
+    Ok(total)
+}
+
+/// Asks for the seed; `None` at the end of input.
+fn ask_seed<K: Keyboard + ?Sized, W: Write>(
+    keys: &mut K,
+    out: &mut W,
+) -> Result<Option<u16>, Error> {
+    let seed = ask_number(keys, out, SEED_PROMPT, MAX_SEED)?;
+    Ok(seed.and_then(|seed| u16::try_from(seed).ok()))
+}
+
+/// Asks `prompt` until the answer is a whole number up to `max`; `None` at the end of input.
+fn ask_number<K: Keyboard + ?Sized, W: Write>(
+    keys: &mut K,
+    out: &mut W,
+    prompt: &str,
+    max: u64,
+) -> Result<Option<u64>, Error> {
+    loop {
+        out.write_all(prompt.as_bytes())?;
+        out.flush()?;
+        let Typed::Text(line) = keys.line()? else {
+            out.write_all(b"\n")?;
+            return Ok(None);
+        };
+        let text = String::from_utf8_lossy(&line);
+        match text.trim().parse::<u64>() {
+            Ok(n) if n <= max => return Ok(Some(n)),
+            _ => writeln!(out, "Please enter a whole number from 0 to {max}.")?,
+        }
+    }
+}
+
+/// Waits `seconds` while the players search, with a cue every ten seconds and for each of the last five.
+fn run_timer<K: Keyboard + ?Sized, W: Write>(
+    keys: &mut K,
+    out: &mut W,
+    seconds: u64,
+) -> Result<(), Error> {
+    if seconds == 0 {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "You have {seconds} {}: write down every word you find!",
+        unit(seconds)
+    )?;
+    for left in (1..=seconds).rev() {
+        if left < seconds && (left % 10 == 0 || left <= 5) {
+            writeln!(out, "{left} {} left", unit(left))?;
+        }
+        out.flush()?;
+        keys.wait(Duration::from_secs(1));
+    }
+    writeln!(out, "Time's up! Enter the words you found.")?;
+    Ok(())
+}
+
+fn plural(points: u32) -> &'static str {
+    if points == 1 { "point" } else { "points" }
+}
+
+fn unit(seconds: u64) -> &'static str {
+    if seconds == 1 { "second" } else { "seconds" }
+}

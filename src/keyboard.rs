@@ -1,0 +1,361 @@
+//! What the player types, line by line or word by word, and the clock a timed
+//! turn runs against. A timed turn must end even while the player is still
+//! typing, and a blocking read cannot be interrupted, so timed input is read
+//! on a second thread and handed over a channel that the game waits on with a
+//! deadline. Untimed input is read directly, byte for byte as before.
+//!
+//! The clock is a trait so tests drive timed games with [`FakeClock`] and
+//! [`Scripted`] lines instead of sleeping.
+
+use std::cell::Cell;
+use std::collections::VecDeque;
+use std::io::{self, BufRead};
+use std::rc::Rc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use crate::input::{Input, MAX_LINE, MAX_TOKEN, is_space};
+
+/// What came of waiting for the player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Typed {
+    /// A line (without its ending) or a whitespace-separated word.
+    Text(Vec<u8>),
+    /// The input ended.
+    End,
+    /// The turn's time ran out first.
+    TimeUp,
+}
+
+/// Where a game reads the player's answers from.
+pub trait Keyboard {
+    /// The next line.
+    fn line(&mut self) -> io::Result<Typed>;
+    /// The next whitespace-separated word.
+    fn token(&mut self) -> io::Result<Typed>;
+    /// Starts a turn of `limit` (or an untimed one with `None`).
+    fn start_timer(&mut self, limit: Option<Duration>);
+    /// Time left in the current turn, if it is timed.
+    fn remaining(&self) -> Option<Duration>;
+    /// Lets `duration` pass (a timer the player watches, not one they type against).
+    fn wait(&mut self, duration: Duration);
+}
+
+/// Untimed input read straight from a `BufRead`; timers are ignored.
+#[derive(Debug)]
+pub struct Plain<R> {
+    input: Input<R>,
+}
+
+impl<R: BufRead> Plain<R> {
+    /// Reads from `input`.
+    pub fn new(input: R) -> Plain<R> {
+        Plain {
+            input: Input::new(input),
+        }
+    }
+}
+
+impl<R: BufRead> Keyboard for Plain<R> {
+    fn line(&mut self) -> io::Result<Typed> {
+        Ok(self
+            .input
+            .read_line(MAX_LINE)?
+            .map_or(Typed::End, Typed::Text))
+    }
+
+    fn token(&mut self) -> io::Result<Typed> {
+        Ok(self
+            .input
+            .next_token(MAX_TOKEN)?
+            .map_or(Typed::End, Typed::Text))
+    }
+
+    fn start_timer(&mut self, _limit: Option<Duration>) {}
+
+    fn remaining(&self) -> Option<Duration> {
+        None
+    }
+
+    fn wait(&mut self, duration: Duration) {
+        std::thread::sleep(duration);
+    }
+}
+
+/// A source of time.
+pub trait Clock {
+    /// The current instant.
+    fn now(&self) -> Instant;
+    /// Lets `duration` pass.
+    fn sleep(&self, duration: Duration);
+}
+
+/// The real clock.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+
+    fn sleep(&self, duration: Duration) {
+        std::thread::sleep(duration);
+    }
+}
+
+/// A clock that moves only when told to; clones share one time.
+#[derive(Clone, Debug)]
+pub struct FakeClock {
+    start: Instant,
+    elapsed: Rc<Cell<Duration>>,
+}
+
+impl Default for FakeClock {
+    fn default() -> Self {
+        FakeClock {
+            start: Instant::now(),
+            elapsed: Rc::default(),
+        }
+    }
+}
+
+impl FakeClock {
+    /// Moves the clock on by `duration`.
+    pub fn advance(&self, duration: Duration) {
+        self.elapsed.set(self.elapsed.get() + duration);
+    }
+
+    /// Time since the clock was made.
+    pub fn elapsed(&self) -> Duration {
+        self.elapsed.get()
+    }
+}
+
+impl Clock for FakeClock {
+    fn now(&self) -> Instant {
+        self.start + self.elapsed.get()
+    }
+
+    fn sleep(&self, duration: Duration) {
+        self.advance(duration);
+    }
+}
+
+/// Lines that arrive one by one, waited for with an optional time limit.
+pub trait LineSource {
+    /// The next line, waiting at most `wait` (forever with `None`).
+    fn next_line(&mut self, wait: Option<Duration>) -> io::Result<Typed>;
+}
+
+/// Lines read from any reader on a thread of their own.
+#[derive(Debug)]
+pub struct ThreadedLines {
+    lines: Receiver<io::Result<Option<Vec<u8>>>>,
+}
+
+impl ThreadedLines {
+    /// Starts reading `input` on a new thread. The thread ends at the end of
+    /// input or an error; if the game ends first it stays blocked in its read
+    /// until the process exits, which is harmless.
+    pub fn spawn<R: BufRead + Send + 'static>(input: R) -> ThreadedLines {
+        // A few lines of read-ahead are plenty for a person typing.
+        let (sender, lines) = mpsc::sync_channel(16);
+        std::thread::spawn(move || {
+            let mut input = Input::new(input);
+            loop {
+                let line = input.read_line(MAX_LINE);
+                let last = !matches!(line, Ok(Some(_)));
+                if sender.send(line).is_err() || last {
+                    break;
+                }
+            }
+        });
+        ThreadedLines { lines }
+    }
+}
+
+impl LineSource for ThreadedLines {
+    fn next_line(&mut self, wait: Option<Duration>) -> io::Result<Typed> {
+        let received = match wait {
+            None => self
+                .lines
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+            Some(wait) => self.lines.recv_timeout(wait),
+        };
+        match received {
+            Ok(line) => Ok(line?.map_or(Typed::End, Typed::Text)),
+            Err(RecvTimeoutError::Timeout) => Ok(Typed::TimeUp),
+            Err(RecvTimeoutError::Disconnected) => Ok(Typed::End),
+        }
+    }
+}
+
+/// Lines typed by a test's imaginary player, each taking a given time to type, on a [`FakeClock`].
+#[derive(Debug)]
+pub struct Scripted {
+    clock: FakeClock,
+    lines: VecDeque<(Duration, Vec<u8>)>,
+}
+
+impl Scripted {
+    /// `lines` as (time spent typing it, text); the time passes on `clock`.
+    pub fn new<'a, I>(clock: FakeClock, lines: I) -> Scripted
+    where
+        I: IntoIterator<Item = (u64, &'a str)>,
+    {
+        let lines = lines
+            .into_iter()
+            .map(|(secs, text)| (Duration::from_secs(secs), text.as_bytes().to_vec()))
+            .collect();
+        Scripted { clock, lines }
+    }
+}
+
+impl LineSource for Scripted {
+    fn next_line(&mut self, wait: Option<Duration>) -> io::Result<Typed> {
+        let Some((typing, _)) = self.lines.front_mut() else {
+            return Ok(Typed::End);
+        };
+        if let Some(wait) = wait.filter(|&wait| wait < *typing) {
+            // Interrupted mid-line: the player goes on typing into the next prompt.
+            *typing -= wait;
+            self.clock.advance(wait);
+            return Ok(Typed::TimeUp);
+        }
+        self.clock.advance(*typing);
+        Ok(self
+            .lines
+            .pop_front()
+            .map_or(Typed::End, |(_, text)| Typed::Text(text)))
+    }
+}
+
+/// Timed input: lines from a [`LineSource`], a deadline on a [`Clock`].
+#[derive(Debug)]
+pub struct Timed<S, C> {
+    source: S,
+    clock: C,
+    deadline: Option<Instant>,
+    /// The rest of the last line when reading word by word.
+    words: VecDeque<Vec<u8>>,
+}
+
+impl<S: LineSource, C: Clock> Timed<S, C> {
+    /// Reads `source`, timing turns on `clock`.
+    pub fn new(source: S, clock: C) -> Timed<S, C> {
+        Timed {
+            source,
+            clock,
+            deadline: None,
+            words: VecDeque::new(),
+        }
+    }
+}
+
+impl<S: LineSource, C: Clock> Keyboard for Timed<S, C> {
+    fn line(&mut self) -> io::Result<Typed> {
+        self.words.clear();
+        let wait = self.remaining();
+        if wait == Some(Duration::ZERO) {
+            return Ok(Typed::TimeUp);
+        }
+        self.source.next_line(wait)
+    }
+
+    fn token(&mut self) -> io::Result<Typed> {
+        loop {
+            if let Some(word) = self.words.pop_front() {
+                return Ok(Typed::Text(word));
+            }
+            let line = match self.line()? {
+                Typed::Text(line) => line,
+                other => return Ok(other),
+            };
+            let words = line
+                .split(|&b| is_space(b))
+                .filter(|word| !word.is_empty())
+                .map(|word| word[..word.len().min(MAX_TOKEN)].to_vec());
+            self.words.extend(words);
+        }
+    }
+
+    fn start_timer(&mut self, limit: Option<Duration>) {
+        self.deadline = limit.map(|limit| self.clock.now() + limit);
+    }
+
+    fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|deadline| deadline.saturating_duration_since(self.clock.now()))
+    }
+
+    fn wait(&mut self, duration: Duration) {
+        self.clock.sleep(duration);
+    }
+}
+
+/// `[42s left] ` for a timed turn, nothing for an untimed one (whole seconds, rounded up).
+pub fn time_left<K: Keyboard + ?Sized>(keys: &K) -> String {
+    keys.remaining().map_or_else(String::new, |left| {
+        let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+        format!("[{secs}s left] ")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scripted(lines: &[(u64, &str)]) -> (FakeClock, Timed<Scripted, FakeClock>) {
+        let clock = FakeClock::default();
+        let source = Scripted::new(clock.clone(), lines.iter().copied());
+        (clock.clone(), Timed::new(source, clock))
+    }
+
+    #[test]
+    fn a_line_typed_too_slowly_times_out_and_arrives_later() {
+        let (clock, mut keys) = scripted(&[(3, "cat"), (10, "slow")]);
+        keys.start_timer(Some(Duration::from_secs(8)));
+        assert_eq!(time_left(&keys), "[8s left] ");
+        assert_eq!(keys.line().ok(), Some(Typed::Text(b"cat".to_vec())));
+        assert_eq!(time_left(&keys), "[5s left] ");
+        assert_eq!(keys.line().ok(), Some(Typed::TimeUp));
+        assert_eq!(clock.elapsed(), Duration::from_secs(8));
+        assert_eq!(keys.line().ok(), Some(Typed::TimeUp), "the turn stays over");
+        keys.start_timer(None);
+        assert_eq!(time_left(&keys), "");
+        assert_eq!(keys.line().ok(), Some(Typed::Text(b"slow".to_vec())));
+        assert_eq!(keys.line().ok(), Some(Typed::End));
+    }
+
+    #[test]
+    fn words_split_lines_on_white_space() {
+        let (_, mut keys) = scripted(&[(0, "  one two"), (0, ""), (0, "\tthree\x0b")]);
+        let mut got = Vec::new();
+        while let Ok(Typed::Text(word)) = keys.token() {
+            got.push(String::from_utf8_lossy(&word).into_owned());
+        }
+        assert_eq!(got, ["one", "two", "three"]);
+    }
+
+    #[test]
+    fn threaded_lines_arrive_in_order_then_end() {
+        let mut lines = ThreadedLines::spawn(io::Cursor::new(b"a\r\nb".to_vec()));
+        assert_eq!(lines.next_line(None).ok(), Some(Typed::Text(b"a".to_vec())));
+        assert_eq!(lines.next_line(None).ok(), Some(Typed::Text(b"b".to_vec())));
+        assert_eq!(lines.next_line(None).ok(), Some(Typed::End));
+        assert_eq!(lines.next_line(None).ok(), Some(Typed::End));
+    }
+
+    #[test]
+    fn plain_input_reads_lines_and_words() {
+        let mut keys = Plain::new(&b"seed 1\nx y\n"[..]);
+        keys.start_timer(Some(Duration::from_secs(1)));
+        assert_eq!(keys.remaining(), None);
+        assert_eq!(keys.line().ok(), Some(Typed::Text(b"seed 1".to_vec())));
+        assert_eq!(keys.token().ok(), Some(Typed::Text(b"x".to_vec())));
+        assert_eq!(keys.token().ok(), Some(Typed::Text(b"y".to_vec())));
+        assert_eq!(keys.token().ok(), Some(Typed::End));
+    }
+}

@@ -1,0 +1,496 @@
+//! `boggle versus` (specs 000 and 003): a human against an omniscient
+//! computer. The human types words one per line, each answered with its points
+//! or the reason it does not count; a blank line ends the turn. The computer
+//! then takes every word left and wins only with strictly more points. Rounds
+//! repeat while the player wants another board.
+//!
+//! [`Round`] is the game state and does no I/O; [`play`] is the dialogue over
+//! any [`Keyboard`] and `Write`. The end of input at any prompt ends the match
+//! cleanly with the results so far.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::time::Duration;
+
+use crate::console::TIME_UP;
+use crate::error::Error;
+use crate::game_board::{BoardError, GameBoard};
+use crate::keyboard::{Keyboard, Typed, time_left};
+use crate::path::find_path;
+use crate::rules::Rules;
+use crate::word_find::WordFind;
+
+/// Asked before each round.
+pub const TYPE_BOARD_PROMPT: &str = "Do you want to type the board yourself? (y/n) ";
+/// Asked for each word of the human's turn.
+pub const WORD_PROMPT: &str = "Type a word (or press Enter to end your turn): ";
+/// Asked after each round.
+pub const AGAIN_PROMPT: &str = "Play again? (y/n) ";
+/// Spec 000's line when the computer wins.
+pub const COMPUTER_WINS: &str = "I crushed you, puny human!";
+/// The line when the human wins (a tie goes to the human, as in spec 003).
+pub const HUMAN_WINS: &str = "You beat me, human. Well played!";
+
+/// How the path of an accepted word is marked on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Highlight {
+    /// Reverse video (for a terminal that takes colour).
+    Reverse,
+    /// The path's letters in lower case (for pipes, files and `NO_COLOR`).
+    LowerCase,
+}
+
+/// What became of one word the human typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The word counts: its points and its path on the board.
+    Accepted {
+        /// Points scored.
+        points: u32,
+        /// The cells it uses, row-major.
+        path: Vec<usize>,
+    },
+    /// Fewer letters than the rules allow.
+    TooShort {
+        /// The fewest letters allowed.
+        min: usize,
+    },
+    /// More letters than the rules allow.
+    TooLong {
+        /// The most letters allowed.
+        max: usize,
+    },
+    /// Not a word of the dictionary.
+    NotInDictionary,
+    /// Found earlier in this round.
+    AlreadyFound,
+    /// The board cannot spell it.
+    NotOnBoard,
+}
+
+/// Who won a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Winner {
+    /// The human (also on a tie).
+    Human,
+    /// The computer, with strictly more points.
+    Computer,
+}
+
+/// One round: a board, every word on it, and what the human has found.
+#[derive(Clone, Debug)]
+pub struct Round<'a> {
+    finder: &'a WordFind,
+    board: GameBoard,
+    all_words: BTreeSet<String>,
+    human_words: Vec<String>,
+    human_score: u32,
+}
+
+impl<'a> Round<'a> {
+    /// A round on `board` with the finder's dictionary and rules.
+    pub fn new(board: GameBoard, finder: &'a WordFind) -> Round<'a> {
+        let all_words = finder.get_all_words(&board);
+        Round {
+            finder,
+            board,
+            all_words,
+            human_words: Vec::new(),
+            human_score: 0,
+        }
+    }
+
+    /// The board.
+    pub fn board(&self) -> &GameBoard {
+        &self.board
+    }
+
+    fn rules(&self) -> &Rules {
+        self.finder.rules()
+    }
+
+    /// Judges `word` (any case) without recording it; the reasons are checked
+    /// in spec 003's order: length, dictionary, repeat, board.
+    pub fn judge(&self, word: &str) -> Verdict {
+        let word = word.to_ascii_uppercase();
+        let rules = self.rules();
+        let letters = word.len();
+        if letters < rules.min_len {
+            return Verdict::TooShort { min: rules.min_len };
+        }
+        if let Some(max) = rules.max_len.filter(|&max| letters > max) {
+            return Verdict::TooLong { max };
+        }
+        if !self.finder.dictionary().is_word(&word) {
+            return Verdict::NotInDictionary;
+        }
+        if self.human_words.contains(&word) {
+            return Verdict::AlreadyFound;
+        }
+        match find_path(&self.board, rules.moves, &word) {
+            Some(path) if self.all_words.contains(&word) => Verdict::Accepted {
+                points: rules.word_score(letters),
+                path,
+            },
+            _ => Verdict::NotOnBoard,
+        }
+    }
+
+    /// Judges `word` and, if it counts, adds it to the human's words and score.
+    pub fn play_word(&mut self, word: &str) -> Verdict {
+        let verdict = self.judge(word);
+        if let Verdict::Accepted { points, .. } = verdict {
+            self.human_words.push(word.to_ascii_uppercase());
+            self.human_score += points;
+        }
+        verdict
+    }
+
+    /// The human's words, in the order found.
+    pub fn human_words(&self) -> &[String] {
+        &self.human_words
+    }
+
+    /// The human's points.
+    pub fn human_score(&self) -> u32 {
+        self.human_score
+    }
+
+    /// Every word the human did not find, ascending.
+    pub fn computer_words(&self) -> impl Iterator<Item = &str> {
+        self.all_words
+            .iter()
+            .filter(|word| !self.human_words.contains(word))
+            .map(String::as_str)
+    }
+
+    /// The computer's points: every word the human left.
+    pub fn computer_score(&self) -> u32 {
+        self.computer_words()
+            .map(|word| self.rules().word_score(word.len()))
+            .sum()
+    }
+
+    /// The computer wins only with strictly more points (spec 003).
+    pub fn winner(&self) -> Winner {
+        if self.computer_score() > self.human_score {
+            Winner::Computer
+        } else {
+            Winner::Human
+        }
+    }
+}
+
+/// What a match is played with besides its input and output.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings<'a> {
+    /// The dictionary and rules.
+    pub finder: &'a WordFind,
+    /// How an accepted word's path is shown.
+    pub highlight: Highlight,
+    /// The time for each human turn, if limited.
+    pub time: Option<Duration>,
+}
+
+/// Rounds played and won.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Rounds finished.
+    pub rounds: u32,
+    /// Rounds the human won.
+    pub human_wins: u32,
+}
+
+/// Plays rounds until the player stops or the input ends. `roll` makes a random board.
+pub fn play<K, W, F>(
+    keys: &mut K,
+    out: &mut W,
+    settings: &Settings<'_>,
+    mut roll: F,
+) -> Result<Record, Error>
+where
+    K: Keyboard + ?Sized,
+    W: Write,
+    F: FnMut() -> GameBoard,
+{
+    let mut record = Record::default();
+    while let Some(board) = choose_board(keys, out, settings.finder.rules(), &mut roll)? {
+        let mut round = Round::new(board, settings.finder);
+        human_turn(keys, out, &mut round, settings)?;
+        computer_turn(out, &round)?;
+        record.rounds += 1;
+        record.human_wins += u32::from(round.winner() == Winner::Human);
+        if ask_yes_no(keys, out, AGAIN_PROMPT)? != Some(true) {
+            break;
+        }
+    }
+    if record.rounds > 0 {
+        writeln!(
+            out,
+            "You won {} of {} {}. Thanks for playing!",
+            record.human_wins,
+            record.rounds,
+            if record.rounds == 1 {
+                "round"
+            } else {
+                "rounds"
+            }
+        )?;
+    }
+    out.flush()?;
+    Ok(record)
+}
+
+/// A typed or rolled board; `None` at the end of input.
+fn choose_board<K, W, F>(
+    keys: &mut K,
+    out: &mut W,
+    rules: &Rules,
+    roll: &mut F,
+) -> Result<Option<GameBoard>, Error>
+where
+    K: Keyboard + ?Sized,
+    W: Write,
+    F: FnMut() -> GameBoard,
+{
+    match ask_yes_no(keys, out, TYPE_BOARD_PROMPT)? {
+        None => return Ok(None),
+        Some(false) => return Ok(Some(roll())),
+        Some(true) => {}
+    }
+    let qu = if rules.qu {
+        " (Q or Qu for the Qu face)"
+    } else {
+        ""
+    };
+    loop {
+        write!(
+            out,
+            "Type the {} letters of the {}x{} board, row by row{qu}: ",
+            rules.cells(),
+            rules.rows,
+            rules.cols
+        )?;
+        out.flush()?;
+        let Typed::Text(line) = keys.line()? else {
+            out.write_all(b"\n")?;
+            return Ok(None);
+        };
+        let text = String::from_utf8_lossy(&line);
+        match GameBoard::from_letters(text.trim(), rules.rows, rules.cols, rules.qu) {
+            Ok(board) => return Ok(Some(board)),
+            Err(e) => writeln!(
+                out,
+                "That is not a board: {}. Try again.",
+                board_problem(&e, rules.qu)
+            )?,
+        }
+    }
+}
+
+/// What is wrong with a typed board, in the player's terms.
+fn board_problem(e: &BoardError, qu: bool) -> String {
+    match e {
+        BoardError::WrongLength { expected, got } => {
+            let counting = if qu { " (Q or QU counting as one)" } else { "" };
+            format!("it has {got} letters{counting}, and the board needs exactly {expected}")
+        }
+        BoardError::NotALetter { found, .. } => format!("{found:?} is not a letter from A to Z"),
+        BoardError::BadSize { .. } => e.to_string(),
+    }
+}
+
+/// Asks until the answer starts with y or n (any case); `None` at the end of input.
+fn ask_yes_no<K: Keyboard + ?Sized, W: Write>(
+    keys: &mut K,
+    out: &mut W,
+    prompt: &str,
+) -> Result<Option<bool>, Error> {
+    loop {
+        out.write_all(prompt.as_bytes())?;
+        out.flush()?;
+        let Typed::Text(line) = keys.line()? else {
+            out.write_all(b"\n")?;
+            return Ok(None);
+        };
+        match line.trim_ascii().first().map(u8::to_ascii_lowercase) {
+            Some(b'y') => return Ok(Some(true)),
+            Some(b'n') => return Ok(Some(false)),
+            _ => writeln!(out, "Please answer y or n.")?,
+        }
+    }
+}
+
+/// The human's turn: words until a blank line, the end of input or the end of the time.
+fn human_turn<K, W>(
+    keys: &mut K,
+    out: &mut W,
+    round: &mut Round<'_>,
+    settings: &Settings<'_>,
+) -> Result<(), Error>
+where
+    K: Keyboard + ?Sized,
+    W: Write,
+{
+    writeln!(out, "It's your turn!")?;
+    show_progress(out, round, &[], settings.highlight)?;
+    keys.start_timer(settings.time);
+    loop {
+        write!(out, "{}{WORD_PROMPT}", time_left(keys))?;
+        out.flush()?;
+        let line = match keys.line()? {
+            Typed::Text(line) => line,
+            Typed::End => {
+                out.write_all(b"\n")?;
+                break;
+            }
+            Typed::TimeUp => {
+                out.write_all(TIME_UP.as_bytes())?;
+                break;
+            }
+        };
+        let text = String::from_utf8_lossy(&line);
+        let word = text.trim();
+        if word.is_empty() {
+            break;
+        }
+        let verdict = round.play_word(word);
+        writeln!(out, "{}", feedback(word, &verdict))?;
+        if let Verdict::Accepted { path, .. } = &verdict {
+            show_progress(out, round, path, settings.highlight)?;
+        }
+    }
+    keys.start_timer(None);
+    Ok(())
+}
+
+/// One line of feedback on a word.
+pub fn feedback(word: &str, verdict: &Verdict) -> String {
+    let word = word.to_ascii_uppercase();
+    match verdict {
+        Verdict::Accepted { points, .. } => {
+            format!("You found {word}: {points} {}.", points_word(*points))
+        }
+        Verdict::TooShort { min } => {
+            format!("{word} is too short: words need at least {min} letters.")
+        }
+        Verdict::TooLong { max } => {
+            format!("{word} is too long: words have at most {max} letters.")
+        }
+        Verdict::NotInDictionary => format!("{word} is not in the dictionary."),
+        Verdict::AlreadyFound => format!("{word} was already found."),
+        Verdict::NotOnBoard => format!("{word} is not on the board."),
+    }
+}
+
+/// The board (with `path` marked), the human's words and score.
+fn show_progress<W: Write>(
+    out: &mut W,
+    round: &Round<'_>,
+    path: &[usize],
+    highlight: Highlight,
+) -> Result<(), Error> {
+    out.write_all(render(round.board(), path, highlight).as_bytes())?;
+    let words = round.human_words();
+    let listed = if words.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", words.join(", "))
+    };
+    writeln!(out, "Your words ({}):{listed}", words.len())?;
+    writeln!(out, "Your score: {}", round.human_score())?;
+    Ok(())
+}
+
+/// The board, a row per line, cells padded to one width, the cells of `path` marked.
+pub fn render(board: &GameBoard, path: &[usize], highlight: Highlight) -> String {
+    let shown: Vec<String> = board.faces().iter().map(ToString::to_string).collect();
+    let width = shown.iter().map(String::len).max().unwrap_or(1);
+    let mut text = String::new();
+    for (row, cells) in shown.chunks(board.cols()).enumerate() {
+        for (col, cell) in cells.iter().enumerate() {
+            if col > 0 {
+                text.push(' ');
+            }
+            let padding = " ".repeat(width - cell.len());
+            let on_path = path.contains(&(row * board.cols() + col));
+            match (on_path, highlight) {
+                (false, _) => text.push_str(cell),
+                (true, Highlight::Reverse) => {
+                    text.push_str(&format!("\x1b[7m{cell}\x1b[0m"));
+                }
+                (true, Highlight::LowerCase) => text.push_str(&cell.to_ascii_lowercase()),
+            }
+            if col + 1 < cells.len() {
+                text.push_str(&padding);
+            }
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// The computer's turn: every word left with its points, the scores and who won.
+fn computer_turn<W: Write>(out: &mut W, round: &Round<'_>) -> Result<(), Error> {
+    let words: Vec<&str> = round.computer_words().collect();
+    writeln!(out, "It's my turn!")?;
+    writeln!(out, "My words ({}):", words.len())?;
+    let width = words.iter().map(|w| w.len()).max().unwrap_or(0);
+    for word in &words {
+        let points = round.rules().word_score(word.len());
+        writeln!(out, "  {word:<width$}  {points}")?;
+    }
+    writeln!(out, "My score: {}", round.computer_score())?;
+    writeln!(out, "Your score: {}", round.human_score())?;
+    let result = match round.winner() {
+        Winner::Computer => COMPUTER_WINS,
+        Winner::Human => HUMAN_WINS,
+    };
+    writeln!(out, "{result}")?;
+    Ok(())
+}
+
+fn points_word(points: u32) -> &'static str {
+    if points == 1 { "point" } else { "points" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_marks_the_path_and_pads_two_letter_faces() {
+        let board = GameBoard::from_cells(["Qu", "A", "-", "T"], 2, 2, true).expect("4 cells");
+        assert_eq!(
+            render(&board, &[0, 3], Highlight::LowerCase),
+            "qu A\n-  t\n"
+        );
+        assert_eq!(
+            render(&board, &[1], Highlight::Reverse),
+            "Qu \x1b[7mA\x1b[0m\n-  T\n"
+        );
+        let plain = GameBoard::new("ABCDEFGHIJKLMNOP").expect("16 letters");
+        assert_eq!(
+            render(&plain, &[], Highlight::Reverse),
+            plain.show_board(),
+            "one-letter faces need no padding"
+        );
+    }
+
+    #[test]
+    fn feedback_gives_points_or_the_reason() {
+        let accepted = Verdict::Accepted {
+            points: 1,
+            path: vec![0],
+        };
+        assert_eq!(feedback("cat", &accepted), "You found CAT: 1 point.");
+        assert_eq!(
+            feedback("ox", &Verdict::TooShort { min: 3 }),
+            "OX is too short: words need at least 3 letters."
+        );
+        assert_eq!(
+            feedback("zzz", &Verdict::NotInDictionary),
+            "ZZZ is not in the dictionary."
+        );
+    }
+}

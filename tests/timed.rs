@@ -1,0 +1,112 @@
+//! Timers: `--time` in the solo console game (the turn ends when it runs out,
+//! the time left shows at each prompt) and spec 001's waiting timer with its
+//! cues. Time is a fake clock here, so no test sleeps or measures time.
+
+mod common;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use boggle::boggleish::{self, Answers};
+use boggle::console::{self, Options};
+use boggle::keyboard::{FakeClock, Scripted, Timed};
+use boggle::{Dictionary, Game, Preset, Rules, WordFind};
+use common::{TempDir, assert_text, run_boggle};
+
+fn timed(clock: &FakeClock, lines: &[(u64, &str)]) -> Timed<Scripted, FakeClock> {
+    Timed::new(
+        Scripted::new(clock.clone(), lines.iter().copied()),
+        clock.clone(),
+    )
+}
+
+#[test]
+fn the_console_turn_ends_when_the_time_runs_out() {
+    let clock = FakeClock::default();
+    // The board is typed at once; two words in 10 s, then a word still being typed at 60 s.
+    let mut keys = timed(
+        &clock,
+        &[
+            (0, "NIEHGTIBGUALRWGC"),
+            (4, "bag  zzz"),
+            (6, "lag"),
+            (99, "tag"),
+        ],
+    );
+    let find = WordFind::with_dictionary(Arc::new(Dictionary::from_words(common::EXAMPLE_WORDS)));
+    let options = Options {
+        rules: Rules::project4(),
+        time: Some(Duration::from_secs(60)),
+    };
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let game = console::play_with(&mut keys, &mut out, &mut err, &options, |board| {
+        Ok(Game::from_board(board.expect("a typed board"), &find))
+    })
+    .expect("writes to a Vec succeed");
+    let out = String::from_utf8_lossy(&out);
+    let expected = format!(
+        "{}N I E H\nG T I B\nG U A L\nR W G C\n\
+         [60s left] Enter a word (q to quit): \
+         [56s left] Enter a word: \tNot worth any points\n\
+         [56s left] Enter a word: \
+         [50s left] Enter a word: \nTime's up!\n\
+         You got 2 points and had 1 incorrect guess.\n\
+         There were 23 points possible\n{}\n",
+        console::BOARD_PROMPT,
+        "=".repeat(60)
+    );
+    assert!(out.starts_with(&expected), "{out}");
+    assert_eq!(game.get_score(), 2);
+    assert_eq!(clock.elapsed(), Duration::from_secs(60));
+}
+
+#[test]
+fn the_boggleish_timer_gives_cues_then_scores_words() {
+    let clock = FakeClock::default();
+    let mut keys = timed(&clock, &[(30, "TIE QUANT"), (1, "q")]);
+    let mut out = Vec::new();
+    let answers = Answers {
+        seed: Some(13),
+        time: Some(12),
+    };
+    let total = boggleish::play(&mut keys, &mut out, &Rules::preset(Preset::Ece209), answers)
+        .expect("writes to a Vec succeed");
+    let expected = "E  S  Qu G  \nI  T  N  A  \nI  E  D  N  \nL  R  T  U  \n\
+        You have 12 seconds: write down every word you find!\n\
+        10 seconds left\n5 seconds left\n4 seconds left\n3 seconds left\n2 seconds left\n1 second left\n\
+        Time's up! Enter the words you found.\n\
+        Enter a word (q to quit): TIE: 1 point\n\
+        Enter a word (q to quit): QUANT: 2 points\n\
+        Enter a word (q to quit): Total score: 3 points\n";
+    assert_text(&String::from_utf8_lossy(&out), expected);
+    assert_eq!(total, 3);
+    assert_eq!(clock.elapsed(), Duration::from_secs(12 + 30 + 1));
+}
+
+#[test]
+fn the_time_flag_shows_the_time_left_at_each_prompt() {
+    let dir = TempDir::new("timed");
+    dir.write("dict.txt", common::EXAMPLE_WORDS.join("\n"));
+    let args = ["--dict", "dict.txt", "--time", "600"];
+    let run = run_boggle(dir.path(), &args, b"NIEHGTIBGUALRWGC\nbag\nq\n");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // The seconds left depend on the machine's speed, so only the shape is checked.
+    let prompts: Vec<&str> = run.stdout.split("s left] ").skip(1).collect();
+    assert_eq!(prompts.len(), 2, "{}", run.stdout);
+    assert!(prompts[0].starts_with("Enter a word (q to quit): "));
+    assert!(
+        run.stdout
+            .contains("You got 1 point and had 0 incorrect guesses.\n")
+    );
+    let untimed = run_boggle(
+        dir.path(),
+        &["--dict", "dict.txt", "--time", "0"],
+        b"NIEHGTIBGUALRWGC\nq\n",
+    );
+    assert!(
+        untimed
+            .stdout
+            .contains("\nEnter a word (q to quit): You got 0 points")
+    );
+}

@@ -17,7 +17,7 @@ use crate::die::Die;
 use crate::error::Error;
 use crate::face::Face;
 use crate::game_board::{BoardError, GameBoard};
-use crate::keyboard::{Keyboard, Typed};
+use crate::keyboard::{Keyboard, Typed, ask};
 use crate::lfsr::Lfsr;
 use crate::path::find_path;
 use crate::rules::Rules;
@@ -190,19 +190,12 @@ fn ask_number<K: Keyboard + ?Sized, W: Write>(
     prompt: &str,
     max: u64,
 ) -> Result<Option<u64>, Error> {
-    loop {
-        out.write_all(prompt.as_bytes())?;
-        out.flush()?;
-        let Typed::Text(line) = keys.line()? else {
-            out.write_all(b"\n")?;
-            return Ok(None);
-        };
-        let text = String::from_utf8_lossy(&line);
-        match text.trim().parse::<u64>() {
-            Ok(n) if n <= max => return Ok(Some(n)),
-            _ => writeln!(out, "Please enter a whole number from 0 to {max}.")?,
+    ask(keys, out, prompt, |line| {
+        match String::from_utf8_lossy(line).trim().parse::<u64>() {
+            Ok(n) if n <= max => Ok(n),
+            _ => Err(format!("Please enter a whole number from 0 to {max}.")),
         }
-    }
+    })
 }
 
 /// Waits `seconds` while the players search, with a cue every ten seconds and for each of the last five.

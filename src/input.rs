@@ -29,11 +29,7 @@ impl<R: BufRead> Input<R> {
         let mut line = Vec::new();
         let mut any = false;
         loop {
-            let buf = match self.inner.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let buf = fill(&mut self.inner)?;
             if buf.is_empty() {
                 break;
             }
@@ -60,11 +56,7 @@ impl<R: BufRead> Input<R> {
     pub fn next_token(&mut self, max: usize) -> io::Result<Option<Vec<u8>>> {
         let mut token = Vec::new();
         loop {
-            let buf = match self.inner.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let buf = fill(&mut self.inner)?;
             if buf.is_empty() {
                 return Ok((!token.is_empty()).then_some(token));
             }
@@ -84,6 +76,20 @@ impl<R: BufRead> Input<R> {
             }
         }
     }
+}
+
+/// The reader's buffered bytes, refilled if empty; retried when a signal interrupts the read.
+fn fill<R: BufRead>(inner: &mut R) -> io::Result<&[u8]> {
+    loop {
+        match inner.fill_buf() {
+            // Re-borrowed outside the loop: returning `buf` here would hold the
+            // borrow across the retry, which the borrow checker refuses.
+            Ok(_) => break,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    inner.fill_buf()
 }
 
 /// White space as C's `isspace` sees it (Rust's `is_ascii_whitespace` leaves out vertical tab).

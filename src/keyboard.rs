@@ -9,11 +9,12 @@
 
 use std::cell::Cell;
 use std::collections::VecDeque;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Write};
 use std::rc::Rc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use crate::error::Error;
 use crate::input::{Input, MAX_LINE, MAX_TOKEN, is_space};
 
 /// What came of waiting for the player.
@@ -301,6 +302,33 @@ pub fn time_left<K: Keyboard + ?Sized>(keys: &K) -> String {
         let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
         format!("[{secs}s left] ")
     })
+}
+
+/// Writes `prompt` and reads lines until `parse` accepts one, writing its
+/// complaint after each refusal; `None` (after a newline) at the end of input
+/// or of the time.
+pub fn ask<K, W, T>(
+    keys: &mut K,
+    out: &mut W,
+    prompt: &str,
+    parse: impl Fn(&[u8]) -> Result<T, String>,
+) -> Result<Option<T>, Error>
+where
+    K: Keyboard + ?Sized,
+    W: Write,
+{
+    loop {
+        out.write_all(prompt.as_bytes())?;
+        out.flush()?;
+        let Typed::Text(line) = keys.line()? else {
+            out.write_all(b"\n")?;
+            return Ok(None);
+        };
+        match parse(&line) {
+            Ok(answer) => return Ok(Some(answer)),
+            Err(complaint) => writeln!(out, "{complaint}")?,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use std::time::Duration;
 use crate::console::TIME_UP;
 use crate::error::Error;
 use crate::game_board::{BoardError, GameBoard};
-use crate::keyboard::{Keyboard, Typed, time_left};
+use crate::keyboard::{Keyboard, Typed, ask, time_left};
 use crate::path::find_path;
 use crate::rules::Rules;
 use crate::word_find::WordFind;
@@ -306,19 +306,13 @@ fn ask_yes_no<K: Keyboard + ?Sized, W: Write>(
     out: &mut W,
     prompt: &str,
 ) -> Result<Option<bool>, Error> {
-    loop {
-        out.write_all(prompt.as_bytes())?;
-        out.flush()?;
-        let Typed::Text(line) = keys.line()? else {
-            out.write_all(b"\n")?;
-            return Ok(None);
-        };
+    ask(keys, out, prompt, |line| {
         match line.trim_ascii().first().map(u8::to_ascii_lowercase) {
-            Some(b'y') => return Ok(Some(true)),
-            Some(b'n') => return Ok(Some(false)),
-            _ => writeln!(out, "Please answer y or n.")?,
+            Some(b'y') => Ok(true),
+            Some(b'n') => Ok(false),
+            _ => Err("Please answer y or n.".into()),
         }
-    }
+    })
 }
 
 /// The human's turn: words until a blank line, the end of input or the end of the time.

@@ -11,7 +11,9 @@
 //! - [`input`], [`console`]: reading a player's bytes and the spec 004 console loop.
 //! - [`cli`]: the command line and its modes; [`error`]: errors and exit statuses.
 //! - [`random`]: pinned, seedable random numbers.
+//! - [`best`]: the search for the highest-scoring boards (`boggle best`).
 
+pub mod best;
 pub mod cli;
 pub mod console;
 pub mod dice;

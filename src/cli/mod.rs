@@ -3,6 +3,7 @@
 //! its own module here; `main.rs` only calls [`main`].
 
 pub mod args;
+mod best;
 mod play;
 
 use std::ffi::OsString;
@@ -33,7 +34,10 @@ pub struct Cli {
 
 /// The modes besides the default game.
 #[derive(Debug, Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Search for the highest-scoring boards
+    Best(best::BestArgs),
+}
 
 /// Settings shared by the playable modes.
 #[derive(Debug, Args, Clone, Default)]
@@ -66,6 +70,7 @@ where
     };
     let result = match cli.command {
         None => play::run(&cli.game),
+        Some(Command::Best(args)) => best::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -6,10 +6,13 @@
 //! cell's face or swaps two cells; a move that does not lower the score is
 //! always kept, a worse one with probability `exp(Δ / T)`, while the
 //! temperature `T` falls geometrically. Once cold, the board is finished by
-//! plain hill climbing (every single-cell change and every swap is tried, the
-//! best one taken, until none helps), and the chain restarts from a fresh
-//! random board. The landscape has many local maxima, so many short runs find
-//! the best boards more often than a few long ones.
+//! steepest-ascent hill climbing (every single-cell change and every swap is
+//! tried, the best one taken, until none helps). From that local maximum the
+//! chain tries to escape: it takes each of the few least damaging moves in
+//! turn and climbs again, and moves on as soon as one of those climbs ends
+//! higher. When no escape helps, the chain restarts from a fresh random board.
+//! Near the end of a run the same neighbours come up again and again, so each
+//! chain keeps a small cache of scores and searches a board only once.
 //!
 //! With real dice a board is one die per cell showing one of its faces: a
 //! change turns a die to another of its faces and a swap moves two dice, so
@@ -60,11 +63,6 @@ pub struct Schedule {
     pub steps: u64,
     /// Share of moves that swap two cells rather than change one.
     pub swap_share: f64,
-    /// Kicks per run after annealing: a few random moves from the run's best
-    /// local maximum, then hill climbing again (iterated local search).
-    pub kicks: u32,
-    /// Random moves in one kick.
-    pub kick_moves: u32,
     /// Escapes tried from each local maximum: the least damaging single moves,
     /// each followed by a climb; the first that ends higher is taken.
     pub escapes: u32,
@@ -75,11 +73,9 @@ impl Default for Schedule {
         Schedule {
             start: 100.0,
             end: 1.0,
-            steps: 20_000,
+            steps: 10_000,
             swap_share: 0.3,
-            kicks: 0,
-            kick_moves: 3,
-            escapes: 10,
+            escapes: 20,
         }
     }
 }
@@ -556,8 +552,8 @@ impl Chain<'_, '_> {
             temperature *= cooling;
         }
         score = self.climb(&mut state, score)?;
-        score = self.escape(schedule, &mut state, score)?;
-        self.kick(schedule, state, score)
+        self.escape(schedule, &mut state, score)?;
+        Some(())
     }
 
     /// Leaves a local maximum through its least damaging moves: each of the
@@ -588,29 +584,6 @@ impl Chain<'_, '_> {
             }
             return Some(score);
         }
-    }
-
-    /// Iterated local search around a local maximum: a few random moves, a
-    /// climb, and the result kept if it scores at least as well (so the walk
-    /// can drift along plateaus). The neighbourhoods overlap, so most of the
-    /// boards it visits come out of the cache.
-    fn kick(&mut self, schedule: &Schedule, mut state: State, mut score: u32) -> Option<()> {
-        for _ in 0..schedule.kicks {
-            let mut next = state.clone();
-            for _ in 0..schedule.kick_moves {
-                next.apply(
-                    self.space
-                        .random_move(&next, schedule.swap_share, &mut self.rng),
-                );
-            }
-            let first = self.score(&next)?;
-            let next_score = self.climb(&mut next, first)?;
-            if next_score >= score {
-                state = next;
-                score = next_score;
-            }
-        }
-        Some(())
     }
 
     /// Steepest-ascent hill climbing over every single move, to a local

@@ -23,8 +23,15 @@ const TERMINAL_TICK: Duration = Duration::from_millis(250);
 /// How often a progress line is written when stderr is not a terminal.
 const PLAIN_TICK: Duration = Duration::from_secs(5);
 
+const BEST_HELP: &str = "\
+Without --dice any letter may go in any cell; with it, only boards those dice
+can show (one die per cell, one face up). Boards equal under rotation or
+reflection count once. Progress goes to stderr; Ctrl-C stops the search and
+still prints the best boards.";
+
 /// Flags of `boggle best`.
 #[derive(Debug, Args, Clone)]
+#[command(after_help = BEST_HELP)]
 pub struct BestArgs {
     /// Word list to use instead of words.txt (one word per line)
     #[arg(long, value_name = "PATH")]
@@ -35,7 +42,7 @@ pub struct BestArgs {
     /// Search for this many seconds [default: 10]
     #[arg(long, value_name = "SECONDS", conflicts_with = "iterations")]
     pub time: Option<f64>,
-    /// Search until this many boards are scored (repeatable with --seed and --threads)
+    /// Search until the chains have visited this many boards (repeatable with --seed and --threads)
     #[arg(long, value_name = "N")]
     pub iterations: Option<u64>,
     /// Independent search chains, one per thread [default: all cores]
@@ -62,12 +69,6 @@ pub struct BestArgs {
     /// Annealing: share of moves that swap two cells (tuning)
     #[arg(long, value_name = "P", hide = true)]
     pub swap_share: Option<f64>,
-    /// Kicks per run after annealing (tuning)
-    #[arg(long, value_name = "N", hide = true)]
-    pub kicks: Option<u32>,
-    /// Random moves per kick (tuning)
-    #[arg(long, value_name = "N", hide = true)]
-    pub kick_moves: Option<u32>,
     /// Escapes tried from each local maximum (tuning)
     #[arg(long, value_name = "N", hide = true)]
     pub escapes: Option<u32>,
@@ -152,8 +153,6 @@ fn schedule(args: &BestArgs) -> Schedule {
         end: args.end_temp.unwrap_or(default.end),
         steps: args.steps.unwrap_or(default.steps),
         swap_share: args.swap_share.unwrap_or(default.swap_share),
-        kicks: args.kicks.unwrap_or(default.kicks),
-        kick_moves: args.kick_moves.unwrap_or(default.kick_moves),
         escapes: args.escapes.unwrap_or(default.escapes),
     }
 }

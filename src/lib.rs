@@ -14,8 +14,10 @@
 //! - [`keyboard`]: what the player types, and the clock timed turns run against.
 //! - [`versus`]: human against computer (specs 000 and 003).
 //! - [`boggleish`], [`lfsr`]: spec 001's seeded, timed "Boggle-ish" and its 16-bit LFSR.
+//! - [`best`]: the search for the highest-scoring boards (`boggle best`).
 
 pub mod bench;
+pub mod best;
 pub mod board_file;
 pub mod boggleish;
 pub mod cli;

@@ -4,6 +4,7 @@
 
 pub mod args;
 mod bench;
+mod best;
 mod play;
 mod solve;
 mod versus;
@@ -43,6 +44,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Play against the computer (specs 000 and 003); default rules cs106b
     Versus(GameArgs),
+    /// Search for the highest-scoring boards
+    Best(best::BestArgs),
 }
 
 /// Settings shared by the playable modes.
@@ -82,6 +85,7 @@ where
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Versus(args)) => versus::run(&args),
+        Some(Command::Best(args)) => best::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,265 @@
+//! `boggle best`: the command-line glue for the board search in
+//! [`crate::best`]: its flags, the progress line on stderr, Ctrl-C, and the
+//! report of the best boards as text or JSON on stdout.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use super::{args::RulesArgs, load_dictionary};
+use crate::best::{self, Budget, Options, Progress, Ranked, Schedule, Space};
+use crate::error::Error;
+use crate::face::Face;
+use crate::rules::{Preset, Rules};
+
+/// Search time when neither `--time` nor `--iterations` is given.
+const DEFAULT_SECONDS: f64 = 10.0;
+/// How often the progress line is redrawn on a terminal.
+const TERMINAL_TICK: Duration = Duration::from_millis(250);
+/// How often a progress line is written when stderr is not a terminal.
+const PLAIN_TICK: Duration = Duration::from_secs(5);
+
+const BEST_HELP: &str = "\
+Without --dice any letter may go in any cell; with it, only boards those dice
+can show (one die per cell, one face up). Boards equal under rotation or
+reflection count once. Progress goes to stderr; Ctrl-C stops the search and
+still prints the best boards.";
+
+/// Flags of `boggle best`.
+#[derive(Debug, Args, Clone)]
+#[command(after_help = BEST_HELP)]
+pub struct BestArgs {
+    /// Word list to use instead of words.txt (one word per line)
+    #[arg(long, value_name = "PATH")]
+    pub dict: Option<PathBuf>,
+    /// The rules to score by (--dice also limits boards to what those dice can show).
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Search for this many seconds [default: 10]
+    #[arg(long, value_name = "SECONDS", conflicts_with = "iterations")]
+    pub time: Option<f64>,
+    /// Search until the chains have visited this many boards (repeatable with --seed and --threads)
+    #[arg(long, value_name = "N")]
+    pub iterations: Option<u64>,
+    /// Independent search chains, one per thread [default: all cores]
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// Seed for a repeatable search [default: random]
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// How many distinct boards to print
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    pub top: usize,
+    /// Print the boards as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Annealing: starting temperature in points (tuning)
+    #[arg(long, value_name = "T", hide = true)]
+    pub start_temp: Option<f64>,
+    /// Annealing: final temperature in points (tuning)
+    #[arg(long, value_name = "T", hide = true)]
+    pub end_temp: Option<f64>,
+    /// Annealing: moves per run (tuning)
+    #[arg(long, value_name = "N", hide = true)]
+    pub steps: Option<u64>,
+    /// Annealing: share of moves that swap two cells (tuning)
+    #[arg(long, value_name = "P", hide = true)]
+    pub swap_share: Option<f64>,
+    /// Escapes tried from each local maximum (tuning)
+    #[arg(long, value_name = "N", hide = true)]
+    pub escapes: Option<u32>,
+}
+
+/// Runs the search and prints the best boards.
+pub fn run(args: &BestArgs) -> Result<(), Error> {
+    let rules = args.rules.resolve(Preset::Project4)?;
+    if !rules.dictionary_required {
+        return Err(Error::Usage(format!(
+            "the {} rules score any string on the board, so no board is best (choose other --rules)",
+            rules.preset
+        )));
+    }
+    let options = options(args)?;
+    let space = Space::for_rules(&rules, args.rules.dice.is_some()).map_err(Error::Usage)?;
+    let dictionary = load_dictionary(args.dict.as_deref())?;
+    let progress = Arc::new(Progress::new());
+    let on_interrupt = Arc::clone(&progress);
+    // If the handler cannot be installed, Ctrl-C just ends the process as it would anyway.
+    let _ = ctrlc::set_handler(move || on_interrupt.stop());
+    let started = Instant::now();
+    let boards = thread::scope(|scope| {
+        let worker =
+            scope.spawn(|| best::search(dictionary.trie(), &rules, &space, &options, &progress));
+        watch(&progress, started, || worker.is_finished());
+        worker.join()
+    })
+    .map_err(|_| Error::Io(io::Error::other("the search stopped unexpectedly")))?
+    .map_err(|e| Error::Io(io::Error::other(e)))?;
+    summarise(&progress, started, &options);
+    let mut out = BufWriter::new(io::stdout().lock());
+    if args.json {
+        write_json(&mut out, &rules, &boards)?;
+    } else {
+        write_text(&mut out, &boards)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The search options the flags ask for; impossible values are usage errors.
+fn options(args: &BestArgs) -> Result<Options, Error> {
+    let budget = match (args.time, args.iterations) {
+        (_, Some(0)) => return Err(Error::Usage("--iterations must be at least 1".into())),
+        (_, Some(n)) => Budget::Iterations(n),
+        (seconds, None) => {
+            let seconds = seconds.unwrap_or(DEFAULT_SECONDS);
+            let time = Duration::try_from_secs_f64(seconds)
+                .ok()
+                .filter(|t| !t.is_zero())
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "--time {seconds} is not a positive number of seconds"
+                    ))
+                })?;
+            Budget::Time(time)
+        }
+    };
+    let threads = match args.threads {
+        Some(0) => return Err(Error::Usage("--threads must be at least 1".into())),
+        Some(threads) => threads,
+        None => thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    if args.top == 0 {
+        return Err(Error::Usage("--top must be at least 1".into()));
+    }
+    Ok(Options {
+        budget,
+        threads,
+        seed: args.seed.unwrap_or_else(rand::random),
+        top: args.top,
+        schedule: schedule(args),
+    })
+}
+
+/// The default schedule with any tuning flags applied.
+fn schedule(args: &BestArgs) -> Schedule {
+    let default = Schedule::default();
+    Schedule {
+        start: args.start_temp.unwrap_or(default.start),
+        end: args.end_temp.unwrap_or(default.end),
+        steps: args.steps.unwrap_or(default.steps),
+        swap_share: args.swap_share.unwrap_or(default.swap_share),
+        escapes: args.escapes.unwrap_or(default.escapes),
+    }
+}
+
+/// Shows progress on stderr until `finished` says the search is over.
+fn watch(progress: &Progress, started: Instant, finished: impl Fn() -> bool) {
+    let terminal = io::stderr().is_terminal();
+    let tick = if terminal { TERMINAL_TICK } else { PLAIN_TICK };
+    let mut next = started + tick;
+    while !finished() {
+        thread::sleep(Duration::from_millis(20));
+        if Instant::now() < next {
+            continue;
+        }
+        next += tick;
+        let line = status(progress, started);
+        let mut err = io::stderr().lock();
+        // A progress line that cannot be written is not worth stopping the search for.
+        let _ = if terminal {
+            write!(err, "\r\x1b[K{line}")
+        } else {
+            writeln!(err, "{line}")
+        };
+    }
+    if terminal && started.elapsed() >= tick {
+        let _ = write!(io::stderr().lock(), "\r\x1b[K");
+    }
+}
+
+/// Elapsed time, boards scored per second, and the best board so far.
+fn status(progress: &Progress, started: Instant) -> String {
+    let seconds = started.elapsed().as_secs_f64();
+    let rate = progress.scored() as f64 / seconds.max(1e-9);
+    let best = progress.best().map_or_else(String::new, |(score, faces)| {
+        format!("  best {score} {}", letters(&faces))
+    });
+    format!("{seconds:.1} s  {rate:.0} boards/s{best}")
+}
+
+/// The closing line on stderr: how much was searched, with which seed.
+fn summarise(progress: &Progress, started: Instant, options: &Options) {
+    let how = if progress.is_stopped() {
+        "stopped"
+    } else {
+        "done"
+    };
+    let line = format!(
+        "{how}: {}, {} boards, seed {}, {} threads",
+        status(progress, started),
+        progress.scored(),
+        options.seed,
+        options.threads
+    );
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
+/// The faces as one run of letters (`Qu` as `QU`), as `boggle` reads a board back.
+fn letters(faces: &[Face]) -> String {
+    faces.iter().map(Face::as_str).collect()
+}
+
+/// Each board: its rank, score, word count and letters, then the grid.
+fn write_text<W: Write>(out: &mut W, boards: &[Ranked]) -> io::Result<()> {
+    for (rank, ranked) in boards.iter().enumerate() {
+        if rank > 0 {
+            writeln!(out)?;
+        }
+        writeln!(
+            out,
+            "{}. {} points, {} words: {}",
+            rank + 1,
+            ranked.score,
+            ranked.words,
+            ranked.board.letters()
+        )?;
+        write!(out, "{}", ranked.board)?;
+    }
+    Ok(())
+}
+
+/// The boards as one JSON object; every string is letters or a preset name, so nothing needs escaping.
+fn write_json<W: Write>(out: &mut W, rules: &Rules, boards: &[Ranked]) -> io::Result<()> {
+    writeln!(out, "{{")?;
+    writeln!(out, "  \"rules\": \"{}\",", rules.preset)?;
+    writeln!(out, "  \"rows\": {},", rules.rows)?;
+    writeln!(out, "  \"cols\": {},", rules.cols)?;
+    writeln!(out, "  \"boards\": [")?;
+    for (rank, ranked) in boards.iter().enumerate() {
+        let grid: Vec<String> = ranked
+            .board
+            .faces()
+            .chunks(ranked.board.cols().max(1))
+            .map(|row| {
+                let cells: Vec<String> = row.iter().map(|f| format!("\"{f}\"")).collect();
+                format!("[{}]", cells.join(", "))
+            })
+            .collect();
+        let comma = if rank + 1 < boards.len() { "," } else { "" };
+        writeln!(
+            out,
+            "    {{\"score\": {}, \"words\": {}, \"letters\": \"{}\", \"grid\": [{}]}}{comma}",
+            ranked.score,
+            ranked.words,
+            ranked.board.letters(),
+            grid.join(", ")
+        )?;
+    }
+    writeln!(out, "  ]")?;
+    writeln!(out, "}}")
+}

@@ -618,8 +618,9 @@ impl Chain<'_, '_> {
         if let Some(score) = self.cache.get(key, &state.faces) {
             return Some(score);
         }
-        let board = rebuild(self.space.rows, self.space.cols, state.faces.clone());
-        let score = self.searcher.score(&board);
+        let score = self
+            .searcher
+            .score_faces(self.space.rows, self.space.cols, &state.faces);
         self.cache.put(key, &state.faces, score);
         self.progress.scored.fetch_add(1, Ordering::Relaxed);
         self.progress.offer(score, &state.faces);

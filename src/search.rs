@@ -121,17 +121,21 @@ impl<'t> Searcher<'t> {
     /// How many distinct words `board` holds and what they score together.
     pub fn tally(&mut self, board: &GameBoard) -> Tally {
         self.search(board);
+        Tally {
+            words: self.found.len() as u32,
+            score: self.total(),
+        }
+    }
+
+    /// The points of the words found on the last board.
+    fn total(&mut self) -> u32 {
         let longest = self.found.iter().map(|f| f.len as usize).max().unwrap_or(0);
         if longest >= self.points.len() {
             self.points = (0..=longest.max(32))
                 .map(|n| self.rules.word_score(n))
                 .collect();
         }
-        let score = self.found.iter().map(|f| self.points[f.len as usize]).sum();
-        Tally {
-            words: self.found.len() as u32,
-            score,
-        }
+        self.found.iter().map(|f| self.points[f.len as usize]).sum()
     }
 
     fn set_shape(&mut self, rows: usize, cols: usize) {
@@ -147,8 +151,22 @@ impl<'t> Searcher<'t> {
         }
     }
 
+    /// The total score of a board given as its faces, row-major, without
+    /// building a [`GameBoard`] (for callers scoring many variations of one
+    /// board). A `faces` slice of the wrong length scores 0.
+    pub fn score_faces(&mut self, rows: usize, cols: usize, faces: &[Face]) -> u32 {
+        if rows.checked_mul(cols) != Some(faces.len()) {
+            return 0;
+        }
+        self.search_faces(rows, cols, faces);
+        self.total()
+    }
+
     fn search(&mut self, board: &GameBoard) {
-        let (rows, cols) = (board.rows(), board.cols());
+        self.search_faces(board.rows(), board.cols(), board.faces());
+    }
+
+    fn search_faces(&mut self, rows: usize, cols: usize, faces: &[Face]) {
         if !self.neighbours.is_for(rows, cols, self.rules.moves) {
             self.set_shape(rows, cols);
         }
@@ -158,7 +176,6 @@ impl<'t> Searcher<'t> {
         if self.trie.is_empty() {
             return;
         }
-        let faces = board.faces();
         let min_len = self.rules.min_len as u32;
         match FastBoard::new(faces, &self.neighbour_masks, self.rules.max_len) {
             Some(fast) => {

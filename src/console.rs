@@ -3,7 +3,7 @@
 //! drive it; the end of input ends the game like `q`, and the summary is
 //! always written.
 
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
 
 use crate::error::Error;
 use crate::game::Game;
@@ -34,11 +34,19 @@ where
     let mut input = Input::new(input);
     out.write_all(BOARD_PROMPT.as_bytes())?;
     out.flush()?;
-    let line = input.read_line(MAX_LINE)?.unwrap_or_default();
+    let (line, failed) = match input.read_line(MAX_LINE) {
+        Ok(line) => (line.unwrap_or_default(), None),
+        Err(e) => (Vec::new(), Some(e)),
+    };
     let board = typed_board(&line, err);
     let mut game = make_game(board)?;
     out.write_all(game.show_board().as_bytes())?;
-    let read_result = guess_loop(&mut input, out, &mut game);
+    let read_result = match failed {
+        None => guess_loop(&mut input, out, &mut game),
+        // Input that fails at once is played like input that ends at once, so
+        // the summary is still written; the failure is reported after it.
+        Some(e) => guess_loop(&mut Input::new(io::empty()), out, &mut game).and(Err(read_error(e))),
+    };
     write_summary(out, &game)?;
     out.flush()?;
     read_result?;
@@ -74,7 +82,7 @@ fn guess_loop<R: BufRead, W: Write>(
         out.write_all(prompt.as_bytes())?;
         out.flush()?;
         prompt = PROMPT;
-        let Some(token) = input.next_token(MAX_TOKEN)? else {
+        let Some(token) = input.next_token(MAX_TOKEN).map_err(read_error)? else {
             return Ok(());
         };
         if token == b"q" || token == b"Q" {
@@ -91,6 +99,14 @@ fn guess_loop<R: BufRead, W: Write>(
             return Ok(());
         }
     }
+}
+
+/// A failure to read the player's input, saying so (its kind is kept).
+fn read_error(e: io::Error) -> Error {
+    Error::Io(io::Error::new(
+        e.kind(),
+        format!("cannot read the input: {e}"),
+    ))
 }
 
 /// The end-of-game summary: score, incorrect guesses, points possible, every word.

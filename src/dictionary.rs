@@ -17,6 +17,11 @@ pub const EMBEDDED_WORDS: &str = include_str!("../words.txt");
 /// The file the game looks for in the working directory, as in the original.
 pub const DEFAULT_FILE: &str = "words.txt";
 
+/// Longest word kept: the most letters a path can spell on the largest board
+/// (every cell a two-letter face). A longer line could never be found, and
+/// indexing it would cost a trie node per letter (hundreds of MB for a 50 MB line).
+pub const MAX_WORD_LEN: usize = 2 * crate::game_board::MAX_CELLS;
+
 /// Why a dictionary file could not be used.
 #[derive(Debug)]
 pub enum DictionaryError {
@@ -96,7 +101,8 @@ impl Dictionary {
     }
 
     /// Reads a word file: one word per line, any case, CRLF or LF, an optional
-    /// UTF-8 byte order mark. Lines that are not all letters are skipped (they could never match).
+    /// UTF-8 byte order mark. Lines that are not all letters, or longer than
+    /// [`MAX_WORD_LEN`], are skipped (they could never match).
     pub fn from_file(path: impl AsRef<Path>) -> Result<Dictionary, DictionaryError> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|source| DictionaryError::Io {
@@ -118,13 +124,18 @@ impl Dictionary {
         let mut words: Vec<Vec<u8>> = bytes
             .split(|&b| b == b'\n')
             .map(|line| line.trim_ascii())
-            .filter(|line| !line.is_empty() && line.iter().all(u8::is_ascii_alphabetic))
+            .filter(|line| {
+                !line.is_empty()
+                    && line.len() <= MAX_WORD_LEN
+                    && line.iter().all(u8::is_ascii_alphabetic)
+            })
             .map(|line| line.to_ascii_uppercase())
             .collect();
         Dictionary::from_upper_words(&mut words)
     }
 
-    /// A dictionary from a list of words (any case; entries that are not all letters are skipped).
+    /// A dictionary from a list of words (any case; entries that are not all letters, or
+    /// longer than [`MAX_WORD_LEN`], are skipped).
     pub fn from_words<I, S>(words: I) -> Dictionary
     where
         I: IntoIterator<Item = S>,
@@ -139,6 +150,7 @@ impl Dictionary {
     }
 
     fn from_upper_words(words: &mut Vec<Vec<u8>>) -> Dictionary {
+        words.retain(|w| w.len() <= MAX_WORD_LEN);
         words.sort_unstable();
         words.dedup();
         let slices: Vec<&[u8]> = words.iter().map(Vec::as_slice).collect();
@@ -200,6 +212,15 @@ mod tests {
         assert_eq!(words, ["CAT", "DOG", "EMU", "OWL"]);
         assert!(d.is_word("cat") && d.is_word("OWL") && !d.is_word("N'T"));
         assert!(d.is_prefix("ca") && d.is_prefix("") && !d.is_prefix("cx"));
+    }
+
+    #[test]
+    fn words_no_board_can_hold_are_skipped() {
+        let longest = "A".repeat(MAX_WORD_LEN);
+        let too_long = "B".repeat(MAX_WORD_LEN + 1);
+        let d = Dictionary::parse(format!("{longest}\n{too_long}\ncat\n").as_bytes());
+        assert!(d.is_word(&longest) && d.is_word("CAT") && !d.is_word(&too_long));
+        assert_eq!(Dictionary::from_words([&too_long]).len(), 0);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
 
+use boggle::dictionary::MAX_WORD_LEN;
 use boggle::input::Input;
 use boggle::{
     Dictionary, Error, Face, Game, GameBoard, MoveRule, Rules, Scoring, WordFind, console, path,
@@ -555,7 +556,8 @@ proptest! {
         let expected: BTreeSet<String> = body
             .split(|&b| b == b'\n')
             .map(<[u8]>::trim_ascii)
-            .filter(|l| !l.is_empty() && l.iter().all(u8::is_ascii_alphabetic))
+            .filter(|l| !l.is_empty() && l.len() <= MAX_WORD_LEN)
+            .filter(|l| l.iter().all(u8::is_ascii_alphabetic))
             .map(|l| String::from_utf8_lossy(l).to_ascii_uppercase())
             .collect();
         let got: BTreeSet<String> = dictionary.words().map(str::to_owned).collect();

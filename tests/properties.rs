@@ -158,7 +158,16 @@ const LETTERS: &[u8] = b"ABESTQUHZ";
 
 /// A random board of 1x1 to 5x5 cells, with `Q` read as `Qu` when `qu`.
 fn board(qu: bool) -> impl Strategy<Value = GameBoard> {
-    (1usize..=5, 1usize..=5)
+    sized_board(qu, 1..=5, 1..=5)
+}
+
+/// A random board with rows and columns in the given ranges.
+fn sized_board(
+    qu: bool,
+    rows: std::ops::RangeInclusive<usize>,
+    cols: std::ops::RangeInclusive<usize>,
+) -> impl Strategy<Value = GameBoard> {
+    (rows, cols)
         .prop_flat_map(|(rows, cols)| {
             (
                 Just(rows),
@@ -344,6 +353,21 @@ proptest! {
     }
 
     #[test]
+    fn the_design_dfs_agrees_with_the_engine(case in case()) {
+        let find = finder(&case);
+        let mut found = BTreeSet::new();
+        let mut chosen = vec![false; case.board.faces().len()];
+        for cell in 0..case.board.faces().len() {
+            find.append_dfs_words(&case.board, &mut String::new(), &mut found, &mut chosen, cell);
+        }
+        prop_assert_eq!(found, find.get_all_words(&case.board));
+    }
+}
+
+proptest! {
+    #![proptest_config(cases(200))]
+
+    #[test]
     fn one_searcher_serves_many_boards(first in case(), boards in prop::collection::vec(board(true), 1..4)) {
         // Scratch space kept between boards of other shapes must never leak words.
         // Words of up to 5 letters keep the reference quick on every board.
@@ -361,14 +385,18 @@ proptest! {
     }
 
     #[test]
-    fn the_design_dfs_agrees_with_the_engine(case in case()) {
-        let find = finder(&case);
-        let mut found = BTreeSet::new();
-        let mut chosen = vec![false; case.board.faces().len()];
-        for cell in 0..case.board.faces().len() {
-            find.append_dfs_words(&case.board, &mut String::new(), &mut found, &mut chosen, cell);
-        }
-        prop_assert_eq!(found, find.get_all_words(&case.board));
+    fn boards_over_64_cells_search_the_same(
+        board in sized_board(true, 8..=10, 8..=10),
+        moves in prop_oneof![Just(MoveRule::NoUp), Just(MoveRule::EightNeighbours)],
+        words in prop::collection::vec(loose_word(3), 1..80),
+    ) {
+        // Past 64 cells the engine tracks the path in a bit vector, not a word.
+        let rules = Rules { moves, qu: true, min_len: 1, rows: board.rows(), cols: board.cols(), ..Rules::project4() };
+        let find = WordFind::with_rules(Arc::new(Dictionary::from_words(&words)), rules.clone());
+        let expected = reference(&board, &words.iter().cloned().collect(), &rules);
+        let got = find.get_all_words(&board);
+        prop_assert_eq!(got.iter().collect::<Vec<_>>(), expected.keys().collect::<Vec<_>>());
+        prop_assert_eq!(find.total_points(&board), points(&rules, &got));
     }
 }
 

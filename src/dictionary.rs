@@ -3,7 +3,7 @@
 //! files, the built-in `words.txt`, and the process-wide default dictionary.
 
 use std::fmt;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -21,6 +21,11 @@ pub const DEFAULT_FILE: &str = "words.txt";
 /// (every cell a two-letter face). A longer line could never be found, and
 /// indexing it would cost a trie node per letter (hundreds of MB for a 50 MB line).
 pub const MAX_WORD_LEN: usize = 2 * crate::game_board::MAX_CELLS;
+
+/// Largest word file read: far beyond any real word list (English ones are a
+/// few MB), and a bound on memory when the path names something endless such
+/// as `/dev/zero`.
+pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Why a dictionary file could not be used.
 #[derive(Debug)]
@@ -105,7 +110,7 @@ impl Dictionary {
     /// [`MAX_WORD_LEN`], are skipped (they could never match).
     pub fn from_file(path: impl AsRef<Path>) -> Result<Dictionary, DictionaryError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| DictionaryError::Io {
+        let bytes = read_capped(path).map_err(|source| DictionaryError::Io {
             path: path.to_path_buf(),
             source,
         })?;
@@ -197,6 +202,24 @@ impl Dictionary {
     pub fn words(&self) -> impl Iterator<Item = &str> {
         self.words.iter().map(|w| &**w)
     }
+}
+
+/// The whole file, unless it is longer than [`MAX_FILE_BYTES`].
+fn read_capped(path: &Path) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "it is larger than {} MiB (a word list is a few MB)",
+                MAX_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]

@@ -135,6 +135,18 @@ fn dictionaries_that_cannot_be_used_are_named() {
     assert_fails_naming(&numbers, "numbers.txt");
 }
 
+#[test]
+fn an_endless_dictionary_is_refused_not_read_forever() {
+    let zero = Path::new("/dev/zero");
+    if !zero.exists() {
+        return;
+    }
+    let dir = TempDir::new("endless-dict");
+    let run = run_boggle(dir.path(), &["--dict", "/dev/zero"], b"\nq\n");
+    assert_fails_naming(&run, "/dev/zero");
+    assert!(run.stderr.contains("larger than 256 MiB"), "{}", run.stderr);
+}
+
 #[cfg(unix)]
 #[test]
 fn an_unreadable_dictionary_is_named_unless_we_may_read_it_anyway() {

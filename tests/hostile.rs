@@ -106,6 +106,29 @@ fn output_to_a_closed_pipe_exits_quietly() {
 }
 
 #[test]
+fn a_full_disk_is_a_runtime_failure_not_a_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return;
+    };
+    let dir = TempDir::new("full-disk");
+    dir.write("dict.txt", "cat\n");
+    let run = Command::new(env!("CARGO_BIN_EXE_boggle"))
+        .args(["--dict", "dict.txt"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(full)
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("boggle: ") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn an_error_with_nowhere_to_say_it_still_exits_with_its_status() {
     let dir = TempDir::new("closed-stderr");
     let mut child = spawn(dir.path(), &["--dict", "missing.txt"]);

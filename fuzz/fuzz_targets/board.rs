@@ -11,7 +11,9 @@ use libfuzzer_sys::fuzz_target;
 fn dictionary() -> Arc<Dictionary> {
     static DICT: OnceLock<Arc<Dictionary>> = OnceLock::new();
     Arc::clone(DICT.get_or_init(|| {
-        let words = ["A", "AB", "ABA", "QUA", "QUAQUA", "THE", "ETH", "ZZZ", "BEAT", "TEA"];
+        let words = [
+            "A", "AB", "ABA", "QUA", "QUAQUA", "THE", "ETH", "ZZZ", "BEAT", "TEA",
+        ];
         Arc::new(Dictionary::from_words(words))
     }))
 }

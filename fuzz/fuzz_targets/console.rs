@@ -28,7 +28,11 @@ struct Trickle<'a> {
 impl Read for Trickle<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.data.is_empty() {
-            return if self.fail { Err(io::Error::other("gone")) } else { Ok(0) };
+            return if self.fail {
+                Err(io::Error::other("gone"))
+            } else {
+                Ok(0)
+            };
         }
         let n = self.step.min(buf.len()).min(self.data.len());
         buf[..n].copy_from_slice(&self.data[..n]);
@@ -65,7 +69,10 @@ fuzz_target!(|data: &[u8]| {
         "=".repeat(60),
         game.get_all_words()
     );
-    assert!(out.ends_with(summary.as_bytes()), "the summary must end the output");
+    assert!(
+        out.ends_with(summary.as_bytes()),
+        "the summary must end the output"
+    );
     assert!(game.get_score() <= game.get_total_points_possible());
 
     let trickle = Trickle {
@@ -75,6 +82,9 @@ fuzz_target!(|data: &[u8]| {
     };
     let capacity = usize::from(knobs >> 1 & 7) + 1;
     let (pieces, pieces_out) = play(BufReader::with_capacity(capacity, trickle), seed);
-    assert_eq!(out, pieces_out, "the same bytes in pieces must play the same game");
+    assert_eq!(
+        out, pieces_out,
+        "the same bytes in pieces must play the same game"
+    );
     assert!(knobs & 1 != 0 || pieces.is_ok());
 });

@@ -27,13 +27,17 @@ fn spawn(dir: &Path, args: &[&str]) -> Child {
         .expect("the binary starts")
 }
 
-/// Waits for `child` after feeding it `stdin` (from a thread, so a program that
-/// stops reading cannot deadlock the test); returns its status and stderr.
+/// Waits for `child` after feeding it `stdin` and draining any stdout still
+/// piped (from threads, so neither side can deadlock the test); returns its
+/// status and stderr.
 fn finish(mut child: Child, stdin: Vec<u8>) -> (Option<i32>, String) {
     let mut input = child.stdin.take().expect("stdin is piped");
     let writer = std::thread::spawn(move || {
         let _ = input.write_all(&stdin);
     });
+    if let Some(mut out) = child.stdout.take() {
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    }
     let mut stderr = String::new();
     if let Some(mut err) = child.stderr.take() {
         let _ = err.read_to_string(&mut stderr);

@@ -19,5 +19,8 @@ test:
 bench:
 	$(CARGO) bench
 
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
 clean:
 	$(CARGO) clean

@@ -4,7 +4,7 @@
 //! always written. The same loop plays any rules (a board prompt for their
 //! shape) and, with a time limit, shows the time left and stops when it ends.
 
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use crate::error::Error;
@@ -66,15 +66,26 @@ where
 {
     out.write_all(board_prompt(&options.rules).as_bytes())?;
     out.flush()?;
-    let line = match keys.line()? {
-        Typed::Text(line) => line,
-        Typed::End | Typed::TimeUp => Vec::new(),
+    let (line, failed) = match keys.line() {
+        Ok(Typed::Text(line)) => (line, None),
+        Ok(Typed::End | Typed::TimeUp) => (Vec::new(), None),
+        Err(e) => (Vec::new(), Some(e)),
     };
     let board = typed_board(&line, &options.rules, err);
     let mut game = make_game(board)?;
     out.write_all(game.show_board().as_bytes())?;
-    keys.start_timer(options.time);
-    let read_result = guess_loop(keys, out, &mut game);
+    let read_result = match failed {
+        None => {
+            keys.start_timer(options.time);
+            guess_loop(keys, out, &mut game)
+        }
+        // Input that fails at once is played like input that ends at once, so
+        // the summary is still written; the failure is reported after it.
+        Some(e) => out
+            .write_all(FIRST_PROMPT.as_bytes())
+            .map_err(Error::from)
+            .and(Err(read_error(e))),
+    };
     write_summary(out, &game)?;
     out.flush()?;
     read_result?;
@@ -136,7 +147,7 @@ fn guess_loop<K: Keyboard + ?Sized, W: Write>(
         write!(out, "{}{prompt}", time_left(keys))?;
         out.flush()?;
         prompt = PROMPT;
-        let token = match keys.token()? {
+        let token = match keys.token().map_err(read_error)? {
             Typed::Text(token) => token,
             Typed::End => return Ok(()),
             Typed::TimeUp => {
@@ -158,6 +169,14 @@ fn guess_loop<K: Keyboard + ?Sized, W: Write>(
             return Ok(());
         }
     }
+}
+
+/// A failure to read the player's input, saying so (its kind is kept).
+fn read_error(e: io::Error) -> Error {
+    Error::Io(io::Error::new(
+        e.kind(),
+        format!("cannot read the input: {e}"),
+    ))
 }
 
 /// The end-of-game summary: score, incorrect guesses, points possible, every word.

@@ -3,7 +3,7 @@
 //! files, the built-in `words.txt`, and the process-wide default dictionary.
 
 use std::fmt;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -16,6 +16,16 @@ pub const EMBEDDED_WORDS: &str = include_str!("../words.txt");
 
 /// The file the game looks for in the working directory, as in the original.
 pub const DEFAULT_FILE: &str = "words.txt";
+
+/// Longest word kept: the most letters a path can spell on the largest board
+/// (every cell a two-letter face). A longer line could never be found, and
+/// indexing it would cost a trie node per letter (hundreds of MB for a 50 MB line).
+pub const MAX_WORD_LEN: usize = 2 * crate::game_board::MAX_CELLS;
+
+/// Largest word file read: far beyond any real word list (English ones are a
+/// few MB), and a bound on memory when the path names something endless such
+/// as `/dev/zero`.
+pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Why a dictionary file could not be used.
 #[derive(Debug)]
@@ -114,10 +124,11 @@ impl Dictionary {
     }
 
     /// Reads a word file: one word per line, any case, CRLF or LF, an optional
-    /// UTF-8 byte order mark. Lines that are not all letters are skipped (they could never match).
+    /// UTF-8 byte order mark. Lines that are not all letters, or longer than
+    /// [`MAX_WORD_LEN`], are skipped (they could never match).
     pub fn from_file(path: impl AsRef<Path>) -> Result<Dictionary, DictionaryError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| DictionaryError::Io {
+        let bytes = read_capped(path).map_err(|source| DictionaryError::Io {
             path: path.to_path_buf(),
             source,
         })?;
@@ -136,7 +147,8 @@ impl Dictionary {
         Dictionary::from_lines(bytes.split(|&b| b == b'\n'))
     }
 
-    /// A dictionary from a list of words (any case; entries that are not all letters are skipped).
+    /// A dictionary from a list of words (any case; entries that are not all letters, or
+    /// longer than [`MAX_WORD_LEN`], are skipped).
     pub fn from_words<I, S>(words: I) -> Dictionary
     where
         I: IntoIterator<Item = S>,
@@ -153,7 +165,10 @@ impl Dictionary {
         let mut spans: Vec<(u32, u32)> = Vec::new();
         for line in lines {
             let word = line.trim_ascii();
-            if word.is_empty() || !word.iter().all(u8::is_ascii_alphabetic) {
+            if word.is_empty()
+                || word.len() > MAX_WORD_LEN
+                || !word.iter().all(u8::is_ascii_alphabetic)
+            {
                 continue;
             }
             let start = letters.len();
@@ -233,6 +248,24 @@ impl Dictionary {
     }
 }
 
+/// The whole file, unless it is longer than [`MAX_FILE_BYTES`].
+fn read_capped(path: &Path) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "it is larger than {} MiB (a word list is a few MB)",
+                MAX_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +279,15 @@ mod tests {
         assert_eq!(words, ["CAT", "DOG", "EMU", "OWL"]);
         assert!(d.is_word("cat") && d.is_word("OWL") && !d.is_word("N'T"));
         assert!(d.is_prefix("ca") && d.is_prefix("") && !d.is_prefix("cx"));
+    }
+
+    #[test]
+    fn words_no_board_can_hold_are_skipped() {
+        let longest = "A".repeat(MAX_WORD_LEN);
+        let too_long = "B".repeat(MAX_WORD_LEN + 1);
+        let d = Dictionary::parse(format!("{longest}\n{too_long}\ncat\n").as_bytes());
+        assert!(d.is_word(&longest) && d.is_word("CAT") && !d.is_word(&too_long));
+        assert_eq!(Dictionary::from_words([&too_long]).len(), 0);
     }
 
     #[test]

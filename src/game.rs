@@ -180,9 +180,15 @@ impl Game {
 
 /// A board rolled from the dice (or letter frequencies) the rules name.
 pub fn random_board<R: RngCore + ?Sized>(rules: &Rules, rng: &mut R) -> GameBoard {
-    // Rules are plain data; a shape no board can have is clamped rather than trusted.
-    let rows = rules.rows.clamp(1, 64);
-    let cols = rules.cols.clamp(1, 64);
+    // Rules are plain data; a shape no board can have is clamped rather than
+    // trusted, but any shape a board can have (1x4096 too) is kept.
+    let cells = rules.rows.saturating_mul(rules.cols);
+    let fits = rules.rows >= 1 && rules.cols >= 1 && cells <= crate::game_board::MAX_CELLS;
+    let (rows, cols) = if fits {
+        (rules.rows, rules.cols)
+    } else {
+        (rules.rows.clamp(1, 64), rules.cols.clamp(1, 64))
+    };
     let faces = rules.dice.roll(rows * cols, rules.qu, rng);
     GameBoard::from_rolled(rows, cols, faces)
 }
@@ -212,6 +218,19 @@ mod tests {
         assert_eq!(g.get_score(), 1);
         assert_eq!(g.get_all_words(), "BAT\nEAT\nNAG\n");
         assert!(g.guess("bat") && g.guess("NAG") && g.is_complete());
+    }
+
+    #[test]
+    fn random_boards_keep_any_shape_a_board_can_have() {
+        let mut rules = Rules::preset(crate::rules::Preset::Algs4);
+        for (rows, cols) in [(1, 100), (100, 1), (1, 4096), (3, 7)] {
+            (rules.rows, rules.cols) = (rows, cols);
+            let board = random_board(&rules, &mut random::seeded(1));
+            assert_eq!((board.rows(), board.cols()), (rows, cols));
+        }
+        (rules.rows, rules.cols) = (0, 5000);
+        let board = random_board(&rules, &mut random::seeded(1));
+        assert_eq!((board.rows(), board.cols()), (1, 64));
     }
 
     #[test]

@@ -15,21 +15,41 @@ pub const MAX_TOKEN: usize = 16 * 1024;
 #[derive(Debug)]
 pub struct Input<R> {
     inner: R,
+    /// A read error held back until the line or token it cut short has been returned.
+    failed: Option<io::Error>,
 }
 
 impl<R: BufRead> Input<R> {
     /// Wraps `inner`.
     pub fn new(inner: R) -> Input<R> {
-        Input { inner }
+        Input {
+            inner,
+            failed: None,
+        }
+    }
+
+    /// Returns an error held back by an earlier read.
+    fn held_error(&mut self) -> io::Result<()> {
+        self.failed.take().map_or(Ok(()), Err)
     }
 
     /// The next line without its line ending (at most `max` bytes kept), or
     /// `None` at end of input.
     pub fn read_line(&mut self, max: usize) -> io::Result<Option<Vec<u8>>> {
+        self.held_error()?;
         let mut line = Vec::new();
         let mut any = false;
         loop {
-            let buf = fill(&mut self.inner)?;
+            let buf = match self.inner.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                // An error that cuts bytes short is held back until they are returned.
+                Err(e) if any => {
+                    self.failed = Some(e);
+                    &[]
+                }
+                Err(e) => return Err(e),
+            };
             if buf.is_empty() {
                 break;
             }
@@ -54,9 +74,19 @@ impl<R: BufRead> Input<R> {
     /// The next whitespace-separated token (at most `max` bytes kept), or
     /// `None` at end of input.
     pub fn next_token(&mut self, max: usize) -> io::Result<Option<Vec<u8>>> {
+        self.held_error()?;
         let mut token = Vec::new();
         loop {
-            let buf = fill(&mut self.inner)?;
+            let buf = match self.inner.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                // An error that cuts bytes short is held back until they are returned.
+                Err(e) if !token.is_empty() => {
+                    self.failed = Some(e);
+                    &[]
+                }
+                Err(e) => return Err(e),
+            };
             if buf.is_empty() {
                 return Ok((!token.is_empty()).then_some(token));
             }
@@ -76,20 +106,6 @@ impl<R: BufRead> Input<R> {
             }
         }
     }
-}
-
-/// The reader's buffered bytes, refilled if empty; retried when a signal interrupts the read.
-fn fill<R: BufRead>(inner: &mut R) -> io::Result<&[u8]> {
-    loop {
-        match inner.fill_buf() {
-            // Re-borrowed outside the loop: returning `buf` here would hold the
-            // borrow across the retry, which the borrow checker refuses.
-            Ok(_) => break,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    inner.fill_buf()
 }
 
 /// White space as C's `isspace` sees it (Rust's `is_ascii_whitespace` leaves out vertical tab).
@@ -130,5 +146,31 @@ mod tests {
             Some(10)
         );
         assert_eq!(input.next_token(10).ok().flatten(), Some(b"next".to_vec()));
+    }
+
+    /// Hands out its bytes, then fails.
+    struct Failing<'a>(&'a [u8]);
+
+    impl std::io::Read for Failing<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(io::Error::other("gone"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn an_error_after_a_partial_token_returns_the_token_first() {
+        let mut input = Input::new(io::BufReader::new(Failing(b"one tw")));
+        assert_eq!(input.next_token(100).ok().flatten(), Some(b"one".to_vec()));
+        assert_eq!(input.next_token(100).ok().flatten(), Some(b"tw".to_vec()));
+        assert!(input.next_token(100).is_err());
+        let mut input = Input::new(io::BufReader::new(Failing(b"line")));
+        assert_eq!(input.read_line(100).ok().flatten(), Some(b"line".to_vec()));
+        assert!(input.read_line(100).is_err());
     }
 }

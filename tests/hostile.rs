@@ -110,6 +110,25 @@ fn output_to_a_closed_pipe_exits_quietly() {
 }
 
 #[test]
+fn solve_into_head_exits_quietly() {
+    // `boggle solve ... | head -1`: far more output than a pipe buffer holds.
+    let dir = TempDir::new("solve-head");
+    dir.write("dict.txt", "cat\ncats\ndog\ndogs\ntac\ngod\n");
+    dir.write("board.txt", "2 4\nC A T S\nD O G S\n");
+    let mut args = vec!["solve", "--dict", "dict.txt"];
+    args.extend(std::iter::repeat_n("board.txt", 20_000));
+    let mut child = spawn(dir.path(), &args);
+    let mut out = child.stdout.take().expect("stdout is piped");
+    let mut first = [0u8; 4];
+    out.read_exact(&mut first)
+        .expect("the first word comes first");
+    drop(out);
+    let (code, stderr) = finish(child, Vec::new());
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
 fn a_full_disk_is_a_runtime_failure_not_a_panic() {
     let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
         return;

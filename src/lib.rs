@@ -14,6 +14,7 @@
 //! - [`keyboard`]: what the player types, and the clock timed turns run against.
 //! - [`versus`]: human against computer (specs 000 and 003).
 //! - [`boggleish`], [`lfsr`]: spec 001's seeded, timed "Boggle-ish" and its 16-bit LFSR.
+//! - [`tui`]: the full-screen terminal game (`boggle tui`).
 
 pub mod bench;
 pub mod board_file;
@@ -36,6 +37,7 @@ pub mod random;
 pub mod rules;
 pub mod search;
 pub mod trie;
+pub mod tui;
 pub mod versus;
 pub mod word_find;
 

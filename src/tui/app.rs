@@ -172,10 +172,10 @@ impl App {
 
     fn playing(&mut self, input: Input) {
         match input {
-            Input::Char(c) if c.is_ascii_alphabetic() => {
-                if self.typed.len() < typed_cap(&self.board) {
-                    self.typed.push(c.to_ascii_uppercase());
-                }
+            Input::Char(c)
+                if c.is_ascii_alphabetic() && self.typed.len() < typed_cap(&self.board) =>
+            {
+                self.typed.push(c.to_ascii_uppercase());
             }
             Input::Backspace => {
                 self.typed.pop();
@@ -310,16 +310,22 @@ impl App {
 
     /// The board's longest word and its best-scoring word (the first alphabetically among equals).
     pub fn longest_and_best(&self) -> Option<(&str, &str)> {
-        let longest = self.words.iter().fold(None::<&String>, |best, w| match best {
-            Some(b) if b.len() >= w.len() => Some(b),
-            _ => Some(w),
-        })?;
-        let best = self.words.iter().fold(None::<&String>, |best, w| match best {
-            Some(b) if self.rules().word_score(b.len()) >= self.rules().word_score(w.len()) => {
-                Some(b)
-            }
-            _ => Some(w),
-        })?;
+        let longest = self
+            .words
+            .iter()
+            .fold(None::<&String>, |best, w| match best {
+                Some(b) if b.len() >= w.len() => Some(b),
+                _ => Some(w),
+            })?;
+        let best = self
+            .words
+            .iter()
+            .fold(None::<&String>, |best, w| match best {
+                Some(b) if self.rules().word_score(b.len()) >= self.rules().word_score(w.len()) => {
+                    Some(b)
+                }
+                _ => Some(w),
+            })?;
         Some((longest, best))
     }
 
@@ -327,7 +333,10 @@ impl App {
     pub fn score_line(&self) -> String {
         let n = self.found.len();
         let words = if n == 1 { "word" } else { "words" };
-        format!("{n} {words}, {} of {} points", self.score, self.total_points)
+        format!(
+            "{n} {words}, {} of {} points",
+            self.score, self.total_points
+        )
     }
 
     /// The share of the board's points found, in whole percent.
@@ -603,7 +612,12 @@ mod tests {
 
     #[test]
     fn quit_leaves_from_any_phase() {
-        for before in [None, Some(Input::Pause), Some(Input::Help), Some(Input::Finish)] {
+        for before in [
+            None,
+            Some(Input::Pause),
+            Some(Input::Help),
+            Some(Input::Finish),
+        ] {
             let mut app = app(Some(5));
             if let Some(input) = before {
                 app.handle(input);

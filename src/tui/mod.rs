@@ -4,3 +4,4 @@
 //! games played and best scores.
 
 pub mod app;
+pub mod ui;

@@ -86,8 +86,10 @@ pub fn render(frame: &mut Frame, app: &App, look: Look) {
     .areas(area);
     render_title(frame.buffer_mut(), title, app, look);
     let (cell, board_w) = fit_cell(app.rules(), middle);
+    // The board takes half the width (more if it needs it) and sits centred in it.
+    let left_w = (board_w + 4).max(middle.width / 2);
     let [left, right] =
-        Layout::horizontal([Constraint::Length(board_w + 4), Constraint::Fill(1)]).areas(middle);
+        Layout::horizontal([Constraint::Length(left_w), Constraint::Fill(1)]).areas(middle);
     if app.screen() == Phase::Paused {
         let text = Paragraph::new(vec![
             Line::raw(""),
@@ -107,9 +109,13 @@ pub fn render(frame: &mut Frame, app: &App, look: Look) {
         render_found(frame, right, app, look);
     }
     render_typed(frame.buffer_mut(), typed, app, look);
-    frame
-        .buffer_mut()
-        .set_stringn(status.x, status.y, app.status(), status.width.into(), Style::new());
+    frame.buffer_mut().set_stringn(
+        status.x,
+        status.y,
+        app.status(),
+        status.width.into(),
+        Style::new(),
+    );
     frame
         .buffer_mut()
         .set_stringn(keys.x, keys.y, key_hint(app), keys.width.into(), look.dim());
@@ -231,7 +237,11 @@ fn render_found(frame: &mut Frame, area: Rect, app: &App, look: Look) {
 }
 
 fn column_width(entries: &[(String, Style)]) -> u16 {
-    let widest = entries.iter().map(|(text, _)| text.len()).max().unwrap_or(0);
+    let widest = entries
+        .iter()
+        .map(|(text, _)| text.len())
+        .max()
+        .unwrap_or(0);
     u16::try_from(widest + 2).unwrap_or(u16::MAX)
 }
 
@@ -248,7 +258,9 @@ fn draw_columns(buf: &mut Buffer, area: Rect, entries: &[(String, Style)]) {
     let width = column_width(entries);
     for (i, (text, style)) in entries.iter().enumerate() {
         let i = u16::try_from(i).unwrap_or(u16::MAX);
-        let x = area.x.saturating_add((i / area.height).saturating_mul(width));
+        let x = area
+            .x
+            .saturating_add((i / area.height).saturating_mul(width));
         let y = area.y + i % area.height;
         if x.saturating_add(width) > area.x + area.width + 2 {
             break;
@@ -473,36 +485,170 @@ mod tests {
             &app,
             &[
                 "Boggle  project4 4x4                                                        1:59",
-                "                                                                                ",
-                "                                                                                ",
-                "                                    ┌1 word, 1 of 6 points────────────────────┐",
-                "    ┌────────────────────────────┐  │EAT 1                                    │",
-                "    │                            │  │                                         │",
-                "    │   B      E      N      H   │  │                                         │",
-                "    │       1      2             │  │                                         │",
-                "    │                            │  │                                         │",
-                "    │   L      A      U      M   │  │                                         │",
-                "    │              3             │  │                                         │",
-                "    │                            │  │                                         │",
-                "    │   I      T      L      Z   │  │                                         │",
-                "    │                            │  │                                         │",
-                "    │                            │  │                                         │",
-                "    │   R      G      A      N   │  │                                         │",
-                "    │                            │  │                                         │",
-                "    └────────────────────────────┘  │                                         │",
-                "                                    │                                         │",
-                "                                    └─────────────────────────────────────────┘",
+                "                                        ┌ 1 word, 1 of 5 points ───────────────┐",
+                "                                        │EAT 1                                 │",
+                "                                        │                                      │",
+                "     ┌────────────────────────────┐     │                                      │",
+                "     │                            │     │                                      │",
+                "     │   B      E      N      H   │     │                                      │",
+                "     │     1      2               │     │                                      │",
+                "     │                            │     │                                      │",
+                "     │   L      A      U      M   │     │                                      │",
+                "     │            3               │     │                                      │",
+                "     │                            │     │                                      │",
+                "     │   I      T      L      Z   │     │                                      │",
+                "     │                            │     │                                      │",
+                "     │                            │     │                                      │",
+                "     │   R      G      A      N   │     │                                      │",
+                "     │                            │     │                                      │",
+                "     └────────────────────────────┘     │                                      │",
+                "                                        │                                      │",
+                "                                        │                                      │",
+                "                                        └──────────────────────────────────────┘",
                 "Word: BEA_",
                 "XYZ: not in the dictionary",
                 "Enter submit  Backspace  Esc clear  Tab pause  ? help  Ctrl-D end  Ctrl-C quit",
-                "",
             ],
         );
         // B, E and A are in reverse video; a cell off the path is not.
-        for (x, y) in [(8, 6), (15, 6), (15, 9)] {
-            assert!(buffer[(x, y)].modifier.contains(Modifier::REVERSED), "{x},{y}");
+        for (x, y) in [(9, 6), (16, 6), (16, 9)] {
+            assert!(
+                buffer[(x, y)].modifier.contains(Modifier::REVERSED),
+                "{x},{y}"
+            );
         }
-        assert!(!buffer[(22, 6)].modifier.contains(Modifier::REVERSED));
-        assert_eq!(buffer[(8, 6)].fg, Color::Reset, "no colour when off");
+        assert!(!buffer[(23, 6)].modifier.contains(Modifier::REVERSED));
+        assert_eq!(buffer[(9, 6)].fg, Color::Reset, "no colour when off");
+    }
+
+    #[test]
+    fn end_screen_lists_found_then_missed_words_and_traces_the_selected_one() {
+        let mut app = app(Some(180));
+        keys(&mut app, "eat\nnag\n");
+        app.handle(Input::Tick(Duration::from_secs(180)));
+        app.handle(Input::Down);
+        app.handle(Input::Down);
+        app.set_record_note("project4 4x4 3:00: 2 games, best 5".into());
+        let buffer = check(
+            &app,
+            &[
+                "Boggle  project4 4x4                                                        0:00",
+                "                                        ┌ 2 words, 2 of 5 points ──────────────┐",
+                "                                        │You found 40% of the points.          │",
+                "                                        │Longest BEAU, best ALT                │",
+                "     ┌────────────────────────────┐     │project4 4x4 3:00: 2 games, best 5    │",
+                "     │                            │     │+ found  - missed                     │",
+                "     │   B      E      N      H   │     │+EAT 1                                │",
+                "     │                            │     │+NAG 1                                │",
+                "     │                            │     │-ALT 1                                │",
+                "     │   L      A      U      M   │     │-BEAU 1                               │",
+                "     │     2      1               │     │-TAN 1                                │",
+                "     │                            │     │                                      │",
+                "     │   I      T      L      Z   │     │                                      │",
+                "     │            3               │     │                                      │",
+                "     │                            │     │                                      │",
+                "     │   R      G      A      N   │     │                                      │",
+                "     │                            │     │                                      │",
+                "     └────────────────────────────┘     │                                      │",
+                "                                        │                                      │",
+                "                                        │                                      │",
+                "                                        └──────────────────────────────────────┘",
+                "",
+                "Time's up: 2 words, 2 of 5 points; Up/Down show a word's path, q quits",
+                "Up/Down select a word   ? help   q quit",
+            ],
+        );
+        assert!(
+            buffer[(41, 8)].modifier.contains(Modifier::REVERSED),
+            "ALT is selected"
+        );
+    }
+
+    #[test]
+    fn help_overlays_the_keys_and_rules() {
+        let mut app = app(Some(180));
+        app.handle(Input::Help);
+        check(
+            &app,
+            &[
+                "Boggle  project4 4x4                                                        3:00",
+                "                                        ┌ 0 words, 0 of 5 points ──────────────┐",
+                "                                        │                                      │",
+                "                                        │                                      │",
+                "     ┌────────────────────────────┐     │                                      │",
+                "     │     ┌ Help: any key closes ─────────────────────────────────┐           │",
+                "     │   B │ Letters    type a word (its path lights up)           │           │",
+                "     │     │ Enter      submit    Backspace  delete                │           │",
+                "     │     │ Esc        clear the word                             │           │",
+                "     │   L │ Tab        pause (hides the board)                    │           │",
+                "     │     │ Ctrl-D     end the turn now                           │           │",
+                "     │     │ Up/Down    at the end: show a word's path             │           │",
+                "     │   I │ Ctrl-C     quit                                       │           │",
+                "     │     │                                                       │           │",
+                "     │     │ Rules project4: 4x4 board, words of 3 letters         │           │",
+                "     │   R │ Points: 3:1 4:1 5:2 6:3 7:4 8+:11                     │           │",
+                "     │     │ Moves: to a neighbour, never up a row                 │           │",
+                "     └─────│ Q is a plain letter; a cell once per word; time 3:00  │           │",
+                "           └───────────────────────────────────────────────────────┘           │",
+                "                                        │                                      │",
+                "                                        └──────────────────────────────────────┘",
+                "Word: _",
+                "Type a word and press Enter; ? for help",
+                "Enter submit  Backspace  Esc clear  Tab pause  ? help  Ctrl-D end  Ctrl-C quit",
+            ],
+        );
+    }
+
+    #[test]
+    fn pause_hides_the_board() {
+        let mut app = app(Some(180));
+        app.handle(Input::Pause);
+        check(
+            &app,
+            &[
+                "Boggle  project4 4x4                                                        3:00",
+                "┌──────────────────────────────────────┐",
+                "│                                      │",
+                "│                Paused                │",
+                "│                                      │",
+                "│              Tab resumes             │",
+                "│                                      │",
+                "│                                      │",
+                "│                                      │",
+                "│                                      │",
+                "│                                      │",
+                "│                                      │",
+                "│                                      │",
+                "│                                      │",
+                "│                                      │",
+                "│                                      │",
+                "│                                      │",
+                "│                                      │",
+                "│                                      │",
+                "│                                      │",
+                "└──────────────────────────────────────┘",
+                "Word: _",
+                "Type a word and press Enter; ? for help",
+                "Tab resume   ? help   Ctrl-D end turn   Ctrl-C quit",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_small_terminal_says_what_it_needs() {
+        let app = app(None);
+        let (rows, _) = screen(&app, 30, 10);
+        assert_eq!(
+            rows[..3].join("\n"),
+            "This terminal is 30x10; boggle\nneeds at least 38x10. Enlarge \nit, or press Ctrl-C to quit.  "
+        );
+    }
+
+    #[test]
+    fn clock_rounds_up_to_the_second() {
+        assert_eq!(clock(Duration::from_secs(180)), "3:00");
+        assert_eq!(clock(Duration::from_millis(59_001)), "1:00");
+        assert_eq!(clock(Duration::from_millis(1)), "0:01");
+        assert_eq!(clock(Duration::ZERO), "0:00");
     }
 }

@@ -4,4 +4,6 @@
 //! games played and best scores.
 
 pub mod app;
+pub mod records;
+pub mod ui;
 pub mod ui;

@@ -1,423 +1,374 @@
-//! Drawing the game on any ratatui backend: the board large and centred with
-//! the traced path in reverse video, the clock, the typed word, the status
-//! line, the found words in columns, the end screen's word list, the help
-//! overlay, and a plain message when the terminal is too small. Reads the
-//! [`App`]; changes nothing.
+//! Drawing the full-screen game on any ratatui backend: the header with the
+//! countdown, the board (large cells when they fit) with the highlighted path
+//! in reverse video, the found words in columns, the typed word, the status
+//! line, the end screen's word list, the help overlay and the paused screen.
 
 use std::time::Duration;
 
 use ratatui::Frame;
-use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::text::Line;
-use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use super::app::{App, EndWord, Phase};
+use crate::face::Face;
 use crate::rules::{MoveRule, Rules, Scoring};
 
-/// How the screen may look: colour, or attributes only.
+use super::app::{App, Phase};
+
+/// Rows taken by everything but the board: header, input, status, keys.
+const CHROME_ROWS: u16 = 5;
+/// The narrowest word panel beside the board.
+const WORDS_MIN_WIDTH: u16 = 30;
+
+/// How big one board cell is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Look {
-    /// Whether to use colour (the highlight is reverse video either way).
-    pub colour: bool,
+struct CellSize {
+    width: u16,
+    height: u16,
+    boxed: bool,
 }
 
-impl Look {
+/// Boxed 7x3 cells when they fit, else bare 4x1 cells.
+const CELL_SIZES: [CellSize; 2] = [
+    CellSize {
+        width: 7,
+        height: 3,
+        boxed: true,
+    },
+    CellSize {
+        width: 4,
+        height: 1,
+        boxed: false,
+    },
+];
+
+fn board_size(app: &App, cell: CellSize) -> (u16, u16) {
+    let cols = u16::try_from(app.board().cols()).unwrap_or(u16::MAX);
+    let rows = u16::try_from(app.board().rows()).unwrap_or(u16::MAX);
+    (
+        cols.saturating_mul(cell.width),
+        rows.saturating_mul(cell.height),
+    )
+}
+
+/// The screen size the board needs with `cell`: board plus word panel, board plus chrome.
+fn needed(app: &App, cell: CellSize) -> (u16, u16) {
+    let (width, height) = board_size(app, cell);
+    (
+        width.saturating_add(4 + WORDS_MIN_WIDTH),
+        height.saturating_add(CHROME_ROWS + 1),
+    )
+}
+
+/// Draws the whole screen for `app`; `color` adds colour to the reverse-video highlights.
+pub fn render(frame: &mut Frame, app: &App, color: bool) {
+    let area = frame.area();
+    let fits = |cell: &&CellSize| {
+        let (w, h) = needed(app, **cell);
+        w <= area.width && h <= area.height
+    };
+    let Some(&cell) = CELL_SIZES.iter().find(fits) else {
+        let (w, h) = needed(app, CELL_SIZES[CELL_SIZES.len() - 1]);
+        let text = format!("terminal too small: need {w}x{h}");
+        frame.render_widget(Paragraph::new(text), area);
+        return;
+    };
+    let palette = Palette::new(color);
+    let (board_w, _) = board_size(app, cell);
+    let body_h = area.height - CHROME_ROWS + 1;
+    let board_area = Rect::new(area.x, area.y + 1, board_w + 4, body_h);
+    let words_area = Rect::new(
+        board_area.right(),
+        area.y + 1,
+        area.width - board_area.width,
+        body_h,
+    );
+    header(frame, app, Rect::new(area.x, area.y, area.width, 1));
+    if app.screen() == Phase::Paused {
+        let paused = Paragraph::new("Paused: Tab resumes").alignment(Alignment::Center);
+        frame.render_widget(paused, centre_row(board_area));
+    } else {
+        board(frame, app, cell, board_area, palette);
+    }
+    if app.is_over() {
+        end_words(frame, app, words_area, palette);
+    } else {
+        found_words(frame, app, words_area);
+    }
+    footer(
+        frame,
+        app,
+        Rect::new(area.x, area.bottom() - 3, area.width, 3),
+        palette,
+    );
+    if app.phase() == Phase::Help {
+        help(frame, app, area);
+    }
+}
+
+/// Styles for highlights: reverse video always, colour only when allowed.
+#[derive(Clone, Copy, Debug)]
+struct Palette {
+    color: bool,
+}
+
+impl Palette {
+    fn new(color: bool) -> Palette {
+        Palette { color }
+    }
+
     fn highlight(self) -> Style {
-        let style = Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD);
-        if self.colour {
+        let style = Style::default().add_modifier(Modifier::REVERSED | Modifier::BOLD);
+        if self.color {
             style.fg(Color::Yellow)
         } else {
             style
         }
     }
 
-    fn accent(self) -> Style {
-        if self.colour {
-            Style::new().fg(Color::Cyan)
-        } else {
-            Style::new().add_modifier(Modifier::BOLD)
-        }
-    }
-
-    fn dim(self) -> Style {
-        if self.colour {
-            Style::new().fg(Color::DarkGray)
-        } else {
-            Style::new()
+    fn status(self, good: bool) -> Style {
+        match (self.color, good) {
+            (false, _) => Style::default(),
+            (true, true) => Style::default().fg(Color::Green),
+            (true, false) => Style::default().fg(Color::Red),
         }
     }
 }
 
-/// Cell sizes tried for the board, largest first (width, height in characters).
-const CELL_SIZES: [(u16, u16); 4] = [(7, 3), (5, 3), (4, 2), (3, 1)];
-/// Narrowest word panel worth drawing.
-const PANEL_MIN_WIDTH: u16 = 24;
-/// Lines outside the middle area: title, typed word, status, keys.
-const CHROME_LINES: u16 = 4;
-
-/// The smallest terminal (columns, lines) that can show this board.
-pub fn min_size(rules: &Rules) -> (u16, u16) {
-    let (w, h) = CELL_SIZES[CELL_SIZES.len() - 1];
-    let (board_w, board_h) = board_size(rules, (w, h));
-    (board_w + 2 + PANEL_MIN_WIDTH, board_h + 2 + CHROME_LINES)
+fn centre_row(area: Rect) -> Rect {
+    Rect::new(area.x, area.y + area.height / 2, area.width, 1)
 }
 
-/// Draws the whole screen.
-pub fn render(frame: &mut Frame, app: &App, look: Look) {
-    let area = frame.area();
-    let (need_w, need_h) = min_size(app.rules());
-    if area.width < need_w || area.height < need_h {
-        let text = format!(
-            "This terminal is {}x{}; boggle needs at least {need_w}x{need_h}. Enlarge it, or press Ctrl-C to quit.",
-            area.width, area.height
-        );
-        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
-        return;
-    }
-    let [title, middle, typed, status, keys] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Fill(1),
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    render_title(frame.buffer_mut(), title, app, look);
-    let (cell, board_w) = fit_cell(app.rules(), middle);
-    // The board takes half the width (more if it needs it) and sits centred in it.
-    let left_w = (board_w + 4).max(middle.width / 2);
-    let [left, right] =
-        Layout::horizontal([Constraint::Length(left_w), Constraint::Fill(1)]).areas(middle);
-    if app.screen() == Phase::Paused {
-        let text = Paragraph::new(vec![
-            Line::raw(""),
-            Line::raw("Paused"),
-            Line::raw(""),
-            Line::raw("Tab resumes"),
-        ])
-        .centered()
-        .block(Block::bordered());
-        frame.render_widget(text, left);
-    } else {
-        render_board(frame.buffer_mut(), left, app, cell, look);
-    }
-    if app.is_over() {
-        render_end(frame, right, app, look);
-    } else if app.screen() != Phase::Paused {
-        render_found(frame, right, app, look);
-    }
-    render_typed(frame.buffer_mut(), typed, app, look);
-    frame.buffer_mut().set_stringn(
-        status.x,
-        status.y,
-        app.status(),
-        status.width.into(),
-        Style::new(),
-    );
-    frame
-        .buffer_mut()
-        .set_stringn(keys.x, keys.y, key_hint(app), keys.width.into(), look.dim());
-    if app.phase() == Phase::Help {
-        render_help(frame, area, app, look);
-    }
-}
-
-fn render_title(buf: &mut Buffer, area: Rect, app: &App, look: Look) {
+fn header(frame: &mut Frame, app: &App, area: Rect) {
     let rules = app.rules();
-    let left = format!("Boggle  {} {}x{}", rules.preset, rules.rows, rules.cols);
-    buf.set_stringn(area.x, area.y, &left, area.width.into(), look.accent());
-    let clock = match app.remaining() {
-        Some(left) => clock(left),
+    let left = format!(
+        " Boggle  {} {}x{}  {}",
+        rules.preset,
+        rules.rows,
+        rules.cols,
+        clock(app.remaining())
+    );
+    frame.render_widget(Paragraph::new(left), area);
+    frame.render_widget(
+        Paragraph::new("? help ").alignment(Alignment::Right),
+        area,
+    );
+}
+
+/// `m:ss` left, rounded up so the clock shows 0:00 only when time is up.
+pub fn clock(remaining: Option<Duration>) -> String {
+    match remaining {
         None => "untimed".to_string(),
-    };
-    let width = u16::try_from(clock.len()).unwrap_or(u16::MAX);
-    let x = area.x + area.width.saturating_sub(width);
-    buf.set_string(x, area.y, clock, look.accent().add_modifier(Modifier::BOLD));
+        Some(left) => {
+            let seconds = left.as_millis().div_ceil(1000);
+            format!("{}:{:02}", seconds / 60, seconds % 60)
+        }
+    }
 }
 
-/// `m:ss`, rounding up so the clock reads 0:00 only when time is up.
-pub fn clock(left: Duration) -> String {
-    let seconds = left.as_millis().div_ceil(1000);
-    format!("{}:{:02}", seconds / 60, seconds % 60)
+/// How a face is written in its cell: `A`, `Qu`, `Th`, or blank.
+fn face_text(face: Face) -> String {
+    let mut chars = face.as_str().chars();
+    match chars.next() {
+        Some(first) => first.to_string() + &chars.as_str().to_ascii_lowercase(),
+        None => String::new(),
+    }
 }
 
-fn board_size(rules: &Rules, (w, h): (u16, u16)) -> (u16, u16) {
-    let cols = u16::try_from(rules.cols).unwrap_or(u16::MAX);
-    let rows = u16::try_from(rules.rows).unwrap_or(u16::MAX);
-    (cols.saturating_mul(w), rows.saturating_mul(h))
-}
-
-/// The largest cell size whose board fits `area` beside the word panel, and that board's width.
-fn fit_cell(rules: &Rules, area: Rect) -> ((u16, u16), u16) {
-    let room_w = area.width.saturating_sub(PANEL_MIN_WIDTH + 4);
-    let room_h = area.height.saturating_sub(2);
-    let cell = CELL_SIZES
-        .into_iter()
-        .find(|&cell| {
-            let (w, h) = board_size(rules, cell);
-            w <= room_w && h <= room_h
-        })
-        .unwrap_or(CELL_SIZES[CELL_SIZES.len() - 1]);
-    (cell, board_size(rules, cell).0)
-}
-
-fn render_board(buf: &mut Buffer, area: Rect, app: &App, cell: (u16, u16), look: Look) {
-    let (board_w, board_h) = board_size(app.rules(), cell);
-    let frame = centre(area, board_w + 2, board_h + 2);
-    Block::bordered().render_into(frame, buf);
+fn board(frame: &mut Frame, app: &App, cell: CellSize, area: Rect, palette: Palette) {
+    let (board_w, board_h) = board_size(app, cell);
+    let left = area.x + (area.width.saturating_sub(board_w)) / 2;
+    let top = area.y + (area.height.saturating_sub(board_h)) / 2;
     let path = app.highlight();
-    let board = app.board();
-    let (w, h) = cell;
-    for (index, face) in board.faces().iter().enumerate() {
-        let (row, col) = (index / board.cols(), index % board.cols());
-        let x = frame.x + 1 + u16::try_from(col).unwrap_or(0) * w;
-        let y = frame.y + 1 + u16::try_from(row).unwrap_or(0) * h;
-        let step = path.iter().position(|&c| c == index);
-        let style = if step.is_some() {
-            look.highlight()
+    let cols = app.board().cols();
+    for (index, &face) in app.board().faces().iter().enumerate() {
+        let (row, col) = (index / cols, index % cols);
+        let x = left + u16::try_from(col).unwrap_or(0) * cell.width;
+        let y = top + u16::try_from(row).unwrap_or(0) * cell.height;
+        let rect = Rect::new(x, y, cell.width, cell.height);
+        let style = if path.contains(&index) {
+            palette.highlight()
         } else {
-            Style::new().add_modifier(Modifier::BOLD)
+            Style::default()
         };
-        // Fill the whole cell inset by one column, so a highlighted cell reads as a tile.
-        let inner = Rect::new(x + 1, y, w.saturating_sub(2).max(1), h);
-        if step.is_some() {
-            buf.set_style(inner, style);
-        }
-        let text = face.to_string();
-        let text_w = u16::try_from(text.len()).unwrap_or(1);
-        let tx = x + (w.saturating_sub(text_w)) / 2;
-        buf.set_string(tx, y + (h - 1) / 2, &text, style);
-        // The step number shows the order of the path where the cell has room for it.
-        if let (Some(step), true) = (step, h >= 3 && w >= 5) {
-            let number = (step + 1).to_string();
-            buf.set_string(x + w - 1 - number.len() as u16, y + h - 1, number, style);
+        let text = Paragraph::new(face_text(face))
+            .alignment(Alignment::Center)
+            .style(style);
+        if cell.boxed {
+            frame.render_widget(text.block(Block::default().borders(Borders::ALL)), rect);
+        } else {
+            frame.render_widget(text, rect);
         }
     }
 }
 
-/// A `w` x `h` rectangle centred in `area` (clipped to it).
-fn centre(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + (area.height - h) / 2,
-        w,
-        h,
-    )
-}
-
-trait RenderInto {
-    fn render_into(self, area: Rect, buf: &mut Buffer);
-}
-
-impl RenderInto for Block<'_> {
-    fn render_into(self, area: Rect, buf: &mut Buffer) {
-        ratatui::widgets::Widget::render(self, area, buf);
-    }
-}
-
-fn render_found(frame: &mut Frame, area: Rect, app: &App, look: Look) {
-    let block = Block::bordered()
-        .title(format!(" {} ", app.score_line()))
-        .title_style(look.accent());
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    let entries: Vec<(String, Style)> = app
-        .found()
-        .iter()
-        .map(|(word, points)| (format!("{word} {points}"), Style::new()))
-        .collect();
-    // The newest words matter most: when the panel is full, the oldest scroll off.
-    let capacity = columns_capacity(&entries, inner);
-    let skip = entries.len().saturating_sub(capacity);
-    draw_columns(frame.buffer_mut(), inner, &entries[skip..]);
-}
-
-fn column_width(entries: &[(String, Style)]) -> u16 {
-    let widest = entries
-        .iter()
-        .map(|(text, _)| text.len())
-        .max()
-        .unwrap_or(0);
-    u16::try_from(widest + 2).unwrap_or(u16::MAX)
-}
-
-fn columns_capacity(entries: &[(String, Style)], area: Rect) -> usize {
-    let columns = (area.width / column_width(entries).max(1)).max(1);
-    usize::from(columns) * usize::from(area.height)
-}
-
-/// Lays entries out top to bottom, then left to right.
-fn draw_columns(buf: &mut Buffer, area: Rect, entries: &[(String, Style)]) {
-    if area.height == 0 {
-        return;
-    }
-    let width = column_width(entries);
-    for (i, (text, style)) in entries.iter().enumerate() {
-        let i = u16::try_from(i).unwrap_or(u16::MAX);
-        let x = area
-            .x
-            .saturating_add((i / area.height).saturating_mul(width));
-        let y = area.y + i % area.height;
-        if x.saturating_add(width) > area.x + area.width + 2 {
+/// Lays `entries` out top to bottom in columns of `width`, starting at the
+/// column that keeps `selected` in view.
+fn columns(frame: &mut Frame, entries: Vec<Line>, width: u16, area: Rect, selected: Option<usize>) {
+    let per_column = usize::from(area.height.max(1));
+    let visible_columns = usize::from((area.width / width.max(1)).max(1));
+    let selected_column = selected.map_or(0, |s| s / per_column);
+    let first_column = selected_column.saturating_sub(visible_columns - 1);
+    for (i, entry) in entries
+        .into_iter()
+        .enumerate()
+        .skip(first_column * per_column)
+    {
+        let column = i / per_column - first_column;
+        if column >= visible_columns {
             break;
         }
-        let room = usize::from((area.x + area.width).saturating_sub(x));
-        buf.set_stringn(x, y, text, room.min(usize::from(width)), *style);
+        let x = area.x + u16::try_from(column).unwrap_or(0) * width;
+        let y = area.y + u16::try_from(i % per_column).unwrap_or(0);
+        let rect = Rect::new(x, y, width.min(area.right() - x), 1);
+        frame.render_widget(Paragraph::new(entry), rect);
     }
 }
 
-fn render_end(frame: &mut Frame, area: Rect, app: &App, look: Look) {
-    let block = Block::bordered()
-        .title(format!(" {} ", app.score_line()))
-        .title_style(look.accent());
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    let mut summary = vec![format!("You found {}% of the points.", app.percent())];
+/// The width of one `WORD  3` column entry for words up to `longest` letters.
+fn entry_width(longest: usize) -> u16 {
+    u16::try_from(longest.max(4) + 5).unwrap_or(u16::MAX)
+}
+
+fn found_words(frame: &mut Frame, app: &App, area: Rect) {
+    let title = Rect::new(area.x, area.y, area.width, 1);
+    frame.render_widget(Paragraph::new(format!("Found: {}", app.score_line())), title);
+    let longest = app.found().iter().map(|(w, _)| w.len()).max().unwrap_or(0);
+    let width = entry_width(longest);
+    let entries = app
+        .found()
+        .iter()
+        .map(|(word, points)| Line::from(format!("{word:<w$}{points:>2}", w = longest.max(4) + 1)))
+        .collect();
+    let list = Rect::new(area.x, area.y + 2, area.width, area.height.saturating_sub(2));
+    columns(frame, entries, width, list, None);
+}
+
+fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Palette) {
+    let mut lines = vec![format!("{} ({}%)", app.score_line(), app.percent())];
     if let Some((longest, best)) = app.longest_and_best() {
-        summary.push(format!("Longest {longest}, best {best}"));
+        let points = app.rules().word_score(best.len());
+        lines.push(format!("Longest {longest}, best {best} ({points})"));
     }
-    if let Some(note) = app.record_note() {
-        summary.push(note.to_string());
-    }
-    summary.push("+ found  - missed".to_string());
-    let buf = frame.buffer_mut();
-    for (i, line) in summary.iter().enumerate() {
-        let y = inner.y + u16::try_from(i).unwrap_or(u16::MAX);
-        if y < inner.y + inner.height {
-            buf.set_stringn(inner.x, y, line, inner.width.into(), Style::new());
-        }
-    }
-    let lines = u16::try_from(summary.len()).unwrap_or(u16::MAX);
-    let list = Rect::new(
-        inner.x,
-        inner.y + lines.min(inner.height),
-        inner.width,
-        inner.height.saturating_sub(lines),
-    );
+    lines.push(app.record_note().unwrap_or("").to_string());
+    lines.push("+ found  - missed".to_string());
+    let top = u16::try_from(lines.len()).unwrap_or(0);
+    let text: Vec<Line> = lines.into_iter().map(Line::from).collect();
+    frame.render_widget(Paragraph::new(text), area);
     let words = app.end_words();
+    let longest = words.iter().map(|w| w.word.len()).max().unwrap_or(0);
     let selected = match app.screen() {
         Phase::Over { selected } => selected,
         _ => 0,
     };
-    let entries: Vec<(String, Style)> = words
+    let entries = words
         .iter()
         .enumerate()
-        .map(|(i, word)| (end_entry(word), entry_style(i == selected, word, look)))
+        .map(|(i, w)| {
+            let mark = if w.found { '+' } else { '-' };
+            let text = format!("{mark}{:<n$}{:>2}", w.word, w.points, n = longest.max(4) + 1);
+            let style = if i == selected {
+                palette.highlight()
+            } else {
+                Style::default()
+            };
+            Line::from(Span::styled(text, style))
+        })
         .collect();
-    // Scroll a column at a time so the selected word stays in view.
-    let per_column = usize::from(list.height.max(1));
-    let columns = usize::from((list.width / column_width(&entries).max(1)).max(1));
-    let first_column = (selected / per_column + 1).saturating_sub(columns);
-    draw_columns(buf, list, &entries[first_column * per_column..]);
-}
-
-fn end_entry(word: &EndWord) -> String {
-    let mark = if word.found { '+' } else { '-' };
-    format!("{mark}{} {}", word.word, word.points)
-}
-
-fn entry_style(selected: bool, word: &EndWord, look: Look) -> Style {
-    if selected {
-        look.highlight()
-    } else if word.found {
-        Style::new()
-    } else {
-        look.dim()
-    }
-}
-
-fn render_typed(buf: &mut Buffer, area: Rect, app: &App, look: Look) {
-    if app.is_over() {
-        return;
-    }
-    buf.set_string(area.x, area.y, "Word: ", look.accent());
-    let typed = format!("{}_", app.typed());
-    buf.set_stringn(
-        area.x + 6,
-        area.y,
-        typed,
-        usize::from(area.width.saturating_sub(6)),
-        Style::new().add_modifier(Modifier::BOLD),
+    let list = Rect::new(
+        area.x,
+        area.y + top,
+        area.width,
+        area.height.saturating_sub(top),
     );
+    columns(frame, entries, entry_width(longest) + 1, list, Some(selected));
 }
 
-fn key_hint(app: &App) -> &'static str {
-    match app.screen() {
-        Phase::Over { .. } => "Up/Down select a word   ? help   q quit",
-        Phase::Paused => "Tab resume   ? help   Ctrl-D end turn   Ctrl-C quit",
-        _ => "Enter submit  Backspace  Esc clear  Tab pause  ? help  Ctrl-D end  Ctrl-C quit",
-    }
+fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Palette) {
+    let input = if app.is_over() {
+        String::new()
+    } else {
+        format!("> {}_", app.typed())
+    };
+    let good = !app.status().contains(": not") && !app.status().contains(": too")
+        && !app.status().contains(": already");
+    let keys = if app.is_over() {
+        "Up/Down: a word's path   ?: help   q: quit"
+    } else {
+        "Enter: submit   Esc: clear   Tab: pause   ?: help   Ctrl-D: end   Ctrl-C: quit"
+    };
+    let lines = vec![
+        Line::from(format!(" {input}")),
+        Line::from(Span::styled(format!(" {}", app.status()), palette.status(good))),
+        Line::from(format!(" {keys}")),
+    ];
+    frame.render_widget(Paragraph::new(lines), area);
 }
 
-fn render_help(frame: &mut Frame, area: Rect, app: &App, look: Look) {
-    let lines = help_lines(app.rules(), app.time_limit());
-    let height = u16::try_from(lines.len() + 2).unwrap_or(u16::MAX);
-    let width = lines.iter().map(String::len).max().unwrap_or(0) + 4;
-    let popup = centre(area, u16::try_from(width).unwrap_or(u16::MAX), height);
-    frame.render_widget(Clear, popup);
-    let block = Block::bordered()
-        .title(" Help: any key closes ")
-        .title_style(look.accent());
-    let text: Vec<Line> = lines.into_iter().map(Line::raw).collect();
-    frame.render_widget(Paragraph::new(text).block(block), popup);
-}
-
-/// The help overlay's text: the keys, then the rules in force.
-pub fn help_lines(rules: &Rules, time: Option<Duration>) -> Vec<String> {
-    let mut lines: Vec<String> = [
-        " Letters    type a word (its path lights up)",
-        " Enter      submit    Backspace  delete",
-        " Esc        clear the word",
-        " Tab        pause (hides the board)",
-        " Ctrl-D     end the turn now",
-        " Up/Down    at the end: show a word's path",
-        " Ctrl-C     quit",
-        "",
-    ]
-    .into_iter()
-    .map(String::from)
-    .collect();
+/// The keys and the rules in force, one line each.
+pub fn help_lines(rules: &Rules) -> Vec<String> {
+    let moves = match rules.moves {
+        MoveRule::NoUp => "to a neighbour in the same row or below, never up",
+        MoveRule::EightNeighbours => "to any of the 8 neighbours",
+    };
     let max = rules
         .max_len
-        .map_or(String::new(), |max| format!(" to {max}"));
-    lines.push(format!(
-        " Rules {}: {}x{} board, words of {}{max} letters",
-        rules.preset, rules.rows, rules.cols, rules.min_len
-    ));
-    lines.push(format!(" Points: {}", scoring_text(rules)));
-    lines.push(
-        match rules.moves {
-            MoveRule::EightNeighbours => " Moves: to any of the 8 neighbours",
-            MoveRule::NoUp => " Moves: to a neighbour, never up a row",
-        }
-        .to_string(),
-    );
-    let qu = if rules.qu {
-        "Qu is one cell, two letters"
-    } else {
-        "Q is a plain letter"
-    };
-    let time = time.map_or("untimed".to_string(), clock);
-    lines.push(format!(" {qu}; a cell once per word; time {time}"));
-    lines
+        .map_or(String::new(), |max| format!(" (at most {max})"));
+    vec![
+        "Type a word: its path lights up on the board.".to_string(),
+        "Enter submits, Backspace deletes, Esc clears.".to_string(),
+        "Tab pauses (the board hides). Ctrl-D ends the turn.".to_string(),
+        "End screen: Up/Down show a word's path; q quits.".to_string(),
+        "Ctrl-C quits at any time.".to_string(),
+        String::new(),
+        format!("Rules: {}, {}x{} board", rules.preset, rules.rows, rules.cols),
+        format!("Words: {}+ letters{max}, each cell once", rules.min_len),
+        format!("Moves: {moves}"),
+        format!("Q: {}", if rules.qu { "Qu (two letters)" } else { "a plain Q" }),
+        format!("Points: {}", scoring_text(rules)),
+        String::new(),
+        "Any key closes this.".to_string(),
+    ]
 }
 
+/// `3:1 4:1 5:2 6:3 7:4 8+:11`, or `letters - 3`.
 fn scoring_text(rules: &Rules) -> String {
     match rules.scoring {
+        Scoring::Table(_) => (rules.min_len.min(8)..=8)
+            .map(|n| {
+                let plus = if n == 8 { "+" } else { "" };
+                format!("{n}{plus}:{}", rules.scoring.points(n))
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
         Scoring::LengthMinus(n) => format!("letters - {n}"),
-        Scoring::Table(_) => {
-            let from = rules.min_len.max(1);
-            let mut parts: Vec<String> = (from..8)
-                .map(|n| format!("{n}:{}", rules.word_score(n)))
-                .collect();
-            parts.push(format!("8+:{}", rules.word_score(8)));
-            parts.join(" ")
-        }
     }
+}
+
+fn help(frame: &mut Frame, app: &App, area: Rect) {
+    let lines = help_lines(app.rules());
+    let width = lines
+        .iter()
+        .map(|l| l.len())
+        .max()
+        .map_or(0, |w| u16::try_from(w + 4).unwrap_or(u16::MAX))
+        .min(area.width);
+    let height = u16::try_from(lines.len() + 2)
+        .unwrap_or(u16::MAX)
+        .min(area.height);
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    let text: Vec<Line> = lines.into_iter().map(|l| Line::from(format!(" {l}"))).collect();
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(text).block(Block::default().borders(Borders::ALL).title(" Help ")),
+        rect,
+    );
 }
 
 #[cfg(test)]
@@ -430,20 +381,19 @@ mod tests {
     use super::*;
     use crate::dictionary::Dictionary;
     use crate::game_board::GameBoard;
+    use crate::rules::Rules;
     use crate::tui::app::Input;
     use crate::word_find::WordFind;
 
-    const PLAIN: Look = Look { colour: false };
-
     fn app(time: Option<u64>) -> App {
-        let dictionary = Dictionary::from_words(["EAT", "LAB", "BEAU", "ALT", "NAG", "TAN"]);
+        let dictionary = Dictionary::from_words(["EAT", "LAB", "BEAU", "ALT", "ZZZ", "AT"]);
         let finder = WordFind::with_rules(Arc::new(dictionary), Rules::project4());
         let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
         App::new(finder, board, time.map(Duration::from_secs))
     }
 
-    fn keys(app: &mut App, text: &str) {
-        for c in text.chars() {
+    fn send(app: &mut App, keys: &str) {
+        for c in keys.chars() {
             app.handle(match c {
                 '\n' => Input::Enter,
                 c => Input::Char(c),
@@ -451,204 +401,148 @@ mod tests {
         }
     }
 
-    fn screen(app: &App, width: u16, height: u16) -> (Vec<String>, Buffer) {
+    /// The screen as rows of text, trailing spaces trimmed, and the cells drawn reversed.
+    fn screen(app: &App, width: u16, height: u16) -> (Vec<String>, Vec<(u16, u16)>) {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
         terminal
-            .draw(|frame| render(frame, app, PLAIN))
+            .draw(|frame| render(frame, app, false))
             .expect("draws");
-        let buffer = terminal.backend().buffer().clone();
+        let buffer = terminal.backend().buffer();
         let rows = (0..height)
             .map(|y| {
-                (0..width)
-                    .map(|x| buffer[(x, y)].symbol())
-                    .collect::<String>()
+                let row: String = (0..width).map(|x| buffer[(x, y)].symbol()).collect();
+                row.trim_end().to_string()
             })
             .collect();
-        (rows, buffer)
+        let reversed = (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .filter(|&(x, y)| buffer[(x, y)].modifier.contains(Modifier::REVERSED))
+            .collect();
+        (rows, reversed)
     }
 
     #[track_caller]
-    fn check(app: &App, expected: &[&str]) -> Buffer {
-        let (rows, buffer) = screen(app, 80, 24);
-        let got: Vec<&str> = rows.iter().map(|r| r.trim_end()).collect();
-        let expected: Vec<&str> = expected.iter().map(|r| r.trim_end()).collect();
-        assert_eq!(got, expected, "\n{}", rows.join("\n"));
-        buffer
+    fn assert_rows(got: &[String], expected: &[&str]) {
+        let got: Vec<&str> = got.iter().map(String::as_str).collect();
+        assert_eq!(got, expected, "\n{}", got.join("\n"));
     }
 
     #[test]
-    fn playing_screen_traces_the_typed_word() {
+    fn playing_at_80x24() {
         let mut app = app(Some(180));
-        keys(&mut app, "eat\nxyz\nbea");
-        app.handle(Input::Tick(Duration::from_millis(61_500)));
-        let buffer = check(
-            &app,
+        send(&mut app, "eat\nlab\nbea");
+        app.handle(Input::Tick(Duration::from_millis(2500)));
+        let (rows, reversed) = screen(&app, 80, 24);
+        assert_rows(
+            &rows,
             &[
-                "Boggle  project4 4x4                                                        1:59",
-                "                                        ┌ 1 word, 1 of 5 points ───────────────┐",
-                "                                        │EAT 1                                 │",
-                "                                        │                                      │",
-                "     ┌────────────────────────────┐     │                                      │",
-                "     │                            │     │                                      │",
-                "     │   B      E      N      H   │     │                                      │",
-                "     │     1      2               │     │                                      │",
-                "     │                            │     │                                      │",
-                "     │   L      A      U      M   │     │                                      │",
-                "     │            3               │     │                                      │",
-                "     │                            │     │                                      │",
-                "     │   I      T      L      Z   │     │                                      │",
-                "     │                            │     │                                      │",
-                "     │                            │     │                                      │",
-                "     │   R      G      A      N   │     │                                      │",
-                "     │                            │     │                                      │",
-                "     └────────────────────────────┘     │                                      │",
-                "                                        │                                      │",
-                "                                        │                                      │",
-                "                                        └──────────────────────────────────────┘",
-                "Word: BEA_",
-                "XYZ: not in the dictionary",
-                "Enter submit  Backspace  Esc clear  Tab pause  ? help  Ctrl-D end  Ctrl-C quit",
-            ],
-        );
-        // B, E and A are in reverse video; a cell off the path is not.
-        for (x, y) in [(9, 6), (16, 6), (16, 9)] {
-            assert!(
-                buffer[(x, y)].modifier.contains(Modifier::REVERSED),
-                "{x},{y}"
-            );
-        }
-        assert!(!buffer[(23, 6)].modifier.contains(Modifier::REVERSED));
-        assert_eq!(buffer[(9, 6)].fg, Color::Reset, "no colour when off");
-    }
-
-    #[test]
-    fn end_screen_lists_found_then_missed_words_and_traces_the_selected_one() {
-        let mut app = app(Some(180));
-        keys(&mut app, "eat\nnag\n");
-        app.handle(Input::Tick(Duration::from_secs(180)));
-        app.handle(Input::Down);
-        app.handle(Input::Down);
-        app.set_record_note("project4 4x4 3:00: 2 games, best 5".into());
-        let buffer = check(
-            &app,
-            &[
-                "Boggle  project4 4x4                                                        0:00",
-                "                                        ┌ 2 words, 2 of 5 points ──────────────┐",
-                "                                        │You found 40% of the points.          │",
-                "                                        │Longest BEAU, best ALT                │",
-                "     ┌────────────────────────────┐     │project4 4x4 3:00: 2 games, best 5    │",
-                "     │                            │     │+ found  - missed                     │",
-                "     │   B      E      N      H   │     │+EAT 1                                │",
-                "     │                            │     │+NAG 1                                │",
-                "     │                            │     │-ALT 1                                │",
-                "     │   L      A      U      M   │     │-BEAU 1                               │",
-                "     │     2      1               │     │-TAN 1                                │",
-                "     │                            │     │                                      │",
-                "     │   I      T      L      Z   │     │                                      │",
-                "     │            3               │     │                                      │",
-                "     │                            │     │                                      │",
-                "     │   R      G      A      N   │     │                                      │",
-                "     │                            │     │                                      │",
-                "     └────────────────────────────┘     │                                      │",
-                "                                        │                                      │",
-                "                                        │                                      │",
-                "                                        └──────────────────────────────────────┘",
+                " Boggle  project4 4x4  2:58                                               ? help",
+                "                                Found: 1 word, 1 of 3 points",
                 "",
-                "Time's up: 2 words, 2 of 5 points; Up/Down show a word's path, q quits",
-                "Up/Down select a word   ? help   q quit",
+                "                                EAT   1",
+                "",
+                "",
+                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  │  B  ││  E  ││  N  ││  H  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  │  L  ││  A  ││  U  ││  M  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  │  I  ││  T  ││  L  ││  Z  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  │  R  ││  G  ││  A  ││  N  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "",
+                "",
+                "",
+                " > BEA_",
+                " LAB: not allowed by the no-up rule",
+                " Enter: submit   Esc: clear   Tab: pause   ?: help   Ctrl-D: end   Ctrl-C: quit",
             ],
         );
-        assert!(
-            buffer[(41, 8)].modifier.contains(Modifier::REVERSED),
-            "ALT is selected"
-        );
+        // B, E and A (cells 0, 1, 5) are drawn in reverse video, all 7x3 of each.
+        assert_eq!(reversed.len(), 3 * 21);
+        for (x, y) in [(2, 6), (9, 7), (15, 11)] {
+            assert!(reversed.contains(&(x, y)), "({x}, {y})");
+        }
+        assert!(!reversed.contains(&(16, 7)));
     }
 
     #[test]
-    fn help_overlays_the_keys_and_rules() {
-        let mut app = app(Some(180));
-        app.handle(Input::Help);
-        check(
-            &app,
-            &[
-                "Boggle  project4 4x4                                                        3:00",
-                "                                        ┌ 0 words, 0 of 5 points ──────────────┐",
-                "                                        │                                      │",
-                "                                        │                                      │",
-                "     ┌────────────────────────────┐     │                                      │",
-                "     │     ┌ Help: any key closes ─────────────────────────────────┐           │",
-                "     │   B │ Letters    type a word (its path lights up)           │           │",
-                "     │     │ Enter      submit    Backspace  delete                │           │",
-                "     │     │ Esc        clear the word                             │           │",
-                "     │   L │ Tab        pause (hides the board)                    │           │",
-                "     │     │ Ctrl-D     end the turn now                           │           │",
-                "     │     │ Up/Down    at the end: show a word's path             │           │",
-                "     │   I │ Ctrl-C     quit                                       │           │",
-                "     │     │                                                       │           │",
-                "     │     │ Rules project4: 4x4 board, words of 3 letters         │           │",
-                "     │   R │ Points: 3:1 4:1 5:2 6:3 7:4 8+:11                     │           │",
-                "     │     │ Moves: to a neighbour, never up a row                 │           │",
-                "     └─────│ Q is a plain letter; a cell once per word; time 3:00  │           │",
-                "           └───────────────────────────────────────────────────────┘           │",
-                "                                        │                                      │",
-                "                                        └──────────────────────────────────────┘",
-                "Word: _",
-                "Type a word and press Enter; ? for help",
-                "Enter submit  Backspace  Esc clear  Tab pause  ? help  Ctrl-D end  Ctrl-C quit",
-            ],
-        );
-    }
-
-    #[test]
-    fn pause_hides_the_board() {
+    fn paused_hides_the_board() {
         let mut app = app(Some(180));
         app.handle(Input::Pause);
-        check(
-            &app,
+        let (rows, _) = screen(&app, 80, 24);
+        assert!(rows.iter().all(|r| !r.contains('┌')), "{rows:#?}");
+        assert_eq!(rows[11], "          Paused: Tab resumes");
+    }
+
+    #[test]
+    fn help_overlay_shows_keys_and_rules() {
+        let mut app = app(None);
+        app.handle(Input::Help);
+        let (rows, _) = screen(&app, 80, 24);
+        let text = rows.join("\n");
+        for line in [
+            "│ Moves: to a neighbour in the same row or below, never up │",
+            "│ Points: 3:1 4:1 5:2 6:3 7:4 8+:11",
+            "│ Q: a plain Q",
+        ] {
+            assert!(text.contains(line), "{line}\n{text}");
+        }
+        assert_eq!(rows[0], " Boggle  project4 4x4  untimed                                            ? help");
+    }
+
+    #[test]
+    fn the_end_screen_lists_missed_words_and_shows_the_selected_path() {
+        let mut app = app(Some(1));
+        send(&mut app, "alt\n");
+        app.handle(Input::Tick(Duration::from_secs(1)));
+        app.set_record_note("Games 3, best 7".to_string());
+        app.handle(Input::Down);
+        let (rows, reversed) = screen(&app, 80, 24);
+        assert_rows(
+            &rows[..6],
             &[
-                "Boggle  project4 4x4                                                        3:00",
-                "┌──────────────────────────────────────┐",
-                "│                                      │",
-                "│                Paused                │",
-                "│                                      │",
-                "│              Tab resumes             │",
-                "│                                      │",
-                "│                                      │",
-                "│                                      │",
-                "│                                      │",
-                "│                                      │",
-                "│                                      │",
-                "│                                      │",
-                "│                                      │",
-                "│                                      │",
-                "│                                      │",
-                "│                                      │",
-                "│                                      │",
-                "│                                      │",
-                "│                                      │",
-                "└──────────────────────────────────────┘",
-                "Word: _",
-                "Type a word and press Enter; ? for help",
-                "Tab resume   ? help   Ctrl-D end turn   Ctrl-C quit",
+                " Boggle  project4 4x4  0:00                                               ? help",
+                "                                1 word, 1 of 3 points (33%)",
+                "                                Longest BEAU, best ALT (1)",
+                "                                Games 3, best 7",
+                "                                + found  - missed",
+                "                                +ALT   1  -BEAU  1  -EAT   1",
             ],
         );
-    }
-
-    #[test]
-    fn a_small_terminal_says_what_it_needs() {
-        let app = app(None);
-        let (rows, _) = screen(&app, 30, 10);
         assert_eq!(
-            rows[..3].join("\n"),
-            "This terminal is 30x10; boggle\nneeds at least 38x10. Enlarge \nit, or press Ctrl-C to quit.  "
+            rows[22],
+            " Time's up: 1 word, 1 of 3 points; Up/Down show a word's path, q quits"
         );
+        // BEAU's cells (0, 1, 5, 6) and its list entry are reversed.
+        assert_eq!(reversed.len(), 4 * 21 + 10);
     }
 
     #[test]
-    fn clock_rounds_up_to_the_second() {
-        assert_eq!(clock(Duration::from_secs(180)), "3:00");
-        assert_eq!(clock(Duration::from_millis(59_001)), "1:00");
-        assert_eq!(clock(Duration::from_millis(1)), "0:01");
-        assert_eq!(clock(Duration::ZERO), "0:00");
+    fn small_terminals_get_small_cells_then_a_message() {
+        let app = app(None);
+        let (rows, _) = screen(&app, 50, 12);
+        assert_eq!(rows[4], "      B   E   N   H");
+        let (rows, _) = screen(&app, 40, 8);
+        assert_eq!(rows[0], "terminal too small: need 50x10");
+    }
+
+    #[test]
+    fn clocks_round_up() {
+        assert_eq!(clock(Some(Duration::from_secs(180))), "3:00");
+        assert_eq!(clock(Some(Duration::from_millis(59_001))), "1:00");
+        assert_eq!(clock(Some(Duration::ZERO)), "0:00");
+        assert_eq!(clock(None), "untimed");
+    }
+
+    #[test]
+    fn qu_faces_show_in_their_cells() {
+        assert_eq!(face_text(Face::QU), "Qu");
+        assert_eq!(face_text(Face::BLANK), "");
+        assert_eq!(face_text(Face::letter(b'a').expect("a letter")), "A");
     }
 }

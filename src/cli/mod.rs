@@ -6,6 +6,7 @@ pub mod args;
 mod bench;
 mod play;
 mod solve;
+mod tui;
 mod versus;
 
 use std::ffi::OsString;
@@ -43,6 +44,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Play against the computer (specs 000 and 003); default rules cs106b
     Versus(GameArgs),
+    /// The full-screen game: live clock, the typed word traced on the board, records
+    Tui(tui::TuiArgs),
 }
 
 /// Settings shared by the playable modes.
@@ -82,6 +85,7 @@ where
         Some(Command::Solve(args)) => solve::run(&args),
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Versus(args)) => versus::run(&args),
+        Some(Command::Tui(args)) => tui::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -61,8 +61,8 @@ fn needed(app: &App, cell: CellSize) -> (u16, u16) {
     )
 }
 
-/// Draws the whole screen for `app`; `color` adds colour to the reverse-video highlights.
-pub fn render(frame: &mut Frame, app: &App, color: bool) {
+/// Draws the whole screen for `app` in `look`.
+pub fn render(frame: &mut Frame, app: &App, look: Look) {
     let area = frame.area();
     let fits = |cell: &&CellSize| {
         let (w, h) = needed(app, **cell);
@@ -74,7 +74,7 @@ pub fn render(frame: &mut Frame, app: &App, color: bool) {
         frame.render_widget(Paragraph::new(text), area);
         return;
     };
-    let palette = Palette::new(color);
+    let palette = look;
     let (board_w, _) = board_size(app, cell);
     let body_h = area.height - CHROME_ROWS + 1;
     let board_area = Rect::new(area.x, area.y + 1, board_w + 4, body_h);
@@ -107,20 +107,17 @@ pub fn render(frame: &mut Frame, app: &App, color: bool) {
     }
 }
 
-/// Styles for highlights: reverse video always, colour only when allowed.
-#[derive(Clone, Copy, Debug)]
-struct Palette {
-    color: bool,
+/// How the screen is styled: the highlight is reverse video always, coloured only when allowed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Look {
+    /// Whether to use colour (`--color`, `NO_COLOR`).
+    pub colour: bool,
 }
 
-impl Palette {
-    fn new(color: bool) -> Palette {
-        Palette { color }
-    }
-
+impl Look {
     fn highlight(self) -> Style {
         let style = Style::default().add_modifier(Modifier::REVERSED | Modifier::BOLD);
-        if self.color {
+        if self.colour {
             style.fg(Color::Yellow)
         } else {
             style
@@ -128,7 +125,7 @@ impl Palette {
     }
 
     fn status(self, good: bool) -> Style {
-        match (self.color, good) {
+        match (self.colour, good) {
             (false, _) => Style::default(),
             (true, true) => Style::default().fg(Color::Green),
             (true, false) => Style::default().fg(Color::Red),
@@ -147,24 +144,16 @@ fn header(frame: &mut Frame, app: &App, area: Rect) {
         rules.preset,
         rules.rows,
         rules.cols,
-        clock(app.remaining())
+        app.remaining().map_or("untimed".to_string(), clock)
     );
     frame.render_widget(Paragraph::new(left), area);
-    frame.render_widget(
-        Paragraph::new("? help ").alignment(Alignment::Right),
-        area,
-    );
+    frame.render_widget(Paragraph::new("? help ").alignment(Alignment::Right), area);
 }
 
 /// `m:ss` left, rounded up so the clock shows 0:00 only when time is up.
-pub fn clock(remaining: Option<Duration>) -> String {
-    match remaining {
-        None => "untimed".to_string(),
-        Some(left) => {
-            let seconds = left.as_millis().div_ceil(1000);
-            format!("{}:{:02}", seconds / 60, seconds % 60)
-        }
-    }
+pub fn clock(left: Duration) -> String {
+    let seconds = left.as_millis().div_ceil(1000);
+    format!("{}:{:02}", seconds / 60, seconds % 60)
 }
 
 /// How a face is written in its cell: `A`, `Qu`, `Th`, or blank.
@@ -176,7 +165,7 @@ fn face_text(face: Face) -> String {
     }
 }
 
-fn board(frame: &mut Frame, app: &App, cell: CellSize, area: Rect, palette: Palette) {
+fn board(frame: &mut Frame, app: &App, cell: CellSize, area: Rect, palette: Look) {
     let (board_w, board_h) = board_size(app, cell);
     let left = area.x + (area.width.saturating_sub(board_w)) / 2;
     let top = area.y + (area.height.saturating_sub(board_h)) / 2;
@@ -233,7 +222,10 @@ fn entry_width(longest: usize) -> u16 {
 
 fn found_words(frame: &mut Frame, app: &App, area: Rect) {
     let title = Rect::new(area.x, area.y, area.width, 1);
-    frame.render_widget(Paragraph::new(format!("Found: {}", app.score_line())), title);
+    frame.render_widget(
+        Paragraph::new(format!("Found: {}", app.score_line())),
+        title,
+    );
     let longest = app.found().iter().map(|(w, _)| w.len()).max().unwrap_or(0);
     let width = entry_width(longest);
     let entries = app
@@ -241,11 +233,16 @@ fn found_words(frame: &mut Frame, app: &App, area: Rect) {
         .iter()
         .map(|(word, points)| Line::from(format!("{word:<w$}{points:>2}", w = longest.max(4) + 1)))
         .collect();
-    let list = Rect::new(area.x, area.y + 2, area.width, area.height.saturating_sub(2));
+    let list = Rect::new(
+        area.x,
+        area.y + 2,
+        area.width,
+        area.height.saturating_sub(2),
+    );
     columns(frame, entries, width, list, None);
 }
 
-fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Palette) {
+fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
     let mut lines = vec![format!("{} ({}%)", app.score_line(), app.percent())];
     if let Some((longest, best)) = app.longest_and_best() {
         let points = app.rules().word_score(best.len());
@@ -267,7 +264,12 @@ fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Palette) {
         .enumerate()
         .map(|(i, w)| {
             let mark = if w.found { '+' } else { '-' };
-            let text = format!("{mark}{:<n$}{:>2}", w.word, w.points, n = longest.max(4) + 1);
+            let text = format!(
+                "{mark}{:<n$}{:>2}",
+                w.word,
+                w.points,
+                n = longest.max(4) + 1
+            );
             let style = if i == selected {
                 palette.highlight()
             } else {
@@ -282,16 +284,23 @@ fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Palette) {
         area.width,
         area.height.saturating_sub(top),
     );
-    columns(frame, entries, entry_width(longest) + 1, list, Some(selected));
+    columns(
+        frame,
+        entries,
+        entry_width(longest) + 1,
+        list,
+        Some(selected),
+    );
 }
 
-fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Palette) {
+fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
     let input = if app.is_over() {
         String::new()
     } else {
         format!("> {}_", app.typed())
     };
-    let good = !app.status().contains(": not") && !app.status().contains(": too")
+    let good = !app.status().contains(": not")
+        && !app.status().contains(": too")
         && !app.status().contains(": already");
     let keys = if app.is_over() {
         "Up/Down: a word's path   ?: help   q: quit"
@@ -300,7 +309,10 @@ fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Palette) {
     };
     let lines = vec![
         Line::from(format!(" {input}")),
-        Line::from(Span::styled(format!(" {}", app.status()), palette.status(good))),
+        Line::from(Span::styled(
+            format!(" {}", app.status()),
+            palette.status(good),
+        )),
         Line::from(format!(" {keys}")),
     ];
     frame.render_widget(Paragraph::new(lines), area);
@@ -322,10 +334,20 @@ pub fn help_lines(rules: &Rules) -> Vec<String> {
         "End screen: Up/Down show a word's path; q quits.".to_string(),
         "Ctrl-C quits at any time.".to_string(),
         String::new(),
-        format!("Rules: {}, {}x{} board", rules.preset, rules.rows, rules.cols),
+        format!(
+            "Rules: {}, {}x{} board",
+            rules.preset, rules.rows, rules.cols
+        ),
         format!("Words: {}+ letters{max}, each cell once", rules.min_len),
         format!("Moves: {moves}"),
-        format!("Q: {}", if rules.qu { "Qu (two letters)" } else { "a plain Q" }),
+        format!(
+            "Q: {}",
+            if rules.qu {
+                "Qu (two letters)"
+            } else {
+                "a plain Q"
+            }
+        ),
         format!("Points: {}", scoring_text(rules)),
         String::new(),
         "Any key closes this.".to_string(),
@@ -363,7 +385,10 @@ fn help(frame: &mut Frame, app: &App, area: Rect) {
         width,
         height,
     );
-    let text: Vec<Line> = lines.into_iter().map(|l| Line::from(format!(" {l}"))).collect();
+    let text: Vec<Line> = lines
+        .into_iter()
+        .map(|l| Line::from(format!(" {l}")))
+        .collect();
     frame.render_widget(Clear, rect);
     frame.render_widget(
         Paragraph::new(text).block(Block::default().borders(Borders::ALL).title(" Help ")),
@@ -405,7 +430,7 @@ mod tests {
     fn screen(app: &App, width: u16, height: u16) -> (Vec<String>, Vec<(u16, u16)>) {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
         terminal
-            .draw(|frame| render(frame, app, false))
+            .draw(|frame| render(frame, app, Look::default()))
             .expect("draws");
         let buffer = terminal.backend().buffer();
         let rows = (0..height)
@@ -436,11 +461,10 @@ mod tests {
         assert_rows(
             &rows,
             &[
-                " Boggle  project4 4x4  2:58                                               ? help",
+                " Boggle  project4 4x4  2:58                                              ? help",
                 "                                Found: 1 word, 1 of 3 points",
                 "",
                 "                                EAT   1",
-                "",
                 "",
                 "  ┌─────┐┌─────┐┌─────┐┌─────┐",
                 "  │  B  ││  E  ││  N  ││  H  │",
@@ -457,6 +481,7 @@ mod tests {
                 "",
                 "",
                 "",
+                "",
                 " > BEA_",
                 " LAB: not allowed by the no-up rule",
                 " Enter: submit   Esc: clear   Tab: pause   ?: help   Ctrl-D: end   Ctrl-C: quit",
@@ -464,10 +489,10 @@ mod tests {
         );
         // B, E and A (cells 0, 1, 5) are drawn in reverse video, all 7x3 of each.
         assert_eq!(reversed.len(), 3 * 21);
-        for (x, y) in [(2, 6), (9, 7), (15, 11)] {
+        for (x, y) in [(2, 5), (9, 6), (15, 10)] {
             assert!(reversed.contains(&(x, y)), "({x}, {y})");
         }
-        assert!(!reversed.contains(&(16, 7)));
+        assert!(!reversed.contains(&(16, 6)));
     }
 
     #[test]
@@ -476,7 +501,7 @@ mod tests {
         app.handle(Input::Pause);
         let (rows, _) = screen(&app, 80, 24);
         assert!(rows.iter().all(|r| !r.contains('┌')), "{rows:#?}");
-        assert_eq!(rows[11], "          Paused: Tab resumes");
+        assert_eq!(rows[11], "       Paused: Tab resumes");
     }
 
     #[test]
@@ -492,7 +517,10 @@ mod tests {
         ] {
             assert!(text.contains(line), "{line}\n{text}");
         }
-        assert_eq!(rows[0], " Boggle  project4 4x4  untimed                                            ? help");
+        assert_eq!(
+            rows[0],
+            " Boggle  project4 4x4  untimed                                           ? help"
+        );
     }
 
     #[test]
@@ -504,39 +532,68 @@ mod tests {
         app.handle(Input::Down);
         let (rows, reversed) = screen(&app, 80, 24);
         assert_rows(
-            &rows[..6],
+            &rows,
             &[
-                " Boggle  project4 4x4  0:00                                               ? help",
+                " Boggle  project4 4x4  0:00                                              ? help",
                 "                                1 word, 1 of 3 points (33%)",
                 "                                Longest BEAU, best ALT (1)",
                 "                                Games 3, best 7",
                 "                                + found  - missed",
-                "                                +ALT   1  -BEAU  1  -EAT   1",
+                "  ┌─────┐┌─────┐┌─────┐┌─────┐  +ALT   1",
+                "  │  B  ││  E  ││  N  ││  H  │  -BEAU  1",
+                "  └─────┘└─────┘└─────┘└─────┘  -EAT   1",
+                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  │  L  ││  A  ││  U  ││  M  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  │  I  ││  T  ││  L  ││  Z  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  │  R  ││  G  ││  A  ││  N  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "",
+                "",
+                "",
+                "",
+                "",
+                " Time's up: 1 word, 1 of 3 points; Up/Down show a word's path, q quits",
+                " Up/Down: a word's path   ?: help   q: quit",
             ],
         );
         assert_eq!(
             rows[22],
             " Time's up: 1 word, 1 of 3 points; Up/Down show a word's path, q quits"
         );
-        // BEAU's cells (0, 1, 5, 6) and its list entry are reversed.
-        assert_eq!(reversed.len(), 4 * 21 + 10);
+        // BEAU's cells (0, 1, 5, 6) and its list entry, "-BEAU  1", are reversed.
+        assert_eq!(reversed.len(), 4 * 21 + 8);
     }
 
     #[test]
     fn small_terminals_get_small_cells_then_a_message() {
         let app = app(None);
         let (rows, _) = screen(&app, 50, 12);
-        assert_eq!(rows[4], "      B   E   N   H");
+        assert_rows(
+            &rows[..8],
+            &[
+                " Boggle  project4 4x4  untimed             ? help",
+                "                    Found: 0 words, 0 of 3 points",
+                "",
+                "    B   E   N   H",
+                "    L   A   U   M",
+                "    I   T   L   Z",
+                "    R   G   A   N",
+                "",
+            ],
+        );
         let (rows, _) = screen(&app, 40, 8);
         assert_eq!(rows[0], "terminal too small: need 50x10");
     }
 
     #[test]
     fn clocks_round_up() {
-        assert_eq!(clock(Some(Duration::from_secs(180))), "3:00");
-        assert_eq!(clock(Some(Duration::from_millis(59_001))), "1:00");
-        assert_eq!(clock(Some(Duration::ZERO)), "0:00");
-        assert_eq!(clock(None), "untimed");
+        assert_eq!(clock(Duration::from_secs(180)), "3:00");
+        assert_eq!(clock(Duration::from_millis(59_001)), "1:00");
+        assert_eq!(clock(Duration::ZERO), "0:00");
     }
 
     #[test]

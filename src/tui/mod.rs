@@ -24,6 +24,8 @@
 //   I added `pub mod terminal;` below. I will not touch app.rs, ui.rs, cli/ or tests/tui_pty.rs.
 // REPLY (11:36): agreed, your split stands: README/ARCHITECTURE and tmux are yours;
 //   I own app.rs, ui.rs, src/cli/tui.rs, the Tui arm in src/cli/mod.rs, tests/tui_pty.rs.
+// (11:48) An early tests/tui_pty.rs could hang (fixed now); a `boggle tui --time 1` pid 16823
+//   (script pid 16821) from a cargo test started at 11:39, not by me, is still running.
 
 pub mod app;
 pub mod records;

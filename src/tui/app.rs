@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::game_board::GameBoard;
 use crate::path::find_path;
-use crate::rules::{MoveRule, Rules};
+use crate::rules::{MoveRule, Preset, Rules};
 use crate::word_find::WordFind;
 
 /// One thing the player did, or time passing; the terminal layer maps keys to these.
@@ -116,6 +116,7 @@ pub struct App {
     found: Vec<(String, u32)>,
     score: u32,
     status: String,
+    rejected: bool,
     remaining: Option<Duration>,
     time_limit: Option<Duration>,
     phase: Phase,
@@ -139,6 +140,7 @@ impl App {
             found: Vec::new(),
             score: 0,
             status: "Type a word and press Enter; ? for help".to_string(),
+            rejected: false,
             remaining: time_limit,
             time_limit,
             phase: Phase::Playing,
@@ -228,6 +230,7 @@ impl App {
 
     fn finish(&mut self, why: &str) {
         self.typed.clear();
+        self.rejected = false;
         self.status = format!(
             "{why}: {}; Up/Down show a word's path, q quits",
             self.score_line()
@@ -246,6 +249,7 @@ impl App {
             self.found.push((word.clone(), points));
         }
         self.status = verdict.message(&word);
+        self.rejected = !matches!(verdict, Verdict::Accepted(_));
     }
 
     /// What submitting `word` (upper case) would earn, without recording it.
@@ -387,6 +391,32 @@ impl App {
         &self.status
     }
 
+    /// Whether the status line says the last word was rejected.
+    pub fn rejected(&self) -> bool {
+        self.rejected
+    }
+
+    /// In the presets played against the computer (cs106b, tddd86), the
+    /// computer's line: it takes every word the player missed.
+    pub fn versus_line(&self) -> Option<String> {
+        if !matches!(self.rules().preset, Preset::Cs106b | Preset::Tddd86) {
+            return None;
+        }
+        let missed: Vec<EndWord> = self.end_words().into_iter().filter(|w| !w.found).collect();
+        let points: u32 = missed.iter().map(|w| w.points).sum();
+        // A tie goes to the human, as in spec 003.
+        let winner = if points > self.score {
+            "the computer wins"
+        } else {
+            "you win"
+        };
+        Some(format!(
+            "Computer: {}, {}; {winner}",
+            counted(missed.len(), "word"),
+            counted(points as usize, "point")
+        ))
+    }
+
     /// Time left, or `None` when untimed.
     pub fn remaining(&self) -> Option<Duration> {
         self.remaining
@@ -430,6 +460,12 @@ impl App {
     pub fn set_record_note(&mut self, note: String) {
         self.record_note = Some(note);
     }
+}
+
+/// `1 word`, `2 words`.
+fn counted(n: usize, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} {noun}{s}")
 }
 
 /// The cells of the typed letters' path under the rules, if they can be formed.
@@ -488,6 +524,7 @@ mod tests {
         for (word, status) in cases {
             type_word(&mut app, word);
             assert_eq!(app.status(), status);
+            assert!(app.rejected());
         }
         type_word(&mut app, "eat");
         type_word(&mut app, "EAT");
@@ -633,5 +670,22 @@ mod tests {
         assert_eq!(app.longest_and_best(), Some(("BEAU", "ALT")));
         type_word(&mut app, "eat");
         assert_eq!(app.percent(), 33);
+        assert_eq!(app.versus_line(), None);
+    }
+
+    #[test]
+    fn against_the_computer_it_takes_the_missed_words() {
+        let dictionary = Dictionary::from_words(["EAT", "BEAU", "ALT", "BEAN"]);
+        let rules = Rules::preset(Preset::Cs106b);
+        let finder = WordFind::with_rules(Arc::new(dictionary), rules);
+        let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
+        let mut app = App::new(finder, board, None);
+        type_word(&mut app, "beau");
+        assert_eq!(app.status(), "BEAU: 1 point");
+        assert!(!app.rejected());
+        assert_eq!(
+            app.versus_line().as_deref(),
+            Some("Computer: 1 word, 1 point; you win")
+        );
     }
 }

@@ -239,7 +239,9 @@ fn found_words(frame: &mut Frame, app: &App, area: Rect) {
         area.width,
         area.height.saturating_sub(2),
     );
-    columns(frame, entries, width, list, None);
+    // The newest word stays in view when the words outgrow the panel.
+    let newest = app.found().len().checked_sub(1);
+    columns(frame, entries, width, list, newest);
 }
 
 fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
@@ -248,6 +250,7 @@ fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
         let points = app.rules().word_score(best.len());
         lines.push(format!("Longest {longest}, best {best} ({points})"));
     }
+    lines.extend(app.versus_line());
     lines.push(app.record_note().unwrap_or("").to_string());
     lines.push("+ found  - missed".to_string());
     let top = u16::try_from(lines.len()).unwrap_or(0);
@@ -299,9 +302,7 @@ fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
     } else {
         format!("> {}_", app.typed())
     };
-    let good = !app.status().contains(": not")
-        && !app.status().contains(": too")
-        && !app.status().contains(": already");
+    let good = !app.rejected();
     let keys = if app.is_over() {
         "Up/Down: a word's path   ?: help   q: quit"
     } else {

@@ -591,6 +591,27 @@ mod tests {
     }
 
     #[test]
+    fn a_6x6_board_with_qu_fits_80x24_in_large_cells() {
+        let rules = Rules::sized(crate::rules::Preset::Classic, 6, 6);
+        let finder = WordFind::with_rules(Arc::new(Dictionary::from_words(["QUIT"])), rules);
+        let letters = "QITABCDEFGHIJKLMNOPRSTUVWXYZABCDEFGH";
+        let board = GameBoard::from_letters(letters, 6, 6, true).expect("36 cells");
+        let mut app = App::new(finder, board, None);
+        send(&mut app, "quit\nqu");
+        let (rows, reversed) = screen(&app, 80, 24);
+        assert_rows(
+            &rows[1..4],
+            &[
+                "                                              Found: 1 word, 1 of 1 points",
+                "  ┌─────┐┌─────┐┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  │ Qu  ││  I  ││  T  ││  A  ││  B  ││  C  │  QUIT  1",
+            ],
+        );
+        assert_eq!(reversed.len(), 21, "typing QU lights the Qu cell");
+        assert_eq!(rows[19], "  └─────┘└─────┘└─────┘└─────┘└─────┘└─────┘");
+    }
+
+    #[test]
     fn clocks_round_up() {
         assert_eq!(clock(Duration::from_secs(180)), "3:00");
         assert_eq!(clock(Duration::from_millis(59_001)), "1:00");

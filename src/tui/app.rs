@@ -194,23 +194,17 @@ impl App {
 
     fn over(&mut self, selected: usize, input: Input) {
         let last = self.end_words().len().saturating_sub(1);
-        self.phase = match input {
-            Input::Up => Phase::Over {
-                selected: selected.saturating_sub(1),
-            },
-            Input::Down => Phase::Over {
-                selected: (selected + 1).min(last),
-            },
-            Input::Help => {
-                self.open_help();
-                return;
-            }
-            Input::Esc | Input::Char('q' | 'Q') => {
-                self.quit = true;
-                return;
-            }
-            _ => return,
-        };
+        match input {
+            Input::Up => self.select(selected.saturating_sub(1)),
+            Input::Down => self.select((selected + 1).min(last)),
+            Input::Help => self.open_help(),
+            Input::Esc | Input::Char('q' | 'Q') => self.quit = true,
+            _ => {}
+        }
+    }
+
+    fn select(&mut self, selected: usize) {
+        self.phase = Phase::Over { selected };
     }
 
     fn open_help(&mut self) {

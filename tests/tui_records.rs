@@ -69,6 +69,10 @@ fn records_survive_a_kill_while_writing() {
             .map_or(0, |r| r.played)
             <= games_before
         {
+            // A writer that died on its own would leave this loop waiting forever.
+            if let Some(status) = child.try_wait().expect("polls the writer") {
+                panic!("the writer stopped by itself: {status}");
+            }
             std::thread::sleep(Duration::from_millis(1));
         }
         std::thread::sleep(Duration::from_millis(delay_ms));

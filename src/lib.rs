@@ -15,6 +15,7 @@
 //! - [`versus`]: human against computer (specs 000 and 003).
 //! - [`boggleish`], [`lfsr`]: spec 001's seeded, timed "Boggle-ish" and its 16-bit LFSR.
 //! - [`best`]: the search for the highest-scoring boards (`boggle best`).
+//! - [`tui`]: the full-screen terminal game (`boggle tui`).
 
 pub mod bench;
 pub mod best;
@@ -38,6 +39,7 @@ pub mod random;
 pub mod rules;
 pub mod search;
 pub mod trie;
+pub mod tui;
 pub mod versus;
 pub mod word_find;
 

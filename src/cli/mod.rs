@@ -7,6 +7,7 @@ mod bench;
 mod best;
 mod play;
 mod solve;
+mod tui;
 mod versus;
 
 use std::ffi::OsString;
@@ -46,6 +47,8 @@ pub enum Command {
     Versus(GameArgs),
     /// Search for the highest-scoring boards
     Best(best::BestArgs),
+    /// The full-screen game: live clock, the typed word traced on the board, records
+    Tui(tui::TuiArgs),
 }
 
 /// Settings shared by the playable modes.
@@ -86,6 +89,7 @@ where
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Versus(args)) => versus::run(&args),
         Some(Command::Best(args)) => best::run(&args),
+        Some(Command::Tui(args)) => tui::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

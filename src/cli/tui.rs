@@ -1,0 +1,198 @@
+//! `boggle tui`: the full-screen game's command line. Resolves the rules,
+//! dictionary, board and time limit, checks there is a terminal, runs
+//! [`crate::tui::terminal::run`], and records the finished game.
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+
+use super::{GameArgs, load_dictionary, report};
+use crate::error::Error;
+use crate::game::random_board;
+use crate::random;
+use crate::rules::{Preset, Rules};
+use crate::tui::app::App;
+use crate::tui::records::{RecordKey, Records};
+use crate::tui::terminal;
+use crate::tui::ui::{self, Look};
+use crate::word_find::WordFind;
+
+/// A turn's length when `--time` is not given: the sand timer of standard and
+/// Big Boggle; Super Big Boggle's 6x6 and larger boards get its four minutes.
+fn default_time(rules: &Rules) -> Duration {
+    Duration::from_secs(if rules.cells() >= 36 { 240 } else { 180 })
+}
+
+/// When to use colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour unless NO_COLOR is set to anything non-empty.
+    #[default]
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour (the highlight stays, in reverse video).
+    Never,
+}
+
+/// The full-screen game's flags.
+#[derive(Debug, Args, Clone)]
+pub struct TuiArgs {
+    /// Dictionary, seed, time and rules, as for the console game (--time 0: untimed; default 180, 240 from 6x6).
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Do not read or write the records file
+    #[arg(long)]
+    pub no_record: bool,
+    /// Colour: auto (honours NO_COLOR), always, never
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
+}
+
+/// Plays one full-screen game.
+pub fn run(args: &TuiArgs) -> Result<(), Error> {
+    let rules = args.game.rules.resolve(Preset::Project4)?;
+    if !rules.dictionary_required {
+        return Err(Error::Usage(
+            "the ece209 rules score any string on the board; play them with 'boggle --rules ece209'"
+                .into(),
+        ));
+    }
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        return Err(Error::Usage(
+            "boggle tui needs a terminal; pipe words into 'boggle' instead".into(),
+        ));
+    }
+    let time = match args.game.time {
+        None => Some(default_time(&rules)),
+        Some(0) => None,
+        Some(seconds) => Some(Duration::from_secs(seconds)),
+    };
+    let dictionary = Arc::new(load_dictionary(args.game.dict.as_deref())?);
+    let board = match args.game.seed {
+        Some(seed) => random_board(&rules, &mut random::seeded(seed)),
+        None => random_board(&rules, &mut random::from_entropy()),
+    };
+    let key = record_key(&rules, args, time);
+    let mut app = App::new(WordFind::with_rules(dictionary, rules), board, time);
+    let look = Look {
+        colour: use_colour(args.color, std::env::var_os("NO_COLOR")),
+    };
+    let mut warnings = Vec::new();
+    let result = terminal::run(&mut app, look, |app| {
+        if !args.no_record {
+            let (note, warning) = record(key.clone(), app.score());
+            app.set_record_note(note);
+            warnings.extend(warning);
+        }
+    });
+    // The terminal is restored by now, so these stay on the screen after the game.
+    for warning in &warnings {
+        report(warning);
+    }
+    result.map_err(Error::Io)
+}
+
+/// Whether to colour: `auto` follows NO_COLOR (set and non-empty means no colour).
+fn use_colour(choice: ColorChoice, no_color: Option<std::ffi::OsString>) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => no_color.is_none_or(|value| value.is_empty()),
+    }
+}
+
+fn record_key(rules: &Rules, args: &TuiArgs, time: Option<Duration>) -> RecordKey {
+    let dictionary = args
+        .game
+        .dict
+        .as_deref()
+        .and_then(|path| path.file_name())
+        .map_or("default".to_string(), |name| {
+            name.to_string_lossy().into_owned()
+        });
+    RecordKey {
+        preset: rules.preset.name().to_string(),
+        size: format!("{}x{}", rules.rows, rules.cols),
+        dictionary,
+        time: time.map_or("untimed".to_string(), ui::clock),
+    }
+}
+
+/// Counts the finished game; the end screen's note and any warning for the player.
+fn record(key: RecordKey, score: u32) -> (String, Option<String>) {
+    let Some(path) = crate::tui::records::default_path() else {
+        return ("Not recorded: no HOME or XDG_DATA_HOME".to_string(), None);
+    };
+    let loaded = Records::load(&path);
+    let mut records = loaded.records;
+    let (record, new_best) = records.add_game(key, score);
+    let games = if record.played == 1 { "game" } else { "games" };
+    let best = if new_best { " (new best)" } else { "" };
+    let note = format!("{} {games} here, best {}{best}", record.played, record.best);
+    let saved = records
+        .save(&path)
+        .err()
+        .map(|e| format!("could not save the records to {}: {e}", path.display()));
+    (note, loaded.warning.or(saved))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    #[test]
+    fn parses_its_flags() {
+        let cli = Cli::try_parse_from([
+            "boggle",
+            "tui",
+            "--rules",
+            "classic",
+            "--size",
+            "5",
+            "--time",
+            "0",
+            "--seed",
+            "3",
+            "--no-record",
+            "--color",
+            "never",
+        ])
+        .expect("valid");
+        let Some(Command::Tui(args)) = cli.command else {
+            panic!("tui parses as the tui command");
+        };
+        assert_eq!(args.game.time, Some(0));
+        assert!(args.no_record);
+        assert_eq!(args.color, ColorChoice::Never);
+        assert!(Cli::try_parse_from(["boggle", "tui", "--color", "pink"]).is_err());
+    }
+
+    #[test]
+    fn colour_follows_no_color() {
+        assert!(use_colour(ColorChoice::Auto, None));
+        assert!(use_colour(ColorChoice::Auto, Some("".into())));
+        assert!(!use_colour(ColorChoice::Auto, Some("1".into())));
+        assert!(use_colour(ColorChoice::Always, Some("1".into())));
+        assert!(!use_colour(ColorChoice::Never, None));
+    }
+
+    #[test]
+    fn records_are_kept_per_preset_size_dictionary_and_time() {
+        let cli =
+            Cli::try_parse_from(["boggle", "tui", "--dict", "/tmp/my words.txt"]).expect("valid");
+        let Some(Command::Tui(args)) = cli.command else {
+            panic!("tui parses as the tui command");
+        };
+        let rules = args.game.rules.resolve(Preset::Project4).expect("valid");
+        let key = record_key(&rules, &args, Some(default_time(&rules)));
+        assert_eq!(key.describe(), "project4 4x4 my words.txt 3:00");
+        let super_big = Rules::sized(Preset::Classic, 6, 6);
+        assert_eq!(default_time(&super_big), Duration::from_secs(240));
+    }
+}

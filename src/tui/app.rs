@@ -1,0 +1,685 @@
+//! The full-screen game's state and its transitions, with no terminal: what the
+//! player has typed and found, the status line, the clock (advanced only by
+//! `Input::Tick`, so tests inject time), and the phase (playing, paused, help,
+//! the end screen with a selected word). Drawing lives in `ui`, keys in `terminal`.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use crate::game_board::GameBoard;
+use crate::path::find_path;
+use crate::rules::{MoveRule, Preset, Rules};
+use crate::word_find::WordFind;
+
+/// One thing the player did, or time passing; the terminal layer maps keys to these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A typed character (letters are kept, the rest ignored; `q` quits the end screen).
+    Char(char),
+    /// Deletes the last typed letter.
+    Backspace,
+    /// Submits the typed word.
+    Enter,
+    /// Clears the typed word; leaves help; quits the end screen.
+    Esc,
+    /// Selects the previous word on the end screen.
+    Up,
+    /// Selects the next word on the end screen.
+    Down,
+    /// Pauses or resumes (the board hides while paused).
+    Pause,
+    /// Shows or hides the keys and rules.
+    Help,
+    /// Ends the turn now and shows the end screen.
+    Finish,
+    /// Leaves the program.
+    Quit,
+    /// Time passed.
+    Tick(Duration),
+}
+
+/// Which screen the game is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Typing words against the clock.
+    Playing,
+    /// The clock is stopped and the board hidden.
+    Paused,
+    /// The keys and rules are shown over the game; the clock is stopped.
+    Help,
+    /// The turn is over; `selected` indexes [`App::end_words`].
+    Over {
+        /// The selected word, whose path is highlighted.
+        selected: usize,
+    },
+}
+
+/// What became of one submitted word.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It counts for this many points.
+    Accepted(u32),
+    /// Fewer letters than the rules allow.
+    TooShort(usize),
+    /// More letters than the rules allow.
+    TooLong(usize),
+    /// Found earlier in this game.
+    AlreadyFound,
+    /// Not a word of the dictionary.
+    NotInDictionary,
+    /// On the board only by moving up a row, which the rules forbid.
+    GoesUp,
+    /// The board cannot spell it.
+    NotOnBoard,
+}
+
+impl Verdict {
+    /// The status line for `word` with this verdict.
+    pub fn message(&self, word: &str) -> String {
+        match self {
+            Verdict::Accepted(1) => format!("{word}: 1 point"),
+            Verdict::Accepted(points) => format!("{word}: {points} points"),
+            Verdict::TooShort(min) => format!("{word}: too short (at least {min} letters)"),
+            Verdict::TooLong(max) => format!("{word}: too long (at most {max} letters)"),
+            Verdict::AlreadyFound => format!("{word}: already found"),
+            Verdict::NotInDictionary => format!("{word}: not in the dictionary"),
+            Verdict::GoesUp => format!("{word}: not allowed by the no-up rule"),
+            Verdict::NotOnBoard => format!("{word}: not on the board"),
+        }
+    }
+}
+
+/// A word on the end screen: found or missed, with its points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndWord {
+    /// The word, upper case.
+    pub word: String,
+    /// Its points.
+    pub points: u32,
+    /// Whether the player found it.
+    pub found: bool,
+}
+
+/// The most letters kept in the typed word (longer cannot be on any board this size).
+fn typed_cap(board: &GameBoard) -> usize {
+    board.faces().len() * 2
+}
+
+/// The whole game: board, rules, every word, and what the player has done.
+#[derive(Clone, Debug)]
+pub struct App {
+    finder: WordFind,
+    board: GameBoard,
+    words: BTreeSet<String>,
+    total_points: u32,
+    typed: String,
+    found: Vec<(String, u32)>,
+    score: u32,
+    status: String,
+    rejected: bool,
+    remaining: Option<Duration>,
+    time_limit: Option<Duration>,
+    phase: Phase,
+    before_help: Phase,
+    quit: bool,
+    record_note: Option<String>,
+}
+
+impl App {
+    /// A game on `board` with the finder's dictionary and rules; `time_limit` `None` is untimed.
+    pub fn new(finder: WordFind, board: GameBoard, time_limit: Option<Duration>) -> App {
+        let words = finder.get_all_words(&board);
+        let rules = finder.rules().clone();
+        let total_points = words.iter().map(|w| rules.word_score(w.len())).sum();
+        App {
+            finder,
+            board,
+            words,
+            total_points,
+            typed: String::new(),
+            found: Vec::new(),
+            score: 0,
+            status: "Type a word and press Enter; ? for help".to_string(),
+            rejected: false,
+            remaining: time_limit,
+            time_limit,
+            phase: Phase::Playing,
+            before_help: Phase::Playing,
+            quit: false,
+            record_note: None,
+        }
+    }
+
+    /// Applies one input.
+    pub fn handle(&mut self, input: Input) {
+        if input == Input::Quit {
+            self.quit = true;
+            return;
+        }
+        match self.phase {
+            Phase::Playing => self.playing(input),
+            Phase::Paused => match input {
+                Input::Pause | Input::Esc | Input::Enter => self.phase = Phase::Playing,
+                Input::Help => self.open_help(),
+                Input::Finish => self.finish("Turn ended"),
+                _ => {}
+            },
+            Phase::Help => match input {
+                Input::Tick(_) => {}
+                _ => self.phase = self.before_help,
+            },
+            Phase::Over { selected } => self.over(selected, input),
+        }
+    }
+
+    fn playing(&mut self, input: Input) {
+        match input {
+            Input::Char(c)
+                if c.is_ascii_alphabetic() && self.typed.len() < typed_cap(&self.board) =>
+            {
+                self.typed.push(c.to_ascii_uppercase());
+            }
+            Input::Backspace => {
+                self.typed.pop();
+            }
+            Input::Esc => self.typed.clear(),
+            Input::Enter => self.submit(),
+            Input::Pause => self.phase = Phase::Paused,
+            Input::Help => self.open_help(),
+            Input::Finish => self.finish("Turn ended"),
+            Input::Tick(elapsed) => self.tick(elapsed),
+            _ => {}
+        }
+    }
+
+    fn over(&mut self, selected: usize, input: Input) {
+        let last = self.end_words().len().saturating_sub(1);
+        match input {
+            Input::Up => self.select(selected.saturating_sub(1)),
+            Input::Down => self.select((selected + 1).min(last)),
+            Input::Help => self.open_help(),
+            Input::Esc | Input::Char('q' | 'Q') => self.quit = true,
+            _ => {}
+        }
+    }
+
+    fn select(&mut self, selected: usize) {
+        self.phase = Phase::Over { selected };
+    }
+
+    fn open_help(&mut self) {
+        self.before_help = self.phase;
+        self.phase = Phase::Help;
+    }
+
+    fn tick(&mut self, elapsed: Duration) {
+        if let Some(remaining) = self.remaining {
+            let left = remaining.saturating_sub(elapsed);
+            self.remaining = Some(left);
+            if left.is_zero() {
+                self.finish("Time's up");
+            }
+        }
+    }
+
+    fn finish(&mut self, why: &str) {
+        self.typed.clear();
+        self.rejected = false;
+        self.status = format!(
+            "{why}: {}; Up/Down show a word's path, q quits",
+            self.score_line()
+        );
+        self.phase = Phase::Over { selected: 0 };
+    }
+
+    fn submit(&mut self) {
+        if self.typed.is_empty() {
+            return;
+        }
+        let word = std::mem::take(&mut self.typed);
+        let verdict = self.judge(&word);
+        if let Verdict::Accepted(points) = verdict {
+            self.score += points;
+            self.found.push((word.clone(), points));
+        }
+        self.status = verdict.message(&word);
+        self.rejected = !matches!(verdict, Verdict::Accepted(_));
+    }
+
+    /// What submitting `word` (upper case) would earn, without recording it.
+    pub fn judge(&self, word: &str) -> Verdict {
+        let rules = self.rules();
+        let letters = word.len();
+        if letters < rules.min_len {
+            return Verdict::TooShort(rules.min_len);
+        }
+        if let Some(max) = rules.max_len.filter(|&max| letters > max) {
+            return Verdict::TooLong(max);
+        }
+        if self.found.iter().any(|(w, _)| w == word) {
+            return Verdict::AlreadyFound;
+        }
+        if self.words.contains(word) {
+            return Verdict::Accepted(rules.word_score(letters));
+        }
+        if !self.finder.dictionary().is_word(word) {
+            return Verdict::NotInDictionary;
+        }
+        let goes_up = rules.moves == MoveRule::NoUp
+            && find_path(&self.board, MoveRule::EightNeighbours, word).is_some();
+        if goes_up {
+            Verdict::GoesUp
+        } else {
+            Verdict::NotOnBoard
+        }
+    }
+
+    /// Every word for the end screen: the found ones in the order found, then
+    /// the missed ones, best first (alphabetical among equals).
+    pub fn end_words(&self) -> Vec<EndWord> {
+        let found = self.found.iter().map(|(word, points)| EndWord {
+            word: word.clone(),
+            points: *points,
+            found: true,
+        });
+        let mut missed: Vec<EndWord> = self
+            .words
+            .iter()
+            .filter(|w| !self.found.iter().any(|(f, _)| f == *w))
+            .map(|word| EndWord {
+                word: word.clone(),
+                points: self.rules().word_score(word.len()),
+                found: false,
+            })
+            .collect();
+        missed.sort_by(|a, b| b.points.cmp(&a.points).then_with(|| a.word.cmp(&b.word)));
+        found.chain(missed).collect()
+    }
+
+    /// The cells to highlight: the typed word's path while playing, the selected word's at the end.
+    pub fn highlight(&self) -> Vec<usize> {
+        let word = match self.phase {
+            Phase::Over { selected } => self.end_words().get(selected).map(|w| w.word.clone()),
+            _ => Some(self.typed.clone()),
+        };
+        word.and_then(|w| trace(&self.board, self.rules(), &w))
+            .unwrap_or_default()
+    }
+
+    /// The board's longest word and its best-scoring word (the first alphabetically among equals).
+    pub fn longest_and_best(&self) -> Option<(&str, &str)> {
+        let longest = self
+            .words
+            .iter()
+            .fold(None::<&String>, |best, w| match best {
+                Some(b) if b.len() >= w.len() => Some(b),
+                _ => Some(w),
+            })?;
+        let best = self
+            .words
+            .iter()
+            .fold(None::<&String>, |best, w| match best {
+                Some(b) if self.rules().word_score(b.len()) >= self.rules().word_score(w.len()) => {
+                    Some(b)
+                }
+                _ => Some(w),
+            })?;
+        Some((longest, best))
+    }
+
+    /// `12 words, 17 of 183 points`.
+    pub fn score_line(&self) -> String {
+        let n = self.found.len();
+        let words = if n == 1 { "word" } else { "words" };
+        format!(
+            "{n} {words}, {} of {} points",
+            self.score, self.total_points
+        )
+    }
+
+    /// The share of the board's points found, in whole percent.
+    pub fn percent(&self) -> u32 {
+        if self.total_points == 0 {
+            return 0;
+        }
+        self.score * 100 / self.total_points
+    }
+
+    /// The board.
+    pub fn board(&self) -> &GameBoard {
+        &self.board
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> &Rules {
+        self.finder.rules()
+    }
+
+    /// Every word on the board.
+    pub fn words(&self) -> &BTreeSet<String> {
+        &self.words
+    }
+
+    /// The letters typed so far, upper case.
+    pub fn typed(&self) -> &str {
+        &self.typed
+    }
+
+    /// The words found, in order, with their points.
+    pub fn found(&self) -> &[(String, u32)] {
+        &self.found
+    }
+
+    /// Points scored.
+    pub fn score(&self) -> u32 {
+        self.score
+    }
+
+    /// Points on the board.
+    pub fn total_points(&self) -> u32 {
+        self.total_points
+    }
+
+    /// The status line: the last word's points or why it was rejected.
+    pub fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// Whether the status line says the last word was rejected.
+    pub fn rejected(&self) -> bool {
+        self.rejected
+    }
+
+    /// In the presets played against the computer (cs106b, tddd86), the
+    /// computer's line: it takes every word the player missed.
+    pub fn versus_line(&self) -> Option<String> {
+        if !matches!(self.rules().preset, Preset::Cs106b | Preset::Tddd86) {
+            return None;
+        }
+        let missed: Vec<EndWord> = self.end_words().into_iter().filter(|w| !w.found).collect();
+        let points: u32 = missed.iter().map(|w| w.points).sum();
+        // A tie goes to the human, as in spec 003.
+        let winner = if points > self.score {
+            "the computer wins"
+        } else {
+            "you win"
+        };
+        Some(format!(
+            "Computer: {}, {}; {winner}",
+            counted(missed.len(), "word"),
+            counted(points as usize, "point")
+        ))
+    }
+
+    /// Time left, or `None` when untimed.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.remaining
+    }
+
+    /// The turn's time limit, or `None` when untimed.
+    pub fn time_limit(&self) -> Option<Duration> {
+        self.time_limit
+    }
+
+    /// The current screen.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The screen under the help overlay (the current one when help is not shown).
+    pub fn screen(&self) -> Phase {
+        if self.phase == Phase::Help {
+            self.before_help
+        } else {
+            self.phase
+        }
+    }
+
+    /// Whether the player asked to leave.
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Whether the turn is over.
+    pub fn is_over(&self) -> bool {
+        matches!(self.screen(), Phase::Over { .. })
+    }
+
+    /// A line about the player's records, shown on the end screen.
+    pub fn record_note(&self) -> Option<&str> {
+        self.record_note.as_deref()
+    }
+
+    /// Sets the line about the player's records.
+    pub fn set_record_note(&mut self, note: String) {
+        self.record_note = Some(note);
+    }
+}
+
+/// `1 word`, `2 words`.
+fn counted(n: usize, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} {noun}{s}")
+}
+
+/// The cells of the typed letters' path under the rules, if they can be formed.
+/// A trailing `Q` also matches a `Qu` face, so the highlight does not flicker off
+/// between typing `Q` and `U`.
+pub fn trace(board: &GameBoard, rules: &Rules, typed: &str) -> Option<Vec<usize>> {
+    find_path(board, rules.moves, typed).or_else(|| {
+        let ends_in_q = typed.ends_with(['q', 'Q']);
+        ends_in_q
+            .then(|| find_path(board, rules.moves, &format!("{typed}U")))
+            .flatten()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::dictionary::Dictionary;
+
+    /// BENH / LAUM / ITLZ / RGAN under project4 (no-up) rules, with a tiny dictionary.
+    fn app(time: Option<u64>) -> App {
+        let dictionary = Dictionary::from_words(["EAT", "LAB", "BEAU", "ALT", "ZZZ", "AT"]);
+        let finder = WordFind::with_rules(Arc::new(dictionary), Rules::project4());
+        let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
+        App::new(finder, board, time.map(Duration::from_secs))
+    }
+
+    fn type_word(app: &mut App, word: &str) {
+        word.chars().for_each(|c| app.handle(Input::Char(c)));
+        app.handle(Input::Enter);
+    }
+
+    #[test]
+    fn accepted_words_score_and_count() {
+        let mut app = app(None);
+        assert_eq!(app.words().len(), 3, "{:?}", app.words());
+        type_word(&mut app, "eat");
+        assert_eq!(app.status(), "EAT: 1 point");
+        type_word(&mut app, "beau");
+        assert_eq!(app.status(), "BEAU: 1 point");
+        assert_eq!(app.score_line(), "2 words, 2 of 3 points");
+        assert_eq!(app.typed(), "");
+    }
+
+    #[test]
+    fn every_rejection_says_why() {
+        let mut app = app(None);
+        let cases = [
+            ("at", "AT: too short (at least 3 letters)"),
+            ("tea", "TEA: not in the dictionary"),
+            ("lab", "LAB: not allowed by the no-up rule"),
+            ("zzz", "ZZZ: not on the board"),
+        ];
+        for (word, status) in cases {
+            type_word(&mut app, word);
+            assert_eq!(app.status(), status);
+            assert!(app.rejected());
+        }
+        type_word(&mut app, "eat");
+        type_word(&mut app, "EAT");
+        assert_eq!(app.status(), "EAT: already found");
+        assert_eq!(app.score(), 1);
+    }
+
+    #[test]
+    fn editing_keys() {
+        let mut app = app(None);
+        for input in [Input::Char('e'), Input::Char('1'), Input::Char('x')] {
+            app.handle(input);
+        }
+        assert_eq!(app.typed(), "EX");
+        app.handle(Input::Backspace);
+        assert_eq!(app.typed(), "E");
+        app.handle(Input::Esc);
+        assert_eq!(app.typed(), "");
+        app.handle(Input::Enter);
+        assert_eq!(app.status(), "Type a word and press Enter; ? for help");
+    }
+
+    #[test]
+    fn the_typed_path_is_traced() {
+        let mut app = app(None);
+        "ea".chars().for_each(|c| app.handle(Input::Char(c)));
+        assert_eq!(app.highlight(), vec![1, 5]);
+        app.handle(Input::Char('z'));
+        assert_eq!(app.highlight(), Vec::<usize>::new());
+        let board = GameBoard::from_letters("QITX", 2, 2, true).expect("4 cells");
+        let rules = Rules::preset(crate::rules::Preset::Classic);
+        assert_eq!(trace(&board, &rules, "Q"), Some(vec![0]));
+        assert_eq!(trace(&board, &rules, "QUI"), Some(vec![0, 1]));
+    }
+
+    #[test]
+    fn time_runs_out_into_the_end_screen() {
+        let mut app = app(Some(3));
+        type_word(&mut app, "eat");
+        app.handle(Input::Char('n'));
+        app.handle(Input::Tick(Duration::from_millis(2500)));
+        assert_eq!(app.remaining(), Some(Duration::from_millis(500)));
+        assert_eq!(app.phase(), Phase::Playing);
+        app.handle(Input::Tick(Duration::from_secs(1)));
+        assert_eq!(app.phase(), Phase::Over { selected: 0 });
+        assert_eq!(app.remaining(), Some(Duration::ZERO));
+        assert_eq!(
+            app.status(),
+            "Time's up: 1 word, 1 of 3 points; Up/Down show a word's path, q quits"
+        );
+        assert_eq!(app.typed(), "");
+    }
+
+    #[test]
+    fn untimed_games_end_on_finish() {
+        let mut app = app(None);
+        app.handle(Input::Tick(Duration::from_secs(999)));
+        assert_eq!(app.phase(), Phase::Playing);
+        app.handle(Input::Finish);
+        assert!(app.is_over());
+    }
+
+    #[test]
+    fn pause_stops_the_clock() {
+        let mut app = app(Some(10));
+        app.handle(Input::Pause);
+        assert_eq!(app.phase(), Phase::Paused);
+        app.handle(Input::Char('e'));
+        app.handle(Input::Tick(Duration::from_secs(60)));
+        assert_eq!(app.remaining(), Some(Duration::from_secs(10)));
+        assert_eq!(app.typed(), "");
+        app.handle(Input::Pause);
+        assert_eq!(app.phase(), Phase::Playing);
+    }
+
+    #[test]
+    fn help_stops_the_clock_and_returns_where_it_was() {
+        let mut app = app(Some(10));
+        app.handle(Input::Help);
+        assert_eq!(app.phase(), Phase::Help);
+        assert_eq!(app.screen(), Phase::Playing);
+        app.handle(Input::Tick(Duration::from_secs(60)));
+        assert_eq!(app.remaining(), Some(Duration::from_secs(10)));
+        app.handle(Input::Char('x'));
+        assert_eq!(app.phase(), Phase::Playing);
+        assert_eq!(app.typed(), "", "the key that closes help is not typed");
+        app.handle(Input::Pause);
+        app.handle(Input::Help);
+        app.handle(Input::Esc);
+        assert_eq!(app.phase(), Phase::Paused);
+    }
+
+    #[test]
+    fn the_end_screen_browses_found_then_missed_words() {
+        let mut app = app(Some(1));
+        type_word(&mut app, "alt");
+        app.handle(Input::Tick(Duration::from_secs(1)));
+        let words: Vec<(String, u32, bool)> = app
+            .end_words()
+            .into_iter()
+            .map(|w| (w.word, w.points, w.found))
+            .collect();
+        let expected = [("ALT", 1, true), ("BEAU", 1, false), ("EAT", 1, false)];
+        let expected: Vec<(String, u32, bool)> = expected
+            .into_iter()
+            .map(|(w, p, f)| (w.to_string(), p, f))
+            .collect();
+        assert_eq!(words, expected);
+        assert_eq!(app.highlight(), vec![5, 4, 9]);
+        app.handle(Input::Up);
+        assert_eq!(app.phase(), Phase::Over { selected: 0 });
+        app.handle(Input::Down);
+        app.handle(Input::Down);
+        app.handle(Input::Down);
+        assert_eq!(app.phase(), Phase::Over { selected: 2 });
+        assert_eq!(app.highlight(), vec![1, 5, 9]);
+        app.handle(Input::Char('e'));
+        assert!(!app.should_quit());
+        app.handle(Input::Char('q'));
+        assert!(app.should_quit());
+    }
+
+    #[test]
+    fn quit_leaves_from_any_phase() {
+        for before in [
+            None,
+            Some(Input::Pause),
+            Some(Input::Help),
+            Some(Input::Finish),
+        ] {
+            let mut app = app(Some(5));
+            if let Some(input) = before {
+                app.handle(input);
+            }
+            app.handle(Input::Quit);
+            assert!(app.should_quit(), "{before:?}");
+        }
+    }
+
+    #[test]
+    fn longest_best_and_share() {
+        let mut app = app(None);
+        assert_eq!(app.longest_and_best(), Some(("BEAU", "ALT")));
+        type_word(&mut app, "eat");
+        assert_eq!(app.percent(), 33);
+        assert_eq!(app.versus_line(), None);
+    }
+
+    #[test]
+    fn against_the_computer_it_takes_the_missed_words() {
+        let dictionary = Dictionary::from_words(["EAT", "BEAU", "ALT", "BEAN"]);
+        let rules = Rules::preset(Preset::Cs106b);
+        let finder = WordFind::with_rules(Arc::new(dictionary), rules);
+        let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
+        let mut app = App::new(finder, board, None);
+        type_word(&mut app, "beau");
+        assert_eq!(app.status(), "BEAU: 1 point");
+        assert!(!app.rejected());
+        assert_eq!(
+            app.versus_line().as_deref(),
+            Some("Computer: 1 word, 1 point; you win")
+        );
+    }
+}

@@ -1,0 +1,144 @@
+//! The real terminal, and the only user of crossterm: raw mode and the
+//! alternate screen, the event loop (keys become [`Input`]s, the wall clock
+//! becomes `Input::Tick`), redrawing after every event and on resize, and
+//! restoring the terminal on every way out: a normal exit, an error, Ctrl-C
+//! (a key in raw mode) and a panic (through a panic hook).
+
+use std::io::{self, Stdout};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::{cursor, execute, terminal};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+use super::app::{App, Input};
+use super::ui::{self, Look};
+
+/// How often the clock is redrawn when no key arrives.
+const FRAME: Duration = Duration::from_millis(100);
+
+/// Owns raw mode and the alternate screen; dropping it restores the terminal.
+struct Session {
+    terminal: Terminal<CrosstermBackend<Stdout>>,
+}
+
+impl Session {
+    fn start() -> io::Result<Session> {
+        install_panic_hook();
+        terminal::enable_raw_mode()?;
+        // From here on a failure must still restore what was already changed.
+        let session = (|| {
+            let mut stdout = io::stdout();
+            execute!(stdout, EnterAlternateScreen, cursor::Hide)?;
+            Terminal::new(CrosstermBackend::new(stdout))
+        })();
+        match session {
+            Ok(terminal) => Ok(Session { terminal }),
+            Err(e) => {
+                restore();
+                Err(e)
+            }
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Puts the terminal back as the shell left it; safe to call more than once.
+fn restore() {
+    let _ = terminal::disable_raw_mode();
+    let _ = execute!(io::stdout(), LeaveAlternateScreen, cursor::Show);
+}
+
+fn install_panic_hook() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            // Restore first, so the panic message lands on a usable screen.
+            restore();
+            previous(info);
+        }));
+    });
+}
+
+/// Plays `app` on the terminal until the player quits; `on_over` runs once, when the turn ends.
+pub fn run(app: &mut App, look: Look, mut on_over: impl FnMut(&mut App)) -> io::Result<()> {
+    let mut session = Session::start()?;
+    let mut last = Instant::now();
+    let mut over_seen = false;
+    loop {
+        session
+            .terminal
+            .draw(|frame| ui::render(frame, app, look))?;
+        if app.should_quit() {
+            return Ok(());
+        }
+        if event::poll(FRAME)? {
+            // A resize needs no input: the next draw fits the new size.
+            if let Event::Key(key) = event::read()?
+                && let Some(input) = map_key(key)
+            {
+                app.handle(input);
+            }
+        }
+        let now = Instant::now();
+        app.handle(Input::Tick(now.duration_since(last)));
+        last = now;
+        if app.is_over() && !over_seen {
+            over_seen = true;
+            on_over(app);
+        }
+    }
+}
+
+/// The game's meaning of a key press, if it has one.
+fn map_key(key: KeyEvent) -> Option<Input> {
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        return match key.code {
+            KeyCode::Char('c' | 'q') => Some(Input::Quit),
+            KeyCode::Char('d') => Some(Input::Finish),
+            KeyCode::Char('p') => Some(Input::Pause),
+            _ => None,
+        };
+    }
+    Some(match key.code {
+        KeyCode::Char('?') | KeyCode::F(1) => Input::Help,
+        KeyCode::Char(c) => Input::Char(c),
+        KeyCode::Enter => Input::Enter,
+        KeyCode::Backspace => Input::Backspace,
+        KeyCode::Esc => Input::Esc,
+        KeyCode::Tab => Input::Pause,
+        KeyCode::Up | KeyCode::Left => Input::Up,
+        KeyCode::Down | KeyCode::Right => Input::Down,
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_map_to_inputs() {
+        let key = |code, modifiers| map_key(KeyEvent::new(code, modifiers));
+        let none = KeyModifiers::NONE;
+        let ctrl = KeyModifiers::CONTROL;
+        assert_eq!(key(KeyCode::Char('a'), none), Some(Input::Char('a')));
+        assert_eq!(key(KeyCode::Char('?'), none), Some(Input::Help));
+        assert_eq!(key(KeyCode::Char('c'), ctrl), Some(Input::Quit));
+        assert_eq!(key(KeyCode::Char('d'), ctrl), Some(Input::Finish));
+        assert_eq!(key(KeyCode::Tab, none), Some(Input::Pause));
+        assert_eq!(key(KeyCode::Char('x'), ctrl), None);
+        assert_eq!(key(KeyCode::Home, none), None);
+    }
+}

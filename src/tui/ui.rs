@@ -1,0 +1,650 @@
+//! Drawing the full-screen game on any ratatui backend: the header with the
+//! countdown, the board (large cells when they fit) with the highlighted path
+//! in reverse video, the found words in columns, the typed word, the status
+//! line, the end screen's word list, the help overlay and the paused screen.
+
+use std::time::Duration;
+
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use crate::face::Face;
+use crate::rules::{MoveRule, Rules, Scoring};
+
+use super::app::{App, Phase};
+
+/// Rows taken by everything but the board: header, input, status, keys.
+const CHROME_ROWS: u16 = 5;
+/// The narrowest word panel beside the board.
+const WORDS_MIN_WIDTH: u16 = 30;
+
+/// How big one board cell is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CellSize {
+    width: u16,
+    height: u16,
+    boxed: bool,
+}
+
+/// Boxed 7x3 cells when they fit, else bare 4x1 cells.
+const CELL_SIZES: [CellSize; 2] = [
+    CellSize {
+        width: 7,
+        height: 3,
+        boxed: true,
+    },
+    CellSize {
+        width: 4,
+        height: 1,
+        boxed: false,
+    },
+];
+
+fn board_size(app: &App, cell: CellSize) -> (u16, u16) {
+    let cols = u16::try_from(app.board().cols()).unwrap_or(u16::MAX);
+    let rows = u16::try_from(app.board().rows()).unwrap_or(u16::MAX);
+    (
+        cols.saturating_mul(cell.width),
+        rows.saturating_mul(cell.height),
+    )
+}
+
+/// The screen size the board needs with `cell`: board plus word panel, board plus chrome.
+fn needed(app: &App, cell: CellSize) -> (u16, u16) {
+    let (width, height) = board_size(app, cell);
+    (
+        width.saturating_add(4 + WORDS_MIN_WIDTH),
+        height.saturating_add(CHROME_ROWS + 1),
+    )
+}
+
+/// Draws the whole screen for `app` in `look`.
+pub fn render(frame: &mut Frame, app: &App, look: Look) {
+    let area = frame.area();
+    let fits = |cell: &&CellSize| {
+        let (w, h) = needed(app, **cell);
+        w <= area.width && h <= area.height
+    };
+    let Some(&cell) = CELL_SIZES.iter().find(fits) else {
+        let (w, h) = needed(app, CELL_SIZES[CELL_SIZES.len() - 1]);
+        let text = format!("terminal too small: need {w}x{h}");
+        frame.render_widget(Paragraph::new(text), area);
+        return;
+    };
+    let palette = look;
+    let (board_w, _) = board_size(app, cell);
+    let body_h = area.height - CHROME_ROWS + 1;
+    let board_area = Rect::new(area.x, area.y + 1, board_w + 4, body_h);
+    let words_area = Rect::new(
+        board_area.right(),
+        area.y + 1,
+        area.width - board_area.width,
+        body_h,
+    );
+    header(frame, app, Rect::new(area.x, area.y, area.width, 1));
+    if app.screen() == Phase::Paused {
+        let paused = Paragraph::new("Paused: Tab resumes").alignment(Alignment::Center);
+        frame.render_widget(paused, centre_row(board_area));
+    } else {
+        board(frame, app, cell, board_area, palette);
+    }
+    if app.is_over() {
+        end_words(frame, app, words_area, palette);
+    } else {
+        found_words(frame, app, words_area);
+    }
+    footer(
+        frame,
+        app,
+        Rect::new(area.x, area.bottom() - 3, area.width, 3),
+        palette,
+    );
+    if app.phase() == Phase::Help {
+        help(frame, app, area);
+    }
+}
+
+/// How the screen is styled: the highlight is reverse video always, coloured only when allowed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Look {
+    /// Whether to use colour (`--color`, `NO_COLOR`).
+    pub colour: bool,
+}
+
+impl Look {
+    fn highlight(self) -> Style {
+        let style = Style::default().add_modifier(Modifier::REVERSED | Modifier::BOLD);
+        if self.colour {
+            style.fg(Color::Yellow)
+        } else {
+            style
+        }
+    }
+
+    fn status(self, good: bool) -> Style {
+        match (self.colour, good) {
+            (false, _) => Style::default(),
+            (true, true) => Style::default().fg(Color::Green),
+            (true, false) => Style::default().fg(Color::Red),
+        }
+    }
+}
+
+fn centre_row(area: Rect) -> Rect {
+    Rect::new(area.x, area.y + area.height / 2, area.width, 1)
+}
+
+fn header(frame: &mut Frame, app: &App, area: Rect) {
+    let rules = app.rules();
+    let left = format!(
+        " Boggle  {} {}x{}  {}",
+        rules.preset,
+        rules.rows,
+        rules.cols,
+        app.remaining().map_or("untimed".to_string(), clock)
+    );
+    frame.render_widget(Paragraph::new(left), area);
+    frame.render_widget(Paragraph::new("? help ").alignment(Alignment::Right), area);
+}
+
+/// `m:ss` left, rounded up so the clock shows 0:00 only when time is up.
+pub fn clock(left: Duration) -> String {
+    let seconds = left.as_millis().div_ceil(1000);
+    format!("{}:{:02}", seconds / 60, seconds % 60)
+}
+
+/// How a face is written in its cell: `A`, `Qu`, `Th`, or blank.
+fn face_text(face: Face) -> String {
+    let mut chars = face.as_str().chars();
+    match chars.next() {
+        Some(first) => first.to_string() + &chars.as_str().to_ascii_lowercase(),
+        None => String::new(),
+    }
+}
+
+fn board(frame: &mut Frame, app: &App, cell: CellSize, area: Rect, palette: Look) {
+    let (board_w, board_h) = board_size(app, cell);
+    let left = area.x + (area.width.saturating_sub(board_w)) / 2;
+    let top = area.y + (area.height.saturating_sub(board_h)) / 2;
+    let path = app.highlight();
+    let cols = app.board().cols();
+    for (index, &face) in app.board().faces().iter().enumerate() {
+        let (row, col) = (index / cols, index % cols);
+        let x = left + u16::try_from(col).unwrap_or(0) * cell.width;
+        let y = top + u16::try_from(row).unwrap_or(0) * cell.height;
+        let rect = Rect::new(x, y, cell.width, cell.height);
+        let step = path.iter().position(|&cell| cell == index);
+        let style = if step.is_some() {
+            palette.highlight()
+        } else {
+            Style::default()
+        };
+        let text = Paragraph::new(face_text(face))
+            .alignment(Alignment::Center)
+            .style(style);
+        if cell.boxed {
+            // The step number on the border shows the path's order, not just its cells.
+            let mut block = Block::default().borders(Borders::ALL);
+            if let Some(step) = step {
+                block = block.title((step + 1).to_string());
+            }
+            frame.render_widget(text.block(block), rect);
+        } else {
+            frame.render_widget(text, rect);
+        }
+    }
+}
+
+/// Lays `entries` out top to bottom in columns of `width`, starting at the
+/// column that keeps `selected` in view.
+fn columns(frame: &mut Frame, entries: Vec<Line>, width: u16, area: Rect, selected: Option<usize>) {
+    let per_column = usize::from(area.height.max(1));
+    let visible_columns = usize::from((area.width / width.max(1)).max(1));
+    let selected_column = selected.map_or(0, |s| s / per_column);
+    let first_column = selected_column.saturating_sub(visible_columns - 1);
+    for (i, entry) in entries
+        .into_iter()
+        .enumerate()
+        .skip(first_column * per_column)
+    {
+        let column = i / per_column - first_column;
+        if column >= visible_columns {
+            break;
+        }
+        let x = area.x + u16::try_from(column).unwrap_or(0) * width;
+        let y = area.y + u16::try_from(i % per_column).unwrap_or(0);
+        let rect = Rect::new(x, y, width.min(area.right() - x), 1);
+        frame.render_widget(Paragraph::new(entry), rect);
+    }
+}
+
+/// The width of one `WORD  3` column entry for words up to `longest` letters.
+fn entry_width(longest: usize) -> u16 {
+    u16::try_from(longest.max(4) + 5).unwrap_or(u16::MAX)
+}
+
+fn found_words(frame: &mut Frame, app: &App, area: Rect) {
+    let title = Rect::new(area.x, area.y, area.width, 1);
+    frame.render_widget(
+        Paragraph::new(format!("Found: {}", app.score_line())),
+        title,
+    );
+    let longest = app.found().iter().map(|(w, _)| w.len()).max().unwrap_or(0);
+    let width = entry_width(longest);
+    let entries = app
+        .found()
+        .iter()
+        .map(|(word, points)| Line::from(format!("{word:<w$}{points:>2}", w = longest.max(4) + 1)))
+        .collect();
+    let list = Rect::new(
+        area.x,
+        area.y + 2,
+        area.width,
+        area.height.saturating_sub(2),
+    );
+    // The newest word stays in view when the words outgrow the panel.
+    let newest = app.found().len().checked_sub(1);
+    columns(frame, entries, width, list, newest);
+}
+
+fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
+    let mut lines = vec![format!("{} ({}%)", app.score_line(), app.percent())];
+    if let Some((longest, best)) = app.longest_and_best() {
+        let points = app.rules().word_score(best.len());
+        lines.push(format!("Longest {longest}, best {best} ({points})"));
+    }
+    lines.extend(app.versus_line());
+    lines.push(app.record_note().unwrap_or("").to_string());
+    lines.push("+ found  - missed".to_string());
+    let top = u16::try_from(lines.len()).unwrap_or(0);
+    let text: Vec<Line> = lines.into_iter().map(Line::from).collect();
+    frame.render_widget(Paragraph::new(text), area);
+    let words = app.end_words();
+    let longest = words.iter().map(|w| w.word.len()).max().unwrap_or(0);
+    let selected = match app.screen() {
+        Phase::Over { selected } => selected,
+        _ => 0,
+    };
+    let entries = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let mark = if w.found { '+' } else { '-' };
+            let text = format!(
+                "{mark}{:<n$}{:>2}",
+                w.word,
+                w.points,
+                n = longest.max(4) + 1
+            );
+            let style = if i == selected {
+                palette.highlight()
+            } else {
+                Style::default()
+            };
+            Line::from(Span::styled(text, style))
+        })
+        .collect();
+    let list = Rect::new(
+        area.x,
+        area.y + top,
+        area.width,
+        area.height.saturating_sub(top),
+    );
+    columns(
+        frame,
+        entries,
+        entry_width(longest) + 1,
+        list,
+        Some(selected),
+    );
+}
+
+fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
+    let input = if app.is_over() {
+        String::new()
+    } else {
+        format!("> {}_", app.typed())
+    };
+    let good = !app.rejected();
+    let keys = if app.is_over() {
+        "Up/Down: a word's path   ?: help   q: quit"
+    } else {
+        "Enter: submit   Esc: clear   Tab: pause   ?: help   Ctrl-D: end   Ctrl-C: quit"
+    };
+    let lines = vec![
+        Line::from(format!(" {input}")),
+        Line::from(Span::styled(
+            format!(" {}", app.status()),
+            palette.status(good),
+        )),
+        Line::from(format!(" {keys}")),
+    ];
+    frame.render_widget(Paragraph::new(lines), area);
+}
+
+/// The keys and the rules in force, one line each.
+pub fn help_lines(rules: &Rules) -> Vec<String> {
+    let moves = match rules.moves {
+        MoveRule::NoUp => "to a neighbour in the same row or below, never up",
+        MoveRule::EightNeighbours => "to any of the 8 neighbours",
+    };
+    let max = rules
+        .max_len
+        .map_or(String::new(), |max| format!(" (at most {max})"));
+    vec![
+        "Type a word: its path lights up on the board.".to_string(),
+        "Enter submits, Backspace deletes, Esc clears.".to_string(),
+        "Tab pauses (the board hides). Ctrl-D ends the turn.".to_string(),
+        "End screen: Up/Down show a word's path; q quits.".to_string(),
+        "Ctrl-C quits at any time.".to_string(),
+        String::new(),
+        format!(
+            "Rules: {}, {}x{} board",
+            rules.preset, rules.rows, rules.cols
+        ),
+        format!("Words: {}+ letters{max}, each cell once", rules.min_len),
+        format!("Moves: {moves}"),
+        format!(
+            "Q: {}",
+            if rules.qu {
+                "Qu (two letters)"
+            } else {
+                "a plain Q"
+            }
+        ),
+        format!("Points: {}", scoring_text(rules)),
+        String::new(),
+        "Any key closes this.".to_string(),
+    ]
+}
+
+/// `3:1 4:1 5:2 6:3 7:4 8+:11`, or `letters - 3`.
+fn scoring_text(rules: &Rules) -> String {
+    match rules.scoring {
+        Scoring::Table(_) => (rules.min_len.min(8)..=8)
+            .map(|n| {
+                let plus = if n == 8 { "+" } else { "" };
+                format!("{n}{plus}:{}", rules.scoring.points(n))
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+        Scoring::LengthMinus(n) => format!("letters - {n}"),
+    }
+}
+
+fn help(frame: &mut Frame, app: &App, area: Rect) {
+    let lines = help_lines(app.rules());
+    let width = lines
+        .iter()
+        .map(|l| l.len())
+        .max()
+        .map_or(0, |w| u16::try_from(w + 4).unwrap_or(u16::MAX))
+        .min(area.width);
+    let height = u16::try_from(lines.len() + 2)
+        .unwrap_or(u16::MAX)
+        .min(area.height);
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    let text: Vec<Line> = lines
+        .into_iter()
+        .map(|l| Line::from(format!(" {l}")))
+        .collect();
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(text).block(Block::default().borders(Borders::ALL).title(" Help ")),
+        rect,
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::*;
+    use crate::dictionary::Dictionary;
+    use crate::game_board::GameBoard;
+    use crate::rules::Rules;
+    use crate::tui::app::Input;
+    use crate::word_find::WordFind;
+
+    fn app(time: Option<u64>) -> App {
+        let dictionary = Dictionary::from_words(["EAT", "LAB", "BEAU", "ALT", "ZZZ", "AT"]);
+        let finder = WordFind::with_rules(Arc::new(dictionary), Rules::project4());
+        let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
+        App::new(finder, board, time.map(Duration::from_secs))
+    }
+
+    fn send(app: &mut App, keys: &str) {
+        for c in keys.chars() {
+            app.handle(match c {
+                '\n' => Input::Enter,
+                c => Input::Char(c),
+            });
+        }
+    }
+
+    /// The screen as rows of text, trailing spaces trimmed, and the cells drawn reversed.
+    fn screen(app: &App, width: u16, height: u16) -> (Vec<String>, Vec<(u16, u16)>) {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
+        terminal
+            .draw(|frame| render(frame, app, Look::default()))
+            .expect("draws");
+        let buffer = terminal.backend().buffer();
+        let rows = (0..height)
+            .map(|y| {
+                let row: String = (0..width).map(|x| buffer[(x, y)].symbol()).collect();
+                row.trim_end().to_string()
+            })
+            .collect();
+        let reversed = (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .filter(|&(x, y)| buffer[(x, y)].modifier.contains(Modifier::REVERSED))
+            .collect();
+        (rows, reversed)
+    }
+
+    #[track_caller]
+    fn assert_rows(got: &[String], expected: &[&str]) {
+        let got: Vec<&str> = got.iter().map(String::as_str).collect();
+        assert_eq!(got, expected, "\n{}", got.join("\n"));
+    }
+
+    #[test]
+    fn playing_at_80x24() {
+        let mut app = app(Some(180));
+        send(&mut app, "eat\nlab\nbea");
+        app.handle(Input::Tick(Duration::from_millis(2500)));
+        let (rows, reversed) = screen(&app, 80, 24);
+        assert_rows(
+            &rows,
+            &[
+                " Boggle  project4 4x4  2:58                                              ? help",
+                "                                Found: 1 word, 1 of 3 points",
+                "",
+                "                                EAT   1",
+                "",
+                "  ┌1────┐┌2────┐┌─────┐┌─────┐",
+                "  │  B  ││  E  ││  N  ││  H  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "  ┌─────┐┌3────┐┌─────┐┌─────┐",
+                "  │  L  ││  A  ││  U  ││  M  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  │  I  ││  T  ││  L  ││  Z  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  │  R  ││  G  ││  A  ││  N  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "",
+                "",
+                "",
+                "",
+                " > BEA_",
+                " LAB: not allowed by the no-up rule",
+                " Enter: submit   Esc: clear   Tab: pause   ?: help   Ctrl-D: end   Ctrl-C: quit",
+            ],
+        );
+        // B, E and A (cells 0, 1, 5) are drawn in reverse video, all 7x3 of each.
+        assert_eq!(reversed.len(), 3 * 21);
+        for (x, y) in [(2, 5), (9, 6), (15, 10)] {
+            assert!(reversed.contains(&(x, y)), "({x}, {y})");
+        }
+        assert!(!reversed.contains(&(16, 6)));
+    }
+
+    #[test]
+    fn paused_hides_the_board() {
+        let mut app = app(Some(180));
+        app.handle(Input::Pause);
+        let (rows, _) = screen(&app, 80, 24);
+        assert!(rows.iter().all(|r| !r.contains('┌')), "{rows:#?}");
+        assert_eq!(rows[11], "       Paused: Tab resumes");
+    }
+
+    #[test]
+    fn help_overlay_shows_keys_and_rules() {
+        let mut app = app(None);
+        app.handle(Input::Help);
+        let (rows, _) = screen(&app, 80, 24);
+        let text = rows.join("\n");
+        for line in [
+            "│ Moves: to a neighbour in the same row or below, never up │",
+            "│ Points: 3:1 4:1 5:2 6:3 7:4 8+:11",
+            "│ Q: a plain Q",
+        ] {
+            assert!(text.contains(line), "{line}\n{text}");
+        }
+        assert_eq!(
+            rows[0],
+            " Boggle  project4 4x4  untimed                                           ? help"
+        );
+    }
+
+    #[test]
+    fn the_end_screen_lists_missed_words_and_shows_the_selected_path() {
+        let mut app = app(Some(1));
+        send(&mut app, "alt\n");
+        app.handle(Input::Tick(Duration::from_secs(1)));
+        app.set_record_note("Games 3, best 7".to_string());
+        app.handle(Input::Down);
+        let (rows, reversed) = screen(&app, 80, 24);
+        assert_rows(
+            &rows,
+            &[
+                " Boggle  project4 4x4  0:00                                              ? help",
+                "                                1 word, 1 of 3 points (33%)",
+                "                                Longest BEAU, best ALT (1)",
+                "                                Games 3, best 7",
+                "                                + found  - missed",
+                "  ┌1────┐┌2────┐┌─────┐┌─────┐  +ALT   1",
+                "  │  B  ││  E  ││  N  ││  H  │  -BEAU  1",
+                "  └─────┘└─────┘└─────┘└─────┘  -EAT   1",
+                "  ┌─────┐┌3────┐┌4────┐┌─────┐",
+                "  │  L  ││  A  ││  U  ││  M  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  │  I  ││  T  ││  L  ││  Z  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  │  R  ││  G  ││  A  ││  N  │",
+                "  └─────┘└─────┘└─────┘└─────┘",
+                "",
+                "",
+                "",
+                "",
+                "",
+                " Time's up: 1 word, 1 of 3 points; Up/Down show a word's path, q quits",
+                " Up/Down: a word's path   ?: help   q: quit",
+            ],
+        );
+        assert_eq!(
+            rows[22],
+            " Time's up: 1 word, 1 of 3 points; Up/Down show a word's path, q quits"
+        );
+        // BEAU's cells (0, 1, 5, 6) and its list entry, "-BEAU  1", are reversed.
+        assert_eq!(reversed.len(), 4 * 21 + 8);
+    }
+
+    #[test]
+    fn small_terminals_get_small_cells_then_a_message() {
+        let app = app(None);
+        let (rows, _) = screen(&app, 50, 12);
+        assert_rows(
+            &rows[..8],
+            &[
+                " Boggle  project4 4x4  untimed             ? help",
+                "                    Found: 0 words, 0 of 3 points",
+                "",
+                "    B   E   N   H",
+                "    L   A   U   M",
+                "    I   T   L   Z",
+                "    R   G   A   N",
+                "",
+            ],
+        );
+        let (rows, _) = screen(&app, 40, 8);
+        assert_eq!(rows[0], "terminal too small: need 50x10");
+    }
+
+    #[test]
+    fn a_6x6_board_with_qu_fits_80x24_in_large_cells() {
+        let rules = Rules::sized(crate::rules::Preset::Classic, 6, 6);
+        let finder = WordFind::with_rules(Arc::new(Dictionary::from_words(["QUIT"])), rules);
+        let letters = "QITABCDEFGHIJKLMNOPRSTUVWXYZABCDEFGH";
+        let board = GameBoard::from_letters(letters, 6, 6, true).expect("36 cells");
+        let mut app = App::new(finder, board, None);
+        send(&mut app, "quit\nqu");
+        let (rows, reversed) = screen(&app, 80, 24);
+        assert_rows(
+            &rows[1..4],
+            &[
+                "                                              Found: 1 word, 1 of 1 points",
+                "  ┌1────┐┌─────┐┌─────┐┌─────┐┌─────┐┌─────┐",
+                "  │ Qu  ││  I  ││  T  ││  A  ││  B  ││  C  │  QUIT  1",
+            ],
+        );
+        assert_eq!(reversed.len(), 21, "typing QU lights the Qu cell");
+        assert_eq!(rows[19], "  └─────┘└─────┘└─────┘└─────┘└─────┘└─────┘");
+    }
+
+    #[test]
+    fn colour_is_added_to_the_reverse_video_never_instead_of_it() {
+        let mut app = app(None);
+        send(&mut app, "b");
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("test backend");
+        for colour in [false, true] {
+            terminal
+                .draw(|frame| render(frame, &app, Look { colour }))
+                .expect("draws");
+            let cell = &terminal.backend().buffer()[(5, 6)];
+            assert_eq!(cell.symbol(), "B");
+            assert!(cell.modifier.contains(Modifier::REVERSED));
+            let fg = if colour { Color::Yellow } else { Color::Reset };
+            assert_eq!(cell.fg, fg);
+        }
+    }
+
+    #[test]
+    fn clocks_round_up() {
+        assert_eq!(clock(Duration::from_secs(180)), "3:00");
+        assert_eq!(clock(Duration::from_millis(59_001)), "1:00");
+        assert_eq!(clock(Duration::ZERO), "0:00");
+    }
+
+    #[test]
+    fn qu_faces_show_in_their_cells() {
+        assert_eq!(face_text(Face::QU), "Qu");
+        assert_eq!(face_text(Face::BLANK), "");
+        assert_eq!(face_text(Face::letter(b'a').expect("a letter")), "A");
+    }
+}

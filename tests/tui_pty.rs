@@ -1,0 +1,170 @@
+//! `boggle tui` driven through a real pseudo-terminal (util-linux `script`):
+//! the game starts, takes keys, ends, and leaves the alternate screen on the
+//! way out, both from the end screen and on Ctrl-C. Skipped, with a note, where
+//! `script` is not installed. Without a terminal it refuses, with a usage error.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use common::TempDir;
+
+/// What crossterm writes to leave the alternate screen.
+const LEAVE_ALTERNATE_SCREEN: &[u8] = b"\x1b[?1049l";
+/// Only a guard against a hung game; no test depends on how long anything takes.
+const HANG_GUARD: Duration = Duration::from_secs(60);
+
+/// A game running under `script` on an 80x24 pseudo-terminal.
+struct Pty {
+    child: Child,
+    keys: ChildStdin,
+    chunks: Receiver<Vec<u8>>,
+    output: Vec<u8>,
+}
+
+impl Pty {
+    /// Starts `boggle tui ARGS`, or returns `None` when `script` is missing.
+    fn start(dir: &TempDir, args: &str) -> Option<Pty> {
+        let found = Command::new("script")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success());
+        if !found {
+            let note =
+                "note: util-linux `script` is not installed; skipping the pseudo-terminal test";
+            let _ = writeln!(std::io::stderr(), "{note}");
+            return None;
+        }
+        let binary = env!("CARGO_BIN_EXE_boggle");
+        // The pty starts 0x0 when script's stdin is a pipe; give it a real size.
+        let command = format!("stty rows 24 cols 80 && exec '{binary}' tui {args}");
+        let mut child = Command::new("script")
+            .args(["-qfec", &command, "/dev/null"])
+            .current_dir(dir.path())
+            .env("TERM", "xterm")
+            .env("NO_COLOR", "1")
+            .env("XDG_DATA_HOME", dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("script starts");
+        let keys = child.stdin.take().expect("stdin is piped");
+        let mut stdout = child.stdout.take().expect("stdout is piped");
+        let (send, chunks) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n @ 1..) = stdout.read(&mut buffer) {
+                if send.send(buffer[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        Some(Pty {
+            child,
+            keys,
+            chunks,
+            output: Vec::new(),
+        })
+    }
+
+    /// Reads the screen's output until `text` has been drawn. Screens are
+    /// drawn as changes, so `text` must be a word not on the screen before.
+    fn wait_for(&mut self, text: &str) {
+        let give_up = Instant::now() + HANG_GUARD;
+        while !contains(&self.output, text.as_bytes()) {
+            let left = give_up.saturating_duration_since(Instant::now());
+            match self.chunks.recv_timeout(left) {
+                Ok(chunk) => self.output.extend(chunk),
+                Err(_) => {
+                    let _ = self.child.kill();
+                    panic!(
+                        "never drew {text:?}; output:\n{}",
+                        String::from_utf8_lossy(&self.output)
+                    );
+                }
+            }
+        }
+    }
+
+    /// Types `keys` into the terminal.
+    fn send(&mut self, keys: &[u8]) {
+        self.keys.write_all(keys).expect("keys reach script");
+        self.keys.flush().expect("keys reach script");
+    }
+
+    /// Waits for the game to exit; its status and everything it drew.
+    fn finish(mut self) -> (ExitStatus, Vec<u8>) {
+        let status = self.child.wait().expect("script exits");
+        self.output.extend(self.chunks.iter().flatten());
+        (status, self.output)
+    }
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+fn dictionary(dir: &TempDir) -> String {
+    let path = dir.write("words.txt", "EAT\nTEA\nATE\nLATE\nTALE\n");
+    path.display().to_string()
+}
+
+#[test]
+fn a_game_played_on_a_pty_ends_and_restores_the_terminal() {
+    let dir = TempDir::new("tui-pty");
+    let args = format!(
+        "--time 0 --seed 7 --no-record --dict '{}'",
+        dictionary(&dir)
+    );
+    let Some(mut pty) = Pty::start(&dir, &args) else {
+        return;
+    };
+    // Keys are sent only once the screen is drawn: raw mode is on by then,
+    // so Ctrl-D and Ctrl-C arrive as keys rather than as signals.
+    pty.wait_for("Found:");
+    pty.send(b"eat\r\x04");
+    pty.wait_for("missed");
+    pty.send(b"q");
+    let (status, output) = pty.finish();
+    assert!(status.success(), "{status:?}");
+    assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
+    assert!(output.ends_with(b"\x1b[?25h"), "the cursor is shown again");
+}
+
+#[test]
+fn ctrl_c_after_the_time_runs_out_restores_the_terminal() {
+    let dir = TempDir::new("tui-pty-time");
+    let args = format!("--time 1 --no-record --dict '{}'", dictionary(&dir));
+    let Some(mut pty) = Pty::start(&dir, &args) else {
+        return;
+    };
+    pty.wait_for("missed");
+    pty.send(b"\x03");
+    let (status, output) = pty.finish();
+    assert!(status.success(), "{status:?}");
+    assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
+}
+
+#[test]
+fn without_a_terminal_it_says_so() {
+    let dir = TempDir::new("tui-no-tty");
+    let run = common::run_boggle(dir.path(), &["tui", "--no-record"], b"");
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        "boggle: boggle tui needs a terminal; pipe words into 'boggle' instead\n"
+    );
+    assert_eq!(run.stdout, "");
+    let run = common::run_boggle(dir.path(), &["tui", "--rules", "ece209"], b"");
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("play them with 'boggle --rules ece209'")
+    );
+}

@@ -475,14 +475,15 @@ pub fn trace(board: &GameBoard, rules: &Rules, typed: &str) -> Option<Vec<usize>
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::sync::Arc;
 
     use super::*;
     use crate::dictionary::Dictionary;
 
-    /// BENH / LAUM / ITLZ / RGAN under project4 (no-up) rules, with a tiny dictionary.
-    fn app(time: Option<u64>) -> App {
+    /// BENH / LAUM / ITLZ / RGAN under project4 (no-up) rules, with a tiny
+    /// dictionary (the screen tests draw the same game).
+    pub(crate) fn app(time: Option<u64>) -> App {
         let dictionary = Dictionary::from_words(["EAT", "LAB", "BEAU", "ALT", "ZZZ", "AT"]);
         let finder = WordFind::with_rules(Arc::new(dictionary), Rules::project4());
         let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");

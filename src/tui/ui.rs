@@ -417,12 +417,7 @@ mod tests {
     use crate::tui::app::Input;
     use crate::word_find::WordFind;
 
-    fn app(time: Option<u64>) -> App {
-        let dictionary = Dictionary::from_words(["EAT", "LAB", "BEAU", "ALT", "ZZZ", "AT"]);
-        let finder = WordFind::with_rules(Arc::new(dictionary), Rules::project4());
-        let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
-        App::new(finder, board, time.map(Duration::from_secs))
-    }
+    use crate::tui::app::tests::app;
 
     fn send(app: &mut App, keys: &str) {
         for c in keys.chars() {

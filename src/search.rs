@@ -36,7 +36,9 @@
 //! faster here: prefetching the children of sibling nodes, several walks
 //! interleaved with prefetching, a breadth-first queue of paths with no
 //! data-dependent branches (4x the instructions), trying all 8 neighbour slots
-//! without branches, depth-first and heat-ordered trie layouts.
+//! without branches, depth-first and heat-ordered trie layouts, an exact table
+//! of the letters of unvisited neighbours (via `pext`) to drop the "no cell
+//! left" branch, and a lookahead that ignores the cell just left.
 //!
 //! # Limits
 //!

@@ -56,6 +56,21 @@ impl RulesArgs {
         rules.validate().map_err(Error::Usage)?;
         Ok(rules)
     }
+
+    /// Like [`RulesArgs::resolve`], for a mode (`mode` names it) that needs a
+    /// dictionary to know the words: rules that score any string on the board
+    /// (ece209) are a usage error pointing to the console game, which plays them.
+    pub fn resolve_with_dictionary(&self, default: Preset, mode: &str) -> Result<Rules, Error> {
+        let rules = self.resolve(default)?;
+        if !rules.dictionary_required {
+            return Err(Error::Usage(format!(
+                "{mode} needs rules with a dictionary ({} scores any string on the board); \
+                 play them with 'boggle --rules {}'",
+                rules.preset, rules.preset
+            )));
+        }
+        Ok(rules)
+    }
 }
 
 /// Parses a preset name for clap.

@@ -76,13 +76,9 @@ pub struct BestArgs {
 
 /// Runs the search and prints the best boards.
 pub fn run(args: &BestArgs) -> Result<(), Error> {
-    let rules = args.rules.resolve(Preset::Project4)?;
-    if !rules.dictionary_required {
-        return Err(Error::Usage(format!(
-            "the {} rules score any string on the board, so no board is best (choose other --rules)",
-            rules.preset
-        )));
-    }
+    let rules = args
+        .rules
+        .resolve_with_dictionary(Preset::Project4, "boggle best")?;
     let options = options(args)?;
     let space = Space::for_rules(&rules, args.rules.dice.is_some()).map_err(Error::Usage)?;
     let dictionary = load_dictionary(args.dict.as_deref())?;

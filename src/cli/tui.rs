@@ -53,13 +53,10 @@ pub struct TuiArgs {
 
 /// Plays one full-screen game.
 pub fn run(args: &TuiArgs) -> Result<(), Error> {
-    let rules = args.game.rules.resolve(Preset::Project4)?;
-    if !rules.dictionary_required {
-        return Err(Error::Usage(
-            "the ece209 rules score any string on the board; play them with 'boggle --rules ece209'"
-                .into(),
-        ));
-    }
+    let rules = args
+        .game
+        .rules
+        .resolve_with_dictionary(Preset::Project4, "boggle tui")?;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         return Err(Error::Usage(
             "boggle tui needs a terminal; pipe words into 'boggle' instead".into(),

@@ -16,13 +16,9 @@ use crate::word_find::WordFind;
 
 /// Plays rounds of human against computer.
 pub fn run(args: &GameArgs) -> Result<(), Error> {
-    let rules = args.rules.resolve(Preset::Cs106b)?;
-    if !rules.dictionary_required {
-        return Err(Error::Usage(format!(
-            "versus needs rules with a dictionary ({} scores any string on the board)",
-            rules.preset
-        )));
-    }
+    let rules = args
+        .rules
+        .resolve_with_dictionary(Preset::Cs106b, "boggle versus")?;
     let dictionary = Arc::new(load_dictionary(args.dict.as_deref())?);
     let finder = WordFind::with_rules(dictionary, rules);
     let settings = Settings {

@@ -34,9 +34,12 @@ pub fn run(args: &GameArgs) -> Result<(), Error> {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut err = io::stderr().lock();
     console::play_with(&mut *keys, &mut out, &mut err, &options, |board| {
-        let dictionary = loader
-            .join()
-            .map_err(|_| Error::Usage("the dictionary loader stopped unexpectedly".into()))??;
+        let dictionary = loader.join().map_err(|_| {
+            // A runtime failure (exit 1), not a usage error.
+            Error::Io(std::io::Error::other(
+                "the dictionary loader stopped unexpectedly",
+            ))
+        })??;
         let word_find = WordFind::with_rules(Arc::new(dictionary), rules);
         Ok(match (board, seed) {
             (Some(board), _) => Game::from_board(board, &word_find),

@@ -44,6 +44,12 @@ impl Node {
         self.mask & LETTERS
     }
 
+    /// The index of the first child (where the children would start, for a leaf).
+    #[inline(always)]
+    pub fn first(self) -> u32 {
+        self.first
+    }
+
     /// The index of the child for `letter` (0 = A), if there is one.
     #[inline(always)]
     pub fn child(self, letter: u8) -> Option<u32> {
@@ -60,6 +66,8 @@ pub struct Trie {
     /// back from its last node; kept apart so the search never loads them.
     parent: Vec<u32>,
     letter: Vec<u8>,
+    /// Number of words.
+    words: usize,
 }
 
 impl Trie {
@@ -71,6 +79,7 @@ impl Trie {
             nodes: Vec::with_capacity(letters / 2 + 1),
             parent: Vec::with_capacity(letters / 2 + 1),
             letter: Vec::with_capacity(letters / 2 + 1),
+            words: words.len(),
         };
         trie.nodes.push(Node::default());
         trie.parent.push(0);
@@ -116,6 +125,11 @@ impl Trie {
     /// All nodes, breadth-first.
     pub fn nodes(&self) -> &[Node] {
         &self.nodes
+    }
+
+    /// Number of words.
+    pub fn words(&self) -> usize {
+        self.words
     }
 
     /// Number of nodes.

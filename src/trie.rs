@@ -59,7 +59,7 @@ impl Node {
 }
 
 /// A read-only trie over upper-case A–Z words.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Trie {
     nodes: Vec<Node>,
     /// Parent of each node and the letter that leads to it, for spelling a word
@@ -68,6 +68,13 @@ pub struct Trie {
     letter: Vec<u8>,
     /// Number of words.
     words: usize,
+}
+
+impl Default for Trie {
+    /// The trie of no words: a root alone, so every query on it is valid.
+    fn default() -> Trie {
+        Trie::from_sorted(&[])
+    }
 }
 
 impl Trie {
@@ -186,6 +193,15 @@ mod tests {
         assert_eq!(t.walk(b"CUT"), None);
         assert!(t.node(5).is_word() && !t.node(2).is_word());
         assert_eq!(t.word(6), "COT");
+    }
+
+    #[test]
+    fn the_default_trie_is_empty_and_answers_queries() {
+        let t = Trie::default();
+        assert!(t.is_empty());
+        assert_eq!((t.len(), t.words()), (1, 0));
+        assert_eq!(t.walk(b"A"), None);
+        assert_eq!(t.walk(b""), Some(Trie::ROOT));
     }
 
     #[test]

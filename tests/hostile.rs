@@ -437,12 +437,15 @@ fn documented_exit_statuses() {
     assert_eq!((done.code, done.stderr.as_str()), (Some(0), ""));
     let runtime = run_boggle(dir.path(), &["--dict", "nope.txt"], b"\nq\n");
     assert_fails_naming(&runtime, "nope.txt");
-    let usage_errors: [&[&str]; 5] = [
+    let usage_errors: [&[&str]; 7] = [
         &["--bogus"],
         &["--seed", "x"],
         &["--rules", "scrabble"],
         &["--size", "5", "--dice", "new"],
         &["--min-len", "0"],
+        // A game flag before a subcommand is refused, not silently dropped.
+        &["--dict", "dict.txt", "solve", "--board", "ABCDEFGHIJKLMNOP"],
+        &["--rules", "classic", "bench", "--count", "1"],
     ];
     for args in usage_errors {
         let run = run_boggle(dir.path(), args, b"\nq\n");

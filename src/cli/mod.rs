@@ -26,7 +26,14 @@ was closed), 1 on a runtime failure (an unreadable dictionary or board file),
 
 /// Boggle: the Project 4 console game, the classic variants, and a fast solver.
 #[derive(Debug, Parser)]
-#[command(name = "boggle", version, about, after_help = EXIT_STATUS)]
+#[command(
+    name = "boggle",
+    version,
+    about,
+    after_help = EXIT_STATUS,
+    // Game flags before a subcommand would otherwise be dropped without a word.
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     /// A mode other than the default console game.
     #[command(subcommand)]

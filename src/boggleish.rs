@@ -158,7 +158,7 @@ where
     loop {
         out.write_all(WORD_PROMPT.as_bytes())?;
         out.flush()?;
-        let Typed::Text(word) = keys.token()? else {
+        let Typed::Text(word) = keys.token().map_err(Error::Input)? else {
             break;
         };
         if word == b"q" || word == b"Q" {

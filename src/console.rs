@@ -4,7 +4,7 @@
 //! always written. The same loop plays any rules (a board prompt for their
 //! shape) and, with a time limit, shows the time left and stops when it ends.
 
-use std::io::{self, BufRead, Write};
+use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use crate::error::Error;
@@ -84,7 +84,7 @@ where
         Some(e) => out
             .write_all(FIRST_PROMPT.as_bytes())
             .map_err(Error::from)
-            .and(Err(read_error(e))),
+            .and(Err(Error::Input(e))),
     };
     write_summary(out, &game)?;
     out.flush()?;
@@ -147,7 +147,7 @@ fn guess_loop<K: Keyboard + ?Sized, W: Write>(
         write!(out, "{}{prompt}", time_left(keys))?;
         out.flush()?;
         prompt = PROMPT;
-        let token = match keys.token().map_err(read_error)? {
+        let token = match keys.token().map_err(Error::Input)? {
             Typed::Text(token) => token,
             Typed::End => return Ok(()),
             Typed::TimeUp => {
@@ -169,14 +169,6 @@ fn guess_loop<K: Keyboard + ?Sized, W: Write>(
             return Ok(());
         }
     }
-}
-
-/// A failure to read the player's input, saying so (its kind is kept).
-fn read_error(e: io::Error) -> Error {
-    Error::Io(io::Error::new(
-        e.kind(),
-        format!("cannot read the input: {e}"),
-    ))
 }
 
 /// The end-of-game summary: score, incorrect guesses, points possible, every word.

@@ -25,7 +25,11 @@ pub enum Error {
         /// What is wrong there.
         message: String,
     },
-    /// Reading or writing failed.
+    /// Reading the player's input or a board failed.
+    Input(io::Error),
+    /// Writing the output failed.
+    Output(io::Error),
+    /// The terminal or a worker failed.
     Io(io::Error),
 }
 
@@ -40,7 +44,7 @@ impl Error {
 
     /// Whether this is a write to a closed pipe (the reader went away: not a failure).
     pub fn is_broken_pipe(&self) -> bool {
-        matches!(self, Error::Io(e) if e.kind() == io::ErrorKind::BrokenPipe)
+        matches!(self, Error::Output(e) | Error::Io(e) if e.kind() == io::ErrorKind::BrokenPipe)
     }
 }
 
@@ -55,6 +59,8 @@ impl fmt::Display for Error {
                 line,
                 message,
             } => write!(f, "{path}:{line}: {message}"),
+            Error::Input(e) => write!(f, "cannot read the input: {e}"),
+            Error::Output(e) => write!(f, "cannot write the output: {e}"),
             Error::Io(e) => e.fmt(f),
         }
     }
@@ -65,15 +71,18 @@ impl std::error::Error for Error {
         match self {
             Error::Dictionary(e) => Some(e),
             Error::Board(e) => Some(e),
-            Error::Io(e) => Some(e),
+            Error::Input(e) | Error::Output(e) | Error::Io(e) => Some(e),
             Error::Usage(_) | Error::BoardFile { .. } => None,
         }
     }
 }
 
+/// Reads have their own context at each call site, so a bare `?` on an I/O
+/// result is a write: every mode writes through a `Write` and reads through
+/// a `Keyboard` whose errors become [`Error::Input`].
 impl From<io::Error> for Error {
     fn from(e: io::Error) -> Self {
-        Error::Io(e)
+        Error::Output(e)
     }
 }
 

@@ -272,7 +272,7 @@ where
             rules.cols
         )?;
         out.flush()?;
-        let Typed::Text(line) = keys.line()? else {
+        let Typed::Text(line) = keys.line().map_err(Error::Input)? else {
             out.write_all(b"\n")?;
             return Ok(None);
         };
@@ -332,7 +332,7 @@ where
     loop {
         write!(out, "{}{WORD_PROMPT}", time_left(keys))?;
         out.flush()?;
-        let line = match keys.line()? {
+        let line = match keys.line().map_err(Error::Input)? {
             Typed::Text(line) => line,
             Typed::End => {
                 out.write_all(b"\n")?;

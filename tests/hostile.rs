@@ -326,6 +326,27 @@ fn standard_input_that_cannot_be_read_still_gives_the_summary_then_says_why() {
     );
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_is_a_runtime_failure_that_says_so() {
+    // /dev/full refuses every write (ENOSPC); a closed pipe, by contrast, is exit 0.
+    for args in [&["--help"][..], &["solve", "--board", "CATSDOGSRATSBATS"]] {
+        let full = std::fs::File::create("/dev/full").expect("/dev/full opens");
+        let run = Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("boggle: cannot write"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn a_10_mb_line_and_invalid_utf8_are_just_wrong_guesses() {
     let dir = dict_dir();

@@ -114,10 +114,14 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
-        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let _ = e.print();
-            ExitCode::SUCCESS
-        }
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => match e.print() {
+            // A reader that stopped early (`boggle --help | head`) is not a failure.
+            Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
+                report(&format!("cannot write the output: {err}"));
+                ExitCode::FAILURE
+            }
+            _ => ExitCode::SUCCESS,
+        },
         _ => {
             let text = e.render().to_string();
             let first = text.lines().next().unwrap_or("invalid arguments");

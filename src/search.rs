@@ -58,8 +58,8 @@
 //! branches, not on arithmetic), depth-first and heat-ordered trie layouts,
 //! an exact table of the letters of unvisited neighbours (via `pext`), a
 //! lookahead that ignores the cell just left, carrying the node (not its
-//! index) on the stack, a compiled-out `Qu` test, and indexing without
-//! bounds checks.
+//! index) on the stack, a compiled-out `Qu` test, indexing without bounds
+//! checks, and the trie on 2 MiB pages (`madvise`).
 //!
 //! # Limits
 //!

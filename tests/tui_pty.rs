@@ -151,6 +151,31 @@ fn ctrl_c_after_the_time_runs_out_restores_the_terminal() {
     assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn a_kill_mid_game_restores_the_terminal_and_says_why() {
+    let dir = TempDir::new("tui-pty-kill");
+    let args = format!("--time 0 --no-record --dict '{}'", dictionary(&dir));
+    let Some(mut pty) = Pty::start(&dir, &args) else {
+        return;
+    };
+    pty.wait_for("Found:");
+    // `script` runs the shell, which execs boggle: its only child.
+    let script = pty.child.id();
+    let children = std::fs::read_to_string(format!("/proc/{script}/task/{script}/children"))
+        .expect("script's children are listed");
+    let boggle = children.split_whitespace().next().expect("boggle runs");
+    let killed = Command::new("sh")
+        .args(["-c", &format!("kill -TERM {boggle}")])
+        .status()
+        .expect("sh runs");
+    assert!(killed.success());
+    let (status, output) = pty.finish();
+    assert_eq!(status.code(), Some(1), "a signal is not a normal exit");
+    assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
+    assert!(contains(&output, b"stopped by a signal"));
+}
+
 #[test]
 fn without_a_terminal_it_says_so() {
     let dir = TempDir::new("tui-no-tty");

@@ -26,8 +26,8 @@ const PLAIN_TICK: Duration = Duration::from_secs(5);
 const BEST_HELP: &str = "\
 Without --dice any letter may go in any cell; with it, only boards those dice
 can show (one die per cell, one face up). Boards equal under rotation or
-reflection count once. Progress goes to stderr; Ctrl-C stops the search and
-still prints the best boards.";
+reflection count once. Progress goes to stderr; Ctrl-C (or SIGTERM, SIGHUP)
+stops the search and still prints the best boards.";
 
 /// Flags of `boggle best`.
 #[derive(Debug, Args, Clone)]
@@ -84,7 +84,8 @@ pub fn run(args: &BestArgs) -> Result<(), Error> {
     let dictionary = load_dictionary(args.dict.as_deref())?;
     let progress = Arc::new(Progress::new());
     let on_interrupt = Arc::clone(&progress);
-    // If the handler cannot be installed, Ctrl-C just ends the process as it would anyway.
+    // Ctrl-C, SIGTERM and SIGHUP stop the search and keep its boards. If the
+    // handler cannot be installed, they just end the process as they would anyway.
     let _ = ctrlc::set_handler(move || on_interrupt.stop());
     let started = Instant::now();
     let boards = thread::scope(|scope| {

@@ -2,9 +2,11 @@
 //! alternate screen, the event loop (keys become [`Input`]s, the wall clock
 //! becomes `Input::Tick`), redrawing after every event and on resize, and
 //! restoring the terminal on every way out: a normal exit, an error, Ctrl-C
-//! (a key in raw mode) and a panic (through a panic hook).
+//! (a key in raw mode), a panic (through a panic hook), and `SIGTERM`,
+//! `SIGHUP` or `SIGINT` from outside (noticed within a frame).
 
 use std::io::{self, Stdout};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -56,6 +58,21 @@ fn restore() {
     let _ = execute!(io::stdout(), LeaveAlternateScreen, cursor::Show);
 }
 
+/// Set by a termination signal; the event loop checks it every frame.
+static SIGNALLED: AtomicBool = AtomicBool::new(false);
+
+/// Turns `SIGTERM`, `SIGHUP` and `SIGINT` into a flag, so a kill or a closed
+/// terminal window leaves through [`Session`]'s drop, which restores the
+/// terminal, instead of ending the process in raw mode.
+fn install_signal_flag() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // Without a handler (the system refused one), a signal ends the
+        // process as it always would; the game itself still works.
+        let _ = ctrlc::set_handler(|| SIGNALLED.store(true, Ordering::Relaxed));
+    });
+}
+
 fn install_panic_hook() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -70,6 +87,7 @@ fn install_panic_hook() {
 
 /// Plays `app` on the terminal until the player quits; `on_over` runs once, when the turn ends.
 pub fn run(app: &mut App, look: Look, mut on_over: impl FnMut(&mut App)) -> io::Result<()> {
+    install_signal_flag();
     let mut session = Session::start()?;
     let mut last = Instant::now();
     let mut over_seen = false;
@@ -79,6 +97,12 @@ pub fn run(app: &mut App, look: Look, mut on_over: impl FnMut(&mut App)) -> io::
             .draw(|frame| ui::render(frame, app, look))?;
         if app.should_quit() {
             return Ok(());
+        }
+        if SIGNALLED.load(Ordering::Relaxed) {
+            return Err(io::Error::new(
+                io::ErrorKind::Interrupted,
+                "stopped by a signal; the terminal is restored",
+            ));
         }
         if event::poll(FRAME)? {
             // A resize needs no input: the next draw fits the new size.

@@ -225,23 +225,34 @@ impl<'t> Searcher<'t> {
             return;
         }
         match FastBoard::new(faces, &self.neighbour_masks, self.rules.max_len) {
-            Some(fast) => {
-                let mut walk = FastWalk {
-                    nodes: self.trie.nodes(),
-                    board: &fast,
-                    min_len: self.rules.min_len as u32,
-                    seen: &mut self.seen,
-                    slots: &mut self.slots,
-                    count: 0,
-                };
-                walk.run(faces.len(), &mut self.pending);
-                let count = walk.count;
-                self.found.clear();
-                self.found
-                    .extend(self.slots[..count].iter().map(|&slot| Found::unpack(slot)));
-            }
+            Some(fast) => self.search_fast(&fast, faces.len(), |walk, cells, pending| {
+                walk.run(cells, pending)
+            }),
             None => self.search_general(faces),
         }
+    }
+
+    /// Walks `board` (of `cells` cells) with the fast walk `run` and puts its
+    /// words in `found`.
+    fn search_fast(
+        &mut self,
+        board: &FastBoard,
+        cells: usize,
+        run: impl FnOnce(&mut FastWalk, usize, &mut [Pending; STACK]),
+    ) {
+        let mut walk = FastWalk {
+            nodes: self.trie.nodes(),
+            board,
+            min_len: self.rules.min_len as u32,
+            seen: &mut self.seen,
+            slots: &mut self.slots,
+            count: 0,
+        };
+        run(&mut walk, cells, &mut self.pending);
+        let count = walk.count;
+        self.found.clear();
+        self.found
+            .extend(self.slots[..count].iter().map(|&slot| Found::unpack(slot)));
     }
 
     fn search_general(&mut self, faces: &[Face]) {
@@ -617,31 +628,16 @@ mod tests {
 
     /// The words the fast walk records on `faces` with the walk `run`.
     fn walk_with(
-        run: impl Fn(&mut FastWalk, usize, &mut [Pending; STACK]),
+        run: impl FnOnce(&mut FastWalk, usize, &mut [Pending; STACK]),
         trie: &Trie,
         rules: &Rules,
         faces: &[Face],
-    ) -> Vec<u64> {
-        let searcher = Searcher::new(trie, rules);
+    ) -> Vec<Found> {
+        let mut searcher = Searcher::new(trie, rules);
         let board = FastBoard::new(faces, &searcher.neighbour_masks, None)
             .expect("single letters and Qu on at most 64 cells");
-        let mut seen = vec![0; trie.len().div_ceil(64)];
-        let mut slots = vec![0; trie.words() + 1];
-        let mut walk = FastWalk {
-            nodes: trie.nodes(),
-            board: &board,
-            min_len: rules.min_len as u32,
-            seen: &mut seen,
-            slots: &mut slots,
-            count: 0,
-        };
-        run(
-            &mut walk,
-            faces.len(),
-            &mut Box::new([Pending::default(); STACK]),
-        );
-        let count = walk.count;
-        let mut found = slots[..count].to_vec();
+        searcher.search_fast(&board, faces.len(), run);
+        let mut found = searcher.found;
         found.sort_unstable();
         found
     }

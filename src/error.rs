@@ -25,7 +25,7 @@ pub enum Error {
         /// What is wrong there.
         message: String,
     },
-    /// Reading the player's input or a board failed.
+    /// Reading the player's input failed.
     Input(io::Error),
     /// Writing the output failed.
     Output(io::Error),

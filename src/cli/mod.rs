@@ -98,6 +98,12 @@ where
         Some(Command::Best(args)) => best::run(&args),
         Some(Command::Tui(args)) => tui::run(&args),
     };
+    exit_status(result)
+}
+
+/// The exit status for a finished run, reporting its error if it has one.
+/// A closed output pipe (`boggle ... | head`) is not a failure.
+fn exit_status(result: Result<(), Error>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
@@ -114,14 +120,9 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
-        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => match e.print() {
-            // A reader that stopped early (`boggle --help | head`) is not a failure.
-            Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
-                report(&format!("cannot write the output: {err}"));
-                ExitCode::FAILURE
-            }
-            _ => ExitCode::SUCCESS,
-        },
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            exit_status(e.print().map_err(Error::Output))
+        }
         _ => {
             let text = e.render().to_string();
             let first = text.lines().next().unwrap_or("invalid arguments");

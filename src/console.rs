@@ -187,7 +187,14 @@ pub fn write_summary<W: Write>(out: &mut W, game: &Game) -> std::io::Result<()> 
         game.get_total_points_possible()
     )?;
     writeln!(out, "{}", "=".repeat(60))?;
-    out.write_all(game.get_all_words().as_bytes())
+    if !game.dictionary().has_levels() {
+        // Spec 004's list: every word, A-Z.
+        return out.write_all(game.get_all_words().as_bytes());
+    }
+    for (word, rare) in game.words_by_commonness() {
+        writeln!(out, "{word}{}", if rare { " (rare)" } else { "" })?;
+    }
+    Ok(())
 }
 
 fn plural(n: u32, one: &'static str, many: &'static str) -> &'static str {

@@ -1,6 +1,12 @@
 //! The word list: an `ahash` set of upper-case words (the design's
 //! `unordered_set`) plus the prefix trie the search walks. Owns reading word
-//! files, the built-in `words.txt`, and the process-wide default dictionary.
+//! files, the two built-in lists (the course's `words.txt` and the player
+//! list), how common each word is, and the process-wide default dictionary.
+//!
+//! Commonness comes from SCOWL's size levels: 10 holds the most common English
+//! words, 70 the rare ones a large dictionary still lists. A word file may
+//! follow a word with white space and its level (`CAT\t10`); a word without
+//! one, in a list that has levels, is rarer than any level.
 
 use std::fmt;
 use std::io::{self, Read};
@@ -11,8 +17,80 @@ use ahash::AHashSet;
 
 use crate::trie::Trie;
 
-/// The project's `words.txt`, built into the binary so it runs from any directory.
+/// The course's `words.txt` (spec 004's starter list, unchanged), built into
+/// the binary so the Project 4 game gives the same answers from any directory.
 pub const EMBEDDED_WORDS: &str = include_str!("../words.txt");
+
+/// The player list (`data/player-words.txt`): the Letterpress word list with
+/// SCOWL commonness levels, built in; every preset but `project4` plays it.
+pub const PLAYER_WORDS: &str = include_str!("../data/player-words.txt");
+
+/// The commonness of a word in a list with no level for it: rarer than every level.
+pub const RARE: u8 = u8::MAX;
+
+/// The built-in word lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WordList {
+    /// The course's `words.txt` (a `words.txt` in the working directory takes its place).
+    Course,
+    /// The player list with commonness levels.
+    Player,
+}
+
+/// How much of the word list a computer player knows (`--level`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Level {
+    /// Everyday words only (SCOWL 10 and 20): about a seventh of a board's points.
+    Easy,
+    /// The words of a small dictionary (SCOWL up to 40): about a third.
+    Medium,
+    /// Every word a large dictionary lists (SCOWL up to 70): about half.
+    Hard,
+    /// Every word of the list.
+    #[default]
+    Perfect,
+}
+
+impl Level {
+    /// The rarest commonness level known at this level.
+    pub fn max_rank(self) -> u8 {
+        match self {
+            Level::Easy => 20,
+            Level::Medium => 40,
+            Level::Hard => 70,
+            Level::Perfect => RARE,
+        }
+    }
+
+    /// Whether a word of commonness `rank` is known at this level.
+    pub fn knows(self, rank: u8) -> bool {
+        rank <= self.max_rank()
+    }
+}
+
+/// Which words count in a game (`--words`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum WordsCounted {
+    /// Only common words (SCOWL up to 50, a desk dictionary): a casual game.
+    Common,
+    /// Every word of the list.
+    #[default]
+    All,
+}
+
+impl WordsCounted {
+    /// The rarest commonness level that counts.
+    pub fn max_rank(self) -> u8 {
+        match self {
+            WordsCounted::Common => 50,
+            WordsCounted::All => RARE,
+        }
+    }
+}
+
+/// End screens mark a word rare from this level on: SCOWL 70 is where a large
+/// dictionary's obscure words are, and words in no SCOWL list are rarer still.
+pub const RARE_FROM: u8 = 70;
 
 /// The file the game looks for in the working directory, as in the original.
 pub const DEFAULT_FILE: &str = "words.txt";
@@ -82,6 +160,10 @@ pub struct Dictionary {
     /// uses only the trie, so solving boards never pays for hashing every word.
     set: OnceLock<AHashSet<Box<str>>>,
     trie: Trie,
+    /// Each word's commonness level, in word order; empty when the list has none.
+    ranks: Vec<u8>,
+    /// Where the words came from, as a player reads it (`player list (built in)`).
+    source: String,
 }
 
 impl Clone for Dictionary {
@@ -91,6 +173,8 @@ impl Clone for Dictionary {
             ends: self.ends.clone(),
             set: self.set.clone(),
             trie: self.trie.clone(),
+            ranks: self.ranks.clone(),
+            source: self.source.clone(),
         }
     }
 }
@@ -105,16 +189,34 @@ impl Dictionary {
     /// used), else the built-in list.
     pub fn load_default() -> Result<Dictionary, DictionaryError> {
         let path = Path::new(DEFAULT_FILE);
-        if path.exists() {
-            Dictionary::from_file(path)
-        } else {
-            Ok(Dictionary::embedded())
+        if !path.exists() {
+            return Ok(Dictionary::embedded());
         }
+        let bytes = read_words_file(path)?;
+        let mut dictionary = Dictionary::from_file_bytes(path, &bytes)?;
+        if bytes == EMBEDDED_WORDS.as_bytes() {
+            dictionary.source = format!("{DEFAULT_FILE} (course list)");
+        }
+        Ok(dictionary)
     }
 
-    /// The list built into the binary.
+    /// The course's list built into the binary.
     pub fn embedded() -> Dictionary {
-        Dictionary::parse(EMBEDDED_WORDS.as_bytes())
+        Dictionary::parse(EMBEDDED_WORDS.as_bytes()).named("course list (built in)")
+    }
+
+    /// The player list built into the binary, with its commonness levels.
+    pub fn player() -> Dictionary {
+        Dictionary::parse(PLAYER_WORDS.as_bytes()).named("player list (built in)")
+    }
+
+    /// A built-in list: the player list, or for the course list `words.txt`
+    /// from the working directory if present (an error if it cannot be used).
+    pub fn load_builtin(list: WordList) -> Result<Dictionary, DictionaryError> {
+        match list {
+            WordList::Course => Dictionary::load_default(),
+            WordList::Player => Ok(Dictionary::player()),
+        }
     }
 
     /// The dictionary every `Game::new()` and `WordFind::new()` shares: loaded once per process.
@@ -128,17 +230,24 @@ impl Dictionary {
     /// [`MAX_WORD_LEN`], are skipped (they could never match).
     pub fn from_file(path: impl AsRef<Path>) -> Result<Dictionary, DictionaryError> {
         let path = path.as_ref();
-        let bytes = read_capped(path).map_err(|source| DictionaryError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let dictionary = Dictionary::parse(&bytes);
+        Dictionary::from_file_bytes(path, &read_words_file(path)?)
+    }
+
+    /// The dictionary of a word file's bytes, named for the file; an error if it holds no word.
+    fn from_file_bytes(path: &Path, bytes: &[u8]) -> Result<Dictionary, DictionaryError> {
+        let dictionary = Dictionary::parse(bytes).named(path.display().to_string());
         if dictionary.is_empty() {
             return Err(DictionaryError::NoWords {
                 path: path.to_path_buf(),
             });
         }
         Ok(dictionary)
+    }
+
+    /// The same words, said to come from `source`.
+    fn named(mut self, source: impl Into<String>) -> Dictionary {
+        self.source = source.into();
+        self
     }
 
     /// A dictionary from the bytes of a word file (see [`Dictionary::from_file`]); never fails.
@@ -158,26 +267,25 @@ impl Dictionary {
         Dictionary::from_lines(words.iter().map(|w| w.as_ref().as_bytes()))
     }
 
-    /// Keeps the lines that are words once trimmed, upper-cased; sorts,
-    /// deduplicates and indexes them.
+    /// Keeps the lines that are words once trimmed (optionally followed by a
+    /// commonness level), upper-cased; sorts, deduplicates and indexes them.
     fn from_lines<'a>(lines: impl Iterator<Item = &'a [u8]>) -> Dictionary {
         let mut letters = Vec::new();
-        let mut spans: Vec<(u32, u32)> = Vec::new();
+        let mut spans: Vec<(u32, u32, u8)> = Vec::new();
+        let mut ranked = false;
         for line in lines {
-            let word = line.trim_ascii();
-            if word.is_empty()
-                || word.len() > MAX_WORD_LEN
-                || !word.iter().all(u8::is_ascii_alphabetic)
-            {
+            let Some((word, rank)) = parse_line(line) else {
                 continue;
-            }
+            };
+            ranked |= rank.is_some();
             let start = letters.len();
             letters.extend(word.iter().map(u8::to_ascii_uppercase));
-            spans.push((start as u32, letters.len() as u32));
+            spans.push((start as u32, letters.len() as u32, rank.unwrap_or(RARE)));
         }
-        let word = |&(start, end): &(u32, u32)| &letters[start as usize..end as usize];
-        // Word lists are nearly always sorted already, which this sort detects in one pass.
-        spans.sort_unstable_by(|a, b| word(a).cmp(word(b)));
+        let word = |&(start, end, _): &(u32, u32, u8)| &letters[start as usize..end as usize];
+        // Word lists are nearly always sorted already, which this sort detects
+        // in one pass; among repeats of a word the most common level comes first.
+        spans.sort_unstable_by(|a, b| word(a).cmp(word(b)).then(a.2.cmp(&b.2)));
         spans.dedup_by(|a, b| word(a) == word(b));
         let mut sorted = Vec::with_capacity(letters.len());
         let mut ends = Vec::with_capacity(spans.len());
@@ -185,15 +293,40 @@ impl Dictionary {
             sorted.extend_from_slice(word(span));
             ends.push(sorted.len() as u32);
         }
+        let ranks = if ranked {
+            spans.iter().map(|span| span.2).collect()
+        } else {
+            Vec::new()
+        };
         let mut dictionary = Dictionary {
             letters: sorted,
             ends,
             set: OnceLock::new(),
             trie: Trie::default(),
+            ranks,
+            source: "a list of words".to_string(),
         };
         let words: Vec<&[u8]> = dictionary.word_bytes().collect();
         dictionary.trie = Trie::from_sorted(&words);
         dictionary
+    }
+
+    /// Only the words at most as rare as `max_rank` (all of them in a list without levels).
+    pub fn restricted(&self, max_rank: u8) -> Dictionary {
+        if self.ranks.is_empty() || max_rank == RARE {
+            return self.clone();
+        }
+        let kept = self
+            .word_bytes()
+            .zip(&self.ranks)
+            .filter(|&(_, &rank)| rank <= max_rank)
+            .map(|(word, &rank)| (word, rank));
+        let mut text = Vec::new();
+        for (word, rank) in kept {
+            text.extend_from_slice(word);
+            text.extend_from_slice(format!("\t{rank}\n").as_bytes());
+        }
+        Dictionary::parse(&text).named(format!("{}, common words", self.source))
     }
 
     /// Every word's letters, in order.
@@ -240,12 +373,122 @@ impl Dictionary {
         &self.trie
     }
 
+    /// Whether the list says how common its words are.
+    pub fn has_levels(&self) -> bool {
+        !self.ranks.is_empty()
+    }
+
+    /// How common `word` is (case-insensitive): its SCOWL level, [`RARE`] for
+    /// a word without one; `None` if it is not a word or the list has no levels.
+    pub fn rank(&self, word: &str) -> Option<u8> {
+        if self.ranks.is_empty() {
+            return None;
+        }
+        let word = word.to_ascii_uppercase();
+        let (mut low, mut high) = (0, self.ends.len());
+        while low < high {
+            let mid = (low + high) / 2;
+            match self.word_at(mid).cmp(word.as_bytes()) {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => return self.ranks.get(mid).copied(),
+            }
+        }
+        None
+    }
+
+    /// Whether `word`'s commonness level marks it as rare on end screens
+    /// (never in a list without levels).
+    pub fn is_rare(&self, word: &str) -> bool {
+        self.rank(word).is_some_and(|rank| rank >= RARE_FROM)
+    }
+
+    /// `words` in end-screen order: common first (in a list with levels), then
+    /// more points first, then alphabetical; each with whether it is rare.
+    /// So a player reads "you missed CART" before "you missed AALII".
+    pub fn by_commonness<'w>(
+        &self,
+        words: impl IntoIterator<Item = &'w str>,
+        points: impl Fn(&str) -> u32,
+    ) -> Vec<(&'w str, bool)> {
+        let mut ranked: Vec<(u8, std::cmp::Reverse<u32>, &str)> = words
+            .into_iter()
+            .map(|word| {
+                (
+                    self.rank(word).unwrap_or(0),
+                    std::cmp::Reverse(points(word)),
+                    word,
+                )
+            })
+            .collect();
+        ranked.sort_unstable();
+        ranked
+            .into_iter()
+            .map(|(rank, _, word)| (word, self.has_levels() && rank >= RARE_FROM))
+            .collect()
+    }
+
+    /// The letters of word `index` (in ascending order).
+    fn word_at(&self, index: usize) -> &[u8] {
+        let start = index.checked_sub(1).map_or(0, |i| self.ends[i] as usize);
+        &self.letters[start..self.ends[index] as usize]
+    }
+
+    /// Where the words came from, with how many there are, as a player reads it:
+    /// `words.txt (course list, 66,925 words)`.
+    pub fn describe(&self) -> String {
+        let plural = if self.len() == 1 { "" } else { "s" };
+        let count = format!("{} word{plural}", thousands(self.len()));
+        match self.source.split_once(" (") {
+            Some((name, kind)) => format!("{name} ({}, {count})", kind.trim_end_matches(')')),
+            None => format!("{} ({count})", self.source),
+        }
+    }
+
     /// Every word, in ascending order.
     pub fn words(&self) -> impl Iterator<Item = &str> {
         // Only ASCII letters are stored, so every word is valid UTF-8.
         self.word_bytes()
             .map(|w| std::str::from_utf8(w).unwrap_or_default())
     }
+}
+
+/// A word-file line: its word (trimmed, letters only, at most [`MAX_WORD_LEN`])
+/// and the commonness level written after it, if any; `None` for a line that is no word.
+fn parse_line(line: &[u8]) -> Option<(&[u8], Option<u8>)> {
+    let line = line.trim_ascii();
+    let (word, rest) = match line.iter().position(u8::is_ascii_whitespace) {
+        Some(at) => (&line[..at], Some(line[at..].trim_ascii())),
+        None => (line, None),
+    };
+    let rank = match rest {
+        None => None,
+        Some(rest) => Some(std::str::from_utf8(rest).ok()?.parse::<u8>().ok()?),
+    };
+    let is_word =
+        !word.is_empty() && word.len() <= MAX_WORD_LEN && word.iter().all(u8::is_ascii_alphabetic);
+    is_word.then_some((word, rank))
+}
+
+/// `n` with commas between thousands: `66,925`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// A word file's bytes, or why it could not be read.
+fn read_words_file(path: &Path) -> Result<Vec<u8>, DictionaryError> {
+    read_capped(path).map_err(|source| DictionaryError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// The whole file, unless it is longer than [`MAX_FILE_BYTES`].
@@ -291,11 +534,64 @@ mod tests {
     }
 
     #[test]
-    fn embedded_list_has_game_words_and_no_names() {
-        let d = Dictionary::embedded();
-        assert!(d.is_word("AARDVARK") && d.is_word("ZYMURGY") && d.is_word("OFF"));
-        assert!(!d.is_word("MARCUS"));
-        assert!(d.len() > 200_000);
+    fn built_in_lists() {
+        let course = Dictionary::embedded();
+        assert!(course.is_word("BAG") && course.is_word("TALC") && !course.is_word("EATS"));
+        assert!(!course.has_levels() && course.rank("BAG").is_none());
+        let player = Dictionary::player();
+        assert!(
+            player.is_word("AARDVARK") && player.is_word("ZYMURGY") && !player.is_word("MARCUS")
+        );
+        assert!(player.has_levels());
+        assert_eq!(player.describe(), "player list (built in, 274,013 words)");
+    }
+
+    #[test]
+    fn levels_follow_words() {
+        let d = Dictionary::parse(b"cat\t10\ncat 35\nDOG  20\nemu\nowl x\nyak\t300\n");
+        assert_eq!(d.words().collect::<Vec<_>>(), ["CAT", "DOG", "EMU"]);
+        assert_eq!(
+            d.rank("cat"),
+            Some(10),
+            "a repeated word keeps its most common level"
+        );
+        assert_eq!(d.rank("DOG"), Some(20));
+        assert_eq!(d.rank("EMU"), Some(RARE));
+        assert_eq!(d.rank("GNU"), None);
+        assert!(d.is_rare("emu") && !d.is_rare("cat"));
+        let common = d.restricted(20);
+        assert_eq!(common.words().collect::<Vec<_>>(), ["CAT", "DOG"]);
+        assert_eq!(common.rank("DOG"), Some(20));
+        assert_eq!(d.restricted(RARE).len(), 3);
+    }
+
+    #[test]
+    fn end_screens_read_common_words_first() {
+        let d = Dictionary::parse(b"AALII\nCART\t10\nCARTS\t20\nZOO\t10\n");
+        let points = |w: &str| w.len() as u32;
+        let order = d.by_commonness(["AALII", "CARTS", "ZOO", "CART"], points);
+        assert_eq!(
+            order,
+            [
+                ("CART", false),
+                ("ZOO", false),
+                ("CARTS", false),
+                ("AALII", true)
+            ]
+        );
+        let plain = Dictionary::from_words(["AALII", "CART", "ZOO"]);
+        let order = plain.by_commonness(["ZOO", "CART", "AALII"], points);
+        assert_eq!(order, [("AALII", false), ("CART", false), ("ZOO", false)]);
+    }
+
+    #[test]
+    fn counts_read_with_thousands() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(66_925), "66,925");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        let d = Dictionary::from_words(["CAT"]);
+        assert_eq!(d.describe(), "a list of words (1 word)");
     }
 
     #[test]

@@ -21,6 +21,7 @@ use crate::word_find::WordFind;
 pub struct Game {
     board: GameBoard,
     rules: Rules,
+    dictionary: Arc<Dictionary>,
     all_words: BTreeSet<String>,
     total_points: u32,
     /// Correct guesses only: wrong ones are counted, never stored, so a stream
@@ -60,6 +61,7 @@ impl Game {
         Game {
             board,
             rules,
+            dictionary: Arc::clone(word_find.dictionary()),
             all_words,
             total_points,
             guessed: AHashSet::new(),
@@ -175,6 +177,20 @@ impl Game {
     /// The rules in force.
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The dictionary the board's words come from.
+    pub fn dictionary(&self) -> &Dictionary {
+        &self.dictionary
+    }
+
+    /// Every valid word in end-screen order (common first where the word list
+    /// has levels, then more points, then A-Z), each with whether it is rare.
+    pub fn words_by_commonness(&self) -> Vec<(&str, bool)> {
+        self.dictionary
+            .by_commonness(self.all_words.iter().map(String::as_str), |word| {
+                self.rules.word_score(word.len())
+            })
     }
 }
 

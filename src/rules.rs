@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::dice::DiceSet;
+use crate::dictionary::WordList;
 
 /// How the path of a word may move from one cell to the next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -118,6 +119,8 @@ pub struct Rules {
     pub qu: bool,
     /// Whether a word must be in the dictionary (ECE 209 scores any string on the board).
     pub dictionary_required: bool,
+    /// The built-in word list played when no `--dict` is given.
+    pub word_list: WordList,
 }
 
 impl Default for Rules {
@@ -140,6 +143,7 @@ impl Rules {
             moves: MoveRule::NoUp,
             qu: false,
             dictionary_required: true,
+            word_list: WordList::Course,
         }
     }
 
@@ -151,6 +155,7 @@ impl Rules {
             scoring: Scoring::STANDARD,
             moves: MoveRule::EightNeighbours,
             qu: true,
+            word_list: WordList::Player,
             ..Rules::project4()
         };
         match preset {

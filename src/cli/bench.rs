@@ -56,7 +56,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Error> {
         }
     };
     let loading = Instant::now();
-    let dictionary = load_dictionary(args.dict.as_deref())?;
+    let dictionary = load_dictionary(args.dict.as_deref(), &rules)?;
     let load_seconds = loading.elapsed().as_secs_f64();
     let solving = Instant::now();
     let totals = solve_all(dictionary.trie(), &rules, &boards, args.threads);

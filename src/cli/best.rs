@@ -81,7 +81,7 @@ pub fn run(args: &BestArgs) -> Result<(), Error> {
         .resolve_with_dictionary(Preset::Project4, "boggle best")?;
     let options = options(args)?;
     let space = Space::for_rules(&rules, args.rules.dice.is_some()).map_err(Error::Usage)?;
-    let dictionary = load_dictionary(args.dict.as_deref())?;
+    let dictionary = load_dictionary(args.dict.as_deref(), &rules)?;
     let progress = Arc::new(Progress::new());
     let on_interrupt = Arc::clone(&progress);
     // Ctrl-C, SIGTERM and SIGHUP stop the search and keep its boards. If the

@@ -17,6 +17,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::dictionary::{Dictionary, Level, WordsCounted};
 use crate::error::Error;
 
 const EXIT_STATUS: &str = "\
@@ -51,7 +52,7 @@ pub enum Command {
     /// Solve many boards with one dictionary and report boards per second
     Bench(bench::BenchArgs),
     /// Play against the computer (specs 000 and 003); default rules cs106b
-    Versus(GameArgs),
+    Versus(versus::VersusArgs),
     /// Search for the highest-scoring boards
     Best(best::BestArgs),
     /// The full-screen game: live clock, the typed word traced on the board, records
@@ -70,6 +71,9 @@ pub struct GameArgs {
     /// Seconds to find words (a turn ends when they run out; ece209: the timer)
     #[arg(long, value_name = "SECONDS")]
     pub time: Option<u64>,
+    /// Words that count: common (a casual game: everyday and desk-dictionary words) or all
+    #[arg(long, value_name = "WHICH", value_enum, default_value_t = WordsCounted::All)]
+    pub words: WordsCounted,
     /// The rules to play by.
     #[command(flatten)]
     pub rules: args::RulesArgs,
@@ -138,12 +142,36 @@ pub(crate) fn report(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "boggle: {message}");
 }
 
-/// Loads `--dict PATH`, or the default dictionary (`words.txt` here, else built in).
-pub(crate) fn load_dictionary(path: Option<&std::path::Path>) -> Result<crate::Dictionary, Error> {
+/// Loads `--dict PATH`, or the rules' built-in list (for the course list,
+/// `words.txt` here if there is one).
+pub(crate) fn load_dictionary(
+    path: Option<&std::path::Path>,
+    rules: &crate::Rules,
+) -> Result<crate::Dictionary, Error> {
     Ok(match path {
         Some(path) => crate::Dictionary::from_file(path)?,
-        None => crate::Dictionary::load_default()?,
+        None => crate::Dictionary::load_builtin(rules.word_list)?,
     })
+}
+
+/// The dictionary of a playable mode: [`load_dictionary`], cut down to the
+/// common words under `--words common`. `--words common`, and a computer
+/// `level` below perfect, need a word list that has commonness levels.
+pub(crate) fn load_game_dictionary(
+    args: &GameArgs,
+    rules: &crate::Rules,
+    level: Level,
+) -> Result<Dictionary, Error> {
+    let dictionary = load_dictionary(args.dict.as_deref(), rules)?;
+    let needs_levels = args.words == WordsCounted::Common || level != Level::Perfect;
+    if needs_levels && !dictionary.has_levels() {
+        return Err(Error::Usage(format!(
+            "--words common and --level need a word list with commonness levels, and {} has none \
+             (the player list of every preset but project4 has them)",
+            dictionary.describe()
+        )));
+    }
+    Ok(dictionary.restricted(args.words.max_rank()))
 }
 
 #[cfg(test)]

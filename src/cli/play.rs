@@ -3,13 +3,14 @@
 //! Boggle-ish instead. The dictionary loads on a second thread while the
 //! first prompt waits for the player, so the game starts at once.
 
-use std::io::{self, BufReader, BufWriter};
+use std::io::{self, BufReader, BufWriter, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{GameArgs, load_dictionary};
+use super::{GameArgs, load_game_dictionary};
 use crate::boggleish::{self, Answers, MAX_SEED};
 use crate::console::{self, Options};
+use crate::dictionary::Level;
 use crate::error::Error;
 use crate::game::Game;
 use crate::keyboard::{Keyboard, Plain, SystemClock, ThreadedLines, Timed};
@@ -23,8 +24,11 @@ pub fn run(args: &GameArgs) -> Result<(), Error> {
     if rules.preset == Preset::Ece209 {
         return run_boggleish(args, &rules);
     }
-    let path = args.dict.clone();
-    let loader = std::thread::spawn(move || load_dictionary(path.as_deref()));
+    // Loaded before the first prompt, so a bad word list is reported before
+    // the player types anything (the course list takes about 15 ms).
+    let dictionary = load_game_dictionary(args, &rules, Level::Perfect)?;
+    let mut err = io::stderr().lock();
+    name_word_list(&mut err, &dictionary);
     let seed = args.seed;
     let options = Options {
         rules: rules.clone(),
@@ -32,14 +36,7 @@ pub fn run(args: &GameArgs) -> Result<(), Error> {
     };
     let mut keys = keyboard(options.time);
     let mut out = BufWriter::new(io::stdout().lock());
-    let mut err = io::stderr().lock();
     console::play_with(&mut *keys, &mut out, &mut err, &options, |board| {
-        let dictionary = loader.join().map_err(|_| {
-            // A runtime failure (exit 1), not a usage error.
-            Error::Io(std::io::Error::other(
-                "the dictionary loader stopped unexpectedly",
-            ))
-        })??;
         let word_find = WordFind::with_rules(Arc::new(dictionary), rules);
         Ok(match (board, seed) {
             (Some(board), _) => Game::from_board(board, &word_find),
@@ -48,6 +45,13 @@ pub fn run(args: &GameArgs) -> Result<(), Error> {
         })
     })?;
     Ok(())
+}
+
+/// Names the word list in play on one line of `err` (stderr, so spec 004's
+/// stdout transcript is unchanged); a failed write is ignored, as diagnostics
+/// must never stop a game.
+pub(super) fn name_word_list(err: &mut impl Write, dictionary: &crate::Dictionary) {
+    let _ = writeln!(err, "words: {}", dictionary.describe());
 }
 
 /// Spec 001's game: `--seed` and `--time` answer its two questions.
@@ -66,6 +70,11 @@ fn run_boggleish(args: &GameArgs, rules: &Rules) -> Result<(), Error> {
         seed,
         time: args.time,
     };
+    // Diagnostics never stop a game, so a failed write is ignored.
+    let _ = writeln!(
+        io::stderr().lock(),
+        "words: none (any string the board spells scores)"
+    );
     let mut keys = Plain::new(io::stdin().lock());
     let mut out = BufWriter::new(io::stdout().lock());
     boggleish::play(&mut keys, &mut out, rules, answers)?;

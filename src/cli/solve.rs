@@ -49,7 +49,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Error> {
     for path in &args.files {
         boards.push(read_board_file(path, rules.qu)?);
     }
-    let dictionary = Arc::new(load_dictionary(args.dict.as_deref())?);
+    let dictionary = Arc::new(load_dictionary(args.dict.as_deref(), &rules)?);
     let mut out = BufWriter::new(io::stdout().lock());
     for board in boards {
         // Each board keeps its own shape; the other rules apply unchanged.

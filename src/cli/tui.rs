@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
-use super::{GameArgs, load_dictionary, report};
+use super::{GameArgs, load_game_dictionary, report};
+use crate::dictionary::Level;
 use crate::error::Error;
 use crate::game::random_board;
 use crate::random;
@@ -43,6 +44,9 @@ pub struct TuiArgs {
     /// Dictionary, seed, time and rules, as for the console game (--time 0: untimed; default 180, 240 from 6x6).
     #[command(flatten)]
     pub game: GameArgs,
+    /// The computer's vocabulary under cs106b and tddd86: easy, medium, hard or perfect
+    #[arg(long, value_name = "LEVEL", value_enum, default_value_t = Level::Perfect)]
+    pub level: Level,
     /// Do not read or write the records file
     #[arg(long)]
     pub no_record: bool,
@@ -67,13 +71,17 @@ pub fn run(args: &TuiArgs) -> Result<(), Error> {
         Some(0) => None,
         Some(seconds) => Some(Duration::from_secs(seconds)),
     };
-    let dictionary = Arc::new(load_dictionary(args.game.dict.as_deref())?);
+    let dictionary = load_game_dictionary(&args.game, &rules, args.level)?;
+    let word_list = format!("Words: {}; ? for help", dictionary.describe());
+    let dictionary = Arc::new(dictionary);
     let board = match args.game.seed {
         Some(seed) => random_board(&rules, &mut random::seeded(seed)),
         None => random_board(&rules, &mut random::from_entropy()),
     };
     let key = record_key(&rules, args, time);
-    let mut app = App::new(WordFind::with_rules(dictionary, rules), board, time);
+    let mut app =
+        App::new(WordFind::with_rules(dictionary, rules), board, time).with_level(args.level);
+    app.announce(word_list);
     let look = Look {
         colour: use_colour(args.color, std::env::var_os("NO_COLOR")),
     };

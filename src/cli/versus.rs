@@ -5,8 +5,11 @@
 use std::io::{self, BufWriter, IsTerminal};
 use std::sync::Arc;
 
-use super::play::{keyboard, time_limit};
-use super::{GameArgs, load_dictionary};
+use clap::Args;
+
+use super::play::{keyboard, name_word_list, time_limit};
+use super::{GameArgs, load_game_dictionary};
+use crate::dictionary::Level;
 use crate::error::Error;
 use crate::game::random_board;
 use crate::random;
@@ -14,17 +17,31 @@ use crate::rules::Preset;
 use crate::versus::{self, Highlight, Settings};
 use crate::word_find::WordFind;
 
+/// The flags of `boggle versus`.
+#[derive(Debug, Args, Clone, Default)]
+pub struct VersusArgs {
+    /// Dictionary, seed, time, words and rules, as for the console game.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The computer's vocabulary: easy, medium, hard or perfect (every word)
+    #[arg(long, value_name = "LEVEL", value_enum, default_value_t = Level::Perfect)]
+    pub level: Level,
+}
+
 /// Plays rounds of human against computer.
-pub fn run(args: &GameArgs) -> Result<(), Error> {
+pub fn run(versus_args: &VersusArgs) -> Result<(), Error> {
+    let args = &versus_args.game;
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Cs106b, "boggle versus")?;
-    let dictionary = Arc::new(load_dictionary(args.dict.as_deref())?);
-    let finder = WordFind::with_rules(dictionary, rules);
+    let dictionary = load_game_dictionary(args, &rules, versus_args.level)?;
+    name_word_list(&mut io::stderr().lock(), &dictionary);
+    let finder = WordFind::with_rules(Arc::new(dictionary), rules);
     let settings = Settings {
         finder: &finder,
         highlight: highlight(),
         time: time_limit(args.time),
+        level: versus_args.level,
     };
     let mut rng = args.seed.map_or_else(random::from_entropy, random::seeded);
     let mut keys = keyboard(settings.time);

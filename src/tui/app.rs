@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use crate::dictionary::Level;
 use crate::game_board::GameBoard;
 use crate::path::find_path;
 use crate::rules::{MoveRule, Preset, Rules};
@@ -98,6 +99,8 @@ pub struct EndWord {
     pub points: u32,
     /// Whether the player found it.
     pub found: bool,
+    /// Whether the word list marks it as rare.
+    pub rare: bool,
 }
 
 /// The most letters kept in the typed word (longer cannot be on any board this size).
@@ -123,6 +126,7 @@ pub struct App {
     before_help: Phase,
     quit: bool,
     record_note: Option<String>,
+    level: Level,
 }
 
 impl App {
@@ -147,6 +151,7 @@ impl App {
             before_help: Phase::Playing,
             quit: false,
             record_note: None,
+            level: Level::Perfect,
         }
     }
 
@@ -274,25 +279,43 @@ impl App {
         }
     }
 
+    /// The same game against a computer (under the versus presets) that knows
+    /// only the words of `level`.
+    pub fn with_level(mut self, level: Level) -> App {
+        self.level = level;
+        self
+    }
+
+    /// Shows `text` on the status line (the first screen names the word list this way).
+    pub fn announce(&mut self, text: String) {
+        self.status = text;
+    }
+
     /// Every word for the end screen: the found ones in the order found, then
-    /// the missed ones, best first (alphabetical among equals).
+    /// the missed ones, common first where the word list has levels, then best
+    /// first, then alphabetical.
     pub fn end_words(&self) -> Vec<EndWord> {
+        let dictionary = self.finder.dictionary();
         let found = self.found.iter().map(|(word, points)| EndWord {
             word: word.clone(),
             points: *points,
             found: true,
+            rare: dictionary.is_rare(word),
         });
-        let mut missed: Vec<EndWord> = self
+        let missed = self
             .words
             .iter()
             .filter(|w| !self.found.iter().any(|(f, _)| f == *w))
-            .map(|word| EndWord {
-                word: word.clone(),
+            .map(String::as_str);
+        let missed = dictionary
+            .by_commonness(missed, |word| self.rules().word_score(word.len()))
+            .into_iter()
+            .map(|(word, rare)| EndWord {
+                word: word.to_string(),
                 points: self.rules().word_score(word.len()),
                 found: false,
-            })
-            .collect();
-        missed.sort_by(|a, b| b.points.cmp(&a.points).then_with(|| a.word.cmp(&b.word)));
+                rare,
+            });
         found.chain(missed).collect()
     }
 
@@ -391,12 +414,22 @@ impl App {
     }
 
     /// In the presets played against the computer (cs106b, tddd86), the
-    /// computer's line: it takes every word the player missed.
+    /// computer's line: it takes every word the player missed that it knows.
     pub fn versus_line(&self) -> Option<String> {
         if !matches!(self.rules().preset, Preset::Cs106b | Preset::Tddd86) {
             return None;
         }
-        let missed: Vec<EndWord> = self.end_words().into_iter().filter(|w| !w.found).collect();
+        let dictionary = self.finder.dictionary();
+        let known = |word: &str| {
+            dictionary
+                .rank(word)
+                .is_none_or(|rank| self.level.knows(rank))
+        };
+        let missed: Vec<EndWord> = self
+            .end_words()
+            .into_iter()
+            .filter(|w| !w.found && known(&w.word))
+            .collect();
         let points: u32 = missed.iter().map(|w| w.points).sum();
         // A tie goes to the human, as in spec 003.
         let winner = if points > self.score {
@@ -681,6 +714,31 @@ pub(crate) mod tests {
         assert_eq!(
             app.versus_line().as_deref(),
             Some("Computer: 1 word, 1 point; you win")
+        );
+    }
+
+    #[test]
+    fn missed_words_read_common_first_and_the_computer_keeps_to_its_level() {
+        // BEAN (10), BEAU (50), NEAT (no level: rare) on the spec board under cs106b.
+        let dictionary = Dictionary::parse(b"BEAU\t50\nBEAN\t10\nNEAT\n");
+        let finder = WordFind::with_rules(Arc::new(dictionary), Rules::preset(Preset::Cs106b));
+        let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
+        let app = App::new(finder, board, None);
+        let missed: Vec<(String, bool)> = app
+            .end_words()
+            .into_iter()
+            .map(|w| (w.word, w.rare))
+            .collect();
+        let expected = [("BEAN", false), ("BEAU", false), ("NEAT", true)];
+        assert_eq!(missed, expected.map(|(w, rare)| (w.to_string(), rare)));
+        let easy = app.clone().with_level(Level::Easy);
+        assert_eq!(
+            easy.versus_line().as_deref(),
+            Some("Computer: 1 word, 1 point; the computer wins")
+        );
+        assert_eq!(
+            app.versus_line().as_deref(),
+            Some("Computer: 3 words, 3 points; the computer wins")
         );
     }
 }

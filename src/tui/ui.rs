@@ -274,9 +274,10 @@ fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
         .map(|(i, w)| {
             let mark = if w.found { '+' } else { '-' };
             let text = format!(
-                "{mark}{:<n$}{:>2}",
+                "{mark}{:<n$}{:>2}{}",
                 w.word,
                 w.points,
+                if w.rare { " rare" } else { "" },
                 n = longest.max(4) + 1
             );
             let style = if i == selected {

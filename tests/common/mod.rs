@@ -77,6 +77,15 @@ pub fn run_boggle(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     }
 }
 
+/// What a run wrote to stderr besides the `words: ...` line that names the
+/// word list at the start of every game.
+pub fn diagnostics(stderr: &str) -> &str {
+    match stderr.strip_prefix("words: ") {
+        Some(rest) => rest.split_once('\n').map_or("", |(_, after)| after),
+        None => stderr,
+    }
+}
+
 /// Asserts two long texts are equal, showing both in full when they are not.
 #[track_caller]
 pub fn assert_text(got: &str, expected: &str) {

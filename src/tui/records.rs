@@ -670,6 +670,37 @@ mod tests {
         let _ = fs::remove_dir_all(&dir);
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn the_temporary_file_is_never_opened_through_a_planted_link() {
+        let dir = temp_dir("planted");
+        fs::create_dir_all(&dir).expect("creates");
+        let path = dir.join("records.tsv");
+        let victim = dir.join("victim");
+        fs::write(&victim, "precious").expect("writes");
+        // The name the old saver used; the random names cannot be guessed.
+        let planted = sibling(&path, &format!(".tmp{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).expect("links");
+        write_atomically(&path, b"new").expect("writes");
+        assert_eq!(fs::read_to_string(&victim).expect("reads"), "precious");
+        assert_eq!(fs::read_to_string(&path).expect("reads"), "new");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn reads_stop_past_the_cap() {
+        let dir = temp_dir("cap");
+        fs::create_dir_all(&dir).expect("creates");
+        let path = dir.join("records.tsv");
+        // Sparse: 64 MiB on paper, nothing on disk.
+        File::create(&path)
+            .and_then(|file| file.set_len(64 * MAX_FILE_BYTES))
+            .expect("a large file");
+        let bytes = read_capped(&path).expect("reads").expect("present");
+        assert_eq!(bytes.len() as u64, MAX_FILE_BYTES + 1);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn fingerprints_are_fnv_1a_of_the_words_and_fixed() {
         assert_eq!(fingerprint([]), 0xcbf2_9ce4_8422_2325);

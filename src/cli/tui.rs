@@ -3,19 +3,21 @@
 //! [`crate::tui::terminal::run`], and records the finished game.
 
 use std::io::IsTerminal;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
 use super::{GameArgs, load_game_dictionary, report};
-use crate::dictionary::Level;
+use crate::Dictionary;
+use crate::dictionary::{Level, WordList};
 use crate::error::Error;
 use crate::game::random_board;
 use crate::random;
 use crate::rules::{Preset, Rules};
 use crate::tui::app::App;
-use crate::tui::records::{RecordKey, Records};
+use crate::tui::records::{self, RecordKey, Records};
 use crate::tui::terminal;
 use crate::tui::ui::{self, Look};
 use crate::word_find::WordFind;
@@ -78,7 +80,7 @@ pub fn run(args: &TuiArgs) -> Result<(), Error> {
         Some(seed) => random_board(&rules, &mut random::seeded(seed)),
         None => random_board(&rules, &mut random::from_entropy()),
     };
-    let key = record_key(&rules, args, time);
+    let key = record_key(&rules, args.game.dict.as_deref(), &dictionary, time);
     let mut app =
         App::new(WordFind::with_rules(dictionary, rules), board, time).with_level(args.level);
     app.announce(word_list);
@@ -109,19 +111,32 @@ fn use_colour(choice: ColorChoice, no_color: Option<std::ffi::OsString>) -> bool
     }
 }
 
-fn record_key(rules: &Rules, args: &TuiArgs, time: Option<Duration>) -> RecordKey {
-    let dictionary = args
-        .game
-        .dict
-        .as_deref()
-        .and_then(|path| path.file_name())
-        .map_or("default".to_string(), |name| {
-            name.to_string_lossy().into_owned()
-        });
+/// The key a game is recorded under. The dictionary is keyed by its content
+/// (so two different `words.txt` never share a record), named for reading by
+/// the `--dict` file's name, `words.txt` found here, `built-in` (the course
+/// list) or `player-list`.
+fn record_key(
+    rules: &Rules,
+    dict: Option<&Path>,
+    dictionary: &Dictionary,
+    time: Option<Duration>,
+) -> RecordKey {
+    let name = match dict {
+        Some(path) => path.file_name().map_or_else(
+            || path.to_string_lossy().into_owned(),
+            |name| name.to_string_lossy().into_owned(),
+        ),
+        None if rules.word_list == WordList::Player => "player-list".to_string(),
+        // The rule `load_dictionary` follows; the fingerprint, not the name, tells lists apart.
+        None if Path::new(crate::dictionary::DEFAULT_FILE).exists() => {
+            crate::dictionary::DEFAULT_FILE.to_string()
+        }
+        None => "built-in".to_string(),
+    };
     RecordKey {
         preset: rules.preset.name().to_string(),
         size: format!("{}x{}", rules.rows, rules.cols),
-        dictionary,
+        dictionary: records::dictionary_label(&name, records::fingerprint(dictionary.words())),
         time: time.map_or("untimed".to_string(), ui::clock),
     }
 }
@@ -131,17 +146,22 @@ fn record(key: RecordKey, score: u32) -> (String, Option<String>) {
     let Some(path) = crate::tui::records::default_path() else {
         return ("Not recorded: no HOME or XDG_DATA_HOME".to_string(), None);
     };
-    let loaded = Records::load(&path);
-    let mut records = loaded.records;
-    let (record, new_best) = records.add_game(key, score);
-    let games = if record.played == 1 { "game" } else { "games" };
-    let best = if new_best { " (new best)" } else { "" };
-    let note = format!("{} {games} here, best {}{best}", record.played, record.best);
-    let saved = records
-        .save(&path)
-        .err()
-        .map(|e| format!("could not save the records to {}: {e}", path.display()));
-    (note, loaded.warning.or(saved))
+    match Records::update(&path, |records| records.add_game(key, score)) {
+        Ok(updated) => {
+            let (record, new_best) = updated.value;
+            let games = if record.played == 1 { "game" } else { "games" };
+            let best = if new_best { " (new best)" } else { "" };
+            let note = format!("{} {games} here, best {}{best}", record.played, record.best);
+            (note, updated.warning)
+        }
+        Err(e) => {
+            let cause = std::error::Error::source(&e).map_or(String::new(), |c| format!(": {c}"));
+            (
+                "Not recorded: see the message after the game".to_string(),
+                Some(format!("{e}{cause}; this game was not recorded")),
+            )
+        }
+    }
 }
 
 #[cfg(test)]
@@ -195,9 +215,42 @@ mod tests {
             panic!("tui parses as the tui command");
         };
         let rules = args.game.rules.resolve(Preset::Project4).expect("valid");
-        let key = record_key(&rules, &args, Some(default_time(&rules)));
-        assert_eq!(key.describe(), "project4 4x4 my words.txt 3:00");
+        let words = Dictionary::from_words(["cat", "dog"]);
+        let dict = args.game.dict.as_deref();
+        let key = record_key(&rules, dict, &words, Some(default_time(&rules)));
+        let hash = records::fingerprint(["CAT", "DOG"]);
+        assert_eq!(
+            key.describe(),
+            format!("project4 4x4 my words.txt@{hash:016x} 3:00")
+        );
         let super_big = Rules::sized(Preset::Classic, 6, 6);
         assert_eq!(default_time(&super_big), Duration::from_secs(240));
+    }
+
+    #[test]
+    fn records_are_keyed_by_the_dictionary_content_not_its_name() {
+        let rules = Rules::sized(Preset::Project4, 4, 4);
+        let ours = Path::new("/a/words.txt");
+        let theirs = Path::new("/b/words.txt");
+        let key = |path, words: &Dictionary| record_key(&rules, Some(path), words, None);
+        let list = Dictionary::from_words(["cat", "dog"]);
+        let other = Dictionary::from_words(["cat", "dot"]);
+        // Same name, different words: different records.
+        assert_ne!(key(ours, &list), key(theirs, &other));
+        // Same words, however the file spells them: the same record.
+        let shuffled = Dictionary::from_words(["DOG", "Cat", "cat"]);
+        assert_eq!(key(ours, &list), key(theirs, &shuffled));
+    }
+
+    #[test]
+    fn a_dict_name_with_a_tab_is_still_recorded() {
+        let rules = Rules::sized(Preset::Project4, 4, 4);
+        let words = Dictionary::from_words(["cat"]);
+        let key = record_key(&rules, Some(Path::new("/tmp/a\tb.txt")), &words, None);
+        assert!(key.dictionary.starts_with("a?b.txt@"), "{}", key.dictionary);
+        let mut saved = Records::default();
+        saved.add_game(key.clone(), 5);
+        let reread = Records::parse(&saved.to_text()).expect("parses");
+        assert_eq!(reread.get(&key).map(|r| (r.played, r.best)), Some((1, 5)));
     }
 }

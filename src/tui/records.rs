@@ -1,18 +1,36 @@
 //! The player's records: games played and best score per preset, board size,
 //! dictionary and time limit, in one small text file in the user's data
 //! directory (`$XDG_DATA_HOME/boggle/records.tsv`, else
-//! `~/.local/share/boggle/records.tsv`). A save writes a temporary file beside
-//! it and renames it over the old one, so a kill at any moment leaves either
-//! the old records or the new ones; a file that cannot be read back is moved
-//! aside with a warning and the records start afresh.
+//! `~/.local/share/boggle/records.tsv`).
+//!
+//! Every read–modify–write holds an exclusive lock on `records.tsv.lock`
+//! beside it, so two games ending together both count. A save writes a
+//! temporary file with a random name (created new, never through a link),
+//! syncs it and renames it over the old one, so a kill at any moment leaves
+//! either the old records or the new ones. Only a regular file of at most
+//! [`MAX_FILE_BYTES`] is read, opened without blocking, so a FIFO or a device
+//! at the path cannot hang the game or fill memory. A file that cannot be read
+//! is left alone and the game is not recorded; one that is read but is not
+//! records is moved aside to a numbered `records.tsv.corrupt` and the records
+//! start afresh.
 
 use std::collections::BTreeMap;
-use std::fs;
-use std::io::{self, Write};
+use std::ffi::OsString;
+use std::fmt;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The first line of a records file, naming its format.
 const HEADER: &str = "boggle records 1";
+
+/// Largest records file read. A real one is a few kB (one short line per
+/// preset, size, dictionary and time); the cap bounds memory when the path
+/// names something huge or endless.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+/// How many `.corrupt` backups are kept before corrupt files are left in place.
+const MAX_BACKUPS: u32 = 1000;
 
 /// What a record is kept for: one line of the file.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -21,14 +39,16 @@ pub struct RecordKey {
     pub preset: String,
     /// `RxC`.
     pub size: String,
-    /// The dictionary (`built-in` or the file's name).
+    /// The dictionary: a readable name and its content's [`fingerprint`]
+    /// (`words.txt@1a2b3c4d5e6f7a8b`, see [`dictionary_label`]). Files written
+    /// before fingerprints hold a bare name, which still loads.
     pub dictionary: String,
     /// `m:ss`, or `untimed`.
     pub time: String,
 }
 
 impl RecordKey {
-    /// How the key reads to a player: `project4 4x4 words.txt 3:00`.
+    /// How the key reads to a player: `project4 4x4 words.txt@1a2b3c4d5e6f7a8b 3:00`.
     pub fn describe(&self) -> String {
         format!(
             "{} {} {} {}",
@@ -41,6 +61,35 @@ impl RecordKey {
             .iter()
             .all(|field| !field.is_empty() && !field.contains(['\t', '\n', '\r']))
     }
+}
+
+/// A stable fingerprint of a word list's content: FNV-1a 64 over each word
+/// followed by a newline, in the order given (pass `Dictionary::words()`, which
+/// is sorted). Fixed, unlike the std or `ahash` hashers, which are seeded per
+/// process: the same list gives the same key in every run and on every machine.
+pub fn fingerprint<'a>(words: impl IntoIterator<Item = &'a str>) -> u64 {
+    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut hash = OFFSET_BASIS;
+    for word in words {
+        for &byte in word.as_bytes().iter().chain(b"\n") {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(PRIME);
+        }
+    }
+    hash
+}
+
+/// The dictionary field of a [`RecordKey`]: `name@` and the fingerprint in 16
+/// hex digits. The content decides which record a game counts for; the name
+/// is only for reading, so control characters in it (a tab would split the
+/// line) become `?`.
+pub fn dictionary_label(name: &str, fingerprint: u64) -> String {
+    let name: String = name
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    format!("{name}@{fingerprint:016x}")
 }
 
 /// Games played and the best score for one key.
@@ -61,10 +110,87 @@ pub struct Records {
 /// The records and anything the player should hear about reading them.
 #[derive(Debug)]
 pub struct Loaded {
-    /// The records (empty when there was no usable file).
+    /// The records (empty when there was no file, or it was set aside).
     pub records: Records,
-    /// A warning: the file was corrupt and set aside, or unreadable.
+    /// A warning: the file was corrupt and was set aside.
     pub warning: Option<String>,
+}
+
+/// The outcome of [`Records::update`]: the records were saved.
+#[derive(Debug)]
+pub struct Updated<T> {
+    /// What the change returned.
+    pub value: T,
+    /// A warning: the old file was corrupt and was set aside.
+    pub warning: Option<String>,
+}
+
+/// Why the records could not be read or saved; the file on disk is unchanged.
+#[derive(Debug)]
+pub enum RecordsError {
+    /// The directory or the lock file could not be created, opened or locked.
+    Lock {
+        /// The lock file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The records file exists but could not be read (or is not a regular
+    /// file): it is left as it is and nothing is saved over it.
+    Read {
+        /// The records file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The file is corrupt and could not be moved aside, so it is left as it is.
+    SetAside {
+        /// The records file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The new records could not be written; the old file is unchanged.
+    Write {
+        /// The records file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+}
+
+impl fmt::Display for RecordsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordsError::Lock { path, .. } => {
+                write!(f, "cannot lock the records with {}", path.display())
+            }
+            RecordsError::Read { path, .. } => write!(
+                f,
+                "cannot read the records in {} (left as it is)",
+                path.display()
+            ),
+            RecordsError::SetAside { path, .. } => write!(
+                f,
+                "the records in {} are corrupt and could not be moved aside (left as they are)",
+                path.display()
+            ),
+            RecordsError::Write { path, .. } => {
+                write!(f, "cannot save the records to {}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RecordsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RecordsError::Lock { source, .. }
+            | RecordsError::Read { source, .. }
+            | RecordsError::SetAside { source, .. }
+            | RecordsError::Write { source, .. } => Some(source),
+        }
+    }
 }
 
 impl Records {
@@ -77,7 +203,7 @@ impl Records {
     pub fn add_game(&mut self, key: RecordKey, score: u32) -> (Record, bool) {
         let record = self.entries.entry(key).or_default();
         let new_best = record.played == 0 || score > record.best;
-        record.played += 1;
+        record.played = record.played.saturating_add(1);
         record.best = record.best.max(score);
         (*record, new_best)
     }
@@ -126,79 +252,257 @@ impl Records {
         text
     }
 
-    /// Reads the records at `path`. A missing file is no records; a corrupt one is
-    /// renamed to `<path>.corrupt` and reported; an unreadable one is reported.
-    pub fn load(path: &Path) -> Loaded {
-        let fresh = |warning: Option<String>| Loaded {
-            records: Records::default(),
+    /// Reads the records at `path` under the lock. A missing file is no
+    /// records; a corrupt one is moved aside to a numbered `<path>.corrupt`
+    /// and reported; an unreadable one is an error and left as it is.
+    pub fn load(path: &Path) -> Result<Loaded, RecordsError> {
+        locked(path, || read_or_set_aside(path, read_capped))
+    }
+
+    /// Reads the records at `path`, applies `change` and saves the result,
+    /// all under the lock, so a game ending at the same moment in another
+    /// process waits instead of being lost. Stale temporary files from killed
+    /// saves are removed first. Nothing is saved if the file could not be read.
+    pub fn update<T>(
+        path: &Path,
+        change: impl FnOnce(&mut Records) -> T,
+    ) -> Result<Updated<T>, RecordsError> {
+        update_with(path, read_capped, change)
+    }
+}
+
+/// [`Records::update`] with the file read through `read`, so tests can make the read fail.
+fn update_with<T>(
+    path: &Path,
+    read: impl FnOnce(&Path) -> io::Result<Option<Vec<u8>>>,
+    change: impl FnOnce(&mut Records) -> T,
+) -> Result<Updated<T>, RecordsError> {
+    locked(path, || {
+        remove_stale_temps(path);
+        let Loaded {
+            mut records,
             warning,
-        };
-        let bytes = match fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return fresh(None),
-            Err(e) => {
-                return fresh(Some(format!(
-                    "cannot read the records in {}: {e}",
-                    path.display()
-                )));
+        } = read_or_set_aside(path, read)?;
+        let value = change(&mut records);
+        write_atomically(path, records.to_text().as_bytes()).map_err(|source| {
+            RecordsError::Write {
+                path: path.to_path_buf(),
+                source,
             }
+        })?;
+        Ok(Updated { value, warning })
+    })
+}
+
+/// Runs `body` holding an exclusive `flock` on `<path>.lock`, creating the
+/// records' directory first. Waits for another process's save (milliseconds)
+/// if need be; the kernel drops the lock if a process dies holding it, so a
+/// killed game never leaves it held. The lock file is never removed: removing
+/// it while another process waits on it would let a third lock a new one.
+fn locked<T>(
+    path: &Path,
+    body: impl FnOnce() -> Result<T, RecordsError>,
+) -> Result<T, RecordsError> {
+    let lock_path = sibling(path, ".lock");
+    let fail = |source| RecordsError::Lock {
+        path: lock_path.clone(),
+        source,
+    };
+    if path.file_name().is_none() {
+        return Err(fail(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the records path names no file",
+        )));
+    }
+    fs::create_dir_all(directory(path)).map_err(fail)?;
+    let mut options = OpenOptions::new();
+    options.write(true).create(true);
+    // A link or a FIFO planted at the lock's path is an error, not a hang or a write elsewhere.
+    let file = special_flags(&mut options, true)
+        .open(&lock_path)
+        .map_err(fail)?;
+    if !file.metadata().map_err(fail)?.is_file() {
+        return Err(fail(not_regular()));
+    }
+    let mut lock = fd_lock::RwLock::new(file);
+    let _guard = loop {
+        match lock.write() {
+            Ok(guard) => break guard,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(fail(e)),
+        }
+    };
+    body()
+}
+
+/// Adds `O_NONBLOCK` (and `O_NOFOLLOW` if `no_follow`) on Unix: opening a FIFO
+/// for reading then returns at once instead of waiting for a writer.
+fn special_flags(options: &mut OpenOptions, no_follow: bool) -> &mut OpenOptions {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let follow = if no_follow { libc::O_NOFOLLOW } else { 0 };
+        options.custom_flags(libc::O_NONBLOCK | follow);
+    }
+    #[cfg(not(unix))]
+    let _ = no_follow;
+    options
+}
+
+fn not_regular() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, "not a regular file")
+}
+
+/// The records file's bytes, `None` if there is none. Only a regular file is
+/// read (a FIFO, a device or a directory is an error), and at most one byte
+/// more than [`MAX_FILE_BYTES`], so the caller can tell it was too large.
+fn read_capped(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    // Links are followed: a player may keep the records in a synced folder.
+    let file = match special_flags(&mut options, false).open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    Ok(Some(bytes))
+}
+
+/// Reads the records through `read` (the lock is held). A read error other
+/// than "not found" is returned and the file is left alone, so the caller
+/// never saves over records it could not see; a file that is read but is not
+/// records is moved aside (never over an earlier backup) and the records
+/// start afresh.
+fn read_or_set_aside(
+    path: &Path,
+    read: impl FnOnce(&Path) -> io::Result<Option<Vec<u8>>>,
+) -> Result<Loaded, RecordsError> {
+    let fresh = |warning: Option<String>| Loaded {
+        records: Records::default(),
+        warning,
+    };
+    let bytes = match read(path) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Ok(fresh(None)),
+        Err(source) => {
+            return Err(RecordsError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    let parsed = if bytes.len() as u64 > MAX_FILE_BYTES {
+        None
+    } else {
+        std::str::from_utf8(&bytes).ok().and_then(Records::parse)
+    };
+    if let Some(records) = parsed {
+        return Ok(Loaded {
+            records,
+            warning: None,
+        });
+    }
+    let aside = set_aside(path).map_err(|source| RecordsError::SetAside {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(fresh(Some(format!(
+        "the records in {} were corrupt; moved them to {} and started afresh",
+        path.display(),
+        aside.display()
+    ))))
+}
+
+/// Renames the corrupt file to the first free name of `<path>.corrupt`,
+/// `<path>.corrupt.2`, `<path>.corrupt.3`, …: a second corrupt file never
+/// replaces the first one's backup. Free is checked under the lock, which
+/// every saver holds.
+fn set_aside(path: &Path) -> io::Result<PathBuf> {
+    for n in 1..=MAX_BACKUPS {
+        let aside = if n == 1 {
+            sibling(path, ".corrupt")
+        } else {
+            sibling(path, &format!(".corrupt.{n}"))
         };
-        match std::str::from_utf8(&bytes).ok().and_then(Records::parse) {
-            Some(records) => Loaded {
-                records,
-                warning: None,
-            },
-            None => {
-                let aside = aside_path(path);
-                let warning = match fs::rename(path, &aside) {
-                    Ok(()) => format!(
-                        "the records in {} were corrupt; moved them to {} and started afresh",
-                        path.display(),
-                        aside.display()
-                    ),
-                    Err(e) => format!(
-                        "the records in {} are corrupt and could not be moved aside ({e}); starting afresh",
-                        path.display()
-                    ),
-                };
-                fresh(Some(warning))
+        match fs::symlink_metadata(&aside) {
+            Ok(_) => continue,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                fs::rename(path, &aside)?;
+                return Ok(aside);
             }
+            Err(e) => return Err(e),
         }
     }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!("{MAX_BACKUPS} corrupt backups are already there"),
+    ))
+}
 
-    /// Writes the records to `path` atomically: a temporary file in the same
-    /// directory, flushed to disk, then renamed over `path`.
-    pub fn save(&self, path: &Path) -> io::Result<()> {
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir)?;
+/// The prefix of every temporary file a save writes beside `path`.
+fn temp_prefix(path: &Path) -> OsString {
+    let mut prefix = path.file_name().unwrap_or_default().to_os_string();
+    prefix.push(".tmp");
+    prefix
+}
+
+/// Removes temporary files left by saves that were killed (the lock is held).
+/// Every save holds the lock while its temporary file exists, so any one seen
+/// now is stale. Only the entries are removed: a planted link is unlinked,
+/// its target untouched. Failures are ignored: a leftover costs only space.
+fn remove_stale_temps(path: &Path) {
+    let prefix = temp_prefix(path);
+    let Ok(entries) = fs::read_dir(directory(path)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let stale = entry
+            .file_name()
+            .as_encoded_bytes()
+            .starts_with(prefix.as_encoded_bytes());
+        if stale && entry.file_type().is_ok_and(|t| !t.is_dir()) {
+            let _ = fs::remove_file(entry.path());
         }
-        let temp = temp_path(path);
-        let result =
-            write_synced(&temp, self.to_text().as_bytes()).and_then(|()| fs::rename(&temp, path));
-        if result.is_err() {
-            let _ = fs::remove_file(&temp);
-        }
-        result
     }
 }
 
-fn write_synced(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = fs::File::create(path)?;
-    file.write_all(bytes)?;
+/// Writes `bytes` to `path` atomically (the lock is held): a temporary file
+/// with a random name, created new (so never through a planted link), synced,
+/// then renamed over `path`. A failure removes the temporary file.
+fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = directory(path);
+    let mut temp = tempfile::Builder::new()
+        .prefix(&temp_prefix(path))
+        .tempfile_in(dir)?;
+    temp.write_all(bytes)?;
     // Without the sync a crash after the rename could leave an empty file in place of the records.
-    file.sync_all()
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    // The rename itself reaches the disk when the directory is synced; some
+    // file systems cannot sync a directory, and the records are saved anyway.
+    if let Ok(dir) = File::open(dir) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
 }
 
-/// Each process writes its own temporary file, so two games ending together never mix their bytes.
-fn temp_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp{}", std::process::id()));
-    path.with_file_name(name)
+/// The directory holding `path` (`.` for a bare file name).
+fn directory(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
 }
 
-fn aside_path(path: &Path) -> PathBuf {
+/// `path` with `suffix` added to its file name.
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".corrupt");
+    name.push(suffix);
     path.with_file_name(name)
 }
 
@@ -273,41 +577,171 @@ mod tests {
     fn saves_and_loads_through_a_file() {
         let dir = temp_dir("round-trip");
         let path = dir.join("nested").join("records.tsv");
-        let loaded = Records::load(&path);
+        let loaded = Records::load(&path).expect("loads");
         assert_eq!((loaded.records, loaded.warning), (Records::default(), None));
-        let mut records = Records::default();
-        records.add_game(key("1:00"), 7);
-        records.save(&path).expect("saves");
-        let loaded = Records::load(&path);
-        assert_eq!(loaded.records, records);
+        let updated = Records::update(&path, |records| {
+            records.add_game(key("1:00"), 7);
+            records.clone()
+        })
+        .expect("saves");
+        assert!(updated.warning.is_none());
+        let loaded = Records::load(&path).expect("loads");
+        assert_eq!(loaded.records, updated.value);
         assert!(loaded.warning.is_none());
-        let leftovers: Vec<_> = fs::read_dir(path.parent().expect("has a parent"))
+        let mut names: Vec<_> = fs::read_dir(directory(&path))
             .expect("lists")
+            .map(|entry| entry.expect("an entry").file_name())
             .collect();
-        assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+        names.sort();
+        assert_eq!(
+            names,
+            ["records.tsv", "records.tsv.lock"],
+            "no temporary file is left behind"
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
-    fn a_corrupt_file_is_set_aside_with_a_warning() {
+    fn every_corrupt_file_is_set_aside_and_kept() {
         let dir = temp_dir("corrupt");
         fs::create_dir_all(&dir).expect("creates");
         let path = dir.join("records.tsv");
-        for junk in [
+        let junks = [
             &b"boggle records 1\nproject4\t4x4\n"[..],
             b"\xff\xfe",
             b"not records",
             b"",
-        ] {
+        ];
+        for junk in junks {
             fs::write(&path, junk).expect("writes");
-            let loaded = Records::load(&path);
+            let loaded = Records::load(&path).expect("loads");
             assert_eq!(loaded.records, Records::default());
             let warning = loaded.warning.expect("warns");
             assert!(warning.contains("were corrupt; moved them to"), "{warning}");
-            assert_eq!(fs::read(aside_path(&path)).expect("set aside"), junk);
             assert!(!path.exists());
         }
+        // A later corrupt file never replaces an earlier one's backup.
+        let backups = [".corrupt", ".corrupt.2", ".corrupt.3", ".corrupt.4"];
+        for (junk, suffix) in junks.iter().zip(backups) {
+            assert_eq!(&fs::read(sibling(&path, suffix)).expect("kept"), junk);
+        }
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_unreadable_file_is_never_saved_over() {
+        let dir = temp_dir("unreadable");
+        fs::create_dir_all(&dir).expect("creates");
+        let path = dir.join("records.tsv");
+        let old = "boggle records 1\nproject4\t4x4\tbuilt-in\t3:00\t290\t41\n";
+        fs::write(&path, old).expect("writes");
+        // As root nothing denies a read, so the failing read is injected.
+        let denied = |_: &Path| Err(io::Error::from(io::ErrorKind::PermissionDenied));
+        let result = update_with(&path, denied, |records| records.add_game(key("3:00"), 1));
+        let Err(e @ RecordsError::Read { .. }) = result else {
+            panic!("an unreadable file is an error: {result:?}");
+        };
+        assert!(e.to_string().contains("records.tsv (left as it is)"), "{e}");
+        assert_eq!(fs::read_to_string(&path).expect("still there"), old);
+        // A directory in the file's place is not a regular file: left alone too.
+        fs::remove_file(&path).expect("removes");
+        fs::create_dir(&path).expect("a directory");
+        let result = Records::update(&path, |records| records.add_game(key("3:00"), 1));
+        assert!(
+            matches!(result, Err(RecordsError::Read { .. })),
+            "{result:?}"
+        );
+        assert!(path.is_dir());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_save_removes_temporary_files_left_by_killed_saves() {
+        let dir = temp_dir("stale");
+        fs::create_dir_all(&dir).expect("creates");
+        let path = dir.join("records.tsv");
+        for name in ["records.tsv.tmp4242", "records.tsv.tmpAbC123", "notes.txt"] {
+            fs::write(dir.join(name), "left over").expect("writes");
+        }
+        Records::update(&path, |records| records.add_game(key("3:00"), 1)).expect("saves");
+        assert!(!dir.join("records.tsv.tmp4242").exists());
+        assert!(!dir.join("records.tsv.tmpAbC123").exists());
+        assert!(dir.join("notes.txt").exists(), "other files are kept");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_temporary_file_is_never_opened_through_a_planted_link() {
+        let dir = temp_dir("planted");
+        fs::create_dir_all(&dir).expect("creates");
+        let path = dir.join("records.tsv");
+        let victim = dir.join("victim");
+        fs::write(&victim, "precious").expect("writes");
+        // The name the old saver used; the random names cannot be guessed.
+        let planted = sibling(&path, &format!(".tmp{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).expect("links");
+        write_atomically(&path, b"new").expect("writes");
+        assert_eq!(fs::read_to_string(&victim).expect("reads"), "precious");
+        assert_eq!(fs::read_to_string(&path).expect("reads"), "new");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn reads_stop_past_the_cap() {
+        let dir = temp_dir("cap");
+        fs::create_dir_all(&dir).expect("creates");
+        let path = dir.join("records.tsv");
+        // Sparse: 64 MiB on paper, nothing on disk.
+        File::create(&path)
+            .and_then(|file| file.set_len(64 * MAX_FILE_BYTES))
+            .expect("a large file");
+        let bytes = read_capped(&path).expect("reads").expect("present");
+        assert_eq!(bytes.len() as u64, MAX_FILE_BYTES + 1);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn fingerprints_are_fnv_1a_of_the_words_and_fixed() {
+        assert_eq!(fingerprint([]), 0xcbf2_9ce4_8422_2325);
+        // Pinned from an independent FNV-1a 64 of "A\n" and "CAT\nDOG\n".
+        assert_eq!(fingerprint(["A"]), 0x0908_9c07_b5a1_4cd2);
+        assert_eq!(fingerprint(["CAT", "DOG"]), 0x975a_f979_a7cd_3a3f);
+        // Word boundaries count: CA+T is not C+AT.
+        assert_ne!(fingerprint(["CA", "T"]), fingerprint(["C", "AT"]));
+        assert_eq!(
+            dictionary_label("a\tb\nc.txt", 0xab),
+            "a?b?c.txt@00000000000000ab"
+        );
+    }
+
+    #[test]
+    fn old_files_keyed_by_a_bare_name_still_load() {
+        let old = "boggle records 1\nproject4\t4x4\tdefault\t3:00\t12\t40\n";
+        let records = Records::parse(old).expect("an old file parses");
+        let new_key = RecordKey {
+            dictionary: dictionary_label("built-in", 0x1234),
+            ..key("3:00")
+        };
+        let old_key = RecordKey {
+            dictionary: "default".into(),
+            ..key("3:00")
+        };
+        assert_eq!(
+            records.get(&old_key),
+            Some(Record {
+                played: 12,
+                best: 40
+            })
+        );
+        assert_eq!(records.get(&new_key), None, "old keys match no new one");
+        let mut records = records;
+        records.add_game(new_key, 3);
+        assert_eq!(
+            records.to_text(),
+            "boggle records 1\nproject4\t4x4\tbuilt-in@0000000000001234\t3:00\t1\t3\n\
+             project4\t4x4\tdefault\t3:00\t12\t40\n"
+        );
     }
 
     #[test]

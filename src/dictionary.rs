@@ -15,7 +15,7 @@ use std::sync::{Arc, OnceLock};
 
 use ahash::AHashSet;
 
-use crate::trie::Trie;
+use crate::engine::trie::Trie;
 
 /// The course's `words.txt` (spec 004's starter list, unchanged), built into
 /// the binary so the Project 4 game gives the same answers from any directory.

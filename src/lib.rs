@@ -2,45 +2,36 @@
 //! variants, and a fast all-words solver, as one library with a thin binary.
 //!
 //! # Layout
-//! - [`die`], [`dice`], [`face`]: one die, the authentic dice sets, what a cell shows.
-//! - [`game_board`]: the grid of faces, parsing and showing it.
-//! - [`dictionary`], [`trie`]: the word set (`ahash`) and its prefix index.
-//! - [`rules`]: board shape, dice, lengths, scoring, moves, Qu — one value every part takes.
-//! - [`neighbours`], [`search`], [`word_find`], [`path`]: the search engine and the design's `WordFind`.
-//! - [`game`]: the design's `Game`: guesses, score, incorrect count, maximum points.
-//! - [`input`], [`console`]: reading a player's bytes and the spec 004 console loop.
-//! - [`cli`]: the command line and its modes; [`error`]: errors and exit statuses.
-//! - [`random`]: pinned, seedable random numbers.
-//! - [`keyboard`]: what the player types, and the clock timed turns run against.
-//! - [`versus`]: human against computer (specs 000 and 003).
-//! - [`boggleish`], [`lfsr`]: spec 001's seeded, timed "Boggle-ish" and its 16-bit LFSR.
-//! - [`best`]: the search for the highest-scoring boards (`boggle best`).
-//! - [`tui`]: the full-screen terminal game (`boggle tui`).
+//! The design's classes, at the top:
+//! - [`die`]: `Die`, one die; [`dice`]: the authentic dice sets; [`face`]: what a cell shows.
+//! - [`game_board`]: `GameBoard`, the grid of faces: typing, rolling and showing it.
+//! - [`dictionary`]: `Dictionary`, the word set (`ahash`), the built-in lists and commonness.
+//! - [`word_find`]: `WordFind`, every word on a board (fast engine and the design's backtracking).
+//! - [`game`]: `Game`, one board and a player's guesses; the one judge of a guess.
+//! - [`rules`]: board shape, dice, lengths, scoring, moves, Qu: one value every part takes.
+//! - [`random`]: pinned, seedable random numbers; [`error`]: errors and exit statuses.
+//!
+//! Beneath and around them:
+//! - [`engine`]: the trie, neighbour tables, the search and word paths.
+//! - [`modes`]: the console game, versus, Boggle-ish, best-board search, benchmark.
+//! - [`player`]: reading what the player types, and the clock of a timed turn.
+//! - [`tui`]: the full-screen terminal game.
+//! - [`cli`]: the command line, its subcommands and board files.
 
-pub mod bench;
-pub mod best;
-pub mod board_file;
-pub mod boggleish;
 pub mod cli;
-pub mod console;
 pub mod dice;
 pub mod dictionary;
 pub mod die;
+pub mod engine;
 pub mod error;
 pub mod face;
 pub mod game;
 pub mod game_board;
-pub mod input;
-pub mod keyboard;
-pub mod lfsr;
-pub mod neighbours;
-pub mod path;
+pub mod modes;
+pub mod player;
 pub mod random;
 pub mod rules;
-pub mod search;
-pub mod trie;
 pub mod tui;
-pub mod versus;
 pub mod word_find;
 
 pub use dice::DiceSet;

@@ -1,5 +1,5 @@
 //! The design's `WordFind`: every word a board holds under a set of rules.
-//! `get_all_words` runs the fast engine in [`crate::search`];
+//! `get_all_words` runs the fast engine in [`crate::engine::search`];
 //! `append_dfs_words` is the design's readable backtracking helper, kept as a
 //! second, independent implementation that the tests hold the engine to.
 
@@ -7,10 +7,10 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::dictionary::Dictionary;
+use crate::engine::neighbours::Neighbours;
+use crate::engine::search::Searcher;
 use crate::game_board::GameBoard;
-use crate::neighbours::Neighbours;
 use crate::rules::{MoveRule, Rules};
-use crate::search::Searcher;
 
 /// Finds all words on a board with one dictionary and one set of rules.
 #[derive(Clone, Debug)]

@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use boggle::console;
+use boggle::modes::console;
 use common::{Run, TempDir, diagnostics, run_boggle};
 
 /// A board whose words under spec 004's rules include CAT, CATS, DOG and DOGS.

@@ -15,8 +15,8 @@ mod common;
 
 use std::sync::Arc;
 
-use boggle::boggleish::{score_word, shake, tray_text};
-use boggle::lfsr::Lfsr;
+use boggle::modes::boggleish::{score_word, shake, tray_text};
+use boggle::modes::lfsr::Lfsr;
 use boggle::{Dictionary, GameBoard, Preset, Rules, WordFind};
 use common::{TempDir, assert_text, run_boggle};
 

@@ -6,8 +6,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use boggle::bench::solve_all;
-use boggle::board_file::{parse_board_file, parse_board_line};
+use boggle::cli::board_file::{parse_board_file, parse_board_line};
+use boggle::modes::bench::solve_all;
 use boggle::{Dictionary, Preset, Rules, WordFind};
 
 fn reference() -> Option<PathBuf> {

@@ -7,9 +7,9 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use boggle::boggleish::{self, Answers};
-use boggle::console::{self, Options};
-use boggle::keyboard::{FakeClock, Scripted, Timed};
+use boggle::modes::boggleish::{self, Answers};
+use boggle::modes::console::{self, Options};
+use boggle::player::keyboard::{FakeClock, Scripted, Timed};
 use boggle::{Dictionary, Game, Preset, Rules, WordFind};
 use common::{TempDir, assert_text, run_boggle};
 

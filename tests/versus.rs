@@ -7,8 +7,10 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use boggle::keyboard::{FakeClock, Keyboard, Plain, Scripted, Timed};
-use boggle::versus::{self, COMPUTER_WINS, HUMAN_WINS, Highlight, Record, Settings, Verdict};
+use boggle::modes::versus::{
+    self, COMPUTER_WINS, HUMAN_WINS, Highlight, Record, Settings, Verdict,
+};
+use boggle::player::keyboard::{FakeClock, Keyboard, Plain, Scripted, Timed};
 use boggle::{Dictionary, GameBoard, Preset, Rules, WordFind};
 use common::{TempDir, assert_text, run_boggle};
 

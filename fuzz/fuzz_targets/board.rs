@@ -5,7 +5,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use boggle::{Dictionary, GameBoard, MoveRule, Rules, WordFind, path};
+use boggle::engine::path;
+use boggle::{Dictionary, GameBoard, MoveRule, Rules, WordFind};
 use libfuzzer_sys::fuzz_target;
 
 fn dictionary() -> Arc<Dictionary> {

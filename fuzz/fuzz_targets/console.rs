@@ -7,7 +7,8 @@
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::{Arc, OnceLock};
 
-use boggle::{Dictionary, Error, Game, WordFind, console, random};
+use boggle::modes::console;
+use boggle::{Dictionary, Error, Game, WordFind, random};
 use libfuzzer_sys::fuzz_target;
 
 fn finder() -> &'static WordFind {

@@ -3,7 +3,8 @@
 //! and the search over it reports only words that lie on the board.
 #![no_main]
 
-use boggle::{Dictionary, GameBoard, MoveRule, Rules, WordFind, path};
+use boggle::engine::path;
+use boggle::{Dictionary, GameBoard, MoveRule, Rules, WordFind};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -9,11 +9,11 @@ use clap::Args;
 
 use super::args::RulesArgs;
 use super::load_dictionary;
-use crate::bench::solve_all;
-use crate::board_file::parse_board_line;
+use crate::cli::board_file::parse_board_line;
 use crate::error::Error;
 use crate::game::random_board;
 use crate::game_board::GameBoard;
+use crate::modes::bench::solve_all;
 use crate::random;
 use crate::rules::{Preset, Rules};
 

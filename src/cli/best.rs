@@ -1,5 +1,5 @@
 //! `boggle best`: the command-line glue for the board search in
-//! [`crate::best`]: its flags, the progress line on stderr, Ctrl-C, and the
+//! [`crate::modes::best`]: its flags, the progress line on stderr, Ctrl-C, and the
 //! report of the best boards as text or JSON on stdout.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 
 use super::{args::RulesArgs, load_dictionary};
-use crate::best::{self, Budget, Options, Progress, Ranked, Schedule, Space};
 use crate::error::Error;
 use crate::face::Face;
+use crate::modes::best::{self, Budget, Options, Progress, Ranked, Schedule, Space};
 use crate::rules::{Preset, Rules};
 
 /// Search time when neither `--time` nor `--iterations` is given.

@@ -5,6 +5,7 @@
 pub mod args;
 mod bench;
 mod best;
+pub mod board_file;
 mod play;
 mod solve;
 mod tui;

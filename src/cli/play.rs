@@ -8,12 +8,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{GameArgs, load_game_dictionary};
-use crate::boggleish::{self, Answers, MAX_SEED};
-use crate::console::{self, Options};
 use crate::dictionary::Level;
 use crate::error::Error;
 use crate::game::Game;
-use crate::keyboard::{Keyboard, Plain, SystemClock, ThreadedLines, Timed};
+use crate::modes::boggleish::{self, Answers, MAX_SEED};
+use crate::modes::console::{self, Options};
+use crate::player::keyboard::{Keyboard, Plain, SystemClock, ThreadedLines, Timed};
 use crate::random;
 use crate::rules::{Preset, Rules};
 use crate::word_find::WordFind;

@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::args::RulesArgs;
 use super::load_dictionary;
-use crate::board_file::parse_board_file;
+use crate::cli::board_file::parse_board_file;
 use crate::error::Error;
 use crate::game_board::GameBoard;
 use crate::rules::Preset;

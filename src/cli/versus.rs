@@ -1,4 +1,4 @@
-//! `boggle versus`: the command-line glue for [`crate::versus`]. Chooses the
+//! `boggle versus`: the command-line glue for [`crate::modes::versus`]. Chooses the
 //! highlight (reverse video only on a terminal without `NO_COLOR`), loads the
 //! dictionary and rolls boards from `--seed` or the system's entropy.
 
@@ -12,9 +12,9 @@ use super::{GameArgs, load_game_dictionary};
 use crate::dictionary::Level;
 use crate::error::Error;
 use crate::game::random_board;
+use crate::modes::versus::{self, Highlight, Settings};
 use crate::random;
 use crate::rules::Preset;
-use crate::versus::{self, Highlight, Settings};
 use crate::word_find::WordFind;
 
 /// The flags of `boggle versus`.

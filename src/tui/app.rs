@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use crate::dictionary::Level;
+use crate::engine::path::find_path;
 use crate::game_board::GameBoard;
-use crate::path::find_path;
 use crate::rules::{MoveRule, Preset, Rules};
 use crate::word_find::WordFind;
 

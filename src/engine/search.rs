@@ -70,11 +70,11 @@
 //! 3. Results are deduplicated by trie node, so the same word is reported once
 //!    however many paths spell it.
 
+use crate::engine::neighbours::Neighbours;
+use crate::engine::trie::{Node, Trie};
 use crate::face::Face;
 use crate::game_board::GameBoard;
-use crate::neighbours::Neighbours;
 use crate::rules::Rules;
-use crate::trie::{Node, Trie};
 
 /// One word found on a board: its last trie node and its length in letters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -14,12 +14,12 @@ use std::time::Duration;
 
 use crate::dice::{DiceSet, LETTER_FREQUENCIES};
 use crate::die::Die;
+use crate::engine::path::find_path;
 use crate::error::Error;
 use crate::face::Face;
 use crate::game_board::{BoardError, GameBoard};
-use crate::keyboard::{Keyboard, Typed, ask};
-use crate::lfsr::Lfsr;
-use crate::path::find_path;
+use crate::modes::lfsr::Lfsr;
+use crate::player::keyboard::{Keyboard, Typed, ask};
 use crate::rules::Rules;
 
 /// The classic (1976) dice in spec 001's order. The spec fixes die 0

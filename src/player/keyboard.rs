@@ -15,7 +15,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
-use crate::input::{Input, MAX_LINE, MAX_TOKEN, is_space};
+use crate::player::input::{Input, MAX_LINE, MAX_TOKEN, is_space};
 
 /// What came of waiting for the player.
 #[derive(Clone, Debug, PartialEq, Eq)]

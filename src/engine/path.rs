@@ -2,8 +2,8 @@
 //! highlighting it, for rules without a dictionary (any string on the board
 //! scores) and for checking the search's answers independently.
 
+use crate::engine::neighbours::Neighbours;
 use crate::game_board::GameBoard;
-use crate::neighbours::Neighbours;
 use crate::rules::MoveRule;
 
 /// The cells (row-major indices) of one path that spells `word` on `board`

@@ -12,12 +12,12 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::time::Duration;
 
-use crate::console::TIME_UP;
 use crate::dictionary::Level;
+use crate::engine::path::find_path;
 use crate::error::Error;
 use crate::game_board::{BoardError, GameBoard};
-use crate::keyboard::{Keyboard, Typed, ask, time_left};
-use crate::path::find_path;
+use crate::modes::console::TIME_UP;
+use crate::player::keyboard::{Keyboard, Typed, ask, time_left};
 use crate::rules::Rules;
 use crate::word_find::WordFind;
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::error::Error;
 use crate::game::Game;
 use crate::game_board::GameBoard;
-use crate::keyboard::{Keyboard, Plain, Typed, time_left};
+use crate::player::keyboard::{Keyboard, Plain, Typed, time_left};
 use crate::rules::Rules;
 
 /// The first prompt.

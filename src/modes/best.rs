@@ -36,12 +36,12 @@ use rand::RngCore;
 use rayon::prelude::*;
 
 use crate::die::Die;
+use crate::engine::search::Searcher;
+use crate::engine::trie::Trie;
 use crate::face::Face;
 use crate::game_board::GameBoard;
 use crate::random::{self, GameRng};
 use crate::rules::{MoveRule, Rules};
-use crate::search::Searcher;
-use crate::trie::Trie;
 
 /// How long the search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,10 +4,10 @@
 
 use rayon::prelude::*;
 
+use crate::engine::search::Searcher;
+use crate::engine::trie::Trie;
 use crate::game_board::GameBoard;
 use crate::rules::Rules;
-use crate::search::Searcher;
-use crate::trie::Trie;
 
 /// What solving a batch of boards found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -10,13 +10,14 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use boggle::dictionary::EMBEDDED_WORDS;
-use boggle::game::random_board;
 use boggle::{Dictionary, GameBoard, Preset, Rules, WordFind, random};
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 
 fn boards(rules: &Rules, count: usize) -> Vec<GameBoard> {
     let mut rng = random::seeded(20251122);
-    (0..count).map(|_| random_board(rules, &mut rng)).collect()
+    (0..count)
+        .map(|_| GameBoard::random(rules, &mut rng))
+        .collect()
 }
 
 fn dictionaries() -> [(&'static str, Arc<Dictionary>); 2] {

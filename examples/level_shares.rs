@@ -19,7 +19,7 @@ fn main() {
         let mut rng = boggle::random::seeded(7);
         let mut shares = vec![Vec::new(); LEVELS.len()];
         for _ in 0..BOARDS {
-            let board: GameBoard = boggle::game::random_board(&rules, &mut rng);
+            let board: GameBoard = GameBoard::random(&rules, &mut rng);
             let words = find.get_all_words(&board);
             let points = |level: Level| -> u32 {
                 words

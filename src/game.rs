@@ -1,6 +1,10 @@
 //! The design's `Game`: one board, its words and maximum score, and a
-//! player's guesses (score, incorrect count). No I/O: the console and TUI
-//! modes drive it and print what it says.
+//! player's guesses (score, incorrect count). It is the one judge of a guess:
+//! [`Game::judge`] says what a word is worth or why it is not, in one check
+//! order, for the console game, `versus`, the full-screen game and the
+//! network game alike; [`Game::guess`] is the design's yes/no form of it.
+//! It also plays the computer's side of a human-against-computer round. No
+//! I/O: the modes drive it and print what it says.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -9,12 +13,82 @@ use ahash::AHashSet;
 use rand::RngCore;
 
 use crate::dice::DiceSet;
-use crate::dictionary::Dictionary;
+use crate::dictionary::{Dictionary, Level};
 use crate::die::Die;
+use crate::engine::path::find_path;
 use crate::game_board::{BoardError, GameBoard};
 use crate::random;
-use crate::rules::Rules;
+use crate::rules::{MoveRule, Rules};
 use crate::word_find::WordFind;
+
+/// What a guess earns, or why it earns nothing. Checked in spec 003's order:
+/// length, dictionary, repeat, board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The word counts: its points and its path on the board (row-major cells).
+    Accepted {
+        /// Points scored.
+        points: u32,
+        /// The cells it uses, in order.
+        path: Vec<usize>,
+    },
+    /// Fewer letters than the rules allow.
+    TooShort {
+        /// The fewest letters allowed.
+        min: usize,
+    },
+    /// More letters than the rules allow.
+    TooLong {
+        /// The most letters allowed.
+        max: usize,
+    },
+    /// Not a word of the dictionary.
+    NotInDictionary,
+    /// Found earlier in this game.
+    AlreadyFound,
+    /// On the board only by a move the rules forbid (going up a row under `project4`).
+    NotAllowedMove,
+    /// The board cannot spell it.
+    NotOnBoard,
+}
+
+impl Verdict {
+    /// Whether the word counts.
+    pub fn is_accepted(&self) -> bool {
+        matches!(self, Verdict::Accepted { .. })
+    }
+
+    /// The points it earns (0 unless accepted).
+    pub fn points(&self) -> u32 {
+        match self {
+            Verdict::Accepted { points, .. } => *points,
+            _ => 0,
+        }
+    }
+
+    /// What it earned, or why not, in a few words: `2 points`, `not on the board`.
+    pub fn reason(&self) -> String {
+        match self {
+            Verdict::Accepted { points: 1, .. } => "1 point".to_string(),
+            Verdict::Accepted { points, .. } => format!("{points} points"),
+            Verdict::TooShort { min } => format!("too short (at least {min} letters)"),
+            Verdict::TooLong { max } => format!("too long (at most {max} letters)"),
+            Verdict::NotInDictionary => "not in the dictionary".to_string(),
+            Verdict::AlreadyFound => "already found".to_string(),
+            Verdict::NotAllowedMove => "not allowed by the no-up rule".to_string(),
+            Verdict::NotOnBoard => "not on the board".to_string(),
+        }
+    }
+}
+
+/// Who won a round against the computer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Winner {
+    /// The human (also on a tie, as in spec 003).
+    Human,
+    /// The computer, with strictly more points.
+    Computer,
+}
 
 /// One game: a board, every word it holds, and the player's progress.
 #[derive(Clone, Debug)]
@@ -27,6 +101,8 @@ pub struct Game {
     /// Correct guesses only: wrong ones are counted, never stored, so a stream
     /// of a million bad guesses costs no memory.
     guessed: AHashSet<String>,
+    /// The same words in the order found.
+    found: Vec<String>,
     score: u32,
     incorrect: u32,
 }
@@ -65,6 +141,7 @@ impl Game {
             all_words,
             total_points,
             guessed: AHashSet::new(),
+            found: Vec::new(),
             score: 0,
             incorrect: 0,
         }
@@ -72,7 +149,7 @@ impl Game {
 
     /// A game on a board rolled from the rules' dice with `rng`.
     pub fn random<R: RngCore + ?Sized>(word_find: &WordFind, rng: &mut R) -> Game {
-        Game::from_board(random_board(word_find.rules(), rng), word_find)
+        Game::from_board(GameBoard::random(word_find.rules(), rng), word_find)
     }
 
     /// A game with `dictionary` shared and spec 004's rules, on a random board.
@@ -103,17 +180,60 @@ impl Game {
     /// returns true. A repeat returns false and is not held against the
     /// player; any other wrong guess returns false and counts as incorrect.
     pub fn guess(&mut self, word: &str) -> bool {
+        self.play_word(word).is_accepted()
+    }
+
+    /// Judges `word` (any case) and records it: an accepted word adds its
+    /// points, a repeat changes nothing, anything else counts as incorrect.
+    pub fn play_word(&mut self, word: &str) -> Verdict {
         let word = word.to_ascii_uppercase();
-        if !self.is_valid_guess(&word) {
-            self.incorrect += 1;
-            return false;
+        let verdict = self.judge(&word);
+        match &verdict {
+            Verdict::Accepted { points, .. } => {
+                self.score = self.score.saturating_add(*points);
+                self.guessed.insert(word.clone());
+                self.found.push(word);
+            }
+            Verdict::AlreadyFound => {}
+            _ => self.incorrect = self.incorrect.saturating_add(1),
         }
-        if !self.new_word(&word) {
-            return false;
+        verdict
+    }
+
+    /// What `word` (any case) would earn now, without recording it; the one
+    /// check order every mode shares: length, dictionary, repeat, board.
+    pub fn judge(&self, word: &str) -> Verdict {
+        let word = word.to_ascii_uppercase();
+        let letters = word.len();
+        if letters < self.rules.min_len {
+            return Verdict::TooShort {
+                min: self.rules.min_len,
+            };
         }
-        self.score += self.get_word_score(&word);
-        self.guessed.insert(word);
-        true
+        if let Some(max) = self.rules.max_len.filter(|&max| letters > max) {
+            return Verdict::TooLong { max };
+        }
+        // The board's words are dictionary words, so they skip the dictionary
+        // lookup (whose hash set is only built if some other word needs it).
+        if !self.all_words.contains(&word) {
+            if !self.dictionary.is_word(&word) {
+                return Verdict::NotInDictionary;
+            }
+            let allowed_elsewhere = self.rules.moves != MoveRule::EightNeighbours
+                && find_path(&self.board, MoveRule::EightNeighbours, &word).is_some();
+            return if allowed_elsewhere {
+                Verdict::NotAllowedMove
+            } else {
+                Verdict::NotOnBoard
+            };
+        }
+        if self.guessed.contains(&word) {
+            return Verdict::AlreadyFound;
+        }
+        Verdict::Accepted {
+            points: self.rules.word_score(letters),
+            path: find_path(&self.board, self.rules.moves, &word).unwrap_or_default(),
+        }
     }
 
     /// Whether `word` (any case) is one of the board's words.
@@ -179,6 +299,46 @@ impl Game {
         &self.rules
     }
 
+    /// The words found so far, in the order found.
+    pub fn found_words(&self) -> &[String] {
+        &self.found
+    }
+
+    /// Every word of the board the player has not found, ascending.
+    pub fn missed_words(&self) -> impl Iterator<Item = &str> {
+        self.all_words
+            .iter()
+            .filter(|word| !self.guessed.contains(*word))
+            .map(String::as_str)
+    }
+
+    /// The computer's turn: every word the player missed that a computer of
+    /// `level` knows (all of them in a word list without levels), ascending.
+    pub fn computer_words(&self, level: Level) -> impl Iterator<Item = &str> {
+        self.missed_words().filter(move |word| {
+            self.dictionary
+                .rank(word)
+                .is_none_or(|rank| level.knows(rank))
+        })
+    }
+
+    /// The points of the computer's turn at `level`.
+    pub fn computer_score(&self, level: Level) -> u32 {
+        self.computer_words(level)
+            .map(|word| self.rules.word_score(word.len()))
+            .fold(0, u32::saturating_add)
+    }
+
+    /// Who wins against a computer of `level`: the computer only with strictly
+    /// more points (spec 003), so a tie goes to the human.
+    pub fn winner(&self, level: Level) -> Winner {
+        if self.computer_score(level) > self.score {
+            Winner::Computer
+        } else {
+            Winner::Human
+        }
+    }
+
     /// The dictionary the board's words come from.
     pub fn dictionary(&self) -> &Dictionary {
         &self.dictionary
@@ -194,23 +354,11 @@ impl Game {
     }
 }
 
-/// A board rolled from the dice (or letter frequencies) the rules name.
-pub fn random_board<R: RngCore + ?Sized>(rules: &Rules, rng: &mut R) -> GameBoard {
-    // Rules are plain data; a shape no board can have is clamped rather than
-    // trusted, but any shape a board can have (1x4096 too) is kept.
-    let cells = rules.rows.saturating_mul(rules.cols);
-    let fits = rules.rows >= 1 && rules.cols >= 1 && cells <= crate::game_board::MAX_CELLS;
-    let (rows, cols) = if fits {
-        (rules.rows, rules.cols)
-    } else {
-        (rules.rows.clamp(1, 64), rules.cols.clamp(1, 64))
-    };
-    let faces = rules.dice.roll(rows * cols, rules.qu, rng);
-    GameBoard::from_rolled(rows, cols, faces)
-}
-
 fn points_for_set(rules: &Rules, words: &BTreeSet<String>) -> u32 {
-    words.iter().map(|w| rules.word_score(w.len())).sum()
+    words
+        .iter()
+        .map(|w| rules.word_score(w.len()))
+        .fold(0, u32::saturating_add)
 }
 
 #[cfg(test)]
@@ -241,11 +389,11 @@ mod tests {
         let mut rules = Rules::preset(crate::rules::Preset::Algs4);
         for (rows, cols) in [(1, 100), (100, 1), (1, 4096), (3, 7)] {
             (rules.rows, rules.cols) = (rows, cols);
-            let board = random_board(&rules, &mut random::seeded(1));
+            let board = GameBoard::random(&rules, &mut random::seeded(1));
             assert_eq!((board.rows(), board.cols()), (rows, cols));
         }
         (rules.rows, rules.cols) = (0, 5000);
-        let board = random_board(&rules, &mut random::seeded(1));
+        let board = GameBoard::random(&rules, &mut random::seeded(1));
         assert_eq!((board.rows(), board.cols()), (1, 64));
     }
 

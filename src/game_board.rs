@@ -64,6 +64,24 @@ pub struct GameBoard {
 }
 
 impl GameBoard {
+    /// A board rolled from the dice (or letter frequencies) the rules name.
+    pub fn random<R: rand::RngCore + ?Sized>(
+        rules: &crate::rules::Rules,
+        rng: &mut R,
+    ) -> GameBoard {
+        // Rules are plain data; a shape no board can have is clamped rather than
+        // trusted, but any shape a board can have (1x4096 too) is kept.
+        let cells = rules.rows.saturating_mul(rules.cols);
+        let fits = rules.rows >= 1 && rules.cols >= 1 && cells <= crate::game_board::MAX_CELLS;
+        let (rows, cols) = if fits {
+            (rules.rows, rules.cols)
+        } else {
+            (rules.rows.clamp(1, 64), rules.cols.clamp(1, 64))
+        };
+        let faces = rules.dice.roll(rows * cols, rules.qu, rng);
+        GameBoard::from_rolled(rows, cols, faces)
+    }
+
     /// Spec 004's board: exactly 16 ASCII letters, row-major, any case (`Q` is a plain letter).
     pub fn new(letters: &str) -> Result<GameBoard, BoardError> {
         GameBoard::from_letters(letters, 4, 4, false)

@@ -11,7 +11,6 @@ use super::args::RulesArgs;
 use super::load_dictionary;
 use crate::cli::board_file::parse_board_line;
 use crate::error::Error;
-use crate::game::random_board;
 use crate::game_board::GameBoard;
 use crate::modes::bench::solve_all;
 use crate::random;
@@ -51,7 +50,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Error> {
         None => {
             let mut rng = random::seeded(args.seed);
             (0..args.count)
-                .map(|_| random_board(&rules, &mut rng))
+                .map(|_| GameBoard::random(&rules, &mut rng))
                 .collect()
         }
     };

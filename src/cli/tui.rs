@@ -13,7 +13,7 @@ use super::{GameArgs, load_game_dictionary, report};
 use crate::Dictionary;
 use crate::dictionary::{Level, WordList};
 use crate::error::Error;
-use crate::game::random_board;
+use crate::game_board::GameBoard;
 use crate::random;
 use crate::rules::{Preset, Rules};
 use crate::tui::app::App;
@@ -77,8 +77,8 @@ pub fn run(args: &TuiArgs) -> Result<(), Error> {
     let word_list = format!("Words: {}; ? for help", dictionary.describe());
     let dictionary = Arc::new(dictionary);
     let board = match args.game.seed {
-        Some(seed) => random_board(&rules, &mut random::seeded(seed)),
-        None => random_board(&rules, &mut random::from_entropy()),
+        Some(seed) => GameBoard::random(&rules, &mut random::seeded(seed)),
+        None => GameBoard::random(&rules, &mut random::from_entropy()),
     };
     let key = record_key(&rules, args.game.dict.as_deref(), &dictionary, time);
     let mut app =

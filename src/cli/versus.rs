@@ -11,7 +11,7 @@ use super::play::{keyboard, name_word_list, time_limit};
 use super::{GameArgs, load_game_dictionary};
 use crate::dictionary::Level;
 use crate::error::Error;
-use crate::game::random_board;
+use crate::game_board::GameBoard;
 use crate::modes::versus::{self, Highlight, Settings};
 use crate::random;
 use crate::rules::Preset;
@@ -47,7 +47,7 @@ pub fn run(versus_args: &VersusArgs) -> Result<(), Error> {
     let mut keys = keyboard(settings.time);
     let mut out = BufWriter::new(io::stdout().lock());
     versus::play(&mut *keys, &mut out, &settings, || {
-        random_board(finder.rules(), &mut rng)
+        GameBoard::random(finder.rules(), &mut rng)
     })?;
     Ok(())
 }

@@ -121,6 +121,9 @@ pub struct Rules {
     pub dictionary_required: bool,
     /// The built-in word list played when no `--dict` is given.
     pub word_list: WordList,
+    /// Whether a turn is played against the computer, which then takes every
+    /// word left (CS106B, TDDD86); the full-screen game shows its score.
+    pub against_computer: bool,
 }
 
 impl Default for Rules {
@@ -144,6 +147,7 @@ impl Rules {
             qu: false,
             dictionary_required: true,
             word_list: WordList::Course,
+            against_computer: false,
         }
     }
 
@@ -163,11 +167,13 @@ impl Rules {
             Preset::Classic | Preset::Algs4 => standard,
             Preset::Cs106b => Rules {
                 min_len: 4,
+                against_computer: true,
                 ..standard
             },
             Preset::Tddd86 => Rules {
                 min_len: 4,
                 scoring: Scoring::LengthMinus(3),
+                against_computer: true,
                 ..standard
             },
             Preset::Ece209 => Rules {

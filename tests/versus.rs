@@ -7,11 +7,11 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use boggle::modes::versus::{
-    self, COMPUTER_WINS, HUMAN_WINS, Highlight, Record, Settings, Verdict,
-};
+use boggle::dictionary::Level;
+use boggle::game::{Verdict, Winner};
+use boggle::modes::versus::{self, COMPUTER_WINS, HUMAN_WINS, Highlight, Record, Settings};
 use boggle::player::keyboard::{FakeClock, Keyboard, Plain, Scripted, Timed};
-use boggle::{Dictionary, GameBoard, Preset, Rules, WordFind};
+use boggle::{Dictionary, Game, GameBoard, Preset, Rules, WordFind};
 use common::{TempDir, assert_text, run_boggle};
 
 const WORDS: &[&str] = &[
@@ -37,7 +37,7 @@ fn play_with<K: Keyboard>(keys: &mut K, time: Option<Duration>) -> (String, Reco
         finder: &finder,
         highlight: Highlight::LowerCase,
         time,
-        level: boggle::dictionary::Level::Perfect,
+        level: Level::Perfect,
     };
     let mut out = Vec::new();
     let record = versus::play(keys, &mut out, &settings, rolled).expect("writes to a Vec succeed");
@@ -119,7 +119,7 @@ fn a_tie_goes_to_the_human_and_scores_reset_each_round() {
 #[test]
 fn verdicts_follow_the_rules_in_order() {
     let finder = finder();
-    let mut round = versus::Round::new(rolled(), &finder);
+    let mut round = Game::from_board(rolled(), &finder);
     assert_eq!(round.play_word("qit"), Verdict::TooShort { min: 4 });
     assert_eq!(round.play_word("ZZZZ"), Verdict::NotInDictionary);
     assert_eq!(round.play_word("tire"), Verdict::NotOnBoard);
@@ -131,8 +131,9 @@ fn verdicts_follow_the_rules_in_order() {
         }
     );
     assert_eq!(round.play_word("QUIT"), Verdict::AlreadyFound);
-    assert_eq!((round.human_score(), round.computer_score()), (1, 25));
-    assert_eq!(round.winner(), versus::Winner::Computer);
+    let level = Level::Perfect;
+    assert_eq!((round.get_score(), round.computer_score(level)), (1, 25));
+    assert_eq!(round.winner(level), Winner::Computer);
 }
 
 #[test]

@@ -21,7 +21,7 @@ use crate::word_find::WordFind;
 /// Plays one console game.
 pub fn run(args: &GameArgs) -> Result<(), Error> {
     let rules = args.rules.resolve(Preset::Project4)?;
-    if rules.preset == Preset::Ece209 {
+    if !rules.dictionary_required {
         return run_boggleish(args, &rules);
     }
     // Loaded before the first prompt, so a bad word list is reported before

@@ -4,17 +4,17 @@
 //! then takes every word left and wins only with strictly more points. Rounds
 //! repeat while the player wants another board.
 //!
-//! [`Round`] is the game state and does no I/O; [`play`] is the dialogue over
-//! any [`Keyboard`] and `Write`. The end of input at any prompt ends the match
-//! cleanly with the results so far.
+//! A round is a [`Game`], the same judge as every other mode, plus the
+//! computer's turn ([`Game::computer_words`], [`Game::winner`]); this module
+//! is only the dialogue, over any [`Keyboard`] and `Write`. The end of input
+//! at any prompt ends the match cleanly with the results so far.
 
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::time::Duration;
 
 use crate::dictionary::Level;
-use crate::engine::path::find_path;
 use crate::error::Error;
+use crate::game::{Game, Verdict, Winner};
 use crate::game_board::{BoardError, GameBoard};
 use crate::modes::console::TIME_UP;
 use crate::player::keyboard::{Keyboard, Typed, ask, time_left};
@@ -39,162 +39,6 @@ pub enum Highlight {
     Reverse,
     /// The path's letters in lower case (for pipes, files and `NO_COLOR`).
     LowerCase,
-}
-
-/// What became of one word the human typed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The word counts: its points and its path on the board.
-    Accepted {
-        /// Points scored.
-        points: u32,
-        /// The cells it uses, row-major.
-        path: Vec<usize>,
-    },
-    /// Fewer letters than the rules allow.
-    TooShort {
-        /// The fewest letters allowed.
-        min: usize,
-    },
-    /// More letters than the rules allow.
-    TooLong {
-        /// The most letters allowed.
-        max: usize,
-    },
-    /// Not a word of the dictionary.
-    NotInDictionary,
-    /// Found earlier in this round.
-    AlreadyFound,
-    /// The board cannot spell it.
-    NotOnBoard,
-}
-
-/// Who won a round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Winner {
-    /// The human (also on a tie).
-    Human,
-    /// The computer, with strictly more points.
-    Computer,
-}
-
-/// One round: a board, every word on it, and what the human has found.
-#[derive(Clone, Debug)]
-pub struct Round<'a> {
-    finder: &'a WordFind,
-    board: GameBoard,
-    all_words: BTreeSet<String>,
-    human_words: Vec<String>,
-    human_score: u32,
-    level: Level,
-}
-
-impl<'a> Round<'a> {
-    /// A round on `board` with the finder's dictionary and rules.
-    pub fn new(board: GameBoard, finder: &'a WordFind) -> Round<'a> {
-        let all_words = finder.get_all_words(&board);
-        Round {
-            finder,
-            board,
-            all_words,
-            human_words: Vec::new(),
-            human_score: 0,
-            level: Level::Perfect,
-        }
-    }
-
-    /// The same round against a computer that knows only the words of `level`.
-    pub fn with_level(mut self, level: Level) -> Round<'a> {
-        self.level = level;
-        self
-    }
-
-    /// The board.
-    pub fn board(&self) -> &GameBoard {
-        &self.board
-    }
-
-    fn rules(&self) -> &Rules {
-        self.finder.rules()
-    }
-
-    /// Judges `word` (any case) without recording it; the reasons are checked
-    /// in spec 003's order: length, dictionary, repeat, board.
-    pub fn judge(&self, word: &str) -> Verdict {
-        let word = word.to_ascii_uppercase();
-        let rules = self.rules();
-        let letters = word.len();
-        if letters < rules.min_len {
-            return Verdict::TooShort { min: rules.min_len };
-        }
-        if let Some(max) = rules.max_len.filter(|&max| letters > max) {
-            return Verdict::TooLong { max };
-        }
-        if !self.finder.dictionary().is_word(&word) {
-            return Verdict::NotInDictionary;
-        }
-        if self.human_words.contains(&word) {
-            return Verdict::AlreadyFound;
-        }
-        match find_path(&self.board, rules.moves, &word) {
-            Some(path) if self.all_words.contains(&word) => Verdict::Accepted {
-                points: rules.word_score(letters),
-                path,
-            },
-            _ => Verdict::NotOnBoard,
-        }
-    }
-
-    /// Judges `word` and, if it counts, adds it to the human's words and score.
-    pub fn play_word(&mut self, word: &str) -> Verdict {
-        let verdict = self.judge(word);
-        if let Verdict::Accepted { points, .. } = verdict {
-            self.human_words.push(word.to_ascii_uppercase());
-            self.human_score += points;
-        }
-        verdict
-    }
-
-    /// The human's words, in the order found.
-    pub fn human_words(&self) -> &[String] {
-        &self.human_words
-    }
-
-    /// The human's points.
-    pub fn human_score(&self) -> u32 {
-        self.human_score
-    }
-
-    /// Every word the human did not find and the computer knows at its level,
-    /// ascending.
-    pub fn computer_words(&self) -> impl Iterator<Item = &str> {
-        let dictionary = self.finder.dictionary();
-        self.all_words
-            .iter()
-            .filter(|word| !self.human_words.contains(word))
-            .filter(move |word| {
-                dictionary
-                    .rank(word)
-                    .is_none_or(|rank| self.level.knows(rank))
-            })
-            .map(String::as_str)
-    }
-
-    /// The computer's points: every word the human left.
-    pub fn computer_score(&self) -> u32 {
-        self.computer_words()
-            .map(|word| self.rules().word_score(word.len()))
-            .sum()
-    }
-
-    /// The computer wins only with strictly more points (spec 003).
-    pub fn winner(&self) -> Winner {
-        if self.computer_score() > self.human_score {
-            Winner::Computer
-        } else {
-            Winner::Human
-        }
-    }
 }
 
 /// What a match is played with besides its input and output.
@@ -233,11 +77,12 @@ where
 {
     let mut record = Record::default();
     while let Some(board) = choose_board(keys, out, settings.finder.rules(), &mut roll)? {
-        let mut round = Round::new(board, settings.finder).with_level(settings.level);
+        let mut round = Game::from_board(board, settings.finder);
         human_turn(keys, out, &mut round, settings)?;
-        computer_turn(out, &round)?;
-        record.rounds += 1;
-        record.human_wins += u32::from(round.winner() == Winner::Human);
+        computer_turn(out, &round, settings.level)?;
+        record.rounds = record.rounds.saturating_add(1);
+        let won = round.winner(settings.level) == Winner::Human;
+        record.human_wins = record.human_wins.saturating_add(u32::from(won));
         if ask_yes_no(keys, out, AGAIN_PROMPT)? != Some(true) {
             break;
         }
@@ -337,7 +182,7 @@ fn ask_yes_no<K: Keyboard + ?Sized, W: Write>(
 fn human_turn<K, W>(
     keys: &mut K,
     out: &mut W,
-    round: &mut Round<'_>,
+    round: &mut Game,
     settings: &Settings<'_>,
 ) -> Result<(), Error>
 where
@@ -391,6 +236,9 @@ pub fn feedback(word: &str, verdict: &Verdict) -> String {
         }
         Verdict::NotInDictionary => format!("{word} is not in the dictionary."),
         Verdict::AlreadyFound => format!("{word} was already found."),
+        Verdict::NotAllowedMove => {
+            format!("{word} is on the board only by going up a row, which the rules forbid.")
+        }
         Verdict::NotOnBoard => format!("{word} is not on the board."),
     }
 }
@@ -398,19 +246,19 @@ pub fn feedback(word: &str, verdict: &Verdict) -> String {
 /// The board (with `path` marked), the human's words and score.
 fn show_progress<W: Write>(
     out: &mut W,
-    round: &Round<'_>,
+    round: &Game,
     path: &[usize],
     highlight: Highlight,
 ) -> Result<(), Error> {
     out.write_all(render(round.board(), path, highlight).as_bytes())?;
-    let words = round.human_words();
+    let words = round.found_words();
     let listed = if words.is_empty() {
         String::new()
     } else {
         format!(" {}", words.join(", "))
     };
     writeln!(out, "Your words ({}):{listed}", words.len())?;
-    writeln!(out, "Your score: {}", round.human_score())?;
+    writeln!(out, "Your score: {}", round.get_score())?;
     Ok(())
 }
 
@@ -443,13 +291,16 @@ pub fn render(board: &GameBoard, path: &[usize], highlight: Highlight) -> String
 }
 
 /// The computer's turn: every word left with its points, the scores and who won.
-fn computer_turn<W: Write>(out: &mut W, round: &Round<'_>) -> Result<(), Error> {
-    let dictionary = round.finder.dictionary();
-    let points = |word: &str| round.rules().word_score(word.len());
+fn computer_turn<W: Write>(out: &mut W, round: &Game, level: Level) -> Result<(), Error> {
+    let dictionary = round.dictionary();
+    let points = |word: &str| round.get_word_score(word);
     let words: Vec<(&str, bool)> = if dictionary.has_levels() {
-        dictionary.by_commonness(round.computer_words(), points)
+        dictionary.by_commonness(round.computer_words(level), points)
     } else {
-        round.computer_words().map(|word| (word, false)).collect()
+        round
+            .computer_words(level)
+            .map(|word| (word, false))
+            .collect()
     };
     writeln!(out, "It's my turn!")?;
     writeln!(out, "My words ({}):", words.len())?;
@@ -458,9 +309,9 @@ fn computer_turn<W: Write>(out: &mut W, round: &Round<'_>) -> Result<(), Error> 
         let rare = if rare { "  rare" } else { "" };
         writeln!(out, "  {word:<width$}  {}{rare}", points(word))?;
     }
-    writeln!(out, "My score: {}", round.computer_score())?;
-    writeln!(out, "Your score: {}", round.human_score())?;
-    let result = match round.winner() {
+    writeln!(out, "My score: {}", round.computer_score(level))?;
+    writeln!(out, "Your score: {}", round.get_score())?;
+    let result = match round.winner(level) {
         Winner::Computer => COMPUTER_WINS,
         Winner::Human => HUMAN_WINS,
     };

@@ -56,6 +56,18 @@ impl std::error::Error for BoardError {}
 pub const MAX_CELLS: usize = 4096;
 
 /// A rows x cols grid of faces.
+///
+/// ```
+/// use boggle::GameBoard;
+///
+/// // Spec 004's example board, typed row by row.
+/// let board = GameBoard::new("BENHLAUMITLZRGAN").unwrap();
+/// assert_eq!(board.get_letter_by_row_col(1, 1), 'A');
+/// assert_eq!(board.show_board(), "B E N H\nL A U M\nI T L Z\nR G A N\n");
+///
+/// // Anything but 16 letters is refused, with the reason.
+/// assert!(GameBoard::new("BENH").is_err());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GameBoard {
     rows: usize,

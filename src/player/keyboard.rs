@@ -105,7 +105,8 @@ impl Clock for SystemClock {
     }
 }
 
-/// A clock that moves only when told to; clones share one time.
+/// A clock that moves only when told to; clones share one time. A test double.
+#[doc(hidden)]
 #[derive(Clone, Debug)]
 pub struct FakeClock {
     start: Instant,
@@ -193,7 +194,8 @@ impl LineSource for ThreadedLines {
     }
 }
 
-/// Lines typed by a test's imaginary player, each taking a given time to type, on a [`FakeClock`].
+/// Lines typed by a test's imaginary player, each taking a given time to type, on a [`FakeClock`]. A test double.
+#[doc(hidden)]
 #[derive(Debug)]
 pub struct Scripted {
     clock: FakeClock,

@@ -29,7 +29,7 @@ const GUESSES: &str = "QITEARSNSTRADENI\nquits ten trained\nq\n";
 const P4_PROMPT: &str =
     "Enter a 16-character long string to run manual tests, or leave empty to get a random board: ";
 const QU_PROMPT: &str = "Enter the 16 letters of a 4x4 board (Q or Qu for the Qu face) to run manual tests, or leave empty to get a random board: ";
-const QU_BOARD: &str = "Qu I T E\nA R S N\nS T R A\nD E N I\n";
+const QU_BOARD: &str = "Qu I  T  E\nA  R  S  N\nS  T  R  A\nD  E  N  I\n";
 
 /// Plays `stdin` with `args` and the test dictionary; checks the whole transcript.
 #[track_caller]
@@ -122,7 +122,7 @@ fn tddd86_game_scores_length_minus_three() {
 fn algs4_game_on_a_two_by_eight_board() {
     let expected = format!(
         "Enter the 16 letters of a 2x8 board (Q or Qu for the Qu face) to run manual tests, \
-         or leave empty to get a random board: Qu I T E A R S N\nS T R A I N E D\n\
+         or leave empty to get a random board: Qu I  T  E  A  R  S  N\nS  T  R  A  I  N  E  D\n\
          Enter a word (q to quit): Enter a word: \tNot worth any points\n\
          Enter a word: Enter a word: {}",
         summary(

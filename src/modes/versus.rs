@@ -264,30 +264,11 @@ fn show_progress<W: Write>(
 
 /// The board, a row per line, cells padded to one width, the cells of `path` marked.
 pub fn render(board: &GameBoard, path: &[usize], highlight: Highlight) -> String {
-    let shown: Vec<String> = board.faces().iter().map(ToString::to_string).collect();
-    let width = shown.iter().map(String::len).max().unwrap_or(1);
-    let mut text = String::new();
-    for (row, cells) in shown.chunks(board.cols()).enumerate() {
-        for (col, cell) in cells.iter().enumerate() {
-            if col > 0 {
-                text.push(' ');
-            }
-            let padding = " ".repeat(width - cell.len());
-            let on_path = path.contains(&(row * board.cols() + col));
-            match (on_path, highlight) {
-                (false, _) => text.push_str(cell),
-                (true, Highlight::Reverse) => {
-                    text.push_str(&format!("\x1b[7m{cell}\x1b[0m"));
-                }
-                (true, Highlight::LowerCase) => text.push_str(&cell.to_ascii_lowercase()),
-            }
-            if col + 1 < cells.len() {
-                text.push_str(&padding);
-            }
-        }
-        text.push('\n');
-    }
-    text
+    board.show_marked(|cell, text| match (path.contains(&cell), highlight) {
+        (false, _) => text.to_string(),
+        (true, Highlight::Reverse) => format!("\x1b[7m{text}\x1b[0m"),
+        (true, Highlight::LowerCase) => text.to_ascii_lowercase(),
+    })
 }
 
 /// The computer's turn: every word left with its points, the scores and who won.

@@ -46,9 +46,12 @@ pub fn run(versus_args: &VersusArgs) -> Result<(), Error> {
     let mut rng = args.seed.map_or_else(random::from_entropy, random::seeded);
     let mut keys = keyboard(settings.time);
     let mut out = BufWriter::new(io::stdout().lock());
-    versus::play(&mut *keys, &mut out, &settings, || {
+    let played = versus::play(&mut *keys, &mut out, &settings, || {
         GameBoard::random(finder.rules(), &mut rng)
-    })?;
+    });
+    // Whatever was typed after the match's last read must not reach the shell.
+    keys.discard_typeahead();
+    played?;
     Ok(())
 }
 

@@ -38,6 +38,7 @@ fn play_with<K: Keyboard>(keys: &mut K, time: Option<Duration>) -> (String, Reco
         highlight: Highlight::LowerCase,
         time,
         level: Level::Perfect,
+        terminal: false,
     };
     let mut out = Vec::new();
     let record = versus::play(keys, &mut out, &settings, rolled).expect("writes to a Vec succeed");
@@ -78,8 +79,8 @@ fn a_whole_round_on_a_typed_board() {
          Your words (2): QUITS, TRAINED\nYour score: 7\n\
          {WORD}It's my turn!\n\
          My words (8):\n\
-         \x20 ARTS      1\n  NEST      1\n  QUIT      1\n  QUITE     2\n\
-         \x20 RITE      1\n  STIR      1\n  STRAINED  11\n  TENS      1\n\
+         \x20 ARTS      1   QUIT      1   RITE      1   STRAINED 11\n\
+         \x20 NEST      1   QUITE     2   STIR      1   TENS      1\n\
          My score: 19\nYour score: 7\n{COMPUTER_WINS}\n\
          {AGAIN}You won 0 of 1 round. Thanks for playing!\n"
     );
@@ -241,4 +242,34 @@ fn the_binary_plays_with_plain_marking_and_refuses_ece209() {
     let refused = run_boggle(dir.path(), &["versus", "--rules", "ece209"], b"");
     assert_eq!(refused.code, Some(2));
     assert!(refused.stderr.contains("needs rules with a dictionary"));
+}
+
+#[test]
+fn at_a_terminal_the_rules_come_first_and_the_screen_clears_between_words() {
+    let finder = finder();
+    let settings = Settings {
+        finder: &finder,
+        highlight: Highlight::Reverse,
+        time: None,
+        level: Level::Perfect,
+        terminal: true,
+    };
+    let mut keys = Plain::new(&b"n\nten\nquit\n\nn\n"[..]);
+    let mut out = Vec::new();
+    versus::play(&mut keys, &mut out, &settings, rolled).expect("writes to a Vec succeed");
+    let out = String::from_utf8_lossy(&out);
+    assert!(
+        out.starts_with(
+            "Welcome to Boggle! You play a 4x4 board against the computer.\n\
+             Spell words by moving from cube to cube to any of its 8 neighbours, \
+             using each cube once per word.\nWords need at least 4 letters"
+        ),
+        "{out}"
+    );
+    let clear = "\x1b[H\x1b[2J";
+    assert!(out.contains(&format!("{clear}TEN is too short")), "{out}");
+    assert!(
+        out.contains(&format!("{clear}You found QUIT: 1 point.\n")),
+        "{out}"
+    );
 }

@@ -138,7 +138,7 @@ fn levels_on_a_small_tiered_list() {
     );
     assert!(
         run.stdout.contains(
-            "My words (4):\n  QUIT      1\n  QUITE     2\n  TRAINED   5  rare\n  STRAINED  11  rare\n"
+            "My words (4):\n  QUIT      1    QUITE     2    TRAINED   5*   STRAINED 11*\n(* a rare word)\n"
         ),
         "{}",
         run.stdout

@@ -42,6 +42,7 @@ pub fn run(versus_args: &VersusArgs) -> Result<(), Error> {
         highlight: highlight(),
         time: time_limit(args.time),
         level: versus_args.level,
+        terminal: io::stdin().is_terminal() && io::stdout().is_terminal(),
     };
     let mut rng = args.seed.map_or_else(random::from_entropy, random::seeded);
     let mut keys = keyboard(settings.time);

@@ -18,7 +18,7 @@ use crate::game::{Game, Verdict, Winner};
 use crate::game_board::{BoardError, GameBoard};
 use crate::modes::console::TIME_UP;
 use crate::player::keyboard::{Keyboard, Typed, ask, time_left};
-use crate::rules::Rules;
+use crate::rules::{MoveRule, Rules};
 use crate::word_find::WordFind;
 
 /// Asked before each round.
@@ -52,6 +52,32 @@ pub struct Settings<'a> {
     pub time: Option<Duration>,
     /// How much of the word list the computer knows.
     pub level: Level,
+    /// Whether a player sits at a terminal: the match opens with the rules
+    /// (spec 003's introduction) and the screen is cleared between words, so
+    /// the board stays in one place.
+    pub terminal: bool,
+}
+
+/// Clears a terminal's screen and puts the cursor at its top left.
+const CLEAR_SCREEN: &str = "\x1b[H\x1b[2J";
+
+/// The widest line the computer's word columns fill.
+const COLUMNS_WIDTH: usize = 80;
+
+/// Spec 003's introduction: the rules in force, in a few lines.
+pub fn introduction(rules: &Rules) -> String {
+    let moves = match rules.moves {
+        MoveRule::EightNeighbours => "to any of its 8 neighbours",
+        MoveRule::NoUp => "to a neighbour in the same row or the row below, never up",
+    };
+    format!(
+        "Welcome to Boggle! You play a {}x{} board against the computer.\n\
+         Spell words by moving from cube to cube {moves}, using each cube once per word.\n\
+         Words need at least {} letters and must be in the dictionary.\n\
+         Type one word per line; an empty line ends your turn. Then I take every word\n\
+         you missed. I win only with strictly more points than you.\n\n",
+        rules.rows, rules.cols, rules.min_len
+    )
 }
 
 /// Rounds played and won.
@@ -76,6 +102,9 @@ where
     F: FnMut() -> GameBoard,
 {
     let mut record = Record::default();
+    if settings.terminal {
+        out.write_all(introduction(settings.finder.rules()).as_bytes())?;
+    }
     while let Some(board) = choose_board(keys, out, settings.finder.rules(), &mut roll)? {
         let mut round = Game::from_board(board, settings.finder);
         human_turn(keys, out, &mut round, settings)?;
@@ -212,6 +241,9 @@ where
             break;
         }
         let verdict = round.play_word(word);
+        if settings.terminal {
+            out.write_all(CLEAR_SCREEN.as_bytes())?;
+        }
         writeln!(out, "{}", feedback(word, &verdict))?;
         if let Verdict::Accepted { path, .. } = &verdict {
             show_progress(out, round, path, settings.highlight)?;
@@ -285,10 +317,17 @@ fn computer_turn<W: Write>(out: &mut W, round: &Game, level: Level) -> Result<()
     };
     writeln!(out, "It's my turn!")?;
     writeln!(out, "My words ({}):", words.len())?;
-    let width = words.iter().map(|(w, _)| w.len()).max().unwrap_or(0);
-    for &(word, rare) in &words {
-        let rare = if rare { "  rare" } else { "" };
-        writeln!(out, "  {word:<width$}  {}{rare}", points(word))?;
+    let word_width = words.iter().map(|(w, _)| w.len()).max().unwrap_or(0);
+    let entries: Vec<String> = words
+        .iter()
+        .map(|&(word, rare)| {
+            let mark = if rare { "*" } else { "" };
+            format!("{word:<word_width$} {:>2}{mark}", points(word))
+        })
+        .collect();
+    out.write_all(columns(&entries, COLUMNS_WIDTH).as_bytes())?;
+    if words.iter().any(|&(_, rare)| rare) {
+        writeln!(out, "(* a rare word)")?;
     }
     writeln!(out, "My score: {}", round.computer_score(level))?;
     writeln!(out, "Your score: {}", round.get_score())?;
@@ -298,6 +337,26 @@ fn computer_turn<W: Write>(out: &mut W, round: &Game, level: Level) -> Result<()
     };
     writeln!(out, "{result}")?;
     Ok(())
+}
+
+/// `entries` in as many columns as fit in `width` (two spaces before each),
+/// filled down each column first, as `ls` and BSD boggle list words.
+fn columns(entries: &[String], width: usize) -> String {
+    let widest = entries.iter().map(String::len).max().unwrap_or(0) + 1;
+    let per_row = (width / (widest + 2)).max(1);
+    let rows = entries.len().div_ceil(per_row);
+    let mut text = String::new();
+    for row in 0..rows {
+        let line: Vec<String> = entries
+            .iter()
+            .skip(row)
+            .step_by(rows)
+            .map(|entry| format!("  {entry:<widest$}"))
+            .collect();
+        text.push_str(line.concat().trim_end());
+        text.push('\n');
+    }
+    text
 }
 
 fn points_word(points: u32) -> &'static str {

@@ -194,11 +194,7 @@ fn frequency_face<R: RngCore + ?Sized>(rng: &mut R, qu: bool) -> Face {
         target -= weight;
     }
     let letter = b'A' + index as u8;
-    if qu && letter == b'Q' {
-        Face::QU
-    } else {
-        Face::letter(letter).unwrap_or(Face::BLANK)
-    }
+    Face::letter(letter).map_or(Face::BLANK, |face| face.with_qu(qu))
 }
 
 #[cfg(test)]

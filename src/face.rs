@@ -31,6 +31,16 @@ impl Face {
         })
     }
 
+    /// This face as rules with (`qu`) or without a `Qu` face read it: there a
+    /// plain `Q` is the `Qu` face. The one place that mapping is written.
+    pub fn with_qu(self, qu: bool) -> Face {
+        if qu && self.as_str() == "Q" {
+            Face::QU
+        } else {
+            self
+        }
+    }
+
     /// Parses a face written as letters (`"A"`, `"qu"`, `"Th"`) or a blank (`"-"`, `"_"`, `"."`).
     pub fn parse(text: &str) -> Option<Face> {
         match text.as_bytes() {

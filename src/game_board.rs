@@ -139,14 +139,12 @@ impl GameBoard {
                 }
             })?;
             i += 1;
-            if qu && face.as_str() == "Q" {
-                if chars.get(i).is_some_and(|u| u.eq_ignore_ascii_case(&'u')) {
-                    i += 1;
-                }
-                faces.push(Face::QU);
-            } else {
-                faces.push(face);
+            let face = face.with_qu(qu);
+            // `QU` typed in full is the one Qu face.
+            if face == Face::QU && chars.get(i).is_some_and(|u| u.eq_ignore_ascii_case(&'u')) {
+                i += 1;
             }
+            faces.push(face);
         }
         GameBoard::from_faces(rows, cols, faces)
     }
@@ -169,11 +167,7 @@ impl GameBoard {
                 index,
                 found: cell.to_string(),
             })?;
-            faces.push(if qu && face.as_str() == "Q" {
-                Face::QU
-            } else {
-                face
-            });
+            faces.push(face.with_qu(qu));
         }
         GameBoard::from_faces(rows, cols, faces)
     }

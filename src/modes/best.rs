@@ -168,10 +168,8 @@ impl Space {
     /// Any letter in any cell of a rows x cols board; with `qu`, `Q` is the `Qu` face.
     pub fn letters(rows: usize, cols: usize, qu: bool) -> Space {
         let alphabet = (b'A'..=b'Z')
-            .filter_map(|letter| match letter {
-                b'Q' if qu => Some(Face::QU),
-                _ => Face::letter(letter),
-            })
+            .filter_map(Face::letter)
+            .map(|face| face.with_qu(qu))
             .collect();
         Space {
             rows,

@@ -77,13 +77,7 @@ pub fn shake(rules: &Rules, lfsr: &mut Lfsr) -> Result<GameBoard, BoardError> {
     };
     let faces = faces
         .into_iter()
-        .map(|face| {
-            if rules.qu && face.as_str() == "Q" {
-                Face::QU
-            } else {
-                face
-            }
-        })
+        .map(|face| face.with_qu(rules.qu))
         .collect();
     GameBoard::from_faces(rules.rows, rules.cols, faces)
 }

@@ -103,7 +103,14 @@ pub const MAX_WORD_LEN: usize = 2 * crate::game_board::MAX_CELLS;
 /// Largest word file read: far beyond any real word list (English ones are a
 /// few MB), and a bound on memory when the path names something endless such
 /// as `/dev/zero`.
-pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Most letters a word file's words may hold in all: 16 Mi, six times the
+/// largest English lists (YAWL: 2.4 M letters). The trie costs up to 8 bytes
+/// a letter, so this bounds a dictionary's memory (about 200 MB at most)
+/// whatever the file holds: 64 MB of 8,192-letter words would otherwise need
+/// gigabytes.
+pub const MAX_LETTERS: usize = 16 << 20;
 
 /// Why a dictionary file could not be used.
 #[derive(Debug)]
@@ -117,6 +124,11 @@ pub enum DictionaryError {
     },
     /// The file was read but holds no word made only of letters.
     NoWords {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file's words hold more letters than [`MAX_LETTERS`].
+    TooManyLetters {
         /// The file.
         path: PathBuf,
     },
@@ -135,6 +147,12 @@ impl fmt::Display for DictionaryError {
                     path.display()
                 )
             }
+            DictionaryError::TooManyLetters { path } => write!(
+                f,
+                "dictionary {} holds more than {} million letters (a word list holds a few)",
+                path.display(),
+                MAX_LETTERS >> 20
+            ),
         }
     }
 }
@@ -143,7 +161,7 @@ impl std::error::Error for DictionaryError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             DictionaryError::Io { source, .. } => Some(source),
-            DictionaryError::NoWords { .. } => None,
+            DictionaryError::NoWords { .. } | DictionaryError::TooManyLetters { .. } => None,
         }
     }
 }
@@ -247,7 +265,12 @@ impl Dictionary {
 
     /// The dictionary of a word file's bytes, named for the file; an error if it holds no word.
     fn from_file_bytes(path: &Path, bytes: &[u8]) -> Result<Dictionary, DictionaryError> {
-        let dictionary = Dictionary::parse(bytes).named(path.display().to_string());
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let collected = Collected::from_lines(bytes.split(|&b| b == b'\n'), MAX_LETTERS)
+            .ok_or_else(|| DictionaryError::TooManyLetters {
+                path: path.to_path_buf(),
+            })?;
+        let dictionary = collected.build().named(path.display().to_string());
         if dictionary.is_empty() {
             return Err(DictionaryError::NoWords {
                 path: path.to_path_buf(),
@@ -282,45 +305,9 @@ impl Dictionary {
     /// Keeps the lines that are words once trimmed (optionally followed by a
     /// commonness level), upper-cased; sorts, deduplicates and indexes them.
     fn from_lines<'a>(lines: impl Iterator<Item = &'a [u8]>) -> Dictionary {
-        let mut letters = Vec::new();
-        let mut spans: Vec<(u32, u32, u8)> = Vec::new();
-        let mut ranked = false;
-        for line in lines {
-            let Some((word, rank)) = parse_line(line) else {
-                continue;
-            };
-            ranked |= rank.is_some();
-            let start = letters.len();
-            letters.extend(word.iter().map(u8::to_ascii_uppercase));
-            spans.push((start as u32, letters.len() as u32, rank.unwrap_or(RARE)));
-        }
-        let word = |&(start, end, _): &(u32, u32, u8)| &letters[start as usize..end as usize];
-        // Word lists are nearly always sorted already, which this sort detects
-        // in one pass; among repeats of a word the most common level comes first.
-        spans.sort_unstable_by(|a, b| word(a).cmp(word(b)).then(a.2.cmp(&b.2)));
-        spans.dedup_by(|a, b| word(a) == word(b));
-        let mut sorted = Vec::with_capacity(letters.len());
-        let mut ends = Vec::with_capacity(spans.len());
-        for span in &spans {
-            sorted.extend_from_slice(word(span));
-            ends.push(sorted.len() as u32);
-        }
-        let ranks = if ranked {
-            spans.iter().map(|span| span.2).collect()
-        } else {
-            Vec::new()
-        };
-        let mut dictionary = Dictionary {
-            letters: sorted,
-            ends,
-            set: OnceLock::new(),
-            trie: Trie::default(),
-            ranks,
-            source: "a list of words".to_string(),
-        };
-        let words: Vec<&[u8]> = dictionary.word_bytes().collect();
-        dictionary.trie = Trie::from_sorted(&words);
-        dictionary
+        Collected::from_lines(lines, usize::MAX)
+            .unwrap_or_default()
+            .build()
     }
 
     /// Only the words at most as rare as `max_rank` (all of them in a list without levels).
@@ -462,6 +449,77 @@ impl Dictionary {
         // Only ASCII letters are stored, so every word is valid UTF-8.
         self.word_bytes()
             .map(|w| std::str::from_utf8(w).unwrap_or_default())
+    }
+}
+
+/// The words of a word file, as read: their letters end to end, each word's
+/// span and level, before sorting and indexing.
+#[derive(Default)]
+struct Collected {
+    letters: Vec<u8>,
+    spans: Vec<(u32, u32, u8)>,
+    ranked: bool,
+}
+
+impl Collected {
+    /// The words of `lines`; `None` once they hold more than `max_letters`
+    /// letters (checked while reading, so memory stays bounded).
+    fn from_lines<'a>(
+        lines: impl Iterator<Item = &'a [u8]>,
+        max_letters: usize,
+    ) -> Option<Collected> {
+        let mut collected = Collected::default();
+        for line in lines {
+            let Some((word, rank)) = parse_line(line) else {
+                continue;
+            };
+            let letters = &mut collected.letters;
+            if letters.len() + word.len() > max_letters {
+                return None;
+            }
+            collected.ranked |= rank.is_some();
+            let start = letters.len();
+            letters.extend(word.iter().map(u8::to_ascii_uppercase));
+            let span = (start as u32, letters.len() as u32, rank.unwrap_or(RARE));
+            collected.spans.push(span);
+        }
+        Some(collected)
+    }
+
+    /// Sorts and deduplicates the words and indexes them in a trie.
+    fn build(self) -> Dictionary {
+        let Collected {
+            letters,
+            mut spans,
+            ranked,
+        } = self;
+        let word = |&(start, end, _): &(u32, u32, u8)| &letters[start as usize..end as usize];
+        // Word lists are nearly always sorted already, which this sort detects
+        // in one pass; among repeats of a word the most common level comes first.
+        spans.sort_unstable_by(|a, b| word(a).cmp(word(b)).then(a.2.cmp(&b.2)));
+        spans.dedup_by(|a, b| word(a) == word(b));
+        let mut sorted = Vec::with_capacity(letters.len());
+        let mut ends = Vec::with_capacity(spans.len());
+        for span in &spans {
+            sorted.extend_from_slice(word(span));
+            ends.push(sorted.len() as u32);
+        }
+        let ranks = if ranked {
+            spans.iter().map(|span| span.2).collect()
+        } else {
+            Vec::new()
+        };
+        let mut dictionary = Dictionary {
+            letters: sorted,
+            ends,
+            set: OnceLock::new(),
+            trie: Trie::default(),
+            ranks,
+            source: "a list of words".to_string(),
+        };
+        let words: Vec<&[u8]> = dictionary.word_bytes().collect();
+        dictionary.trie = Trie::from_sorted(&words);
+        dictionary
     }
 }
 

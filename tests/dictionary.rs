@@ -60,3 +60,35 @@ fn unusable_files_are_errors_naming_the_file() {
     assert!(err.to_string().contains("missing.txt"), "{err}");
     assert!(Dictionary::from_file(dir.path()).is_err(), "a directory");
 }
+
+#[test]
+fn a_file_of_too_many_letters_is_refused_before_it_is_indexed() {
+    let dir = TempDir::new("dict-letters");
+    // 2,100 words of 8,192 letters: 17.2 M letters, past the 16 Mi cap, in a
+    // file well under the 64 MiB size cap.
+    let mut text = String::new();
+    for i in 0..2_100u32 {
+        let tail: String = format!("{i:04}")
+            .bytes()
+            .map(|b| char::from(b'A' + (b - b'0')))
+            .collect();
+        text.push_str(&"Z".repeat(8_188));
+        text.push_str(&tail);
+        text.push('\n');
+    }
+    let path = dir.write("long.txt", &text);
+    let err = Dictionary::from_file(&path).expect_err("too many letters");
+    assert!(
+        matches!(err, DictionaryError::TooManyLetters { .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("long.txt"), "{err}");
+    // Just under the cap loads.
+    let under: String = text.lines().take(2_000).map(|l| format!("{l}\n")).collect();
+    assert_eq!(
+        Dictionary::from_file(dir.write("under.txt", under))
+            .expect("loads")
+            .len(),
+        2_000
+    );
+}

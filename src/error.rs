@@ -16,6 +16,8 @@ pub enum Error {
     Dictionary(DictionaryError),
     /// A board could not be read.
     Board(BoardError),
+    /// A board's search passed its step budget (crafted input only).
+    Search(crate::engine::search::Exhausted),
     /// A board file is malformed.
     BoardFile {
         /// The file (or `-` for standard input).
@@ -54,6 +56,7 @@ impl fmt::Display for Error {
             Error::Usage(message) => f.write_str(message),
             Error::Dictionary(e) => e.fmt(f),
             Error::Board(e) => e.fmt(f),
+            Error::Search(e) => e.fmt(f),
             Error::BoardFile {
                 path,
                 line,
@@ -71,6 +74,7 @@ impl std::error::Error for Error {
         match self {
             Error::Dictionary(e) => Some(e),
             Error::Board(e) => Some(e),
+            Error::Search(_) => None,
             Error::Input(e) | Error::Output(e) | Error::Io(e) => Some(e),
             Error::Usage(_) | Error::BoardFile { .. } => None,
         }

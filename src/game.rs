@@ -16,6 +16,7 @@ use crate::dice::DiceSet;
 use crate::dictionary::{Dictionary, Level};
 use crate::die::Die;
 use crate::engine::path::find_path;
+use crate::engine::search::Exhausted;
 use crate::game_board::{BoardError, GameBoard};
 use crate::random;
 use crate::rules::{MoveRule, Rules};
@@ -154,6 +155,19 @@ impl Game {
     /// A game on `board` under the finder's rules and dictionary.
     pub fn from_board(board: GameBoard, word_find: &WordFind) -> Game {
         let all_words = word_find.get_all_words(&board);
+        Game::with_words(board, word_find, all_words)
+    }
+
+    /// A game on `board`, or [`Exhausted`] if finding its words passed the
+    /// search's step budget (a crafted board or word list): the modes say so
+    /// rather than play a board whose words are incomplete.
+    pub fn try_from_board(board: GameBoard, word_find: &WordFind) -> Result<Game, Exhausted> {
+        let all_words = word_find.all_words_checked(&board)?;
+        Ok(Game::with_words(board, word_find, all_words))
+    }
+
+    /// A game on `board` whose words are `all_words`.
+    fn with_words(board: GameBoard, word_find: &WordFind, all_words: BTreeSet<String>) -> Game {
         let rules = word_find.rules().clone();
         let total_points = points_for_set(&rules, &all_words);
         Game {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::dictionary::Dictionary;
 use crate::engine::neighbours::Neighbours;
-use crate::engine::search::Searcher;
+use crate::engine::search::{Exhausted, Searcher};
 use crate::game_board::GameBoard;
 use crate::rules::{MoveRule, Rules};
 
@@ -81,14 +81,31 @@ impl WordFind {
     }
 
     /// Every valid word on `board`, upper case, ascending.
+    /// (A search past its step budget, on crafted input only, returns the
+    /// words found until then: see [`WordFind::all_words_checked`].)
     pub fn get_all_words(&self, board: &GameBoard) -> BTreeSet<String> {
+        self.search_words(board).0
+    }
+
+    /// Every valid word on `board`, or [`Exhausted`] if the search passed its
+    /// step budget (only crafted boards and word lists do) and may have missed some.
+    pub fn all_words_checked(&self, board: &GameBoard) -> Result<BTreeSet<String>, Exhausted> {
+        match self.search_words(board) {
+            (words, false) => Ok(words),
+            (_, true) => Err(Exhausted),
+        }
+    }
+
+    /// The words the engine finds on `board`, and whether it ran out of steps.
+    fn search_words(&self, board: &GameBoard) -> (BTreeSet<String>, bool) {
         let trie = self.dictionary.trie();
         let mut searcher = self.searcher();
-        searcher
+        let words = searcher
             .find(board)
             .iter()
             .map(|f| trie.word(f.node))
-            .collect()
+            .collect();
+        (words, searcher.exhausted())
     }
 
     /// The design's recursive helper: adds to `found_words` every valid word that

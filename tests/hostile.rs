@@ -191,7 +191,7 @@ fn an_endless_dictionary_is_refused_not_read_forever() {
     let dir = TempDir::new("endless-dict");
     let run = run_boggle(dir.path(), &["--dict", "/dev/zero"], b"\nq\n");
     assert_fails_naming(&run, "/dev/zero");
-    assert!(run.stderr.contains("larger than 256 MiB"), "{}", run.stderr);
+    assert!(run.stderr.contains("larger than 64 MiB"), "{}", run.stderr);
 }
 
 #[cfg(unix)]
@@ -484,4 +484,64 @@ fn documented_exit_statuses() {
     let help = run_boggle(dir.path(), &["--help"], b"");
     assert_eq!(help.code, Some(0));
     assert!(help.stdout.contains("Exit status: 0"), "{}", help.stdout);
+}
+
+/// A 5x5 board of `A`s with the word of 25 `A`s has more paths than could be
+/// walked in a lifetime; every mode stops at the search's step budget and says
+/// so instead of running for ever.
+#[test]
+fn a_crafted_board_stops_at_the_search_budget_in_every_mode() {
+    let dir = TempDir::new("crafted");
+    dir.write("a25.txt", "A".repeat(25));
+    let board = "A".repeat(25);
+    dir.write("boards.txt", format!("{board}\n"));
+    for args in [
+        vec![
+            "solve", "--dict", "a25.txt", "--size", "5x5", "--board", &board,
+        ],
+        vec![
+            "bench",
+            "--dict",
+            "a25.txt",
+            "--size",
+            "5x5",
+            "--boards",
+            "boards.txt",
+        ],
+        vec![
+            "--rules",
+            "classic",
+            "--size",
+            "5x5",
+            "--min-len",
+            "3",
+            "--dict",
+            "a25.txt",
+        ],
+    ] {
+        let run = run_boggle(dir.path(), &args, format!("{board}\nq\n").as_bytes());
+        assert_eq!(run.code, Some(1), "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("passed its limit"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    let run = run_boggle(
+        dir.path(),
+        &[
+            "versus",
+            "--rules",
+            "classic",
+            "--size",
+            "5x5",
+            "--min-len",
+            "3",
+            "--dict",
+            "a25.txt",
+        ],
+        format!("y\n{board}\n").as_bytes(),
+    );
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("passed its limit"), "{}", run.stderr);
 }

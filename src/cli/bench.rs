@@ -59,6 +59,9 @@ pub fn run(args: &BenchArgs) -> Result<(), Error> {
     let load_seconds = loading.elapsed().as_secs_f64();
     let solving = Instant::now();
     let totals = solve_all(dictionary.trie(), &rules, &boards, args.threads);
+    if totals.exhausted > 0 {
+        return Err(Error::Search(crate::engine::search::Exhausted));
+    }
     let seconds = solving.elapsed().as_secs_f64();
     let per_board = |n: u64| n as f64 / (totals.boards.max(1) as f64);
     let mut out = io::stdout().lock();

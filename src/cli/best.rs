@@ -196,14 +196,26 @@ fn summarise(progress: &Progress, started: Instant, options: &Options) {
     } else {
         "done"
     };
+    let threads = if options.threads == 1 {
+        "1 thread".to_string()
+    } else {
+        format!("{} threads", options.threads)
+    };
     let line = format!(
-        "{how}: {}, {} boards, seed {}, {} threads",
+        "{how}: {}, {} boards, seed {}, {threads}",
         status(progress, started),
         progress.scored(),
         options.seed,
-        options.threads
     );
-    let _ = writeln!(io::stderr().lock(), "{line}");
+    let mut err = io::stderr().lock();
+    let _ = writeln!(err, "{line}");
+    if progress.skipped() > 0 {
+        let _ = writeln!(
+            err,
+            "skipped {} boards whose search passed its step limit (the word list is made up?)",
+            progress.skipped()
+        );
+    }
 }
 
 /// The faces as one run of letters (`Qu` as `QU`), as `boggle` reads a board back.

@@ -11,6 +11,7 @@ use super::{GameArgs, load_game_dictionary};
 use crate::dictionary::Level;
 use crate::error::Error;
 use crate::game::Game;
+use crate::game_board::GameBoard;
 use crate::modes::boggleish::{self, Answers, MAX_SEED};
 use crate::modes::console::{self, Options};
 use crate::player::keyboard::{Keyboard, Plain, SystemClock, ThreadedLines, Timed};
@@ -38,11 +39,12 @@ pub fn run(args: &GameArgs) -> Result<(), Error> {
     let mut out = BufWriter::new(io::stdout().lock());
     let played = console::play_with(&mut *keys, &mut out, &mut err, &options, |board| {
         let word_find = WordFind::with_rules(Arc::new(dictionary), rules);
-        Ok(match (board, seed) {
-            (Some(board), _) => Game::from_board(board, &word_find),
-            (None, Some(seed)) => Game::random(&word_find, &mut random::seeded(seed)),
-            (None, None) => Game::random(&word_find, &mut random::from_entropy()),
-        })
+        let board = match (board, seed) {
+            (Some(board), _) => board,
+            (None, Some(seed)) => GameBoard::random(word_find.rules(), &mut random::seeded(seed)),
+            (None, None) => GameBoard::random(word_find.rules(), &mut random::from_entropy()),
+        };
+        Game::try_from_board(board, &word_find).map_err(Error::Search)
     });
     // Whatever was typed after the game's last read must not reach the shell.
     keys.discard_typeahead();

@@ -57,7 +57,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Error> {
         board_rules.rows = board.rows();
         board_rules.cols = board.cols();
         let find = WordFind::with_rules(Arc::clone(&dictionary), board_rules);
-        let words = find.get_all_words(&board);
+        let words = find.all_words_checked(&board).map_err(Error::Search)?;
         for word in &words {
             writeln!(out, "{word}")?;
         }

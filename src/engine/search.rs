@@ -76,6 +76,30 @@ use crate::face::Face;
 use crate::game_board::GameBoard;
 use crate::rules::Rules;
 
+/// The most steps (paths taken up, cells entered) one board's search may
+/// take. Real boards take a few thousand (4x4) to a few hundred thousand
+/// (10x10, a large list): see README's "Reliability" for the measured margin.
+/// Only crafted input comes near it (a 5x5 board of `A`s with the word of 25
+/// `A`s has more paths than could be walked in a lifetime); a search that
+/// reaches it stops, and [`Searcher::exhausted`] says its words are incomplete.
+pub const STEP_BUDGET: u64 = 50_000_000;
+
+/// A search that reached [`STEP_BUDGET`]: its words may be incomplete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exhausted;
+
+impl std::fmt::Display for Exhausted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the board's search passed its limit of {STEP_BUDGET} steps \
+             (no real board comes near it: is the board or the word list made up?)"
+        )
+    }
+}
+
+impl std::error::Error for Exhausted {}
+
 /// One word found on a board: its last trie node and its length in letters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Found {
@@ -134,6 +158,8 @@ pub struct Searcher<'t> {
     slots: Vec<u64>,
     /// The fast walk's paths waiting to be extended.
     pending: Box<[Pending; STACK]>,
+    /// Steps the last search took (at most [`STEP_BUDGET`]).
+    steps: u64,
 }
 
 impl<'t> Searcher<'t> {
@@ -149,6 +175,7 @@ impl<'t> Searcher<'t> {
             points: Vec::new(),
             slots: vec![0; trie.words() + 1],
             pending: Box::new([Pending::default(); STACK]),
+            steps: 0,
         };
         searcher.set_shape(rules.rows, rules.cols);
         searcher
@@ -173,6 +200,17 @@ impl<'t> Searcher<'t> {
             words: self.found.len() as u32,
             score: self.total(),
         }
+    }
+
+    /// Whether the last search stopped at [`STEP_BUDGET`], so its words may
+    /// be incomplete (only crafted boards and dictionaries get there).
+    pub fn exhausted(&self) -> bool {
+        self.steps >= STEP_BUDGET
+    }
+
+    /// How many steps the last search took.
+    pub fn steps(&self) -> u64 {
+        self.steps
     }
 
     /// The points of the words found on the last board.
@@ -221,6 +259,7 @@ impl<'t> Searcher<'t> {
         for f in &self.found {
             self.seen[f.node as usize / 64] = 0;
         }
+        self.steps = 0;
         if self.trie.is_empty() {
             return;
         }
@@ -247,9 +286,11 @@ impl<'t> Searcher<'t> {
             seen: &mut self.seen,
             slots: &mut self.slots,
             count: 0,
+            budget: STEP_BUDGET,
         };
         run(&mut walk, cells, &mut self.pending);
         let count = walk.count;
+        self.steps = STEP_BUDGET - walk.budget;
         self.found.clear();
         self.found
             .extend(self.slots[..count].iter().map(|&slot| Found::unpack(slot)));
@@ -264,6 +305,7 @@ impl<'t> Searcher<'t> {
             max_len: self.rules.max_len.unwrap_or(usize::MAX),
             found: Sink::new(&mut self.found),
             seen: &mut self.seen,
+            budget: STEP_BUDGET,
         };
         if faces.len() <= 64 {
             let mut visited = 0u64;
@@ -276,6 +318,9 @@ impl<'t> Searcher<'t> {
                 walk.enter(&mut visited, cell, Trie::ROOT, 0);
             }
         }
+        let left = walk.budget;
+        drop(walk);
+        self.steps = STEP_BUDGET - left;
     }
 }
 
@@ -353,6 +398,8 @@ struct FastWalk<'a> {
     slots: &'a mut [u64],
     /// How many words `slots` holds.
     count: usize,
+    /// Steps left before the walk gives up.
+    budget: u64,
 }
 
 impl FastWalk<'_> {
@@ -453,6 +500,10 @@ macro_rules! walker {
                     pending[0] = Pending { visited: 0, node: index, cell: start as u8, len: len as u8 };
                     let mut top = usize::from(node.letters() & board.near_letters[start] != 0);
                     while top > 0 {
+                        if self.budget == 0 {
+                            return;
+                        }
+                        self.budget -= 1;
                         top -= 1;
                         let path = pending[top & (STACK - 1)];
                         let (cell, node) = (usize::from(path.cell) & 63, self.nodes[path.node as usize]);
@@ -569,11 +620,17 @@ struct Walk<'a> {
     max_len: usize,
     found: Sink<'a>,
     seen: &'a mut [u64],
+    /// Steps left before the walk gives up.
+    budget: u64,
 }
 
 impl Walk<'_> {
     /// Extends the path ending at trie node `node` (of `len` letters) into `cell`.
     fn enter<V: Visited>(&mut self, visited: &mut V, cell: usize, node: u32, len: usize) {
+        if self.budget == 0 {
+            return;
+        }
+        self.budget -= 1;
         let face = self.faces[cell];
         let Some((node, here)) = spell(self.trie, node, face) else {
             return;

@@ -18,6 +18,9 @@ pub struct Totals {
     pub words: u64,
     /// Points summed over the boards.
     pub score: u64,
+    /// Boards whose search passed its step budget (crafted input only); their
+    /// words and points may be incomplete.
+    pub exhausted: u64,
 }
 
 impl std::ops::Add for Totals {
@@ -27,6 +30,7 @@ impl std::ops::Add for Totals {
             boards: self.boards + other.boards,
             words: self.words + other.words,
             score: self.score + other.score,
+            exhausted: self.exhausted + other.exhausted,
         }
     }
 }
@@ -59,6 +63,7 @@ fn solve_chunk(trie: &Trie, rules: &Rules, boards: &[GameBoard]) -> Totals {
         totals.boards += 1;
         totals.words += u64::from(tally.words);
         totals.score += u64::from(tally.score);
+        totals.exhausted += u64::from(searcher.exhausted());
     }
     totals
 }

@@ -110,6 +110,8 @@ pub struct Ranked {
 #[derive(Debug, Default)]
 pub struct Progress {
     scored: AtomicU64,
+    /// Boards skipped because their search passed its step budget.
+    skipped: AtomicU64,
     best_score: AtomicU32,
     best: Mutex<Option<(u32, Vec<Face>)>>,
     stop: AtomicBool,
@@ -119,6 +121,12 @@ impl Progress {
     /// Fresh counters, not stopped.
     pub fn new() -> Progress {
         Progress::default()
+    }
+
+    /// Boards skipped because their search passed its step budget (a crafted
+    /// word list can lead the search to boards no real list does).
+    pub fn skipped(&self) -> u64 {
+        self.skipped.load(Ordering::Relaxed)
     }
 
     /// Asks every chain to stop after the board it is scoring (safe from a signal handler thread).
@@ -141,13 +149,15 @@ impl Progress {
         self.best.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    fn offer(&self, score: u32, faces: &[Face]) {
+    /// Keeps `faces` as the best so far if it is, in its canonical form, so
+    /// the progress line shows the board as the final list will.
+    fn offer(&self, score: u32, faces: &[Face], symmetries: &Symmetries) {
         if score <= self.best_score.load(Ordering::Relaxed) {
             return;
         }
         let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
         if best.as_ref().is_none_or(|(s, _)| score > *s) {
-            *best = Some((score, faces.to_vec()));
+            *best = Some((score, symmetries.canonical(faces)));
             self.best_score.store(score, Ordering::Relaxed);
         }
     }
@@ -619,9 +629,15 @@ impl Chain<'_, '_> {
         let score = self
             .searcher
             .score_faces(self.space.rows, self.space.cols, &state.faces);
+        if self.searcher.exhausted() {
+            // Skipped: scored 0 so the chains move away, never offered as a best board.
+            self.progress.skipped.fetch_add(1, Ordering::Relaxed);
+            self.cache.put(key, &state.faces, 0);
+            return Some(0);
+        }
         self.cache.put(key, &state.faces, score);
         self.progress.scored.fetch_add(1, Ordering::Relaxed);
-        self.progress.offer(score, &state.faces);
+        self.progress.offer(score, &state.faces, self.symmetries);
         self.top.offer(score, &state.faces, self.symmetries);
         Some(score)
     }

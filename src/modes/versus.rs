@@ -106,7 +106,7 @@ where
         out.write_all(introduction(settings.finder.rules()).as_bytes())?;
     }
     while let Some(board) = choose_board(keys, out, settings.finder.rules(), &mut roll)? {
-        let mut round = Game::from_board(board, settings.finder);
+        let mut round = Game::try_from_board(board, settings.finder).map_err(Error::Search)?;
         human_turn(keys, out, &mut round, settings)?;
         computer_turn(out, &round, settings.level)?;
         record.rounds = record.rounds.saturating_add(1);

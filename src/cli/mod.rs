@@ -9,22 +9,26 @@ pub mod board_file;
 mod play;
 mod solve;
 mod tui;
+mod usage;
 mod versus;
+
+pub use usage::UsageError;
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::dictionary::{Dictionary, Level, WordsCounted};
 use crate::error::Error;
+use crate::rules::Preset;
 
 const EXIT_STATUS: &str = "\
 Exit status: 0 when the game or command finished (also when the output pipe
-was closed), 1 on a runtime failure (an unreadable dictionary or board file),
-2 on a usage error (a bad flag or an impossible combination of settings).";
+was closed), 1 on a runtime failure (an unreadable dictionary or board file,
+no terminal for tui), 2 on a usage error (a bad flag or an impossible
+combination of settings).";
 
 /// Boggle: the Project 4 console game, the classic variants, and a fast solver.
 #[derive(Debug, Parser)]
@@ -34,7 +38,12 @@ was closed), 1 on a runtime failure (an unreadable dictionary or board file),
     about,
     after_help = EXIT_STATUS,
     // Game flags before a subcommand would otherwise be dropped without a word.
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    // The console game plays every preset, ece209 included.
+    mut_arg("preset", |arg| args::rules_arg(arg, Preset::Project4, Preset::value_variants())),
+    mut_arg("time", |arg| arg.help(
+        "Seconds to find words, 0 for untimed [default: untimed; under ece209, asked at the start]"
+    ))
 )]
 pub struct Cli {
     /// A mode other than the default console game.
@@ -60,17 +69,18 @@ pub enum Command {
     Tui(tui::TuiArgs),
 }
 
-/// Settings shared by the playable modes.
+/// Settings shared by the playable modes. Each mode states its own `--rules`
+/// and `--time` defaults in its help (see [`args::rules_arg`]).
 #[derive(Debug, Args, Clone, Default)]
 pub struct GameArgs {
-    /// Word list to use instead of words.txt (one word per line)
-    #[arg(long, value_name = "PATH")]
-    pub dict: Option<PathBuf>,
-    /// Seed for a repeatable random board
-    #[arg(long, value_name = "N")]
+    /// The word list.
+    #[command(flatten)]
+    pub dict: args::DictArgs,
+    /// Seed for a repeatable random board [default: random]
+    #[arg(short, long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Seconds to find words (a turn ends when they run out; ece209: the timer)
-    #[arg(long, value_name = "SECONDS")]
+    /// Seconds to find words, 0 for untimed
+    #[arg(short, long, value_name = "SECONDS", value_parser = args::game_seconds())]
     pub time: Option<u64>,
     /// Words that count: common (a casual game: everyday and desk-dictionary words) or all
     #[arg(long, value_name = "WHICH", value_enum, default_value_t = WordsCounted::All)]
@@ -113,15 +123,33 @@ fn exit_status(result: Result<(), Error>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
-            report(&e.to_string());
+            report(&chain(&e));
             ExitCode::from(e.exit_code())
         }
     }
 }
 
-/// `--help` and `--version` print normally; a usage error becomes one line and status 2.
+/// An error and its causes on one line, joined with ": " (as ripgrep reports
+/// them). A cause whose text the line already holds is left out: some errors
+/// outside this crate print their source in their own message.
+pub(crate) fn chain(error: &dyn std::error::Error) -> String {
+    let mut line = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        let text = e.to_string();
+        if !text.is_empty() && !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        cause = e.source();
+    }
+    line
+}
+
+/// `--help` and `--version` print normally; a usage error becomes one line and
+/// status 2, with clap's "did you mean" suggestion when it has one.
 fn clap_exit(e: &clap::Error) -> ExitCode {
-    use clap::error::ErrorKind;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
     match e.kind() {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
@@ -132,7 +160,19 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
             let text = e.render().to_string();
             let first = text.lines().next().unwrap_or("invalid arguments");
             let first = first.strip_prefix("error: ").unwrap_or(first);
-            report(&format!("{first} (see 'boggle --help')"));
+            let suggested = [
+                ContextKind::SuggestedArg,
+                ContextKind::SuggestedSubcommand,
+                ContextKind::SuggestedValue,
+            ]
+            .into_iter()
+            .find_map(|kind| match e.get(kind) {
+                Some(ContextValue::String(s)) => Some(s.clone()),
+                Some(ContextValue::Strings(s)) if !s.is_empty() => Some(s.join("' or '")),
+                _ => None,
+            });
+            let hint = suggested.map_or(String::new(), |s| format!("; did you mean '{s}'?"));
+            report(&format!("{first}{hint} (see 'boggle --help')"));
             ExitCode::from(2)
         }
     }
@@ -143,34 +183,21 @@ pub(crate) fn report(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "boggle: {message}");
 }
 
-/// Loads `--dict PATH`, or the rules' built-in list (for the course list,
-/// `words.txt` here if there is one).
-pub(crate) fn load_dictionary(
-    path: Option<&std::path::Path>,
-    rules: &crate::Rules,
-) -> Result<crate::Dictionary, Error> {
-    Ok(match path {
-        Some(path) => crate::Dictionary::from_file(path)?,
-        None => crate::Dictionary::load_builtin(rules.word_list)?,
-    })
-}
-
-/// The dictionary of a playable mode: [`load_dictionary`], cut down to the
-/// common words under `--words common`. `--words common`, and a computer
-/// `level` below perfect, need a word list that has commonness levels.
+/// The dictionary of a playable mode: `--dict` or the rules' list, cut down
+/// to the common words under `--words common`. `--words common`, and a
+/// computer `level` below perfect, need a word list that has commonness levels.
 pub(crate) fn load_game_dictionary(
     args: &GameArgs,
     rules: &crate::Rules,
     level: Level,
 ) -> Result<Dictionary, Error> {
-    let dictionary = load_dictionary(args.dict.as_deref(), rules)?;
+    let dictionary = args.dict.load(rules)?;
     let needs_levels = args.words == WordsCounted::Common || level != Level::Perfect;
     if needs_levels && !dictionary.has_levels() {
-        return Err(Error::Usage(format!(
-            "--words common and --level need a word list with commonness levels, and {} has none \
-             (the player list of every preset but project4 has them)",
-            dictionary.describe()
-        )));
+        return Err(UsageError::NeedsLevels {
+            word_list: dictionary.describe(),
+        }
+        .into());
     }
     Ok(dictionary.restricted(args.words.max_rank()))
 }
@@ -182,7 +209,7 @@ mod tests {
     #[test]
     fn parses_game_flags() {
         let cli = Cli::try_parse_from(["boggle", "--dict", "w.txt", "--seed", "7"]).expect("valid");
-        assert_eq!(cli.game.dict, Some(PathBuf::from("w.txt")));
+        assert_eq!(cli.game.dict.path, Some("w.txt".into()));
         assert_eq!(cli.game.seed, Some(7));
         assert!(Cli::try_parse_from(["boggle", "--seed", "x"]).is_err());
         assert!(Cli::try_parse_from(["boggle", "--nope"]).is_err());

@@ -84,8 +84,7 @@ pub fn run(args: &BestArgs) -> Result<(), Error> {
         .rules
         .resolve_with_dictionary(Preset::Project4, "best")?;
     let options = options(args)?;
-    let space =
-        Space::for_rules(&rules, args.rules.dice.is_some()).map_err(UsageError::Search)?;
+    let space = Space::for_rules(&rules, args.rules.dice.is_some()).map_err(UsageError::Search)?;
     let dictionary = args.dict.load(&rules)?;
     let progress = Arc::new(Progress::new());
     let on_interrupt = Arc::clone(&progress);
@@ -118,8 +117,8 @@ fn options(args: &BestArgs) -> Result<Options, Error> {
         (seconds, None) => {
             let seconds = seconds.unwrap_or(DEFAULT_SECONDS);
             // `search_seconds` admits only 0 < seconds <= a day, so this cannot fail.
-            let time = Duration::try_from_secs_f64(seconds)
-                .map_err(|e| Error::Io(io::Error::other(e)))?;
+            let time =
+                Duration::try_from_secs_f64(seconds).map_err(|e| Error::Io(io::Error::other(e)))?;
             Budget::Time(time)
         }
     };

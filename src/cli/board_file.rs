@@ -247,10 +247,14 @@ pub fn parse_board_file(text: &str, qu: bool) -> Result<GameBoard, BoardSyntaxEr
         let (line, token) = tokens
             .next()
             .ok_or_else(|| at(last_line, BoardProblem::MissingDimension(dimension)))?;
-        token.parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| {
-            let found = token.to_string();
-            at(line, BoardProblem::BadDimension { dimension, found })
-        })
+        token
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| {
+                let found = token.to_string();
+                at(line, BoardProblem::BadDimension { dimension, found })
+            })
     };
     let rows = dimension(Dimension::Rows)?;
     let cols = dimension(Dimension::Columns)?;
@@ -454,6 +458,20 @@ mod tests {
             assert_eq!(err.line, line, "{text:?}: {problem}");
             assert!(problem.contains(message), "{text:?}: {problem}");
         }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let plain = parse_board_file("2 2\nA B\nC D\n", true).expect("valid");
+        let marked = parse_board_file("\u{feff}2 2\nA B\nC D\n", true).expect("valid");
+        assert_eq!(marked, plain);
+    }
+
+    #[test]
+    fn bad_bytes_are_placed_on_their_line() {
+        assert_eq!(line_at(b"a\nb\nc", 0), 1);
+        assert_eq!(line_at(b"a\nb\nc", 4), 3);
+        assert_eq!(line_at(b"a\n", 99), 2);
     }
 
     #[test]

@@ -214,4 +214,104 @@ mod tests {
         assert!(Cli::try_parse_from(["boggle", "--seed", "x"]).is_err());
         assert!(Cli::try_parse_from(["boggle", "--nope"]).is_err());
     }
+
+    /// Whether `args` (after the program name) parse.
+    fn parses(args: &[&str]) -> bool {
+        Cli::try_parse_from(std::iter::once("boggle").chain(args.iter().copied())).is_ok()
+    }
+
+    #[test]
+    fn time_is_capped_at_a_day_in_every_mode() {
+        for mode in [&[][..], &["versus"], &["tui"], &["best"]] {
+            for (time, allowed) in [
+                ("86400", true),
+                ("86401", false),
+                ("18446744073709551615", false),
+            ] {
+                let args = [mode, &["--time", time]].concat();
+                assert_eq!(parses(&args), allowed, "{args:?}");
+            }
+        }
+        assert!(parses(&["--time", "0"]));
+        assert!(
+            !parses(&["best", "--time", "0"]),
+            "a search needs some time"
+        );
+    }
+
+    #[test]
+    fn threads_are_capped_in_every_mode_that_takes_them() {
+        for mode in ["bench", "best"] {
+            assert!(parses(&[mode, "--threads", "1024"]), "{mode}");
+            assert!(!parses(&[mode, "--threads", "1025"]), "{mode}");
+            assert!(!parses(&[mode, "--threads", "0"]), "{mode}");
+        }
+    }
+
+    #[test]
+    fn bsd_short_flags() {
+        let cli = Cli::try_parse_from(["boggle", "-t", "90", "-s", "4", "-w", "5"]).expect("valid");
+        assert_eq!(
+            (cli.game.time, cli.game.seed, cli.game.rules.min_len),
+            (Some(90), Some(4), Some(5))
+        );
+        assert!(parses(&["best", "-t", "1.5", "-s", "2"]));
+        assert!(parses(&["bench", "-s", "2", "-w", "4"]));
+    }
+
+    #[test]
+    fn presets_and_dice_parse_in_any_case_and_each_mode_has_its_default() {
+        let cli = Cli::try_parse_from(["boggle", "--rules", "CS106B", "--dice", "SuperBig"])
+            .expect("valid");
+        assert_eq!(cli.game.rules.preset, Some(Preset::Cs106b));
+        assert_eq!(cli.game.rules.dice, Some(crate::DiceSet::SuperBig));
+        let default_of = |args: &[&str]| {
+            let cli = Cli::try_parse_from(args).expect("valid");
+            match cli.command {
+                None => cli.game.rules.preset,
+                Some(Command::Solve(a)) => a.rules.preset,
+                Some(Command::Bench(a)) => a.rules.preset,
+                Some(Command::Versus(a)) => a.game.rules.preset,
+                Some(Command::Best(a)) => a.rules.preset,
+                Some(Command::Tui(a)) => a.game.rules.preset,
+            }
+        };
+        assert_eq!(default_of(&["boggle"]), Some(Preset::Project4));
+        assert_eq!(default_of(&["boggle", "solve"]), Some(Preset::Algs4));
+        assert_eq!(default_of(&["boggle", "bench"]), Some(Preset::Classic));
+        assert_eq!(default_of(&["boggle", "versus"]), Some(Preset::Cs106b));
+        assert_eq!(default_of(&["boggle", "best"]), Some(Preset::Project4));
+        assert_eq!(default_of(&["boggle", "tui"]), Some(Preset::Project4));
+        // Not offered, but parsed, so the mode can say where ece209 is played.
+        let versus = ["boggle", "versus", "--rules", "ece209"];
+        assert_eq!(default_of(&versus), Some(Preset::Ece209));
+    }
+
+    #[test]
+    fn misspelt_flags_carry_a_suggestion() {
+        use clap::error::{ContextKind, ContextValue};
+        let e = Cli::try_parse_from(["boggle", "--seeed", "1"]).expect_err("no such flag");
+        assert_eq!(
+            e.get(ContextKind::SuggestedArg),
+            Some(&ContextValue::String("--seed".into()))
+        );
+    }
+
+    #[test]
+    fn the_report_joins_causes_and_says_each_once() {
+        let read = Error::Input(std::io::Error::other("Is a directory"));
+        assert_eq!(chain(&read), "cannot read the input: Is a directory");
+        let dictionary = Error::from(crate::DictionaryError::Io {
+            path: "w.txt".into(),
+            source: std::io::Error::other("gone"),
+        });
+        assert_eq!(chain(&dictionary), "cannot read dictionary w.txt: gone");
+        let rules = Error::from(UsageError::Rules(crate::rules::RulesError::ZeroMinLength));
+        assert_eq!(
+            chain(&rules),
+            "impossible rules: the minimum word length must be at least 1"
+        );
+        assert_eq!(rules.exit_code(), 2);
+        assert_eq!(Error::NoTerminal.exit_code(), 1);
+    }
 }

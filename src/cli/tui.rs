@@ -159,13 +159,10 @@ fn record(key: RecordKey, score: u32) -> (String, Option<String>) {
             let note = format!("{} {games} here, best {}{best}", record.played, record.best);
             (note, updated.warning)
         }
-        Err(e) => {
-            let cause = std::error::Error::source(&e).map_or(String::new(), |c| format!(": {c}"));
-            (
-                "Not recorded: see the message after the game".to_string(),
-                Some(format!("{e}{cause}; this game was not recorded")),
-            )
-        }
+        Err(e) => (
+            "Not recorded: see the message after the game".to_string(),
+            Some(format!("{}; this game was not recorded", super::chain(&e))),
+        ),
     }
 }
 

@@ -280,7 +280,18 @@ fn a_misspelt_flag_gets_a_suggestion() {
     let run = run_boggle(dir.path(), &["--seeed", "1"], b"");
     assert_one_line(&run, 2, "did you mean '--seed'?");
     let run = run_boggle(dir.path(), &["solve", "--rule", "algs4"], b"");
-    assert_one_line(&run, 2, "did you mean '--rules'?");
+    assert_one_line(
+        &run,
+        2,
+        "did you mean '--rules'? (see 'boggle solve --help')",
+    );
+    // Without a near miss, the line lists what the mode offers.
+    let run = run_boggle(dir.path(), &["versus", "--rules", "scrabble"], b"");
+    assert_one_line(
+        &run,
+        2,
+        "(choose one of project4, classic, cs106b, tddd86, algs4) (see 'boggle versus --help')",
+    );
 }
 
 #[test]

@@ -101,9 +101,10 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e) => return clap_exit(&e),
+        Err(e) => return clap_exit(&e, &command_of(&args)),
     };
     let result = match cli.command {
         None => play::run(&cli.game),
@@ -147,8 +148,9 @@ pub(crate) fn chain(error: &dyn std::error::Error) -> String {
 }
 
 /// `--help` and `--version` print normally; a usage error becomes one line and
-/// status 2, with clap's "did you mean" suggestion when it has one.
-fn clap_exit(e: &clap::Error) -> ExitCode {
+/// status 2, with clap's "did you mean" suggestion (or the valid values) and
+/// the `command` whose help to see.
+fn clap_exit(e: &clap::Error, command: &str) -> ExitCode {
     use clap::error::{ContextKind, ContextValue, ErrorKind};
     match e.kind() {
         ErrorKind::DisplayHelp
@@ -171,11 +173,31 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
                 Some(ContextValue::Strings(s)) if !s.is_empty() => Some(s.join("' or '")),
                 _ => None,
             });
-            let hint = suggested.map_or(String::new(), |s| format!("; did you mean '{s}'?"));
-            report(&format!("{first}{hint} (see 'boggle --help')"));
+            let hint = match (suggested, e.get(ContextKind::ValidValue)) {
+                (Some(s), _) => format!("; did you mean '{s}'?"),
+                (None, Some(ContextValue::Strings(valid))) if !valid.is_empty() => {
+                    format!(" (choose one of {})", valid.join(", "))
+                }
+                _ => String::new(),
+            };
+            report(&format!("{first}{hint} (see '{command} --help')"));
             ExitCode::from(2)
         }
     }
+}
+
+/// The command whose help fits a parse error of `args`: `boggle versus` when
+/// a subcommand's name is among them, else `boggle`.
+fn command_of(args: &[OsString]) -> String {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    let named = args.iter().skip(1).find_map(|arg| {
+        let arg = arg.to_str()?;
+        cli.get_subcommands()
+            .find(|sub| sub.get_name() == arg)
+            .map(|sub| sub.get_name().to_string())
+    });
+    named.map_or_else(|| "boggle".to_string(), |name| format!("boggle {name}"))
 }
 
 /// Writes `boggle: message` to stderr; a failure to write it is ignored (there is nowhere left to say it).

@@ -17,9 +17,11 @@ use crate::rules::{Preset, Rules};
 /// cannot be added to an instant), and no game or search needs more.
 pub const MAX_SECONDS: u64 = 24 * 60 * 60;
 
-/// Most `--threads`: far more than any machine's cores; beyond it threads
-/// only cost memory and start-up time (and 2^60 of them cannot be made).
-pub const MAX_THREADS: usize = 1024;
+/// Most `--threads`: 4 per core of a 64-core machine. The same on every
+/// machine, so a `best --seed S --threads T` run repeats anywhere; beyond it
+/// threads only cost memory and time slices (1,024 searching chains on 2 cores
+/// overran `best --time 1` twentyfold), and 2^60 of them cannot be made.
+pub const MAX_THREADS: usize = 256;
 
 /// `--time SECONDS` for the games: 0 to [`MAX_SECONDS`].
 pub fn game_seconds() -> RangedU64ValueParser<u64> {

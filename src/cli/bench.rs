@@ -34,7 +34,7 @@ pub struct BenchArgs {
     /// Seed for the random boards (fixed, unlike the games', so every run solves the same boards)
     #[arg(short, long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
-    /// Threads to solve on (one by default, unlike best's all cores, so figures compare per core)
+    /// Threads to solve on, 1 to 256 (one by default, unlike best's all cores, so figures compare per core)
     #[arg(long, value_name = "T", default_value_t = 1, value_parser = args::threads())]
     pub threads: usize,
 }

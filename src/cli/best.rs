@@ -43,13 +43,13 @@ pub struct BestArgs {
     /// The rules to score by (--dice also limits boards to what those dice can show).
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// Search for this many seconds, fractions allowed [default: 10]
+    /// Search for this many seconds, fractions allowed, at most 86400 [default: 10]
     #[arg(short, long, value_name = "SECONDS", conflicts_with = "iterations", value_parser = args::search_seconds)]
     pub time: Option<f64>,
     /// Search until the chains have visited this many boards (repeatable with --seed and --threads)
     #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
     pub iterations: Option<u64>,
-    /// Independent search chains, one per thread [default: all cores, as a search gains from each]
+    /// Independent search chains, one per thread, 1 to 256 [default: all cores, as a search gains from each]
     #[arg(long, value_name = "T", value_parser = args::threads())]
     pub threads: Option<usize>,
     /// Seed for a repeatable search [default: random]

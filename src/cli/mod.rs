@@ -42,7 +42,7 @@ combination of settings).";
     // The console game plays every preset, ece209 included.
     mut_arg("preset", |arg| args::rules_arg(arg, Preset::Project4, Preset::value_variants())),
     mut_arg("time", |arg| arg.help(
-        "Seconds to find words, 0 for untimed [default: untimed; under ece209, asked at the start]"
+        "Seconds to find words, 0 (untimed) to 86400 [default: untimed; under ece209, asked at the start]"
     ))
 )]
 pub struct Cli {
@@ -79,7 +79,7 @@ pub struct GameArgs {
     /// Seed for a repeatable random board [default: random]
     #[arg(short, long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Seconds to find words, 0 for untimed
+    /// Seconds to find words, 0 (untimed) to 86400
     #[arg(short, long, value_name = "SECONDS", value_parser = args::game_seconds())]
     pub time: Option<u64>,
     /// Words that count: common (a casual game: everyday and desk-dictionary words) or all
@@ -259,6 +259,29 @@ mod tests {
             !parses(&["best", "--time", "0"]),
             "a search needs some time"
         );
+    }
+
+    #[test]
+    fn help_states_the_caps_the_parsers_apply() {
+        use clap::CommandFactory;
+        let mut cli = Cli::command();
+        let seconds = args::MAX_SECONDS.to_string();
+        let threads = format!("1 to {}", args::MAX_THREADS);
+        assert!(cli.render_help().to_string().contains(&seconds));
+        for (name, caps) in [
+            ("versus", &[&seconds][..]),
+            ("tui", &[&seconds]),
+            ("best", &[&seconds, &threads]),
+            ("bench", &[&threads]),
+        ] {
+            let help = cli
+                .find_subcommand_mut(name)
+                .map(|sub| sub.render_help().to_string())
+                .unwrap_or_default();
+            for cap in caps {
+                assert!(help.contains(cap.as_str()), "{name}: {cap}: {help}");
+            }
+        }
     }
 
     #[test]

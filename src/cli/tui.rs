@@ -46,7 +46,7 @@ pub enum ColorChoice {
 #[command(
     mut_arg("preset", |arg| rules_arg(arg, Preset::Project4, &DICTIONARY_PRESETS)),
     mut_arg("time", |arg| arg.help(
-        "Seconds for the game, 0 for untimed [default: 180, the sand timer; 240 from 6x6]"
+        "Seconds for the game, 0 (untimed) to 86400 [default: 180, the sand timer; 240 from 6x6]"
     ))
 )]
 pub struct TuiArgs {

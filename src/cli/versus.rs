@@ -22,7 +22,7 @@ use crate::word_find::WordFind;
 #[derive(Debug, Args, Clone, Default)]
 #[command(
     mut_arg("preset", |arg| rules_arg(arg, Preset::Cs106b, &DICTIONARY_PRESETS)),
-    mut_arg("time", |arg| arg.help("Seconds for each of your turns, 0 for untimed [default: untimed]"))
+    mut_arg("time", |arg| arg.help("Seconds for each of your turns, 0 (untimed) to 86400 [default: untimed]"))
 )]
 pub struct VersusArgs {
     /// Dictionary, seed, time, words and rules, as for the console game.

@@ -1,7 +1,10 @@
 # The two commands README names are `make run` and `make test`.
 CARGO ?= cargo
 
-.PHONY: all build run test bench fuzz clean
+.PHONY: all build run test bench fuzz reference clean
+
+# The reference files live outside the repository (../shared in the project's workspace).
+BOGGLE_REFERENCE ?= ../shared
 
 all: build
 
@@ -18,6 +21,9 @@ test:
 
 bench:
 	$(CARGO) bench
+
+reference:
+	BOGGLE_REFERENCE=$(BOGGLE_REFERENCE) $(CARGO) test --release --test reference -- --ignored
 
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -149,6 +149,18 @@ impl std::error::Error for DictionaryError {
 }
 
 /// A set of words, upper case, with a prefix index.
+///
+/// ```
+/// use boggle::Dictionary;
+///
+/// let dictionary = Dictionary::from_words(["eat", "Bat", "NAG", "N'T"]);
+/// assert!(dictionary.is_word("EAT") && dictionary.is_word("bat"));
+/// assert!(dictionary.is_prefix("NA") && !dictionary.is_prefix("NX"));
+/// assert_eq!(dictionary.len(), 3, "N'T can never be spelled, so it is skipped");
+///
+/// // Dictionary::new() is the course's words.txt (this directory's, else built in).
+/// assert!(Dictionary::new().is_word("BAG"));
+/// ```
 #[derive(Debug, Default)]
 pub struct Dictionary {
     /// Every word's letters, sorted and deduplicated, end to end; `ends[i]` is
@@ -475,7 +487,7 @@ pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(digit);

@@ -6,6 +6,19 @@ use crate::face::Face;
 use crate::random;
 
 /// A die with any number of faces (six for every real set).
+///
+/// ```
+/// use boggle::Die;
+///
+/// let die = Die::new("RIFOBX"); // spec 004's first die
+/// assert_eq!(die.faces().len(), 6);
+/// let letter = die.roll();
+/// assert!("RIFOBX".contains(letter));
+///
+/// // A face may have two letters, written as a capital and a small letter.
+/// let new_dice_q = Die::new("HIMNQuU");
+/// assert_eq!(new_dice_q.faces()[4].to_string(), "Qu");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Die {
     faces: Vec<Face>,

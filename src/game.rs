@@ -91,6 +91,28 @@ pub enum Winner {
 }
 
 /// One game: a board, every word it holds, and the player's progress.
+///
+/// ```
+/// use std::sync::Arc;
+/// use boggle::game::Verdict;
+/// use boggle::{Dictionary, Game, GameBoard, WordFind};
+///
+/// let words = Dictionary::from_words(["EAT", "BAT", "NAG", "LAB", "BEAUTY"]);
+/// let find = WordFind::with_dictionary(Arc::new(words));
+/// let mut game = Game::from_board(GameBoard::new("BENHLAUMITLZRGAN").unwrap(), &find);
+/// assert_eq!(game.get_total_points_possible(), 3);
+///
+/// assert!(game.guess("eat"));
+/// assert!(!game.guess("EAT"), "a repeat scores nothing, and is not incorrect");
+/// assert!(!game.guess("LAB"), "on the board only by going up");
+/// assert_eq!((game.get_score(), game.get_incorrect_guesses()), (1, 1));
+///
+/// // The same judge, with the reason: what every mode shows a player.
+/// assert_eq!(game.judge("lab"), Verdict::NotAllowedMove);
+/// assert_eq!(game.judge("beauty"), Verdict::NotOnBoard);
+/// assert_eq!(game.judge("at").reason(), "too short (at least 3 letters)");
+/// assert_eq!(game.get_all_words(), "BAT\nEAT\nNAG\n");
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game {
     board: GameBoard,

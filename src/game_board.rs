@@ -56,6 +56,18 @@ impl std::error::Error for BoardError {}
 pub const MAX_CELLS: usize = 4096;
 
 /// A rows x cols grid of faces.
+///
+/// ```
+/// use boggle::GameBoard;
+///
+/// // Spec 004's example board, typed row by row.
+/// let board = GameBoard::new("BENHLAUMITLZRGAN").unwrap();
+/// assert_eq!(board.get_letter_by_row_col(1, 1), 'A');
+/// assert_eq!(board.show_board(), "B E N H\nL A U M\nI T L Z\nR G A N\n");
+///
+/// // Anything but 16 letters is refused, with the reason.
+/// assert!(GameBoard::new("BENH").is_err());
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GameBoard {
     rows: usize,
@@ -177,9 +189,33 @@ impl GameBoard {
         (row < self.rows && col < self.cols).then(|| self.faces[row * self.cols + col])
     }
 
-    /// The board as rows of faces separated by spaces, each row ending in a newline.
+    /// The board as rows of faces separated by spaces, each row ending in a
+    /// newline; on a board with two-letter faces every cell is padded to the
+    /// widest, so the columns line up (`Qu I  T  E`).
     pub fn show_board(&self) -> String {
         self.to_string()
+    }
+
+    /// The board laid out as [`GameBoard::show_board`] does, each cell's text
+    /// passed through `mark(cell, text)` first (to highlight a path, say).
+    pub fn show_marked(&self, mark: impl Fn(usize, &str) -> String) -> String {
+        let shown: Vec<String> = self.faces.iter().map(ToString::to_string).collect();
+        let width = shown.iter().map(String::len).max().unwrap_or(1);
+        let mut text = String::new();
+        for (row, cells) in shown.chunks(self.cols).enumerate() {
+            for (col, cell) in cells.iter().enumerate() {
+                if col > 0 {
+                    text.push(' ');
+                }
+                text.push_str(&mark(row * self.cols + col, cell));
+                // No padding after the last column, so lines never end in spaces.
+                if col + 1 < cells.len() {
+                    text.push_str(&" ".repeat(width - cell.len()));
+                }
+            }
+            text.push('\n');
+        }
+        text
     }
 
     /// Number of rows.
@@ -205,16 +241,7 @@ impl GameBoard {
 
 impl fmt::Display for GameBoard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for row in self.faces.chunks(self.cols) {
-            for (col, face) in row.iter().enumerate() {
-                if col > 0 {
-                    f.write_str(" ")?;
-                }
-                write!(f, "{face}")?;
-            }
-            f.write_str("\n")?;
-        }
-        Ok(())
+        f.write_str(&self.show_marked(|_, text| text.to_string()))
     }
 }
 
@@ -262,7 +289,10 @@ mod tests {
         let a = GameBoard::from_letters("QUITXXXXXXXXAQUA", 4, 4, true);
         assert!(a.is_err(), "QU counts as one cell, so this is 14 cells");
         let b = GameBoard::from_letters("QITXXXXXXXXXAQAX", 4, 4, true).expect("16 cells");
-        assert_eq!(b.show_board(), "Qu I T X\nX X X X\nX X X X\nA Qu A X\n");
+        assert_eq!(
+            b.show_board(),
+            "Qu I  T  X\nX  X  X  X\nX  X  X  X\nA  Qu A  X\n"
+        );
         let c = GameBoard::from_cells(["Qu", "a", "Th", "-"], 2, 2, true).expect("4 cells");
         assert_eq!(c.show_board(), "Qu A\nTh -\n");
     }

@@ -173,6 +173,9 @@ pub struct Rules {
     pub dictionary_required: bool,
     /// The built-in word list played when no `--dict` is given.
     pub word_list: WordList,
+    /// Whether a turn is played against the computer, which then takes every
+    /// word left (CS106B, TDDD86); the full-screen game shows its score.
+    pub against_computer: bool,
 }
 
 impl Default for Rules {
@@ -196,6 +199,7 @@ impl Rules {
             qu: false,
             dictionary_required: true,
             word_list: WordList::Course,
+            against_computer: false,
         }
     }
 
@@ -215,11 +219,13 @@ impl Rules {
             Preset::Classic | Preset::Algs4 => standard,
             Preset::Cs106b => Rules {
                 min_len: 4,
+                against_computer: true,
                 ..standard
             },
             Preset::Tddd86 => Rules {
                 min_len: 4,
                 scoring: Scoring::LengthMinus(3),
+                against_computer: true,
                 ..standard
             },
             Preset::Ece209 => Rules {
@@ -300,6 +306,36 @@ impl Rules {
         }
     }
 
+    /// The rules in a line a player reads:
+    /// `classic: 4x4 board, new dice, words of 3+ letters scoring 3:1 4:1 5:2 6:3 7:5 8+:11, 8 neighbours, Q is Qu`.
+    pub fn describe(&self) -> String {
+        let letters = match self.max_len {
+            Some(max) => format!("words of {} to {max} letters", self.min_len),
+            None => format!("words of {}+ letters", self.min_len),
+        };
+        let scoring = match self.scoring {
+            Scoring::Table(_) => {
+                let steps: Vec<String> = (self.min_len.max(1)..=8)
+                    .map(|n| {
+                        let plus = if n == 8 { "+" } else { "" };
+                        format!("{n}{plus}:{}", self.scoring.points(n))
+                    })
+                    .collect();
+                steps.join(" ")
+            }
+            Scoring::LengthMinus(n) => format!("length - {n}"),
+        };
+        let moves = match self.moves {
+            MoveRule::EightNeighbours => "8 neighbours",
+            MoveRule::NoUp => "never going up a row",
+        };
+        let q = if self.qu { "Q is Qu" } else { "Q is plain" };
+        format!(
+            "{}: {}x{} board, {} dice, {letters} scoring {scoring}, {moves}, {q}",
+            self.preset, self.rows, self.cols, self.dice
+        )
+    }
+
     /// Whether a word of `letters` letters may score under these rules.
     pub fn allows_len(&self, letters: usize) -> bool {
         letters >= self.min_len && self.max_len.is_none_or(|max| letters <= max)
@@ -375,6 +411,19 @@ mod tests {
         assert_eq!(
             rules.validate().map_err(|e| e.to_string()),
             Err("the maximum word length (2) is below the minimum (3)".to_string())
+        );
+    }
+
+    #[test]
+    fn rules_read_as_one_line() {
+        assert_eq!(
+            Rules::preset(Preset::Classic).describe(),
+            "classic: 4x4 board, new dice, words of 3+ letters scoring 3:1 4:1 5:2 6:3 7:5 8+:11, \
+             8 neighbours, Q is Qu"
+        );
+        assert_eq!(
+            Rules::preset(Preset::Tddd86).describe(),
+            "tddd86: 4x4 board, new dice, words of 4+ letters scoring length - 3, 8 neighbours, Q is Qu"
         );
     }
 

@@ -13,6 +13,20 @@ use crate::game_board::GameBoard;
 use crate::rules::{MoveRule, Rules};
 
 /// Finds all words on a board with one dictionary and one set of rules.
+///
+/// ```
+/// use std::sync::Arc;
+/// use boggle::{Dictionary, GameBoard, WordFind};
+///
+/// let words = Dictionary::from_words(["EAT", "BAT", "NAG", "LAB", "ZIT"]);
+/// let find = WordFind::with_dictionary(Arc::new(words));
+/// let board = GameBoard::new("BENHLAUMITLZRGAN").unwrap();
+/// // LAB goes up a row and ZIT wraps around: neither counts under spec 004.
+/// let found: Vec<String> = find.get_all_words(&board).into_iter().collect();
+/// assert_eq!(found, ["BAT", "EAT", "NAG"]);
+/// // Without the no-up rule, LAB is there too.
+/// assert!(find.with_no_up(false).get_all_words(&board).contains("LAB"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct WordFind {
     dictionary: Arc<Dictionary>,

@@ -49,8 +49,14 @@ fn seeded_games_repeat_and_many_games_share_one_dictionary() {
     let b = Game::with_seed(99);
     assert_eq!(a.show_board(), b.show_board());
     assert_eq!(a.get_all_words(), b.get_all_words());
+    // Every default game and finder holds the one dictionary loaded for the process.
+    let first = Game::new();
     for _ in 0..50 {
         let g = Game::new();
-        assert_eq!(g.get_score(), 0);
+        assert!(std::ptr::eq(g.dictionary(), first.dictionary()));
     }
+    assert!(Arc::ptr_eq(
+        WordFind::new().dictionary(),
+        &Dictionary::shared_default()
+    ));
 }

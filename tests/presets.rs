@@ -29,7 +29,7 @@ const GUESSES: &str = "QITEARSNSTRADENI\nquits ten trained\nq\n";
 const P4_PROMPT: &str =
     "Enter a 16-character long string to run manual tests, or leave empty to get a random board: ";
 const QU_PROMPT: &str = "Enter the 16 letters of a 4x4 board (Q or Qu for the Qu face) to run manual tests, or leave empty to get a random board: ";
-const QU_BOARD: &str = "Qu I T E\nA R S N\nS T R A\nD E N I\n";
+const QU_BOARD: &str = "Qu I  T  E\nA  R  S  N\nS  T  R  A\nD  E  N  I\n";
 
 /// Plays `stdin` with `args` and the test dictionary; checks the whole transcript.
 #[track_caller]
@@ -40,13 +40,30 @@ fn check_game(args: &[&str], stdin: &str, expected: &str) {
     all.extend_from_slice(args);
     let run = run_boggle(dir.path(), &all, stdin.as_bytes());
     assert_text(&run.stdout, expected);
-    let word_list = if args.contains(&"ece209") {
-        "none (any string the board spells scores)".to_string()
-    } else {
-        format!("dict.txt ({} words)", WORDS.len())
+    let expected_stderr = match args {
+        [_, "ece209", ..] => "words: none (any string the board spells scores)\n".to_string(),
+        [_, "project4"] => format!("words: dict.txt ({} words)\n", WORDS.len()),
+        // Other rules are named once, as one line a player reads.
+        _ => format!(
+            "words: dict.txt ({} words)\nrules: {}\n",
+            WORDS.len(),
+            args_rules(args).describe()
+        ),
     };
-    assert_eq!(run.stderr, format!("words: {word_list}\n"));
+    assert_eq!(run.stderr, expected_stderr);
     assert_eq!(run.code, Some(0));
+}
+
+/// The rules `--rules NAME [--size RxC]` ask for.
+fn args_rules(args: &[&str]) -> Rules {
+    let preset = args
+        .get(1)
+        .and_then(|name| <Preset as clap::ValueEnum>::from_str(name, false).ok())
+        .expect("a preset name");
+    match args {
+        [_, _, "--size", "2x8"] => Rules::sized(preset, 2, 8),
+        _ => Rules::preset(preset),
+    }
 }
 
 fn summary(score: &str, total: u32, words: &str) -> String {
@@ -79,7 +96,7 @@ fn classic_game_has_qu_and_eight_neighbours() {
         summary(
             "You got 8 points and had 0 incorrect guesses.",
             28,
-            "AIR\nARTS\nNEST\nQUIT\nQUITE\nQUITS\nRITE\nSTIR\nSTRAINED\nTEN\nTENS\nTRAINED\n"
+            "  STRAINED 11\n+ TRAINED   5\n  QUITE     2\n+ QUITS     2\n  AIR       1\n  ARTS      1\n  NEST      1\n  QUIT      1\n  RITE      1\n  STIR      1\n+ TEN       1\n  TENS      1\n"
         )
     );
     check_game(&["--rules", "classic"], GUESSES, &expected);
@@ -92,12 +109,12 @@ fn classic_game_has_qu_and_eight_neighbours() {
 fn cs106b_game_needs_four_letters() {
     let expected = format!(
         "{QU_PROMPT}{QU_BOARD}\
-         Enter a word (q to quit): Enter a word: \tNot worth any points\n\
+         Enter a word (q to quit): Enter a word: \tNot worth any points: too short (at least 4 letters)\n\
          Enter a word: Enter a word: {}",
         summary(
             "You got 7 points and had 1 incorrect guess.",
             26,
-            "ARTS\nNEST\nQUIT\nQUITE\nQUITS\nRITE\nSTIR\nSTRAINED\nTENS\nTRAINED\n"
+            "  STRAINED 11\n+ TRAINED   5\n  QUITE     2\n+ QUITS     2\n  ARTS      1\n  NEST      1\n  QUIT      1\n  RITE      1\n  STIR      1\n  TENS      1\n"
         )
     );
     check_game(&["--rules", "cs106b"], GUESSES, &expected);
@@ -107,12 +124,12 @@ fn cs106b_game_needs_four_letters() {
 fn tddd86_game_scores_length_minus_three() {
     let expected = format!(
         "{QU_PROMPT}{QU_BOARD}\
-         Enter a word (q to quit): Enter a word: \tNot worth any points\n\
+         Enter a word (q to quit): Enter a word: \tNot worth any points: too short (at least 4 letters)\n\
          Enter a word: Enter a word: {}",
         summary(
             "You got 6 points and had 1 incorrect guess.",
             19,
-            "ARTS\nNEST\nQUIT\nQUITE\nQUITS\nRITE\nSTIR\nSTRAINED\nTENS\nTRAINED\n"
+            "  STRAINED  5\n+ TRAINED   4\n  QUITE     2\n+ QUITS     2\n  ARTS      1\n  NEST      1\n  QUIT      1\n  RITE      1\n  STIR      1\n  TENS      1\n"
         )
     );
     check_game(&["--rules", "tddd86"], GUESSES, &expected);
@@ -122,13 +139,13 @@ fn tddd86_game_scores_length_minus_three() {
 fn algs4_game_on_a_two_by_eight_board() {
     let expected = format!(
         "Enter the 16 letters of a 2x8 board (Q or Qu for the Qu face) to run manual tests, \
-         or leave empty to get a random board: Qu I T E A R S N\nS T R A I N E D\n\
-         Enter a word (q to quit): Enter a word: \tNot worth any points\n\
+         or leave empty to get a random board: Qu I  T  E  A  R  S  N\nS  T  R  A  I  N  E  D\n\
+         Enter a word (q to quit): Enter a word: \tNot worth any points: not on the board\n\
          Enter a word: Enter a word: {}",
         summary(
             "You got 7 points and had 1 incorrect guess.",
             25,
-            "AIR\nARTS\nQUIT\nQUITE\nQUITS\nRITE\nSTIR\nSTRAINED\nTRAINED\n"
+            "  STRAINED 11\n+ TRAINED   5\n  QUITE     2\n+ QUITS     2\n  AIR       1\n  ARTS      1\n  QUIT      1\n  RITE      1\n  STIR      1\n"
         )
     );
     let stdin = GUESSES.replacen(BOARD, "QITEARSNSTRAINED", 1);

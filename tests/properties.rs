@@ -482,7 +482,7 @@ struct Trickle {
 impl Read for Trickle {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.calls += 1;
-        if self.calls % 7 == 0 {
+        if self.calls.is_multiple_of(7) {
             return Err(io::Error::from(io::ErrorKind::Interrupted));
         }
         if self.at == self.data.len() {

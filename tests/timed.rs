@@ -110,3 +110,30 @@ fn the_time_flag_shows_the_time_left_at_each_prompt() {
             .contains("\nEnter a word (q to quit): You got 0 points")
     );
 }
+
+/// The shell's view: what is left of the terminal's input when boggle exits
+/// is what the next program (the shell) reads.
+#[test]
+fn typing_left_over_when_the_time_runs_out_never_reaches_the_shell() {
+    let dir = common::TempDir::new("leftover");
+    dir.write("dict.txt", common::EXAMPLE_WORDS.join("\n"));
+    let binary = env!("CARGO_BIN_EXE_boggle");
+    let command = format!(
+        "'{binary}' --time 1 --dict dict.txt; echo EXITED; IFS= read -r line; echo \"LEFT:[$line]\""
+    );
+    let Some(mut pty) = common::pty::Pty::start(&dir, &command) else {
+        return;
+    };
+    pty.wait_for("random board: ");
+    pty.send(b"NIEHGTIBGUALRWGC\n");
+    pty.wait_for("(q to quit): ");
+    // Half a word, no Enter, when the time runs out...
+    pty.send(b"dat");
+    pty.wait_for("EXITED");
+    // ...and the rest of it typed afterwards, as in `date`.
+    pty.send(b"e\n");
+    let (_, output) = pty.finish();
+    let output = String::from_utf8_lossy(&output);
+    assert!(output.contains("Time's up!"), "{output}");
+    assert!(output.contains("LEFT:[e]"), "{output}");
+}

@@ -7,11 +7,11 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use boggle::modes::versus::{
-    self, COMPUTER_WINS, HUMAN_WINS, Highlight, Record, Settings, Verdict,
-};
+use boggle::dictionary::Level;
+use boggle::game::{Verdict, Winner};
+use boggle::modes::versus::{self, COMPUTER_WINS, HUMAN_WINS, Highlight, Record, Settings};
 use boggle::player::keyboard::{FakeClock, Keyboard, Plain, Scripted, Timed};
-use boggle::{Dictionary, GameBoard, Preset, Rules, WordFind};
+use boggle::{Dictionary, Game, GameBoard, Preset, Rules, WordFind};
 use common::{TempDir, assert_text, run_boggle};
 
 const WORDS: &[&str] = &[
@@ -37,7 +37,8 @@ fn play_with<K: Keyboard>(keys: &mut K, time: Option<Duration>) -> (String, Reco
         finder: &finder,
         highlight: Highlight::LowerCase,
         time,
-        level: boggle::dictionary::Level::Perfect,
+        level: Level::Perfect,
+        terminal: false,
     };
     let mut out = Vec::new();
     let record = versus::play(keys, &mut out, &settings, rolled).expect("writes to a Vec succeed");
@@ -78,8 +79,8 @@ fn a_whole_round_on_a_typed_board() {
          Your words (2): QUITS, TRAINED\nYour score: 7\n\
          {WORD}It's my turn!\n\
          My words (8):\n\
-         \x20 ARTS      1\n  NEST      1\n  QUIT      1\n  QUITE     2\n\
-         \x20 RITE      1\n  STIR      1\n  STRAINED  11\n  TENS      1\n\
+         \x20 ARTS      1   QUIT      1   RITE      1   STRAINED 11\n\
+         \x20 NEST      1   QUITE     2   STIR      1   TENS      1\n\
          My score: 19\nYour score: 7\n{COMPUTER_WINS}\n\
          {AGAIN}You won 0 of 1 round. Thanks for playing!\n"
     );
@@ -119,7 +120,7 @@ fn a_tie_goes_to_the_human_and_scores_reset_each_round() {
 #[test]
 fn verdicts_follow_the_rules_in_order() {
     let finder = finder();
-    let mut round = versus::Round::new(rolled(), &finder);
+    let mut round = Game::from_board(rolled(), &finder);
     assert_eq!(round.play_word("qit"), Verdict::TooShort { min: 4 });
     assert_eq!(round.play_word("ZZZZ"), Verdict::NotInDictionary);
     assert_eq!(round.play_word("tire"), Verdict::NotOnBoard);
@@ -131,8 +132,9 @@ fn verdicts_follow_the_rules_in_order() {
         }
     );
     assert_eq!(round.play_word("QUIT"), Verdict::AlreadyFound);
-    assert_eq!((round.human_score(), round.computer_score()), (1, 25));
-    assert_eq!(round.winner(), versus::Winner::Computer);
+    let level = Level::Perfect;
+    assert_eq!((round.get_score(), round.computer_score(level)), (1, 25));
+    assert_eq!(round.winner(level), Winner::Computer);
 }
 
 #[test]
@@ -202,13 +204,14 @@ fn a_timed_turn_ends_when_the_time_runs_out() {
         out.contains(&format!("[25s left] {WORD}\nTime's up!\nIt's my turn!\n")),
         "{out}"
     );
-    // The line being typed when the time ran out arrives at the next prompt.
+    // The line being typed when the time ran out is thrown away: it does not
+    // answer the next prompt.
     assert!(
-        out.contains(&format!("{AGAIN}Please answer y or n.\n{AGAIN}You won")),
+        out.contains(&format!("{COMPUTER_WINS}\n{AGAIN}You won")),
         "{out}"
     );
     assert_eq!(record.rounds, 1);
-    assert_eq!(clock.elapsed(), Duration::from_secs(1 + 5 + 40 + 1));
+    assert_eq!(clock.elapsed(), Duration::from_secs(1 + 5 + 25 + 1));
 }
 
 #[test]
@@ -239,4 +242,34 @@ fn the_binary_plays_with_plain_marking_and_refuses_ece209() {
     let refused = run_boggle(dir.path(), &["versus", "--rules", "ece209"], b"");
     assert_eq!(refused.code, Some(2));
     assert!(refused.stderr.contains("needs rules with a dictionary"));
+}
+
+#[test]
+fn at_a_terminal_the_rules_come_first_and_the_screen_clears_between_words() {
+    let finder = finder();
+    let settings = Settings {
+        finder: &finder,
+        highlight: Highlight::Reverse,
+        time: None,
+        level: Level::Perfect,
+        terminal: true,
+    };
+    let mut keys = Plain::new(&b"n\nten\nquit\n\nn\n"[..]);
+    let mut out = Vec::new();
+    versus::play(&mut keys, &mut out, &settings, rolled).expect("writes to a Vec succeed");
+    let out = String::from_utf8_lossy(&out);
+    assert!(
+        out.starts_with(
+            "Welcome to Boggle! You play a 4x4 board against the computer.\n\
+             Spell words by moving from cube to cube to any of its 8 neighbours, \
+             using each cube once per word.\nWords need at least 4 letters"
+        ),
+        "{out}"
+    );
+    let clear = "\x1b[H\x1b[2J";
+    assert!(out.contains(&format!("{clear}TEN is too short")), "{out}");
+    assert!(
+        out.contains(&format!("{clear}You found QUIT: 1 point.\n")),
+        "{out}"
+    );
 }

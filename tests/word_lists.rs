@@ -138,7 +138,7 @@ fn levels_on_a_small_tiered_list() {
     );
     assert!(
         run.stdout.contains(
-            "My words (4):\n  QUIT      1\n  QUITE     2\n  TRAINED   5  rare\n  STRAINED  11  rare\n"
+            "My words (4):\n  QUIT      1    QUITE     2    TRAINED   5*   STRAINED 11*\n(* a rare word)\n"
         ),
         "{}",
         run.stdout
@@ -156,7 +156,7 @@ fn common_words_only_count_under_words_common() {
     assert!(
         all.stdout.ends_with(
             "There were 10 points possible\n============================================================\n\
-             QUIT\nQUITE\nQUITS\nTRAINED (rare)\n"
+             \x20 QUIT     1\n  QUITE    2\n  QUITS    2\n  TRAINED  5 rare\n"
         ),
         "{}",
         all.stdout
@@ -166,7 +166,8 @@ fn common_words_only_count_under_words_common() {
     let common = run_boggle(dir.path(), &common_args, stdin);
     assert!(
         common.stdout.ends_with(
-            "There were 3 points possible\n============================================================\nQUIT\nQUITE\n"
+            "There were 3 points possible\n============================================================\n\
+             \x20 QUIT   1\n  QUITE  2\n"
         ),
         "{}",
         common.stdout

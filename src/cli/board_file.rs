@@ -433,7 +433,10 @@ mod tests {
     fn reads_spec_002_files() {
         let board =
             parse_board_file("4 4\nS N R T\nO I E L\nE Qu T T\nR S A T\n", true).expect("valid");
-        assert_eq!(board.show_board(), "S N R T\nO I E L\nE Qu T T\nR S A T\n");
+        assert_eq!(
+            board.show_board(),
+            "S  N  R  T\nO  I  E  L\nE  Qu T  T\nR  S  A  T\n"
+        );
         let q = parse_board_file("4 4\nS N R T\nO I E L\nE Q T T\nR S A T", true).expect("valid");
         assert_eq!(q, board);
         let wide = parse_board_file("2 3 a b c\nd e f", true).expect("valid");
@@ -477,7 +480,10 @@ mod tests {
     #[test]
     fn board_lines_read_q_as_qu() {
         let board = parse_board_line("quitxxxxxxxxaqua", 4, 4, true).expect("16 cells");
-        assert_eq!(board.show_board(), "Qu U I T\nX X X X\nX X X X\nA Qu U A\n");
+        assert_eq!(
+            board.show_board(),
+            "Qu U  I  T\nX  X  X  X\nX  X  X  X\nA  Qu U  A\n"
+        );
         assert!(parse_board_line("abc", 4, 4, true).is_err());
         assert!(parse_board_line("abcdefghijklmno!", 4, 4, true).is_err());
     }

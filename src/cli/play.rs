@@ -3,7 +3,7 @@
 //! Boggle-ish instead. The dictionary loads on a second thread while the
 //! first prompt waits for the player, so the game starts at once.
 
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,7 +21,7 @@ use crate::word_find::WordFind;
 /// Plays one console game.
 pub fn run(args: &GameArgs) -> Result<(), Error> {
     let rules = args.rules.resolve(Preset::Project4)?;
-    if rules.preset == Preset::Ece209 {
+    if !rules.dictionary_required {
         return run_boggleish(args, &rules);
     }
     // Loaded before the first prompt, so a bad word list is reported before
@@ -36,14 +36,17 @@ pub fn run(args: &GameArgs) -> Result<(), Error> {
     };
     let mut keys = keyboard(options.time);
     let mut out = BufWriter::new(io::stdout().lock());
-    console::play_with(&mut *keys, &mut out, &mut err, &options, |board| {
+    let played = console::play_with(&mut *keys, &mut out, &mut err, &options, |board| {
         let word_find = WordFind::with_rules(Arc::new(dictionary), rules);
         Ok(match (board, seed) {
             (Some(board), _) => Game::from_board(board, &word_find),
             (None, Some(seed)) => Game::random(&word_find, &mut random::seeded(seed)),
             (None, None) => Game::random(&word_find, &mut random::from_entropy()),
         })
-    })?;
+    });
+    // Whatever was typed after the game's last read must not reach the shell.
+    keys.discard_typeahead();
+    played?;
     Ok(())
 }
 
@@ -85,9 +88,6 @@ pub(super) fn time_limit(seconds: Option<u64>) -> Option<Duration> {
 pub(super) fn keyboard(time: Option<Duration>) -> Box<dyn Keyboard> {
     match time {
         None => Box::new(Plain::new(io::stdin().lock())),
-        Some(_) => Box::new(Timed::new(
-            ThreadedLines::spawn(BufReader::new(io::stdin())),
-            SystemClock,
-        )),
+        Some(_) => Box::new(Timed::new(ThreadedLines::stdin(), SystemClock)),
     }
 }

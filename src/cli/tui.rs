@@ -132,7 +132,7 @@ fn record_key(
             |name| name.to_string_lossy().into_owned(),
         ),
         None if rules.word_list == WordList::Player => "player-list".to_string(),
-        // The rule `load_dictionary` follows; the fingerprint, not the name, tells lists apart.
+        // The rule `DictArgs::load` follows; the fingerprint, not the name, tells lists apart.
         None if Path::new(crate::dictionary::DEFAULT_FILE).exists() => {
             crate::dictionary::DEFAULT_FILE.to_string()
         }

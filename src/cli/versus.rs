@@ -47,13 +47,17 @@ pub fn run(versus_args: &VersusArgs) -> Result<(), Error> {
         highlight: highlight(),
         time: time_limit(args.time),
         level: versus_args.level,
+        terminal: io::stdin().is_terminal() && io::stdout().is_terminal(),
     };
     let mut rng = args.seed.map_or_else(random::from_entropy, random::seeded);
     let mut keys = keyboard(settings.time);
     let mut out = BufWriter::new(io::stdout().lock());
-    versus::play(&mut *keys, &mut out, &settings, || {
+    let played = versus::play(&mut *keys, &mut out, &settings, || {
         GameBoard::random(finder.rules(), &mut rng)
-    })?;
+    });
+    // Whatever was typed after the match's last read must not reach the shell.
+    keys.discard_typeahead();
+    played?;
     Ok(())
 }
 

@@ -3,7 +3,7 @@
 //! word lies on a board. The only place with `unsafe` code (in `search`, each
 //! block with the reason it is sound).
 
-pub mod neighbours;
+pub(crate) mod neighbours;
 pub mod path;
 pub mod search;
 pub mod trie;

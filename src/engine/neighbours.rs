@@ -52,11 +52,6 @@ impl Neighbours {
         let (start, end) = (self.offsets[cell], self.offsets[cell + 1]);
         &self.cells[start as usize..end as usize]
     }
-
-    /// Number of cells.
-    pub fn cells(&self) -> usize {
-        self.rows * self.cols
-    }
 }
 
 /// Row and column steps a path may take, in row-major order of the target cell.

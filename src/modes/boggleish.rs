@@ -32,6 +32,8 @@ pub const ECE209_DICE: [&str; 16] = [
 
 /// The largest seed: the register holds 16 bits.
 pub const MAX_SEED: u64 = 0xFFFF;
+/// The longest timer the game asks for: an hour (a round of Boggle is three minutes).
+pub const MAX_TIME: u64 = 3600;
 
 /// The seed prompt.
 pub const SEED_PROMPT: &str = "Enter a seed number (0 to 65535): ";
@@ -66,7 +68,12 @@ pub fn shake(rules: &Rules, lfsr: &mut Lfsr) -> Result<GameBoard, BoardError> {
             .map(|&die| roll(&Die::new(dice[die]), lfsr))
             .collect()
     } else {
-        (0..cells).map(|_| frequency_face(lfsr)).collect()
+        // Writing a seed into the register puts it at a point of the register's
+        // one cycle, and seed 2 steps to seed 1: drawn one cell at a time, their
+        // boards would be the same shifted by a cell. Scrambling the seed first
+        // puts neighbouring seeds far apart on the cycle.
+        let mut scrambled = Lfsr::seeded(scramble(lfsr.state()));
+        (0..cells).map(|_| frequency_face(&mut scrambled)).collect()
     };
     let faces = faces
         .into_iter()
@@ -91,11 +98,25 @@ fn roll(die: &Die, lfsr: &mut Lfsr) -> Face {
         .unwrap_or(Face::BLANK)
 }
 
+/// A 16-bit seed mixed into another, as a bijection (an odd multiplier and
+/// xor-shifts), so nearby seeds land far apart.
+fn scramble(seed: u16) -> u16 {
+    let mut x = seed.wrapping_mul(0x9E37);
+    x ^= x >> 7;
+    x = x.wrapping_mul(0x2C1B);
+    x ^ (x >> 9)
+}
+
 /// A letter drawn by English frequency, in steps of 1/100,000, with one `get_random`.
 fn frequency_face(lfsr: &mut Lfsr) -> Face {
     // Whole-number weights keep the draw exact and the same on every platform.
     let weights = LETTER_FREQUENCIES.map(|f| (f * 100_000.0).round() as u32);
-    let mut target = lfsr.get_random(weights.iter().sum());
+    let total: u32 = weights.iter().sum();
+    // The register holds 16 bits, fewer than the 100,000 steps: taken modulo
+    // the total it would never reach past O. Scaled instead, its 65,536 values
+    // cover the whole range, each letter in proportion.
+    let raw = lfsr.get_random(1 << 16);
+    let mut target = ((u64::from(raw) * u64::from(total)) >> 16) as u32;
     for (letter, weight) in (b'A'..=b'Z').zip(weights) {
         if target < weight {
             return Face::letter(letter).unwrap_or(Face::BLANK);
@@ -146,7 +167,7 @@ where
     };
     let time = match answers.time {
         Some(time) => Some(time),
-        None => ask_number(keys, out, TIME_PROMPT, u64::MAX)?,
+        None => ask_number(keys, out, TIME_PROMPT, MAX_TIME)?,
     };
     let Some(time) = time else {
         return Ok(0);
@@ -154,7 +175,7 @@ where
     let board = shake(rules, &mut Lfsr::seeded(seed))?;
     out.write_all(tray_text(&board).as_bytes())?;
     run_timer(keys, out, time)?;
-    let mut total = 0;
+    let mut total: u32 = 0;
     loop {
         out.write_all(WORD_PROMPT.as_bytes())?;
         out.flush()?;
@@ -166,7 +187,7 @@ where
         }
         let word = String::from_utf8_lossy(&word).to_ascii_uppercase();
         let points = score_word(&board, rules, &word);
-        total += points;
+        total = total.saturating_add(points);
         writeln!(out, "{word}: {points} {}", plural(points))?;
     }
     writeln!(out, "Total score: {total} {}", plural(total))?;
@@ -229,4 +250,68 @@ fn plural(points: u32) -> &'static str {
 
 fn unit(seconds: u64) -> &'static str {
     if seconds == 1 { "second" } else { "seconds" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::keyboard::Plain;
+    use crate::rules::Preset;
+
+    fn tray(seed: u16, size: usize) -> GameBoard {
+        let rules = Rules::sized(Preset::Ece209, size, size);
+        shake(&rules, &mut Lfsr::seeded(seed)).expect("the tray fits the board")
+    }
+
+    #[test]
+    fn frequency_trays_show_every_letter_in_proportion() {
+        let mut counts = [0u32; 26];
+        for seed in 0..2_000 {
+            for face in tray(seed, 5).faces() {
+                let letter = face.as_str().as_bytes()[0];
+                counts[usize::from(letter - b'A')] += 1;
+            }
+        }
+        let total: u32 = counts.iter().sum();
+        for (i, &count) in counts.iter().enumerate() {
+            let expected = LETTER_FREQUENCIES[i] * f64::from(total);
+            // Every letter shows up, P to Z included, near its English share.
+            assert!(count > 0, "{} never drawn", char::from(b'A' + i as u8));
+            assert!(
+                (f64::from(count) - expected).abs() < 0.2 * expected + 25.0,
+                "{}: {count} drawn, {expected:.0} expected",
+                char::from(b'A' + i as u8)
+            );
+        }
+    }
+
+    #[test]
+    fn neighbouring_seeds_give_unrelated_trays() {
+        let cells = |seed| -> Vec<String> {
+            tray(seed, 5)
+                .faces()
+                .iter()
+                .map(|f| f.to_string())
+                .collect()
+        };
+        for (a, b) in [(1, 2), (2, 5), (1, 5)] {
+            let (a, b) = (cells(a), cells(b));
+            assert_ne!(a[1..], b[..24], "shifted by a cell");
+            assert_ne!(b[1..], a[..24], "shifted by a cell");
+        }
+        assert_eq!(cells(7), cells(7), "a seed still repeats");
+    }
+
+    #[test]
+    fn the_time_prompt_gives_a_human_range() {
+        let mut keys = Plain::new(&b"13\n99999999\n0\nq\n"[..]);
+        let mut out = Vec::new();
+        let rules = Rules::preset(Preset::Ece209);
+        play(&mut keys, &mut out, &rules, Answers::default()).expect("writes to a Vec");
+        let out = String::from_utf8_lossy(&out);
+        assert!(
+            out.contains("Please enter a whole number from 0 to 3600."),
+            "{out}"
+        );
+    }
 }

@@ -64,6 +64,10 @@ where
     E: Write,
     F: FnOnce(Option<GameBoard>) -> Result<Game, Error>,
 {
+    if !is_spec_game(&options.rules) {
+        // Once, on stderr, so stdout stays the game's own transcript.
+        let _ = writeln!(err, "rules: {}", options.rules.describe());
+    }
     out.write_all(board_prompt(&options.rules).as_bytes())?;
     out.flush()?;
     let (line, failed) = match keys.line() {
@@ -108,6 +112,11 @@ pub fn board_prompt(rules: &Rules) -> String {
         rules.rows,
         rules.cols
     )
+}
+
+/// Whether the game is spec 004's own, whose transcript is kept byte for byte.
+fn is_spec_game(rules: &Rules) -> bool {
+    *rules == Rules::project4()
 }
 
 /// Whether the board is spec 004's: 4x4 with a plain `Q`.
@@ -158,8 +167,16 @@ fn guess_loop<K: Keyboard + ?Sized, W: Write>(
         if token == b"q" || token == b"Q" {
             return Ok(());
         }
-        if !game.guess(&String::from_utf8_lossy(&token)) {
-            out.write_all(NOT_WORTH.as_bytes())?;
+        let word = String::from_utf8_lossy(&token);
+        let spec = is_spec_game(game.rules());
+        let verdict = game.play_word(&word);
+        if !verdict.is_accepted() {
+            if spec {
+                out.write_all(NOT_WORTH.as_bytes())?;
+            } else {
+                // Under other rules a player hears why, as in versus.
+                writeln!(out, "\tNot worth any points: {}", verdict.reason())?;
+            }
         } else if game.is_complete() {
             let total = game.get_total_points_possible();
             writeln!(
@@ -187,12 +204,19 @@ pub fn write_summary<W: Write>(out: &mut W, game: &Game) -> std::io::Result<()> 
         game.get_total_points_possible()
     )?;
     writeln!(out, "{}", "=".repeat(60))?;
-    if !game.dictionary().has_levels() {
+    if is_spec_game(game.rules()) && !game.dictionary().has_levels() {
         // Spec 004's list: every word, A-Z.
         return out.write_all(game.get_all_words().as_bytes());
     }
-    for (word, rare) in game.words_by_commonness() {
-        writeln!(out, "{word}{}", if rare { " (rare)" } else { "" })?;
+    // Otherwise each word with its points, `+` for the player's, common first
+    // where the list has levels.
+    let words = game.words_by_commonness();
+    let width = words.iter().map(|(w, _)| w.len()).max().unwrap_or(0);
+    for (word, rare) in words {
+        let found = if game.new_word(word) { ' ' } else { '+' };
+        let rare = if rare { " rare" } else { "" };
+        let points = game.get_word_score(word);
+        writeln!(out, "{found} {word:<width$} {points:>2}{rare}")?;
     }
     Ok(())
 }

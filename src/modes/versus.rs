@@ -4,21 +4,21 @@
 //! then takes every word left and wins only with strictly more points. Rounds
 //! repeat while the player wants another board.
 //!
-//! [`Round`] is the game state and does no I/O; [`play`] is the dialogue over
-//! any [`Keyboard`] and `Write`. The end of input at any prompt ends the match
-//! cleanly with the results so far.
+//! A round is a [`Game`], the same judge as every other mode, plus the
+//! computer's turn ([`Game::computer_words`], [`Game::winner`]); this module
+//! is only the dialogue, over any [`Keyboard`] and `Write`. The end of input
+//! at any prompt ends the match cleanly with the results so far.
 
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::time::Duration;
 
 use crate::dictionary::Level;
-use crate::engine::path::find_path;
 use crate::error::Error;
+use crate::game::{Game, Verdict, Winner};
 use crate::game_board::{BoardError, GameBoard};
 use crate::modes::console::TIME_UP;
 use crate::player::keyboard::{Keyboard, Typed, ask, time_left};
-use crate::rules::Rules;
+use crate::rules::{MoveRule, Rules};
 use crate::word_find::WordFind;
 
 /// Asked before each round.
@@ -41,162 +41,6 @@ pub enum Highlight {
     LowerCase,
 }
 
-/// What became of one word the human typed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The word counts: its points and its path on the board.
-    Accepted {
-        /// Points scored.
-        points: u32,
-        /// The cells it uses, row-major.
-        path: Vec<usize>,
-    },
-    /// Fewer letters than the rules allow.
-    TooShort {
-        /// The fewest letters allowed.
-        min: usize,
-    },
-    /// More letters than the rules allow.
-    TooLong {
-        /// The most letters allowed.
-        max: usize,
-    },
-    /// Not a word of the dictionary.
-    NotInDictionary,
-    /// Found earlier in this round.
-    AlreadyFound,
-    /// The board cannot spell it.
-    NotOnBoard,
-}
-
-/// Who won a round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Winner {
-    /// The human (also on a tie).
-    Human,
-    /// The computer, with strictly more points.
-    Computer,
-}
-
-/// One round: a board, every word on it, and what the human has found.
-#[derive(Clone, Debug)]
-pub struct Round<'a> {
-    finder: &'a WordFind,
-    board: GameBoard,
-    all_words: BTreeSet<String>,
-    human_words: Vec<String>,
-    human_score: u32,
-    level: Level,
-}
-
-impl<'a> Round<'a> {
-    /// A round on `board` with the finder's dictionary and rules.
-    pub fn new(board: GameBoard, finder: &'a WordFind) -> Round<'a> {
-        let all_words = finder.get_all_words(&board);
-        Round {
-            finder,
-            board,
-            all_words,
-            human_words: Vec::new(),
-            human_score: 0,
-            level: Level::Perfect,
-        }
-    }
-
-    /// The same round against a computer that knows only the words of `level`.
-    pub fn with_level(mut self, level: Level) -> Round<'a> {
-        self.level = level;
-        self
-    }
-
-    /// The board.
-    pub fn board(&self) -> &GameBoard {
-        &self.board
-    }
-
-    fn rules(&self) -> &Rules {
-        self.finder.rules()
-    }
-
-    /// Judges `word` (any case) without recording it; the reasons are checked
-    /// in spec 003's order: length, dictionary, repeat, board.
-    pub fn judge(&self, word: &str) -> Verdict {
-        let word = word.to_ascii_uppercase();
-        let rules = self.rules();
-        let letters = word.len();
-        if letters < rules.min_len {
-            return Verdict::TooShort { min: rules.min_len };
-        }
-        if let Some(max) = rules.max_len.filter(|&max| letters > max) {
-            return Verdict::TooLong { max };
-        }
-        if !self.finder.dictionary().is_word(&word) {
-            return Verdict::NotInDictionary;
-        }
-        if self.human_words.contains(&word) {
-            return Verdict::AlreadyFound;
-        }
-        match find_path(&self.board, rules.moves, &word) {
-            Some(path) if self.all_words.contains(&word) => Verdict::Accepted {
-                points: rules.word_score(letters),
-                path,
-            },
-            _ => Verdict::NotOnBoard,
-        }
-    }
-
-    /// Judges `word` and, if it counts, adds it to the human's words and score.
-    pub fn play_word(&mut self, word: &str) -> Verdict {
-        let verdict = self.judge(word);
-        if let Verdict::Accepted { points, .. } = verdict {
-            self.human_words.push(word.to_ascii_uppercase());
-            self.human_score += points;
-        }
-        verdict
-    }
-
-    /// The human's words, in the order found.
-    pub fn human_words(&self) -> &[String] {
-        &self.human_words
-    }
-
-    /// The human's points.
-    pub fn human_score(&self) -> u32 {
-        self.human_score
-    }
-
-    /// Every word the human did not find and the computer knows at its level,
-    /// ascending.
-    pub fn computer_words(&self) -> impl Iterator<Item = &str> {
-        let dictionary = self.finder.dictionary();
-        self.all_words
-            .iter()
-            .filter(|word| !self.human_words.contains(word))
-            .filter(move |word| {
-                dictionary
-                    .rank(word)
-                    .is_none_or(|rank| self.level.knows(rank))
-            })
-            .map(String::as_str)
-    }
-
-    /// The computer's points: every word the human left.
-    pub fn computer_score(&self) -> u32 {
-        self.computer_words()
-            .map(|word| self.rules().word_score(word.len()))
-            .sum()
-    }
-
-    /// The computer wins only with strictly more points (spec 003).
-    pub fn winner(&self) -> Winner {
-        if self.computer_score() > self.human_score {
-            Winner::Computer
-        } else {
-            Winner::Human
-        }
-    }
-}
-
 /// What a match is played with besides its input and output.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings<'a> {
@@ -208,6 +52,32 @@ pub struct Settings<'a> {
     pub time: Option<Duration>,
     /// How much of the word list the computer knows.
     pub level: Level,
+    /// Whether a player sits at a terminal: the match opens with the rules
+    /// (spec 003's introduction) and the screen is cleared between words, so
+    /// the board stays in one place.
+    pub terminal: bool,
+}
+
+/// Clears a terminal's screen and puts the cursor at its top left.
+const CLEAR_SCREEN: &str = "\x1b[H\x1b[2J";
+
+/// The widest line the computer's word columns fill.
+const COLUMNS_WIDTH: usize = 80;
+
+/// Spec 003's introduction: the rules in force, in a few lines.
+pub fn introduction(rules: &Rules) -> String {
+    let moves = match rules.moves {
+        MoveRule::EightNeighbours => "to any of its 8 neighbours",
+        MoveRule::NoUp => "to a neighbour in the same row or the row below, never up",
+    };
+    format!(
+        "Welcome to Boggle! You play a {}x{} board against the computer.\n\
+         Spell words by moving from cube to cube {moves}, using each cube once per word.\n\
+         Words need at least {} letters and must be in the dictionary.\n\
+         Type one word per line; an empty line ends your turn. Then I take every word\n\
+         you missed. I win only with strictly more points than you.\n\n",
+        rules.rows, rules.cols, rules.min_len
+    )
 }
 
 /// Rounds played and won.
@@ -232,12 +102,16 @@ where
     F: FnMut() -> GameBoard,
 {
     let mut record = Record::default();
+    if settings.terminal {
+        out.write_all(introduction(settings.finder.rules()).as_bytes())?;
+    }
     while let Some(board) = choose_board(keys, out, settings.finder.rules(), &mut roll)? {
-        let mut round = Round::new(board, settings.finder).with_level(settings.level);
+        let mut round = Game::from_board(board, settings.finder);
         human_turn(keys, out, &mut round, settings)?;
-        computer_turn(out, &round)?;
-        record.rounds += 1;
-        record.human_wins += u32::from(round.winner() == Winner::Human);
+        computer_turn(out, &round, settings.level)?;
+        record.rounds = record.rounds.saturating_add(1);
+        let won = round.winner(settings.level) == Winner::Human;
+        record.human_wins = record.human_wins.saturating_add(u32::from(won));
         if ask_yes_no(keys, out, AGAIN_PROMPT)? != Some(true) {
             break;
         }
@@ -337,7 +211,7 @@ fn ask_yes_no<K: Keyboard + ?Sized, W: Write>(
 fn human_turn<K, W>(
     keys: &mut K,
     out: &mut W,
-    round: &mut Round<'_>,
+    round: &mut Game,
     settings: &Settings<'_>,
 ) -> Result<(), Error>
 where
@@ -367,6 +241,9 @@ where
             break;
         }
         let verdict = round.play_word(word);
+        if settings.terminal {
+            out.write_all(CLEAR_SCREEN.as_bytes())?;
+        }
         writeln!(out, "{}", feedback(word, &verdict))?;
         if let Verdict::Accepted { path, .. } = &verdict {
             show_progress(out, round, path, settings.highlight)?;
@@ -391,6 +268,9 @@ pub fn feedback(word: &str, verdict: &Verdict) -> String {
         }
         Verdict::NotInDictionary => format!("{word} is not in the dictionary."),
         Verdict::AlreadyFound => format!("{word} was already found."),
+        Verdict::NotAllowedMove => {
+            format!("{word} is on the board only by going up a row, which the rules forbid.")
+        }
         Verdict::NotOnBoard => format!("{word} is not on the board."),
     }
 }
@@ -398,74 +278,85 @@ pub fn feedback(word: &str, verdict: &Verdict) -> String {
 /// The board (with `path` marked), the human's words and score.
 fn show_progress<W: Write>(
     out: &mut W,
-    round: &Round<'_>,
+    round: &Game,
     path: &[usize],
     highlight: Highlight,
 ) -> Result<(), Error> {
     out.write_all(render(round.board(), path, highlight).as_bytes())?;
-    let words = round.human_words();
+    let words = round.found_words();
     let listed = if words.is_empty() {
         String::new()
     } else {
         format!(" {}", words.join(", "))
     };
     writeln!(out, "Your words ({}):{listed}", words.len())?;
-    writeln!(out, "Your score: {}", round.human_score())?;
+    writeln!(out, "Your score: {}", round.get_score())?;
     Ok(())
 }
 
 /// The board, a row per line, cells padded to one width, the cells of `path` marked.
 pub fn render(board: &GameBoard, path: &[usize], highlight: Highlight) -> String {
-    let shown: Vec<String> = board.faces().iter().map(ToString::to_string).collect();
-    let width = shown.iter().map(String::len).max().unwrap_or(1);
-    let mut text = String::new();
-    for (row, cells) in shown.chunks(board.cols()).enumerate() {
-        for (col, cell) in cells.iter().enumerate() {
-            if col > 0 {
-                text.push(' ');
-            }
-            let padding = " ".repeat(width - cell.len());
-            let on_path = path.contains(&(row * board.cols() + col));
-            match (on_path, highlight) {
-                (false, _) => text.push_str(cell),
-                (true, Highlight::Reverse) => {
-                    text.push_str(&format!("\x1b[7m{cell}\x1b[0m"));
-                }
-                (true, Highlight::LowerCase) => text.push_str(&cell.to_ascii_lowercase()),
-            }
-            if col + 1 < cells.len() {
-                text.push_str(&padding);
-            }
-        }
-        text.push('\n');
-    }
-    text
+    board.show_marked(|cell, text| match (path.contains(&cell), highlight) {
+        (false, _) => text.to_string(),
+        (true, Highlight::Reverse) => format!("\x1b[7m{text}\x1b[0m"),
+        (true, Highlight::LowerCase) => text.to_ascii_lowercase(),
+    })
 }
 
 /// The computer's turn: every word left with its points, the scores and who won.
-fn computer_turn<W: Write>(out: &mut W, round: &Round<'_>) -> Result<(), Error> {
-    let dictionary = round.finder.dictionary();
-    let points = |word: &str| round.rules().word_score(word.len());
+fn computer_turn<W: Write>(out: &mut W, round: &Game, level: Level) -> Result<(), Error> {
+    let dictionary = round.dictionary();
+    let points = |word: &str| round.get_word_score(word);
     let words: Vec<(&str, bool)> = if dictionary.has_levels() {
-        dictionary.by_commonness(round.computer_words(), points)
+        dictionary.by_commonness(round.computer_words(level), points)
     } else {
-        round.computer_words().map(|word| (word, false)).collect()
+        round
+            .computer_words(level)
+            .map(|word| (word, false))
+            .collect()
     };
     writeln!(out, "It's my turn!")?;
     writeln!(out, "My words ({}):", words.len())?;
-    let width = words.iter().map(|(w, _)| w.len()).max().unwrap_or(0);
-    for &(word, rare) in &words {
-        let rare = if rare { "  rare" } else { "" };
-        writeln!(out, "  {word:<width$}  {}{rare}", points(word))?;
+    let word_width = words.iter().map(|(w, _)| w.len()).max().unwrap_or(0);
+    let entries: Vec<String> = words
+        .iter()
+        .map(|&(word, rare)| {
+            let mark = if rare { "*" } else { "" };
+            format!("{word:<word_width$} {:>2}{mark}", points(word))
+        })
+        .collect();
+    out.write_all(columns(&entries, COLUMNS_WIDTH).as_bytes())?;
+    if words.iter().any(|&(_, rare)| rare) {
+        writeln!(out, "(* a rare word)")?;
     }
-    writeln!(out, "My score: {}", round.computer_score())?;
-    writeln!(out, "Your score: {}", round.human_score())?;
-    let result = match round.winner() {
+    writeln!(out, "My score: {}", round.computer_score(level))?;
+    writeln!(out, "Your score: {}", round.get_score())?;
+    let result = match round.winner(level) {
         Winner::Computer => COMPUTER_WINS,
         Winner::Human => HUMAN_WINS,
     };
     writeln!(out, "{result}")?;
     Ok(())
+}
+
+/// `entries` in as many columns as fit in `width` (two spaces before each),
+/// filled down each column first, as `ls` and BSD boggle list words.
+fn columns(entries: &[String], width: usize) -> String {
+    let widest = entries.iter().map(String::len).max().unwrap_or(0) + 1;
+    let per_row = (width / (widest + 2)).max(1);
+    let rows = entries.len().div_ceil(per_row);
+    let mut text = String::new();
+    for row in 0..rows {
+        let line: Vec<String> = entries
+            .iter()
+            .skip(row)
+            .step_by(rows)
+            .map(|entry| format!("  {entry:<widest$}"))
+            .collect();
+        text.push_str(line.concat().trim_end());
+        text.push('\n');
+    }
+    text
 }
 
 fn points_word(points: u32) -> &'static str {

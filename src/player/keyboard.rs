@@ -40,6 +40,10 @@ pub trait Keyboard {
     fn remaining(&self) -> Option<Duration>;
     /// Lets `duration` pass (a timer the player watches, not one they type against).
     fn wait(&mut self, duration: Duration);
+    /// Throws away whatever the player typed that no prompt has read yet: a
+    /// timed turn that ends mid-word must not hand the word to the next prompt,
+    /// nor, when the game ends, to the shell.
+    fn discard_typeahead(&mut self) {}
 }
 
 /// Untimed input read straight from a `BufRead`; timers are ignored.
@@ -105,7 +109,8 @@ impl Clock for SystemClock {
     }
 }
 
-/// A clock that moves only when told to; clones share one time.
+/// A clock that moves only when told to; clones share one time. A test double.
+#[doc(hidden)]
 #[derive(Clone, Debug)]
 pub struct FakeClock {
     start: Instant,
@@ -147,12 +152,17 @@ impl Clock for FakeClock {
 pub trait LineSource {
     /// The next line, waiting at most `wait` (forever with `None`).
     fn next_line(&mut self, wait: Option<Duration>) -> io::Result<Typed>;
+    /// Drops the lines read ahead and anything typed but not yet read.
+    fn discard(&mut self) {}
 }
 
 /// Lines read from any reader on a thread of their own.
 #[derive(Debug)]
 pub struct ThreadedLines {
     lines: Receiver<io::Result<Option<Vec<u8>>>>,
+    /// Whether the input is this process's terminal, whose unread typing
+    /// [`LineSource::discard`] flushes too.
+    terminal: bool,
 }
 
 impl ThreadedLines {
@@ -172,7 +182,20 @@ impl ThreadedLines {
                 }
             }
         });
-        ThreadedLines { lines }
+        ThreadedLines {
+            lines,
+            terminal: false,
+        }
+    }
+
+    /// Reads the process's standard input; on a terminal, discarding also
+    /// flushes what was typed on the current line.
+    pub fn stdin() -> ThreadedLines {
+        use std::io::IsTerminal;
+        ThreadedLines {
+            terminal: io::stdin().is_terminal(),
+            ..ThreadedLines::spawn(io::BufReader::new(io::stdin()))
+        }
     }
 }
 
@@ -191,13 +214,34 @@ impl LineSource for ThreadedLines {
             Err(RecvTimeoutError::Disconnected) => Ok(Typed::End),
         }
     }
+
+    fn discard(&mut self) {
+        while self.lines.try_recv().is_ok() {}
+        if self.terminal {
+            flush_terminal_input();
+        }
+    }
 }
 
-/// Lines typed by a test's imaginary player, each taking a given time to type, on a [`FakeClock`].
+/// Discards what was typed on the terminal but not read yet (the line being
+/// typed: a terminal hands a line over only when it is ended).
+fn flush_terminal_input() {
+    #[cfg(unix)]
+    {
+        use rustix::termios::{QueueSelector, tcflush};
+        // Nothing to be done if it fails: the game goes on either way.
+        let _ = tcflush(rustix::stdio::stdin(), QueueSelector::IFlush);
+    }
+}
+
+/// Lines typed by a test's imaginary player, each taking a given time to type, on a [`FakeClock`]. A test double.
+#[doc(hidden)]
 #[derive(Debug)]
 pub struct Scripted {
     clock: FakeClock,
     lines: VecDeque<(Duration, Vec<u8>)>,
+    /// Whether the first line was cut off by the end of a turn.
+    interrupted: bool,
 }
 
 impl Scripted {
@@ -210,7 +254,11 @@ impl Scripted {
             .into_iter()
             .map(|(secs, text)| (Duration::from_secs(secs), text.as_bytes().to_vec()))
             .collect();
-        Scripted { clock, lines }
+        Scripted {
+            clock,
+            lines,
+            interrupted: false,
+        }
     }
 }
 
@@ -220,16 +268,25 @@ impl LineSource for Scripted {
             return Ok(Typed::End);
         };
         if let Some(wait) = wait.filter(|&wait| wait < *typing) {
-            // Interrupted mid-line: the player goes on typing into the next prompt.
             *typing -= wait;
             self.clock.advance(wait);
+            self.interrupted = true;
             return Ok(Typed::TimeUp);
         }
         self.clock.advance(*typing);
+        self.interrupted = false;
         Ok(self
             .lines
             .pop_front()
             .map_or(Typed::End, |(_, text)| Typed::Text(text)))
+    }
+
+    /// A line cut off by the end of the turn is thrown away, as a terminal's
+    /// unfinished line is flushed.
+    fn discard(&mut self) {
+        if std::mem::take(&mut self.interrupted) {
+            self.lines.pop_front();
+        }
     }
 }
 
@@ -259,10 +316,15 @@ impl<S: LineSource, C: Clock> Keyboard for Timed<S, C> {
     fn line(&mut self) -> io::Result<Typed> {
         self.words.clear();
         let wait = self.remaining();
-        if wait == Some(Duration::ZERO) {
-            return Ok(Typed::TimeUp);
+        let typed = if wait == Some(Duration::ZERO) {
+            Typed::TimeUp
+        } else {
+            self.source.next_line(wait)?
+        };
+        if typed == Typed::TimeUp {
+            self.source.discard();
         }
-        self.source.next_line(wait)
+        Ok(typed)
     }
 
     fn token(&mut self) -> io::Result<Typed> {
@@ -293,6 +355,10 @@ impl<S: LineSource, C: Clock> Keyboard for Timed<S, C> {
 
     fn wait(&mut self, duration: Duration) {
         self.clock.sleep(duration);
+    }
+
+    fn discard_typeahead(&mut self) {
+        self.source.discard();
     }
 }
 
@@ -342,8 +408,8 @@ mod tests {
     }
 
     #[test]
-    fn a_line_typed_too_slowly_times_out_and_arrives_later() {
-        let (clock, mut keys) = scripted(&[(3, "cat"), (10, "slow")]);
+    fn a_line_typed_too_slowly_times_out_and_is_thrown_away() {
+        let (clock, mut keys) = scripted(&[(3, "cat"), (10, "slow"), (1, "next")]);
         keys.start_timer(Some(Duration::from_secs(8)));
         assert_eq!(time_left(&keys), "[8s left] ");
         assert_eq!(keys.line().ok(), Some(Typed::Text(b"cat".to_vec())));
@@ -353,7 +419,8 @@ mod tests {
         assert_eq!(keys.line().ok(), Some(Typed::TimeUp), "the turn stays over");
         keys.start_timer(None);
         assert_eq!(time_left(&keys), "");
-        assert_eq!(keys.line().ok(), Some(Typed::Text(b"slow".to_vec())));
+        // The unfinished line never reaches the next prompt.
+        assert_eq!(keys.line().ok(), Some(Typed::Text(b"next".to_vec())));
         assert_eq!(keys.line().ok(), Some(Typed::End));
     }
 

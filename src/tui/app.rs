@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use crate::dictionary::Level;
 use crate::engine::path::find_path;
+use crate::game::{Game, Verdict, Winner};
 use crate::game_board::GameBoard;
-use crate::rules::{MoveRule, Preset, Rules};
+use crate::rules::Rules;
 use crate::word_find::WordFind;
 
 /// One thing the player did, or time passing; the terminal layer maps keys to these.
@@ -55,41 +56,6 @@ pub enum Phase {
     },
 }
 
-/// What became of one submitted word.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// It counts for this many points.
-    Accepted(u32),
-    /// Fewer letters than the rules allow.
-    TooShort(usize),
-    /// More letters than the rules allow.
-    TooLong(usize),
-    /// Found earlier in this game.
-    AlreadyFound,
-    /// Not a word of the dictionary.
-    NotInDictionary,
-    /// On the board only by moving up a row, which the rules forbid.
-    GoesUp,
-    /// The board cannot spell it.
-    NotOnBoard,
-}
-
-impl Verdict {
-    /// The status line for `word` with this verdict.
-    pub fn message(&self, word: &str) -> String {
-        match self {
-            Verdict::Accepted(1) => format!("{word}: 1 point"),
-            Verdict::Accepted(points) => format!("{word}: {points} points"),
-            Verdict::TooShort(min) => format!("{word}: too short (at least {min} letters)"),
-            Verdict::TooLong(max) => format!("{word}: too long (at most {max} letters)"),
-            Verdict::AlreadyFound => format!("{word}: already found"),
-            Verdict::NotInDictionary => format!("{word}: not in the dictionary"),
-            Verdict::GoesUp => format!("{word}: not allowed by the no-up rule"),
-            Verdict::NotOnBoard => format!("{word}: not on the board"),
-        }
-    }
-}
-
 /// A word on the end screen: found or missed, with its points.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EndWord {
@@ -111,13 +77,9 @@ fn typed_cap(board: &GameBoard) -> usize {
 /// The whole game: board, rules, every word, and what the player has done.
 #[derive(Clone, Debug)]
 pub struct App {
-    finder: WordFind,
-    board: GameBoard,
-    words: BTreeSet<String>,
-    total_points: u32,
+    /// The board, its words and the player's; the judge of every word.
+    game: Game,
     typed: String,
-    found: Vec<(String, u32)>,
-    score: u32,
     status: String,
     rejected: bool,
     remaining: Option<Duration>,
@@ -132,17 +94,9 @@ pub struct App {
 impl App {
     /// A game on `board` with the finder's dictionary and rules; `time_limit` `None` is untimed.
     pub fn new(finder: WordFind, board: GameBoard, time_limit: Option<Duration>) -> App {
-        let words = finder.get_all_words(&board);
-        let rules = finder.rules().clone();
-        let total_points = words.iter().map(|w| rules.word_score(w.len())).sum();
         App {
-            finder,
-            board,
-            words,
-            total_points,
+            game: Game::from_board(board, &finder),
             typed: String::new(),
-            found: Vec::new(),
-            score: 0,
             status: "Type a word and press Enter; ? for help".to_string(),
             rejected: false,
             remaining: time_limit,
@@ -180,7 +134,7 @@ impl App {
     fn playing(&mut self, input: Input) {
         match input {
             Input::Char(c)
-                if c.is_ascii_alphabetic() && self.typed.len() < typed_cap(&self.board) =>
+                if c.is_ascii_alphabetic() && self.typed.len() < typed_cap(self.board()) =>
             {
                 self.typed.push(c.to_ascii_uppercase());
             }
@@ -242,41 +196,14 @@ impl App {
             return;
         }
         let word = std::mem::take(&mut self.typed);
-        let verdict = self.judge(&word);
-        if let Verdict::Accepted(points) = verdict {
-            self.score += points;
-            self.found.push((word.clone(), points));
-        }
-        self.status = verdict.message(&word);
-        self.rejected = !matches!(verdict, Verdict::Accepted(_));
+        let verdict = self.game.play_word(&word);
+        self.status = format!("{word}: {}", verdict.reason());
+        self.rejected = !verdict.is_accepted();
     }
 
-    /// What submitting `word` (upper case) would earn, without recording it.
+    /// What submitting `word` would earn, without recording it (the game's judge).
     pub fn judge(&self, word: &str) -> Verdict {
-        let rules = self.rules();
-        let letters = word.len();
-        if letters < rules.min_len {
-            return Verdict::TooShort(rules.min_len);
-        }
-        if let Some(max) = rules.max_len.filter(|&max| letters > max) {
-            return Verdict::TooLong(max);
-        }
-        if self.found.iter().any(|(w, _)| w == word) {
-            return Verdict::AlreadyFound;
-        }
-        if self.words.contains(word) {
-            return Verdict::Accepted(rules.word_score(letters));
-        }
-        if !self.finder.dictionary().is_word(word) {
-            return Verdict::NotInDictionary;
-        }
-        let goes_up = rules.moves == MoveRule::NoUp
-            && find_path(&self.board, MoveRule::EightNeighbours, word).is_some();
-        if goes_up {
-            Verdict::GoesUp
-        } else {
-            Verdict::NotOnBoard
-        }
+        self.game.judge(word)
     }
 
     /// The same game against a computer (under the versus presets) that knows
@@ -295,24 +222,21 @@ impl App {
     /// the missed ones, common first where the word list has levels, then best
     /// first, then alphabetical.
     pub fn end_words(&self) -> Vec<EndWord> {
-        let dictionary = self.finder.dictionary();
-        let found = self.found.iter().map(|(word, points)| EndWord {
+        let dictionary = self.game.dictionary();
+        let found = self.game.found_words().iter().map(|word| EndWord {
             word: word.clone(),
-            points: *points,
+            points: self.game.get_word_score(word),
             found: true,
             rare: dictionary.is_rare(word),
         });
-        let missed = self
-            .words
-            .iter()
-            .filter(|w| !self.found.iter().any(|(f, _)| f == *w))
-            .map(String::as_str);
         let missed = dictionary
-            .by_commonness(missed, |word| self.rules().word_score(word.len()))
+            .by_commonness(self.game.missed_words(), |word| {
+                self.game.get_word_score(word)
+            })
             .into_iter()
             .map(|(word, rare)| EndWord {
                 word: word.to_string(),
-                points: self.rules().word_score(word.len()),
+                points: self.game.get_word_score(word),
                 found: false,
                 rare,
             });
@@ -325,21 +249,21 @@ impl App {
             Phase::Over { selected } => self.end_words().get(selected).map(|w| w.word.clone()),
             _ => Some(self.typed.clone()),
         };
-        word.and_then(|w| trace(&self.board, self.rules(), &w))
+        word.and_then(|w| trace(self.board(), self.rules(), &w))
             .unwrap_or_default()
     }
 
     /// The board's longest word and its best-scoring word (the first alphabetically among equals).
     pub fn longest_and_best(&self) -> Option<(&str, &str)> {
         let longest = self
-            .words
+            .words()
             .iter()
             .fold(None::<&String>, |best, w| match best {
                 Some(b) if b.len() >= w.len() => Some(b),
                 _ => Some(w),
             })?;
         let best = self
-            .words
+            .words()
             .iter()
             .fold(None::<&String>, |best, w| match best {
                 Some(b) if self.rules().word_score(b.len()) >= self.rules().word_score(w.len()) => {
@@ -352,35 +276,43 @@ impl App {
 
     /// `12 words, 17 of 183 points`.
     pub fn score_line(&self) -> String {
-        let n = self.found.len();
+        let n = self.game.found_words().len();
         let words = if n == 1 { "word" } else { "words" };
         format!(
             "{n} {words}, {} of {} points",
-            self.score, self.total_points
+            self.score(),
+            self.total_points()
         )
     }
 
     /// The share of the board's points found, in whole percent.
     pub fn percent(&self) -> u32 {
-        if self.total_points == 0 {
+        let total = u64::from(self.total_points());
+        if total == 0 {
             return 0;
         }
-        self.score * 100 / self.total_points
+        // Widened so a huge score cannot overflow the multiplication.
+        u32::try_from(u64::from(self.score()) * 100 / total).unwrap_or(100)
     }
 
     /// The board.
     pub fn board(&self) -> &GameBoard {
-        &self.board
+        self.game.board()
     }
 
     /// The rules in force.
     pub fn rules(&self) -> &Rules {
-        self.finder.rules()
+        self.game.rules()
     }
 
     /// Every word on the board.
     pub fn words(&self) -> &BTreeSet<String> {
-        &self.words
+        self.game.words()
+    }
+
+    /// The game: the board, its words and what the player found.
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
     /// The letters typed so far, upper case.
@@ -389,18 +321,22 @@ impl App {
     }
 
     /// The words found, in order, with their points.
-    pub fn found(&self) -> &[(String, u32)] {
-        &self.found
+    pub fn found(&self) -> Vec<(&str, u32)> {
+        self.game
+            .found_words()
+            .iter()
+            .map(|word| (word.as_str(), self.game.get_word_score(word)))
+            .collect()
     }
 
     /// Points scored.
     pub fn score(&self) -> u32 {
-        self.score
+        self.game.get_score()
     }
 
     /// Points on the board.
     pub fn total_points(&self) -> u32 {
-        self.total_points
+        self.game.get_total_points_possible()
     }
 
     /// The status line: the last word's points or why it was rejected.
@@ -413,33 +349,21 @@ impl App {
         self.rejected
     }
 
-    /// In the presets played against the computer (cs106b, tddd86), the
+    /// Under rules played against the computer (cs106b, tddd86), the
     /// computer's line: it takes every word the player missed that it knows.
     pub fn versus_line(&self) -> Option<String> {
-        if !matches!(self.rules().preset, Preset::Cs106b | Preset::Tddd86) {
+        if !self.rules().against_computer {
             return None;
         }
-        let dictionary = self.finder.dictionary();
-        let known = |word: &str| {
-            dictionary
-                .rank(word)
-                .is_none_or(|rank| self.level.knows(rank))
-        };
-        let missed: Vec<EndWord> = self
-            .end_words()
-            .into_iter()
-            .filter(|w| !w.found && known(&w.word))
-            .collect();
-        let points: u32 = missed.iter().map(|w| w.points).sum();
-        // A tie goes to the human, as in spec 003.
-        let winner = if points > self.score {
-            "the computer wins"
-        } else {
-            "you win"
+        let words = self.game.computer_words(self.level).count();
+        let points = self.game.computer_score(self.level);
+        let winner = match self.game.winner(self.level) {
+            Winner::Computer => "the computer wins",
+            Winner::Human => "you win",
         };
         Some(format!(
             "Computer: {}, {}; {winner}",
-            counted(missed.len(), "word"),
+            counted(words, "word"),
             counted(points as usize, "point")
         ))
     }
@@ -513,6 +437,7 @@ pub(crate) mod tests {
 
     use super::*;
     use crate::dictionary::Dictionary;
+    use crate::rules::Preset;
 
     /// BENH / LAUM / ITLZ / RGAN under project4 (no-up) rules, with a tiny
     /// dictionary (the screen tests draw the same game).

@@ -2,6 +2,8 @@
 //! running the built binary with piped standard input.
 #![allow(dead_code)]
 
+pub mod pty;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -1,0 +1,105 @@
+//! A shell command run on a real pseudo-terminal (util-linux `script`), for
+//! tests of what a player at a terminal sees and types. Callers skip, with a
+//! note, where `script` is not installed.
+
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use super::TempDir;
+
+/// Only a guard against a hung program; no test depends on how long anything takes.
+const HANG_GUARD: Duration = Duration::from_secs(60);
+
+/// A command running under `script` on an 80x24 pseudo-terminal.
+pub struct Pty {
+    pub child: Child,
+    keys: ChildStdin,
+    chunks: Receiver<Vec<u8>>,
+    pub output: Vec<u8>,
+}
+
+impl Pty {
+    /// Runs the shell `command` in `dir`, or returns `None` when `script` is missing.
+    pub fn start(dir: &TempDir, command: &str) -> Option<Pty> {
+        let found = Command::new("script")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success());
+        if !found {
+            let note =
+                "note: util-linux `script` is not installed; skipping the pseudo-terminal test";
+            let _ = writeln!(std::io::stderr(), "{note}");
+            return None;
+        }
+        // The pty starts 0x0 when script's stdin is a pipe; give it a real size.
+        let command = format!("stty rows 24 cols 80 && {command}");
+        let mut child = Command::new("script")
+            .args(["-qfec", &command, "/dev/null"])
+            .current_dir(dir.path())
+            .env("TERM", "xterm")
+            .env("NO_COLOR", "1")
+            .env("XDG_DATA_HOME", dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("script starts");
+        let keys = child.stdin.take().expect("stdin is piped");
+        let mut stdout = child.stdout.take().expect("stdout is piped");
+        let (send, chunks) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n @ 1..) = stdout.read(&mut buffer) {
+                if send.send(buffer[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        Some(Pty {
+            child,
+            keys,
+            chunks,
+            output: Vec::new(),
+        })
+    }
+
+    /// Reads the output until `text` has been written (after what was read before).
+    pub fn wait_for(&mut self, text: &str) {
+        let give_up = Instant::now() + HANG_GUARD;
+        while !contains(&self.output, text.as_bytes()) {
+            let left = give_up.saturating_duration_since(Instant::now());
+            match self.chunks.recv_timeout(left) {
+                Ok(chunk) => self.output.extend(chunk),
+                Err(_) => {
+                    let _ = self.child.kill();
+                    panic!(
+                        "never wrote {text:?}; output:\n{}",
+                        String::from_utf8_lossy(&self.output)
+                    );
+                }
+            }
+        }
+    }
+
+    /// Types `keys` into the terminal.
+    pub fn send(&mut self, keys: &[u8]) {
+        self.keys.write_all(keys).expect("keys reach script");
+        self.keys.flush().expect("keys reach script");
+    }
+
+    /// Waits for the command to exit; its status and everything it wrote.
+    pub fn finish(mut self) -> (ExitStatus, Vec<u8>) {
+        let status = self.child.wait().expect("script exits");
+        self.output.extend(self.chunks.iter().flatten());
+        (status, self.output)
+    }
+}
+
+/// Whether `needle` occurs in `haystack`.
+pub fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}

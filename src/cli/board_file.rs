@@ -17,8 +17,9 @@ use crate::game_board::{BoardError, GameBoard, MAX_CELLS};
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 /// Longest line of a board list: the largest board is [`MAX_CELLS`] letters.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
-/// Largest board list read, as for a dictionary: about 15 million 4x4 boards.
-pub const MAX_LIST_BYTES: u64 = 256 << 20;
+/// Largest board list read: about 4 million 4x4 boards, held in memory at
+/// about 100 bytes each (400 MB); a 256 MiB list peaked at 1.6 GB.
+pub const MAX_LIST_BYTES: u64 = 64 << 20;
 
 /// Why a board file or board list could not be used.
 #[derive(Debug)]

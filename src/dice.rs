@@ -81,35 +81,32 @@ pub const LETTER_FREQUENCIES: [f64; 26] = [
     0.02758, 0.00978, 0.02360, 0.00150, 0.01974, 0.00074,
 ];
 
-/// Where a random board's faces come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Where a random board's faces come from. The command line parses these
+/// through [`clap::ValueEnum`]; each `help` is the line `--help` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum DiceSet {
     /// Spec 004's dice (4x4).
+    #[value(help = "spec 004's 16 dice (4x4)")]
     Project4,
     /// The classic 1976 dice (4x4).
+    #[value(help = "the 1976 dice (4x4)")]
     Classic,
     /// The new 1987 dice (4x4).
+    #[value(help = "the 1987 dice (4x4)")]
     New,
     /// Big Boggle dice (5x5).
+    #[value(help = "Big Boggle's 25 dice (5x5)")]
     Big,
     /// Super Big Boggle dice (6x6).
+    #[value(name = "superbig", help = "Super Big Boggle's 36 dice (6x6)")]
     SuperBig,
     /// Independent letters by English frequency (any size).
+    #[value(help = "each cell a letter drawn by English frequency (any size)")]
     Frequency,
 }
 
 impl DiceSet {
-    /// Every set, in `--help` order.
-    pub const ALL: [DiceSet; 6] = [
-        DiceSet::Project4,
-        DiceSet::Classic,
-        DiceSet::New,
-        DiceSet::Big,
-        DiceSet::SuperBig,
-        DiceSet::Frequency,
-    ];
-
-    /// The name used on the command line.
+    /// The name used on the command line (the same one [`clap::ValueEnum`] parses).
     pub fn name(self) -> &'static str {
         match self {
             DiceSet::Project4 => "project4",
@@ -119,13 +116,6 @@ impl DiceSet {
             DiceSet::SuperBig => "superbig",
             DiceSet::Frequency => "frequency",
         }
-    }
-
-    /// Looks a set up by its command-line name (case-insensitive).
-    pub fn from_name(name: &str) -> Option<DiceSet> {
-        DiceSet::ALL
-            .into_iter()
-            .find(|set| set.name().eq_ignore_ascii_case(name))
     }
 
     /// The dice as written, or `None` for letter frequencies.
@@ -199,11 +189,23 @@ fn frequency_face<R: RngCore + ?Sized>(rng: &mut R, qu: bool) -> Face {
 
 #[cfg(test)]
 mod tests {
+    use clap::ValueEnum;
+
     use super::*;
 
     #[test]
+    fn sets_parse_by_their_names_in_any_case() {
+        for &set in DiceSet::value_variants() {
+            assert_eq!(DiceSet::from_str(set.name(), false), Ok(set));
+            let upper = set.name().to_ascii_uppercase();
+            assert_eq!(DiceSet::from_str(&upper, true), Ok(set));
+        }
+        assert!(DiceSet::from_str("loaded", true).is_err());
+    }
+
+    #[test]
     fn every_set_has_six_faces_per_die() {
-        for set in DiceSet::ALL {
+        for &set in DiceSet::value_variants() {
             for die in set.dice() {
                 assert_eq!(die.faces().len(), 6, "{set}: {die:?}");
             }

@@ -1,9 +1,16 @@
 //! The crate's top-level error: what went wrong in a mode or the command line,
 //! and which exit status it maps to (2 for usage, 1 for anything else).
+//!
+//! Each `Display` is short and never repeats its `source()`: the binary
+//! prints the whole chain on one line, joined with ": " (see
+//! [`crate::cli`]'s reporter). Variants that only wrap another error are
+//! transparent: they show the wrapped error and pass on its source.
 
 use std::fmt;
 use std::io;
 
+use crate::cli::UsageError;
+use crate::cli::board_file::BoardFileError;
 use crate::dictionary::DictionaryError;
 use crate::game_board::BoardError;
 
@@ -11,22 +18,18 @@ use crate::game_board::BoardError;
 #[derive(Debug)]
 pub enum Error {
     /// The command line asks for something impossible.
-    Usage(String),
+    Usage(UsageError),
     /// A dictionary could not be loaded.
     Dictionary(DictionaryError),
     /// A board could not be read.
     Board(BoardError),
     /// A board's search passed its step budget (crafted input only).
     Search(crate::engine::search::Exhausted),
-    /// A board file is malformed.
-    BoardFile {
-        /// The file (or `-` for standard input).
-        path: String,
-        /// One-based line number.
-        line: usize,
-        /// What is wrong there.
-        message: String,
-    },
+    /// A board file or board list cannot be opened, read or understood.
+    BoardFile(BoardFileError),
+    /// The full-screen game was started without a terminal to draw on (a
+    /// runtime condition, not a mistake on the command line: exit status 1).
+    NoTerminal,
     /// Reading the player's input failed.
     Input(io::Error),
     /// Writing the output failed.
@@ -53,17 +56,17 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Usage(message) => f.write_str(message),
+            Error::Usage(e) => e.fmt(f),
             Error::Dictionary(e) => e.fmt(f),
             Error::Board(e) => e.fmt(f),
             Error::Search(e) => e.fmt(f),
-            Error::BoardFile {
-                path,
-                line,
-                message,
-            } => write!(f, "{path}:{line}: {message}"),
-            Error::Input(e) => write!(f, "cannot read the input: {e}"),
-            Error::Output(e) => write!(f, "cannot write the output: {e}"),
+            Error::BoardFile(e) => e.fmt(f),
+            Error::NoTerminal => f.write_str(
+                "the tui needs a terminal on standard input and output; \
+                 pipe words into 'boggle' for the console game",
+            ),
+            Error::Input(_) => f.write_str("cannot read the input"),
+            Error::Output(_) => f.write_str("cannot write the output"),
             Error::Io(e) => e.fmt(f),
         }
     }
@@ -71,12 +74,16 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // Transparent variants pass on their error's source, so the chain never says a thing twice.
         match self {
-            Error::Dictionary(e) => Some(e),
-            Error::Board(e) => Some(e),
             Error::Search(_) => None,
-            Error::Input(e) | Error::Output(e) | Error::Io(e) => Some(e),
-            Error::Usage(_) | Error::BoardFile { .. } => None,
+            Error::Usage(e) => std::error::Error::source(e),
+            Error::Dictionary(e) => std::error::Error::source(e),
+            Error::Board(e) => std::error::Error::source(e),
+            Error::BoardFile(e) => std::error::Error::source(e),
+            Error::Io(e) => std::error::Error::source(e),
+            Error::Input(e) | Error::Output(e) => Some(e),
+            Error::NoTerminal => None,
         }
     }
 }
@@ -93,6 +100,18 @@ impl From<io::Error> for Error {
 impl From<DictionaryError> for Error {
     fn from(e: DictionaryError) -> Self {
         Error::Dictionary(e)
+    }
+}
+
+impl From<UsageError> for Error {
+    fn from(e: UsageError) -> Self {
+        Error::Usage(e)
+    }
+}
+
+impl From<BoardFileError> for Error {
+    fn from(e: BoardFileError) -> Self {
+        Error::BoardFile(e)
     }
 }
 

@@ -42,35 +42,40 @@ impl Scoring {
     }
 }
 
-/// The named rule sets, chosen with `--rules NAME`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The named rule sets, chosen with `--rules NAME`. The command line parses
+/// them through [`clap::ValueEnum`]; each `help` is the line `--help` shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Preset {
     /// Spec 004, the default console game.
+    #[value(
+        help = "4x4 spec 004 dice; 3+ letters scoring 3:1 4:1 5:2 6:3 7:4 8+:11; never going up a row; Q is plain"
+    )]
     Project4,
     /// Standard Hasbro rules (4x4 new dice, 5x5 big, 6x6 super big).
+    #[value(
+        help = "4x4 new dice, or 5x5 big / 6x6 super-big dice with --size (4+ letters there); 3+ letters scoring 3-4:1 5:2 6:3 7:5 8+:11; 8 neighbours; Qu"
+    )]
     Classic,
     /// Stanford CS106B (spec 000).
+    #[value(help = "as classic with 4+ letters (spec 000)")]
     Cs106b,
     /// Linköping TDDD86 (spec 003).
+    #[value(help = "4x4 new dice; 4+ letters scoring length - 3 (spec 003)")]
     Tddd86,
     /// NCSU ECE 209 "Boggle-ish" (spec 001): no dictionary.
+    #[value(
+        help = "spec 001's Boggle-ish: 4x4 classic dice shaken by a seeded 16-bit LFSR, a timer, 3 to 16 letters scoring as classic, any string on the board counts"
+    )]
     Ece209,
     /// Princeton algs4 (spec 002): any R x C board.
+    #[value(
+        help = "any RxC (new dice on 4x4, letter frequencies otherwise); as classic (spec 002)"
+    )]
     Algs4,
 }
 
 impl Preset {
-    /// Every preset, in the order `--help` lists them.
-    pub const ALL: [Preset; 6] = [
-        Preset::Project4,
-        Preset::Classic,
-        Preset::Cs106b,
-        Preset::Tddd86,
-        Preset::Ece209,
-        Preset::Algs4,
-    ];
-
-    /// The name used on the command line.
+    /// The name used on the command line (the same one [`clap::ValueEnum`] parses).
     pub fn name(self) -> &'static str {
         match self {
             Preset::Project4 => "project4",
@@ -81,13 +86,6 @@ impl Preset {
             Preset::Algs4 => "algs4",
         }
     }
-
-    /// Looks a preset up by its command-line name (case-insensitive).
-    pub fn from_name(name: &str) -> Option<Preset> {
-        Preset::ALL
-            .into_iter()
-            .find(|preset| preset.name().eq_ignore_ascii_case(name))
-    }
 }
 
 impl fmt::Display for Preset {
@@ -95,6 +93,60 @@ impl fmt::Display for Preset {
         f.write_str(self.name())
     }
 }
+
+/// Why a set of rules cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesError {
+    /// The board has no cells, or more than the search supports.
+    BadSize {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// The dice fill a different number of cells than the board has.
+    DiceDoNotFit {
+        /// The dice asked for.
+        dice: DiceSet,
+        /// Board rows.
+        rows: usize,
+        /// Board columns.
+        cols: usize,
+    },
+    /// A minimum word length of 0 letters.
+    ZeroMinLength,
+    /// A maximum word length below the minimum.
+    MaxBelowMin {
+        /// The minimum length.
+        min: usize,
+        /// The maximum length.
+        max: usize,
+    },
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::BadSize { rows, cols } => write!(
+                f,
+                "a {rows}x{cols} board is not possible (1 to {} cells)",
+                crate::game_board::MAX_CELLS
+            ),
+            RulesError::DiceDoNotFit { dice, rows, cols } => write!(
+                f,
+                "the {dice} dice do not fit a {rows}x{cols} board (they fill {} cells)",
+                dice.faces().map_or(0, <[&str]>::len)
+            ),
+            RulesError::ZeroMinLength => f.write_str("the minimum word length must be at least 1"),
+            RulesError::MaxBelowMin { min, max } => write!(
+                f,
+                "the maximum word length ({max}) is below the minimum ({min})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
 
 /// Everything that decides what counts as a word and what it scores.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -215,30 +267,27 @@ impl Rules {
 
     /// Checks that the rules can be played: a board size the search supports,
     /// dice that fill the board, and a minimum length of at least 1 letter.
-    pub fn validate(&self) -> Result<(), String> {
-        let cells = self.rows.saturating_mul(self.cols);
-        if self.rows == 0 || self.cols == 0 || cells > crate::game_board::MAX_CELLS {
-            return Err(format!(
-                "a {}x{} board is not possible (1 to {} cells)",
-                self.rows,
-                self.cols,
-                crate::game_board::MAX_CELLS
-            ));
+    pub fn validate(&self) -> Result<(), RulesError> {
+        let (rows, cols) = (self.rows, self.cols);
+        let cells = rows.saturating_mul(cols);
+        if rows == 0 || cols == 0 || cells > crate::game_board::MAX_CELLS {
+            return Err(RulesError::BadSize { rows, cols });
         }
         if !self.dice.fits(cells) {
-            return Err(format!(
-                "the {} dice do not fit a {}x{} board (they fill {} cells)",
-                self.dice,
-                self.rows,
-                self.cols,
-                self.dice.faces().map_or(0, <[&str]>::len)
-            ));
+            return Err(RulesError::DiceDoNotFit {
+                dice: self.dice,
+                rows,
+                cols,
+            });
         }
         if self.min_len == 0 {
-            return Err("the minimum word length must be at least 1".into());
+            return Err(RulesError::ZeroMinLength);
         }
-        if self.max_len.is_some_and(|max| max < self.min_len) {
-            return Err("the maximum word length is below the minimum".into());
+        if let Some(max) = self.max_len.filter(|&max| max < self.min_len) {
+            return Err(RulesError::MaxBelowMin {
+                min: self.min_len,
+                max,
+            });
         }
         Ok(())
     }
@@ -295,6 +344,8 @@ impl Rules {
 
 #[cfg(test)]
 mod tests {
+    use clap::ValueEnum;
+
     use super::*;
 
     #[test]
@@ -327,7 +378,7 @@ mod tests {
         assert_eq!((super_big.dice, super_big.min_len), (DiceSet::SuperBig, 4));
         let odd = Rules::sized(Preset::Algs4, 3, 7);
         assert_eq!((odd.dice, odd.min_len), (DiceSet::Frequency, 3));
-        for preset in Preset::ALL {
+        for &preset in Preset::value_variants() {
             for (rows, cols) in [(4, 4), (5, 5), (6, 6), (1, 1), (2, 9)] {
                 assert_eq!(
                     Rules::sized(preset, rows, cols).validate(),
@@ -342,13 +393,25 @@ mod tests {
     fn impossible_rules_are_refused() {
         let mut rules = Rules::project4();
         rules.rows = 5;
-        assert!(rules.validate().unwrap_err().contains("do not fit"));
+        assert!(matches!(
+            rules.validate(),
+            Err(RulesError::DiceDoNotFit { rows: 5, .. })
+        ));
         let mut rules = Rules::project4();
         rules.min_len = 0;
-        assert!(rules.validate().is_err());
+        assert_eq!(rules.validate(), Err(RulesError::ZeroMinLength));
         let mut rules = Rules::project4();
         rules.cols = 0;
-        assert!(rules.validate().is_err());
+        assert_eq!(
+            rules.validate(),
+            Err(RulesError::BadSize { rows: 4, cols: 0 })
+        );
+        let mut rules = Rules::project4();
+        rules.max_len = Some(2);
+        assert_eq!(
+            rules.validate().map_err(|e| e.to_string()),
+            Err("the maximum word length (2) is below the minimum (3)".to_string())
+        );
     }
 
     #[test]
@@ -365,11 +428,12 @@ mod tests {
     }
 
     #[test]
-    fn presets_round_trip_through_their_names() {
-        for preset in Preset::ALL {
-            assert_eq!(Preset::from_name(preset.name()), Some(preset));
+    fn presets_parse_by_their_names_in_any_case() {
+        for &preset in Preset::value_variants() {
+            assert_eq!(Preset::from_str(preset.name(), false), Ok(preset));
+            let upper = preset.name().to_ascii_uppercase();
+            assert_eq!(Preset::from_str(&upper, true), Ok(preset));
         }
-        assert_eq!(Preset::from_name("CLASSIC"), Some(Preset::Classic));
-        assert_eq!(Preset::from_name("scrabble"), None);
+        assert!(Preset::from_str("scrabble", true).is_err());
     }
 }

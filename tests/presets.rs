@@ -56,9 +56,9 @@ fn check_game(args: &[&str], stdin: &str, expected: &str) {
 
 /// The rules `--rules NAME [--size RxC]` ask for.
 fn args_rules(args: &[&str]) -> Rules {
-    let preset = Preset::ALL
-        .into_iter()
-        .find(|p| args.get(1) == Some(&p.name()))
+    let preset = args
+        .get(1)
+        .and_then(|name| <Preset as clap::ValueEnum>::from_str(name, false).ok())
         .expect("a preset name");
     match args {
         [_, _, "--size", "2x8"] => Rules::sized(preset, 2, 8),

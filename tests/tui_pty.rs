@@ -180,10 +180,12 @@ fn a_kill_mid_game_restores_the_terminal_and_says_why() {
 fn without_a_terminal_it_says_so() {
     let dir = TempDir::new("tui-no-tty");
     let run = common::run_boggle(dir.path(), &["tui", "--no-record"], b"");
-    assert_eq!(run.code, Some(2));
+    // No terminal is a runtime condition, not a usage error.
+    assert_eq!(run.code, Some(1));
     assert_eq!(
         run.stderr,
-        "boggle: boggle tui needs a terminal; pipe words into 'boggle' instead\n"
+        "boggle: the tui needs a terminal on standard input and output; \
+         pipe words into 'boggle' for the console game\n"
     );
     assert_eq!(run.stdout, "");
     let run = common::run_boggle(dir.path(), &["tui", "--rules", "ece209"], b"");

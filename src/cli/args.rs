@@ -1,48 +1,110 @@
 //! Command-line settings shared by several modes: the rule flags (`--rules`,
-//! `--size`, `--dice`, `--min-len`) and how they resolve into one [`Rules`].
+//! `--size`, `--dice`, `--min-len`) and how they resolve into one [`Rules`],
+//! the word-list flag, and the bounds every mode puts on `--time` and `--threads`.
 
-use clap::Args;
+use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, RangedU64ValueParser, TypedValueParser};
+use clap::{Arg, Args, ValueEnum};
+
+use super::UsageError;
 use crate::dice::DiceSet;
+use crate::dictionary::Dictionary;
 use crate::error::Error;
 use crate::rules::{Preset, Rules};
+
+/// Longest `--time`: a day. Beyond it a clock would overflow (2^64 seconds
+/// cannot be added to an instant), and no game or search needs more.
+pub const MAX_SECONDS: u64 = 24 * 60 * 60;
+
+/// Most `--threads`: 4 per core of a 64-core machine. The same on every
+/// machine, so a `best --seed S --threads T` run repeats anywhere; beyond it
+/// threads only cost memory and time slices (1,024 searching chains on 2 cores
+/// overran `best --time 1` twentyfold), and 2^60 of them cannot be made.
+pub const MAX_THREADS: usize = 256;
+
+/// `--time SECONDS` for the games: 0 to [`MAX_SECONDS`].
+pub fn game_seconds() -> RangedU64ValueParser<u64> {
+    RangedU64ValueParser::new().range(0..=MAX_SECONDS)
+}
+
+/// `--threads T`: 1 to [`MAX_THREADS`].
+pub fn threads() -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::new().range(1..=MAX_THREADS as u64)
+}
+
+/// `--time SECONDS` for a search: a positive number up to [`MAX_SECONDS`], fractions allowed.
+pub fn search_seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| *s > 0.0 && *s <= MAX_SECONDS as f64)
+        .ok_or_else(|| format!("write a number of seconds above 0 and at most {MAX_SECONDS}"))
+}
+
+/// The presets every mode that needs a dictionary accepts: all but ece209,
+/// which scores any string and is played only by the console game.
+pub const DICTIONARY_PRESETS: [Preset; 5] = [
+    Preset::Project4,
+    Preset::Classic,
+    Preset::Cs106b,
+    Preset::Tddd86,
+    Preset::Algs4,
+];
+
+/// Fits `--rules` to one subcommand: `default` is shown and used when the flag
+/// is absent, and only `offered` presets are listed in its help. The others
+/// still parse, so a mode can say why it refuses them and where to play them.
+pub fn rules_arg(arg: Arg, default: Preset, offered: &[Preset]) -> Arg {
+    let values = Preset::value_variants().iter().filter_map(|preset| {
+        let value = preset.to_possible_value()?;
+        Some(value.hide(!offered.contains(preset)))
+    });
+    arg.value_parser(
+        PossibleValuesParser::new(values).try_map(|name| Preset::from_str(&name, true)),
+    )
+    .default_value(default.name())
+}
+
+/// The word-list flag, the same in every mode that reads words.
+#[derive(Debug, Args, Clone, Default, PartialEq, Eq)]
+pub struct DictArgs {
+    /// Word list, one word per line [default: under project4 words.txt here, else the built-in course list; under other rules the built-in player list]
+    #[arg(long = "dict", value_name = "PATH")]
+    pub path: Option<PathBuf>,
+}
+
+impl DictArgs {
+    /// Loads `--dict PATH`, or the rules' built-in list (for the course list,
+    /// `words.txt` here if there is one).
+    pub fn load(&self, rules: &Rules) -> Result<Dictionary, Error> {
+        Ok(match &self.path {
+            Some(path) => Dictionary::from_file(path)?,
+            None => Dictionary::load_builtin(rules.word_list)?,
+        })
+    }
+}
 
 /// The flags that choose and adjust the rules.
 #[derive(Debug, Args, Clone, Default, PartialEq, Eq)]
 pub struct RulesArgs {
-    /// Rule set: project4 (default), classic, cs106b (versus default), tddd86, ece209, algs4
-    ///
-    /// project4  4x4 spec 004 dice; 3+ letters scoring 3:1 4:1 5:2 6:3 7:4 8+:11;
-    ///           never going up a row; Q is plain
-    /// classic   4x4 new dice, or 5x5 big / 6x6 super-big dice with --size (4+ letters
-    ///           there); 3+ letters scoring 3-4:1 5:2 6:3 7:5 8+:11; 8 neighbours; Qu
-    /// cs106b    as classic with 4+ letters (spec 000)
-    /// tddd86    4x4 new dice; 4+ letters scoring length - 3 (spec 003)
-    /// ece209    spec 001's Boggle-ish: 4x4 classic dice shaken by a seeded 16-bit LFSR,
-    ///           a timer, 3 to 16 letters scoring as classic, any string on the board counts
-    /// algs4     any RxC (new dice on 4x4, letter frequencies otherwise); as classic (spec 002)
-    #[arg(
-        long = "rules",
-        value_name = "NAME",
-        value_parser = parse_preset,
-        verbatim_doc_comment
-    )]
+    /// Rule set
+    #[arg(long = "rules", value_name = "NAME", ignore_case = true)]
     pub preset: Option<Preset>,
-    /// Board size: N for N x N, or RxC
+    /// Board size: N for N x N, or RxC [default: the rules' own]
     #[arg(long, value_name = "N|RxC", value_parser = parse_size)]
     pub size: Option<(usize, usize)>,
-    /// Dice: project4, classic, new, big, superbig, frequency
-    #[arg(long, value_name = "SET", value_parser = parse_dice)]
+    /// Dice [default: the rules' own for the board size]
+    #[arg(long, value_name = "SET", value_enum, ignore_case = true)]
     pub dice: Option<DiceSet>,
-    /// Fewest letters a word may have
-    #[arg(long = "min-len", value_name = "N")]
+    /// Fewest letters a word may have [default: the rules' own]
+    #[arg(short = 'w', long = "min-len", value_name = "N")]
     pub min_len: Option<usize>,
 }
 
 impl RulesArgs {
     /// The rules these flags describe, starting from `default` when `--rules` is absent.
     /// An impossible combination is a usage error.
-    pub fn resolve(&self, default: Preset) -> Result<Rules, Error> {
+    pub fn resolve(&self, default: Preset) -> Result<Rules, UsageError> {
         let preset = self.preset.unwrap_or(default);
         let base = Rules::preset(preset);
         let (rows, cols) = self.size.unwrap_or((base.rows, base.cols));
@@ -53,43 +115,27 @@ impl RulesArgs {
         if let Some(min_len) = self.min_len {
             rules.min_len = min_len;
         }
-        rules.validate().map_err(Error::Usage)?;
+        rules.validate()?;
         Ok(rules)
     }
 
-    /// Like [`RulesArgs::resolve`], for a mode (`mode` names it) that needs a
-    /// dictionary to know the words: rules that score any string on the board
-    /// (ece209) are a usage error pointing to the console game, which plays them.
-    pub fn resolve_with_dictionary(&self, default: Preset, mode: &str) -> Result<Rules, Error> {
+    /// Like [`RulesArgs::resolve`], for a mode (`mode` names its subcommand)
+    /// that needs a dictionary to know the words: rules that score any string
+    /// on the board (ece209) are a usage error pointing to the console game.
+    pub fn resolve_with_dictionary(
+        &self,
+        default: Preset,
+        mode: &'static str,
+    ) -> Result<Rules, UsageError> {
         let rules = self.resolve(default)?;
         if !rules.dictionary_required {
-            return Err(Error::Usage(format!(
-                "{mode} needs rules with a dictionary ({} scores any string on the board); \
-                 play them with 'boggle --rules {}'",
-                rules.preset, rules.preset
-            )));
+            return Err(UsageError::NeedsDictionary {
+                mode,
+                preset: rules.preset,
+            });
         }
         Ok(rules)
     }
-}
-
-/// Parses a preset name for clap.
-pub fn parse_preset(text: &str) -> Result<Preset, String> {
-    Preset::from_name(text).ok_or_else(|| {
-        let names: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
-        format!(
-            "unknown rules '{text}' (choose one of {})",
-            names.join(", ")
-        )
-    })
-}
-
-/// Parses a dice set name for clap.
-pub fn parse_dice(text: &str) -> Result<DiceSet, String> {
-    DiceSet::from_name(text).ok_or_else(|| {
-        let names: Vec<&str> = DiceSet::ALL.iter().map(|d| d.name()).collect();
-        format!("unknown dice '{text}' (choose one of {})", names.join(", "))
-    })
 }
 
 /// Parses `N` or `RxC` for clap.
@@ -139,7 +185,7 @@ mod tests {
             ..RulesArgs::default()
         };
         let err = args.resolve(Preset::Classic).expect_err("new dice are 4x4");
-        assert_eq!(err.exit_code(), 2);
+        assert_eq!(Error::from(err).exit_code(), 2);
         let args = RulesArgs {
             min_len: Some(0),
             ..RulesArgs::default()

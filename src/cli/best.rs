@@ -3,14 +3,15 @@
 //! report of the best boards as text or JSON on stdout.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use clap::builder::RangedU64ValueParser;
 
-use super::{args::RulesArgs, load_dictionary};
+use super::UsageError;
+use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
 use crate::error::Error;
 use crate::face::Face;
 use crate::modes::best::{self, Budget, Options, Progress, Ranked, Schedule, Space};
@@ -31,28 +32,31 @@ stops the search and still prints the best boards.";
 
 /// Flags of `boggle best`.
 #[derive(Debug, Args, Clone)]
-#[command(after_help = BEST_HELP)]
+#[command(
+    after_help = BEST_HELP,
+    mut_arg("preset", |arg| rules_arg(arg, Preset::Project4, &DICTIONARY_PRESETS))
+)]
 pub struct BestArgs {
-    /// Word list to use instead of words.txt (one word per line)
-    #[arg(long, value_name = "PATH")]
-    pub dict: Option<PathBuf>,
+    /// The word list.
+    #[command(flatten)]
+    pub dict: DictArgs,
     /// The rules to score by (--dice also limits boards to what those dice can show).
     #[command(flatten)]
     pub rules: RulesArgs,
-    /// Search for this many seconds [default: 10]
-    #[arg(long, value_name = "SECONDS", conflicts_with = "iterations")]
+    /// Search for this many seconds, fractions allowed, at most 86400 [default: 10]
+    #[arg(short, long, value_name = "SECONDS", conflicts_with = "iterations", value_parser = args::search_seconds)]
     pub time: Option<f64>,
     /// Search until the chains have visited this many boards (repeatable with --seed and --threads)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
     pub iterations: Option<u64>,
-    /// Independent search chains, one per thread [default: all cores]
-    #[arg(long, value_name = "T")]
+    /// Independent search chains, one per thread, 1 to 256 [default: all cores, as a search gains from each]
+    #[arg(long, value_name = "T", value_parser = args::threads())]
     pub threads: Option<usize>,
     /// Seed for a repeatable search [default: random]
-    #[arg(long, value_name = "S")]
+    #[arg(short, long, value_name = "S")]
     pub seed: Option<u64>,
     /// How many distinct boards to print
-    #[arg(long, value_name = "K", default_value_t = 5)]
+    #[arg(long, value_name = "K", default_value_t = 5, value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     pub top: usize,
     /// Print the boards as JSON
     #[arg(long)]
@@ -78,10 +82,10 @@ pub struct BestArgs {
 pub fn run(args: &BestArgs) -> Result<(), Error> {
     let rules = args
         .rules
-        .resolve_with_dictionary(Preset::Project4, "boggle best")?;
+        .resolve_with_dictionary(Preset::Project4, "best")?;
     let options = options(args)?;
-    let space = Space::for_rules(&rules, args.rules.dice.is_some()).map_err(Error::Usage)?;
-    let dictionary = load_dictionary(args.dict.as_deref(), &rules)?;
+    let space = Space::for_rules(&rules, args.rules.dice.is_some()).map_err(UsageError::Search)?;
+    let dictionary = args.dict.load(&rules)?;
     let progress = Arc::new(Progress::new());
     let on_interrupt = Arc::clone(&progress);
     // Ctrl-C, SIGTERM and SIGHUP stop the search and keep its boards. If the
@@ -99,40 +103,29 @@ pub fn run(args: &BestArgs) -> Result<(), Error> {
     summarise(&progress, started, &options);
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json {
-        write_json(&mut out, &rules, &boards)?;
+        write_json(&mut out, &rules, &boards).map_err(Error::Output)?;
     } else {
-        write_text(&mut out, &boards)?;
+        write_text(&mut out, &boards).map_err(Error::Output)?;
     }
-    out.flush()?;
-    Ok(())
+    out.flush().map_err(Error::Output)
 }
 
-/// The search options the flags ask for; impossible values are usage errors.
+/// The search options the flags ask for (clap has checked their ranges).
 fn options(args: &BestArgs) -> Result<Options, Error> {
     let budget = match (args.time, args.iterations) {
-        (_, Some(0)) => return Err(Error::Usage("--iterations must be at least 1".into())),
         (_, Some(n)) => Budget::Iterations(n),
         (seconds, None) => {
             let seconds = seconds.unwrap_or(DEFAULT_SECONDS);
-            let time = Duration::try_from_secs_f64(seconds)
-                .ok()
-                .filter(|t| !t.is_zero())
-                .ok_or_else(|| {
-                    Error::Usage(format!(
-                        "--time {seconds} is not a positive number of seconds"
-                    ))
-                })?;
+            // `search_seconds` admits only 0 < seconds <= a day, so this cannot fail.
+            let time =
+                Duration::try_from_secs_f64(seconds).map_err(|e| Error::Io(io::Error::other(e)))?;
             Budget::Time(time)
         }
     };
-    let threads = match args.threads {
-        Some(0) => return Err(Error::Usage("--threads must be at least 1".into())),
-        Some(threads) => threads,
-        None => thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    if args.top == 0 {
-        return Err(Error::Usage("--top must be at least 1".into()));
-    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(args::MAX_THREADS);
     Ok(Options {
         budget,
         threads,

@@ -1,74 +1,278 @@
 //! Boards written down: spec 002's board files (`ROWS COLS` then the cells,
 //! separated by white space, `Qu` or `Q` for the Qu face) and the one-line
-//! form of board lists (row-major letters, one character per cell, `q` = Qu).
+//! form of board lists (row-major letters, one character per cell, `q` = Qu),
+//! and reading both from files or standard input with a bound on memory.
 
+use std::borrow::Cow;
 use std::fmt;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
 
 use crate::face::Face;
-use crate::game_board::GameBoard;
+use crate::game_board::{BoardError, GameBoard, MAX_CELLS};
 
-/// What is wrong with a board file, and on which line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoardFileError {
-    /// One-based line number.
-    pub line: usize,
-    /// What is wrong there.
-    pub message: String,
+/// Largest board file read: the largest board ([`MAX_CELLS`] cells written
+/// as `Qu` and a space) is 12 KiB, so this only stops endless input such as
+/// `/dev/zero` from taking all memory.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+/// Longest line of a board list: the largest board is [`MAX_CELLS`] letters.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// Largest board list read: about 4 million 4x4 boards, held in memory at
+/// about 100 bytes each (400 MB); a 256 MiB list peaked at 1.6 GB.
+pub const MAX_LIST_BYTES: u64 = 64 << 20;
+
+/// Why a board file or board list could not be used.
+#[derive(Debug)]
+pub enum BoardFileError {
+    /// The file could not be opened (missing, no permission, ...).
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The file was opened but reading it failed (a directory, a device error, ...).
+    Read {
+        /// The file (`-`: standard input).
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The input is longer than the cap for its kind.
+    TooLarge {
+        /// The file (`-`: standard input).
+        path: PathBuf,
+        /// The cap in bytes.
+        limit: u64,
+    },
+    /// A line of a board list is longer than [`MAX_LINE_BYTES`].
+    LineTooLong {
+        /// The file (`-`: standard input).
+        path: PathBuf,
+        /// One-based line number.
+        line: usize,
+    },
+    /// A line is not UTF-8 text.
+    NotText {
+        /// The file (`-`: standard input).
+        path: PathBuf,
+        /// One-based line number.
+        line: usize,
+    },
+    /// The text does not describe a board.
+    Malformed {
+        /// The file (`-`: standard input).
+        path: PathBuf,
+        /// One-based line number.
+        line: usize,
+        /// What is wrong there.
+        problem: BoardProblem,
+    },
+}
+
+/// How a path is named in messages: `-` is standard input.
+fn shown(path: &Path) -> Cow<'_, str> {
+    if path == Path::new("-") {
+        Cow::Borrowed("standard input")
+    } else {
+        path.to_string_lossy()
+    }
 }
 
 impl fmt::Display for BoardFileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
+        match self {
+            BoardFileError::Open { path, .. } => write!(f, "cannot open {}", shown(path)),
+            BoardFileError::Read { path, .. } => write!(f, "cannot read {}", shown(path)),
+            BoardFileError::TooLarge { path, limit } => write!(
+                f,
+                "{} is larger than {} MiB, the most boggle reads as boards",
+                shown(path),
+                limit >> 20
+            ),
+            BoardFileError::LineTooLong { path, line } => write!(
+                f,
+                "{}:{line}: a line longer than {} KiB (the largest board has {MAX_CELLS} cells)",
+                shown(path),
+                MAX_LINE_BYTES >> 10
+            ),
+            BoardFileError::NotText { path, line } => {
+                write!(f, "{}:{line}: not UTF-8 text", shown(path))
+            }
+            BoardFileError::Malformed { path, line, .. } => write!(f, "{}:{line}", shown(path)),
+        }
     }
 }
 
-impl std::error::Error for BoardFileError {}
+impl std::error::Error for BoardFileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BoardFileError::Open { source, .. } | BoardFileError::Read { source, .. } => {
+                Some(source)
+            }
+            BoardFileError::Malformed { problem, .. } => Some(problem),
+            BoardFileError::TooLarge { .. }
+            | BoardFileError::LineTooLong { .. }
+            | BoardFileError::NotText { .. } => None,
+        }
+    }
+}
+
+/// Which dimension a board file's header gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dimension {
+    /// The first number.
+    Rows,
+    /// The second number.
+    Columns,
+}
+
+impl fmt::Display for Dimension {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Dimension::Rows => "rows",
+            Dimension::Columns => "columns",
+        })
+    }
+}
+
+/// What is wrong with the text of a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardProblem {
+    /// The header stops before this number.
+    MissingDimension(Dimension),
+    /// A header number that is not a positive whole number.
+    BadDimension {
+        /// Which number.
+        dimension: Dimension,
+        /// The text found instead.
+        found: String,
+    },
+    /// More cells than any board may have.
+    TooLarge {
+        /// Rows given.
+        rows: usize,
+        /// Columns given.
+        cols: usize,
+    },
+    /// Cells beyond the last one the header allows.
+    TooManyCells {
+        /// Rows given.
+        rows: usize,
+        /// Columns given.
+        cols: usize,
+    },
+    /// The text ends before the last cell.
+    TooFewCells {
+        /// Cells found.
+        found: usize,
+        /// Rows given.
+        rows: usize,
+        /// Columns given.
+        cols: usize,
+    },
+    /// A cell that is not a face.
+    NotACell {
+        /// The text found.
+        found: String,
+    },
+    /// The cells do not make a board (a board list's line).
+    Board(BoardError),
+}
+
+impl fmt::Display for BoardProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardProblem::MissingDimension(what) => write!(f, "missing the number of {what}"),
+            BoardProblem::BadDimension { dimension, found } => write!(
+                f,
+                "the number of {dimension} must be a positive whole number, not {found:?}"
+            ),
+            BoardProblem::TooLarge { rows, cols } => write!(
+                f,
+                "a {rows}x{cols} board is too large (at most {MAX_CELLS} cells)"
+            ),
+            BoardProblem::TooManyCells { rows, cols } => write!(
+                f,
+                "more than the {} cells of a {rows}x{cols} board",
+                rows * cols
+            ),
+            BoardProblem::TooFewCells { found, rows, cols } => write!(
+                f,
+                "only {found} of the {} cells of a {rows}x{cols} board",
+                rows * cols
+            ),
+            BoardProblem::NotACell { found } => {
+                write!(f, "{found:?} is not a board cell (a letter, or Qu)")
+            }
+            // Transparent: the board's own error says it all.
+            BoardProblem::Board(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for BoardProblem {}
+
+/// What is wrong with a board file's text, and on which line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardSyntaxError {
+    /// One-based line number.
+    pub line: usize,
+    /// What is wrong there.
+    pub problem: BoardProblem,
+}
+
+impl fmt::Display for BoardSyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}", self.line)
+    }
+}
+
+impl std::error::Error for BoardSyntaxError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.problem)
+    }
+}
 
 /// Parses a spec 002 board file. With `qu`, a lone `Q` cell is the Qu face.
-pub fn parse_board_file(text: &str, qu: bool) -> Result<GameBoard, BoardFileError> {
+/// A leading UTF-8 byte-order mark is skipped, as word lists' are.
+pub fn parse_board_file(text: &str, qu: bool) -> Result<GameBoard, BoardSyntaxError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let at = |line: usize, problem: BoardProblem| BoardSyntaxError { line, problem };
     let mut tokens = text
         .lines()
         .enumerate()
         .flat_map(|(i, line)| line.split_whitespace().map(move |t| (i + 1, t)));
     let last_line = text.lines().count().max(1);
-    let mut dimension = |what: &str| -> Result<usize, BoardFileError> {
-        let (line, token) = tokens.next().ok_or_else(|| BoardFileError {
-            line: last_line,
-            message: format!("missing the number of {what}"),
-        })?;
+    let mut dimension = |dimension: Dimension| -> Result<usize, BoardSyntaxError> {
+        let (line, token) = tokens
+            .next()
+            .ok_or_else(|| at(last_line, BoardProblem::MissingDimension(dimension)))?;
         token
             .parse::<usize>()
             .ok()
             .filter(|&n| n > 0)
-            .ok_or_else(|| BoardFileError {
-                line,
-                message: format!(
-                    "the number of {what} must be a positive whole number, not {token:?}"
-                ),
+            .ok_or_else(|| {
+                let found = token.to_string();
+                at(line, BoardProblem::BadDimension { dimension, found })
             })
     };
-    let rows = dimension("rows")?;
-    let cols = dimension("columns")?;
+    let rows = dimension(Dimension::Rows)?;
+    let cols = dimension(Dimension::Columns)?;
     let cells = rows.saturating_mul(cols);
-    if cells > crate::game_board::MAX_CELLS {
-        return Err(BoardFileError {
-            line: 1,
-            message: format!("a {rows}x{cols} board is too large"),
-        });
+    if cells > MAX_CELLS {
+        return Err(at(1, BoardProblem::TooLarge { rows, cols }));
     }
     let mut faces = Vec::with_capacity(cells);
     let mut last = 1;
     for (line, token) in tokens {
         last = line;
         if faces.len() == cells {
-            return Err(BoardFileError {
-                line,
-                message: format!("more than the {cells} cells of a {rows}x{cols} board"),
-            });
+            return Err(at(line, BoardProblem::TooManyCells { rows, cols }));
         }
-        let face = Face::parse(token).ok_or_else(|| BoardFileError {
-            line,
-            message: format!("{token:?} is not a board cell (a letter, or Qu)"),
+        let face = Face::parse(token).ok_or_else(|| {
+            let found = token.to_string();
+            at(line, BoardProblem::NotACell { found })
         })?;
         faces.push(if qu && face.as_str() == "Q" {
             Face::QU
@@ -77,18 +281,120 @@ pub fn parse_board_file(text: &str, qu: bool) -> Result<GameBoard, BoardFileErro
         });
     }
     if faces.len() < cells {
-        return Err(BoardFileError {
-            line: last,
-            message: format!(
-                "only {} of the {cells} cells of a {rows}x{cols} board",
-                faces.len()
-            ),
+        let found = faces.len();
+        return Err(at(last, BoardProblem::TooFewCells { found, rows, cols }));
+    }
+    GameBoard::from_faces(rows, cols, faces).map_err(|e| at(1, BoardProblem::Board(e)))
+}
+
+/// Opens `path` for reading boards; `-` is standard input.
+fn open(path: &Path) -> Result<Box<dyn Read>, BoardFileError> {
+    if path == Path::new("-") {
+        return Ok(Box::new(io::stdin()));
+    }
+    match std::fs::File::open(path) {
+        Ok(file) => Ok(Box::new(file)),
+        Err(source) => Err(BoardFileError::Open {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// The one-based line of byte `offset` in `bytes`.
+fn line_at(bytes: &[u8], offset: usize) -> usize {
+    1 + bytes[..offset.min(bytes.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+}
+
+/// Reads and parses one spec 002 board file (`-`: standard input), at most
+/// [`MAX_FILE_BYTES`] of it.
+pub fn read_board_file(path: &Path, qu: bool) -> Result<GameBoard, BoardFileError> {
+    let mut bytes = Vec::new();
+    open(path)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| BoardFileError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(BoardFileError::TooLarge {
+            path: path.to_path_buf(),
+            limit: MAX_FILE_BYTES,
         });
     }
-    GameBoard::from_faces(rows, cols, faces).map_err(|e| BoardFileError {
-        line: 1,
-        message: e.to_string(),
+    let text = std::str::from_utf8(&bytes).map_err(|e| BoardFileError::NotText {
+        path: path.to_path_buf(),
+        line: line_at(&bytes, e.valid_up_to()),
+    })?;
+    parse_board_file(text, qu).map_err(|e| BoardFileError::Malformed {
+        path: path.to_path_buf(),
+        line: e.line,
+        problem: e.problem,
     })
+}
+
+/// Reads a board list (`-`: standard input): one board per line as
+/// [`parse_board_line`] reads it, blank lines skipped. Read line by line, each
+/// at most [`MAX_LINE_BYTES`] and all at most [`MAX_LIST_BYTES`].
+pub fn read_board_list(
+    path: &Path,
+    rows: usize,
+    cols: usize,
+    qu: bool,
+) -> Result<Vec<GameBoard>, BoardFileError> {
+    let file = || path.to_path_buf();
+    let mut reader = BufReader::new(open(path)?);
+    let mut boards = Vec::new();
+    let mut bytes = Vec::new();
+    let mut total: u64 = 0;
+    let mut line = 0;
+    loop {
+        line += 1;
+        bytes.clear();
+        // One byte past the cap tells a line that is too long from one that just fits.
+        let read = (&mut reader)
+            .take(MAX_LINE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut bytes)
+            .map_err(|source| BoardFileError::Read {
+                path: file(),
+                source,
+            })?;
+        if read == 0 {
+            return Ok(boards);
+        }
+        total += read as u64;
+        if total > MAX_LIST_BYTES {
+            return Err(BoardFileError::TooLarge {
+                path: file(),
+                limit: MAX_LIST_BYTES,
+            });
+        }
+        let content = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        if content.len() > MAX_LINE_BYTES {
+            return Err(BoardFileError::LineTooLong { path: file(), line });
+        }
+        let text = std::str::from_utf8(content)
+            .map_err(|_| BoardFileError::NotText { path: file(), line })?;
+        let text = if line == 1 {
+            text.strip_prefix('\u{feff}').unwrap_or(text)
+        } else {
+            text
+        };
+        if text.trim().is_empty() {
+            continue;
+        }
+        let board =
+            parse_board_line(text, rows, cols, qu).map_err(|e| BoardFileError::Malformed {
+                path: file(),
+                line,
+                problem: BoardProblem::Board(e),
+            })?;
+        boards.push(board);
+    }
 }
 
 /// Parses one row-major line of a board list: one letter per cell, any case;
@@ -98,14 +404,14 @@ pub fn parse_board_line(
     rows: usize,
     cols: usize,
     qu: bool,
-) -> Result<GameBoard, crate::BoardError> {
+) -> Result<GameBoard, BoardError> {
     let faces = line
         .trim()
         .chars()
         .enumerate()
         .map(|(index, c)| {
             let face = u8::try_from(c).ok().and_then(Face::letter).ok_or_else(|| {
-                crate::BoardError::NotALetter {
+                BoardError::NotALetter {
                     index,
                     found: c.to_string(),
                 }
@@ -116,7 +422,7 @@ pub fn parse_board_line(
                 face
             })
         })
-        .collect::<Result<Vec<Face>, crate::BoardError>>()?;
+        .collect::<Result<Vec<Face>, BoardError>>()?;
     GameBoard::from_faces(rows, cols, faces)
 }
 
@@ -152,9 +458,24 @@ mod tests {
         ];
         for (text, line, message) in cases {
             let err = parse_board_file(text, true).expect_err(text);
-            assert_eq!(err.line, line, "{text:?}: {err}");
-            assert!(err.message.contains(message), "{text:?}: {err}");
+            let problem = err.problem.to_string();
+            assert_eq!(err.line, line, "{text:?}: {problem}");
+            assert!(problem.contains(message), "{text:?}: {problem}");
         }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let plain = parse_board_file("2 2\nA B\nC D\n", true).expect("valid");
+        let marked = parse_board_file("\u{feff}2 2\nA B\nC D\n", true).expect("valid");
+        assert_eq!(marked, plain);
+    }
+
+    #[test]
+    fn bad_bytes_are_placed_on_their_line() {
+        assert_eq!(line_at(b"a\nb\nc", 0), 1);
+        assert_eq!(line_at(b"a\nb\nc", 4), 3);
+        assert_eq!(line_at(b"a\n", 99), 2);
     }
 
     #[test]

@@ -9,22 +9,26 @@ pub mod board_file;
 mod play;
 mod solve;
 mod tui;
+mod usage;
 mod versus;
+
+pub use usage::UsageError;
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::dictionary::{Dictionary, Level, WordsCounted};
 use crate::error::Error;
+use crate::rules::Preset;
 
 const EXIT_STATUS: &str = "\
 Exit status: 0 when the game or command finished (also when the output pipe
-was closed), 1 on a runtime failure (an unreadable dictionary or board file),
-2 on a usage error (a bad flag or an impossible combination of settings).";
+was closed), 1 on a runtime failure (an unreadable dictionary or board file,
+no terminal for tui), 2 on a usage error (a bad flag or an impossible
+combination of settings).";
 
 /// Boggle: the Project 4 console game, the classic variants, and a fast solver.
 #[derive(Debug, Parser)]
@@ -34,7 +38,12 @@ was closed), 1 on a runtime failure (an unreadable dictionary or board file),
     about,
     after_help = EXIT_STATUS,
     // Game flags before a subcommand would otherwise be dropped without a word.
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    // The console game plays every preset, ece209 included.
+    mut_arg("preset", |arg| args::rules_arg(arg, Preset::Project4, Preset::value_variants())),
+    mut_arg("time", |arg| arg.help(
+        "Seconds to find words, 0 (untimed) to 86400 [default: untimed; under ece209, asked at the start]"
+    ))
 )]
 pub struct Cli {
     /// A mode other than the default console game.
@@ -60,17 +69,18 @@ pub enum Command {
     Tui(tui::TuiArgs),
 }
 
-/// Settings shared by the playable modes.
+/// Settings shared by the playable modes. Each mode states its own `--rules`
+/// and `--time` defaults in its help (see [`args::rules_arg`]).
 #[derive(Debug, Args, Clone, Default)]
 pub struct GameArgs {
-    /// Word list to use instead of words.txt (one word per line)
-    #[arg(long, value_name = "PATH")]
-    pub dict: Option<PathBuf>,
-    /// Seed for a repeatable random board
-    #[arg(long, value_name = "N")]
+    /// The word list.
+    #[command(flatten)]
+    pub dict: args::DictArgs,
+    /// Seed for a repeatable random board [default: random]
+    #[arg(short, long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Seconds to find words (a turn ends when they run out; ece209: the timer)
-    #[arg(long, value_name = "SECONDS")]
+    /// Seconds to find words, 0 (untimed) to 86400
+    #[arg(short, long, value_name = "SECONDS", value_parser = args::game_seconds())]
     pub time: Option<u64>,
     /// Words that count: common (a casual game: everyday and desk-dictionary words) or all
     #[arg(long, value_name = "WHICH", value_enum, default_value_t = WordsCounted::All)]
@@ -91,9 +101,10 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
-        Err(e) => return clap_exit(&e),
+        Err(e) => return clap_exit(&e, &command_of(&args)),
     };
     let result = match cli.command {
         None => play::run(&cli.game),
@@ -113,15 +124,34 @@ fn exit_status(result: Result<(), Error>) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
-            report(&e.to_string());
+            report(&chain(&e));
             ExitCode::from(e.exit_code())
         }
     }
 }
 
-/// `--help` and `--version` print normally; a usage error becomes one line and status 2.
-fn clap_exit(e: &clap::Error) -> ExitCode {
-    use clap::error::ErrorKind;
+/// An error and its causes on one line, joined with ": " (as ripgrep reports
+/// them). A cause whose text the line already holds is left out: some errors
+/// outside this crate print their source in their own message.
+pub(crate) fn chain(error: &dyn std::error::Error) -> String {
+    let mut line = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        let text = e.to_string();
+        if !text.is_empty() && !line.contains(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        cause = e.source();
+    }
+    line
+}
+
+/// `--help` and `--version` print normally; a usage error becomes one line and
+/// status 2, with clap's "did you mean" suggestion (or the valid values) and
+/// the `command` whose help to see.
+fn clap_exit(e: &clap::Error, command: &str) -> ExitCode {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
     match e.kind() {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
@@ -132,10 +162,42 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
             let text = e.render().to_string();
             let first = text.lines().next().unwrap_or("invalid arguments");
             let first = first.strip_prefix("error: ").unwrap_or(first);
-            report(&format!("{first} (see 'boggle --help')"));
+            let suggested = [
+                ContextKind::SuggestedArg,
+                ContextKind::SuggestedSubcommand,
+                ContextKind::SuggestedValue,
+            ]
+            .into_iter()
+            .find_map(|kind| match e.get(kind) {
+                Some(ContextValue::String(s)) => Some(s.clone()),
+                Some(ContextValue::Strings(s)) if !s.is_empty() => Some(s.join("' or '")),
+                _ => None,
+            });
+            let hint = match (suggested, e.get(ContextKind::ValidValue)) {
+                (Some(s), _) => format!("; did you mean '{s}'?"),
+                (None, Some(ContextValue::Strings(valid))) if !valid.is_empty() => {
+                    format!(" (choose one of {})", valid.join(", "))
+                }
+                _ => String::new(),
+            };
+            report(&format!("{first}{hint} (see '{command} --help')"));
             ExitCode::from(2)
         }
     }
+}
+
+/// The command whose help fits a parse error of `args`: `boggle versus` when
+/// a subcommand's name is among them, else `boggle`.
+fn command_of(args: &[OsString]) -> String {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    let named = args.iter().skip(1).find_map(|arg| {
+        let arg = arg.to_str()?;
+        cli.get_subcommands()
+            .find(|sub| sub.get_name() == arg)
+            .map(|sub| sub.get_name().to_string())
+    });
+    named.map_or_else(|| "boggle".to_string(), |name| format!("boggle {name}"))
 }
 
 /// Writes `boggle: message` to stderr; a failure to write it is ignored (there is nowhere left to say it).
@@ -143,34 +205,21 @@ pub(crate) fn report(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "boggle: {message}");
 }
 
-/// Loads `--dict PATH`, or the rules' built-in list (for the course list,
-/// `words.txt` here if there is one).
-pub(crate) fn load_dictionary(
-    path: Option<&std::path::Path>,
-    rules: &crate::Rules,
-) -> Result<crate::Dictionary, Error> {
-    Ok(match path {
-        Some(path) => crate::Dictionary::from_file(path)?,
-        None => crate::Dictionary::load_builtin(rules.word_list)?,
-    })
-}
-
-/// The dictionary of a playable mode: [`load_dictionary`], cut down to the
-/// common words under `--words common`. `--words common`, and a computer
-/// `level` below perfect, need a word list that has commonness levels.
+/// The dictionary of a playable mode: `--dict` or the rules' list, cut down
+/// to the common words under `--words common`. `--words common`, and a
+/// computer `level` below perfect, need a word list that has commonness levels.
 pub(crate) fn load_game_dictionary(
     args: &GameArgs,
     rules: &crate::Rules,
     level: Level,
 ) -> Result<Dictionary, Error> {
-    let dictionary = load_dictionary(args.dict.as_deref(), rules)?;
+    let dictionary = args.dict.load(rules)?;
     let needs_levels = args.words == WordsCounted::Common || level != Level::Perfect;
     if needs_levels && !dictionary.has_levels() {
-        return Err(Error::Usage(format!(
-            "--words common and --level need a word list with commonness levels, and {} has none \
-             (the player list of every preset but project4 has them)",
-            dictionary.describe()
-        )));
+        return Err(UsageError::NeedsLevels {
+            word_list: dictionary.describe(),
+        }
+        .into());
     }
     Ok(dictionary.restricted(args.words.max_rank()))
 }
@@ -182,9 +231,132 @@ mod tests {
     #[test]
     fn parses_game_flags() {
         let cli = Cli::try_parse_from(["boggle", "--dict", "w.txt", "--seed", "7"]).expect("valid");
-        assert_eq!(cli.game.dict, Some(PathBuf::from("w.txt")));
+        assert_eq!(cli.game.dict.path, Some("w.txt".into()));
         assert_eq!(cli.game.seed, Some(7));
         assert!(Cli::try_parse_from(["boggle", "--seed", "x"]).is_err());
         assert!(Cli::try_parse_from(["boggle", "--nope"]).is_err());
+    }
+
+    /// Whether `args` (after the program name) parse.
+    fn parses(args: &[&str]) -> bool {
+        Cli::try_parse_from(std::iter::once("boggle").chain(args.iter().copied())).is_ok()
+    }
+
+    #[test]
+    fn time_is_capped_at_a_day_in_every_mode() {
+        for mode in [&[][..], &["versus"], &["tui"], &["best"]] {
+            for (time, allowed) in [
+                ("86400", true),
+                ("86401", false),
+                ("18446744073709551615", false),
+            ] {
+                let args = [mode, &["--time", time]].concat();
+                assert_eq!(parses(&args), allowed, "{args:?}");
+            }
+        }
+        assert!(parses(&["--time", "0"]));
+        assert!(
+            !parses(&["best", "--time", "0"]),
+            "a search needs some time"
+        );
+    }
+
+    #[test]
+    fn help_states_the_caps_the_parsers_apply() {
+        use clap::CommandFactory;
+        let mut cli = Cli::command();
+        let seconds = args::MAX_SECONDS.to_string();
+        let threads = format!("1 to {}", args::MAX_THREADS);
+        assert!(cli.render_help().to_string().contains(&seconds));
+        for (name, caps) in [
+            ("versus", &[&seconds][..]),
+            ("tui", &[&seconds]),
+            ("best", &[&seconds, &threads]),
+            ("bench", &[&threads]),
+        ] {
+            let help = cli
+                .find_subcommand_mut(name)
+                .map(|sub| sub.render_help().to_string())
+                .unwrap_or_default();
+            for cap in caps {
+                assert!(help.contains(cap.as_str()), "{name}: {cap}: {help}");
+            }
+        }
+    }
+
+    #[test]
+    fn threads_are_capped_in_every_mode_that_takes_them() {
+        for mode in ["bench", "best"] {
+            assert!(parses(&[mode, "--threads", "256"]), "{mode}");
+            assert!(!parses(&[mode, "--threads", "257"]), "{mode}");
+            assert!(!parses(&[mode, "--threads", "0"]), "{mode}");
+        }
+    }
+
+    #[test]
+    fn bsd_short_flags() {
+        let cli = Cli::try_parse_from(["boggle", "-t", "90", "-s", "4", "-w", "5"]).expect("valid");
+        assert_eq!(
+            (cli.game.time, cli.game.seed, cli.game.rules.min_len),
+            (Some(90), Some(4), Some(5))
+        );
+        assert!(parses(&["best", "-t", "1.5", "-s", "2"]));
+        assert!(parses(&["bench", "-s", "2", "-w", "4"]));
+    }
+
+    #[test]
+    fn presets_and_dice_parse_in_any_case_and_each_mode_has_its_default() {
+        let cli = Cli::try_parse_from(["boggle", "--rules", "CS106B", "--dice", "SuperBig"])
+            .expect("valid");
+        assert_eq!(cli.game.rules.preset, Some(Preset::Cs106b));
+        assert_eq!(cli.game.rules.dice, Some(crate::DiceSet::SuperBig));
+        let default_of = |args: &[&str]| {
+            let cli = Cli::try_parse_from(args).expect("valid");
+            match cli.command {
+                None => cli.game.rules.preset,
+                Some(Command::Solve(a)) => a.rules.preset,
+                Some(Command::Bench(a)) => a.rules.preset,
+                Some(Command::Versus(a)) => a.game.rules.preset,
+                Some(Command::Best(a)) => a.rules.preset,
+                Some(Command::Tui(a)) => a.game.rules.preset,
+            }
+        };
+        assert_eq!(default_of(&["boggle"]), Some(Preset::Project4));
+        assert_eq!(default_of(&["boggle", "solve"]), Some(Preset::Algs4));
+        assert_eq!(default_of(&["boggle", "bench"]), Some(Preset::Classic));
+        assert_eq!(default_of(&["boggle", "versus"]), Some(Preset::Cs106b));
+        assert_eq!(default_of(&["boggle", "best"]), Some(Preset::Project4));
+        assert_eq!(default_of(&["boggle", "tui"]), Some(Preset::Project4));
+        // Not offered, but parsed, so the mode can say where ece209 is played.
+        let versus = ["boggle", "versus", "--rules", "ece209"];
+        assert_eq!(default_of(&versus), Some(Preset::Ece209));
+    }
+
+    #[test]
+    fn misspelt_flags_carry_a_suggestion() {
+        use clap::error::{ContextKind, ContextValue};
+        let e = Cli::try_parse_from(["boggle", "--seeed", "1"]).expect_err("no such flag");
+        assert_eq!(
+            e.get(ContextKind::SuggestedArg),
+            Some(&ContextValue::String("--seed".into()))
+        );
+    }
+
+    #[test]
+    fn the_report_joins_causes_and_says_each_once() {
+        let read = Error::Input(std::io::Error::other("Is a directory"));
+        assert_eq!(chain(&read), "cannot read the input: Is a directory");
+        let dictionary = Error::from(crate::DictionaryError::Io {
+            path: "w.txt".into(),
+            source: std::io::Error::other("gone"),
+        });
+        assert_eq!(chain(&dictionary), "cannot read dictionary w.txt: gone");
+        let rules = Error::from(UsageError::Rules(crate::rules::RulesError::ZeroMinLength));
+        assert_eq!(
+            chain(&rules),
+            "impossible rules: the minimum word length must be at least 1"
+        );
+        assert_eq!(rules.exit_code(), 2);
+        assert_eq!(Error::NoTerminal.exit_code(), 1);
     }
 }

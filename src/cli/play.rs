@@ -7,12 +7,12 @@ use std::io::{self, BufWriter, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{GameArgs, load_game_dictionary};
+use super::{GameArgs, UsageError, load_game_dictionary};
 use crate::dictionary::Level;
 use crate::error::Error;
 use crate::game::Game;
 use crate::game_board::GameBoard;
-use crate::modes::boggleish::{self, Answers, MAX_SEED};
+use crate::modes::boggleish::{self, Answers};
 use crate::modes::console::{self, Options};
 use crate::player::keyboard::{Keyboard, Plain, SystemClock, ThreadedLines, Timed};
 use crate::random;
@@ -63,13 +63,7 @@ pub(super) fn name_word_list(err: &mut impl Write, dictionary: &crate::Dictionar
 fn run_boggleish(args: &GameArgs, rules: &Rules) -> Result<(), Error> {
     let seed = args
         .seed
-        .map(|seed| {
-            u16::try_from(seed).map_err(|_| {
-                Error::Usage(format!(
-                    "ece209 seeds go from 0 to {MAX_SEED} (its random numbers come from a 16-bit register)"
-                ))
-            })
-        })
+        .map(|seed| u16::try_from(seed).map_err(|_| UsageError::Ece209Seed { seed }))
         .transpose()?;
     let answers = Answers {
         seed,

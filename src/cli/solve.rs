@@ -1,15 +1,15 @@
 //! `boggle solve`: spec 002's test client. Every valid word of each board
 //! file (or `--board LETTERS`), one per line, ascending, then `Score = N`.
 
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
 
-use super::args::RulesArgs;
-use super::load_dictionary;
-use crate::cli::board_file::parse_board_file;
+use super::UsageError;
+use super::args::{DictArgs, RulesArgs, rules_arg};
+use crate::cli::board_file::read_board_file;
 use crate::error::Error;
 use crate::game_board::GameBoard;
 use crate::rules::Preset;
@@ -17,11 +17,12 @@ use crate::word_find::WordFind;
 
 /// Flags of `boggle solve`.
 #[derive(Debug, Args)]
+#[command(mut_arg("preset", |arg| rules_arg(arg, Preset::Algs4, &super::args::DICTIONARY_PRESETS)))]
 pub struct SolveArgs {
-    /// Word list (default: words.txt here, else the built-in list)
-    #[arg(long, value_name = "PATH")]
-    pub dict: Option<PathBuf>,
-    /// Rules (default algs4: 8 neighbours, 3+ letters, Qu)
+    /// The word list.
+    #[command(flatten)]
+    pub dict: DictArgs,
+    /// The rules (default algs4: 8 neighbours, 3+ letters, Qu).
     #[command(flatten)]
     pub rules: RulesArgs,
     /// A board as row-major letters instead of a file (Q or Qu for the Qu face)
@@ -34,22 +35,23 @@ pub struct SolveArgs {
 
 /// Solves each board and prints its words and score.
 pub fn run(args: &SolveArgs) -> Result<(), Error> {
-    let rules = args.rules.resolve(Preset::Algs4)?;
+    let rules = args.rules.resolve_with_dictionary(Preset::Algs4, "solve")?;
     if args.board.is_none() && args.files.is_empty() {
-        return Err(Error::Usage(
-            "give a board file (or - for standard input), or --board LETTERS".into(),
-        ));
+        return Err(UsageError::NoBoard.into());
     }
     let mut boards = Vec::new();
     if let Some(letters) = &args.board {
-        boards.push(GameBoard::from_letters(
-            letters, rules.rows, rules.cols, rules.qu,
-        )?);
+        let board = GameBoard::from_letters(letters, rules.rows, rules.cols, rules.qu);
+        boards.push(board.map_err(|source| UsageError::Board {
+            rows: rules.rows,
+            cols: rules.cols,
+            source,
+        })?);
     }
     for path in &args.files {
         boards.push(read_board_file(path, rules.qu)?);
     }
-    let dictionary = Arc::new(load_dictionary(args.dict.as_deref(), &rules)?);
+    let dictionary = Arc::new(args.dict.load(&rules)?);
     let mut out = BufWriter::new(io::stdout().lock());
     for board in boards {
         // Each board keeps its own shape; the other rules apply unchanged.
@@ -59,32 +61,10 @@ pub fn run(args: &SolveArgs) -> Result<(), Error> {
         let find = WordFind::with_rules(Arc::clone(&dictionary), board_rules);
         let words = find.all_words_checked(&board).map_err(Error::Search)?;
         for word in &words {
-            writeln!(out, "{word}")?;
+            writeln!(out, "{word}").map_err(Error::Output)?;
         }
         let score: u32 = words.iter().map(|w| find.rules().word_score(w.len())).sum();
-        writeln!(out, "Score = {score}")?;
+        writeln!(out, "Score = {score}").map_err(Error::Output)?;
     }
-    out.flush()?;
-    Ok(())
-}
-
-/// Reads and parses one board file (`-` = standard input).
-fn read_board_file(path: &PathBuf, qu: bool) -> Result<GameBoard, Error> {
-    let shown = path.display().to_string();
-    let mut text = String::new();
-    let read = if shown == "-" {
-        io::stdin().read_to_string(&mut text)
-    } else {
-        std::fs::File::open(path).and_then(|mut f| f.read_to_string(&mut text))
-    };
-    read.map_err(|e| Error::BoardFile {
-        path: shown.clone(),
-        line: 1,
-        message: format!("cannot read: {e}"),
-    })?;
-    parse_board_file(&text, qu).map_err(|e| Error::BoardFile {
-        path: shown,
-        line: e.line,
-        message: e.message,
-    })
+    out.flush().map_err(Error::Output)
 }

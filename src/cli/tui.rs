@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 
+use super::args::{DICTIONARY_PRESETS, rules_arg};
 use super::{GameArgs, load_game_dictionary, report};
 use crate::Dictionary;
 use crate::dictionary::{Level, WordList};
@@ -42,8 +43,14 @@ pub enum ColorChoice {
 
 /// The full-screen game's flags.
 #[derive(Debug, Args, Clone)]
+#[command(
+    mut_arg("preset", |arg| rules_arg(arg, Preset::Project4, &DICTIONARY_PRESETS)),
+    mut_arg("time", |arg| arg.help(
+        "Seconds for the game, 0 (untimed) to 86400 [default: 180, the sand timer; 240 from 6x6]"
+    ))
+)]
 pub struct TuiArgs {
-    /// Dictionary, seed, time and rules, as for the console game (--time 0: untimed; default 180, 240 from 6x6).
+    /// Dictionary, seed, time and rules, as for the console game.
     #[command(flatten)]
     pub game: GameArgs,
     /// The computer's vocabulary under cs106b and tddd86: easy, medium, hard or perfect
@@ -62,11 +69,9 @@ pub fn run(args: &TuiArgs) -> Result<(), Error> {
     let rules = args
         .game
         .rules
-        .resolve_with_dictionary(Preset::Project4, "boggle tui")?;
+        .resolve_with_dictionary(Preset::Project4, "tui")?;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-        return Err(Error::Usage(
-            "boggle tui needs a terminal; pipe words into 'boggle' instead".into(),
-        ));
+        return Err(Error::NoTerminal);
     }
     let time = match args.game.time {
         None => Some(default_time(&rules)),
@@ -80,7 +85,7 @@ pub fn run(args: &TuiArgs) -> Result<(), Error> {
         Some(seed) => GameBoard::random(&rules, &mut random::seeded(seed)),
         None => GameBoard::random(&rules, &mut random::from_entropy()),
     };
-    let key = record_key(&rules, args.game.dict.as_deref(), &dictionary, time);
+    let key = record_key(&rules, args.game.dict.path.as_deref(), &dictionary, time);
     let mut app =
         App::new(WordFind::with_rules(dictionary, rules), board, time).with_level(args.level);
     app.announce(word_list);
@@ -127,7 +132,7 @@ fn record_key(
             |name| name.to_string_lossy().into_owned(),
         ),
         None if rules.word_list == WordList::Player => "player-list".to_string(),
-        // The rule `load_dictionary` follows; the fingerprint, not the name, tells lists apart.
+        // The rule `DictArgs::load` follows; the fingerprint, not the name, tells lists apart.
         None if Path::new(crate::dictionary::DEFAULT_FILE).exists() => {
             crate::dictionary::DEFAULT_FILE.to_string()
         }
@@ -154,13 +159,10 @@ fn record(key: RecordKey, score: u32) -> (String, Option<String>) {
             let note = format!("{} {games} here, best {}{best}", record.played, record.best);
             (note, updated.warning)
         }
-        Err(e) => {
-            let cause = std::error::Error::source(&e).map_or(String::new(), |c| format!(": {c}"));
-            (
-                "Not recorded: see the message after the game".to_string(),
-                Some(format!("{e}{cause}; this game was not recorded")),
-            )
-        }
+        Err(e) => (
+            "Not recorded: see the message after the game".to_string(),
+            Some(format!("{}; this game was not recorded", super::chain(&e))),
+        ),
     }
 }
 
@@ -216,7 +218,7 @@ mod tests {
         };
         let rules = args.game.rules.resolve(Preset::Project4).expect("valid");
         let words = Dictionary::from_words(["cat", "dog"]);
-        let dict = args.game.dict.as_deref();
+        let dict = args.game.dict.path.as_deref();
         let key = record_key(&rules, dict, &words, Some(default_time(&rules)));
         let hash = records::fingerprint(["CAT", "DOG"]);
         assert_eq!(

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
+use super::args::{DICTIONARY_PRESETS, rules_arg};
 use super::play::{keyboard, name_word_list, time_limit};
 use super::{GameArgs, load_game_dictionary};
 use crate::dictionary::Level;
@@ -19,6 +20,10 @@ use crate::word_find::WordFind;
 
 /// The flags of `boggle versus`.
 #[derive(Debug, Args, Clone, Default)]
+#[command(
+    mut_arg("preset", |arg| rules_arg(arg, Preset::Cs106b, &DICTIONARY_PRESETS)),
+    mut_arg("time", |arg| arg.help("Seconds for each of your turns, 0 (untimed) to 86400 [default: untimed]"))
+)]
 pub struct VersusArgs {
     /// Dictionary, seed, time, words and rules, as for the console game.
     #[command(flatten)]
@@ -33,7 +38,7 @@ pub fn run(versus_args: &VersusArgs) -> Result<(), Error> {
     let args = &versus_args.game;
     let rules = args
         .rules
-        .resolve_with_dictionary(Preset::Cs106b, "boggle versus")?;
+        .resolve_with_dictionary(Preset::Cs106b, "versus")?;
     let dictionary = load_game_dictionary(args, &rules, versus_args.level)?;
     name_word_list(&mut io::stderr().lock(), &dictionary);
     let finder = WordFind::with_rules(Arc::new(dictionary), rules);

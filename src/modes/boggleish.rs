@@ -32,8 +32,8 @@ pub const ECE209_DICE: [&str; 16] = [
 
 /// The largest seed: the register holds 16 bits.
 pub const MAX_SEED: u64 = 0xFFFF;
-/// The longest timer the game asks for: an hour (a round of Boggle is three minutes).
-pub const MAX_TIME: u64 = 3600;
+/// The longest timer the game asks for: a day, as `--time` allows.
+pub const MAX_TIME: u64 = crate::cli::args::MAX_SECONDS;
 
 /// The seed prompt.
 pub const SEED_PROMPT: &str = "Enter a seed number (0 to 65535): ";
@@ -304,7 +304,7 @@ mod tests {
         play(&mut keys, &mut out, &rules, Answers::default()).expect("writes to a Vec");
         let out = String::from_utf8_lossy(&out);
         assert!(
-            out.contains("Please enter a whole number from 0 to 3600."),
+            out.contains("Please enter a whole number from 0 to 86400."),
             "{out}"
         );
     }

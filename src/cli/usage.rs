@@ -1,0 +1,97 @@
+//! Usage errors: a command line that asks for something impossible. Each
+//! carries the values it is about; [`crate::Error::Usage`] maps it to exit
+//! status 2. Flags clap can check alone (ranges, names) never get here: clap
+//! refuses them with its own message, also status 2.
+
+use std::fmt;
+
+use crate::game_board::BoardError;
+use crate::modes::boggleish::MAX_SEED;
+use crate::rules::{Preset, RulesError};
+
+/// A command line that cannot be run as given.
+#[derive(Debug)]
+pub enum UsageError {
+    /// `--rules`, `--size`, `--dice` and `--min-len` describe rules that cannot be played.
+    Rules(RulesError),
+    /// A mode that needs a dictionary was given rules that score any string (ece209).
+    NeedsDictionary {
+        /// The mode, as its subcommand is spelt (`versus`, `best`, `tui`).
+        mode: &'static str,
+        /// The rules asked for.
+        preset: Preset,
+    },
+    /// `--words common`, or a computer below perfect, with a word list without commonness levels.
+    NeedsLevels {
+        /// The word list, as [`crate::Dictionary::describe`] names it.
+        word_list: String,
+    },
+    /// A `--seed` beyond what ece209's 16-bit register can take.
+    Ece209Seed {
+        /// The seed given.
+        seed: u64,
+    },
+    /// `solve` was given neither a board file nor `--board`.
+    NoBoard,
+    /// `--board LETTERS` does not spell a board of the rules' size.
+    Board {
+        /// Rows the rules ask for.
+        rows: usize,
+        /// Columns the rules ask for.
+        cols: usize,
+        /// What is wrong with the letters.
+        source: BoardError,
+    },
+    /// `best` cannot search the boards these rules describe (its own explanation).
+    Search(String),
+}
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UsageError::Rules(_) => f.write_str("impossible rules"),
+            UsageError::NeedsDictionary { mode, preset } => write!(
+                f,
+                "{mode} needs rules with a dictionary ({preset} scores any string on the board); \
+                 play them with 'boggle --rules {preset}'"
+            ),
+            UsageError::NeedsLevels { word_list } => write!(
+                f,
+                "--words common and --level need a word list with commonness levels, and \
+                 {word_list} has none (the player list of every preset but project4 has them)"
+            ),
+            UsageError::Ece209Seed { seed } => write!(
+                f,
+                "--seed {seed} is too large: ece209 seeds go from 0 to {MAX_SEED} \
+                 (its random numbers come from a 16-bit register)"
+            ),
+            UsageError::NoBoard => {
+                f.write_str("give a board file (or - for standard input), or --board LETTERS")
+            }
+            UsageError::Board { rows, cols, .. } => {
+                write!(f, "--board does not spell a {rows}x{cols} board")
+            }
+            UsageError::Search(reason) => f.write_str(reason),
+        }
+    }
+}
+
+impl std::error::Error for UsageError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            UsageError::Rules(e) => Some(e),
+            UsageError::Board { source, .. } => Some(source),
+            UsageError::NeedsDictionary { .. }
+            | UsageError::NeedsLevels { .. }
+            | UsageError::Ece209Seed { .. }
+            | UsageError::NoBoard
+            | UsageError::Search(_) => None,
+        }
+    }
+}
+
+impl From<RulesError> for UsageError {
+    fn from(e: RulesError) -> Self {
+        UsageError::Rules(e)
+    }
+}

@@ -88,15 +88,6 @@ impl std::error::Error for Error {
     }
 }
 
-/// Reads have their own context at each call site, so a bare `?` on an I/O
-/// result is a write: every mode writes through a `Write` and reads through
-/// a `Keyboard` whose errors become [`Error::Input`].
-impl From<io::Error> for Error {
-    fn from(e: io::Error) -> Self {
-        Error::Output(e)
-    }
-}
-
 impl From<DictionaryError> for Error {
     fn from(e: DictionaryError) -> Self {
         Error::Dictionary(e)

@@ -329,3 +329,28 @@ fn each_subcommand_states_its_own_default_rules() {
     assert!(game.contains("ece209"), "{game}");
     assert!(game.contains("[default: project4]"), "{game}");
 }
+
+/// Standard input that cannot be read (a directory) is a read error in every
+/// mode, never "cannot write the output" (issue 13: an implicit conversion
+/// used to call every I/O error a write).
+#[cfg(unix)]
+#[test]
+fn unreadable_standard_input_is_reported_as_a_read_error() {
+    let dir = TempDir::new("stdin-dir");
+    for args in [&["versus"][..], &["--rules", "ece209"], &[]] {
+        let stdin = File::open(dir.path()).expect("a directory opens for reading");
+        let run = Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(stdin)
+            .output()
+            .expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("boggle: cannot read the input: Is a directory"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("cannot write"), "{args:?}: {stderr}");
+    }
+}

@@ -167,12 +167,14 @@ where
         return Ok(0);
     };
     let board = shake(rules, &mut Lfsr::seeded(seed))?;
-    out.write_all(tray_text(&board).as_bytes())?;
+    out.write_all(tray_text(&board).as_bytes())
+        .map_err(Error::Output)?;
     run_timer(keys, out, time)?;
     let mut total: u32 = 0;
     loop {
-        out.write_all(WORD_PROMPT.as_bytes())?;
-        out.flush()?;
+        out.write_all(WORD_PROMPT.as_bytes())
+            .map_err(Error::Output)?;
+        out.flush().map_err(Error::Output)?;
         let Typed::Text(word) = keys.token().map_err(Error::Input)? else {
             break;
         };
@@ -182,10 +184,10 @@ where
         let word = String::from_utf8_lossy(&word).to_ascii_uppercase();
         let points = score_word(&board, rules, &word);
         total = total.saturating_add(points);
-        writeln!(out, "{word}: {points} {}", plural(points))?;
+        writeln!(out, "{word}: {points} {}", plural(points)).map_err(Error::Output)?;
     }
-    writeln!(out, "Total score: {total} {}", plural(total))?;
-    out.flush()?;
+    writeln!(out, "Total score: {total} {}", plural(total)).map_err(Error::Output)?;
+    out.flush().map_err(Error::Output)?;
     Ok(total)
 }
 
@@ -226,15 +228,16 @@ fn run_timer<K: Keyboard + ?Sized, W: Write>(
         out,
         "You have {seconds} {}: write down every word you find!",
         unit(seconds)
-    )?;
+    )
+    .map_err(Error::Output)?;
     for left in (1..=seconds).rev() {
         if left < seconds && (left % 10 == 0 || left <= 5) {
-            writeln!(out, "{left} {} left", unit(left))?;
+            writeln!(out, "{left} {} left", unit(left)).map_err(Error::Output)?;
         }
-        out.flush()?;
+        out.flush().map_err(Error::Output)?;
         keys.wait(Duration::from_secs(1));
     }
-    writeln!(out, "Time's up! Enter the words you found.")?;
+    writeln!(out, "Time's up! Enter the words you found.").map_err(Error::Output)?;
     Ok(())
 }
 

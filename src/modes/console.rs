@@ -68,8 +68,9 @@ where
         // Once, on stderr, so stdout stays the game's own transcript.
         let _ = writeln!(err, "rules: {}", options.rules.describe());
     }
-    out.write_all(board_prompt(&options.rules).as_bytes())?;
-    out.flush()?;
+    out.write_all(board_prompt(&options.rules).as_bytes())
+        .map_err(Error::Output)?;
+    out.flush().map_err(Error::Output)?;
     let (line, failed) = match keys.line() {
         Ok(Typed::Text(line)) => (line, None),
         Ok(Typed::End | Typed::TimeUp) => (Vec::new(), None),
@@ -77,7 +78,8 @@ where
     };
     let board = typed_board(&line, &options.rules, err);
     let mut game = make_game(board)?;
-    out.write_all(game.show_board().as_bytes())?;
+    out.write_all(game.show_board().as_bytes())
+        .map_err(Error::Output)?;
     let read_result = match failed {
         None => {
             keys.start_timer(options.time);
@@ -87,11 +89,11 @@ where
         // the summary is still written; the failure is reported after it.
         Some(e) => out
             .write_all(FIRST_PROMPT.as_bytes())
-            .map_err(Error::from)
+            .map_err(Error::Output)
             .and(Err(Error::Input(e))),
     };
-    write_summary(out, &game)?;
-    out.flush()?;
+    write_summary(out, &game).map_err(Error::Output)?;
+    out.flush().map_err(Error::Output)?;
     read_result?;
     Ok(game)
 }
@@ -153,14 +155,14 @@ fn guess_loop<K: Keyboard + ?Sized, W: Write>(
 ) -> Result<(), Error> {
     let mut prompt = FIRST_PROMPT;
     loop {
-        write!(out, "{}{prompt}", time_left(keys))?;
-        out.flush()?;
+        write!(out, "{}{prompt}", time_left(keys)).map_err(Error::Output)?;
+        out.flush().map_err(Error::Output)?;
         prompt = PROMPT;
         let token = match keys.token().map_err(Error::Input)? {
             Typed::Text(token) => token,
             Typed::End => return Ok(()),
             Typed::TimeUp => {
-                out.write_all(TIME_UP.as_bytes())?;
+                out.write_all(TIME_UP.as_bytes()).map_err(Error::Output)?;
                 return Ok(());
             }
         };
@@ -172,17 +174,19 @@ fn guess_loop<K: Keyboard + ?Sized, W: Write>(
         let verdict = game.play_word(&word);
         if !verdict.is_accepted() {
             if spec {
-                out.write_all(NOT_WORTH.as_bytes())?;
+                out.write_all(NOT_WORTH.as_bytes()).map_err(Error::Output)?;
             } else {
                 // Under other rules a player hears why, as in versus.
-                writeln!(out, "\tNot worth any points: {}", verdict.reason())?;
+                writeln!(out, "\tNot worth any points: {}", verdict.reason())
+                    .map_err(Error::Output)?;
             }
         } else if game.is_complete() {
             let total = game.get_total_points_possible();
             writeln!(
                 out,
                 "Congratulations! You achieved {total} out of {total} possible points!"
-            )?;
+            )
+            .map_err(Error::Output)?;
             return Ok(());
         }
     }

@@ -103,7 +103,8 @@ where
 {
     let mut record = Record::default();
     if settings.terminal {
-        out.write_all(introduction(settings.finder.rules()).as_bytes())?;
+        out.write_all(introduction(settings.finder.rules()).as_bytes())
+            .map_err(Error::Output)?;
     }
     while let Some(board) = choose_board(keys, out, settings.finder.rules(), &mut roll)? {
         let mut round = Game::try_from_board(board, settings.finder).map_err(Error::Search)?;
@@ -127,9 +128,10 @@ where
             } else {
                 "rounds"
             }
-        )?;
+        )
+        .map_err(Error::Output)?;
     }
-    out.flush()?;
+    out.flush().map_err(Error::Output)?;
     Ok(record)
 }
 
@@ -162,10 +164,11 @@ where
             rules.cells(),
             rules.rows,
             rules.cols
-        )?;
-        out.flush()?;
+        )
+        .map_err(Error::Output)?;
+        out.flush().map_err(Error::Output)?;
         let Typed::Text(line) = keys.line().map_err(Error::Input)? else {
-            out.write_all(b"\n")?;
+            out.write_all(b"\n").map_err(Error::Output)?;
             return Ok(None);
         };
         let text = String::from_utf8_lossy(&line);
@@ -175,7 +178,8 @@ where
                 out,
                 "That is not a board: {}. Try again.",
                 board_problem(&e, rules.qu)
-            )?,
+            )
+            .map_err(Error::Output)?,
         }
     }
 }
@@ -218,20 +222,20 @@ where
     K: Keyboard + ?Sized,
     W: Write,
 {
-    writeln!(out, "It's your turn!")?;
+    writeln!(out, "It's your turn!").map_err(Error::Output)?;
     show_progress(out, round, &[], settings.highlight)?;
     keys.start_timer(settings.time);
     loop {
-        write!(out, "{}{WORD_PROMPT}", time_left(keys))?;
-        out.flush()?;
+        write!(out, "{}{WORD_PROMPT}", time_left(keys)).map_err(Error::Output)?;
+        out.flush().map_err(Error::Output)?;
         let line = match keys.line().map_err(Error::Input)? {
             Typed::Text(line) => line,
             Typed::End => {
-                out.write_all(b"\n")?;
+                out.write_all(b"\n").map_err(Error::Output)?;
                 break;
             }
             Typed::TimeUp => {
-                out.write_all(TIME_UP.as_bytes())?;
+                out.write_all(TIME_UP.as_bytes()).map_err(Error::Output)?;
                 break;
             }
         };
@@ -242,9 +246,10 @@ where
         }
         let verdict = round.play_word(word);
         if settings.terminal {
-            out.write_all(CLEAR_SCREEN.as_bytes())?;
+            out.write_all(CLEAR_SCREEN.as_bytes())
+                .map_err(Error::Output)?;
         }
-        writeln!(out, "{}", feedback(word, &verdict))?;
+        writeln!(out, "{}", feedback(word, &verdict)).map_err(Error::Output)?;
         if let Verdict::Accepted { path, .. } = &verdict {
             show_progress(out, round, path, settings.highlight)?;
         }
@@ -282,15 +287,16 @@ fn show_progress<W: Write>(
     path: &[usize],
     highlight: Highlight,
 ) -> Result<(), Error> {
-    out.write_all(render(round.board(), path, highlight).as_bytes())?;
+    out.write_all(render(round.board(), path, highlight).as_bytes())
+        .map_err(Error::Output)?;
     let words = round.found_words();
     let listed = if words.is_empty() {
         String::new()
     } else {
         format!(" {}", words.join(", "))
     };
-    writeln!(out, "Your words ({}):{listed}", words.len())?;
-    writeln!(out, "Your score: {}", round.get_score())?;
+    writeln!(out, "Your words ({}):{listed}", words.len()).map_err(Error::Output)?;
+    writeln!(out, "Your score: {}", round.get_score()).map_err(Error::Output)?;
     Ok(())
 }
 
@@ -315,8 +321,8 @@ fn computer_turn<W: Write>(out: &mut W, round: &Game, level: Level) -> Result<()
             .map(|word| (word, false))
             .collect()
     };
-    writeln!(out, "It's my turn!")?;
-    writeln!(out, "My words ({}):", words.len())?;
+    writeln!(out, "It's my turn!").map_err(Error::Output)?;
+    writeln!(out, "My words ({}):", words.len()).map_err(Error::Output)?;
     let word_width = words.iter().map(|(w, _)| w.len()).max().unwrap_or(0);
     let entries: Vec<String> = words
         .iter()
@@ -325,17 +331,18 @@ fn computer_turn<W: Write>(out: &mut W, round: &Game, level: Level) -> Result<()
             format!("{word:<word_width$} {:>2}{mark}", points(word))
         })
         .collect();
-    out.write_all(columns(&entries, COLUMNS_WIDTH).as_bytes())?;
+    out.write_all(columns(&entries, COLUMNS_WIDTH).as_bytes())
+        .map_err(Error::Output)?;
     if words.iter().any(|&(_, rare)| rare) {
-        writeln!(out, "(* a rare word)")?;
+        writeln!(out, "(* a rare word)").map_err(Error::Output)?;
     }
-    writeln!(out, "My score: {}", round.computer_score(level))?;
-    writeln!(out, "Your score: {}", round.get_score())?;
+    writeln!(out, "My score: {}", round.computer_score(level)).map_err(Error::Output)?;
+    writeln!(out, "Your score: {}", round.get_score()).map_err(Error::Output)?;
     let result = match round.winner(level) {
         Winner::Computer => COMPUTER_WINS,
         Winner::Human => HUMAN_WINS,
     };
-    writeln!(out, "{result}")?;
+    writeln!(out, "{result}").map_err(Error::Output)?;
     Ok(())
 }
 

@@ -384,15 +384,15 @@ where
     W: Write,
 {
     loop {
-        out.write_all(prompt.as_bytes())?;
-        out.flush()?;
-        let Typed::Text(line) = keys.line()? else {
-            out.write_all(b"\n")?;
+        out.write_all(prompt.as_bytes()).map_err(Error::Output)?;
+        out.flush().map_err(Error::Output)?;
+        let Typed::Text(line) = keys.line().map_err(Error::Input)? else {
+            out.write_all(b"\n").map_err(Error::Output)?;
             return Ok(None);
         };
         match parse(&line) {
             Ok(answer) => return Ok(Some(answer)),
-            Err(complaint) => writeln!(out, "{complaint}")?,
+            Err(complaint) => writeln!(out, "{complaint}").map_err(Error::Output)?,
         }
     }
 }

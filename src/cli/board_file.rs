@@ -274,11 +274,7 @@ pub fn parse_board_file(text: &str, qu: bool) -> Result<GameBoard, BoardSyntaxEr
             let found = token.to_string();
             at(line, BoardProblem::NotACell { found })
         })?;
-        faces.push(if qu && face.as_str() == "Q" {
-            Face::QU
-        } else {
-            face
-        });
+        faces.push(face.with_qu(qu));
     }
     if faces.len() < cells {
         let found = faces.len();
@@ -405,25 +401,9 @@ pub fn parse_board_line(
     cols: usize,
     qu: bool,
 ) -> Result<GameBoard, BoardError> {
-    let faces = line
-        .trim()
-        .chars()
-        .enumerate()
-        .map(|(index, c)| {
-            let face = u8::try_from(c).ok().and_then(Face::letter).ok_or_else(|| {
-                BoardError::NotALetter {
-                    index,
-                    found: c.to_string(),
-                }
-            })?;
-            Ok(if qu && face.as_str() == "Q" {
-                Face::QU
-            } else {
-                face
-            })
-        })
-        .collect::<Result<Vec<Face>, BoardError>>()?;
-    GameBoard::from_faces(rows, cols, faces)
+    // Each character is one cell, so the design's parser of cells reads it.
+    let cells: Vec<String> = line.trim().chars().map(String::from).collect();
+    GameBoard::from_cells(cells.iter().map(String::as_str), rows, cols, qu)
 }
 
 #[cfg(test)]

@@ -495,53 +495,40 @@ fn a_crafted_board_stops_at_the_search_budget_in_every_mode() {
     dir.write("a25.txt", "A".repeat(25));
     let board = "A".repeat(25);
     dir.write("boards.txt", format!("{board}\n"));
-    for args in [
-        vec![
-            "solve", "--dict", "a25.txt", "--size", "5x5", "--board", &board,
-        ],
-        vec![
-            "bench",
-            "--dict",
-            "a25.txt",
-            "--size",
-            "5x5",
-            "--boards",
-            "boards.txt",
-        ],
-        vec![
-            "--rules",
-            "classic",
-            "--size",
-            "5x5",
-            "--min-len",
-            "3",
-            "--dict",
-            "a25.txt",
-        ],
+    let game = [
+        "--rules",
+        "classic",
+        "--size",
+        "5x5",
+        "--min-len",
+        "3",
+        "--dict",
+        "a25.txt",
+    ];
+    let versus: Vec<&str> = std::iter::once("versus").chain(game).collect();
+    let solve = [
+        "solve", "--dict", "a25.txt", "--size", "5x5", "--board", &board,
+    ];
+    let bench = [
+        "bench",
+        "--dict",
+        "a25.txt",
+        "--size",
+        "5x5",
+        "--boards",
+        "boards.txt",
+    ];
+    let typed = format!("{board}\nq\n");
+    let versus_typed = format!("y\n{board}\n");
+    for (args, stdin) in [
+        (&solve[..], &typed),
+        (&bench[..], &typed),
+        (&game[..], &typed),
+        (&versus[..], &versus_typed),
     ] {
-        let run = run_boggle(dir.path(), &args, format!("{board}\nq\n").as_bytes());
+        let run = run_boggle(dir.path(), args, stdin.as_bytes());
         assert_eq!(run.code, Some(1), "{args:?}: {}", run.stderr);
-        assert!(
-            run.stderr.contains("passed its limit"),
-            "{args:?}: {}",
-            run.stderr
-        );
+        let said = run.stderr.contains("passed its limit");
+        assert!(said, "{args:?}: {}", run.stderr);
     }
-    let run = run_boggle(
-        dir.path(),
-        &[
-            "versus",
-            "--rules",
-            "classic",
-            "--size",
-            "5x5",
-            "--min-len",
-            "3",
-            "--dict",
-            "a25.txt",
-        ],
-        format!("y\n{board}\n").as_bytes(),
-    );
-    assert_eq!(run.code, Some(1), "{}", run.stderr);
-    assert!(run.stderr.contains("passed its limit"), "{}", run.stderr);
 }

@@ -25,6 +25,11 @@ pub enum Error {
     Board(BoardError),
     /// A board's search passed its step budget (crafted input only).
     Search(crate::engine::search::Exhausted),
+    /// `--min-points` asked for more than any of the boards rolled was worth.
+    NoBoard {
+        /// The points asked for.
+        min_points: u32,
+    },
     /// A board file or board list cannot be opened, read or understood.
     BoardFile(BoardFileError),
     /// The full-screen game was started without a terminal to draw on (a
@@ -60,6 +65,12 @@ impl fmt::Display for Error {
             Error::Dictionary(e) => e.fmt(f),
             Error::Board(e) => e.fmt(f),
             Error::Search(e) => e.fmt(f),
+            Error::NoBoard { min_points } => write!(
+                f,
+                "no board of {} random boards was worth {min_points} points or more \
+                 (ask for fewer with --min-points)",
+                crate::cli::MAX_ROLLS
+            ),
             Error::BoardFile(e) => e.fmt(f),
             Error::NoTerminal => f.write_str(
                 "the tui needs a terminal on standard input and output; \
@@ -76,7 +87,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         // Transparent variants pass on their error's source, so the chain never says a thing twice.
         match self {
-            Error::Search(_) => None,
+            Error::Search(_) | Error::NoBoard { .. } => None,
             Error::Usage(e) => std::error::Error::source(e),
             Error::Dictionary(e) => std::error::Error::source(e),
             Error::Board(e) => std::error::Error::source(e),

@@ -17,6 +17,9 @@ impl Face {
         len: 0,
     };
 
+    /// The two-letter faces of the dice sets, as they are printed on them.
+    pub const TWO_LETTER: [&'static str; 6] = ["An", "Er", "He", "In", "Qu", "Th"];
+
     /// The `Qu` face.
     pub const QU: Face = Face {
         letters: [b'Q', b'U'],

@@ -118,6 +118,41 @@ impl GameBoard {
         GameBoard { rows, cols, faces }
     }
 
+    /// A rows x cols board as a player types it anywhere a board is asked for
+    /// (`--board`, the prompts): white space is ignored, so `NIEH GTIB GUAL RWGC`
+    /// is a board; letters of one case are one cell each (read as
+    /// [`GameBoard::from_letters`] reads them); with both cases, a two-letter
+    /// face is written as on the dice (`Qu`, `Th`: `AFQuDYO...`); `.`, `-` or
+    /// `_` is a blank face.
+    pub fn from_typed(
+        text: &str,
+        rows: usize,
+        cols: usize,
+        qu: bool,
+    ) -> Result<GameBoard, BoardError> {
+        let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let has = |f: fn(&char) -> bool| text.chars().any(|c| f(&c));
+        let blanks = has(|c| matches!(c, '.' | '-' | '_'));
+        let mixed_case = has(char::is_ascii_uppercase) && has(char::is_ascii_lowercase);
+        if !blanks && !mixed_case {
+            return GameBoard::from_letters(&text, rows, cols, qu);
+        }
+        // Cells: a blank, a two-letter face written as on the dice (a capital
+        // and a small letter, `Qu`), or any other letter alone, so a board
+        // typed in mixed case by accident still reads letter by letter.
+        let mut cells: Vec<String> = Vec::new();
+        for c in text.chars() {
+            let pair = cells.last().map(|cell| format!("{cell}{c}"));
+            match cells.last_mut() {
+                Some(cell) if pair.is_some_and(|p| Face::TWO_LETTER.contains(&p.as_str())) => {
+                    cell.push(c)
+                }
+                _ => cells.push(c.to_string()),
+            }
+        }
+        GameBoard::from_cells(cells.iter().map(String::as_str), rows, cols, qu)
+    }
+
     /// A rows x cols board typed as a run of letters, any case. With `qu`, a `Q`
     /// is the Qu face and a `U` right after it is part of that face (`QUIT` or `QIT`).
     pub fn from_letters(
@@ -276,6 +311,30 @@ mod tests {
             })
         );
         assert!(GameBoard::new("ÄBCDEFGHIJKLMNOP").is_err());
+    }
+
+    #[test]
+    fn typed_boards_take_spaces_two_letter_faces_and_blanks() {
+        let spaced = GameBoard::from_typed("NIEH GTIB\tGUAL RWGC\n", 4, 4, false).expect("16");
+        assert_eq!(spaced, GameBoard::new("NIEHGTIBGUALRWGC").expect("16"));
+        let faces = GameBoard::from_typed("AFQuDYO ThEr.. --", 2, 6, true).expect("12 cells");
+        let shown: Vec<String> = faces.faces().iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "A", "F", "Qu", "D", "Y", "O", "Th", "Er", "-", "-", "-", "-"
+            ]
+        );
+        let lower = GameBoard::from_typed("qitearsnstradeni", 4, 4, true).expect("16 cells");
+        assert_eq!(lower.faces()[0], Face::QU);
+        assert!(matches!(
+            GameBoard::from_typed("NIEH GTIB", 4, 4, false),
+            Err(BoardError::WrongLength {
+                expected: 16,
+                got: 8
+            })
+        ));
+        assert!(GameBoard::from_typed("AB1D", 2, 2, false).is_err());
     }
 
     #[test]

@@ -37,6 +37,7 @@ fn the_console_turn_ends_when_the_time_runs_out() {
     let options = Options {
         rules: Rules::project4(),
         time: Some(Duration::from_secs(60)),
+        board: None,
     };
     let mut out = Vec::new();
     let mut err = Vec::new();

@@ -39,9 +39,11 @@ fn play_with<K: Keyboard>(keys: &mut K, time: Option<Duration>) -> (String, Reco
         time,
         level: Level::Perfect,
         terminal: false,
+        board: None,
     };
     let mut out = Vec::new();
-    let record = versus::play(keys, &mut out, &settings, rolled).expect("writes to a Vec succeed");
+    let record =
+        versus::play(keys, &mut out, &settings, || Ok(rolled())).expect("writes to a Vec succeed");
     (String::from_utf8_lossy(&out).into_owned(), record)
 }
 
@@ -253,10 +255,11 @@ fn at_a_terminal_the_rules_come_first_and_the_screen_clears_between_words() {
         time: None,
         level: Level::Perfect,
         terminal: true,
+        board: None,
     };
     let mut keys = Plain::new(&b"n\nten\nquit\n\nn\n"[..]);
     let mut out = Vec::new();
-    versus::play(&mut keys, &mut out, &settings, rolled).expect("writes to a Vec succeed");
+    versus::play(&mut keys, &mut out, &settings, || Ok(rolled())).expect("writes to a Vec succeed");
     let out = String::from_utf8_lossy(&out);
     assert!(
         out.starts_with(

@@ -22,6 +22,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::dictionary::{Dictionary, Level, WordsCounted};
 use crate::error::Error;
+use crate::game_board::GameBoard;
 use crate::rules::Preset;
 
 const EXIT_STATUS: &str = "\
@@ -85,6 +86,12 @@ pub struct GameArgs {
     /// Words that count: common (a casual game: everyday and desk-dictionary words) or all
     #[arg(long, value_name = "WHICH", value_enum, default_value_t = WordsCounted::All)]
     pub words: WordsCounted,
+    /// The board to play, row-major: spaces allowed, Qu or Th for two-letter faces, . for a blank
+    #[arg(short, long, value_name = "LETTERS")]
+    pub board: Option<String>,
+    /// Reroll a random board until it is worth at least N points
+    #[arg(long, value_name = "N")]
+    pub min_points: Option<u32>,
     /// The rules to play by.
     #[command(flatten)]
     pub rules: args::RulesArgs,
@@ -203,6 +210,49 @@ fn command_of(args: &[OsString]) -> String {
 /// Writes `boggle: message` to stderr; a failure to write it is ignored (there is nowhere left to say it).
 pub(crate) fn report(message: &str) {
     let _ = writeln!(std::io::stderr().lock(), "boggle: {message}");
+}
+
+/// How many random boards `--min-points` rolls before it gives up.
+pub(crate) const MAX_ROLLS: u32 = 10_000;
+
+/// The `--board` a playable mode was given, read under `rules` (a board that
+/// does not fit them is a usage error).
+pub(crate) fn given_board(
+    args: &GameArgs,
+    rules: &crate::Rules,
+) -> Result<Option<GameBoard>, Error> {
+    args.board
+        .as_deref()
+        .map(|text| {
+            GameBoard::from_typed(text, rules.rows, rules.cols, rules.qu).map_err(|source| {
+                Error::Usage(UsageError::Board {
+                    rows: rules.rows,
+                    cols: rules.cols,
+                    source,
+                })
+            })
+        })
+        .transpose()
+}
+
+/// A random board worth at least `min_points` (any board without it), rolled
+/// with `rng`; gives up after [`MAX_ROLLS`] boards.
+pub(crate) fn roll_board<R: rand::RngCore + ?Sized>(
+    finder: &crate::WordFind,
+    rng: &mut R,
+    min_points: Option<u32>,
+) -> Result<GameBoard, Error> {
+    let Some(min_points) = min_points else {
+        return Ok(GameBoard::random(finder.rules(), rng));
+    };
+    let mut searcher = finder.searcher();
+    for _ in 0..MAX_ROLLS {
+        let board = GameBoard::random(finder.rules(), rng);
+        if searcher.score(&board) >= min_points {
+            return Ok(board);
+        }
+    }
+    Err(Error::NoBoard { min_points })
 }
 
 /// The dictionary of a playable mode: `--dict` or the rules' list, cut down

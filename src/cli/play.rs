@@ -1,17 +1,16 @@
 //! The default mode: spec 004's console game on stdin and stdout, under any
 //! rules and with an optional time limit; `--rules ece209` plays spec 001's
-//! Boggle-ish instead. The dictionary loads on a second thread while the
-//! first prompt waits for the player, so the game starts at once.
+//! Boggle-ish instead. The word list loads before the first prompt (the
+//! course list in about 15 ms), so a bad one is reported before any typing.
 
 use std::io::{self, BufWriter, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{GameArgs, UsageError, load_game_dictionary};
+use super::{GameArgs, UsageError, given_board, load_game_dictionary, roll_board};
 use crate::dictionary::Level;
 use crate::error::Error;
 use crate::game::Game;
-use crate::game_board::GameBoard;
 use crate::modes::boggleish::{self, Answers};
 use crate::modes::console::{self, Options};
 use crate::player::keyboard::{Keyboard, Plain, SystemClock, ThreadedLines, Timed};
@@ -30,19 +29,21 @@ pub fn run(args: &GameArgs) -> Result<(), Error> {
     let dictionary = load_game_dictionary(args, &rules, Level::Perfect)?;
     let mut err = io::stderr().lock();
     name_word_list(&mut err, &dictionary);
-    let seed = args.seed;
     let options = Options {
         rules: rules.clone(),
         time: time_limit(args.time),
+        board: given_board(args, &rules)?,
     };
     let mut keys = keyboard(options.time);
     let mut out = BufWriter::new(io::stdout().lock());
     let played = console::play_with(&mut *keys, &mut out, &mut err, &options, |board| {
         let word_find = WordFind::with_rules(Arc::new(dictionary), rules);
-        let board = match (board, seed) {
-            (Some(board), _) => board,
-            (None, Some(seed)) => GameBoard::random(word_find.rules(), &mut random::seeded(seed)),
-            (None, None) => GameBoard::random(word_find.rules(), &mut random::from_entropy()),
+        let board = match board {
+            Some(board) => board,
+            None => {
+                let mut rng = args.seed.map_or_else(random::from_entropy, random::seeded);
+                roll_board(&word_find, &mut rng, args.min_points)?
+            }
         };
         Game::try_from_board(board, &word_find).map_err(Error::Search)
     });

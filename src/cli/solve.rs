@@ -41,7 +41,7 @@ pub fn run(args: &SolveArgs) -> Result<(), Error> {
     }
     let mut boards = Vec::new();
     if let Some(letters) = &args.board {
-        let board = GameBoard::from_letters(letters, rules.rows, rules.cols, rules.qu);
+        let board = GameBoard::from_typed(letters, rules.rows, rules.cols, rules.qu);
         boards.push(board.map_err(|source| UsageError::Board {
             rows: rules.rows,
             cols: rules.cols,

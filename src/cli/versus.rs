@@ -9,10 +9,9 @@ use clap::Args;
 
 use super::args::{DICTIONARY_PRESETS, rules_arg};
 use super::play::{keyboard, name_word_list, time_limit};
-use super::{GameArgs, load_game_dictionary};
+use super::{GameArgs, given_board, load_game_dictionary, roll_board};
 use crate::dictionary::Level;
 use crate::error::Error;
-use crate::game_board::GameBoard;
 use crate::modes::versus::{self, Highlight, Settings};
 use crate::random;
 use crate::rules::Preset;
@@ -41,6 +40,7 @@ pub fn run(versus_args: &VersusArgs) -> Result<(), Error> {
         .resolve_with_dictionary(Preset::Cs106b, "versus")?;
     let dictionary = load_game_dictionary(args, &rules, versus_args.level)?;
     name_word_list(&mut io::stderr().lock(), &dictionary);
+    let board = given_board(args, &rules)?;
     let finder = WordFind::with_rules(Arc::new(dictionary), rules);
     let settings = Settings {
         finder: &finder,
@@ -48,12 +48,13 @@ pub fn run(versus_args: &VersusArgs) -> Result<(), Error> {
         time: time_limit(args.time),
         level: versus_args.level,
         terminal: io::stdin().is_terminal() && io::stdout().is_terminal(),
+        board: board.as_ref(),
     };
     let mut rng = args.seed.map_or_else(random::from_entropy, random::seeded);
     let mut keys = keyboard(settings.time);
     let mut out = BufWriter::new(io::stdout().lock());
     let played = versus::play(&mut *keys, &mut out, &settings, || {
-        GameBoard::random(finder.rules(), &mut rng)
+        roll_board(&finder, &mut rng, args.min_points)
     });
     // Whatever was typed after the match's last read must not reach the shell.
     keys.discard_typeahead();

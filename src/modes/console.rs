@@ -47,6 +47,9 @@ pub struct Options {
     pub rules: Rules,
     /// The time the player has to guess, if limited.
     pub time: Option<Duration>,
+    /// The board, when it was given up front (`--board`): the board prompt is
+    /// then skipped.
+    pub board: Option<GameBoard>,
 }
 
 /// Plays one game under `options`, like [`play`]. With a time limit every
@@ -68,15 +71,10 @@ where
         // Once, on stderr, so stdout stays the game's own transcript.
         let _ = writeln!(err, "rules: {}", options.rules.describe());
     }
-    out.write_all(board_prompt(&options.rules).as_bytes())
-        .map_err(Error::Output)?;
-    out.flush().map_err(Error::Output)?;
-    let (line, failed) = match keys.line() {
-        Ok(Typed::Text(line)) => (line, None),
-        Ok(Typed::End | Typed::TimeUp) => (Vec::new(), None),
-        Err(e) => (Vec::new(), Some(e)),
+    let (board, failed) = match &options.board {
+        Some(board) => (Some(board.clone()), None),
+        None => ask_board(keys, out, err, &options.rules)?,
     };
-    let board = typed_board(&line, &options.rules, err);
     let mut game = make_game(board)?;
     out.write_all(game.show_board().as_bytes())
         .map_err(Error::Output)?;
@@ -96,6 +94,30 @@ where
     out.flush().map_err(Error::Output)?;
     read_result?;
     Ok(game)
+}
+
+/// Asks for a board: the one typed (`None` for a random one) and the read
+/// error, if the input failed (the game is then played as if it had ended).
+fn ask_board<K, W, E>(
+    keys: &mut K,
+    out: &mut W,
+    err: &mut E,
+    rules: &Rules,
+) -> Result<(Option<GameBoard>, Option<std::io::Error>), Error>
+where
+    K: Keyboard + ?Sized,
+    W: Write,
+    E: Write,
+{
+    out.write_all(board_prompt(rules).as_bytes())
+        .map_err(Error::Output)?;
+    out.flush().map_err(Error::Output)?;
+    let (line, failed) = match keys.line() {
+        Ok(Typed::Text(line)) => (line, None),
+        Ok(Typed::End | Typed::TimeUp) => (Vec::new(), None),
+        Err(e) => (Vec::new(), Some(e)),
+    };
+    Ok((typed_board(&line, rules, err), failed))
 }
 
 /// Spec 004's prompt for its own 4x4 board; for any other shape, or where `Q` means `Qu`, one that says what to type.
@@ -133,10 +155,22 @@ fn is_spec_board(rules: &Rules) -> bool {
 fn typed_board<E: Write>(line: &[u8], rules: &Rules, err: &mut E) -> Option<GameBoard> {
     let text = String::from_utf8_lossy(line);
     let text = text.trim();
-    if text.is_empty() || (is_spec_board(rules) && text.chars().count() != rules.cells()) {
+    if text.is_empty() {
         return None;
     }
-    match GameBoard::from_letters(text, rules.rows, rules.cols, rules.qu) {
+    if is_spec_board(rules) && text.chars().count() != rules.cells() {
+        // Spec 004's rule: anything but 16 characters is a random board. Where
+        // it was a board with spaces in it, say why it was not taken.
+        let spaced = GameBoard::from_typed(text, rules.rows, rules.cols, rules.qu).is_ok();
+        if spaced {
+            let _ = writeln!(
+                err,
+                "boggle: type the 16 letters without spaces (spec 004); using a random board"
+            );
+        }
+        return None;
+    }
+    match GameBoard::from_typed(text, rules.rows, rules.cols, rules.qu) {
         Ok(board) => Some(board),
         Err(e) => {
             // Diagnostics must never stop the game, so a failed write is ignored.

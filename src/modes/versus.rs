@@ -52,6 +52,9 @@ pub struct Settings<'a> {
     pub time: Option<Duration>,
     /// How much of the word list the computer knows.
     pub level: Level,
+    /// The first round's board, when it was given up front (`--board`): the
+    /// first round then does not ask for one.
+    pub board: Option<&'a GameBoard>,
     /// Whether a player sits at a terminal: the match opens with the rules
     /// (spec 003's introduction) and the screen is cleared between words, so
     /// the board stays in one place.
@@ -89,7 +92,8 @@ pub struct Record {
     pub human_wins: u32,
 }
 
-/// Plays rounds until the player stops or the input ends. `roll` makes a random board.
+/// Plays rounds until the player stops or the input ends. `roll` makes a
+/// random board (or fails, when no board is good enough for the settings).
 pub fn play<K, W, F>(
     keys: &mut K,
     out: &mut W,
@@ -99,14 +103,22 @@ pub fn play<K, W, F>(
 where
     K: Keyboard + ?Sized,
     W: Write,
-    F: FnMut() -> GameBoard,
+    F: FnMut() -> Result<GameBoard, Error>,
 {
     let mut record = Record::default();
+    let mut given = settings.board.cloned();
     if settings.terminal {
         out.write_all(introduction(settings.finder.rules()).as_bytes())
             .map_err(Error::Output)?;
     }
-    while let Some(board) = choose_board(keys, out, settings.finder.rules(), &mut roll)? {
+    loop {
+        let board = match given.take() {
+            Some(board) => board,
+            None => match choose_board(keys, out, settings.finder.rules(), &mut roll)? {
+                Some(board) => board,
+                None => break,
+            },
+        };
         let mut round = Game::try_from_board(board, settings.finder).map_err(Error::Search)?;
         human_turn(keys, out, &mut round, settings)?;
         computer_turn(out, &round, settings.level)?;
@@ -145,11 +157,11 @@ fn choose_board<K, W, F>(
 where
     K: Keyboard + ?Sized,
     W: Write,
-    F: FnMut() -> GameBoard,
+    F: FnMut() -> Result<GameBoard, Error>,
 {
     match ask_yes_no(keys, out, TYPE_BOARD_PROMPT)? {
         None => return Ok(None),
-        Some(false) => return Ok(Some(roll())),
+        Some(false) => return roll().map(Some),
         Some(true) => {}
     }
     let qu = if rules.qu {
@@ -172,7 +184,7 @@ where
             return Ok(None);
         };
         let text = String::from_utf8_lossy(&line);
-        match GameBoard::from_letters(text.trim(), rules.rows, rules.cols, rules.qu) {
+        match GameBoard::from_typed(text.trim(), rules.rows, rules.cols, rules.qu) {
             Ok(board) => return Ok(Some(board)),
             Err(e) => writeln!(
                 out,

@@ -493,17 +493,19 @@ macro_rules! walker {
             fn $run(&mut self, cells: usize, pending: &mut [Pending; STACK]) {
                 let root = self.nodes[Trie::ROOT as usize];
                 let board = self.board;
-                for start in 0..cells.min(64) {
+                // A local copy stays in a register through the walk.
+                let mut budget = self.budget;
+                'walk: for start in 0..cells.min(64) {
                     let Some((node, index, len)) = self.arrive(root, board.letters[start], 0) else {
                         continue;
                     };
                     pending[0] = Pending { visited: 0, node: index, cell: start as u8, len: len as u8 };
                     let mut top = usize::from(node.letters() & board.near_letters[start] != 0);
                     while top > 0 {
-                        if self.budget == 0 {
-                            return;
+                        if budget == 0 {
+                            break 'walk;
                         }
-                        self.budget -= 1;
+                        budget -= 1;
                         top -= 1;
                         let path = pending[top & (STACK - 1)];
                         let (cell, node) = (usize::from(path.cell) & 63, self.nodes[path.node as usize]);
@@ -531,6 +533,7 @@ macro_rules! walker {
                         }
                     }
                 }
+                self.budget = budget;
             }
         }
     };

@@ -25,6 +25,8 @@ pub enum Error {
     Board(BoardError),
     /// A board's search passed its step budget (crafted input only).
     Search(crate::engine::search::Exhausted),
+    /// SIGINT, SIGTERM or SIGHUP stopped the program (after it wrote what it had).
+    Stopped,
     /// `--min-points` asked for more than any of the boards rolled was worth.
     NoBoard {
         /// The points asked for.
@@ -65,6 +67,7 @@ impl fmt::Display for Error {
             Error::Dictionary(e) => e.fmt(f),
             Error::Board(e) => e.fmt(f),
             Error::Search(e) => e.fmt(f),
+            Error::Stopped => f.write_str("stopped by a signal"),
             Error::NoBoard { min_points } => write!(
                 f,
                 "no board of {} random boards was worth {min_points} points or more \
@@ -87,7 +90,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         // Transparent variants pass on their error's source, so the chain never says a thing twice.
         match self {
-            Error::Search(_) | Error::NoBoard { .. } => None,
+            Error::Search(_) | Error::NoBoard { .. } | Error::Stopped => None,
             Error::Usage(e) => std::error::Error::source(e),
             Error::Dictionary(e) => std::error::Error::source(e),
             Error::Board(e) => std::error::Error::source(e),

@@ -532,3 +532,65 @@ fn a_crafted_board_stops_at_the_search_budget_in_every_mode() {
         assert!(said, "{args:?}: {}", run.stderr);
     }
 }
+
+/// A signal ends a game in progress the documented way: its summary is still
+/// written, then one line says why, and the exit status is 1.
+#[cfg(unix)]
+#[test]
+fn a_signal_mid_game_writes_the_summary_then_exits_1() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = TempDir::new("signal-game");
+    dir.write("dict.txt", common::EXAMPLE_WORDS.join("\n"));
+    for args in [
+        &["--dict", "dict.txt"][..],
+        &["versus", "--dict", "dict.txt", "--rules", "classic"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let mut stdin = child.stdin.take().expect("stdin is piped");
+        let first = if args[0] == "versus" {
+            "y\nNIEHGTIBGUALRWGC\nbag\n"
+        } else {
+            "NIEHGTIBGUALRWGC\nbag\n"
+        };
+        stdin.write_all(first.as_bytes()).expect("the game reads");
+        stdin.flush().expect("the game reads");
+        // Wait until the game has answered the guess, then signal it while it
+        // waits for the next one (standard input stays open).
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        let mut seen = String::new();
+        while !seen.contains("Enter a word: ") && !seen.contains("Your score: 1") {
+            let mut chunk = Vec::new();
+            let read = stdout.read_until(b' ', &mut chunk).expect("stdout reads");
+            assert!(read > 0, "{args:?}: the game ended early: {seen}");
+            seen.push_str(&String::from_utf8_lossy(&chunk));
+        }
+        let killed = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(killed.success());
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut rest).expect("stdout reads");
+        let output = child.wait_with_output().expect("the game ends");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.ends_with("boggle: stopped by a signal\n"),
+            "{args:?}: {stderr}"
+        );
+        let summary = if args[0] == "versus" {
+            "It's my turn!"
+        } else {
+            "You got 1 point"
+        };
+        assert!(rest.contains(summary), "{args:?}: {seen}{rest}");
+        drop(stdin);
+    }
+}

@@ -41,6 +41,8 @@ pub struct BenchArgs {
 
 /// Loads the dictionary, reads or rolls the boards, solves them and prints the totals.
 pub fn run(args: &BenchArgs) -> Result<(), Error> {
+    // Nothing to save: a signal ends the process at once, saying so.
+    crate::player::signals::install(crate::player::signals::OnSignal::Exit);
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Classic, "bench")?;

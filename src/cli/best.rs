@@ -15,6 +15,7 @@ use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
 use crate::error::Error;
 use crate::face::Face;
 use crate::modes::best::{self, Budget, Options, Progress, Ranked, Schedule, Space};
+use crate::player::signals::{self, OnSignal};
 use crate::rules::{Preset, Rules};
 
 /// Search time when neither `--time` nor `--iterations` is given.
@@ -87,10 +88,9 @@ pub fn run(args: &BestArgs) -> Result<(), Error> {
     let space = Space::for_rules(&rules, args.rules.dice.is_some()).map_err(UsageError::Search)?;
     let dictionary = args.dict.load(&rules)?;
     let progress = Arc::new(Progress::new());
-    let on_interrupt = Arc::clone(&progress);
-    // Ctrl-C, SIGTERM and SIGHUP stop the search and keep its boards. If the
-    // handler cannot be installed, they just end the process as they would anyway.
-    let _ = ctrlc::set_handler(move || on_interrupt.stop());
+    // Ctrl-C, SIGTERM and SIGHUP stop the search and keep its boards (the
+    // progress loop passes the signal on to the search).
+    signals::install(OnSignal::Finish);
     let started = Instant::now();
     let boards = thread::scope(|scope| {
         let worker =
@@ -107,7 +107,8 @@ pub fn run(args: &BestArgs) -> Result<(), Error> {
     } else {
         write_text(&mut out, &boards).map_err(Error::Output)?;
     }
-    out.flush().map_err(Error::Output)
+    out.flush().map_err(Error::Output)?;
+    super::play::finished(Ok(()))
 }
 
 /// The search options the flags ask for (clap has checked their ranges).
@@ -154,6 +155,9 @@ fn watch(progress: &Progress, started: Instant, finished: impl Fn() -> bool) {
     let mut next = started + tick;
     while !finished() {
         thread::sleep(Duration::from_millis(20));
+        if signals::stopped() {
+            progress.stop();
+        }
         if Instant::now() < next {
             continue;
         }

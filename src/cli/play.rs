@@ -14,6 +14,7 @@ use crate::game::Game;
 use crate::modes::boggleish::{self, Answers};
 use crate::modes::console::{self, Options};
 use crate::player::keyboard::{Keyboard, Plain, SystemClock, ThreadedLines, Timed};
+use crate::player::signals::{self, OnSignal};
 use crate::random;
 use crate::rules::{Preset, Rules};
 use crate::word_find::WordFind;
@@ -34,7 +35,7 @@ pub fn run(args: &GameArgs) -> Result<(), Error> {
         time: time_limit(args.time),
         board: given_board(args, &rules)?,
     };
-    let mut keys = keyboard(options.time);
+    let mut keys = keyboard();
     let mut out = BufWriter::new(io::stdout().lock());
     let played = console::play_with(&mut *keys, &mut out, &mut err, &options, |board| {
         let word_find = WordFind::with_rules(Arc::new(dictionary), rules);
@@ -49,8 +50,7 @@ pub fn run(args: &GameArgs) -> Result<(), Error> {
     });
     // Whatever was typed after the game's last read must not reach the shell.
     keys.discard_typeahead();
-    played?;
-    Ok(())
+    finished(played.map(drop))
 }
 
 /// Names the word list in play on one line of `err` (stderr, so spec 004's
@@ -75,6 +75,8 @@ fn run_boggleish(args: &GameArgs, rules: &Rules) -> Result<(), Error> {
         io::stderr().lock(),
         "words: none (any string the board spells scores)"
     );
+    // Boggle-ish keeps no state worth a summary before its last answer.
+    signals::install(OnSignal::Exit);
     let mut keys = Plain::new(io::stdin().lock());
     let mut out = BufWriter::new(io::stdout().lock());
     boggleish::play(&mut keys, &mut out, rules, answers)?;
@@ -86,11 +88,20 @@ pub(super) fn time_limit(seconds: Option<u64>) -> Option<Duration> {
     seconds.filter(|&s| s > 0).map(Duration::from_secs)
 }
 
-/// Standard input for a game: read directly when untimed (exactly as
-/// always), or on a reader thread when a turn must end on time.
-pub(super) fn keyboard(time: Option<Duration>) -> Box<dyn Keyboard> {
-    match time {
-        None => Box::new(Plain::new(io::stdin().lock())),
-        Some(_) => Box::new(Timed::new(ThreadedLines::stdin(), SystemClock)),
+/// Standard input for a game, read on a thread of its own so that a turn
+/// ends on time and a signal ends the game (with its summary) even while the
+/// player types nothing. Installs that signal handling.
+pub(super) fn keyboard() -> Box<dyn Keyboard> {
+    signals::install(OnSignal::Finish);
+    Box::new(Timed::new(ThreadedLines::stdin(), SystemClock))
+}
+
+/// The outcome of a game once it has written what it had: a signal that
+/// stopped it is reported (exit status 1) after the summary.
+pub(super) fn finished(played: Result<(), Error>) -> Result<(), Error> {
+    played?;
+    if signals::stopped() {
+        return Err(Error::Stopped);
     }
+    Ok(())
 }

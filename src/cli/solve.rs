@@ -35,6 +35,8 @@ pub struct SolveArgs {
 
 /// Solves each board and prints its words and score.
 pub fn run(args: &SolveArgs) -> Result<(), Error> {
+    // Nothing to save: a signal ends the process at once, saying so.
+    crate::player::signals::install(crate::player::signals::OnSignal::Exit);
     let rules = args.rules.resolve_with_dictionary(Preset::Algs4, "solve")?;
     if args.board.is_none() && args.files.is_empty() {
         return Err(UsageError::NoBoard.into());

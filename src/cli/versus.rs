@@ -8,7 +8,7 @@ use std::sync::Arc;
 use clap::Args;
 
 use super::args::{DICTIONARY_PRESETS, rules_arg};
-use super::play::{keyboard, name_word_list, time_limit};
+use super::play::{finished, keyboard, name_word_list, time_limit};
 use super::{GameArgs, given_board, load_game_dictionary, roll_board};
 use crate::dictionary::Level;
 use crate::error::Error;
@@ -51,15 +51,14 @@ pub fn run(versus_args: &VersusArgs) -> Result<(), Error> {
         board: board.as_ref(),
     };
     let mut rng = args.seed.map_or_else(random::from_entropy, random::seeded);
-    let mut keys = keyboard(settings.time);
+    let mut keys = keyboard();
     let mut out = BufWriter::new(io::stdout().lock());
     let played = versus::play(&mut *keys, &mut out, &settings, || {
         roll_board(&finder, &mut rng, args.min_points)
     });
     // Whatever was typed after the match's last read must not reach the shell.
     keys.discard_typeahead();
-    played?;
-    Ok(())
+    finished(played.map(drop))
 }
 
 /// Reverse video on a terminal, lower case when output is piped or `NO_COLOR` is set (no-color.org).

@@ -16,6 +16,10 @@ use std::time::{Duration, Instant};
 
 use crate::error::Error;
 use crate::player::input::{Input, MAX_LINE, MAX_TOKEN, is_space};
+use crate::player::signals;
+
+/// How often a wait for the player looks for a signal.
+const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 
 /// What came of waiting for the player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,17 +205,28 @@ impl ThreadedLines {
 
 impl LineSource for ThreadedLines {
     fn next_line(&mut self, wait: Option<Duration>) -> io::Result<Typed> {
-        let received = match wait {
-            None => self
-                .lines
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected),
-            Some(wait) => self.lines.recv_timeout(wait),
-        };
-        match received {
-            Ok(line) => Ok(line?.map_or(Typed::End, Typed::Text)),
-            Err(RecvTimeoutError::Timeout) => Ok(Typed::TimeUp),
-            Err(RecvTimeoutError::Disconnected) => Ok(Typed::End),
+        // Waits in short slices, so a signal ends the game as the end of
+        // input does, within a slice, even while the player types nothing.
+        let deadline = wait.map(|wait| Instant::now() + wait);
+        loop {
+            if signals::stopped() {
+                return Ok(Typed::End);
+            }
+            let slice = match deadline {
+                None => SIGNAL_CHECK,
+                Some(deadline) => deadline
+                    .saturating_duration_since(Instant::now())
+                    .min(SIGNAL_CHECK),
+            };
+            match self.lines.recv_timeout(slice) {
+                Ok(line) => return Ok(line?.map_or(Typed::End, Typed::Text)),
+                Err(RecvTimeoutError::Disconnected) => return Ok(Typed::End),
+                Err(RecvTimeoutError::Timeout) => {
+                    if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                        return Ok(Typed::TimeUp);
+                    }
+                }
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 //! What the player types and the clock a timed turn runs against: reading
-//! lines and words as bytes with caps, and the `Keyboard` that ends a turn
-//! on time.
+//! lines and words as bytes with caps, the `Keyboard` that ends a turn on
+//! time, and the signals (Ctrl-C, a kill) that end a game early.
 
 pub mod input;
 pub mod keyboard;
+pub mod signals;

@@ -16,7 +16,7 @@ use crate::error::Error;
 use crate::game_board::GameBoard;
 use crate::random;
 use crate::rules::{Preset, Rules};
-use crate::tui::app::App;
+use crate::tui::app::{App, BoardSource};
 use crate::tui::records::{self, RecordKey, Records};
 use crate::tui::terminal;
 use crate::tui::ui::{self, Look};
@@ -57,7 +57,7 @@ pub struct TuiArgs {
     pub color: ColorChoice,
 }
 
-/// Plays one full-screen game.
+/// Plays full-screen games, a new board each time the player asks.
 pub fn run(args: &TuiArgs) -> Result<(), Error> {
     let rules = args
         .game
@@ -76,13 +76,18 @@ pub fn run(args: &TuiArgs) -> Result<(), Error> {
     let dictionary = load_game_dictionary(&args.game, &rules, args.level)?;
     let word_list = format!("Words: {}; ? for help", dictionary.describe());
     let dictionary = Arc::new(dictionary);
-    let board = match args.game.seed {
-        Some(seed) => GameBoard::random(&rules, &mut random::seeded(seed)),
-        None => GameBoard::random(&rules, &mut random::from_entropy()),
+    // One generator for the session: with --seed the boards played again are
+    // repeatable too, and the first is the board that seed always gave.
+    let mut rng = match args.game.seed {
+        Some(seed) => random::seeded(seed),
+        None => random::from_entropy(),
     };
+    let board = GameBoard::random(&rules, &mut rng);
     let key = record_key(&rules, args.game.dict.as_deref(), &dictionary, time);
-    let mut app =
-        App::new(WordFind::with_rules(dictionary, rules), board, time).with_level(args.level);
+    let boards = BoardSource::new(move |rules| GameBoard::random(rules, &mut rng));
+    let mut app = App::new(WordFind::with_rules(dictionary, rules), board, time)
+        .with_level(args.level)
+        .with_boards(boards);
     app.announce(word_list);
     let look = Look {
         colour: use_colour(args.color, std::env::var_os("NO_COLOR")),

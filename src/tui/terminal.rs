@@ -85,7 +85,8 @@ fn install_panic_hook() {
     });
 }
 
-/// Plays `app` on the terminal until the player quits; `on_over` runs once, when the turn ends.
+/// Plays `app` on the terminal until the player quits; `on_over` runs once
+/// each time a turn ends (once per board when the player plays again).
 pub fn run(app: &mut App, look: Look, mut on_over: impl FnMut(&mut App)) -> io::Result<()> {
     install_signal_flag();
     let mut session = Session::start()?;
@@ -95,6 +96,12 @@ pub fn run(app: &mut App, look: Look, mut on_over: impl FnMut(&mut App)) -> io::
         session
             .terminal
             .draw(|frame| ui::render(frame, app, look))?;
+        // PageUp/PageDown move by what this screen shows, which only the drawer knows.
+        let size = session.terminal.size()?;
+        app.set_page(ui::page_size(
+            app,
+            ratatui::layout::Rect::new(0, 0, size.width, size.height),
+        ));
         if app.should_quit() {
             return Ok(());
         }
@@ -118,6 +125,10 @@ pub fn run(app: &mut App, look: Look, mut on_over: impl FnMut(&mut App)) -> io::
         if app.is_over() && !over_seen {
             over_seen = true;
             on_over(app);
+        }
+        // A new board was dealt: its end is recorded too.
+        if !app.is_over() {
+            over_seen = false;
         }
     }
 }
@@ -144,6 +155,10 @@ fn map_key(key: KeyEvent) -> Option<Input> {
         KeyCode::Tab => Input::Pause,
         KeyCode::Up | KeyCode::Left => Input::Up,
         KeyCode::Down | KeyCode::Right => Input::Down,
+        KeyCode::Home => Input::Home,
+        KeyCode::End => Input::End,
+        KeyCode::PageUp => Input::PageUp,
+        KeyCode::PageDown => Input::PageDown,
         _ => return None,
     })
 }
@@ -163,6 +178,10 @@ mod tests {
         assert_eq!(key(KeyCode::Char('d'), ctrl), Some(Input::Finish));
         assert_eq!(key(KeyCode::Tab, none), Some(Input::Pause));
         assert_eq!(key(KeyCode::Char('x'), ctrl), None);
-        assert_eq!(key(KeyCode::Home, none), None);
+        assert_eq!(key(KeyCode::Home, none), Some(Input::Home));
+        assert_eq!(key(KeyCode::End, none), Some(Input::End));
+        assert_eq!(key(KeyCode::PageUp, none), Some(Input::PageUp));
+        assert_eq!(key(KeyCode::PageDown, none), Some(Input::PageDown));
+        assert_eq!(key(KeyCode::Insert, none), None);
     }
 }

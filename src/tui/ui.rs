@@ -20,6 +20,9 @@ use super::app::{App, Phase};
 const CHROME_ROWS: u16 = 5;
 /// The narrowest word panel beside the board.
 const WORDS_MIN_WIDTH: u16 = 30;
+/// The word panel's width kept when the board is centred in the rest: enough
+/// for the end screen's summary lines at 60 columns.
+const WORDS_COMFORT_WIDTH: u16 = 34;
 
 /// How big one board cell is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,10 +32,16 @@ struct CellSize {
     boxed: bool,
 }
 
-/// Boxed 7x3 cells when they fit, else bare 4x1 cells.
-const CELL_SIZES: [CellSize; 2] = [
+/// Boxed 7x3 cells when they fit, then boxed 5x3 (60 columns), else bare 4x1
+/// cells; every size numbers the path's cells in order.
+const CELL_SIZES: [CellSize; 3] = [
     CellSize {
         width: 7,
+        height: 3,
+        boxed: true,
+    },
+    CellSize {
+        width: 5,
         height: 3,
         boxed: true,
     },
@@ -61,50 +70,77 @@ fn needed(app: &App, cell: CellSize) -> (u16, u16) {
     )
 }
 
+/// Where things go on a screen of `area`: the cell size, the board's region
+/// (the board is centred in it) and the word panel to its right.
+struct Layout {
+    cell: CellSize,
+    board: Rect,
+    words: Rect,
+}
+
+impl Layout {
+    /// The layout of the largest cells that fit, or `None` when none do.
+    fn of(app: &App, area: Rect) -> Option<Layout> {
+        let fits = |cell: &&CellSize| {
+            let (w, h) = needed(app, **cell);
+            w <= area.width && h <= area.height
+        };
+        let cell = *CELL_SIZES.iter().find(fits)?;
+        let (board_w, _) = board_size(app, cell);
+        let body_h = area.height - CHROME_ROWS + 1;
+        // The left half for the board, centred in it, unless the word panel
+        // would get too narrow; never less than the board and its margins.
+        let region = (area.width / 2)
+            .min(area.width.saturating_sub(WORDS_COMFORT_WIDTH))
+            .max(board_w + 4);
+        Some(Layout {
+            cell,
+            board: Rect::new(area.x, area.y + 1, region, body_h),
+            words: Rect::new(area.x + region, area.y + 1, area.width - region, body_h),
+        })
+    }
+}
+
 /// Draws the whole screen for `app` in `look`.
 pub fn render(frame: &mut Frame, app: &App, look: Look) {
     let area = frame.area();
-    let fits = |cell: &&CellSize| {
-        let (w, h) = needed(app, **cell);
-        w <= area.width && h <= area.height
-    };
-    let Some(&cell) = CELL_SIZES.iter().find(fits) else {
+    let Some(layout) = Layout::of(app, area) else {
         let (w, h) = needed(app, CELL_SIZES[CELL_SIZES.len() - 1]);
         let text = format!("terminal too small: need {w}x{h}");
         frame.render_widget(Paragraph::new(text), area);
         return;
     };
-    let palette = look;
-    let (board_w, _) = board_size(app, cell);
-    let body_h = area.height - CHROME_ROWS + 1;
-    let board_area = Rect::new(area.x, area.y + 1, board_w + 4, body_h);
-    let words_area = Rect::new(
-        board_area.right(),
-        area.y + 1,
-        area.width - board_area.width,
-        body_h,
-    );
     header(frame, app, Rect::new(area.x, area.y, area.width, 1));
-    if app.screen() == Phase::Paused {
+    if app.board_hidden() {
         let paused = Paragraph::new("Paused: Tab resumes").alignment(Alignment::Center);
-        frame.render_widget(paused, centre_row(board_area));
+        frame.render_widget(paused, centre_row(layout.board));
     } else {
-        board(frame, app, cell, board_area, palette);
+        board(frame, app, layout.cell, layout.board, look);
     }
     if app.is_over() {
-        end_words(frame, app, words_area, palette);
+        end_words(frame, app, layout.words, look);
     } else {
-        found_words(frame, app, words_area);
+        found_words(frame, app, layout.words);
     }
     footer(
         frame,
         app,
         Rect::new(area.x, area.bottom() - 3, area.width, 3),
-        palette,
+        look,
     );
     if app.phase() == Phase::Help {
         help(frame, app, area);
     }
+}
+
+/// How many end-screen words one PageUp/PageDown moves over on a screen of
+/// `area`: the words shown at once.
+pub fn page_size(app: &App, area: Rect) -> usize {
+    Layout::of(app, area).map_or(1, |layout| {
+        let (_, list, width) = end_layout(app, layout.words);
+        let words = app.end_words().len();
+        Columns::new(words, width, list).shown()
+    })
 }
 
 /// How the screen is styled: the highlight is reverse video always, coloured only when allowed.
@@ -182,10 +218,10 @@ fn board(frame: &mut Frame, app: &App, cell: CellSize, area: Rect, palette: Look
         } else {
             Style::default()
         };
-        let text = Paragraph::new(face_text(face))
-            .alignment(Alignment::Center)
-            .style(style);
         if cell.boxed {
+            let text = Paragraph::new(face_text(face))
+                .alignment(Alignment::Center)
+                .style(style);
             // The step number on the border shows the path's order, not just its cells.
             let mut block = Block::default().borders(Borders::ALL);
             if let Some(step) = step {
@@ -193,31 +229,76 @@ fn board(frame: &mut Frame, app: &App, cell: CellSize, area: Rect, palette: Look
             }
             frame.render_widget(text.block(block), rect);
         } else {
-            frame.render_widget(text, rect);
+            // No border to carry the step number: it follows the face, in the
+            // cell's last two columns (" B3 ", "Qu12").
+            let number = step.map_or(String::new(), |step| (step + 1).to_string());
+            let text = format!("{:>2}{number:<2}", face_text(face));
+            frame.render_widget(Paragraph::new(text).style(style), rect);
         }
     }
 }
 
-/// Lays `entries` out top to bottom in columns of `width`, starting at the
-/// column that keeps `selected` in view.
-fn columns(frame: &mut Frame, entries: Vec<Line>, width: u16, area: Rect, selected: Option<usize>) {
-    let per_column = usize::from(area.height.max(1));
-    let visible_columns = usize::from((area.width / width.max(1)).max(1));
-    let selected_column = selected.map_or(0, |s| s / per_column);
-    let first_column = selected_column.saturating_sub(visible_columns - 1);
-    for (i, entry) in entries
-        .into_iter()
-        .enumerate()
-        .skip(first_column * per_column)
-    {
-        let column = i / per_column - first_column;
-        if column >= visible_columns {
-            break;
+/// Where `count` entries of `width` go in `area`: top to bottom in columns,
+/// with the last row kept for a "+N more" line when they do not all fit.
+struct Columns {
+    count: usize,
+    width: u16,
+    per_column: usize,
+    visible_columns: usize,
+    overflows: bool,
+}
+
+impl Columns {
+    fn new(count: usize, width: u16, area: Rect) -> Columns {
+        let rows = usize::from(area.height);
+        let visible_columns = usize::from((area.width / width.max(1)).max(1));
+        // With a single row there is no room for the marker, so it shows entries.
+        let overflows = rows >= 2 && count > rows * visible_columns;
+        let per_column = if overflows { rows - 1 } else { rows.max(1) };
+        Columns {
+            count,
+            width,
+            per_column,
+            visible_columns,
+            overflows,
         }
-        let x = area.x + u16::try_from(column).unwrap_or(0) * width;
-        let y = area.y + u16::try_from(i % per_column).unwrap_or(0);
-        let rect = Rect::new(x, y, width.min(area.right() - x), 1);
+    }
+
+    /// How many entries are on the screen at once.
+    fn shown(&self) -> usize {
+        (self.per_column * self.visible_columns).min(self.count).max(1)
+    }
+
+    /// The first entry shown, so that `selected` is in view.
+    fn first(&self, selected: Option<usize>) -> usize {
+        let selected_column = selected.map_or(0, |s| s / self.per_column);
+        selected_column.saturating_sub(self.visible_columns - 1) * self.per_column
+    }
+}
+
+/// Lays `entries` out top to bottom in columns of `width`, starting at the
+/// column that keeps `selected` in view; when some do not fit, the last row
+/// says how many are before and after the ones shown.
+fn columns(frame: &mut Frame, entries: Vec<Line>, width: u16, area: Rect, selected: Option<usize>) {
+    let layout = Columns::new(entries.len(), width, area);
+    let first = layout.first(selected);
+    let end = (first + layout.per_column * layout.visible_columns).min(entries.len());
+    for (i, entry) in entries.into_iter().enumerate().take(end).skip(first) {
+        let column = (i - first) / layout.per_column;
+        let x = area.x + u16::try_from(column).unwrap_or(0) * layout.width;
+        let y = area.y + u16::try_from((i - first) % layout.per_column).unwrap_or(0);
+        let rect = Rect::new(x, y, layout.width.min(area.right() - x), 1);
         frame.render_widget(Paragraph::new(entry), rect);
+    }
+    if layout.overflows {
+        let after = layout.count - end;
+        let marker = match (first, after) {
+            (0, after) => format!("+{after} more"),
+            (before, 0) => format!("{before} earlier"),
+            (before, after) => format!("{before} earlier, +{after} more"),
+        };
+        let row = Rect::new(area.x, area.bottom() - 1, area.width, 1);
+        frame.render_widget(Paragraph::new(marker), row);
     }
 }
 
@@ -250,16 +331,60 @@ fn found_words(frame: &mut Frame, app: &App, area: Rect) {
     columns(frame, entries, width, list, newest);
 }
 
-fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
+/// The end screen's summary lines above the word list, the list's area and
+/// its entries' width.
+fn end_layout(app: &App, area: Rect) -> (Vec<String>, Rect, u16) {
     let mut lines = vec![format!("{} ({}%)", app.score_line(), app.percent())];
-    if let Some((longest, best)) = app.longest_and_best() {
-        let points = app.rules().word_score(best.len());
-        lines.push(format!("Longest {longest}, best {best} ({points})"));
-    }
+    lines.extend(longest_and_best_table(app));
     lines.extend(app.versus_line());
-    lines.push(app.record_note().unwrap_or("").to_string());
-    lines.push("+ found  - missed".to_string());
-    let top = u16::try_from(lines.len()).unwrap_or(0);
+    lines.extend(app.record_note().map(str::to_string));
+    let session = app.session();
+    let games = if session.games == 1 { "game" } else { "games" };
+    lines.push(format!(
+        "Session: {} {games}, best {}",
+        session.games, session.best
+    ));
+    lines.push(format!(
+        "  total {}, average {}",
+        session.total,
+        session.average()
+    ));
+    lines.push("- missed  + found".to_string());
+    let top = u16::try_from(lines.len()).unwrap_or(u16::MAX).min(area.height);
+    let list = Rect::new(area.x, area.y + top, area.width, area.height - top);
+    let longest = app.end_words().iter().map(|w| w.word.len()).max();
+    (lines, list, entry_width(longest.unwrap_or(0)) + 1)
+}
+
+/// Whose longest and best words these are: the player's found words and the
+/// board's, in a small table so neither is taken for the other.
+fn longest_and_best_table(app: &App) -> Vec<String> {
+    let points = |word: &str| app.game().get_word_score(word);
+    let yours = app.your_longest_and_best();
+    let board = app.longest_and_best();
+    let width = [yours, board]
+        .iter()
+        .flatten()
+        .map(|(longest, _)| longest.len())
+        .max()
+        .unwrap_or(0)
+        .max("Longest".len())
+        + 2;
+    let row = |who: &str, words: Option<(&str, &str)>| match words {
+        Some((longest, best)) => {
+            format!("{who:<7}{longest:<width$}{best} {}", points(best))
+        }
+        None => format!("{who:<7}{:<width$}-", "-"),
+    };
+    vec![
+        format!("{:<7}{:<width$}Best", "", "Longest"),
+        row("You", yours),
+        row("Board", board),
+    ]
+}
+
+fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
+    let (lines, list, width) = end_layout(app, area);
     let text: Vec<Line> = lines.into_iter().map(Line::from).collect();
     frame.render_widget(Paragraph::new(text), area);
     let words = app.end_words();
@@ -288,19 +413,7 @@ fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
             Line::from(Span::styled(text, style))
         })
         .collect();
-    let list = Rect::new(
-        area.x,
-        area.y + top,
-        area.width,
-        area.height.saturating_sub(top),
-    );
-    columns(
-        frame,
-        entries,
-        entry_width(longest) + 1,
-        list,
-        Some(selected),
-    );
+    columns(frame, entries, width, list, Some(selected));
 }
 
 fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
@@ -310,11 +423,26 @@ fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
         format!("> {}_", app.typed())
     };
     let good = !app.rejected();
-    let keys = if app.is_over() {
-        "Up/Down: a word's path   ?: help   q: quit"
-    } else {
-        "Enter: submit   Esc: clear   Tab: pause   ?: help   Ctrl-D: end   Ctrl-C: quit"
+    // The longest spelling of the keys that fits, so 60 columns keep them all.
+    let choices: &[&str] = match (app.is_over(), app.can_play_again()) {
+        (false, _) => &[
+            "Enter: submit   Esc: clear   Tab: pause   ?: help   Ctrl-D: end   Ctrl-C: quit",
+            "Enter submit  Esc clear  Tab pause  ? help  ^D end  ^C quit",
+        ],
+        (true, true) => &[
+            "Up/Down: a word's path   PgUp/PgDn/Home/End: more   Enter: new board   q: quit",
+            "Up/Down PgUp/PgDn Home/End: path  Enter: new board  q: quit",
+        ],
+        (true, false) => &[
+            "Up/Down: a word's path   PgUp/PgDn/Home/End: more   ?: help   q: quit",
+            "Up/Down PgUp/PgDn Home/End: a word's path  ?: help  q: quit",
+        ],
     };
+    let room = usize::from(area.width.saturating_sub(1));
+    let keys = choices
+        .iter()
+        .find(|keys| keys.len() <= room)
+        .unwrap_or(&choices[choices.len() - 1]);
     let lines = vec![
         Line::from(format!(" {input}")),
         Line::from(Span::styled(
@@ -339,7 +467,8 @@ pub fn help_lines(rules: &Rules) -> Vec<String> {
         "Type a word: its path lights up on the board.".to_string(),
         "Enter submits, Backspace deletes, Esc clears.".to_string(),
         "Tab pauses (the board hides). Ctrl-D ends the turn.".to_string(),
-        "End screen: Up/Down show a word's path; q quits.".to_string(),
+        "End screen: Up/Down show a word's path, PgUp/PgDn".to_string(),
+        "and Home/End page; Enter or n: a new board; q quits.".to_string(),
         "Ctrl-C quits at any time.".to_string(),
         String::new(),
         format!(

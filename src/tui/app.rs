@@ -740,7 +740,8 @@ pub(crate) mod tests {
 
     /// A game on a rich board: the course list, 8-neighbour moves.
     pub(crate) fn rich_app() -> App {
-        let finder = WordFind::with_rules(Dictionary::shared_default(), Rules::preset(Preset::Classic));
+        let finder =
+            WordFind::with_rules(Dictionary::shared_default(), Rules::preset(Preset::Classic));
         let board = GameBoard::new("SERSPATGLINESERS").expect("16 letters");
         App::new(finder, board, Some(Duration::from_secs(60)))
     }
@@ -820,7 +821,14 @@ pub(crate) mod tests {
         app.handle(Input::Tick(Duration::from_secs(2)));
         app.handle(Input::Finish);
         app.set_record_note("1 game here, best 2".to_string());
-        assert_eq!(app.session(), Session { games: 1, total: 2, best: 2 });
+        assert_eq!(
+            app.session(),
+            Session {
+                games: 1,
+                total: 2,
+                best: 2
+            }
+        );
         app.handle(Input::Enter);
         assert_eq!(app.phase(), Phase::Playing);
         assert_eq!(app.board().faces().len(), 16);
@@ -828,15 +836,32 @@ pub(crate) mod tests {
         assert_eq!(app.remaining(), Some(Duration::from_secs(5)), "a full turn");
         assert_eq!(app.score_line(), "0 words, 0 of 1 points");
         assert_eq!(app.record_note(), None, "the next game's record is its own");
-        assert_eq!(app.status(), "New board; Type a word and press Enter; ? for help");
+        assert_eq!(
+            app.status(),
+            "New board; Type a word and press Enter; ? for help"
+        );
         app.handle(Input::Tick(Duration::from_secs(5)));
         assert!(app.is_over());
-        assert_eq!(app.session(), Session { games: 2, total: 2, best: 2 });
+        assert_eq!(
+            app.session(),
+            Session {
+                games: 2,
+                total: 2,
+                best: 2
+            }
+        );
         assert_eq!(app.session().average(), "1.0");
         app.handle(Input::Char('n'));
         type_word(&mut app, "eat");
         app.handle(Input::Finish);
-        assert_eq!(app.session(), Session { games: 3, total: 3, best: 2 });
+        assert_eq!(
+            app.session(),
+            Session {
+                games: 3,
+                total: 3,
+                best: 2
+            }
+        );
         assert_eq!(app.session().average(), "1.0");
     }
 
@@ -852,7 +877,11 @@ pub(crate) mod tests {
 
     #[test]
     fn session_averages_round_to_a_tenth() {
-        let session = |games, total| Session { games, total, best: 0 };
+        let session = |games, total| Session {
+            games,
+            total,
+            best: 0,
+        };
         assert_eq!(session(0, 0).average(), "0.0");
         assert_eq!(session(3, 10).average(), "3.3");
         assert_eq!(session(3, 11).average(), "3.7");

@@ -112,8 +112,11 @@ pub fn render(frame: &mut Frame, app: &App, look: Look) {
     };
     header(frame, app, Rect::new(area.x, area.y, area.width, 1));
     if app.board_hidden() {
-        let paused = Paragraph::new("Paused: Tab resumes").alignment(Alignment::Center);
-        frame.render_widget(paused, centre_row(layout.board));
+        // Under help the overlay says how to go back; only the paused screen needs this.
+        if app.screen() == Phase::Paused {
+            let paused = Paragraph::new("Paused: Tab resumes").alignment(Alignment::Center);
+            frame.render_widget(paused, centre_row(layout.board));
+        }
     } else {
         board(frame, app, layout.cell, layout.board, look);
     }
@@ -266,22 +269,40 @@ impl Columns {
 
     /// How many entries are on the screen at once.
     fn shown(&self) -> usize {
-        (self.per_column * self.visible_columns).min(self.count).max(1)
+        (self.per_column * self.visible_columns)
+            .min(self.count)
+            .max(1)
     }
 
-    /// The first entry shown, so that `selected` is in view.
-    fn first(&self, selected: Option<usize>) -> usize {
-        let selected_column = selected.map_or(0, |s| s / self.per_column);
+    /// The first entry shown, so that `selected` is in view: `paged`, the
+    /// screenful holding it (so PageDown shows the next screenful whole; the
+    /// last one ends with the last entry),
+    /// else the columns ending with its column (so the newest word keeps the
+    /// ones before it in view).
+    fn first(&self, selected: Option<usize>, paged: bool) -> usize {
+        let selected = selected.unwrap_or(0);
+        if paged {
+            let page = self.per_column * self.visible_columns;
+            // The last screenful is a full one, so End shows more than a stub.
+            return (selected / page * page).min(self.count.saturating_sub(page));
+        }
+        let selected_column = selected / self.per_column;
         selected_column.saturating_sub(self.visible_columns - 1) * self.per_column
     }
 }
 
-/// Lays `entries` out top to bottom in columns of `width`, starting at the
-/// column that keeps `selected` in view; when some do not fit, the last row
-/// says how many are before and after the ones shown.
-fn columns(frame: &mut Frame, entries: Vec<Line>, width: u16, area: Rect, selected: Option<usize>) {
+/// Lays `entries` out top to bottom in columns of `width`, keeping
+/// `selected` in view (see [`Columns::first`] for `paged`); when some do not
+/// fit, the last row says how many are before and after the ones shown.
+fn columns(
+    frame: &mut Frame,
+    entries: Vec<Line>,
+    (width, area): (u16, Rect),
+    selected: Option<usize>,
+    paged: bool,
+) {
     let layout = Columns::new(entries.len(), width, area);
-    let first = layout.first(selected);
+    let first = layout.first(selected, paged);
     let end = (first + layout.per_column * layout.visible_columns).min(entries.len());
     for (i, entry) in entries.into_iter().enumerate().take(end).skip(first) {
         let column = (i - first) / layout.per_column;
@@ -328,7 +349,7 @@ fn found_words(frame: &mut Frame, app: &App, area: Rect) {
     );
     // The newest word stays in view when the words outgrow the panel.
     let newest = app.found().len().checked_sub(1);
-    columns(frame, entries, width, list, newest);
+    columns(frame, entries, (width, list), newest, false);
 }
 
 /// The end screen's summary lines above the word list, the list's area and
@@ -350,7 +371,9 @@ fn end_layout(app: &App, area: Rect) -> (Vec<String>, Rect, u16) {
         session.average()
     ));
     lines.push("- missed  + found".to_string());
-    let top = u16::try_from(lines.len()).unwrap_or(u16::MAX).min(area.height);
+    let top = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .min(area.height);
     let list = Rect::new(area.x, area.y + top, area.width, area.height - top);
     let longest = app.end_words().iter().map(|w| w.word.len()).max();
     (lines, list, entry_width(longest.unwrap_or(0)) + 1)
@@ -413,7 +436,7 @@ fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
             Line::from(Span::styled(text, style))
         })
         .collect();
-    columns(frame, entries, width, list, Some(selected));
+    columns(frame, entries, (width, list), Some(selected), true);
 }
 
 fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
@@ -428,14 +451,17 @@ fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
         (false, _) => &[
             "Enter: submit   Esc: clear   Tab: pause   ?: help   Ctrl-D: end   Ctrl-C: quit",
             "Enter submit  Esc clear  Tab pause  ? help  ^D end  ^C quit",
+            "? help  Tab pause  ^D end  ^C quit",
         ],
         (true, true) => &[
             "Up/Down: a word's path   PgUp/PgDn/Home/End: more   Enter: new board   q: quit",
             "Up/Down PgUp/PgDn Home/End: path  Enter: new board  q: quit",
+            "Enter: new board  ? help  q: quit",
         ],
         (true, false) => &[
             "Up/Down: a word's path   PgUp/PgDn/Home/End: more   ?: help   q: quit",
             "Up/Down PgUp/PgDn Home/End: a word's path  ?: help  q: quit",
+            "Up/Down: a word's path  ? help  q: quit",
         ],
     };
     let room = usize::from(area.width.saturating_sub(1));
@@ -547,7 +573,8 @@ mod tests {
     use crate::tui::app::Input;
     use crate::word_find::WordFind;
 
-    use crate::tui::app::tests::app;
+    use crate::tui::app::BoardSource;
+    use crate::tui::app::tests::{app, rich_app};
 
     fn send(app: &mut App, keys: &str) {
         for c in keys.chars() {
@@ -590,26 +617,28 @@ mod tests {
         send(&mut app, "eat\nlab\nbea");
         app.handle(Input::Tick(Duration::from_millis(2500)));
         let (rows, reversed) = screen(&app, 80, 24);
+        // The board is centred in the left half (6 columns either side), the
+        // words in the right half.
         assert_rows(
             &rows,
             &[
                 " Boggle  project4 4x4  2:58                                              ? help",
-                "                                Found: 1 word, 1 of 3 points",
+                "                                        Found: 1 word, 1 of 3 points",
                 "",
-                "                                EAT   1",
+                "                                        EAT   1",
                 "",
-                "  ┌1────┐┌2────┐┌─────┐┌─────┐",
-                "  │  B  ││  E  ││  N  ││  H  │",
-                "  └─────┘└─────┘└─────┘└─────┘",
-                "  ┌─────┐┌3────┐┌─────┐┌─────┐",
-                "  │  L  ││  A  ││  U  ││  M  │",
-                "  └─────┘└─────┘└─────┘└─────┘",
-                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
-                "  │  I  ││  T  ││  L  ││  Z  │",
-                "  └─────┘└─────┘└─────┘└─────┘",
-                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
-                "  │  R  ││  G  ││  A  ││  N  │",
-                "  └─────┘└─────┘└─────┘└─────┘",
+                "      ┌1────┐┌2────┐┌─────┐┌─────┐",
+                "      │  B  ││  E  ││  N  ││  H  │",
+                "      └─────┘└─────┘└─────┘└─────┘",
+                "      ┌─────┐┌3────┐┌─────┐┌─────┐",
+                "      │  L  ││  A  ││  U  ││  M  │",
+                "      └─────┘└─────┘└─────┘└─────┘",
+                "      ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "      │  I  ││  T  ││  L  ││  Z  │",
+                "      └─────┘└─────┘└─────┘└─────┘",
+                "      ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "      │  R  ││  G  ││  A  ││  N  │",
+                "      └─────┘└─────┘└─────┘└─────┘",
                 "",
                 "",
                 "",
@@ -621,10 +650,77 @@ mod tests {
         );
         // B, E and A (cells 0, 1, 5) are drawn in reverse video, all 7x3 of each.
         assert_eq!(reversed.len(), 3 * 21);
-        for (x, y) in [(2, 5), (9, 6), (15, 10)] {
+        for (x, y) in [(6, 5), (13, 6), (19, 10)] {
             assert!(reversed.contains(&(x, y)), "({x}, {y})");
         }
-        assert!(!reversed.contains(&(16, 6)));
+        assert!(!reversed.contains(&(20, 6)));
+    }
+
+    #[test]
+    fn playing_at_60x20_keeps_the_path_numbers_and_every_key() {
+        let mut app = app(Some(180));
+        send(&mut app, "eat\nlab\nbea");
+        let (rows, reversed) = screen(&app, 60, 20);
+        assert_rows(
+            &rows,
+            &[
+                " Boggle  project4 4x4  3:00                          ? help",
+                "                          Found: 1 word, 1 of 3 points",
+                "",
+                "   ┌1──┐┌2──┐┌───┐┌───┐   EAT   1",
+                "   │ B ││ E ││ N ││ H │",
+                "   └───┘└───┘└───┘└───┘",
+                "   ┌───┐┌3──┐┌───┐┌───┐",
+                "   │ L ││ A ││ U ││ M │",
+                "   └───┘└───┘└───┘└───┘",
+                "   ┌───┐┌───┐┌───┐┌───┐",
+                "   │ I ││ T ││ L ││ Z │",
+                "   └───┘└───┘└───┘└───┘",
+                "   ┌───┐┌───┐┌───┐┌───┐",
+                "   │ R ││ G ││ A ││ N │",
+                "   └───┘└───┘└───┘└───┘",
+                "",
+                "",
+                " > BEA_",
+                " LAB: not allowed by the no-up rule",
+                " Enter submit  Esc clear  Tab pause  ? help  ^D end  ^C quit",
+            ],
+        );
+        assert_eq!(reversed.len(), 3 * 15, "three 5x3 cells");
+    }
+
+    #[test]
+    fn found_words_that_overflow_say_how_many_are_hidden() {
+        let mut app = rich_app();
+        let words: Vec<String> = app.words().iter().take(50).cloned().collect();
+        for word in &words {
+            send(&mut app, &format!("{word}\n"));
+        }
+        let (rows, _) = screen(&app, 60, 20);
+        assert_rows(
+            &rows[1..17],
+            &[
+                "                          Found: 50 words, 99 of 1345 points",
+                "",
+                "   ┌───┐┌───┐┌───┐┌───┐   ANT       1  ARGENT    3",
+                "   │ S ││ E ││ R ││ S │   ANTE      1  ARS       1",
+                "   └───┘└───┘└───┘└───┘   ANTI      1  ART       1",
+                "   ┌───┐┌───┐┌───┐┌───┐   APE       1  ARTERIES 11",
+                "   │ P ││ A ││ T ││ G │   APES      1  ARTES     2",
+                "   └───┘└───┘└───┘└───┘   APIE      1  ARTS      1",
+                "   ┌───┐┌───┐┌───┐┌───┐   APING     2  ASP       1",
+                "   │ L ││ I ││ N ││ E │   APIS      1  ASPER     2",
+                "   └───┘└───┘└───┘└───┘   APLITE    3  ASPERGES 11",
+                "   ┌───┐┌───┐┌───┐┌───┐   APSE      1  ASPIRE    3",
+                "   │ S ││ E ││ R ││ S │   ARE       1  ATE       1",
+                "   └───┘└───┘└───┘└───┘   ARES      1",
+                "                          ARETE     2",
+                "                          26 earlier",
+            ],
+        );
+        // The newest word stays in view; the 26 before the shown columns are counted.
+        assert_eq!(words[26], "ANT");
+        assert_eq!(words[49], "ATE");
     }
 
     #[test]
@@ -633,7 +729,38 @@ mod tests {
         app.handle(Input::Pause);
         let (rows, _) = screen(&app, 80, 24);
         assert!(rows.iter().all(|r| !r.contains('┌')), "{rows:#?}");
-        assert_eq!(rows[11], "       Paused: Tab resumes");
+        assert_eq!(rows[11], "           Paused: Tab resumes");
+        let (rows, _) = screen(&app, 60, 20);
+        assert!(rows.iter().all(|r| !r.contains('┌')), "{rows:#?}");
+        assert_eq!(rows[9], "    Paused: Tab resumes");
+    }
+
+    #[test]
+    fn help_over_the_game_hides_the_board() {
+        let mut app = app(Some(180));
+        let (rows, _) = screen(&app, 80, 24);
+        assert_eq!(rows[6], "      │  B  ││  E  ││  N  ││  H  │");
+        app.handle(Input::Help);
+        // The help box starts at column 10; the board's first column (at 6) was
+        // left showing beside it while the clock stood still.
+        let (rows, _) = screen(&app, 80, 24);
+        for (y, row) in rows.iter().enumerate().take(21).skip(2) {
+            let left: String = row.chars().take(10).collect();
+            assert_eq!(left.trim(), "", "row {y}: {row}");
+        }
+        assert_eq!(
+            rows[6],
+            "          │ Enter submits, Backspace deletes, Esc clears.            │"
+        );
+        let (rows, _) = screen(&app, 60, 20);
+        for face in ["B", "E", "L", "A", "I", "R"] {
+            let cell = format!("│ {face} │");
+            assert!(rows.iter().all(|r| !r.contains(&cell)), "{rows:#?}");
+        }
+        assert_eq!(
+            rows[2],
+            "┌ Help ────────────────────────────────────────────────────┐"
+        );
     }
 
     #[test]
@@ -656,7 +783,7 @@ mod tests {
     }
 
     #[test]
-    fn the_end_screen_lists_missed_words_and_shows_the_selected_path() {
+    fn the_end_screen_lists_missed_words_first_and_shows_the_selected_path() {
         let mut app = app(Some(1));
         send(&mut app, "alt\n");
         app.handle(Input::Tick(Duration::from_secs(1)));
@@ -667,54 +794,203 @@ mod tests {
             &rows,
             &[
                 " Boggle  project4 4x4  0:00                                              ? help",
-                "                                1 word, 1 of 3 points (33%)",
-                "                                Longest BEAU, best ALT (1)",
-                "                                Games 3, best 7",
-                "                                + found  - missed",
-                "  ┌1────┐┌2────┐┌─────┐┌─────┐  +ALT   1",
-                "  │  B  ││  E  ││  N  ││  H  │  -BEAU  1",
-                "  └─────┘└─────┘└─────┘└─────┘  -EAT   1",
-                "  ┌─────┐┌3────┐┌4────┐┌─────┐",
-                "  │  L  ││  A  ││  U  ││  M  │",
-                "  └─────┘└─────┘└─────┘└─────┘",
-                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
-                "  │  I  ││  T  ││  L  ││  Z  │",
-                "  └─────┘└─────┘└─────┘└─────┘",
-                "  ┌─────┐┌─────┐┌─────┐┌─────┐",
-                "  │  R  ││  G  ││  A  ││  N  │",
-                "  └─────┘└─────┘└─────┘└─────┘",
+                "                                        1 word, 1 of 3 points (33%)",
+                "                                               Longest  Best",
+                "                                        You    ALT      ALT 1",
+                "                                        Board  BEAU     BEAU 1",
+                "      ┌─────┐┌1────┐┌─────┐┌─────┐      Games 3, best 7",
+                "      │  B  ││  E  ││  N  ││  H  │      Session: 1 game, best 1",
+                "      └─────┘└─────┘└─────┘└─────┘        total 1, average 1.0",
+                "      ┌─────┐┌2────┐┌─────┐┌─────┐      - missed  + found",
+                "      │  L  ││  A  ││  U  ││  M  │      -BEAU  1",
+                "      └─────┘└─────┘└─────┘└─────┘      -EAT   1",
+                "      ┌─────┐┌3────┐┌─────┐┌─────┐      +ALT   1",
+                "      │  I  ││  T  ││  L  ││  Z  │",
+                "      └─────┘└─────┘└─────┘└─────┘",
+                "      ┌─────┐┌─────┐┌─────┐┌─────┐",
+                "      │  R  ││  G  ││  A  ││  N  │",
+                "      └─────┘└─────┘└─────┘└─────┘",
                 "",
                 "",
                 "",
                 "",
                 "",
-                " Time's up: 1 word, 1 of 3 points; Up/Down show a word's path, q quits",
-                " Up/Down: a word's path   ?: help   q: quit",
+                " Time's up: 1 word, 1 of 3 points",
+                " Up/Down: a word's path   PgUp/PgDn/Home/End: more   ?: help   q: quit",
             ],
         );
-        assert_eq!(
-            rows[22],
-            " Time's up: 1 word, 1 of 3 points; Up/Down show a word's path, q quits"
+        // EAT's cells (1, 5, 9) and its list entry, "-EAT   1", are reversed.
+        assert_eq!(reversed.len(), 3 * 21 + 8);
+        let (rows, reversed) = screen(&app, 60, 20);
+        assert_rows(
+            &rows,
+            &[
+                " Boggle  project4 4x4  0:00                          ? help",
+                "                          1 word, 1 of 3 points (33%)",
+                "                                 Longest  Best",
+                "   ┌───┐┌1──┐┌───┐┌───┐   You    ALT      ALT 1",
+                "   │ B ││ E ││ N ││ H │   Board  BEAU     BEAU 1",
+                "   └───┘└───┘└───┘└───┘   Games 3, best 7",
+                "   ┌───┐┌2──┐┌───┐┌───┐   Session: 1 game, best 1",
+                "   │ L ││ A ││ U ││ M │     total 1, average 1.0",
+                "   └───┘└───┘└───┘└───┘   - missed  + found",
+                "   ┌───┐┌3──┐┌───┐┌───┐   -BEAU  1",
+                "   │ I ││ T ││ L ││ Z │   -EAT   1",
+                "   └───┘└───┘└───┘└───┘   +ALT   1",
+                "   ┌───┐┌───┐┌───┐┌───┐",
+                "   │ R ││ G ││ A ││ N │",
+                "   └───┘└───┘└───┘└───┘",
+                "",
+                "",
+                "",
+                " Time's up: 1 word, 1 of 3 points",
+                " Up/Down PgUp/PgDn Home/End: a word's path  ?: help  q: quit",
+            ],
         );
-        // BEAU's cells (0, 1, 5, 6) and its list entry, "-BEAU  1", are reversed.
-        assert_eq!(reversed.len(), 4 * 21 + 8);
+        assert_eq!(reversed.len(), 3 * 15 + 8);
+    }
+
+    /// A rich board played twice: LINES and SEAT, then LINES and SAPIENTES.
+    fn second_game() -> App {
+        let again =
+            BoardSource::new(|_: &Rules| GameBoard::new("SERSPATGLINESERS").expect("16 letters"));
+        let mut app = rich_app().with_boards(again);
+        send(&mut app, "lines\nseat\n");
+        app.handle(Input::Finish);
+        app.handle(Input::Enter);
+        send(&mut app, "lines\nsapientes\n");
+        app.handle(Input::Finish);
+        app.set_record_note("2 games here, best 13 (new best)".to_string());
+        app
+    }
+
+    #[test]
+    fn a_long_end_screen_at_80x24_pages_and_says_what_is_hidden() {
+        let mut app = second_game();
+        let (rows, _) = screen(&app, 80, 24);
+        assert_rows(
+            &rows[1..],
+            &[
+                "                                        2 words, 13 of 1345 points (0%)",
+                "                                               Longest    Best",
+                "                                        You    SAPIENTES  SAPIENTES 11",
+                "                                        Board  SAPIENTES  SAPIENTES 11",
+                "      ┌─────┐┌─────┐┌2────┐┌─────┐      2 games here, best 13 (new best)",
+                "      │  S  ││  E  ││  R  ││  S  │      Session: 2 games, best 13",
+                "      └─────┘└─────┘└─────┘└─────┘        total 16, average 8.0",
+                "      ┌─────┐┌1────┐┌3────┐┌─────┐      - missed  + found",
+                "      │  P  ││  A  ││  T  ││  G  │      -ARTERIES  11  -RETAINER  11",
+                "      └─────┘└─────┘└─────┘└─────┘      -ASPERGES  11  -SALPETER  11",
+                "      ┌─────┐┌6────┐┌─────┐┌4────┐      -ENTRAILS  11  -SPARGERE  11",
+                "      │  L  ││  I  ││  N  ││  E  │      -ERITREAN  11  -SPLINTER  11",
+                "      └─────┘└─────┘└─────┘└─────┘      -ESPALIER  11  -STEALING  11",
+                "      ┌8────┐┌7────┐┌5────┐┌─────┐      -GESNERIA  11  -STRAINER  11",
+                "      │  S  ││  E  ││  R  ││  S  │      -GNETALES  11  -STRANGER  11",
+                "      └─────┘└─────┘└─────┘└─────┘      -INTEGRAL  11  -STRAPING  11",
+                "                                        -PILSENER  11  -ANSERES    5",
+                "                                        -RELATING  11  -ELATING    5",
+                "                                        -RETAILER  11  -ERITREA    5",
+                "                                        +567 more",
+                "",
+                " Turn ended: 2 words, 13 of 1345 points",
+                " Up/Down: a word's path   PgUp/PgDn/Home/End: more   Enter: new board   q: quit",
+            ],
+        );
+        let page = page_size(&app, Rect::new(0, 0, 80, 24));
+        assert_eq!(page, 22, "two columns of 11");
+        app.set_page(page);
+        app.handle(Input::PageDown);
+        let (rows, _) = screen(&app, 80, 24);
+        assert_eq!(
+            rows[9],
+            "      │  P  ││  A  ││  T  ││  G  │      -ETERNAL    5  -PARTING    5"
+        );
+        assert_eq!(
+            rows[20],
+            "                                        22 earlier, +545 more"
+        );
+        app.handle(Input::End);
+        let (rows, _) = screen(&app, 80, 24);
+        assert_rows(
+            &rows[14..21],
+            &[
+                "      ┌─────┐┌5────┐┌─────┐┌9────┐      -TERN       1  -TIRE       1",
+                "      │  S  ││  E  ││  R  ││  S  │      -TIE        1  -TIS        1",
+                "      └─────┘└─────┘└─────┘└─────┘      -TIEN       1  -TRAP       1",
+                "                                        -TIER       1  -TRES       1",
+                "                                        -TIES       1  +LINES      2",
+                "                                        -TILE       1  +SAPIENTES 11",
+                "                                        567 earlier",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_long_end_screen_at_60x20_pages_and_says_what_is_hidden() {
+        let mut app = second_game();
+        let (rows, _) = screen(&app, 60, 20);
+        assert_rows(
+            &rows[1..],
+            &[
+                "                          2 words, 13 of 1345 points (0%)",
+                "                                 Longest    Best",
+                "   ┌───┐┌───┐┌2──┐┌───┐   You    SAPIENTES  SAPIENTES 11",
+                "   │ S ││ E ││ R ││ S │   Board  SAPIENTES  SAPIENTES 11",
+                "   └───┘└───┘└───┘└───┘   2 games here, best 13 (new best)",
+                "   ┌───┐┌1──┐┌3──┐┌───┐   Session: 2 games, best 13",
+                "   │ P ││ A ││ T ││ G │     total 16, average 8.0",
+                "   └───┘└───┘└───┘└───┘   - missed  + found",
+                "   ┌───┐┌6──┐┌───┐┌4──┐   -ARTERIES  11  -INTEGRAL  11",
+                "   │ L ││ I ││ N ││ E │   -ASPERGES  11  -PILSENER  11",
+                "   └───┘└───┘└───┘└───┘   -ENTRAILS  11  -RELATING  11",
+                "   ┌8──┐┌7──┐┌5──┐┌───┐   -ERITREAN  11  -RETAILER  11",
+                "   │ S ││ E ││ R ││ S │   -ESPALIER  11  -RETAINER  11",
+                "   └───┘└───┘└───┘└───┘   -GESNERIA  11  -SALPETER  11",
+                "                          -GNETALES  11  -SPARGERE  11",
+                "                          +575 more",
+                "",
+                " Turn ended: 2 words, 13 of 1345 points",
+                " Up/Down PgUp/PgDn Home/End: path  Enter: new board  q: quit",
+            ],
+        );
+        assert_eq!(page_size(&app, Rect::new(0, 0, 60, 20)), 14);
+        app.handle(Input::End);
+        let (rows, _) = screen(&app, 60, 20);
+        assert_rows(
+            &rows[9..17],
+            &[
+                "   ┌───┐┌4──┐┌6──┐┌8──┐   -TIER       1  -TIPS       1",
+                "   │ L ││ I ││ N ││ E │   -TIES       1  -TIRE       1",
+                "   └───┘└───┘└───┘└───┘   -TILE       1  -TIS        1",
+                "   ┌───┐┌5──┐┌───┐┌9──┐   -TIN        1  -TRAP       1",
+                "   │ S ││ E ││ R ││ S │   -TINE       1  -TRES       1",
+                "   └───┘└───┘└───┘└───┘   -TING       1  +LINES      2",
+                "                          -TIP        1  +SAPIENTES 11",
+                "                          575 earlier",
+            ],
+        );
     }
 
     #[test]
     fn small_terminals_get_small_cells_then_a_message() {
-        let app = app(None);
+        let mut app = app(None);
+        send(&mut app, "bea");
         let (rows, _) = screen(&app, 50, 12);
         assert_rows(
-            &rows[..8],
+            &rows,
             &[
                 " Boggle  project4 4x4  untimed             ? help",
                 "                    Found: 0 words, 0 of 3 points",
                 "",
-                "    B   E   N   H",
-                "    L   A   U   M",
-                "    I   T   L   Z",
-                "    R   G   A   N",
+                "   B1  E2  N   H",
+                "   L   A3  U   M",
+                "   I   T   L   Z",
+                "   R   G   A   N",
                 "",
+                "",
+                " > BEA_",
+                " Type a word and press Enter; ? for help",
+                " ? help  Tab pause  ^D end  ^C quit",
             ],
         );
         let (rows, _) = screen(&app, 40, 8);
@@ -751,7 +1027,7 @@ mod tests {
             terminal
                 .draw(|frame| render(frame, &app, Look { colour }))
                 .expect("draws");
-            let cell = &terminal.backend().buffer()[(5, 6)];
+            let cell = &terminal.backend().buffer()[(9, 6)];
             assert_eq!(cell.symbol(), "B");
             assert!(cell.modifier.contains(Modifier::REVERSED));
             let fg = if colour { Color::Yellow } else { Color::Reset };

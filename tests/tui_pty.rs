@@ -1,6 +1,7 @@
 //! `boggle tui` driven through a real pseudo-terminal (util-linux `script`):
 //! the game starts, takes keys, ends, and leaves the alternate screen on the
-//! way out, both from the end screen and on Ctrl-C. Skipped, with a note, where
+//! way out, both from the end screen and on Ctrl-C; playing again records
+//! every game. Skipped, with a note, where
 //! `script` is not installed. Without a terminal it refuses, with a usage error.
 
 mod common;
@@ -23,6 +24,8 @@ struct Pty {
     keys: ChildStdin,
     chunks: Receiver<Vec<u8>>,
     output: Vec<u8>,
+    /// Where the last awaited text ended: the next wait looks only after it.
+    seen: usize,
 }
 
 impl Pty {
@@ -70,14 +73,20 @@ impl Pty {
             keys,
             chunks,
             output: Vec::new(),
+            seen: 0,
         })
     }
 
-    /// Reads the screen's output until `text` has been drawn. Screens are
-    /// drawn as changes, so `text` must be a word not on the screen before.
+    /// Reads the screen's output until `text` has been drawn after the last
+    /// text waited for. Screens are drawn as changes, cell by cell, so `text`
+    /// must be one word not in the same place on the screen before.
     fn wait_for(&mut self, text: &str) {
         let give_up = Instant::now() + HANG_GUARD;
-        while !contains(&self.output, text.as_bytes()) {
+        loop {
+            if let Some(at) = find(&self.output[self.seen..], text.as_bytes()) {
+                self.seen += at + text.len();
+                return;
+            }
             let left = give_up.saturating_duration_since(Instant::now());
             match self.chunks.recv_timeout(left) {
                 Ok(chunk) => self.output.extend(chunk),
@@ -107,7 +116,11 @@ impl Pty {
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
+    find(haystack, needle).is_some()
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 fn dictionary(dir: &TempDir) -> String {
@@ -191,5 +204,42 @@ fn without_a_terminal_it_says_so() {
     assert!(
         run.stderr
             .contains("play them with 'boggle --rules ece209'")
+    );
+}
+
+#[test]
+fn play_again_deals_a_new_board_records_each_game_and_keeps_the_session() {
+    let dir = TempDir::new("tui-pty-again");
+    let args = format!("--time 0 --seed 7 --dict '{}'", dictionary(&dir));
+    let Some(mut pty) = Pty::start(&dir, &args) else {
+        return;
+    };
+    pty.wait_for("Found:");
+    pty.send(b"\x04");
+    // The record note, then the session's line.
+    pty.wait_for("here,");
+    pty.wait_for("Session:");
+    // Enter on the end screen: a new board, the same rules and time.
+    pty.send(b"\r");
+    pty.wait_for("New");
+    pty.send(b"\x04");
+    pty.wait_for("here,");
+    pty.wait_for("Session:");
+    pty.wait_for("games");
+    pty.send(b"q");
+    let (status, output) = pty.finish();
+    assert!(status.success(), "{status:?}");
+    assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
+    let records = std::fs::read_to_string(dir.path().join("boggle/records.tsv"))
+        .expect("the records are written");
+    let games: Vec<&str> = records
+        .lines()
+        .skip(1)
+        .map(|line| line.split('\t').nth(4).unwrap_or(""))
+        .collect();
+    assert_eq!(
+        games,
+        ["2"],
+        "both games recorded under one key:\n{records}"
     );
 }

@@ -87,7 +87,10 @@ pub struct EndWord {
 /// Where a new board comes from when the player plays again: the command line
 /// rolls it (seeded or not), tests hand out fixed boards.
 #[derive(Clone)]
-pub struct BoardSource(Rc<RefCell<dyn FnMut(&Rules) -> GameBoard>>);
+pub struct BoardSource(Rc<RefCell<Roll>>);
+
+/// Rolls a board under the rules in force.
+type Roll = dyn FnMut(&Rules) -> GameBoard;
 
 impl BoardSource {
     /// A source that calls `roll` with the rules in force for each new board.
@@ -166,7 +169,7 @@ pub struct App {
     page: usize,
 }
 
-/// What the end screen starts with, before any play-again or help.
+/// The status line a new board starts with.
 const START_STATUS: &str = "Type a word and press Enter; ? for help";
 
 impl App {

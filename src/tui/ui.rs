@@ -468,7 +468,9 @@ fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
     let keys = choices
         .iter()
         .find(|keys| keys.len() <= room)
-        .unwrap_or(&choices[choices.len() - 1]);
+        .or(choices.last())
+        .copied()
+        .unwrap_or_default();
     let lines = vec![
         Line::from(format!(" {input}")),
         Line::from(Span::styled(

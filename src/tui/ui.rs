@@ -371,12 +371,41 @@ fn end_layout(app: &App, area: Rect) -> (Vec<String>, Rect, u16) {
         session.average()
     ));
     lines.push("- missed  + found".to_string());
+    // At 60 columns the panel is 34 wide: long lines (the computer's turn, a
+    // records warning) wrap rather than lose their ends.
+    let width = usize::from(area.width);
+    let lines: Vec<String> = lines.iter().flat_map(|l| wrap(l, width)).collect();
     let top = u16::try_from(lines.len())
         .unwrap_or(u16::MAX)
         .min(area.height);
     let list = Rect::new(area.x, area.y + top, area.width, area.height - top);
     let longest = app.end_words().iter().map(|w| w.word.len()).max();
     (lines, list, entry_width(longest.unwrap_or(0)) + 1)
+}
+
+/// `line` broken at spaces into lines of at most `width` characters, the
+/// continuations indented by two; a word longer than a line is left whole.
+/// A line that fits is kept as it is, its runs of spaces too.
+fn wrap(line: &str, width: usize) -> Vec<String> {
+    if line.len() <= width {
+        return vec![line.to_string()];
+    }
+    let mut lines = Vec::new();
+    let mut current = String::new();
+    for word in line.split(' ') {
+        let fits = current.len() + 1 + word.len() <= width;
+        if current.trim().is_empty() || fits {
+            if !current.is_empty() {
+                current.push(' ');
+            }
+            current.push_str(word);
+        } else {
+            lines.push(std::mem::take(&mut current));
+            current = format!("  {word}");
+        }
+    }
+    lines.push(current);
+    lines
 }
 
 /// Whose longest and best words these are: the player's found words and the
@@ -971,6 +1000,42 @@ mod tests {
                 "                          575 earlier",
             ],
         );
+    }
+
+    #[test]
+    fn the_computers_turn_wraps_at_60_columns() {
+        let dictionary = Dictionary::from_words(["EAT", "BEAU", "ALT", "BEAN"]);
+        let rules = Rules::preset(crate::rules::Preset::Cs106b);
+        let finder = WordFind::with_rules(Arc::new(dictionary), rules);
+        let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
+        let mut app = App::new(finder, board, None);
+        app.handle(Input::Finish);
+        app.set_record_note("Not recorded: see the message after the game".to_string());
+        let (rows, _) = screen(&app, 60, 20);
+        let panel: Vec<String> = rows[1..13]
+            .iter()
+            .map(|r| r.chars().skip(26).collect())
+            .collect();
+        assert_rows(
+            &panel,
+            &[
+                "0 words, 0 of 2 points (0%)",
+                "       Longest  Best",
+                "You    -        -",
+                "Board  BEAN     BEAN 1",
+                "Computer: 2 words, 2 points; the",
+                "  computer wins",
+                "Not recorded: see the message",
+                "  after the game",
+                "Session: 1 game, best 0",
+                "  total 0, average 0.0",
+                "- missed  + found",
+                "-BEAN  1",
+            ],
+        );
+        assert_eq!(wrap("a bb ccc", 4), ["a bb", "  ccc"]);
+        assert_eq!(wrap("abcdefgh ij", 4), ["abcdefgh", "  ij"]);
+        assert_eq!(wrap("", 4), [""]);
     }
 
     #[test]

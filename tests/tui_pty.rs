@@ -1,113 +1,24 @@
 //! `boggle tui` driven through a real pseudo-terminal (util-linux `script`):
 //! the game starts, takes keys, ends, and leaves the alternate screen on the
-//! way out, both from the end screen and on Ctrl-C. Skipped, with a note, where
-//! `script` is not installed. Without a terminal it refuses, with a usage error.
+//! way out, both from the end screen and on Ctrl-C; playing again records
+//! every game; a terminal that goes away ends it. Skipped, with a note, where
+//! `script` is not installed. Without a terminal it refuses (exit 1).
 
 mod common;
 
-use std::io::{Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::TempDir;
+use common::pty::{Pty, contains};
 
 /// What crossterm writes to leave the alternate screen.
 const LEAVE_ALTERNATE_SCREEN: &[u8] = b"\x1b[?1049l";
-/// Only a guard against a hung game; no test depends on how long anything takes.
-const HANG_GUARD: Duration = Duration::from_secs(60);
 
-/// A game running under `script` on an 80x24 pseudo-terminal.
-struct Pty {
-    child: Child,
-    keys: ChildStdin,
-    chunks: Receiver<Vec<u8>>,
-    output: Vec<u8>,
-}
-
-impl Pty {
-    /// Starts `boggle tui ARGS`, or returns `None` when `script` is missing.
-    fn start(dir: &TempDir, args: &str) -> Option<Pty> {
-        let found = Command::new("script")
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|status| status.success());
-        if !found {
-            let note =
-                "note: util-linux `script` is not installed; skipping the pseudo-terminal test";
-            let _ = writeln!(std::io::stderr(), "{note}");
-            return None;
-        }
-        let binary = env!("CARGO_BIN_EXE_boggle");
-        // The pty starts 0x0 when script's stdin is a pipe; give it a real size.
-        let command = format!("stty rows 24 cols 80 && exec '{binary}' tui {args}");
-        let mut child = Command::new("script")
-            .args(["-qfec", &command, "/dev/null"])
-            .current_dir(dir.path())
-            .env("TERM", "xterm")
-            .env("NO_COLOR", "1")
-            .env("XDG_DATA_HOME", dir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("script starts");
-        let keys = child.stdin.take().expect("stdin is piped");
-        let mut stdout = child.stdout.take().expect("stdout is piped");
-        let (send, chunks) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut buffer = [0u8; 4096];
-            while let Ok(n @ 1..) = stdout.read(&mut buffer) {
-                if send.send(buffer[..n].to_vec()).is_err() {
-                    break;
-                }
-            }
-        });
-        Some(Pty {
-            child,
-            keys,
-            chunks,
-            output: Vec::new(),
-        })
-    }
-
-    /// Reads the screen's output until `text` has been drawn. Screens are
-    /// drawn as changes, so `text` must be a word not on the screen before.
-    fn wait_for(&mut self, text: &str) {
-        let give_up = Instant::now() + HANG_GUARD;
-        while !contains(&self.output, text.as_bytes()) {
-            let left = give_up.saturating_duration_since(Instant::now());
-            match self.chunks.recv_timeout(left) {
-                Ok(chunk) => self.output.extend(chunk),
-                Err(_) => {
-                    let _ = self.child.kill();
-                    panic!(
-                        "never drew {text:?}; output:\n{}",
-                        String::from_utf8_lossy(&self.output)
-                    );
-                }
-            }
-        }
-    }
-
-    /// Types `keys` into the terminal.
-    fn send(&mut self, keys: &[u8]) {
-        self.keys.write_all(keys).expect("keys reach script");
-        self.keys.flush().expect("keys reach script");
-    }
-
-    /// Waits for the game to exit; its status and everything it drew.
-    fn finish(mut self) -> (ExitStatus, Vec<u8>) {
-        let status = self.child.wait().expect("script exits");
-        self.output.extend(self.chunks.iter().flatten());
-        (status, self.output)
-    }
-}
-
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
+/// Starts `boggle tui ARGS` on a pseudo-terminal, or `None` when `script` is missing.
+fn start_tui(dir: &TempDir, args: &str) -> Option<Pty> {
+    let binary = env!("CARGO_BIN_EXE_boggle");
+    Pty::start(dir, &format!("exec '{binary}' tui {args}"))
 }
 
 fn dictionary(dir: &TempDir) -> String {
@@ -122,7 +33,7 @@ fn a_game_played_on_a_pty_ends_and_restores_the_terminal() {
         "--time 0 --seed 7 --no-record --dict '{}'",
         dictionary(&dir)
     );
-    let Some(mut pty) = Pty::start(&dir, &args) else {
+    let Some(mut pty) = start_tui(&dir, &args) else {
         return;
     };
     // Keys are sent only once the screen is drawn: raw mode is on by then,
@@ -141,7 +52,7 @@ fn a_game_played_on_a_pty_ends_and_restores_the_terminal() {
 fn ctrl_c_after_the_time_runs_out_restores_the_terminal() {
     let dir = TempDir::new("tui-pty-time");
     let args = format!("--time 1 --no-record --dict '{}'", dictionary(&dir));
-    let Some(mut pty) = Pty::start(&dir, &args) else {
+    let Some(mut pty) = start_tui(&dir, &args) else {
         return;
     };
     pty.wait_for("missed");
@@ -156,7 +67,7 @@ fn ctrl_c_after_the_time_runs_out_restores_the_terminal() {
 fn a_kill_mid_game_restores_the_terminal_and_says_why() {
     let dir = TempDir::new("tui-pty-kill");
     let args = format!("--time 0 --no-record --dict '{}'", dictionary(&dir));
-    let Some(mut pty) = Pty::start(&dir, &args) else {
+    let Some(mut pty) = start_tui(&dir, &args) else {
         return;
     };
     pty.wait_for("Found:");
@@ -194,4 +105,76 @@ fn without_a_terminal_it_says_so() {
         run.stderr
             .contains("play them with 'boggle --rules ece209'")
     );
+}
+
+#[test]
+fn play_again_deals_a_new_board_records_each_game_and_keeps_the_session() {
+    let dir = TempDir::new("tui-pty-again");
+    let args = format!("--time 0 --seed 7 --dict '{}'", dictionary(&dir));
+    let Some(mut pty) = start_tui(&dir, &args) else {
+        return;
+    };
+    pty.wait_for("Found:");
+    pty.send(b"\x04");
+    // The record note, then the session's line.
+    pty.wait_for("here,");
+    pty.wait_for("Session:");
+    // Enter on the end screen: a new board, the same rules and time.
+    pty.send(b"\r");
+    pty.wait_for("New");
+    pty.send(b"\x04");
+    pty.wait_for("here,");
+    pty.wait_for("Session:");
+    pty.wait_for("games");
+    pty.send(b"q");
+    let (status, output) = pty.finish();
+    assert!(status.success(), "{status:?}");
+    assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
+    let records = std::fs::read_to_string(dir.path().join("boggle/records.tsv"))
+        .expect("the records are written");
+    let games: Vec<&str> = records
+        .lines()
+        .skip(1)
+        .map(|line| line.split('\t').nth(4).unwrap_or(""))
+        .collect();
+    assert_eq!(
+        games,
+        ["2"],
+        "both games recorded under one key:\n{records}"
+    );
+}
+
+/// A terminal that goes away without a signal (its emulator killed) ends the
+/// game: crossterm's reads used to spin on it for ever, at full speed.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_terminal_that_goes_away_ends_the_game() {
+    let dir = TempDir::new("tui-pty-gone");
+    let args = format!("--time 0 --no-record --dict '{}'", dictionary(&dir));
+    let Some(mut pty) = start_tui(&dir, &args) else {
+        return;
+    };
+    pty.wait_for("Found:");
+    let script = pty.child.id();
+    let children = std::fs::read_to_string(format!("/proc/{script}/task/{script}/children"))
+        .expect("script's children are listed");
+    let boggle = children
+        .split_whitespace()
+        .next()
+        .expect("boggle runs")
+        .to_string();
+    // SIGKILL: script cannot pass anything on, it just closes the terminal.
+    let _ = pty.child.kill();
+    let _ = pty.child.wait();
+    let give_up = Instant::now() + Duration::from_secs(30);
+    while std::path::Path::new(&format!("/proc/{boggle}/stat")).exists()
+        && std::fs::read_to_string(format!("/proc/{boggle}/stat"))
+            .is_ok_and(|s| !s.contains(") Z "))
+    {
+        if Instant::now() > give_up {
+            let _ = Command::new("kill").args(["-9", &boggle]).status();
+            panic!("boggle tui went on without its terminal");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

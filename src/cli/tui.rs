@@ -10,14 +10,14 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 
 use super::args::{DICTIONARY_PRESETS, rules_arg};
-use super::{GameArgs, load_game_dictionary, report};
+use super::{GameArgs, given_board, load_game_dictionary, report, roll_board};
 use crate::Dictionary;
 use crate::dictionary::{Level, WordList};
 use crate::error::Error;
 use crate::game_board::GameBoard;
 use crate::random;
 use crate::rules::{Preset, Rules};
-use crate::tui::app::App;
+use crate::tui::app::{App, BoardSource};
 use crate::tui::records::{self, RecordKey, Records};
 use crate::tui::terminal;
 use crate::tui::ui::{self, Look};
@@ -64,7 +64,7 @@ pub struct TuiArgs {
     pub color: ColorChoice,
 }
 
-/// Plays one full-screen game.
+/// Plays full-screen games, a new board each time the player asks.
 pub fn run(args: &TuiArgs) -> Result<(), Error> {
     let rules = args
         .game
@@ -81,13 +81,28 @@ pub fn run(args: &TuiArgs) -> Result<(), Error> {
     let dictionary = load_game_dictionary(&args.game, &rules, args.level)?;
     let word_list = format!("Words: {}; ? for help", dictionary.describe());
     let dictionary = Arc::new(dictionary);
-    let board = match args.game.seed {
-        Some(seed) => GameBoard::random(&rules, &mut random::seeded(seed)),
-        None => GameBoard::random(&rules, &mut random::from_entropy()),
+    // One generator for the session: with --seed the boards played again are
+    // repeatable too, and the first is the board that seed always gave.
+    let mut rng = match args.game.seed {
+        Some(seed) => random::seeded(seed),
+        None => random::from_entropy(),
+    };
+    let finder = WordFind::with_rules(Arc::clone(&dictionary), rules.clone());
+    let board = match given_board(&args.game, &rules)? {
+        Some(board) => board,
+        None => roll_board(&finder, &mut rng, args.game.min_points)?,
     };
     let key = record_key(&rules, args.game.dict.path.as_deref(), &dictionary, time);
-    let mut app =
-        App::new(WordFind::with_rules(dictionary, rules), board, time).with_level(args.level);
+    let min_points = args.game.min_points;
+    // Boards played again: rolled as the first (a --min-points that no board
+    // meets falls back to any board rather than end the session).
+    let boards = BoardSource::new(move |rules| {
+        roll_board(&finder, &mut rng, min_points)
+            .unwrap_or_else(|_| GameBoard::random(rules, &mut rng))
+    });
+    let mut app = App::new(WordFind::with_rules(dictionary, rules), board, time)
+        .with_level(args.level)
+        .with_boards(boards);
     app.announce(word_list);
     let look = Look {
         colour: use_colour(args.color, std::env::var_os("NO_COLOR")),

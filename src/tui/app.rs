@@ -1,9 +1,15 @@
 //! The full-screen game's state and its transitions, with no terminal: what the
 //! player has typed and found, the status line, the clock (advanced only by
-//! `Input::Tick`, so tests inject time), and the phase (playing, paused, help,
-//! the end screen with a selected word). Drawing lives in `ui`, keys in `terminal`.
+//! `Input::Tick`, so tests inject time), the phase (playing, paused, help,
+//! the end screen with a selected word), and the session's games when the
+//! player plays again (new boards come from an injected [`BoardSource`], so the
+//! state machine never decides how boards are rolled). Drawing lives in `ui`,
+//! keys in `terminal`.
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
+use std::fmt;
+use std::rc::Rc;
 use std::time::Duration;
 
 use crate::dictionary::Level;
@@ -28,6 +34,14 @@ pub enum Input {
     Up,
     /// Selects the next word on the end screen.
     Down,
+    /// Selects the end screen's first word.
+    Home,
+    /// Selects the end screen's last word.
+    End,
+    /// Moves the end screen's selection back one screenful.
+    PageUp,
+    /// Moves the end screen's selection on one screenful.
+    PageDown,
     /// Pauses or resumes (the board hides while paused).
     Pause,
     /// Shows or hides the keys and rules.
@@ -50,6 +64,7 @@ pub enum Phase {
     /// The keys and rules are shown over the game; the clock is stopped.
     Help,
     /// The turn is over; `selected` indexes [`App::end_words`].
+    /// Enter or `n` plays again on a new board when the app has a [`BoardSource`].
     Over {
         /// The selected word, whose path is highlighted.
         selected: usize,
@@ -67,6 +82,63 @@ pub struct EndWord {
     pub found: bool,
     /// Whether the word list marks it as rare.
     pub rare: bool,
+}
+
+/// Where a new board comes from when the player plays again: the command line
+/// rolls it (seeded or not), tests hand out fixed boards.
+#[derive(Clone)]
+pub struct BoardSource(Rc<RefCell<Roll>>);
+
+/// Rolls a board under the rules in force.
+type Roll = dyn FnMut(&Rules) -> GameBoard;
+
+impl BoardSource {
+    /// A source that calls `roll` with the rules in force for each new board.
+    pub fn new(roll: impl FnMut(&Rules) -> GameBoard + 'static) -> BoardSource {
+        BoardSource(Rc::new(RefCell::new(roll)))
+    }
+
+    fn next(&self, rules: &Rules) -> GameBoard {
+        // Only `App::play_again` calls this, never from inside `roll`, so the
+        // borrow is always free.
+        (self.0.borrow_mut())(rules)
+    }
+}
+
+impl fmt::Debug for BoardSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("BoardSource")
+    }
+}
+
+/// The session's finished games, as BSD boggle keeps them: how many, the
+/// points in all, and the best game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Session {
+    /// Games finished this session.
+    pub games: u32,
+    /// Points scored over those games.
+    pub total: u64,
+    /// The best game's points.
+    pub best: u32,
+}
+
+impl Session {
+    fn add(&mut self, score: u32) {
+        self.games += 1;
+        self.total += u64::from(score);
+        self.best = self.best.max(score);
+    }
+
+    /// The mean points per game, to one decimal place (`0.0` before any game).
+    pub fn average(&self) -> String {
+        if self.games == 0 {
+            return "0.0".to_string();
+        }
+        // In tenths, rounded half up, so no float formatting decides the digits.
+        let tenths = (self.total * 20 / u64::from(self.games)).div_ceil(2);
+        format!("{}.{}", tenths / 10, tenths % 10)
+    }
 }
 
 /// The most letters kept in the typed word (longer cannot be on any board this size).
@@ -89,7 +161,16 @@ pub struct App {
     quit: bool,
     record_note: Option<String>,
     level: Level,
+    /// Kept to judge the next board with the same dictionary and rules.
+    finder: WordFind,
+    boards: Option<BoardSource>,
+    session: Session,
+    /// Entries one PageUp/PageDown moves over: a screenful, set by the drawer.
+    page: usize,
 }
+
+/// The status line a new board starts with.
+const START_STATUS: &str = "Type a word and press Enter; ? for help";
 
 impl App {
     /// A game on `board` with the finder's dictionary and rules; `time_limit` `None` is untimed.
@@ -97,7 +178,7 @@ impl App {
         App {
             game: Game::from_board(board, &finder),
             typed: String::new(),
-            status: "Type a word and press Enter; ? for help".to_string(),
+            status: START_STATUS.to_string(),
             rejected: false,
             remaining: time_limit,
             time_limit,
@@ -106,7 +187,17 @@ impl App {
             quit: false,
             record_note: None,
             level: Level::Perfect,
+            finder,
+            boards: None,
+            session: Session::default(),
+            page: 1,
         }
+    }
+
+    /// Lets the player play again from the end screen, on boards from `boards`.
+    pub fn with_boards(mut self, boards: BoardSource) -> App {
+        self.boards = Some(boards);
+        self
     }
 
     /// Applies one input.
@@ -156,6 +247,11 @@ impl App {
         match input {
             Input::Up => self.select(selected.saturating_sub(1)),
             Input::Down => self.select((selected + 1).min(last)),
+            Input::Home => self.select(0),
+            Input::End => self.select(last),
+            Input::PageUp => self.select(selected.saturating_sub(self.page)),
+            Input::PageDown => self.select(selected.saturating_add(self.page).min(last)),
+            Input::Enter | Input::Char('n' | 'N') => self.play_again(),
             Input::Help => self.open_help(),
             Input::Esc | Input::Char('q' | 'Q') => self.quit = true,
             _ => {}
@@ -184,11 +280,49 @@ impl App {
     fn finish(&mut self, why: &str) {
         self.typed.clear();
         self.rejected = false;
-        self.status = format!(
-            "{why}: {}; Up/Down show a word's path, q quits",
-            self.score_line()
-        );
+        // Short enough for a 60-column screen; the keys line says what to press.
+        self.status = format!("{why}: {}", self.score_line());
+        self.session.add(self.score());
         self.phase = Phase::Over { selected: 0 };
+    }
+
+    /// A new board from the source, the same rules, dictionary and time; the
+    /// session's games stay. Without a source the end screen stays.
+    fn play_again(&mut self) {
+        let Some(boards) = &self.boards else {
+            return;
+        };
+        let board = boards.next(self.game.rules());
+        self.game = Game::from_board(board, &self.finder);
+        self.typed.clear();
+        self.status = format!("New board; {START_STATUS}");
+        self.rejected = false;
+        self.remaining = self.time_limit;
+        self.phase = Phase::Playing;
+        self.before_help = Phase::Playing;
+        self.record_note = None;
+    }
+
+    /// Whether the end screen offers another board (Enter or `n`).
+    pub fn can_play_again(&self) -> bool {
+        self.boards.is_some()
+    }
+
+    /// The session's finished games.
+    pub fn session(&self) -> Session {
+        self.session
+    }
+
+    /// Sets how many end-screen entries PageUp and PageDown move over (at least 1).
+    pub fn set_page(&mut self, entries: usize) {
+        self.page = entries.max(1);
+    }
+
+    /// Whether the board must be hidden: whenever the clock is stopped during
+    /// the turn (paused, or help over the game), so stopped time is never
+    /// thinking time with the board in view. After the turn it stays shown.
+    pub fn board_hidden(&self) -> bool {
+        !self.is_over() && matches!(self.phase, Phase::Paused | Phase::Help)
     }
 
     fn submit(&mut self) {
@@ -218,9 +352,9 @@ impl App {
         self.status = text;
     }
 
-    /// Every word for the end screen: the found ones in the order found, then
-    /// the missed ones, common first where the word list has levels, then best
-    /// first, then alphabetical.
+    /// Every word for the end screen: the missed ones first (what the player
+    /// came to browse), common first where the word list has levels, then best
+    /// first, then alphabetical; then the found ones in the order found.
     pub fn end_words(&self) -> Vec<EndWord> {
         let dictionary = self.game.dictionary();
         let found = self.game.found_words().iter().map(|word| EndWord {
@@ -240,7 +374,7 @@ impl App {
                 found: false,
                 rare,
             });
-        found.chain(missed).collect()
+        missed.chain(found).collect()
     }
 
     /// The cells to highlight: the typed word's path while playing, the selected word's at the end.
@@ -253,25 +387,17 @@ impl App {
             .unwrap_or_default()
     }
 
-    /// The board's longest word and its best-scoring word (the first alphabetically among equals).
+    /// The board's longest word and its best-scoring word (a tie for best goes to the longer word).
     pub fn longest_and_best(&self) -> Option<(&str, &str)> {
-        let longest = self
-            .words()
-            .iter()
-            .fold(None::<&String>, |best, w| match best {
-                Some(b) if b.len() >= w.len() => Some(b),
-                _ => Some(w),
-            })?;
-        let best = self
-            .words()
-            .iter()
-            .fold(None::<&String>, |best, w| match best {
-                Some(b) if self.rules().word_score(b.len()) >= self.rules().word_score(w.len()) => {
-                    Some(b)
-                }
-                _ => Some(w),
-            })?;
-        Some((longest, best))
+        longest_and_best(&self.game, self.words().iter().map(String::as_str))
+    }
+
+    /// The player's longest and best-scoring found words, tied as for the board's.
+    pub fn your_longest_and_best(&self) -> Option<(&str, &str)> {
+        longest_and_best(
+            &self.game,
+            self.game.found_words().iter().map(String::as_str),
+        )
     }
 
     /// `12 words, 17 of 183 points`.
@@ -413,6 +539,23 @@ impl App {
     }
 }
 
+/// The longest of `words` (ties: more points, then alphabetical) and the
+/// best-scoring by the game's scoring (ties: longer, then alphabetical), so a
+/// found LAKE beats AKE.
+fn longest_and_best<'a>(
+    game: &Game,
+    words: impl Iterator<Item = &'a str> + Clone,
+) -> Option<(&'a str, &'a str)> {
+    let points = |w: &str| game.get_word_score(w);
+    let length = |w: &str| w.chars().count();
+    // `Reverse` on the word makes the alphabetically first win `max_by_key`.
+    let longest = words
+        .clone()
+        .max_by_key(|&w| (length(w), points(w), std::cmp::Reverse(w)))?;
+    let best = words.max_by_key(|&w| (points(w), length(w), std::cmp::Reverse(w)))?;
+    Some((longest, best))
+}
+
 /// `1 word`, `2 words`.
 fn counted(n: usize, noun: &str) -> String {
     let s = if n == 1 { "" } else { "s" };
@@ -524,10 +667,7 @@ pub(crate) mod tests {
         app.handle(Input::Tick(Duration::from_secs(1)));
         assert_eq!(app.phase(), Phase::Over { selected: 0 });
         assert_eq!(app.remaining(), Some(Duration::ZERO));
-        assert_eq!(
-            app.status(),
-            "Time's up: 1 word, 1 of 3 points; Up/Down show a word's path, q quits"
-        );
+        assert_eq!(app.status(), "Time's up: 1 word, 1 of 3 points");
         assert_eq!(app.typed(), "");
     }
 
@@ -571,7 +711,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn the_end_screen_browses_found_then_missed_words() {
+    fn the_end_screen_browses_missed_then_found_words() {
         let mut app = app(Some(1));
         type_word(&mut app, "alt");
         app.handle(Input::Tick(Duration::from_secs(1)));
@@ -580,24 +720,177 @@ pub(crate) mod tests {
             .into_iter()
             .map(|w| (w.word, w.points, w.found))
             .collect();
-        let expected = [("ALT", 1, true), ("BEAU", 1, false), ("EAT", 1, false)];
+        // Missed first: the words the player has not seen yet need no scrolling.
+        let expected = [("BEAU", 1, false), ("EAT", 1, false), ("ALT", 1, true)];
         let expected: Vec<(String, u32, bool)> = expected
             .into_iter()
             .map(|(w, p, f)| (w.to_string(), p, f))
             .collect();
         assert_eq!(words, expected);
-        assert_eq!(app.highlight(), vec![5, 4, 9]);
+        assert_eq!(app.highlight(), vec![0, 1, 5, 6]);
         app.handle(Input::Up);
         assert_eq!(app.phase(), Phase::Over { selected: 0 });
         app.handle(Input::Down);
         app.handle(Input::Down);
         app.handle(Input::Down);
         assert_eq!(app.phase(), Phase::Over { selected: 2 });
-        assert_eq!(app.highlight(), vec![1, 5, 9]);
+        assert_eq!(app.highlight(), vec![5, 4, 9]);
         app.handle(Input::Char('e'));
         assert!(!app.should_quit());
         app.handle(Input::Char('q'));
         assert!(app.should_quit());
+    }
+
+    /// A game on a rich board: the course list, 8-neighbour moves.
+    pub(crate) fn rich_app() -> App {
+        let finder =
+            WordFind::with_rules(Dictionary::shared_default(), Rules::preset(Preset::Classic));
+        let board = GameBoard::new("SERSPATGLINESERS").expect("16 letters");
+        App::new(finder, board, Some(Duration::from_secs(60)))
+    }
+
+    #[test]
+    fn paging_keys_move_through_the_end_screen() {
+        let mut app = rich_app();
+        let n = app.end_words().len();
+        assert!(n > 20, "{n} words");
+        app.set_page(8);
+        // While playing they do nothing.
+        app.handle(Input::PageDown);
+        assert_eq!(app.phase(), Phase::Playing);
+        app.handle(Input::Finish);
+        let steps = [
+            (Input::PageDown, 8),
+            (Input::PageDown, 16),
+            (Input::PageUp, 8),
+            (Input::End, n - 1),
+            (Input::PageDown, n - 1),
+            (Input::PageUp, n - 9),
+            (Input::Home, 0),
+            (Input::PageUp, 0),
+        ];
+        for (input, selected) in steps {
+            app.handle(input);
+            assert_eq!(app.phase(), Phase::Over { selected }, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn the_board_hides_whenever_the_clock_stops() {
+        let mut app = app(Some(10));
+        assert!(!app.board_hidden());
+        app.handle(Input::Help);
+        assert!(app.board_hidden(), "help over the game stops the clock");
+        app.handle(Input::Esc);
+        assert!(!app.board_hidden());
+        app.handle(Input::Pause);
+        assert!(app.board_hidden());
+        app.handle(Input::Help);
+        assert!(app.board_hidden(), "help over the paused screen");
+        app.handle(Input::Esc);
+        app.handle(Input::Finish);
+        assert!(!app.board_hidden(), "the end screen shows paths");
+        app.handle(Input::Help);
+        assert!(!app.board_hidden(), "the turn is over: nothing to hide");
+    }
+
+    #[test]
+    fn yours_and_the_boards_longest_and_best_are_told_apart() {
+        let mut app = app(None);
+        assert_eq!(app.your_longest_and_best(), None);
+        type_word(&mut app, "eat");
+        assert_eq!(app.your_longest_and_best(), Some(("EAT", "EAT")));
+        // The board's: BEAU, missed, and a tie for best goes to the longer word.
+        assert_eq!(app.longest_and_best(), Some(("BEAU", "BEAU")));
+        type_word(&mut app, "alt");
+        // ALT and EAT tie on length and points: the alphabetical first.
+        assert_eq!(app.your_longest_and_best(), Some(("ALT", "ALT")));
+        type_word(&mut app, "beau");
+        assert_eq!(app.your_longest_and_best(), Some(("BEAU", "BEAU")));
+        // The case: AKE and LAKE are both worth 1; the player's LAKE is best.
+        let picked = longest_and_best(app.game(), ["AKE", "LAKE"].into_iter());
+        assert_eq!(picked, Some(("LAKE", "LAKE")), "LAKE, not AKE");
+    }
+
+    #[test]
+    fn play_again_deals_a_new_board_and_keeps_the_session() {
+        let boards = BoardSource::new(|_rules: &Rules| {
+            GameBoard::new("EATXXXXXXXXXXXXX").expect("16 letters")
+        });
+        let mut app = app(Some(5)).with_boards(boards);
+        assert!(app.can_play_again());
+        type_word(&mut app, "eat");
+        type_word(&mut app, "beau");
+        app.handle(Input::Tick(Duration::from_secs(2)));
+        app.handle(Input::Finish);
+        app.set_record_note("1 game here, best 2".to_string());
+        assert_eq!(
+            app.session(),
+            Session {
+                games: 1,
+                total: 2,
+                best: 2
+            }
+        );
+        app.handle(Input::Enter);
+        assert_eq!(app.phase(), Phase::Playing);
+        assert_eq!(app.board().faces().len(), 16);
+        assert_eq!(app.words().iter().collect::<Vec<_>>(), ["EAT"]);
+        assert_eq!(app.remaining(), Some(Duration::from_secs(5)), "a full turn");
+        assert_eq!(app.score_line(), "0 words, 0 of 1 points");
+        assert_eq!(app.record_note(), None, "the next game's record is its own");
+        assert_eq!(
+            app.status(),
+            "New board; Type a word and press Enter; ? for help"
+        );
+        app.handle(Input::Tick(Duration::from_secs(5)));
+        assert!(app.is_over());
+        assert_eq!(
+            app.session(),
+            Session {
+                games: 2,
+                total: 2,
+                best: 2
+            }
+        );
+        assert_eq!(app.session().average(), "1.0");
+        app.handle(Input::Char('n'));
+        type_word(&mut app, "eat");
+        app.handle(Input::Finish);
+        assert_eq!(
+            app.session(),
+            Session {
+                games: 3,
+                total: 3,
+                best: 2
+            }
+        );
+        assert_eq!(app.session().average(), "1.0");
+    }
+
+    #[test]
+    fn without_a_board_source_the_end_screen_stays() {
+        let mut app = app(None);
+        app.handle(Input::Finish);
+        assert!(!app.can_play_again());
+        app.handle(Input::Enter);
+        app.handle(Input::Char('n'));
+        assert_eq!(app.phase(), Phase::Over { selected: 0 });
+    }
+
+    #[test]
+    fn session_averages_round_to_a_tenth() {
+        let session = |games, total| Session {
+            games,
+            total,
+            best: 0,
+        };
+        assert_eq!(session(0, 0).average(), "0.0");
+        assert_eq!(session(3, 10).average(), "3.3");
+        assert_eq!(session(3, 11).average(), "3.7");
+        assert_eq!(session(2, 5).average(), "2.5");
+        assert_eq!(session(40, 1).average(), "0.0");
+        assert_eq!(session(20, 1).average(), "0.1");
     }
 
     #[test]
@@ -620,7 +913,7 @@ pub(crate) mod tests {
     #[test]
     fn longest_best_and_share() {
         let mut app = app(None);
-        assert_eq!(app.longest_and_best(), Some(("BEAU", "ALT")));
+        assert_eq!(app.longest_and_best(), Some(("BEAU", "BEAU")));
         type_word(&mut app, "eat");
         assert_eq!(app.percent(), 33);
         assert_eq!(app.versus_line(), None);

@@ -85,7 +85,8 @@ fn install_panic_hook() {
     });
 }
 
-/// Plays `app` on the terminal until the player quits; `on_over` runs once, when the turn ends.
+/// Plays `app` on the terminal until the player quits; `on_over` runs once
+/// each time a turn ends (once per board when the player plays again).
 pub fn run(app: &mut App, look: Look, mut on_over: impl FnMut(&mut App)) -> io::Result<()> {
     install_signal_flag();
     let mut session = Session::start()?;
@@ -95,6 +96,12 @@ pub fn run(app: &mut App, look: Look, mut on_over: impl FnMut(&mut App)) -> io::
         session
             .terminal
             .draw(|frame| ui::render(frame, app, look))?;
+        // PageUp/PageDown move by what this screen shows, which only the drawer knows.
+        let size = session.terminal.size()?;
+        app.set_page(ui::page_size(
+            app,
+            ratatui::layout::Rect::new(0, 0, size.width, size.height),
+        ));
         if app.should_quit() {
             return Ok(());
         }
@@ -104,13 +111,27 @@ pub fn run(app: &mut App, look: Look, mut on_over: impl FnMut(&mut App)) -> io::
                 "stopped by a signal; the terminal is restored",
             ));
         }
-        if event::poll(FRAME)? {
-            // A resize needs no input: the next draw fits the new size.
-            if let Event::Key(key) = event::read()?
-                && let Some(input) = map_key(key)
-            {
-                app.handle(input);
+        // crossterm's reader spins for ever on a terminal that hung up (its
+        // reads return end of file at once), so it is only asked for keys
+        // once the terminal itself says it has input and is still there.
+        match wait_for_keys(FRAME) {
+            Keys::HungUp => {
+                return Err(io::Error::new(
+                    io::ErrorKind::BrokenPipe,
+                    "the terminal went away",
+                ));
             }
+            Keys::Ready => {
+                while event::poll(Duration::ZERO)? {
+                    // A resize needs no input: the next draw fits the new size.
+                    if let Event::Key(key) = event::read()?
+                        && let Some(input) = map_key(key)
+                    {
+                        app.handle(input);
+                    }
+                }
+            }
+            Keys::None => {}
         }
         let now = Instant::now();
         app.handle(Input::Tick(now.duration_since(last)));
@@ -119,6 +140,55 @@ pub fn run(app: &mut App, look: Look, mut on_over: impl FnMut(&mut App)) -> io::
             over_seen = true;
             on_over(app);
         }
+        // A new board was dealt: its end is recorded too.
+        if !app.is_over() {
+            over_seen = false;
+        }
+    }
+}
+
+/// What the terminal had for the game within a frame.
+enum Keys {
+    /// Input to read.
+    Ready,
+    /// Nothing yet.
+    None,
+    /// The terminal hung up (its window closed): there is no one left to play.
+    HungUp,
+}
+
+/// Waits up to `frame` for input on standard input, the game's terminal.
+#[cfg(unix)]
+fn wait_for_keys(frame: Duration) -> Keys {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let stdin = rustix::stdio::stdin();
+    let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
+    let timeout = Timespec {
+        tv_sec: 0,
+        tv_nsec: i64::from(frame.subsec_nanos()),
+    };
+    match poll(&mut fds, Some(&timeout)) {
+        // Interrupted (a resize, a signal): look again next frame.
+        Err(_) => Keys::None,
+        Ok(_) => {
+            let got = fds[0].revents();
+            if got.intersects(PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL) {
+                Keys::HungUp
+            } else if got.contains(PollFlags::IN) {
+                Keys::Ready
+            } else {
+                Keys::None
+            }
+        }
+    }
+}
+
+/// Waits up to `frame` for input (crossterm's own wait where poll(2) is not).
+#[cfg(not(unix))]
+fn wait_for_keys(frame: Duration) -> Keys {
+    match event::poll(frame) {
+        Ok(true) => Keys::Ready,
+        _ => Keys::None,
     }
 }
 
@@ -144,6 +214,10 @@ fn map_key(key: KeyEvent) -> Option<Input> {
         KeyCode::Tab => Input::Pause,
         KeyCode::Up | KeyCode::Left => Input::Up,
         KeyCode::Down | KeyCode::Right => Input::Down,
+        KeyCode::Home => Input::Home,
+        KeyCode::End => Input::End,
+        KeyCode::PageUp => Input::PageUp,
+        KeyCode::PageDown => Input::PageDown,
         _ => return None,
     })
 }
@@ -163,6 +237,10 @@ mod tests {
         assert_eq!(key(KeyCode::Char('d'), ctrl), Some(Input::Finish));
         assert_eq!(key(KeyCode::Tab, none), Some(Input::Pause));
         assert_eq!(key(KeyCode::Char('x'), ctrl), None);
-        assert_eq!(key(KeyCode::Home, none), None);
+        assert_eq!(key(KeyCode::Home, none), Some(Input::Home));
+        assert_eq!(key(KeyCode::End, none), Some(Input::End));
+        assert_eq!(key(KeyCode::PageUp, none), Some(Input::PageUp));
+        assert_eq!(key(KeyCode::PageDown, none), Some(Input::PageDown));
+        assert_eq!(key(KeyCode::Insert, none), None);
     }
 }

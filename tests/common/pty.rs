@@ -18,6 +18,8 @@ pub struct Pty {
     keys: ChildStdin,
     chunks: Receiver<Vec<u8>>,
     pub output: Vec<u8>,
+    /// Where the last awaited text ended: the next wait looks only after it.
+    seen: usize,
 }
 
 impl Pty {
@@ -64,13 +66,20 @@ impl Pty {
             keys,
             chunks,
             output: Vec::new(),
+            seen: 0,
         })
     }
 
-    /// Reads the output until `text` has been written (after what was read before).
+    /// Reads the output until `text` has been written after the last text
+    /// waited for. A full-screen program draws changes cell by cell, so for it
+    /// `text` must be one word not in the same place on the screen before.
     pub fn wait_for(&mut self, text: &str) {
         let give_up = Instant::now() + HANG_GUARD;
-        while !contains(&self.output, text.as_bytes()) {
+        loop {
+            if let Some(at) = find(&self.output[self.seen..], text.as_bytes()) {
+                self.seen += at + text.len();
+                return;
+            }
             let left = give_up.saturating_duration_since(Instant::now());
             match self.chunks.recv_timeout(left) {
                 Ok(chunk) => self.output.extend(chunk),
@@ -101,5 +110,10 @@ impl Pty {
 
 /// Whether `needle` occurs in `haystack`.
 pub fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
+    find(haystack, needle).is_some()
+}
+
+/// Where `needle` first occurs in `haystack`.
+pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
 }

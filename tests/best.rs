@@ -138,3 +138,37 @@ fn a_missing_dictionary_is_a_runtime_failure() {
         run.stderr
     );
 }
+
+/// The closing line names the best board as the list does (its canonical
+/// form, the smallest of its rotations and reflections), and counts one
+/// thread in the singular.
+#[test]
+fn the_closing_line_shows_the_listed_board_and_one_thread() {
+    let run = best(&[
+        "--rules",
+        "classic",
+        "--threads",
+        "1",
+        "--seed",
+        "7",
+        "--top",
+        "1",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let listed = run
+        .stdout
+        .lines()
+        .next()
+        .and_then(|l| l.rsplit(' ').next())
+        .unwrap_or_default();
+    let done = run
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("done:"))
+        .unwrap_or_default();
+    assert!(
+        done.contains(&format!("best 12 {listed}")),
+        "{done} / {listed}"
+    );
+    assert!(done.ends_with(", 1 thread"), "{done}");
+}

@@ -144,13 +144,14 @@ fn a_missing_dictionary_is_a_runtime_failure() {
 /// thread in the singular.
 #[test]
 fn the_closing_line_shows_the_listed_board_and_one_thread() {
+    // Seed 1's chain first reaches the best score on EATS, a rotation of AEST.
     let run = best(&[
         "--rules",
         "classic",
         "--threads",
         "1",
         "--seed",
-        "7",
+        "1",
         "--top",
         "1",
     ]);

@@ -1,0 +1,44 @@
+//! Fuzzes `boggle versus` on any input: the match ends without a panic, every
+//! round counted has a result line, and the record never claims more wins than
+//! rounds.
+#![no_main]
+
+use std::sync::{Arc, OnceLock};
+
+use boggle::dictionary::Level;
+use boggle::modes::versus::{self, Highlight, Settings};
+use boggle::player::keyboard::Plain;
+use boggle::{Dictionary, GameBoard, Preset, Rules, WordFind};
+use libfuzzer_sys::fuzz_target;
+
+fn finder() -> &'static WordFind {
+    static FIND: OnceLock<WordFind> = OnceLock::new();
+    FIND.get_or_init(|| {
+        let words = [
+            "QUIT", "QUITE", "QUITS", "STIR", "NEST", "TENS", "ARTS", "TRAINED",
+        ];
+        WordFind::with_rules(
+            Arc::new(Dictionary::from_words(words)),
+            Rules::preset(Preset::Cs106b),
+        )
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let settings = Settings {
+        finder: finder(),
+        highlight: Highlight::LowerCase,
+        time: None,
+        level: Level::Perfect,
+        terminal: false,
+        board: None,
+    };
+    let mut keys = Plain::new(data);
+    let mut out = Vec::new();
+    let roll =
+        || GameBoard::from_letters("QITEARSNSTRADENI", 4, 4, true).map_err(boggle::Error::Board);
+    let record = versus::play(&mut keys, &mut out, &settings, roll).expect("a byte slice reads");
+    assert!(record.human_wins <= record.rounds);
+    let out = String::from_utf8_lossy(&out);
+    assert_eq!(out.matches("My score: ").count() as u32, record.rounds);
+});

@@ -6,7 +6,9 @@ pub mod args;
 mod bench;
 mod best;
 pub mod board_file;
+mod join;
 mod play;
+mod serve;
 mod solve;
 mod tui;
 mod versus;
@@ -58,6 +60,10 @@ pub enum Command {
     Best(best::BestArgs),
     /// The full-screen game: live clock, the typed word traced on the board, records
     Tui(tui::TuiArgs),
+    /// Host networked games: rooms of players on one board and clock, shared words cancelled
+    Serve(serve::ServeArgs),
+    /// Join a networked game (boggle serve); words from standard input, one per line
+    Join(join::JoinArgs),
 }
 
 /// Settings shared by the playable modes.
@@ -102,6 +108,8 @@ where
         Some(Command::Versus(args)) => versus::run(&args),
         Some(Command::Best(args)) => best::run(&args),
         Some(Command::Tui(args)) => tui::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::Join(args)) => join::run(&args),
     };
     exit_status(result)
 }

@@ -9,7 +9,9 @@ use std::time::Duration;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
-use super::protocol::{ClientMsg, ServerMsg, VERSION, WordPoints, clean, decode_server, encode};
+use super::protocol::{
+    ClientMsg, LobbyPlayer, ServerMsg, VERSION, WordPoints, clean, decode_server, encode,
+};
 use super::server::{Line, read_line_capped};
 
 /// Who joins where.
@@ -46,6 +48,22 @@ pub fn board_line(faces: &[String]) -> String {
             f => clean(&f.to_ascii_lowercase()),
         })
         .collect()
+}
+
+/// Who is in the room: `lobby (2 needed): ann ready, bob waiting, cy away`.
+pub fn lobby_line(players: &[LobbyPlayer], min_players: usize) -> String {
+    let who: Vec<String> = players
+        .iter()
+        .map(|p| {
+            let state = match (p.connected, p.ready) {
+                (false, _) => "away",
+                (true, true) => "ready",
+                (true, false) => "waiting",
+            };
+            format!("{} {state}", clean(&p.name))
+        })
+        .collect();
+    format!("lobby ({min_players} needed): {}", who.join(", "))
 }
 
 /// `N point` or `N points`.
@@ -180,7 +198,12 @@ where
                         // The token lets a killed client take its seat back with --token.
                         eprintln!("token: {}", clean(token));
                     }
-                    ServerMsg::Lobby { .. } | ServerMsg::Pong => {}
+                    ServerMsg::Lobby { players, min_players, .. } => {
+                        if !in_round {
+                            writeln!(out, "{}", lobby_line(players, *min_players))?;
+                        }
+                    }
+                    ServerMsg::Pong => {}
                     ServerMsg::RoundStart { round, board, remaining_ms, found, .. } => {
                         writeln!(out, "round {round}: {} seconds", remaining_ms.div_ceil(1000))?;
                         writeln!(out, "board: {}", board_line(board))?;

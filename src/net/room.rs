@@ -64,7 +64,10 @@ enum Phase {
     /// Waiting for players (before the first round or after a round's results).
     Lobby,
     /// A round is on until `deadline`.
-    Playing { deadline: Instant, template: Game },
+    Playing {
+        deadline: Instant,
+        template: Box<Game>,
+    },
     /// Every round has been played.
     Over,
 }
@@ -203,7 +206,7 @@ impl Room {
                 ));
             }
             let game = match &self.phase {
-                Phase::Playing { template, .. } => Some(template.clone()),
+                Phase::Playing { template, .. } => Some(Game::clone(template)),
                 _ => None,
             };
             self.players.push(Player {
@@ -413,7 +416,10 @@ impl Room {
                 self.outbox.push((conn, start));
             }
         }
-        self.phase = Phase::Playing { deadline, template };
+        self.phase = Phase::Playing {
+            deadline,
+            template: Box::new(template),
+        };
     }
 
     fn end_round(&mut self) {
@@ -810,7 +816,7 @@ mod tests {
                 ServerMsg::Results { last, players, .. } => Some((*last, players[0].total)),
                 _ => None,
             })
-            .last();
+            .next_back();
         assert_eq!(
             last,
             Some((true, 2)),

@@ -1,9 +1,9 @@
-//! `boggle join`: the networked game's client command. Plays the line mode
-//! of [`crate::net::client`]: words from standard input, verdicts and results
-//! on standard output (the full-screen client is not built yet, so a terminal
-//! gets the line mode too).
+//! `boggle join`: the networked game's client command: on a terminal the
+//! full-screen client ([`crate::net::screen`]); otherwise the line mode of
+//! [`crate::net::client`]: words from standard input, verdicts and results
+//! on standard output.
 
-use std::io::{self, BufWriter};
+use std::io::{self, BufWriter, IsTerminal};
 
 use clap::Args;
 
@@ -56,7 +56,13 @@ pub fn run(args: &JoinArgs) -> Result<(), Error> {
         .enable_all()
         .build()
         .map_err(Error::Io)?;
+    let on_terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
     runtime.block_on(async {
+        if on_terminal {
+            return crate::net::screen::run(&opts)
+                .await
+                .map_err(|e| Error::Io(io::Error::new(e.kind(), format!("{}: {e}", args.addr))));
+        }
         let input = tokio::io::BufReader::new(tokio::io::stdin());
         let mut out = BufWriter::new(io::stdout().lock());
         run_lines(&opts, input, &mut out).await.map_err(|e| {

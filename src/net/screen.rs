@@ -54,6 +54,30 @@ struct Screen {
     status: String,
 }
 
+impl Screen {
+    /// The lobby before anything is heard from the server.
+    fn new(title: String) -> Screen {
+        Screen {
+            title,
+            view: View::Lobby,
+            lobby: Vec::new(),
+            min_players: 1,
+            round: 0,
+            rows: 0,
+            cols: 0,
+            board: Vec::new(),
+            deadline: None,
+            typed: String::new(),
+            verdicts: Vec::new(),
+            score: 0,
+            results: Vec::new(),
+            ready: false,
+            last: false,
+            status: "Enter: ready   Esc: quit".into(),
+        }
+    }
+}
+
 /// Owns raw mode and the alternate screen; dropping it restores the terminal.
 struct Session {
     terminal: Terminal<CrosstermBackend<Stdout>>,
@@ -115,24 +139,7 @@ pub async fn run(opts: &JoinOptions) -> io::Result<()> {
         }
     });
     let mut session = Session::start()?;
-    let mut screen = Screen {
-        title: format!("boggle join {}", clean(&opts.addr)),
-        view: View::Lobby,
-        lobby: Vec::new(),
-        min_players: 1,
-        round: 0,
-        rows: 0,
-        cols: 0,
-        board: Vec::new(),
-        deadline: None,
-        typed: String::new(),
-        verdicts: Vec::new(),
-        score: 0,
-        results: Vec::new(),
-        ready: false,
-        last: false,
-        status: "Enter: ready   Esc: quit".into(),
-    };
+    let mut screen = Screen::new(format!("boggle join {}", clean(&opts.addr)));
     let mut tick = tokio::time::interval(Duration::from_millis(200));
     let mut ping = tokio::time::interval(Duration::from_secs(30));
     let mut buf = Vec::new();
@@ -391,4 +398,75 @@ fn draw(frame: &mut ratatui::Frame, screen: &Screen) {
     };
     frame.render_widget(Paragraph::new(prompt), input);
     frame.render_widget(Paragraph::new(screen.status.clone()), status);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::protocol::{Duplicates, FoundWord, PlayerResult};
+    use ratatui::backend::TestBackend;
+
+    fn shown(screen: &Screen) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("test backend");
+        terminal.draw(|frame| draw(frame, screen)).expect("draws");
+        let buffer = terminal.backend().buffer().clone();
+        buffer
+            .content()
+            .chunks(80)
+            .map(|row| row.iter().map(|c| c.symbol()).collect::<String>() + "\n")
+            .collect()
+    }
+
+    #[test]
+    fn a_round_then_its_results_with_nothing_unprintable_shown() {
+        let mut screen = Screen::new("test".into());
+        let start = ServerMsg::RoundStart {
+            round: 1,
+            rows: 2,
+            cols: 2,
+            board: ["A", "QU", "", "\u{1b}"].map(String::from).to_vec(),
+            remaining_ms: 60_000,
+            found: Vec::new(),
+            score: 0,
+        };
+        assert!(apply(&mut screen, &start).is_none());
+        assert_eq!(screen.view, View::Round);
+        let verdict = ServerMsg::Verdict {
+            word: "TEA".into(),
+            accepted: false,
+            points: 0,
+            reason: "not on the board".into(),
+            score: 0,
+        };
+        assert!(apply(&mut screen, &verdict).is_none());
+        let text = shown(&screen);
+        assert!(text.contains("TEA: not on the board"), "{text}");
+        assert!(text.contains(" A   Qu"), "{text}");
+        let results = ServerMsg::Results {
+            round: 1,
+            last: true,
+            duplicates: Duplicates::Cancel,
+            players: vec![PlayerResult {
+                name: "eve\u{1b}[2J".into(),
+                words: vec![FoundWord {
+                    word: "AQU".into(),
+                    points: 1,
+                    cancelled: false,
+                }],
+                score: 1,
+                total: 1,
+            }],
+            shared: Vec::new(),
+            missed: Vec::new(),
+            missed_total: 0,
+        };
+        assert!(apply(&mut screen, &results).is_none());
+        let text = shown(&screen);
+        assert!(text.contains("eve?[2J: 1 point"), "{text}");
+        assert!(!text.contains('\u{1b}'));
+        let bye = ServerMsg::Bye {
+            reason: "shutting down".into(),
+        };
+        assert!(matches!(apply(&mut screen, &bye), Some(Err(_))));
+    }
 }

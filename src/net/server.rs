@@ -588,3 +588,118 @@ fn hello(
     drop(guard);
     Ok(slot)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dictionary::Dictionary;
+    use crate::game_board::GameBoard;
+    use crate::net::protocol::Duplicates;
+    use crate::rules::Rules;
+    use crate::word_find::WordFind;
+
+    fn room() -> Room {
+        let find =
+            WordFind::with_rules(Arc::new(Dictionary::from_words(["EAT"])), Rules::project4());
+        let config = RoomConfig {
+            word_find: Arc::new(find),
+            board: Some(GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters")),
+            time: Duration::from_secs(60),
+            rounds: None,
+            min_players: 2,
+            duplicates: Duplicates::Cancel,
+            max_players: 4,
+        };
+        Room::new("main", Arc::new(config), random::seeded(1))
+    }
+
+    #[test]
+    fn a_client_whose_queue_is_full_is_dropped_and_the_others_still_hear() {
+        let (slow_tx, _slow_rx) = mpsc::channel(1);
+        let (fast_tx, mut fast_rx) = mpsc::channel(64);
+        let slow_kill = Arc::new(Notify::new());
+        let mut slot = Slot {
+            room: room(),
+            clients: HashMap::new(),
+        };
+        slot.clients.insert(
+            1,
+            Client {
+                tx: slow_tx,
+                kill: Arc::clone(&slow_kill),
+            },
+        );
+        slot.clients.insert(
+            2,
+            Client {
+                tx: fast_tx,
+                kill: Arc::new(Notify::new()),
+            },
+        );
+        let now = Instant::now();
+        slot.room
+            .join(1, "slow", None, "t1".into(), now)
+            .expect("joins");
+        slot.room
+            .join(2, "fast", None, "t2".into(), now)
+            .expect("joins");
+        // welcome + lobby for slow overflow its queue of one.
+        dispatch(&mut slot);
+        assert!(!slot.clients.contains_key(&1), "the slow client is dropped");
+        assert!(slot.clients.contains_key(&2));
+        slot.room.ready(2, now);
+        dispatch(&mut slot);
+        let mut heard = 0;
+        while fast_rx.try_recv().is_ok() {
+            heard += 1;
+        }
+        assert!(heard >= 3, "welcome, lobbies and the ready lobby: {heard}");
+        // The slow client's connection task is woken to close it.
+        let woken = slow_kill.notified();
+        tokio::pin!(woken);
+        assert!(woken.as_mut().enable(), "the kill was signalled");
+    }
+
+    #[test]
+    fn the_rate_limit_allows_a_burst_then_the_average() {
+        let t0 = Instant::now();
+        let mut bucket = Bucket {
+            tokens: 3.0,
+            last: t0,
+            rate: 2.0,
+            burst: 3.0,
+        };
+        assert!((0..3).all(|_| bucket.take(t0)));
+        assert!(!bucket.take(t0));
+        assert!(bucket.take(t0 + Duration::from_millis(500)));
+        assert!(!bucket.take(t0 + Duration::from_millis(500)));
+        assert!(
+            (0..3).all(|_| bucket.take(t0 + Duration::from_secs(60))),
+            "refilled to the burst only"
+        );
+        assert!(!bucket.take(t0 + Duration::from_secs(60)));
+    }
+
+    #[tokio::test]
+    async fn lines_are_read_whole_and_never_past_the_cap() {
+        let mut input: &[u8] = b"short\nmuch longer line\n";
+        let mut buf = Vec::new();
+        assert!(matches!(
+            read_line_capped(&mut input, &mut buf, 10).await,
+            Ok(Line::Read)
+        ));
+        assert_eq!(buf, b"short\n");
+        buf.clear();
+        assert!(matches!(
+            read_line_capped(&mut input, &mut buf, 10).await,
+            Ok(Line::TooLong)
+        ));
+        assert!(buf.len() <= 10);
+        buf.clear();
+        let mut empty: &[u8] = b"";
+        assert!(matches!(
+            read_line_capped(&mut empty, &mut buf, 10).await,
+            Ok(Line::Eof)
+        ));
+    }
+}

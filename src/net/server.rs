@@ -317,6 +317,32 @@ enum End {
     Shutdown,
 }
 
+/// A client's place in a room; dropping it leaves the room, also when the
+/// connection's task unwinds from a panic, so a room never keeps a ghost.
+struct Seat {
+    shared: Arc<Shared>,
+    conn: ConnId,
+    joined: Option<(String, Arc<Mutex<Slot>>)>,
+}
+
+impl Drop for Seat {
+    fn drop(&mut self) {
+        let Some((name, slot)) = self.joined.take() else {
+            return;
+        };
+        let abandoned = {
+            let mut slot = lock(&slot);
+            slot.clients.remove(&self.conn);
+            slot.room.leave(self.conn, Instant::now());
+            dispatch(&mut slot);
+            slot.room.is_abandoned()
+        };
+        if abandoned {
+            forget_if_abandoned(&self.shared, &name);
+        }
+    }
+}
+
 /// One client, from connect to close.
 async fn connection(shared: Arc<Shared>, stream: TcpStream) {
     let conn = shared.next_conn.fetch_add(1, Ordering::Relaxed);
@@ -327,20 +353,13 @@ async fn connection(shared: Arc<Shared>, stream: TcpStream) {
     let kill = Arc::new(Notify::new());
     let writer = tokio::spawn(write_lines(write_half, rx, limits.write_timeout));
     let mut reader = BufReader::with_capacity(8192, read_half);
-    let mut joined: Option<(String, Arc<Mutex<Slot>>)> = None;
-    let end = serve_client(&shared, conn, &mut reader, &tx, &kill, &mut joined).await;
-    if let Some((name, slot)) = joined.take() {
-        let abandoned = {
-            let mut slot = lock(&slot);
-            slot.clients.remove(&conn);
-            slot.room.leave(conn, Instant::now());
-            dispatch(&mut slot);
-            slot.room.is_abandoned()
-        };
-        if abandoned {
-            forget_if_abandoned(&shared, &name);
-        }
-    }
+    let mut seat = Seat {
+        shared: Arc::clone(&shared),
+        conn,
+        joined: None,
+    };
+    let end = serve_client(&shared, conn, &mut reader, &tx, &kill, &mut seat.joined).await;
+    drop(seat);
     let last = match end {
         End::Quiet => None,
         End::Fatal(code, message) => Some(ServerMsg::Error { code, message }),

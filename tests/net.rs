@@ -362,3 +362,22 @@ async fn line_mode_clients_play_a_round_and_print_the_results() {
     );
     assert!(bob.1.contains("\nann: 1 point"), "{}", bob.1);
 }
+
+#[tokio::test]
+async fn silent_clients_time_out_and_the_connection_cap_holds() {
+    let mut config = config(Duplicates::Cancel, None);
+    // Long enough that the third connection is refused before the quiet one times out.
+    config.limits.hello_timeout = Duration::from_secs(2);
+    config.limits.max_connections = 2;
+    let (addr, _stop) = start(config).await;
+    let (mut ann, _) = Peer::join(addr, "ann", None).await;
+    let mut quiet = Peer::connect(addr).await;
+    let mut third = Peer::connect(addr).await;
+    third.refused(ErrorCode::ServerFull).await;
+    quiet.refused(ErrorCode::Idle).await;
+    ann.send(&ClientMsg::Ping).await;
+    assert_eq!(
+        ann.until(|m| matches!(m, ServerMsg::Pong)).await,
+        ServerMsg::Pong
+    );
+}

@@ -16,6 +16,7 @@
 //! - [`modes`]: the console game, versus, Boggle-ish, best-board search, benchmark.
 //! - [`player`]: reading what the player types, and the clock of a timed turn.
 //! - [`tui`]: the full-screen terminal game.
+//! - [`net`]: the networked game (`boggle serve`, `boggle join`): protocol, rooms, server, client.
 //! - [`cli`]: the command line, its subcommands and board files.
 
 pub mod cli;
@@ -28,6 +29,7 @@ pub mod face;
 pub mod game;
 pub mod game_board;
 pub mod modes;
+pub mod net;
 pub mod player;
 pub mod random;
 pub mod rules;

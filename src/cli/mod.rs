@@ -6,7 +6,9 @@ pub mod args;
 mod bench;
 mod best;
 pub mod board_file;
+mod join;
 mod play;
+mod serve;
 mod solve;
 mod tui;
 mod usage;
@@ -68,6 +70,10 @@ pub enum Command {
     Best(best::BestArgs),
     /// The full-screen game: live clock, the typed word traced on the board, records
     Tui(tui::TuiArgs),
+    /// Host networked games: rooms of players on one board and clock, shared words cancelled
+    Serve(serve::ServeArgs),
+    /// Join a networked game (boggle serve); words from standard input, one per line
+    Join(join::JoinArgs),
 }
 
 /// Settings shared by the playable modes. Each mode states its own `--rules`
@@ -120,6 +126,8 @@ where
         Some(Command::Versus(args)) => versus::run(&args),
         Some(Command::Best(args)) => best::run(&args),
         Some(Command::Tui(args)) => tui::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::Join(args)) => join::run(&args),
     };
     exit_status(result)
 }
@@ -369,6 +377,8 @@ mod tests {
                 Some(Command::Versus(a)) => a.game.rules.preset,
                 Some(Command::Best(a)) => a.rules.preset,
                 Some(Command::Tui(a)) => a.game.rules.preset,
+                Some(Command::Serve(a)) => a.rules.preset,
+                Some(Command::Join(_)) => None,
             }
         };
         assert_eq!(default_of(&["boggle"]), Some(Preset::Project4));
@@ -377,6 +387,7 @@ mod tests {
         assert_eq!(default_of(&["boggle", "versus"]), Some(Preset::Cs106b));
         assert_eq!(default_of(&["boggle", "best"]), Some(Preset::Project4));
         assert_eq!(default_of(&["boggle", "tui"]), Some(Preset::Project4));
+        assert_eq!(default_of(&["boggle", "serve"]), Some(Preset::Classic));
         // Not offered, but parsed, so the mode can say where ece209 is played.
         let versus = ["boggle", "versus", "--rules", "ece209"];
         assert_eq!(default_of(&versus), Some(Preset::Ece209));

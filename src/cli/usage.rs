@@ -44,6 +44,8 @@ pub enum UsageError {
     },
     /// `best` cannot search the boards these rules describe (its own explanation).
     Search(String),
+    /// `serve` or `join` flags that cannot be used together (their own explanation).
+    Network(String),
 }
 
 impl fmt::Display for UsageError {
@@ -71,7 +73,7 @@ impl fmt::Display for UsageError {
             UsageError::Board { rows, cols, .. } => {
                 write!(f, "--board does not spell a {rows}x{cols} board")
             }
-            UsageError::Search(reason) => f.write_str(reason),
+            UsageError::Search(reason) | UsageError::Network(reason) => f.write_str(reason),
         }
     }
 }
@@ -85,7 +87,8 @@ impl std::error::Error for UsageError {
             | UsageError::NeedsLevels { .. }
             | UsageError::Ece209Seed { .. }
             | UsageError::NoBoard
-            | UsageError::Search(_) => None,
+            | UsageError::Search(_)
+            | UsageError::Network(_) => None,
         }
     }
 }

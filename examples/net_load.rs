@@ -1,0 +1,218 @@
+//! Load check for `boggle serve` (never run by `cargo test`): simulated
+//! clients in rooms on one loopback server, each sending a word every
+//! interval for a bounded time, then checking that every word got its
+//! verdict and that the results' score equals the points of the verdicts
+//! (run the server with `--duplicates count`). Prints the p50/p99/max
+//! verdict latency. `scripts/net-load.sh` starts the server, runs this, and
+//! reports the server's peak memory.
+//!
+//!     cargo run --release --example net_load -- ADDR [CLIENTS] [ROOMS] [SECONDS] [INTERVAL_MS]
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use boggle::net::protocol::{ClientMsg, ServerMsg, VERSION, encode};
+use boggle::{Dictionary, GameBoard, Rules, WordFind};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+struct Outcome {
+    sent: usize,
+    verdicts: usize,
+    verdict_points: u32,
+    result_score: Option<u32>,
+    latencies_us: Vec<u64>,
+    error: Option<String>,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(addr) = args.first().and_then(|a| a.parse::<SocketAddr>().ok()) else {
+        eprintln!("usage: net_load ADDR:PORT [CLIENTS] [ROOMS] [SECONDS] [INTERVAL_MS]");
+        std::process::exit(2);
+    };
+    if !addr.ip().is_loopback() {
+        eprintln!("net_load: loopback addresses only");
+        std::process::exit(2);
+    }
+    let number = |i: usize, default: u64| {
+        args.get(i)
+            .and_then(|a| a.parse::<u64>().ok())
+            .unwrap_or(default)
+    };
+    let (clients, rooms) = (number(1, 500) as usize, number(2, 50).max(1) as usize);
+    let seconds = number(3, 60).min(600);
+    let interval = Duration::from_millis(number(4, 100).max(1));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|e| {
+            eprintln!("net_load: {e}");
+            std::process::exit(1)
+        });
+    let rules = Rules::preset(boggle::Preset::Classic);
+    let dictionary = Dictionary::load_builtin(rules.word_list).unwrap_or_else(|e| {
+        eprintln!("net_load: {e}");
+        std::process::exit(1)
+    });
+    let find = Arc::new(WordFind::with_rules(Arc::new(dictionary), rules));
+    let outcomes = runtime.block_on(async {
+        let mut tasks = Vec::new();
+        for i in 0..clients {
+            let find = Arc::clone(&find);
+            let room = format!("room{}", i % rooms);
+            tasks.push(tokio::spawn(async move {
+                let mut outcome = Outcome {
+                    sent: 0,
+                    verdicts: 0,
+                    verdict_points: 0,
+                    result_score: None,
+                    latencies_us: Vec::new(),
+                    error: None,
+                };
+                let name = format!("p{i}");
+                if let Err(e) =
+                    client(addr, &name, &room, seconds, interval, &find, &mut outcome).await
+                {
+                    outcome.error = Some(format!("{name}: {e}"));
+                }
+                outcome
+            }));
+        }
+        let mut outcomes = Vec::new();
+        for task in tasks {
+            if let Ok(outcome) = task.await {
+                outcomes.push(outcome);
+            }
+        }
+        outcomes
+    });
+    let mut latencies: Vec<u64> = outcomes
+        .iter()
+        .flat_map(|o| o.latencies_us.iter().copied())
+        .collect();
+    latencies.sort_unstable();
+    let at = |q: f64| {
+        latencies
+            .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(0)
+    };
+    let sent: usize = outcomes.iter().map(|o| o.sent).sum();
+    let verdicts: usize = outcomes.iter().map(|o| o.verdicts).sum();
+    let mut failures = clients - outcomes.len();
+    for o in &outcomes {
+        let tally_ok = o.sent == o.verdicts && o.result_score == Some(o.verdict_points);
+        if o.error.is_some() || !tally_ok {
+            failures += 1;
+            if failures <= 5 {
+                eprintln!(
+                    "failed: sent {} verdicts {} points {} result {:?} {}",
+                    o.sent,
+                    o.verdicts,
+                    o.verdict_points,
+                    o.result_score,
+                    o.error.as_deref().unwrap_or("")
+                );
+            }
+        }
+    }
+    println!(
+        "clients {clients} rooms {rooms} seconds {seconds} interval {} ms: words sent {sent}, verdicts {verdicts}, clients failing {failures}",
+        interval.as_millis()
+    );
+    println!(
+        "verdict latency: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        at(0.50) as f64 / 1000.0,
+        at(0.99) as f64 / 1000.0,
+        latencies.last().copied().unwrap_or(0) as f64 / 1000.0
+    );
+    if failures > 0 {
+        std::process::exit(1);
+    }
+}
+
+async fn client(
+    addr: SocketAddr,
+    name: &str,
+    room: &str,
+    seconds: u64,
+    interval: Duration,
+    find: &WordFind,
+    outcome: &mut Outcome,
+) -> std::io::Result<()> {
+    let stream = TcpStream::connect(addr).await?;
+    stream.set_nodelay(true)?;
+    let (read, mut write) = stream.into_split();
+    let mut lines = BufReader::new(read).lines();
+    let hello = ClientMsg::Hello {
+        version: VERSION,
+        name: name.into(),
+        room: Some(room.into()),
+        password: None,
+        token: None,
+    };
+    write.write_all(encode(&hello).as_bytes()).await?;
+    write
+        .write_all(encode(&ClientMsg::Ready).as_bytes())
+        .await?;
+    let board = loop {
+        let Some(line) = lines.next_line().await? else {
+            return Err(std::io::Error::other("closed before the round"));
+        };
+        if let Ok(ServerMsg::RoundStart {
+            board, rows, cols, ..
+        }) = serde_json::from_str(&line)
+        {
+            let cells: Vec<&str> = board.iter().map(String::as_str).collect();
+            let board =
+                GameBoard::from_cells(cells, rows, cols, true).map_err(std::io::Error::other)?;
+            break board;
+        }
+    };
+    // Real words of the board (each scores once, then repeats as "already
+    // found") mixed with words that are not on it.
+    let mut words: Vec<String> = find.get_all_words(&board).into_iter().collect();
+    words.extend(["ZZZQ", "BOGGLE", "XYLOPHONE", "AB"].map(String::from));
+    let end = Instant::now() + Duration::from_secs(seconds);
+    let mut ticker = tokio::time::interval(interval);
+    let mut pending: VecDeque<Instant> = VecDeque::new();
+    let mut sending = true;
+    loop {
+        tokio::select! {
+            _ = ticker.tick(), if sending => {
+                if Instant::now() >= end {
+                    sending = false;
+                    write.write_all(encode(&ClientMsg::Done).as_bytes()).await?;
+                    continue;
+                }
+                let word = &words[outcome.sent % words.len()];
+                pending.push_back(Instant::now());
+                write.write_all(encode(&ClientMsg::Word { word: word.clone() }).as_bytes()).await?;
+                outcome.sent += 1;
+            }
+            line = lines.next_line() => {
+                let Some(line) = line? else {
+                    return Err(std::io::Error::other("closed during the round"));
+                };
+                match serde_json::from_str::<ServerMsg>(&line) {
+                    Ok(ServerMsg::Verdict { points, .. }) => {
+                        if let Some(at) = pending.pop_front() {
+                            outcome.latencies_us.push(at.elapsed().as_micros() as u64);
+                        }
+                        outcome.verdicts += 1;
+                        outcome.verdict_points += points;
+                    }
+                    Ok(ServerMsg::Results { players, .. }) => {
+                        outcome.result_score = players.iter().find(|p| p.name == name).map(|p| p.score);
+                        return Ok(());
+                    }
+                    Ok(ServerMsg::Error { message, .. }) => return Err(std::io::Error::other(message)),
+                    _ => {}
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Load check for `boggle serve` on loopback (never run by `make test`): starts
+# a release server on 127.0.0.1, runs examples/net_load.rs against it (500
+# clients in 50 rooms, a word every 100 ms for 60 s by default), and reports
+# the verdict latency and the server's peak resident memory (VmHWM).
+#
+#   scripts/net-load.sh [CLIENTS] [ROOMS] [SECONDS] [INTERVAL_MS]
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+clients=${1:-500}
+rooms=${2:-50}
+seconds=${3:-60}
+interval=${4:-100}
+port=${NET_LOAD_PORT:-47474}
+per_room=$(( (clients + rooms - 1) / rooms ))
+
+cargo build --release --quiet --bin boggle --example net_load
+ulimit -n 4096 2>/dev/null || true
+
+# Every room starts its round when all its clients are in; counted duplicates
+# let each client check the results' score against its own verdicts.
+./target/release/boggle serve --listen "127.0.0.1:$port" --rules classic --seed 1 \
+    --min-players "$per_room" --max-players "$per_room" --time $(( seconds + 60 )) \
+    --rounds 1 --duplicates count --max-connections $(( clients + 100 )) --max-rooms "$rooms" \
+    > /tmp/net-load-server.out 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+    grep -q listening /tmp/net-load-server.out 2>/dev/null && break
+    sleep 0.1
+done
+
+status=0
+timeout $(( seconds + 120 )) ./target/release/examples/net_load "127.0.0.1:$port" \
+    "$clients" "$rooms" "$seconds" "$interval" || status=$?
+echo "server peak memory: $(grep VmHWM "/proc/$server/status" | awk '{print $2, $3}')"
+exit "$status"

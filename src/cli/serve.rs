@@ -1,0 +1,154 @@
+//! `boggle serve`: the networked game's server command. Resolves the rules,
+//! dictionary and board once, prints `listening on ADDR:PORT`, and runs
+//! [`crate::net::server`] until SIGINT or SIGTERM.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::error::Error;
+use crate::game_board::GameBoard;
+use crate::net::protocol::Duplicates;
+use crate::net::room::RoomConfig;
+use crate::net::server::{Limits, Server, ServerConfig};
+use crate::rules::Preset;
+use crate::word_find::WordFind;
+
+/// The flags of `boggle serve`.
+#[derive(Debug, Args, Clone)]
+#[command(mut_arg("preset", |arg| super::args::rules_arg(arg, Preset::Classic, &super::args::DICTIONARY_PRESETS)))]
+pub struct ServeArgs {
+    /// Address to listen on (0.0.0.0:PORT for every interface)
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:4040")]
+    pub listen: String,
+    /// The word list.
+    #[command(flatten)]
+    pub dict: super::args::DictArgs,
+    /// Play every round on this board (row-major letters; Q is Qu where the rules say so)
+    #[arg(long, value_name = "LETTERS")]
+    pub board: Option<String>,
+    /// Seed for repeatable boards (every room rolls the same sequence)
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Seconds a round lasts
+    #[arg(long, value_name = "SECONDS", default_value_t = 180)]
+    pub time: u64,
+    /// Rounds each room plays (default: no limit)
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<u32>,
+    /// Players a room needs before a round starts
+    #[arg(long = "min-players", value_name = "N", default_value_t = 2)]
+    pub min_players: usize,
+    /// Words found by two or more players: cancel (the board game's rule) or count
+    #[arg(long, value_name = "RULE", value_enum, default_value_t = Duplicates::Cancel)]
+    pub duplicates: Duplicates,
+    /// Password every player must give
+    #[arg(long, value_name = "TEXT")]
+    pub password: Option<String>,
+    /// Most connections at once
+    #[arg(long = "max-connections", value_name = "N", default_value_t = 1000)]
+    pub max_connections: usize,
+    /// Most rooms at once
+    #[arg(long = "max-rooms", value_name = "N", default_value_t = 200)]
+    pub max_rooms: usize,
+    /// Most players in one room
+    #[arg(long = "max-players", value_name = "N", default_value_t = 50)]
+    pub max_players: usize,
+    /// The rules to play by.
+    #[command(flatten)]
+    pub rules: super::args::RulesArgs,
+}
+
+/// A usage error with its own explanation.
+fn usage(message: String) -> Error {
+    Error::Usage(super::UsageError::Network(message))
+}
+
+/// The server's settings from the flags, with the dictionary loaded and the board checked.
+pub fn config(args: &ServeArgs) -> Result<ServerConfig, Error> {
+    let rules = args
+        .rules
+        .resolve_with_dictionary(Preset::Classic, "serve")?;
+    if args.time == 0 {
+        return Err(usage("--time must be at least 1 second".into()));
+    }
+    if args.min_players == 0 || args.max_players == 0 || args.max_rooms == 0 {
+        return Err(usage(
+            "--min-players, --max-players and --max-rooms must be at least 1".into(),
+        ));
+    }
+    if args.min_players > args.max_players {
+        return Err(usage("--min-players is more than --max-players".into()));
+    }
+    if args.rounds == Some(0) {
+        return Err(usage("--rounds must be at least 1".into()));
+    }
+    let board = match &args.board {
+        Some(letters) => Some(
+            GameBoard::from_letters(letters, rules.rows, rules.cols, rules.qu)
+                .map_err(|e| usage(format!("--board: {e}")))?,
+        ),
+        None => None,
+    };
+    let dictionary = args.dict.load(&rules)?;
+    let word_find = WordFind::with_rules(Arc::new(dictionary), rules);
+    Ok(ServerConfig {
+        room: Arc::new(RoomConfig {
+            word_find: Arc::new(word_find),
+            board,
+            time: Duration::from_secs(args.time),
+            rounds: args.rounds,
+            min_players: args.min_players,
+            duplicates: args.duplicates,
+            max_players: args.max_players,
+        }),
+        password: args.password.clone(),
+        seed: args.seed,
+        limits: Limits {
+            max_connections: args.max_connections.max(1),
+            max_rooms: args.max_rooms,
+            ..Limits::default()
+        },
+    })
+}
+
+/// Runs the server until SIGINT or SIGTERM.
+pub fn run(args: &ServeArgs) -> Result<(), Error> {
+    let config = config(args)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(Error::Io)?;
+    runtime.block_on(async {
+        let server = Server::bind(&args.listen, config).await.map_err(|e| {
+            Error::Io(std::io::Error::new(
+                e.kind(),
+                format!("cannot listen on {}: {e}", args.listen),
+            ))
+        })?;
+        let addr = server.local_addr().map_err(Error::Io)?;
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "listening on {addr}").map_err(Error::Output)?;
+        out.flush().map_err(Error::Output)?;
+        drop(out);
+        server.run(stop_signal()).await.map_err(Error::Io)
+    })
+}
+
+/// Completes on Ctrl-C (SIGINT) or SIGTERM.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}

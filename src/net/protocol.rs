@@ -1,0 +1,519 @@
+//! The wire protocol of `boggle serve` and `boggle join`: the messages, one
+//! JSON object per line (see `docs/protocol.md`), the version, the decoder
+//! that turns an untrusted line into a [`ClientMsg`] or a [`ProtocolError`],
+//! and the checks on names and text that keep one player's bytes out of
+//! another player's terminal.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The protocol version this build speaks; a `hello` of any other version is refused.
+pub const VERSION: u32 = 1;
+/// The longest line either side accepts, newline included (a `hello` with a
+/// 20-character name and a long password fits many times over).
+pub const MAX_LINE: usize = 4096;
+/// The most characters a player name may have.
+pub const MAX_NAME: usize = 20;
+/// The most characters a room name may have.
+pub const MAX_ROOM: usize = 20;
+/// The most characters a guessed word may have.
+pub const MAX_WORD: usize = 64;
+
+/// Whether words found by two or more players are cancelled at the end of a round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Duplicates {
+    /// The board game's rule: a word two players found scores for neither.
+    #[default]
+    Cancel,
+    /// Every player keeps every word they found.
+    Count,
+}
+
+/// A message from a client to the server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMsg {
+    /// The first message: who joins which room.
+    Hello {
+        /// Must equal [`VERSION`].
+        version: u32,
+        /// The player's name (validated by [`check_name`]).
+        name: String,
+        /// The room (default `main`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<String>,
+        /// The server's password, if it has one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        password: Option<String>,
+        /// The token of an earlier `welcome`, to take one's seat back.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+    },
+    /// Ready for the next round.
+    Ready,
+    /// A guess during a round.
+    Word {
+        /// The word, any case.
+        word: String,
+    },
+    /// Finished with this round: a round ends early when every connected player is done.
+    Done,
+    /// Keeps an idle connection open.
+    Ping,
+}
+
+/// Why the server refuses something; the `code` of an `error` message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The line is not a message of this protocol. Fatal.
+    BadMessage,
+    /// The line is longer than [`MAX_LINE`]. Fatal.
+    TooLong,
+    /// The line is not UTF-8. Fatal.
+    NotUtf8,
+    /// The client speaks another protocol version. Fatal.
+    Version,
+    /// Wrong or missing password. Fatal.
+    Password,
+    /// The name is not allowed (length, control characters, escapes). Fatal.
+    BadName,
+    /// Someone in the room already has that name. Fatal.
+    NameTaken,
+    /// The room name is not allowed. Fatal.
+    BadRoom,
+    /// The token matches no seat in the room. Fatal.
+    BadToken,
+    /// The room has as many players as it may. Fatal.
+    RoomFull,
+    /// The server has as many rooms as it may. Fatal.
+    TooManyRooms,
+    /// The server has as many connections as it may. Fatal.
+    ServerFull,
+    /// The room has played all its rounds. Fatal.
+    RoundsOver,
+    /// The first message must be `hello`, and only once. Fatal.
+    NotJoined,
+    /// Nothing was heard for too long. Fatal.
+    Idle,
+    /// Too many messages too fast: this one was ignored.
+    RateLimited,
+    /// A word arrived outside a round: it was ignored.
+    NotInRound,
+    /// A word that is not letters, or too long: it was ignored.
+    BadWord,
+}
+
+impl ErrorCode {
+    /// Whether the server closes the connection after this error.
+    pub fn is_fatal(self) -> bool {
+        !matches!(
+            self,
+            ErrorCode::RateLimited | ErrorCode::NotInRound | ErrorCode::BadWord
+        )
+    }
+}
+
+/// One player as the lobby shows them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyPlayer {
+    /// Their name.
+    pub name: String,
+    /// Ready for the next round.
+    pub ready: bool,
+    /// Connected now (a dropped player keeps their seat for the round).
+    pub connected: bool,
+    /// Points over the rounds so far.
+    pub total: u32,
+}
+
+/// A word with its points.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WordPoints {
+    /// The word, upper case.
+    pub word: String,
+    /// What it is worth under the room's rules.
+    pub points: u32,
+}
+
+/// A word a player found, in the results.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FoundWord {
+    /// The word, upper case.
+    pub word: String,
+    /// What it is worth under the room's rules.
+    pub points: u32,
+    /// Found by another player too, so it scores nothing (under `cancel`).
+    pub cancelled: bool,
+}
+
+/// One player's round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerResult {
+    /// Their name.
+    pub name: String,
+    /// The words they found, in the order found.
+    pub words: Vec<FoundWord>,
+    /// The round's points (cancelled words count nothing).
+    pub score: u32,
+    /// Points over all rounds so far.
+    pub total: u32,
+}
+
+/// A word found by more than one player.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedWord {
+    /// The word, upper case.
+    pub word: String,
+    /// Who found it.
+    pub players: Vec<String>,
+}
+
+/// A message from the server to a client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The answer to a good `hello`.
+    Welcome {
+        /// The server's [`VERSION`].
+        version: u32,
+        /// The room joined.
+        room: String,
+        /// The name played under.
+        name: String,
+        /// Send it in a later `hello` to take this seat back after a drop.
+        token: String,
+        /// The rules' name (`classic`, ...).
+        rules: String,
+        /// Rounds the room plays (absent: no limit).
+        rounds: Option<u32>,
+        /// Players needed before a round starts.
+        min_players: usize,
+        /// Whether shared words are cancelled.
+        duplicates: Duplicates,
+    },
+    /// Who is in the room; sent whenever that changes.
+    Lobby {
+        /// The players, in joining order.
+        players: Vec<LobbyPlayer>,
+        /// Players needed before a round starts.
+        min_players: usize,
+        /// Rounds played so far.
+        round: u32,
+    },
+    /// A round begins (or is under way, for a player who rejoins).
+    RoundStart {
+        /// The round's number, from 1.
+        round: u32,
+        /// Board rows.
+        rows: usize,
+        /// Board columns.
+        cols: usize,
+        /// The faces, row-major, upper case (`QU` for the Qu face, `` for a blank).
+        board: Vec<String>,
+        /// Milliseconds left, by the server's clock.
+        remaining_ms: u64,
+        /// Words the player already found this round (after a rejoin).
+        found: Vec<WordPoints>,
+        /// The player's points this round so far.
+        score: u32,
+    },
+    /// The verdict on one word: for its player only.
+    Verdict {
+        /// The word, upper case.
+        word: String,
+        /// Whether it scored.
+        accepted: bool,
+        /// Points earned.
+        points: u32,
+        /// `2 points`, `not on the board`, ...
+        reason: String,
+        /// The player's points this round so far (before cancellation).
+        score: u32,
+    },
+    /// A round is over.
+    Results {
+        /// The round's number.
+        round: u32,
+        /// Whether it was the room's last round.
+        last: bool,
+        /// Whether shared words were cancelled.
+        duplicates: Duplicates,
+        /// Every player, best round score first.
+        players: Vec<PlayerResult>,
+        /// Words found by two or more players.
+        shared: Vec<SharedWord>,
+        /// The best words nobody found, best first.
+        missed: Vec<WordPoints>,
+        /// How many words nobody found, in all.
+        missed_total: usize,
+    },
+    /// Something was refused; after a fatal code the server closes the connection.
+    Error {
+        /// What kind of refusal.
+        code: ErrorCode,
+        /// A sentence for the player.
+        message: String,
+    },
+    /// The server is closing this connection (it is shutting down).
+    Bye {
+        /// Why.
+        reason: String,
+    },
+    /// The answer to `ping`.
+    Pong,
+}
+
+/// Why a line from a client is not a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProtocolError {
+    /// More than [`MAX_LINE`] bytes without a newline.
+    TooLong,
+    /// Not UTF-8.
+    NotUtf8,
+    /// Valid text but not a message of this protocol.
+    BadMessage(String),
+    /// A `hello` of another protocol version.
+    Version(u64),
+}
+
+impl ProtocolError {
+    /// The error code the client is sent.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ProtocolError::TooLong => ErrorCode::TooLong,
+            ProtocolError::NotUtf8 => ErrorCode::NotUtf8,
+            ProtocolError::BadMessage(_) => ErrorCode::BadMessage,
+            ProtocolError::Version(_) => ErrorCode::Version,
+        }
+    }
+}
+
+impl fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProtocolError::TooLong => write!(f, "message longer than {MAX_LINE} bytes"),
+            ProtocolError::NotUtf8 => f.write_str("message is not UTF-8"),
+            ProtocolError::BadMessage(why) => write!(f, "not a message of this protocol: {why}"),
+            ProtocolError::Version(v) => write!(
+                f,
+                "this server speaks boggle protocol version {VERSION} and the client speaks \
+                 version {v}: use a boggle of the same version as the server"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ProtocolError {}
+
+/// Only the fields every version's `hello` has, read first so that a client
+/// of another version gets the version error rather than a parse error.
+#[derive(Deserialize)]
+struct Probe {
+    #[serde(rename = "type")]
+    kind: String,
+    version: Option<serde_json::Value>,
+}
+
+/// Decodes one line from a client (without or with its `\n` or `\r\n`).
+/// Never panics, whatever the bytes.
+pub fn decode(line: &[u8]) -> Result<ClientMsg, ProtocolError> {
+    if line.len() > MAX_LINE {
+        return Err(ProtocolError::TooLong);
+    }
+    let text = std::str::from_utf8(line).map_err(|_| ProtocolError::NotUtf8)?;
+    let text = text.trim_end_matches(['\n', '\r']);
+    let probe: Probe =
+        serde_json::from_str(text).map_err(|e| ProtocolError::BadMessage(short(&e)))?;
+    if probe.kind == "hello" {
+        match probe.version.as_ref().map(serde_json::Value::as_u64) {
+            Some(Some(v)) if v == u64::from(VERSION) => {}
+            Some(Some(v)) => return Err(ProtocolError::Version(v)),
+            _ => return Err(ProtocolError::BadMessage("hello needs a version".into())),
+        }
+    }
+    serde_json::from_str(text).map_err(|e| ProtocolError::BadMessage(short(&e)))
+}
+
+/// A parse error's text, cut short: it quotes the client's input back only
+/// through serde's own (escaped, bounded) description.
+fn short(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let mut out: String = clean(&text).chars().take(120).collect();
+    if text.chars().count() > 120 {
+        out.push('…');
+    }
+    out
+}
+
+/// Encodes a message as one line, newline included.
+pub fn encode<T: Serialize>(msg: &T) -> String {
+    // Serializing these plain types cannot fail; an empty object is a safe fallback.
+    let mut line = serde_json::to_string(msg).unwrap_or_else(|_| "{}".to_string());
+    line.push('\n');
+    line
+}
+
+/// Decodes one line from the server, for clients.
+pub fn decode_server(line: &[u8]) -> Result<ServerMsg, ProtocolError> {
+    let text = std::str::from_utf8(line).map_err(|_| ProtocolError::NotUtf8)?;
+    serde_json::from_str(text.trim_end_matches(['\n', '\r']))
+        .map_err(|e| ProtocolError::BadMessage(short(&e)))
+}
+
+/// Whether `c` may be shown on another player's terminal: no control
+/// characters (C0, DEL, C1: the escape sequences' introducers) and none of the
+/// invisible format characters that reorder or hide text (bidi overrides,
+/// zero-width marks).
+pub fn is_printable(c: char) -> bool {
+    !c.is_control()
+        && !matches!(c,
+            '\u{200B}'..='\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{E0000}'..='\u{E007F}')
+}
+
+/// `text` with every character that is not [`is_printable`] replaced by `?`:
+/// what a client does to anything from the network before printing it.
+pub fn clean(text: &str) -> String {
+    text.chars()
+        .map(|c| if is_printable(c) { c } else { '?' })
+        .collect()
+}
+
+/// Why a name is refused, or `None` if it is a good player name: 1 to
+/// [`MAX_NAME`] printable characters, no leading or trailing space.
+pub fn check_name(name: &str) -> Option<String> {
+    check_label("name", name, MAX_NAME)
+}
+
+/// Why a room name is refused, or `None`: as for player names, at most [`MAX_ROOM`].
+pub fn check_room(room: &str) -> Option<String> {
+    check_label("room name", room, MAX_ROOM)
+}
+
+fn check_label(what: &str, text: &str, max: usize) -> Option<String> {
+    let count = text.chars().count();
+    if count == 0 {
+        return Some(format!("the {what} is empty"));
+    }
+    if count > max {
+        return Some(format!("the {what} is longer than {max} characters"));
+    }
+    if !text.chars().all(is_printable) {
+        return Some(format!(
+            "the {what} has a control character or escape sequence"
+        ));
+    }
+    if text.trim() != text {
+        return Some(format!("the {what} starts or ends with a space"));
+    }
+    None
+}
+
+/// Compares two secrets in time that depends only on their lengths, so a
+/// guesser learns nothing from how fast a wrong password is refused.
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    let len = a.len().max(b.len());
+    let mut diff = u8::from(a.len() != b.len());
+    for i in 0..len {
+        let x = a.get(i).copied().unwrap_or(0);
+        let y = b.get(i).copied().unwrap_or(0);
+        diff |= x ^ y;
+    }
+    // black_box keeps the optimiser from turning the loop into an early exit.
+    std::hint::black_box(diff) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_round_trip() {
+        let hello = ClientMsg::Hello {
+            version: VERSION,
+            name: "ann".into(),
+            room: Some("r".into()),
+            password: None,
+            token: None,
+        };
+        assert_eq!(decode(encode(&hello).as_bytes()), Ok(hello));
+        assert_eq!(
+            decode(br#"{"type":"word","word":"cat"}"#),
+            Ok(ClientMsg::Word { word: "cat".into() })
+        );
+        assert_eq!(decode(b"{\"type\":\"ready\"}\r\n"), Ok(ClientMsg::Ready));
+        let msg = ServerMsg::Verdict {
+            word: "CAT".into(),
+            accepted: true,
+            points: 1,
+            reason: "1 point".into(),
+            score: 1,
+        };
+        assert_eq!(decode_server(encode(&msg).as_bytes()), Ok(msg));
+    }
+
+    #[test]
+    fn bad_lines_are_refused_with_their_reason() {
+        assert_eq!(decode(b"\xff\xfe"), Err(ProtocolError::NotUtf8));
+        assert_eq!(
+            decode(&vec![b'a'; MAX_LINE + 1]),
+            Err(ProtocolError::TooLong)
+        );
+        for garbage in [
+            &b"hello"[..],
+            b"{}",
+            b"[]",
+            b"{\"type\":\"nope\"}",
+            b"",
+            b"{\"type\":\"word\"}",
+        ] {
+            assert!(
+                matches!(decode(garbage), Err(ProtocolError::BadMessage(_))),
+                "{garbage:?}"
+            );
+        }
+        assert_eq!(
+            decode(br#"{"type":"hello","version":2,"name":"x","whatever":[1]}"#),
+            Err(ProtocolError::Version(2))
+        );
+        assert!(matches!(
+            decode(br#"{"type":"hello","name":"x"}"#),
+            Err(ProtocolError::BadMessage(_))
+        ));
+    }
+
+    #[test]
+    fn names_are_printable_and_short() {
+        assert_eq!(check_name("Ann B."), None);
+        assert_eq!(check_name("Zoë"), None);
+        for bad in [
+            "",
+            " ann",
+            "ann ",
+            "\x1b[31mred",
+            "a\u{202E}b",
+            "a\nb",
+            "a\u{9b}b",
+            "abcdefghijklmnopqrstu",
+        ] {
+            assert!(check_name(bad).is_some(), "{bad:?}");
+        }
+        assert_eq!(clean("a\x1b]0;x\x07b"), "a?]0;x?b");
+    }
+
+    #[test]
+    fn passwords_compare_whole() {
+        assert!(constant_time_eq(b"secret", b"secret"));
+        assert!(!constant_time_eq(b"secret", b"secreT"));
+        assert!(!constant_time_eq(b"secret", b"secret2"));
+        assert!(!constant_time_eq(b"", b"x"));
+        assert!(constant_time_eq(b"", b""));
+    }
+}

@@ -44,9 +44,15 @@ fn repeat_reports_one_pass_of_totals() {
     let once = totals(&dir, &["--boards", "boards.txt"]);
     assert_eq!(once.0, "boards=3");
     assert_ne!(once.1, "total_score=0");
-    assert_eq!(totals(&dir, &["--boards", "boards.txt", "--repeat", "4"]), once);
     assert_eq!(
-        totals(&dir, &["--boards", "boards.txt", "--repeat", "3", "--threads", "2"]),
+        totals(&dir, &["--boards", "boards.txt", "--repeat", "4"]),
+        once
+    );
+    assert_eq!(
+        totals(
+            &dir,
+            &["--boards", "boards.txt", "--repeat", "3", "--threads", "2"]
+        ),
         once
     );
     let rolled = totals(&dir, &["--count", "500", "--seed", "9"]);
@@ -78,7 +84,10 @@ fn rolled_chunks_do_not_change_totals() {
     let one = totals(&dir, &["--count", "140000", "--seed", "3"]);
     assert_eq!(one.0, "boards=140000");
     assert_eq!(
-        totals(&dir, &["--count", "140000", "--seed", "3", "--threads", "2"]),
+        totals(
+            &dir,
+            &["--count", "140000", "--seed", "3", "--threads", "2"]
+        ),
         one
     );
 }
@@ -91,9 +100,8 @@ fn rolled_chunks_do_not_change_totals() {
 fn huge_counts_run_in_flat_memory() {
     let dir = dir();
     for count in ["18446744073709551615", "1000000000"] {
-        let script = format!(
-            "ulimit -v 1048576 && exec \"$0\" bench --dict dict.txt --count {count}"
-        );
+        let script =
+            format!("ulimit -v 1048576 && exec \"$0\" bench --dict dict.txt --count {count}");
         let mut child = Command::new("sh")
             .args(["-c", &script, env!("CARGO_BIN_EXE_boggle")])
             .current_dir(dir.path())

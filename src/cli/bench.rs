@@ -12,7 +12,7 @@ use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
 use crate::cli::board_file::read_board_list;
 use crate::error::Error;
 use crate::game_board::GameBoard;
-use crate::modes::bench::{Totals, solve_all};
+use crate::modes::bench::{Totals, Workers};
 use crate::random;
 use crate::rules::Preset;
 
@@ -63,6 +63,7 @@ pub fn run(args: &BenchArgs) -> Result<(), Error> {
     let dictionary = args.dict.load(&rules)?;
     let load_seconds = loading.elapsed().as_secs_f64();
     let trie = dictionary.trie();
+    let workers = Workers::new(args.threads);
     // Every pass solves the same boards, so each must find the same totals; the
     // fastest pass gives the speed (timing covers solving only, not rolling).
     let mut best: Option<(Totals, f64)> = None;
@@ -70,10 +71,10 @@ pub fn run(args: &BenchArgs) -> Result<(), Error> {
         let (totals, seconds) = match &listed {
             Some(boards) => {
                 let solving = Instant::now();
-                let totals = solve_all(trie, &rules, boards, args.threads);
+                let totals = workers.solve(trie, &rules, boards);
                 (totals, solving.elapsed().as_secs_f64())
             }
-            None => solve_rolled(trie, &rules, args.seed, args.count, args.threads),
+            None => solve_rolled(trie, &rules, args.seed, args.count, &workers),
         };
         if totals.exhausted > 0 {
             return Err(Error::Search(crate::engine::search::Exhausted));
@@ -112,7 +113,7 @@ fn solve_rolled(
     rules: &crate::rules::Rules,
     seed: u64,
     count: u64,
-    threads: usize,
+    workers: &Workers,
 ) -> (Totals, f64) {
     let mut rng = random::seeded(seed);
     let mut totals = Totals::default();
@@ -125,7 +126,7 @@ fn solve_rolled(
         chunk.clear();
         chunk.extend((0..take).map(|_| GameBoard::random(rules, &mut rng)));
         let solving = Instant::now();
-        totals = totals + solve_all(trie, rules, &chunk, threads);
+        totals = totals + workers.solve(trie, rules, &chunk);
         seconds += solving.elapsed().as_secs_f64();
         if totals.exhausted > 0 {
             break;

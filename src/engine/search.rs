@@ -76,6 +76,13 @@
 //!   first-level data misses in the walk but 7% more instructions, and no
 //!   difference on the clock beyond the noise.
 //!
+//! Not tried, with reasons: skipping a board's impossible starting cells is
+//! already done (a start whose letter's node continues with none of its
+//! neighbours' letters is never pushed); two-letter first-step tables would
+//! replace one step from the root per starting cell, out of thousands of
+//! steps a board, on nodes that are always in cache; several boards walked in
+//! lockstep with SIMD remains open (interleaving two boards gave 0–3%).
+//!
 //! For scale, the same cachegrind runs of danvk/hybrid-boggle's
 //! `Boggler<4,4>`: fewer instructions per board than ours (about 0.7x on
 //! the dice and the uniform boards) but 5–6x our first-level and about 130x

@@ -61,6 +61,34 @@
 //! index) on the stack, a compiled-out `Qu` test, indexing without bounds
 //! checks, and the trie on 2 MiB pages (`madvise`).
 //!
+//! Issue 18 tried two more, measured with cachegrind (simulated 1 MiB L2) on
+//! the first 10,000 of the 100,000 dice boards with ENABLE2K, plus
+//! alternating wall-clock runs (best of 3 passes, 4–5 rounds each):
+//!
+//! - the child's "has children" flag kept in its parent (a 12-byte node),
+//!   so a leaf child is read from one shared leaf that is always in cache
+//!   instead of its own line: +11% instructions in the walk, +18% first-level
+//!   data misses and twice the second-level misses (the larger nodes), and
+//!   0–8% slower on the clock. A leaf's line was rarely missed anyway: its
+//!   parent's step had already prefetched its siblings' line.
+//! - reading a node's bit of the found-word set only when the node ends a
+//!   word (other steps read the set's first word, always in cache): 5% fewer
+//!   first-level data misses in the walk but 7% more instructions, and no
+//!   difference on the clock beyond the noise.
+//!
+//! Not tried, with reasons: skipping a board's impossible starting cells is
+//! already done (a start whose letter's node continues with none of its
+//! neighbours' letters is never pushed); two-letter first-step tables would
+//! replace one step from the root per starting cell, out of thousands of
+//! steps a board, on nodes that are always in cache; several boards walked in
+//! lockstep with SIMD remains open (interleaving two boards gave 0–3%).
+//!
+//! For scale, the same cachegrind runs of danvk/hybrid-boggle's
+//! `Boggler<4,4>`: fewer instructions per board than ours (about 0.7x on
+//! the dice and the uniform boards) but 5–6x our first-level and about 130x
+//! our second-level data misses (a trie of pointers), which is where our lead
+//! comes from, and why it grows when other processes share the cache.
+//!
 //! # Limits
 //!
 //! 1. The fast walker needs a board of at most 64 cells (a `u64` path) whose

@@ -37,21 +37,50 @@ impl std::ops::Add for Totals {
 
 /// Solves every board on `threads` threads (1 = the calling thread only).
 pub fn solve_all(trie: &Trie, rules: &Rules, boards: &[GameBoard], threads: usize) -> Totals {
-    if threads <= 1 {
-        return solve_chunk(trie, rules, boards);
+    Workers::new(threads).solve(trie, rules, boards)
+}
+
+/// The threads that solve boards, started once and reused for every batch
+/// (`boggle bench` solves many batches: each pass of `--repeat`, each chunk
+/// of `--count`), so starting threads is never part of a timed batch.
+#[derive(Debug)]
+pub struct Workers {
+    threads: usize,
+    /// `None` for one thread, or when the system refused threads (the global
+    /// pool then still gives the same totals).
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl Workers {
+    /// `threads` workers (1 = the calling thread only).
+    pub fn new(threads: usize) -> Workers {
+        let pool = if threads <= 1 {
+            None
+        } else {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+        };
+        Workers { threads, pool }
     }
-    let chunk = boards.len().div_ceil(threads * 16).max(1);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
-    let work = || {
-        boards
-            .par_chunks(chunk)
-            .map(|part| solve_chunk(trie, rules, part))
-            .reduce(Totals::default, |a, b| a + b)
-    };
-    match pool {
-        Ok(pool) => pool.install(work),
-        // No pool (the system refused threads): the global pool still gives the same totals.
-        Err(_) => work(),
+
+    /// Solves every board; the totals do not depend on the number of threads.
+    pub fn solve(&self, trie: &Trie, rules: &Rules, boards: &[GameBoard]) -> Totals {
+        if self.threads <= 1 {
+            return solve_chunk(trie, rules, boards);
+        }
+        let chunk = boards.len().div_ceil(self.threads * 16).max(1);
+        let work = || {
+            boards
+                .par_chunks(chunk)
+                .map(|part| solve_chunk(trie, rules, part))
+                .reduce(Totals::default, |a, b| a + b)
+        };
+        match &self.pool {
+            Some(pool) => pool.install(work),
+            None => work(),
+        }
     }
 }
 

@@ -16,6 +16,7 @@
 //! - [`boggleish`], [`lfsr`]: spec 001's seeded, timed "Boggle-ish" and its 16-bit LFSR.
 //! - [`best`]: the search for the highest-scoring boards (`boggle best`).
 //! - [`tui`]: the full-screen terminal game (`boggle tui`).
+//! - [`prove`]: the branch-and-bound proof of the best boards (`boggle prove`).
 
 pub mod bench;
 pub mod best;
@@ -35,6 +36,7 @@ pub mod keyboard;
 pub mod lfsr;
 pub mod neighbours;
 pub mod path;
+pub mod prove;
 pub mod random;
 pub mod rules;
 pub mod search;

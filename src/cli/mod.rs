@@ -6,6 +6,7 @@ pub mod args;
 mod bench;
 mod best;
 mod play;
+mod prove;
 mod solve;
 mod tui;
 mod versus;
@@ -56,6 +57,8 @@ pub enum Command {
     Best(best::BestArgs),
     /// The full-screen game: live clock, the typed word traced on the board, records
     Tui(tui::TuiArgs),
+    /// Prove the best boards of a size by branch and bound (shardable)
+    Prove(prove::ProveArgs),
 }
 
 /// Settings shared by the playable modes.
@@ -97,6 +100,7 @@ where
         Some(Command::Versus(args)) => versus::run(&args),
         Some(Command::Best(args)) => best::run(&args),
         Some(Command::Tui(args)) => tui::run(&args),
+        Some(Command::Prove(args)) => prove::run(&args),
     };
     exit_status(result)
 }

@@ -1,0 +1,404 @@
+//! `boggle prove` and `boggle prove merge`: the command-line glue for the
+//! branch-and-bound proof in [`crate::prove`]: flags, shard files, the
+//! progress line on stderr, Ctrl-C, `--sample` estimates, and the report.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+
+use super::{args::RulesArgs, load_dictionary};
+use crate::error::Error;
+use crate::prove::classes::Buckets;
+use crate::prove::shard::{self, Params, Shard, ShardFiles};
+use crate::prove::{self, ClassRecord, ProveError, Progress, Settings, Summary};
+use crate::rules::Preset;
+
+const TERMINAL_TICK: Duration = Duration::from_millis(250);
+const PLAIN_TICK: Duration = Duration::from_secs(5);
+
+const PROVE_HELP: &str = "\
+Finds every board (once up to rotation and reflection) scoring at least
+--above, or proves there is none, by branch and bound over classes of boards
+(each cell one bucket of letters). --shard I/N with --out DIR runs one share of
+the classes and writes DIR/shard-I-of-N.{params.json,ndjson,done}; --resume
+continues a shard from its file; 'boggle prove merge DIR...' combines shards and
+says whether the proof is complete. --sample K proves K random classes and
+estimates the whole proof's CPU time. Progress goes to stderr; Ctrl-C stops
+after the classes in hand (their lines are kept for --resume).";
+
+/// Flags of `boggle prove`.
+#[derive(Debug, Args, Clone)]
+#[command(after_help = PROVE_HELP, args_conflicts_with_subcommands = true)]
+pub struct ProveArgs {
+    /// Combine shards instead of proving.
+    #[command(subcommand)]
+    pub command: Option<ProveCommand>,
+    /// Word list to use instead of words.txt (one word per line)
+    #[arg(long, value_name = "PATH")]
+    pub dict: Option<PathBuf>,
+    /// The rules to score by [default: classic]; --size is required.
+    #[command(flatten)]
+    pub rules: RulesArgs,
+    /// Find every board scoring at least this (required)
+    #[arg(long, value_name = "SCORE")]
+    pub above: Option<u32>,
+    /// Letter buckets: groups separated by spaces, corner groups after '/'
+    #[arg(long, value_name = "SPEC")]
+    pub buckets: Option<String>,
+    /// Worker threads [default: all cores]
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// Run shard I of N of the classes (0 <= I < N)
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Directory for the shard's files
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Skip the classes already in the shard's file in --out
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Prove K random classes and estimate the whole proof's CPU time
+    #[arg(long, value_name = "K", conflicts_with_all = ["shard", "out", "resume"])]
+    pub sample: Option<usize>,
+    /// Seed for --sample [default: random]
+    #[arg(long, value_name = "S", requires = "sample")]
+    pub seed: Option<u64>,
+}
+
+/// The subcommands of `boggle prove`.
+#[derive(Debug, Subcommand, Clone)]
+pub enum ProveCommand {
+    /// Combine shards' files and say whether the proof is complete
+    Merge(MergeArgs),
+}
+
+/// Flags of `boggle prove merge`.
+#[derive(Debug, Args, Clone)]
+pub struct MergeArgs {
+    /// Directories holding shard files
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+}
+
+fn prove_error(e: ProveError) -> Error {
+    if e.is_usage() {
+        Error::Usage(e.to_string())
+    } else {
+        Error::Io(io::Error::other(e))
+    }
+}
+
+/// Runs `boggle prove` or `boggle prove merge`.
+pub fn run(args: &ProveArgs) -> Result<(), Error> {
+    if let Some(ProveCommand::Merge(merge)) = &args.command {
+        return run_merge(merge);
+    }
+    if args.rules.size.is_none() {
+        return Err(Error::Usage("boggle prove needs --size (e.g. 3x3)".into()));
+    }
+    let above = args
+        .above
+        .ok_or_else(|| Error::Usage("boggle prove needs --above SCORE".into()))?;
+    let rules = args
+        .rules
+        .resolve_with_dictionary(Preset::Classic, "boggle prove")?;
+    let buckets = match &args.buckets {
+        Some(spec) => Buckets::parse(spec).map_err(|e| prove_error(ProveError::Buckets(e)))?,
+        None => Buckets::default_for(rules.rows, rules.cols),
+    };
+    let settings = Settings::new(rules, buckets, above).map_err(prove_error)?;
+    let shard = match &args.shard {
+        Some(text) => Shard::parse(text).map_err(prove_error)?,
+        None => Shard::ALL,
+    };
+    let threads = match args.threads {
+        Some(0) => return Err(Error::Usage("--threads must be at least 1".into())),
+        Some(threads) => threads,
+        None => thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    if args.sample == Some(0) {
+        return Err(Error::Usage("--sample must be at least 1".into()));
+    }
+    let dictionary = load_dictionary(args.dict.as_deref())?;
+    let classes = settings.classes();
+    let canonical = classes.canonical();
+    let progress = Progress::new();
+    let started = Instant::now();
+
+    if let Some(k) = args.sample {
+        let seed = args.seed.unwrap_or_else(rand::random);
+        let mut rng = crate::random::seeded(seed);
+        let mut ids = canonical.clone();
+        crate::random::shuffle(&mut rng, &mut ids);
+        ids.truncate(k);
+        let records = run_watched(&progress, started, || {
+            prove::prove_classes(dictionary.trie(), &settings, &ids, threads, &progress, |_| {
+                Ok(())
+            })
+        })?;
+        let mut out = BufWriter::new(io::stdout().lock());
+        write_sample(&mut out, &records, canonical.len(), seed)?;
+        return Ok(out.flush()?);
+    }
+
+    let mine = shard.select(&canonical);
+    let (files, mut records) = match &args.out {
+        Some(dir) => {
+            let params = Params::new(&settings, &dictionary, canonical.len() as u64, shard.count);
+            let (files, done) =
+                ShardFiles::open(dir, shard, &params, args.resume).map_err(prove_error)?;
+            (Some(files), done)
+        }
+        None => (None, Vec::new()),
+    };
+    let done: std::collections::HashSet<u64> = records.iter().map(|r| r.class).collect();
+    let todo: Vec<u64> = mine.iter().copied().filter(|c| !done.contains(c)).collect();
+    if !done.is_empty() {
+        report_line(&format!(
+            "resuming: {} of {} classes already done",
+            mine.len() - todo.len(),
+            mine.len()
+        ));
+    }
+    let fresh = run_watched(&progress, started, || {
+        prove::prove_classes(
+            dictionary.trie(),
+            &settings,
+            &todo,
+            threads,
+            &progress,
+            |record| match &files {
+                Some(files) => files.append(record),
+                None => Ok(()),
+            },
+        )
+    })?;
+    let finished = fresh.len() == todo.len();
+    records.extend(fresh);
+    if let (Some(files), true) = (&files, finished) {
+        files.finish(&records, above).map_err(prove_error)?;
+    }
+    let summary = Summary::of(&records, above);
+    let wall = started.elapsed().as_secs_f64();
+    let mut out = BufWriter::new(io::stdout().lock());
+    if !finished {
+        out.flush()?;
+        return Err(Error::Io(io::Error::other(format!(
+            "stopped after {} of {} classes: nothing is proved{}",
+            records.len(),
+            mine.len(),
+            if files.is_some() {
+                " (--resume continues)"
+            } else {
+                ""
+            }
+        ))));
+    }
+    if shard.count > 1 {
+        writeln!(
+            out,
+            "shard {}/{}: {} classes done; 'boggle prove merge' gives the proof",
+            shard.index,
+            shard.count,
+            records.len()
+        )?;
+    }
+    write_summary(
+        &mut out,
+        &summary,
+        above,
+        classes.total(),
+        wall,
+        threads,
+        shard.count > 1,
+    )?;
+    Ok(out.flush()?)
+}
+
+/// Runs `work` on its own thread while showing progress, with Ctrl-C wired to stop it.
+fn run_watched<F>(progress: &Progress, started: Instant, work: F) -> Result<Vec<ClassRecord>, Error>
+where
+    F: FnOnce() -> Result<Vec<ClassRecord>, ProveError> + Send,
+{
+    install_stop();
+    thread::scope(|scope| {
+        let worker = scope.spawn(work);
+        watch(progress, started, || worker.is_finished());
+        worker.join()
+    })
+    .map_err(|_| Error::Io(io::Error::other("the proof stopped unexpectedly")))?
+    .map_err(prove_error)
+}
+
+/// Set by Ctrl-C, SIGTERM or SIGHUP; the watcher passes it on to the workers.
+static SIGNALLED: AtomicBool = AtomicBool::new(false);
+
+/// Makes Ctrl-C, SIGTERM and SIGHUP stop the workers after their current class.
+/// If the handler cannot be installed, they just end the process as they would anyway.
+fn install_stop() {
+    let _ = ctrlc::set_handler(|| SIGNALLED.store(true, Ordering::Relaxed));
+}
+
+/// Shows progress on stderr until `finished` says the work is over.
+fn watch(progress: &Progress, started: Instant, finished: impl Fn() -> bool) {
+    let terminal = io::stderr().is_terminal();
+    let tick = if terminal { TERMINAL_TICK } else { PLAIN_TICK };
+    let mut next = started + tick;
+    while !finished() {
+        thread::sleep(Duration::from_millis(20));
+        if SIGNALLED.load(Ordering::Relaxed) {
+            progress.stop();
+        }
+        if Instant::now() < next {
+            continue;
+        }
+        next += tick;
+        let line = status(progress, started);
+        let mut err = io::stderr().lock();
+        let _ = if terminal {
+            write!(err, "\r\x1b[K{line}")
+        } else {
+            writeln!(err, "{line}")
+        };
+    }
+    if terminal && started.elapsed() >= tick {
+        let _ = write!(io::stderr().lock(), "\r\x1b[K");
+    }
+}
+
+/// Elapsed time, classes done, CPU time and the best board so far.
+fn status(progress: &Progress, started: Instant) -> String {
+    let (done, total) = progress.classes();
+    let best = progress
+        .best()
+        .map_or_else(String::new, |b| format!("  best {} {}", b.board, b.score));
+    format!(
+        "{:.1} s  {done}/{total} classes  {:.1} CPU-s  {} boards{best}",
+        started.elapsed().as_secs_f64(),
+        progress.cpu(),
+        progress.boards()
+    )
+}
+
+fn report_line(line: &str) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
+/// The result: the `proved:` line, classes, bounds, time, then each board.
+fn write_summary<W: Write>(
+    out: &mut W,
+    summary: &Summary,
+    above: u32,
+    before_symmetry: u64,
+    wall: f64,
+    threads: usize,
+    partial: bool,
+) -> io::Result<()> {
+    let line = summary.proved_line(above);
+    if partial {
+        writeln!(out, "{}", line.replacen("proved:", "found:", 1))?;
+    } else {
+        writeln!(out, "{line}")?;
+    }
+    writeln!(
+        out,
+        "classes: {} ({before_symmetry} before symmetry); {} with bound >= {above} searched inside; highest bound {}",
+        summary.classes, summary.searched, summary.max_bound
+    )?;
+    writeln!(
+        out,
+        "time: {:.1} CPU-s in the classes, {wall:.1} s wall, {threads} threads",
+        summary.cpu
+    )?;
+    for board in &summary.boards {
+        writeln!(out, "{} {}", board.score, board.board)?;
+    }
+    Ok(())
+}
+
+/// The `--sample` estimate: mean CPU per class times the classes, with a 95% interval.
+fn write_sample<W: Write>(
+    out: &mut W,
+    records: &[ClassRecord],
+    classes: usize,
+    seed: u64,
+) -> io::Result<()> {
+    let k = records.len().max(1) as f64;
+    let mean = records.iter().map(|r| r.cpu).sum::<f64>() / k;
+    let var = records.iter().map(|r| (r.cpu - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
+    let half = 1.96 * (var / k).sqrt();
+    let hours = |per_class: f64| per_class * classes as f64 / 3600.0;
+    writeln!(
+        out,
+        "sample: {} of {classes} classes (seed {seed}), {mean:.4} CPU-s per class on average",
+        records.len()
+    )?;
+    writeln!(
+        out,
+        "estimate: {:.1} CPU-hours for the whole proof (95% interval {:.1} to {:.1})",
+        hours(mean),
+        hours((mean - half).max(0.0)),
+        hours(mean + half)
+    )?;
+    let max = records.iter().map(|r| r.cpu).fold(0.0, f64::max);
+    writeln!(
+        out,
+        "slowest sampled class: {max:.2} CPU-s; boards found in the sample: {}",
+        records.iter().map(|r| r.boards.len()).sum::<usize>()
+    )
+}
+
+fn run_merge(args: &MergeArgs) -> Result<(), Error> {
+    let merged = shard::merge(&args.dirs).map_err(prove_error)?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let p = &merged.params;
+    writeln!(
+        out,
+        "{}x{} {} above {} in {} shards: {} of {} classes accounted for",
+        p.rows,
+        p.cols,
+        p.rules,
+        p.above,
+        p.shards,
+        merged.summary.classes,
+        p.classes
+    )?;
+    if merged.is_complete() {
+        writeln!(out, "{}", merged.summary.proved_line(p.above))?;
+    } else {
+        writeln!(
+            out,
+            "incomplete: {} shards unfinished {:?}, {} classes missing, {} lines misplaced or repeated",
+            merged.unfinished.len(),
+            merged.unfinished,
+            merged.missing,
+            merged.misplaced
+        )?;
+        writeln!(
+            out,
+            "{}",
+            merged
+                .summary
+                .proved_line(p.above)
+                .replacen("proved:", "found so far:", 1)
+        )?;
+    }
+    writeln!(
+        out,
+        "highest bound {}; {:.1} CPU-s in the classes",
+        merged.summary.max_bound, merged.summary.cpu
+    )?;
+    for board in &merged.summary.boards {
+        writeln!(out, "{} {}", board.score, board.board)?;
+    }
+    out.flush()?;
+    if merged.is_complete() {
+        Ok(())
+    } else {
+        Err(Error::Io(io::Error::other("the proof is not complete")))
+    }
+}

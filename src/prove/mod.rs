@@ -1,0 +1,426 @@
+//! `boggle prove`: a branch-and-bound proof of the best boards of a size,
+//! after Dan Vanderkam's method (arXiv 2507.02117), in our own code.
+//!
+//! # How it works
+//!
+//! Every board is in exactly one *class*: each cell holds one bucket of
+//! letters (for 3x3 `bdfgjqvwxz aeiou lnrsy chkmpt`, so 4^9 classes, 32,896
+//! after the 8 symmetries). For a class, [`tree::Prover::build`] walks every
+//! path the class allows through the trie and inserts each word, with its
+//! (cell, letter) pairs sorted in one fixed cell order, into an *orderly*
+//! tree of sum nodes (points plus children) and choice nodes (the best of a
+//! cell's letters). Its bound is at least the score of every board in the
+//! class: a board picks one letter per choice node, and what it then sums
+//! counts each of its words at least once. A class whose bound is under the
+//! target is done. Otherwise the walk forces the cells in that same order
+//! (centre, edges, corners): at each depth the pending choice nodes of the
+//! cell are replaced by their child for each letter, and the bound is the
+//! points collected so far plus the bounds of the choices still pending; a
+//! letter whose bound falls under the target is dropped. A complete board
+//! whose count still reaches the target is scored exactly by
+//! [`crate::search::Searcher`]. Classes are deduplicated under the board's
+//! symmetries (8 for a square, 4 for a rectangle, the mirror without going
+//! up), and so are the boards found.
+//!
+//! [`shard`] splits the classes over shards and processes, writes one ndjson
+//! line per class, resumes, and merges the shards' files into one result.
+//!
+//! # What was measured
+//!
+//! (3x3, ENABLE2K, classic rules, `--above 500`, one thread, this machine.)
+//!
+//! - The first version: see the README for the current figure.
+
+pub mod classes;
+pub mod shard;
+pub mod tree;
+
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use crate::rules::Rules;
+use crate::trie::Trie;
+use classes::{BucketError, Buckets, Classes, MAX_CELLS};
+use tree::Prover;
+
+/// Why a proof cannot run or its records cannot be read.
+#[derive(Debug)]
+pub enum ProveError {
+    /// The bucket specification is unusable.
+    Buckets(BucketError),
+    /// The board has more cells than the prover handles.
+    Size {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+    },
+    /// `--shard I/N` is not a shard.
+    Shard {
+        /// What was given.
+        given: String,
+    },
+    /// A file or directory could not be read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: io::Error,
+    },
+    /// A shard's file holds something that is not one of its records.
+    Record {
+        /// The file.
+        path: PathBuf,
+        /// One-based line number.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A shard was run with other settings than the rest of the proof.
+    Mismatch {
+        /// The file whose settings differ.
+        path: PathBuf,
+    },
+    /// The worker threads could not be started.
+    Threads(String),
+}
+
+impl fmt::Display for ProveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProveError::Buckets(e) => write!(f, "bad --buckets: {e}"),
+            ProveError::Size { rows, cols } => write!(
+                f,
+                "boggle prove handles boards of at most {MAX_CELLS} cells, not {rows}x{cols}"
+            ),
+            ProveError::Shard { given } => {
+                write!(f, "--shard {given} is not I/N with 0 <= I < N")
+            }
+            ProveError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            ProveError::Record { path, line, reason } => {
+                write!(f, "{}:{line}: {reason}", path.display())
+            }
+            ProveError::Mismatch { path } => write!(
+                f,
+                "{}: this shard was run with other settings",
+                path.display()
+            ),
+            ProveError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ProveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ProveError::Buckets(e) => Some(e),
+            ProveError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+impl ProveError {
+    /// Whether the error is in what the user asked for (exit 2) rather than in running it.
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            ProveError::Buckets(_) | ProveError::Size { .. } | ProveError::Shard { .. }
+        )
+    }
+}
+
+/// What to prove: the rules (board size, scoring), the buckets and the target.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The rules boards are scored by.
+    pub rules: Rules,
+    /// The letter buckets that make the classes.
+    pub buckets: Buckets,
+    /// Find every board scoring at least this.
+    pub above: u32,
+}
+
+impl Settings {
+    /// Checks the board size the prover can handle.
+    pub fn new(rules: Rules, buckets: Buckets, above: u32) -> Result<Settings, ProveError> {
+        if rules.cells() > MAX_CELLS || rules.cells() == 0 {
+            return Err(ProveError::Size {
+                rows: rules.rows,
+                cols: rules.cols,
+            });
+        }
+        Ok(Settings {
+            rules,
+            buckets,
+            above,
+        })
+    }
+
+    /// The classes of these settings.
+    pub fn classes(&self) -> Classes {
+        Classes::new(&self.rules, &self.buckets)
+    }
+
+    /// A board's letters as text (`Q` as `QU` under Qu rules).
+    pub fn board_text(&self, letters: &[u8]) -> String {
+        letters
+            .iter()
+            .map(|&l| {
+                if self.rules.qu && l == b'Q' - b'A' {
+                    "QU".to_string()
+                } else {
+                    char::from(b'A' + l).to_string()
+                }
+            })
+            .collect()
+    }
+}
+
+/// A board found scoring at least the target.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FoundBoard {
+    /// Its score.
+    pub score: u32,
+    /// Its letters, row by row, in the form that sorts first under the symmetries.
+    pub board: String,
+}
+
+/// The outcome of one class.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassRecord {
+    /// The class id (mixed radix over the cells' buckets).
+    pub class: u64,
+    /// The class's upper bound.
+    pub bound: u32,
+    /// Its boards at or above the target.
+    pub boards: Vec<FoundBoard>,
+    /// CPU seconds spent on it.
+    pub cpu: f64,
+}
+
+/// Live counters for a progress line and for stopping early.
+#[derive(Debug, Default)]
+pub struct Progress {
+    done: AtomicU64,
+    total: AtomicU64,
+    boards: AtomicU64,
+    cpu_micros: AtomicU64,
+    best: Mutex<Option<FoundBoard>>,
+    stop: AtomicBool,
+}
+
+impl Progress {
+    /// Fresh counters.
+    pub fn new() -> Progress {
+        Progress::default()
+    }
+
+    /// Classes finished so far and how many there are.
+    pub fn classes(&self) -> (u64, u64) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Boards found at or above the target so far.
+    pub fn boards(&self) -> u64 {
+        self.boards.load(Ordering::Relaxed)
+    }
+
+    /// CPU seconds spent on finished classes.
+    pub fn cpu(&self) -> f64 {
+        self.cpu_micros.load(Ordering::Relaxed) as f64 / 1e6
+    }
+
+    /// The best board found so far.
+    pub fn best(&self) -> Option<FoundBoard> {
+        self.best.lock().map_or(None, |b| b.clone())
+    }
+
+    /// Asks the workers to stop after their current class.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked for.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn record(&self, record: &ClassRecord) {
+        self.done.fetch_add(1, Ordering::Relaxed);
+        self.boards
+            .fetch_add(record.boards.len() as u64, Ordering::Relaxed);
+        self.cpu_micros
+            .fetch_add((record.cpu * 1e6) as u64, Ordering::Relaxed);
+        let Some(top) = record.boards.iter().max() else {
+            return;
+        };
+        if let Ok(mut best) = self.best.lock() {
+            if best.as_ref().is_none_or(|b| top > b) {
+                *best = Some(top.clone());
+            }
+        }
+    }
+}
+
+/// CPU time of the calling thread, in seconds.
+pub fn thread_cpu() -> f64 {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime only writes the timespec it is given.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+            return ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9;
+        }
+    }
+    // Without a thread clock, wall time since the first call stands in.
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
+}
+
+/// Proves one class with a reusable prover.
+pub fn prove_class(
+    prover: &mut Prover<'_>,
+    settings: &Settings,
+    classes: &Classes,
+    class: u64,
+) -> ClassRecord {
+    let started = thread_cpu();
+    let (rows, cols) = (settings.rules.rows, settings.rules.cols);
+    let digits = classes.digits(class);
+    let letters: Vec<Vec<u8>> = digits
+        .iter()
+        .enumerate()
+        .map(|(cell, &d)| settings.buckets.for_cell(rows, cols, cell)[usize::from(d)].clone())
+        .collect();
+    let bound = prover.build(&letters);
+    let mut boards: Vec<FoundBoard> = if bound >= settings.above {
+        prover
+            .boards_at_least(settings.above)
+            .into_iter()
+            .map(|(letters, score)| FoundBoard {
+                score,
+                board: settings.board_text(&classes.canonical_board(&letters)),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    boards.sort_unstable_by(|a, b| b.cmp(a));
+    boards.dedup();
+    ClassRecord {
+        class,
+        bound,
+        boards,
+        cpu: thread_cpu() - started,
+    }
+}
+
+/// Proves the classes `ids` on `threads` threads, handing each record to
+/// `sink` as it finishes (in no particular order). Stops early, without an
+/// error, when `progress` is stopped; the records returned are those finished.
+pub fn prove_classes<F>(
+    trie: &Trie,
+    settings: &Settings,
+    ids: &[u64],
+    threads: usize,
+    progress: &Progress,
+    sink: F,
+) -> Result<Vec<ClassRecord>, ProveError>
+where
+    F: Fn(&ClassRecord) -> Result<(), ProveError> + Sync,
+{
+    let classes = settings.classes();
+    progress
+        .total
+        .fetch_add(ids.len() as u64, Ordering::Relaxed);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| ProveError::Threads(e.to_string()))?;
+    let records = Mutex::new(Vec::with_capacity(ids.len()));
+    pool.install(|| {
+        ids.par_iter().with_max_len(1).try_for_each_init(
+            || Prover::new(trie, &settings.rules),
+            |prover, &id| {
+                if progress.is_stopped() {
+                    return Ok(());
+                }
+                let record = prove_class(prover, settings, &classes, id);
+                sink(&record)?;
+                progress.record(&record);
+                if let Ok(mut records) = records.lock() {
+                    records.push(record);
+                }
+                Ok(())
+            },
+        )
+    })?;
+    let mut records = records.into_inner().unwrap_or_default();
+    records.sort_by_key(|r| r.class);
+    Ok(records)
+}
+
+/// What a set of class records adds up to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// Classes accounted for.
+    pub classes: u64,
+    /// Classes whose bound reached the target (they were searched inside).
+    pub searched: u64,
+    /// The highest class bound.
+    pub max_bound: u32,
+    /// Every board found, best first, once each up to symmetry.
+    pub boards: Vec<FoundBoard>,
+    /// CPU seconds over all classes.
+    pub cpu: f64,
+}
+
+impl Summary {
+    /// Adds up records (of distinct classes) proved against `above`.
+    pub fn of<'a>(records: impl IntoIterator<Item = &'a ClassRecord>, above: u32) -> Summary {
+        let mut summary = Summary {
+            classes: 0,
+            searched: 0,
+            max_bound: 0,
+            boards: Vec::new(),
+            cpu: 0.0,
+        };
+        for record in records {
+            summary.classes += 1;
+            summary.searched += u64::from(record.bound >= above);
+            summary.max_bound = summary.max_bound.max(record.bound);
+            summary.boards.extend(record.boards.iter().cloned());
+            summary.cpu += record.cpu;
+        }
+        summary.boards.sort_unstable_by(|a, b| b.cmp(a));
+        summary.boards.dedup();
+        summary
+    }
+
+    /// The `proved: ...` line.
+    pub fn proved_line(&self, above: u32) -> String {
+        let best = self
+            .boards
+            .first()
+            .map_or_else(|| "none".to_string(), |b| format!("{} {}", b.board, b.score));
+        format!(
+            "proved: {} boards score >= {above}; best: {best}",
+            self.boards.len()
+        )
+    }
+}

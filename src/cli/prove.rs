@@ -339,8 +339,9 @@ fn write_sample<W: Write>(
     )?;
     writeln!(
         out,
-        "estimate: {:.1} CPU-hours for the whole proof (95% interval {:.1} to {:.1})",
+        "estimate: {:.3} CPU-hours ({:.0} CPU-s) for the whole proof (95% interval {:.3} to {:.3} CPU-hours)",
         hours(mean),
+        hours(mean) * 3600.0,
         hours((mean - half).max(0.0)),
         hours(mean + half)
     )?;

@@ -308,6 +308,7 @@ pub fn prove_class(
         .map(|(cell, &d)| settings.buckets.for_cell(rows, cols, cell)[usize::from(d)].clone())
         .collect();
     let bound = prover.build(&letters);
+    let t_build = thread_cpu() - started;
     let mut boards: Vec<FoundBoard> = if bound >= settings.above {
         prover
             .boards_at_least(settings.above)
@@ -322,6 +323,10 @@ pub fn prove_class(
     };
     boards.sort_unstable_by(|a, b| b.cmp(a));
     boards.dedup();
+    if std::env::var_os("PROVE_DEBUG").is_some() {
+        let w = prover.work();
+        eprintln!("class {class} bound {bound} nodes {} inserted {} steps {} rescored {} build {t_build:.4} total {:.4}", w.nodes, w.inserted, w.steps, w.rescored, thread_cpu() - started);
+    }
     ClassRecord {
         class,
         bound,

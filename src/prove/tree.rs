@@ -10,8 +10,6 @@
 //! A word spelled with the same letters on the same cells along several
 //! paths is counted once.
 
-use ahash::AHashSet;
-
 use crate::face::Face;
 use crate::rules::Rules;
 use crate::search::Searcher;
@@ -81,9 +79,35 @@ pub struct Work {
     pub steps: u64,
     /// Complete boards rescored with the solver.
     pub rescored: u64,
+    /// Word paths inserted into the tree.
+    pub inserted: u64,
 }
 
-/// Reusable scratch space for bounding classes: the tree and the walk's lists.
+/// Bits per position in an entry's key: a letter index plus one, 0 where the path does not go.
+const BITS: u32 = 5;
+
+/// Where position `p`'s letter sits in an entry (position 0 in the top bits).
+#[inline(always)]
+fn shift(p: usize) -> u32 {
+    128 - BITS * (p as u32 + 1)
+}
+
+/// The letter index plus one an entry has at position `p` (0 = none).
+#[inline(always)]
+fn letter_at(entry: u128, p: usize) -> u32 {
+    ((entry >> shift(p)) & 31) as u32
+}
+
+/// The first position from `from` on that an entry uses, or `None` if it uses none.
+#[inline(always)]
+fn next_position(entry: u128, from: usize) -> Option<usize> {
+    // The key is the top 16 * BITS = 80 bits; the rest is the word and its points.
+    let key = entry >> 48;
+    let tail = key & ((1u128 << (80 - BITS as usize * from)) - 1);
+    (tail != 0).then(|| (tail.leading_zeros() as usize - 48) / BITS as usize)
+}
+
+/// Reusable scratch space for bounding classes: the word paths, the tree and the walk's lists.
 pub struct Prover<'t> {
     trie: &'t Trie,
     rules: Rules,
@@ -93,23 +117,24 @@ pub struct Prover<'t> {
     points: Vec<u32>,
     /// The class's letters, by position.
     letters: Vec<Vec<u8>>,
+    /// The class's letters as bits, by position.
+    masks: Vec<u32>,
+    /// `index[position][letter]`: the letter's index in that position's bucket.
+    index: Vec<[u8; 26]>,
+    /// Every word path: its (position, letter) set as a key in the top 80
+    /// bits, then its trie node, then its points in the low 8 bits.
+    entries: Vec<u128>,
     /// Letter slots per choice node (the largest bucket).
     width: usize,
     sum_points: Vec<u32>,
     sum_bound: Vec<u32>,
-    /// `positions` slots per sum node: its choice node for that position, plus one (0 = none).
-    sum_slots: Vec<u32>,
-    /// Each sum node's choice children, compacted after the build.
-    sum_first: Vec<u32>,
+    /// Each sum node's choice children: `sum_choices[start..start + len]`.
+    sum_range: Vec<(u32, u32)>,
     sum_choices: Vec<u32>,
     choice_position: Vec<u8>,
     choice_bound: Vec<u32>,
     /// `width` slots per choice node: the sum node for each letter index (0 = none).
     choice_slots: Vec<u32>,
-    /// (sum node, word) pairs already counted.
-    seen: AHashSet<u64>,
-    /// The letter index chosen at each position of the path being built.
-    path_letters: [u8; 32],
     /// The walk's pending choice nodes, by position.
     pending: Vec<Vec<u32>>,
     /// The letter index chosen at each position of the walk.
@@ -121,7 +146,7 @@ pub struct Prover<'t> {
 }
 
 impl<'t> Prover<'t> {
-    /// A prover over `trie` under `rules` (a board of at most 32 cells).
+    /// A prover over `trie` under `rules` (a board of at most 16 cells).
     pub fn new(trie: &'t Trie, rules: &Rules) -> Prover<'t> {
         let layout = Layout::new(rules);
         let cells = layout.cells();
@@ -129,19 +154,19 @@ impl<'t> Prover<'t> {
             trie,
             rules: rules.clone(),
             searcher: Searcher::new(trie, rules),
-            points: (0..=64).map(|n| rules.word_score(n)).collect(),
+            points: (0..=64).map(|n| rules.word_score(n).min(255)).collect(),
             letters: vec![Vec::new(); cells],
+            masks: vec![0; cells],
+            index: vec![[0; 26]; cells],
+            entries: Vec::new(),
             width: 1,
             sum_points: Vec::new(),
             sum_bound: Vec::new(),
-            sum_slots: Vec::new(),
-            sum_first: Vec::new(),
+            sum_range: Vec::new(),
             sum_choices: Vec::new(),
             choice_position: Vec::new(),
             choice_bound: Vec::new(),
             choice_slots: Vec::new(),
-            seen: AHashSet::default(),
-            path_letters: [0; 32],
             pending: vec![Vec::new(); cells],
             chosen: [0; 32],
             target: 0,
@@ -152,55 +177,62 @@ impl<'t> Prover<'t> {
         }
     }
 
-    /// Builds the tree for the class whose cells hold `letters` (by cell,
-    /// letters 0 = A) and returns its upper bound.
+    /// Collects the word paths of the class whose cells hold `letters` (by
+    /// cell, letters 0 = A) and returns its upper bound (the tree's bound; the
+    /// tree itself is only built by [`Prover::boards_at_least`]).
     pub fn build(&mut self, letters: &[Vec<u8>]) -> u32 {
         let cells = self.layout.cells();
         for (p, &cell) in self.layout.order.iter().enumerate() {
             self.letters[p].clone_from(&letters[cell]);
-        }
-        self.width = letters.iter().map(Vec::len).max().unwrap_or(1).max(1);
-        self.sum_points.clear();
-        self.sum_slots.clear();
-        self.choice_position.clear();
-        self.choice_slots.clear();
-        self.seen.clear();
-        self.new_sum(cells);
-        for cell in 0..cells {
-            let p = self.layout.position[cell];
-            for i in 0..self.letters[p].len() {
-                let letter = self.letters[p][i];
-                if let Some((node, len)) = self.step(Trie::ROOT, letter) {
-                    self.path_letters[p] = i as u8;
-                    self.extend(cell, node, len, 1 << cell, 1 << p);
-                }
+            self.masks[p] = 0;
+            for (i, &l) in letters[cell].iter().enumerate() {
+                self.masks[p] |= 1 << l;
+                self.index[p][usize::from(l)] = i as u8;
             }
         }
-        self.freeze();
-        self.work = Work {
-            nodes: (self.sum_points.len() + self.choice_position.len()) as u64,
-            ..Work::default()
-        };
-        self.sum_bound[0]
+        self.width = letters.iter().map(Vec::len).max().unwrap_or(1).max(1);
+        self.work = Work::default();
+        self.entries.clear();
+        let root = self.trie.node(Trie::ROOT);
+        for cell in 0..cells {
+            self.step_into(root, Trie::ROOT, 0, cell, 0, 0);
+        }
+        self.entries.sort_unstable();
+        self.entries.dedup();
+        self.work.inserted = self.entries.len() as u64;
+        self.sum_bound_of(0, self.entries.len(), 0)
     }
 
-    /// The trie node after `letter` (a `Q` is `Qu` under Qu rules) and the letters it adds.
+    /// Extends a path at trie node `node` (`here`) into cell `to` with each
+    /// of its letters that continues a word.
     #[inline]
-    fn step(&self, node: u32, letter: u8) -> Option<(u32, usize)> {
-        let child = self.trie.node(node).child(letter)?;
-        if self.rules.qu && letter == b'Q' - b'A' {
-            Some((self.trie.node(child).child(b'U' - b'A')?, 2))
-        } else {
-            Some((child, 1))
+    fn step_into(&mut self, here: Node, _node: u32, len: usize, to: usize, used: u32, key: u128) {
+        let p = self.layout.position[to];
+        let letters = here.letters();
+        let mut next = letters & self.masks[p];
+        while next != 0 {
+            let l = next.trailing_zeros();
+            next &= next - 1;
+            let mut child = here.first() + (letters & ((1 << l) - 1)).count_ones();
+            let mut more = 1;
+            if self.rules.qu && l == u32::from(b'Q' - b'A') {
+                match self.trie.node(child).child(b'U' - b'A') {
+                    Some(u) => (child, more) = (u, 2),
+                    None => continue,
+                }
+            }
+            let index = u128::from(self.index[p][l as usize]) + 1;
+            self.extend(to, child, len + more, used | 1 << to, key | index << shift(p));
         }
     }
 
-    fn extend(&mut self, cell: usize, node: u32, len: usize, used: u32, path: u32) {
+    fn extend(&mut self, cell: usize, node: u32, len: usize, used: u32, key: u128) {
         let here: Node = self.trie.node(node);
         if here.is_word() {
             let points = self.points[len.min(64)];
             if points > 0 {
-                self.insert(path, node, points);
+                self.entries
+                    .push(key | u128::from(node) << 8 | u128::from(points));
             }
         }
         if !here.has_children() || self.rules.max_len.is_some_and(|max| len >= max) {
@@ -210,94 +242,90 @@ impl<'t> Prover<'t> {
         while next != 0 {
             let to = next.trailing_zeros() as usize;
             next &= next - 1;
-            let p = self.layout.position[to];
-            for i in 0..self.letters[p].len() {
-                let letter = self.letters[p][i];
-                if let Some((child, more)) = self.step(node, letter) {
-                    self.path_letters[p] = i as u8;
-                    self.extend(to, child, len + more, used | 1 << to, path | 1 << p);
-                }
-            }
+            self.step_into(here, node, len, to, used, key);
         }
     }
 
-    fn new_sum(&mut self, positions: usize) -> u32 {
+    /// The bound of the sum node shared by `entries[lo..hi]`, which agree on
+    /// every position before `from`.
+    fn sum_bound_of(&self, lo: usize, hi: usize, from: usize) -> u32 {
+        let entries = &self.entries;
+        let mut total = 0u32;
+        let mut i = lo;
+        while i < hi && next_position(entries[i], from).is_none() {
+            total += (entries[i] & 0xff) as u32;
+            i += 1;
+        }
+        while i < hi {
+            let Some(q) = next_position(entries[i], from) else {
+                break;
+            };
+            let mut best = 0;
+            while i < hi && next_position(entries[i], from) == Some(q) {
+                let letter = letter_at(entries[i], q);
+                let mut j = i + 1;
+                while j < hi && letter_at(entries[j], q) == letter && next_position(entries[j], from) == Some(q) {
+                    j += 1;
+                }
+                best = best.max(self.sum_bound_of(i, j, q + 1));
+                i = j;
+            }
+            total = total.saturating_add(best);
+        }
+        total
+    }
+
+    /// Builds the tree of the sum node shared by `entries[lo..hi]` (see
+    /// [`Prover::sum_bound_of`]) and returns its id.
+    fn materialize(&mut self, lo: usize, hi: usize, from: usize) -> u32 {
         let id = self.sum_points.len() as u32;
         self.sum_points.push(0);
-        self.sum_slots.resize(self.sum_slots.len() + positions, 0);
-        id
-    }
-
-    /// Adds a word's points at the node for its sorted (position, letter) set.
-    fn insert(&mut self, mut path: u32, word: u32, points: u32) {
-        let positions = self.layout.cells();
-        let mut sum = 0u32;
-        while path != 0 {
-            let p = path.trailing_zeros() as usize;
-            path &= path - 1;
-            let slot = sum as usize * positions + p;
-            let choice = match self.sum_slots[slot] {
-                0 => {
-                    let id = self.choice_position.len() as u32;
-                    self.choice_position.push(p as u8);
-                    self.choice_slots
-                        .resize(self.choice_slots.len() + self.width, 0);
-                    self.sum_slots[slot] = id + 1;
-                    id
-                }
-                c => c - 1,
-            };
-            let slot = choice as usize * self.width + usize::from(self.path_letters[p]);
-            sum = match self.choice_slots[slot] {
-                0 => {
-                    let id = self.new_sum(positions);
-                    self.choice_slots[slot] = id;
-                    id
-                }
-                s => s,
-            };
+        self.sum_bound.push(0);
+        self.sum_range.push((0, 0));
+        let mut points = 0u32;
+        let mut i = lo;
+        while i < hi && next_position(self.entries[i], from).is_none() {
+            points += (self.entries[i] & 0xff) as u32;
+            i += 1;
         }
-        if self.seen.insert(u64::from(sum) << 32 | u64::from(word)) {
-            self.sum_points[sum as usize] += points;
-        }
-    }
-
-    /// Computes every node's bound and compacts each sum node's choices.
-    fn freeze(&mut self) {
-        let positions = self.layout.cells();
-        let sums = self.sum_points.len();
-        self.sum_bound.clear();
-        self.sum_bound.resize(sums, 0);
-        self.choice_bound.clear();
-        self.choice_bound.resize(self.choice_position.len(), 0);
-        // Children always have larger ids than their parents.
-        for sum in (0..sums).rev() {
-            let mut bound = self.sum_points[sum];
-            for &slot in &self.sum_slots[sum * positions..(sum + 1) * positions] {
-                if slot == 0 {
-                    continue;
+        let mut choices = [0u32; 32];
+        let mut count = 0;
+        let mut total = points;
+        while i < hi {
+            let Some(q) = next_position(self.entries[i], from) else {
+                break;
+            };
+            let choice = self.choice_position.len() as u32;
+            self.choice_position.push(q as u8);
+            self.choice_bound.push(0);
+            self.choice_slots
+                .resize(self.choice_slots.len() + self.width, 0);
+            let mut best = 0;
+            while i < hi && next_position(self.entries[i], from) == Some(q) {
+                let letter = letter_at(self.entries[i], q);
+                let mut j = i + 1;
+                while j < hi
+                    && letter_at(self.entries[j], q) == letter
+                    && next_position(self.entries[j], from) == Some(q)
+                {
+                    j += 1;
                 }
-                let choice = (slot - 1) as usize;
-                let best = self.choice_slots[choice * self.width..(choice + 1) * self.width]
-                    .iter()
-                    .filter(|&&s| s != 0)
-                    .map(|&s| self.sum_bound[s as usize])
-                    .max()
-                    .unwrap_or(0);
-                self.choice_bound[choice] = best;
-                bound = bound.saturating_add(best);
+                let child = self.materialize(i, j, q + 1);
+                self.choice_slots[choice as usize * self.width + letter as usize - 1] = child;
+                best = best.max(self.sum_bound[child as usize]);
+                i = j;
             }
-            self.sum_bound[sum] = bound;
+            self.choice_bound[choice as usize] = best;
+            total = total.saturating_add(best);
+            choices[count] = choice;
+            count += 1;
         }
-        self.sum_first.clear();
-        self.sum_choices.clear();
-        for sum in 0..sums {
-            self.sum_first.push(self.sum_choices.len() as u32);
-            let slots = &self.sum_slots[sum * positions..(sum + 1) * positions];
-            self.sum_choices
-                .extend(slots.iter().filter(|&&s| s != 0).map(|&s| s - 1));
-        }
-        self.sum_first.push(self.sum_choices.len() as u32);
+        let start = self.sum_choices.len() as u32;
+        self.sum_choices.extend_from_slice(&choices[..count]);
+        self.sum_points[id as usize] = points;
+        self.sum_bound[id as usize] = total;
+        self.sum_range[id as usize] = (start, count as u32);
+        id
     }
 
     /// Every board of the built class scoring at least `target` (letters by
@@ -305,6 +333,15 @@ impl<'t> Prover<'t> {
     pub fn boards_at_least(&mut self, target: u32) -> Vec<(Vec<u8>, u32)> {
         self.target = target;
         self.found.clear();
+        self.sum_points.clear();
+        self.sum_bound.clear();
+        self.sum_range.clear();
+        self.sum_choices.clear();
+        self.choice_position.clear();
+        self.choice_bound.clear();
+        self.choice_slots.clear();
+        self.materialize(0, self.entries.len(), 0);
+        self.work.nodes = (self.sum_points.len() + self.choice_position.len()) as u64;
         for list in &mut self.pending {
             list.clear();
         }
@@ -324,10 +361,8 @@ impl<'t> Prover<'t> {
     /// Queues a sum node's choices and returns the sum of their bounds.
     #[inline]
     fn push_choices(&mut self, sum: u32) -> u32 {
-        let (start, end) = (
-            self.sum_first[sum as usize] as usize,
-            self.sum_first[sum as usize + 1] as usize,
-        );
+        let (start, len) = self.sum_range[sum as usize];
+        let (start, end) = (start as usize, (start + len) as usize);
         let mut total = 0u32;
         for &choice in &self.sum_choices[start..end] {
             self.pending[usize::from(self.choice_position[choice as usize])].push(choice);

@@ -125,30 +125,38 @@ pub fn run(args: &ProveArgs) -> Result<(), Error> {
     }
     let dictionary = load_dictionary(args.dict.as_deref())?;
     let classes = settings.classes();
-    let canonical = classes.canonical();
+    let groups = classes.groups();
+    let class_count: usize = groups.iter().map(|g| g.classes.len()).sum();
     let progress = Progress::new();
     let started = Instant::now();
 
     if let Some(k) = args.sample {
         let seed = args.seed.unwrap_or_else(rand::random);
         let mut rng = crate::random::seeded(seed);
-        let mut ids = canonical.clone();
-        crate::random::shuffle(&mut rng, &mut ids);
-        ids.truncate(k);
+        let mut picked = groups.clone();
+        crate::random::shuffle(&mut rng, &mut picked);
+        picked.truncate(k);
         let records = run_watched(&progress, started, || {
-            prove::prove_classes(dictionary.trie(), &settings, &ids, threads, &progress, |_| {
-                Ok(())
-            })
+            prove::prove_groups(
+                dictionary.trie(),
+                &settings,
+                &picked,
+                &|_| false,
+                threads,
+                &progress,
+                |_| Ok(()),
+            )
         })?;
         let mut out = BufWriter::new(io::stdout().lock());
-        write_sample(&mut out, &records, canonical.len(), seed)?;
+        write_sample(&mut out, &records, &picked, groups.len(), class_count, seed)?;
         return Ok(out.flush()?);
     }
 
-    let mine = shard.select(&canonical);
+    let mine = shard.select(&groups);
+    let mine_classes: usize = mine.iter().map(|g| g.classes.len()).sum();
     let (files, mut records) = match &args.out {
         Some(dir) => {
-            let params = Params::new(&settings, &dictionary, canonical.len() as u64, shard.count);
+            let params = Params::new(&settings, &dictionary, class_count as u64, shard.count);
             let (files, done) =
                 ShardFiles::open(dir, shard, &params, args.resume).map_err(prove_error)?;
             (Some(files), done)
@@ -156,19 +164,18 @@ pub fn run(args: &ProveArgs) -> Result<(), Error> {
         None => (None, Vec::new()),
     };
     let done: std::collections::HashSet<u64> = records.iter().map(|r| r.class).collect();
-    let todo: Vec<u64> = mine.iter().copied().filter(|c| !done.contains(c)).collect();
     if !done.is_empty() {
         report_line(&format!(
-            "resuming: {} of {} classes already done",
-            mine.len() - todo.len(),
-            mine.len()
+            "resuming: {} of {mine_classes} classes already done",
+            done.len()
         ));
     }
     let fresh = run_watched(&progress, started, || {
-        prove::prove_classes(
+        prove::prove_groups(
             dictionary.trie(),
             &settings,
-            &todo,
+            &mine,
+            &|c| done.contains(&c),
             threads,
             &progress,
             |record| match &files {
@@ -177,7 +184,7 @@ pub fn run(args: &ProveArgs) -> Result<(), Error> {
             },
         )
     })?;
-    let finished = fresh.len() == todo.len();
+    let finished = records.len() + fresh.len() == mine_classes;
     records.extend(fresh);
     if let (Some(files), true) = (&files, finished) {
         files.finish(&records, above).map_err(prove_error)?;
@@ -190,7 +197,7 @@ pub fn run(args: &ProveArgs) -> Result<(), Error> {
         return Err(Error::Io(io::Error::other(format!(
             "stopped after {} of {} classes: nothing is proved{}",
             records.len(),
-            mine.len(),
+            mine_classes,
             if files.is_some() {
                 " (--resume continues)"
             } else {
@@ -320,21 +327,29 @@ fn write_summary<W: Write>(
     Ok(())
 }
 
-/// The `--sample` estimate: mean CPU per class times the classes, with a 95% interval.
+/// The `--sample` estimate: mean CPU per group times the groups, with a 95% interval.
 fn write_sample<W: Write>(
     out: &mut W,
     records: &[ClassRecord],
+    picked: &[crate::prove::classes::Group],
+    groups: usize,
     classes: usize,
     seed: u64,
 ) -> io::Result<()> {
-    let k = records.len().max(1) as f64;
-    let mean = records.iter().map(|r| r.cpu).sum::<f64>() / k;
-    let var = records.iter().map(|r| (r.cpu - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
+    let cpu: std::collections::HashMap<u64, f64> = records.iter().map(|r| (r.class, r.cpu)).collect();
+    let per_group: Vec<f64> = picked
+        .iter()
+        .map(|g| g.classes.iter().filter_map(|c| cpu.get(c)).sum())
+        .collect();
+    let k = per_group.len().max(1) as f64;
+    let mean = per_group.iter().sum::<f64>() / k;
+    let var = per_group.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
     let half = 1.96 * (var / k).sqrt();
-    let hours = |per_class: f64| per_class * classes as f64 / 3600.0;
+    let hours = |per_group: f64| per_group * groups as f64 / 3600.0;
     writeln!(
         out,
-        "sample: {} of {classes} classes (seed {seed}), {mean:.4} CPU-s per class on average",
+        "sample: {} of {groups} groups ({} of {classes} classes; seed {seed}), {mean:.4} CPU-s per group on average",
+        per_group.len(),
         records.len()
     )?;
     writeln!(
@@ -345,10 +360,10 @@ fn write_sample<W: Write>(
         hours((mean - half).max(0.0)),
         hours(mean + half)
     )?;
-    let max = records.iter().map(|r| r.cpu).fold(0.0, f64::max);
+    let max = per_group.iter().copied().fold(0.0, f64::max);
     writeln!(
         out,
-        "slowest sampled class: {max:.2} CPU-s; boards found in the sample: {}",
+        "slowest sampled group: {max:.2} CPU-s; boards found in the sample: {}",
         records.iter().map(|r| r.boards.len()).sum::<usize>()
     )
 }

@@ -168,6 +168,20 @@ pub struct Classes {
     radix: Vec<u64>,
     /// Each symmetry other than the identity, as `image[cell]`.
     symmetries: Vec<Vec<usize>>,
+    /// The cells in the order the prover forces them (see [`super::tree::Layout`]).
+    order: Vec<usize>,
+    /// How many of the last positions are free within a group.
+    free: usize,
+}
+
+/// Classes that differ only in the buckets of the last (free) positions,
+/// whose word paths are collected once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// The buckets of the positions before the free ones, as a mixed-radix number.
+    pub id: u64,
+    /// Its canonical classes, in increasing id order.
+    pub classes: Vec<u64>,
 }
 
 impl Classes {
@@ -177,11 +191,14 @@ impl Classes {
         let radix = (0..rows * cols)
             .map(|cell| buckets.for_cell(rows, cols, cell).len() as u64)
             .collect();
+        let layout = super::tree::Layout::new(rules);
         Classes {
             rows,
             cols,
             radix,
             symmetries: symmetries(rows, cols, rules.moves),
+            order: layout.order().to_vec(),
+            free: layout.free(),
         }
     }
 
@@ -212,15 +229,52 @@ impl Classes {
             .fold(0, |id, (&d, &r)| id * r + u64::from(d))
     }
 
-    /// Whether the class is the smallest of its images under the symmetries.
+    /// Whether the class is the smallest of its images under the symmetries,
+    /// reading the buckets in the prover's cell order (so a canonical class's
+    /// leading positions are canonical too, and groups can be skipped whole).
     pub fn is_canonical(&self, digits: &[u8]) -> bool {
         let mut image = vec![0u8; digits.len()];
         self.symmetries.iter().all(|map| {
             for (cell, &d) in digits.iter().enumerate() {
                 image[map[cell]] = d;
             }
-            image.as_slice() >= digits
+            let theirs = self.order.iter().map(|&c| image[c]);
+            let ours = self.order.iter().map(|&c| digits[c]);
+            theirs.ge(ours)
         })
+    }
+
+    /// The cells in the prover's order.
+    pub fn order(&self) -> &[usize] {
+        &self.order
+    }
+
+    /// How many of the last positions are free within a group.
+    pub fn free(&self) -> usize {
+        self.free
+    }
+
+    /// The group a class belongs to: its buckets before the free positions.
+    pub fn group_of(&self, digits: &[u8]) -> u64 {
+        let fixed = self.order.len() - self.free;
+        self.order[..fixed]
+            .iter()
+            .fold(0, |id, &c| id * self.radix[c] + u64::from(digits[c]))
+    }
+
+    /// The canonical classes gathered into their groups, in increasing group id order.
+    pub fn groups(&self) -> Vec<Group> {
+        let mut groups: std::collections::BTreeMap<u64, Vec<u64>> = Default::default();
+        for id in self.canonical() {
+            groups
+                .entry(self.group_of(&self.digits(id)))
+                .or_default()
+                .push(id);
+        }
+        groups
+            .into_iter()
+            .map(|(id, classes)| Group { id, classes })
+            .collect()
     }
 
     /// Every canonical class id, in increasing order.

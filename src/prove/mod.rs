@@ -45,7 +45,7 @@ use rayon::prelude::*;
 
 use crate::rules::Rules;
 use crate::trie::Trie;
-use classes::{BucketError, Buckets, Classes, MAX_CELLS};
+use classes::{BucketError, Buckets, Classes, Group, MAX_CELLS};
 use tree::Prover;
 
 /// Why a proof cannot run or its records cannot be read.
@@ -292,56 +292,106 @@ pub fn thread_cpu() -> f64 {
         .as_secs_f64()
 }
 
-/// Proves one class with a reusable prover.
-pub fn prove_class(
-    prover: &mut Prover<'_>,
-    settings: &Settings,
-    classes: &Classes,
-    class: u64,
-) -> ClassRecord {
-    let started = thread_cpu();
+/// The letters of each cell in class `class` (by cell, letters 0 = A).
+pub fn class_letters(settings: &Settings, classes: &Classes, class: u64) -> Vec<Vec<u8>> {
     let (rows, cols) = (settings.rules.rows, settings.rules.cols);
-    let digits = classes.digits(class);
-    let letters: Vec<Vec<u8>> = digits
+    classes
+        .digits(class)
         .iter()
         .enumerate()
         .map(|(cell, &d)| settings.buckets.for_cell(rows, cols, cell)[usize::from(d)].clone())
-        .collect();
-    let bound = prover.build(&letters);
-    let t_build = thread_cpu() - started;
-    let mut boards: Vec<FoundBoard> = if bound >= settings.above {
-        prover
-            .boards_at_least(settings.above)
-            .into_iter()
-            .map(|(letters, score)| FoundBoard {
-                score,
-                board: settings.board_text(&classes.canonical_board(&letters)),
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    boards.sort_unstable_by(|a, b| b.cmp(a));
-    boards.dedup();
-    if std::env::var_os("PROVE_DEBUG").is_some() {
-        let w = prover.work();
-        eprintln!("class {class} bound {bound} nodes {} inserted {} steps {} rescored {} build {t_build:.4} total {:.4}", w.nodes, w.inserted, w.steps, w.rescored, thread_cpu() - started);
-    }
-    ClassRecord {
-        class,
-        bound,
-        boards,
-        cpu: thread_cpu() - started,
-    }
+        .collect()
 }
 
-/// Proves the classes `ids` on `threads` threads, handing each record to
-/// `sink` as it finishes (in no particular order). Stops early, without an
-/// error, when `progress` is stopped; the records returned are those finished.
-pub fn prove_classes<F>(
+/// Proves the classes of one group with a reusable prover, leaving out those
+/// `skip` names; the records come in no particular order.
+pub fn prove_group(
+    prover: &mut Prover<'_>,
+    settings: &Settings,
+    classes: &Classes,
+    group: &Group,
+    skip: &dyn Fn(u64) -> bool,
+) -> Vec<ClassRecord> {
+    let (rows, cols) = (settings.rules.rows, settings.rules.cols);
+    let wanted: std::collections::HashSet<u64> =
+        group.classes.iter().copied().filter(|&c| !skip(c)).collect();
+    let Some(&first) = group.classes.first() else {
+        return Vec::new();
+    };
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let order = classes.order();
+    let fixed = order.len() - classes.free();
+    let mut letters = class_letters(settings, classes, first);
+    for &cell in &order[fixed..] {
+        letters[cell] = (0..26).collect();
+    }
+    let free: Vec<Vec<Vec<u8>>> = order[fixed..]
+        .iter()
+        .map(|&cell| settings.buckets.for_cell(rows, cols, cell).to_vec())
+        .collect();
+    // A class id is its group's id with the free cells' digits added at their places.
+    let mut base = classes.digits(first);
+    for &cell in &order[fixed..] {
+        base[cell] = 0;
+    }
+    let base_id = classes.id(&base);
+    let places: Vec<u64> = order[fixed..]
+        .iter()
+        .map(|&cell| {
+            let mut one = vec![0u8; order.len()];
+            one[cell] = 1;
+            classes.id(&one)
+        })
+        .collect();
+    let id_of = |digits: &[u8]| {
+        base_id
+            + digits
+                .iter()
+                .zip(&places)
+                .map(|(&d, &p)| u64::from(d) * p)
+                .sum::<u64>()
+    };
+    let mut records = Vec::with_capacity(wanted.len());
+    let mut last = thread_cpu();
+    prover.prove_group(
+        &letters,
+        &free,
+        settings.above,
+        &mut |digits| wanted.contains(&id_of(digits)),
+        &mut |digits, bound, found| {
+            let mut boards: Vec<FoundBoard> = found
+                .into_iter()
+                .map(|(letters, score)| FoundBoard {
+                    score,
+                    board: settings.board_text(&classes.canonical_board(&letters)),
+                })
+                .collect();
+            boards.sort_unstable_by(|a, b| b.cmp(a));
+            boards.dedup();
+            let now = thread_cpu();
+            records.push(ClassRecord {
+                class: id_of(digits),
+                bound,
+                boards,
+                cpu: now - last,
+            });
+            last = now;
+        },
+    );
+    records
+}
+
+/// Proves the classes of `groups` on `threads` threads, leaving out those
+/// `skip` names, and hands each record to `sink` as it finishes (in no
+/// particular order). Stops early, without an error, when `progress` is
+/// stopped; the records returned are those finished, by class id.
+pub fn prove_groups<F>(
     trie: &Trie,
     settings: &Settings,
-    ids: &[u64],
+    groups: &[Group],
+    skip: &(dyn Fn(u64) -> bool + Sync),
     threads: usize,
     progress: &Progress,
     sink: F,
@@ -350,26 +400,30 @@ where
     F: Fn(&ClassRecord) -> Result<(), ProveError> + Sync,
 {
     let classes = settings.classes();
-    progress
-        .total
-        .fetch_add(ids.len() as u64, Ordering::Relaxed);
+    let todo: usize = groups
+        .iter()
+        .map(|g| g.classes.iter().filter(|&&c| !skip(c)).count())
+        .sum();
+    progress.total.fetch_add(todo as u64, Ordering::Relaxed);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
         .map_err(|e| ProveError::Threads(e.to_string()))?;
-    let records = Mutex::new(Vec::with_capacity(ids.len()));
+    let records = Mutex::new(Vec::with_capacity(todo));
     pool.install(|| {
-        ids.par_iter().with_max_len(1).try_for_each_init(
+        groups.par_iter().with_max_len(1).try_for_each_init(
             || Prover::new(trie, &settings.rules),
-            |prover, &id| {
+            |prover, group| {
                 if progress.is_stopped() {
                     return Ok(());
                 }
-                let record = prove_class(prover, settings, &classes, id);
-                sink(&record)?;
-                progress.record(&record);
+                let done = prove_group(prover, settings, &classes, group, skip);
+                for record in &done {
+                    sink(record)?;
+                    progress.record(record);
+                }
                 if let Ok(mut records) = records.lock() {
-                    records.push(record);
+                    records.extend(done);
                 }
                 Ok(())
             },

@@ -20,8 +20,8 @@ use super::{ClassRecord, FoundBoard, ProveError, Settings, Summary};
 use crate::dictionary::Dictionary;
 use crate::rules::{MoveRule, Preset, Rules};
 
-/// Shard `index` of `count`: the classes at positions `index`, `index + count`, ...
-/// of the canonical classes in increasing id order.
+/// Shard `index` of `count`: the groups of classes at positions `index`,
+/// `index + count`, ... of the groups in increasing id order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Shard {
     /// This shard, from 0.
@@ -48,12 +48,13 @@ impl Shard {
         Ok(Shard { index, count })
     }
 
-    /// This shard's share of `ids`.
-    pub fn select(&self, ids: &[u64]) -> Vec<u64> {
-        ids.iter()
+    /// This shard's share of `groups` (whole groups, so each is collected once).
+    pub fn select<T: Clone>(&self, groups: &[T]) -> Vec<T> {
+        groups
+            .iter()
             .skip(self.index as usize)
             .step_by(self.count as usize)
-            .copied()
+            .cloned()
             .collect()
     }
 
@@ -401,11 +402,14 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged, ProveError> {
             source: std::io::Error::new(std::io::ErrorKind::NotFound, "no shard files here"),
         });
     };
-    let canonical = params.classes(&first)?.canonical();
-    let owner: BTreeMap<u64, u32> = canonical
+    let groups = params.classes(&first)?.groups();
+    let owner: BTreeMap<u64, u32> = groups
         .iter()
         .enumerate()
-        .map(|(k, &id)| (id, (k % params.shards as usize) as u32))
+        .flat_map(|(k, g)| {
+            let shard = (k % params.shards as usize) as u32;
+            g.classes.iter().map(move |&id| (id, shard))
+        })
         .collect();
     let mut seen = BTreeSet::new();
     let mut records = Vec::new();
@@ -430,7 +434,7 @@ pub fn merge(dirs: &[PathBuf]) -> Result<Merged, ProveError> {
             records.push(record);
         }
     }
-    let missing = canonical.len() as u64 - seen.len() as u64;
+    let missing = owner.len() as u64 - seen.len() as u64;
     let summary = Summary::of(&records, params.above);
     Ok(Merged {
         params,

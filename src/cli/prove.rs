@@ -14,7 +14,7 @@ use super::{args::RulesArgs, load_dictionary};
 use crate::error::Error;
 use crate::prove::classes::Buckets;
 use crate::prove::shard::{self, Params, Shard, ShardFiles};
-use crate::prove::{self, ClassRecord, ProveError, Progress, Settings, Summary};
+use crate::prove::{self, ClassRecord, Progress, ProveError, Settings, Summary};
 use crate::rules::Preset;
 
 const TERMINAL_TICK: Duration = Duration::from_millis(250);
@@ -318,7 +318,7 @@ fn write_summary<W: Write>(
     )?;
     writeln!(
         out,
-        "time: {:.1} CPU-s in the classes, {wall:.1} s wall, {threads} threads",
+        "time: {:.1} CPU-s in the classes, {wall:.1} s wall, {threads} thread(s)",
         summary.cpu
     )?;
     for board in &summary.boards {
@@ -336,7 +336,8 @@ fn write_sample<W: Write>(
     classes: usize,
     seed: u64,
 ) -> io::Result<()> {
-    let cpu: std::collections::HashMap<u64, f64> = records.iter().map(|r| (r.class, r.cpu)).collect();
+    let cpu: std::collections::HashMap<u64, f64> =
+        records.iter().map(|r| (r.class, r.cpu)).collect();
     let per_group: Vec<f64> = picked
         .iter()
         .map(|g| g.classes.iter().filter_map(|c| cpu.get(c)).sum())
@@ -375,13 +376,7 @@ fn run_merge(args: &MergeArgs) -> Result<(), Error> {
     writeln!(
         out,
         "{}x{} {} above {} in {} shards: {} of {} classes accounted for",
-        p.rows,
-        p.cols,
-        p.rules,
-        p.above,
-        p.shards,
-        merged.summary.classes,
-        p.classes
+        p.rows, p.cols, p.rules, p.above, p.shards, merged.summary.classes, p.classes
     )?;
     if merged.is_complete() {
         writeln!(out, "{}", merged.summary.proved_line(p.above))?;

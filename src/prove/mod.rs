@@ -313,8 +313,12 @@ pub fn prove_group(
     skip: &dyn Fn(u64) -> bool,
 ) -> Vec<ClassRecord> {
     let (rows, cols) = (settings.rules.rows, settings.rules.cols);
-    let wanted: std::collections::HashSet<u64> =
-        group.classes.iter().copied().filter(|&c| !skip(c)).collect();
+    let wanted: std::collections::HashSet<u64> = group
+        .classes
+        .iter()
+        .copied()
+        .filter(|&c| !skip(c))
+        .collect();
     let Some(&first) = group.classes.first() else {
         return Vec::new();
     };
@@ -473,10 +477,10 @@ impl Summary {
 
     /// The `proved: ...` line.
     pub fn proved_line(&self, above: u32) -> String {
-        let best = self
-            .boards
-            .first()
-            .map_or_else(|| "none".to_string(), |b| format!("{} {}", b.board, b.score));
+        let best = self.boards.first().map_or_else(
+            || "none".to_string(),
+            |b| format!("{} {}", b.board, b.score),
+        );
         format!(
             "proved: {} boards score >= {above}; best: {best}",
             self.boards.len()

@@ -275,7 +275,8 @@ impl ShardFiles {
             .records
             .lock()
             .map_err(|_| ProveError::Threads("a worker failed while writing".into()))?;
-        file.write_all(line.as_bytes()).map_err(io_error(&self.path))
+        file.write_all(line.as_bytes())
+            .map_err(io_error(&self.path))
     }
 
     /// Writes the completion marker for a shard whose classes are all in `records`.

@@ -155,13 +155,20 @@ fn tree_bound(entries: &[u128]) -> u32 {
     let mut previous = entries.first().map_or(0, |&e| e ^ (1u128 << 127));
     for &entry in entries {
         let used = (entry >> 32) as u16 as u32;
-        let differ = ((entry ^ previous) >> 48).leading_zeros().saturating_sub(48);
+        let differ = ((entry ^ previous) >> 48)
+            .leading_zeros()
+            .saturating_sub(48);
         let first = differ / BITS;
         let below = (1u32 << first.min(16)) - 1;
         let common = (used & below).count_ones() as usize;
         // Close the sum nodes past the common prefix into their parents' choices.
         while depth > common {
-            let value = sum[depth] + if position[depth] == NONE { 0 } else { best[depth] };
+            let value = sum[depth]
+                + if position[depth] == NONE {
+                    0
+                } else {
+                    best[depth]
+                };
             best[depth - 1] = best[depth - 1].max(value);
             depth -= 1;
         }
@@ -185,7 +192,12 @@ fn tree_bound(entries: &[u128]) -> u32 {
         previous = entry;
     }
     while depth > 0 {
-        let value = sum[depth] + if position[depth] == NONE { 0 } else { best[depth] };
+        let value = sum[depth]
+            + if position[depth] == NONE {
+                0
+            } else {
+                best[depth]
+            };
         best[depth - 1] = best[depth - 1].max(value);
         depth -= 1;
     }
@@ -208,7 +220,10 @@ fn sum_bound_of(entries: &[u128], lo: usize, hi: usize, from: usize) -> u32 {
         while i < hi && next_position(entries[i], from) == Some(q) {
             let letter = letter_at(entries[i], q);
             let mut j = i + 1;
-            while j < hi && letter_at(entries[j], q) == letter && next_position(entries[j], from) == Some(q) {
+            while j < hi
+                && letter_at(entries[j], q) == letter
+                && next_position(entries[j], from) == Some(q)
+            {
                 j += 1;
             }
             best = best.max(sum_bound_of(entries, i, j, q + 1));
@@ -220,7 +235,12 @@ fn sum_bound_of(entries: &[u128], lo: usize, hi: usize, from: usize) -> u32 {
 }
 
 /// Calls `visit` with every assignment of the free positions from `k` on (earlier ones as given).
-fn each_assignment(free: &[Vec<Vec<u8>>], k: usize, digits: &mut [u8], visit: &mut dyn FnMut(&[u8])) {
+fn each_assignment(
+    free: &[Vec<Vec<u8>>],
+    k: usize,
+    digits: &mut [u8],
+    visit: &mut dyn FnMut(&[u8]),
+) {
     if k == free.len() {
         visit(digits);
         return;
@@ -474,7 +494,13 @@ impl<'t> Prover<'t> {
                 }
             }
             let letter = u128::from(l) + 1;
-            self.extend(to, child, len + more, used | 1 << to, key | letter << shift(p));
+            self.extend(
+                to,
+                child,
+                len + more,
+                used | 1 << to,
+                key | letter << shift(p),
+            );
         }
     }
 
@@ -483,8 +509,11 @@ impl<'t> Prover<'t> {
         if here.is_word() {
             let points = self.points[len.min(64)];
             if points > 0 {
-                self.entries
-                    .push(key | u128::from(used_positions(key)) << 32 | u128::from(node) << 8 | u128::from(points));
+                self.entries.push(
+                    key | u128::from(used_positions(key)) << 32
+                        | u128::from(node) << 8
+                        | u128::from(points),
+                );
             }
         }
         if !here.has_children() || self.rules.max_len.is_some_and(|max| len >= max) {

@@ -10,8 +10,10 @@ use crate::rules::{MoveRule, Rules};
 /// a board's letters fit one `u128` key, and larger boards have too many classes anyway).
 pub const MAX_CELLS: usize = 16;
 
-/// The default buckets for a 3x3 board (the paper's, about 33,000 classes after symmetry).
-pub const BUCKETS_3X3: &str = "bdfgjqvwxz aeiou lnrsy chkmpt";
+/// The default buckets for boards of up to 9 cells: three groups, 2,862
+/// classes on 3x3 after symmetry (the paper's four, `bdfgjqvwxz aeiou lnrsy
+/// chkmpt`, make 34,960 and took 1.6x the time here).
+pub const BUCKETS_3X3: &str = "aeiouy bcdfgjkmpqvwxz hlnrst";
 /// The default buckets for larger boards: three groups, two on the corners.
 pub const BUCKETS_LARGE: &str = "aeijou bcdfgmpqvwxz hklnrsty/aeiosuy bcdfghjklmnpqrtvwxz";
 
@@ -360,7 +362,7 @@ mod tests {
 
     #[test]
     fn buckets_parse_and_check() {
-        let b = Buckets::parse(BUCKETS_3X3).expect("valid");
+        let b = Buckets::parse("bdfgjqvwxz aeiou lnrsy chkmpt").expect("valid");
         assert_eq!(b.for_cell(3, 3, 4).len(), 4);
         let b = Buckets::parse(BUCKETS_LARGE).expect("valid");
         assert_eq!(b.for_cell(4, 4, 0).len(), 2);
@@ -380,7 +382,8 @@ mod tests {
     #[test]
     fn classes_are_counted_up_to_symmetry() {
         let rules = Rules::sized(Preset::Classic, 3, 3);
-        let classes = Classes::new(&rules, &Buckets::parse(BUCKETS_3X3).expect("valid"));
+        let buckets = Buckets::parse("bdfgjqvwxz aeiou lnrsy chkmpt").expect("valid");
+        let classes = Classes::new(&rules, &buckets);
         assert_eq!(classes.total(), 4u64.pow(9));
         let canonical = classes.canonical();
         // Burnside: (4^9 + 2*4^3 + 4^5 + 2*4^6 + 2*4^6) / 8.

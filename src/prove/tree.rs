@@ -121,6 +121,7 @@ fn letter_at(entry: u128, p: usize) -> u32 {
 }
 
 /// The first position from `from` on that an entry uses, or `None` if it uses none.
+#[cfg(test)]
 #[inline(always)]
 fn next_position(entry: u128, from: usize) -> Option<usize> {
     // The key is the top 16 * BITS = 80 bits; the rest is the word and its points.
@@ -273,6 +274,8 @@ pub struct Prover<'t> {
     levels: Vec<Vec<u128>>,
     /// The entries filtered for each position forced to one letter.
     forced: Vec<Vec<u128>>,
+    /// The choices of each open sum node while the tree is built.
+    lists: Vec<Vec<u32>>,
     /// Letter slots per choice node (the largest bucket).
     width: usize,
     sum_points: Vec<u32>,
@@ -314,6 +317,7 @@ impl<'t> Prover<'t> {
             entries: Vec::new(),
             levels: Vec::new(),
             forced: Vec::new(),
+            lists: Vec::new(),
             width: 1,
             sum_points: Vec::new(),
             sum_bound: Vec::new(),
@@ -527,8 +531,117 @@ impl<'t> Prover<'t> {
         }
     }
 
+    /// Builds the tree of `entries` in one pass, as [`tree_bound`] walks them:
+    /// a stack of open sum nodes, each with its open choice node.
+    fn build_tree(&mut self) {
+        const NONE: u32 = u32::MAX;
+        let mut sums = [0u32; 17];
+        let mut total = [0u32; 17];
+        let mut choice = [NONE; 17];
+        let mut position = [NONE; 17];
+        let mut lists = std::mem::take(&mut self.lists);
+        lists.resize_with(17, Vec::new);
+        for list in &mut lists {
+            list.clear();
+        }
+        sums[0] = self.new_sum();
+        let mut depth = 0usize;
+        let entries = std::mem::take(&mut self.entries);
+        let mut previous = entries.first().map_or(0, |&e| e ^ (1u128 << 127));
+        for &entry in &entries {
+            let used = (entry >> 32) as u16 as u32;
+            let differ = ((entry ^ previous) >> 48)
+                .leading_zeros()
+                .saturating_sub(48);
+            let below = (1u32 << (differ / BITS).min(16)) - 1;
+            let common = (used & below).count_ones() as usize;
+            while depth > common {
+                let bound =
+                    self.close_sum(sums[depth], total[depth], choice[depth], &mut lists[depth]);
+                let parent = choice[depth - 1] as usize;
+                self.choice_bound[parent] = self.choice_bound[parent].max(bound);
+                depth -= 1;
+            }
+            let mut rest = used & !below;
+            while rest != 0 {
+                let p = rest.trailing_zeros();
+                rest &= rest - 1;
+                if position[depth] != p {
+                    if choice[depth] != NONE {
+                        total[depth] += self.choice_bound[choice[depth] as usize];
+                    }
+                    let id = self.choice_position.len() as u32;
+                    self.choice_position.push(p as u8);
+                    self.choice_bound.push(0);
+                    self.choice_slots
+                        .resize(self.choice_slots.len() + self.width, 0);
+                    choice[depth] = id;
+                    position[depth] = p;
+                    lists[depth].push(id);
+                }
+                let child = self.new_sum();
+                let letter = letter_at(entry, p as usize) as usize - 1;
+                let index = usize::from(self.index[p as usize][letter]);
+                self.choice_slots[choice[depth] as usize * self.width + index] = child;
+                depth += 1;
+                sums[depth] = child;
+                total[depth] = 0;
+                choice[depth] = NONE;
+                position[depth] = NONE;
+            }
+            let points = (entry & 0xffff_ffff) as u32;
+            self.sum_points[sums[depth] as usize] += points;
+            total[depth] += points;
+            previous = entry;
+        }
+        while depth > 0 {
+            let bound = self.close_sum(sums[depth], total[depth], choice[depth], &mut lists[depth]);
+            let parent = choice[depth - 1] as usize;
+            self.choice_bound[parent] = self.choice_bound[parent].max(bound);
+            depth -= 1;
+        }
+        self.close_sum(sums[0], total[0], choice[0], &mut lists[0]);
+        self.entries = entries;
+        self.lists = lists;
+    }
+
+    fn clear_tree(&mut self) {
+        self.sum_points.clear();
+        self.sum_bound.clear();
+        self.sum_range.clear();
+        self.sum_choices.clear();
+        self.choice_position.clear();
+        self.choice_bound.clear();
+        self.choice_slots.clear();
+    }
+
+    fn new_sum(&mut self) -> u32 {
+        let id = self.sum_points.len() as u32;
+        self.sum_points.push(0);
+        self.sum_bound.push(0);
+        self.sum_range.push((0, 0));
+        id
+    }
+
+    /// Finishes a sum node: its bound (returned) and its list of choices.
+    fn close_sum(&mut self, sum: u32, total: u32, open: u32, list: &mut Vec<u32>) -> u32 {
+        let bound = total
+            + if open == u32::MAX {
+                0
+            } else {
+                self.choice_bound[open as usize]
+            };
+        let start = self.sum_choices.len() as u32;
+        self.sum_choices.extend_from_slice(list);
+        self.sum_range[sum as usize] = (start, list.len() as u32);
+        self.sum_bound[sum as usize] = bound;
+        list.clear();
+        bound
+    }
+
     /// Builds the tree of the sum node shared by `entries[lo..hi]` (see
     /// [`Prover::sum_bound_of`]) and returns its id.
+    #[cfg(test)]
     fn materialize(&mut self, lo: usize, hi: usize, from: usize) -> u32 {
         let id = self.sum_points.len() as u32;
         self.sum_points.push(0);
@@ -640,14 +753,8 @@ impl<'t> Prover<'t> {
     /// (they hold `chosen`) and whose finished paths scored `fixed`, and walks it.
     fn walk_from(&mut self, start: usize, fixed: u32) {
         self.start = start;
-        self.sum_points.clear();
-        self.sum_bound.clear();
-        self.sum_range.clear();
-        self.sum_choices.clear();
-        self.choice_position.clear();
-        self.choice_bound.clear();
-        self.choice_slots.clear();
-        self.materialize(0, self.entries.len(), 0);
+        self.clear_tree();
+        self.build_tree();
         self.work.nodes = (self.sum_points.len() + self.choice_position.len()) as u64;
         for list in &mut self.pending {
             list.clear();
@@ -736,6 +843,54 @@ impl<'t> Prover<'t> {
             .score_faces(self.layout.rows, self.layout.cols, &self.faces);
         if score >= self.target {
             self.found.push((letters, score));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dictionary::Dictionary;
+    use crate::rules::{Preset, Rules};
+
+    #[test]
+    fn one_pass_bounds_match_the_recursive_ones() {
+        let dictionary = Dictionary::from_words([
+            "tea", "eat", "ate", "seat", "east", "teas", "state", "taste", "estate", "sat", "set",
+            "stet", "test", "tests", "aster", "rates", "stare", "tears", "treat", "street",
+        ]);
+        let rules = Rules::sized(Preset::Classic, 3, 3);
+        let mut prover = Prover::new(dictionary.trie(), &rules);
+        for letters in [
+            vec![b"aest".to_vec(); 9],
+            vec![b"aerst".to_vec(); 9],
+            vec![
+                b"ae".to_vec(),
+                b"rst".to_vec(),
+                b"aeiou".to_vec(),
+                b"st".to_vec(),
+                b"e".to_vec(),
+                b"rt".to_vec(),
+                b"a".to_vec(),
+                b"s".to_vec(),
+                b"aest".to_vec(),
+            ],
+        ] {
+            let letters: Vec<Vec<u8>> = letters
+                .into_iter()
+                .map(|l| l.into_iter().map(|b| b - b'a').collect())
+                .collect();
+            let bound = prover.build(&letters);
+            let entries = prover.entries.clone();
+            assert!(bound > 0);
+            assert_eq!(bound, sum_bound_of(&entries, 0, entries.len(), 0));
+            prover.clear_tree();
+            prover.build_tree();
+            let built = prover.sum_bound[0];
+            prover.clear_tree();
+            let root = prover.materialize(0, entries.len(), 0);
+            assert_eq!(built, bound);
+            assert_eq!(prover.sum_bound[root as usize], bound);
         }
     }
 }

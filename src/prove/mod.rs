@@ -4,32 +4,64 @@
 //! # How it works
 //!
 //! Every board is in exactly one *class*: each cell holds one bucket of
-//! letters (for 3x3 `bdfgjqvwxz aeiou lnrsy chkmpt`, so 4^9 classes, 32,896
-//! after the 8 symmetries). For a class, [`tree::Prover::build`] walks every
-//! path the class allows through the trie and inserts each word, with its
-//! (cell, letter) pairs sorted in one fixed cell order, into an *orderly*
-//! tree of sum nodes (points plus children) and choice nodes (the best of a
-//! cell's letters). Its bound is at least the score of every board in the
-//! class: a board picks one letter per choice node, and what it then sums
-//! counts each of its words at least once. A class whose bound is under the
-//! target is done. Otherwise the walk forces the cells in that same order
-//! (centre, edges, corners): at each depth the pending choice nodes of the
-//! cell are replaced by their child for each letter, and the bound is the
-//! points collected so far plus the bounds of the choices still pending; a
-//! letter whose bound falls under the target is dropped. A complete board
-//! whose count still reaches the target is scored exactly by
-//! [`crate::search::Searcher`]. Classes are deduplicated under the board's
-//! symmetries (8 for a square, 4 for a rectangle, the mirror without going
-//! up), and so are the boards found.
+//! letters (by default `aeiouy bcdfgjkmpqvwxz hlnrst` up to 9 cells, so 3^9
+//! classes, 2,862 after the 8 symmetries). A class's word paths are the
+//! (cell, letter) sets of every path that spells a word, each sorted in one
+//! fixed cell order (centre, edges, corners: [`tree::Layout`]) and packed
+//! into a 128-bit key. Sorted, the keys are the *orderly* tree of sum nodes
+//! (points plus children) and choice nodes (the best of a cell's letters):
+//! [`tree::Prover`] computes its bound in one pass over them. The bound is at
+//! least the score of every board in the class: a board picks one letter per
+//! choice node, and what it then sums counts each of its words at least once
+//! (a word spelled with the same letters on the same cells along several
+//! paths counts once). A class whose bound is under the target is done.
+//! Otherwise the tree is built and walked depth-first: the cells are forced
+//! in the same order, each pending choice node of a cell replaced by its child
+//! for each letter; the bound of a partial board is the points collected plus
+//! the bounds of the choices still pending; a letter whose bound falls under
+//! the target is dropped, and a complete board that is left is scored exactly
+//! by [`crate::search::Searcher`].
 //!
-//! [`shard`] splits the classes over shards and processes, writes one ndjson
-//! line per class, resumes, and merges the shards' files into one result.
+//! Classes that differ only in their corners form a *group*
+//! ([`classes::Group`]): its word paths are collected once, with every letter
+//! on the corners, then filtered one corner at a time down to each class
+//! (dropping a partial group whose bound is under the target). Classes are
+//! deduplicated under the board's symmetries (8 for a square, 4 for a
+//! rectangle, the mirror without going up), reading buckets in the forcing
+//! order so a group's classes are canonical together; so are the boards found.
+//!
+//! [`shard`] deals the groups to shards, writes one ndjson line per class,
+//! resumes, and merges the shards' files into one result.
 //!
 //! # What was measured
 //!
-//! (3x3, ENABLE2K, classic rules, `--above 500`, one thread, this machine.)
+//! 3x3, ENABLE2K, classic rules, `--above 500`, one thread, on the shared
+//! 2-core machine (the published proof's code: 523 CPU-s). "Estimated" is
+//! `--sample` over 20-30 groups or classes; the full runs are in the README.
 //!
-//! - The first version: see the README for the current figure.
+//! - Inserting each word path into a pointer tree from the root (the paper's
+//!   way): about 300 ns per node, almost all cache misses; the walk itself was
+//!   under 1% of the time. 385 CPU-s estimated (4 buckets).
+//! - Collecting the paths as sorted 128-bit keys and bounding them in one pass
+//!   (the tree built only for classes whose bound reaches the target): 3-4x
+//!   faster per class; 240 CPU-s estimated.
+//! - Collecting paths was then most of the time, because a path is found again
+//!   in every class that holds it: groups collect once per choice of
+//!   non-corner buckets and filter per corner; the bound pass over the keys
+//!   made one-pass and branch-light: 155.6 CPU-s measured (4 buckets).
+//! - Forcing the first cells by filtering the keys (a merged, tighter bound,
+//!   as the paper forces by merging subtrees) before the walk: 0, 1 and 2
+//!   cells forced measured 174, 214 and 291 CPU-s estimated: the tighter
+//!   bound does not pay for the filtering ([`tree`]'s `SWITCH`, kept at 0).
+//! - Building the walked tree in one pass over the keys instead of
+//!   recursively: 101 → 84 CPU-s estimated (3 buckets).
+//! - Buckets: the paper's four make 34,960 classes; three
+//!   (`aeiouy bcdfgjkmpqvwxz hlnrst`, 2,862 classes) about 0.6x the time;
+//!   two (vowels and the rest, 102 classes) 116 CPU-s measured.
+//!
+//! Not tried for lack of time: filtering a group's keys into all of a corner's
+//! buckets in one pass, fusing the last filter with the bound, a radix sort
+//! of the keys, and 64-bit keys for boards of up to 12 cells.
 
 pub mod classes;
 pub mod shard;

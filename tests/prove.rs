@@ -49,9 +49,12 @@ fn faces(letters: &[u8]) -> Vec<Face> {
         .collect()
 }
 
+/// Where a symmetry sends (row, column).
+type CellMap = dyn Fn(usize, usize) -> (usize, usize);
+
 /// The symmetric image of a board that sorts first (8 symmetries square, 4 otherwise).
 fn canonical(letters: &[u8], rows: usize, cols: usize) -> Vec<u8> {
-    let mut maps: Vec<Box<dyn Fn(usize, usize) -> (usize, usize)>> = vec![
+    let mut maps: Vec<Box<CellMap>> = vec![
         Box::new(|r, c| (r, c)),
         Box::new(move |r, c| (r, cols - 1 - c)),
         Box::new(move |r, c| (rows - 1 - r, c)),

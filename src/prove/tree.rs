@@ -235,6 +235,12 @@ fn sum_bound_of(entries: &[u128], lo: usize, hi: usize, from: usize) -> u32 {
     total
 }
 
+/// A board's letters by cell (0 = A) and its score.
+pub type Scored = (Vec<u8>, u32);
+
+/// What [`Prover::prove_group`] calls for each class: its free positions' buckets, bound and boards.
+pub type Leaf<'a> = dyn FnMut(&[u8], u32, Vec<Scored>) + 'a;
+
 /// Calls `visit` with every assignment of the free positions from `k` on (earlier ones as given).
 fn each_assignment(
     free: &[Vec<Vec<u8>>],
@@ -407,7 +413,7 @@ impl<'t> Prover<'t> {
         free: &[Vec<Vec<u8>>],
         target: u32,
         wanted: &mut dyn FnMut(&[u8]) -> bool,
-        leaf: &mut dyn FnMut(&[u8], u32, Vec<(Vec<u8>, u32)>),
+        leaf: &mut Leaf<'_>,
     ) {
         self.collect(letters);
         let mut levels = std::mem::take(&mut self.levels);
@@ -428,7 +434,7 @@ impl<'t> Prover<'t> {
         target: u32,
         digits: &mut [u8],
         wanted: &mut dyn FnMut(&[u8]) -> bool,
-        leaf: &mut dyn FnMut(&[u8], u32, Vec<(Vec<u8>, u32)>),
+        leaf: &mut Leaf<'_>,
     ) {
         let bound = tree_bound(&levels[k]);
         if k == free.len() {

@@ -118,8 +118,15 @@ pub enum ProveError {
         /// The file whose settings differ.
         path: PathBuf,
     },
-    /// The worker threads could not be started.
+    /// The worker threads could not be started, or one of them failed.
     Threads(String),
+    /// A record could not be encoded as JSON.
+    Encode(serde_json::Error),
+    /// The dictionary's trie is too large for the prover's 24-bit node numbers.
+    Dictionary {
+        /// Its nodes.
+        nodes: usize,
+    },
 }
 
 impl fmt::Display for ProveError {
@@ -142,7 +149,13 @@ impl fmt::Display for ProveError {
                 "{}: this shard was run with other settings",
                 path.display()
             ),
-            ProveError::Threads(e) => write!(f, "cannot start the worker threads: {e}"),
+            ProveError::Threads(e) => write!(f, "the worker threads failed: {e}"),
+            ProveError::Encode(e) => write!(f, "cannot encode a record: {e}"),
+            ProveError::Dictionary { nodes } => write!(
+                f,
+                "the dictionary is too large to prove with ({nodes} trie nodes, at most {})",
+                tree::MAX_TRIE_NODES
+            ),
         }
     }
 }
@@ -152,6 +165,7 @@ impl std::error::Error for ProveError {
         match self {
             ProveError::Buckets(e) => Some(e),
             ProveError::Io { source, .. } => Some(source),
+            ProveError::Encode(e) => Some(e),
             _ => None,
         }
     }
@@ -435,6 +449,9 @@ pub fn prove_groups<F>(
 where
     F: Fn(&ClassRecord) -> Result<(), ProveError> + Sync,
 {
+    if trie.len() > tree::MAX_TRIE_NODES {
+        return Err(ProveError::Dictionary { nodes: trie.len() });
+    }
     let classes = settings.classes();
     let todo: usize = groups
         .iter()

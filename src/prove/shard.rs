@@ -296,7 +296,7 @@ impl ShardFiles {
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<String, ProveError> {
-    serde_json::to_string(value).map_err(|e| ProveError::Threads(e.to_string()))
+    serde_json::to_string(value).map_err(ProveError::Encode)
 }
 
 /// Writes `text` to `path` through a temporary file and a rename.

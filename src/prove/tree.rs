@@ -105,6 +105,9 @@ pub struct Work {
 /// 291 CPU-s for 3x3 (the filtering costs more than its tighter bound saves).
 const SWITCH: usize = 0;
 
+/// Most trie nodes a dictionary may have: an entry keeps its word's node in 24 bits.
+pub const MAX_TRIE_NODES: usize = 1 << 24;
+
 /// Bits per position in an entry's key: a letter index plus one, 0 where the path does not go.
 const BITS: u32 = 5;
 

@@ -148,7 +148,7 @@ fn used_positions(key: u128) -> u16 {
 /// The bound of the tree the sorted, deduplicated `entries` make, in one pass:
 /// a stack of open sum nodes (one per pair of the current path), each with
 /// its open choice node, closed as the next entry leaves their prefix.
-fn tree_bound(entries: &[u128]) -> u32 {
+fn tree_bound(entries: impl IntoIterator<Item = u128>) -> u32 {
     // sum[d]: the sum node after d pairs (points and closed choices);
     // position[d] and best[d]: its open choice (NONE if none) and its best closed child.
     const NONE: u32 = u32::MAX;
@@ -156,8 +156,9 @@ fn tree_bound(entries: &[u128]) -> u32 {
     let mut position = [NONE; 17];
     let mut best = [0u32; 17];
     let mut depth = 0usize;
-    let mut previous = entries.first().map_or(0, |&e| e ^ (1u128 << 127));
-    for &entry in entries {
+    let mut entries = entries.into_iter().peekable();
+    let mut previous = entries.peek().map_or(0, |&e| e ^ (1u128 << 127));
+    for entry in entries {
         let used = (entry >> 32) as u16 as u32;
         let differ = ((entry ^ previous) >> 48)
             .leading_zeros()
@@ -400,7 +401,7 @@ impl<'t> Prover<'t> {
     /// The upper bound of the class whose cells hold `letters` (by cell, letters 0 = A).
     pub fn build(&mut self, letters: &[Vec<u8>]) -> u32 {
         self.collect(letters);
-        tree_bound(&self.entries)
+        tree_bound(self.entries.iter().copied())
     }
 
     /// Proves a group of classes: the cells before the last `free.len()`
@@ -423,7 +424,16 @@ impl<'t> Prover<'t> {
         levels.resize_with(free.len() + 1, Vec::new);
         levels[0] = std::mem::take(&mut self.entries);
         let mut digits = vec![0u8; free.len()];
-        self.descend(&mut levels, 0, free, target, &mut digits, wanted, leaf);
+        self.descend(
+            &mut levels,
+            0,
+            None,
+            free,
+            target,
+            &mut digits,
+            wanted,
+            leaf,
+        );
         self.entries = std::mem::take(&mut levels[0]);
         self.levels = levels;
     }
@@ -433,17 +443,18 @@ impl<'t> Prover<'t> {
         &mut self,
         levels: &mut [Vec<u128>],
         k: usize,
+        known: Option<u32>,
         free: &[Vec<Vec<u8>>],
         target: u32,
         digits: &mut [u8],
         wanted: &mut dyn FnMut(&[u8]) -> bool,
         leaf: &mut Leaf<'_>,
     ) {
-        let bound = tree_bound(&levels[k]);
         if k == free.len() {
             if !wanted(digits) {
                 return;
             }
+            let bound = known.unwrap_or_else(|| tree_bound(levels[k].iter().copied()));
             let boards = if bound >= target {
                 self.target = target;
                 self.found.clear();
@@ -460,6 +471,7 @@ impl<'t> Prover<'t> {
             leaf(digits, bound, boards);
             return;
         }
+        let bound = known.unwrap_or_else(|| tree_bound(levels[k].iter().copied()));
         if bound < target {
             // Every class below has a bound at most this one's.
             each_assignment(free, k, digits, &mut |digits| {
@@ -470,20 +482,32 @@ impl<'t> Prover<'t> {
             return;
         }
         let p = self.layout.cells() - free.len() + k;
+        let last = k + 1 == free.len();
         for (d, bucket) in free[k].iter().enumerate() {
             digits[k] = d as u8;
             let allowed: u32 = bucket.iter().fold(1, |m, &l| m | 1 << (l + 1));
+            let keep = |e: &u128| allowed & 1 << letter_at(*e, p) != 0;
+            let mut known = None;
+            if last {
+                // A class's bound straight from its parent's keys: most
+                // classes end here, and their keys are never written.
+                if !wanted(digits) {
+                    continue;
+                }
+                let bound = tree_bound(levels[k].iter().copied().filter(keep));
+                if bound < target {
+                    leaf(digits, bound, Vec::new());
+                    continue;
+                }
+                known = Some(bound);
+            }
             {
                 let (above, below) = levels.split_at_mut(k + 1);
                 below[0].clear();
-                below[0].extend(
-                    above[k]
-                        .iter()
-                        .filter(|&&e| allowed & 1 << letter_at(e, p) != 0),
-                );
+                below[0].extend(above[k].iter().copied().filter(keep));
             }
             self.set_position(p, bucket);
-            self.descend(levels, k + 1, free, target, digits, wanted, leaf);
+            self.descend(levels, k + 1, known, free, target, digits, wanted, leaf);
         }
         digits[k] = 0;
     }
@@ -742,7 +766,7 @@ impl<'t> Prover<'t> {
             }
             self.work.steps += 1;
             let fixed = fixed + more;
-            if fixed.saturating_add(tree_bound(&forced[p + 1])) >= self.target {
+            if fixed.saturating_add(tree_bound(forced[p + 1].iter().copied())) >= self.target {
                 self.chosen[p] = i as u8;
                 self.force(forced, p + 1, fixed);
             }

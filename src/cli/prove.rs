@@ -338,8 +338,10 @@ fn write_sample<W: Write>(
 ) -> io::Result<()> {
     let cpu: std::collections::HashMap<u64, f64> =
         records.iter().map(|r| (r.class, r.cpu)).collect();
+    // Only groups finished whole count (Ctrl-C may stop the sample early).
     let per_group: Vec<f64> = picked
         .iter()
+        .filter(|g| g.classes.iter().all(|c| cpu.contains_key(c)))
         .map(|g| g.classes.iter().filter_map(|c| cpu.get(c)).sum())
         .collect();
     let k = per_group.len().max(1) as f64;
@@ -353,6 +355,14 @@ fn write_sample<W: Write>(
         per_group.len(),
         records.len()
     )?;
+    if per_group.len() < picked.len() {
+        writeln!(
+            out,
+            "stopped early: {} of the {} groups asked for finished",
+            per_group.len(),
+            picked.len()
+        )?;
+    }
     writeln!(
         out,
         "estimate: {:.3} CPU-hours ({:.0} CPU-s) for the whole proof (95% interval {:.3} to {:.3} CPU-hours)",

@@ -56,8 +56,15 @@
 //! - Building the walked tree in one pass over the keys instead of
 //!   recursively: 101 → 84 CPU-s estimated (3 buckets).
 //! - Buckets: the paper's four make 34,960 classes; three
-//!   (`aeiouy bcdfgjkmpqvwxz hlnrst`, 2,862 classes) about 0.6x the time;
+//!   (`aeiouy bcdfgjkmpqvwxz hlnrst`, 2,862 classes) about 0.6x the time:
+//!   93.6 CPU-s measured for the whole proof (the same 42 boards as with four);
 //!   two (vowels and the rest, 102 classes) 116 CPU-s measured.
+//! - Bounding the last corner's classes straight from their parent's keys
+//!   (never writing keys for classes that end there): within the noise of the
+//!   shared machine (84-95 CPU-s estimated), kept as strictly less work.
+//! - 4x4 (ENABLE2K, default buckets): a group's keys, with every letter on the
+//!   four corners, take hundreds of MB and about 100 CPU-s per group of 16
+//!   classes; see the README for the `--sample` estimate.
 //!
 //! Not tried for lack of time: filtering a group's keys into all of a corner's
 //! buckets in one pass, fusing the last filter with the bound, a radix sort

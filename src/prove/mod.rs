@@ -63,8 +63,11 @@
 //!   (never writing keys for classes that end there): within the noise of the
 //!   shared machine (84-95 CPU-s estimated), kept as strictly less work.
 //! - 4x4 (ENABLE2K, default buckets): a group's keys, with every letter on the
-//!   four corners, take hundreds of MB and about 100 CPU-s per group of 16
-//!   classes; see the README for the `--sample` estimate.
+//!   four corners, take close to 1 GB; one group of 16 classes took 119.8
+//!   CPU-s and another over 500 CPU-s (stopped), of 67,257 groups: the
+//!   corners-free grouping that pays on 3x3 is too coarse for 4x4, where
+//!   fixing more cells per group (fewer letters per collected path) is the
+//!   next thing to measure.
 //!
 //! Not tried for lack of time: filtering a group's keys into all of a corner's
 //! buckets in one pass, fusing the last filter with the bound, a radix sort

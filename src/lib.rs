@@ -13,7 +13,7 @@
 //!
 //! Beneath and around them:
 //! - [`engine`]: the trie, neighbour tables, the search and word paths.
-//! - [`modes`]: the console game, versus, Boggle-ish, best-board search, benchmark.
+//! - [`modes`]: the console game, versus, Boggle-ish, best-board search, the proof of the best board, benchmark.
 //! - [`player`]: reading what the player types, and the clock of a timed turn.
 //! - [`tui`]: the full-screen terminal game.
 //! - [`net`]: the networked game (`boggle serve`, `boggle join`): protocol, rooms, server, client.

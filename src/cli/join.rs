@@ -33,7 +33,7 @@ pub struct JoinArgs {
 
 /// A usage error with its own explanation.
 fn usage(message: String) -> Error {
-    Error::Usage(super::UsageError::Network(message))
+    Error::Usage(super::UsageError::Explained(message))
 }
 
 /// Joins a server and plays until the room's last round or the end of input.

@@ -8,6 +8,7 @@ mod best;
 pub mod board_file;
 mod join;
 mod play;
+mod prove;
 mod serve;
 mod solve;
 mod tui;
@@ -74,6 +75,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Join a networked game (boggle serve); words from standard input, one per line
     Join(join::JoinArgs),
+    /// Prove the best boards of a size by branch and bound (shardable)
+    Prove(prove::ProveArgs),
 }
 
 /// Settings shared by the playable modes. Each mode states its own `--rules`
@@ -128,6 +131,7 @@ where
         Some(Command::Tui(args)) => tui::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Join(args)) => join::run(&args),
+        Some(Command::Prove(args)) => prove::run(&args),
     };
     exit_status(result)
 }
@@ -379,6 +383,7 @@ mod tests {
                 Some(Command::Tui(a)) => a.game.rules.preset,
                 Some(Command::Serve(a)) => a.rules.preset,
                 Some(Command::Join(_)) => None,
+                Some(Command::Prove(a)) => a.rules.preset,
             }
         };
         assert_eq!(default_of(&["boggle"]), Some(Preset::Project4));
@@ -388,6 +393,7 @@ mod tests {
         assert_eq!(default_of(&["boggle", "best"]), Some(Preset::Project4));
         assert_eq!(default_of(&["boggle", "tui"]), Some(Preset::Project4));
         assert_eq!(default_of(&["boggle", "serve"]), Some(Preset::Classic));
+        assert_eq!(default_of(&["boggle", "prove"]), Some(Preset::Classic));
         // Not offered, but parsed, so the mode can say where ece209 is played.
         let versus = ["boggle", "versus", "--rules", "ece209"];
         assert_eq!(default_of(&versus), Some(Preset::Ece209));

@@ -63,7 +63,7 @@ pub struct ServeArgs {
 
 /// A usage error with its own explanation.
 fn usage(message: String) -> Error {
-    Error::Usage(super::UsageError::Network(message))
+    Error::Usage(super::UsageError::Explained(message))
 }
 
 /// The server's settings from the flags, with the dictionary loaded and the board checked.

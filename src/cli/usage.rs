@@ -44,8 +44,8 @@ pub enum UsageError {
     },
     /// `best` cannot search the boards these rules describe (its own explanation).
     Search(String),
-    /// `serve` or `join` flags that cannot be used together (their own explanation).
-    Network(String),
+    /// A subcommand's flags that cannot be used as given (`serve`, `join`, `prove`: their own explanation).
+    Explained(String),
 }
 
 impl fmt::Display for UsageError {
@@ -73,7 +73,7 @@ impl fmt::Display for UsageError {
             UsageError::Board { rows, cols, .. } => {
                 write!(f, "--board does not spell a {rows}x{cols} board")
             }
-            UsageError::Search(reason) | UsageError::Network(reason) => f.write_str(reason),
+            UsageError::Search(reason) | UsageError::Explained(reason) => f.write_str(reason),
         }
     }
 }
@@ -88,7 +88,7 @@ impl std::error::Error for UsageError {
             | UsageError::Ece209Seed { .. }
             | UsageError::NoBoard
             | UsageError::Search(_)
-            | UsageError::Network(_) => None,
+            | UsageError::Explained(_) => None,
         }
     }
 }

@@ -8,4 +8,5 @@ pub mod best;
 pub mod boggleish;
 pub mod console;
 pub mod lfsr;
+pub mod prove;
 pub mod versus;

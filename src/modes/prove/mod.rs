@@ -1,0 +1,545 @@
+//! `boggle prove`: a branch-and-bound proof of the best boards of a size,
+//! after Dan Vanderkam's method (arXiv 2507.02117), in our own code.
+//!
+//! # How it works
+//!
+//! Every board is in exactly one *class*: each cell holds one bucket of
+//! letters (by default `aeiouy bcdfgjkmpqvwxz hlnrst` up to 9 cells, so 3^9
+//! classes, 2,862 after the 8 symmetries). A class's word paths are the
+//! (cell, letter) sets of every path that spells a word, each sorted in one
+//! fixed cell order (centre, edges, corners: [`tree::Layout`]) and packed
+//! into a 128-bit key. Sorted, the keys are the *orderly* tree of sum nodes
+//! (points plus children) and choice nodes (the best of a cell's letters):
+//! [`tree::Prover`] computes its bound in one pass over them. The bound is at
+//! least the score of every board in the class: a board picks one letter per
+//! choice node, and what it then sums counts each of its words at least once
+//! (a word spelled with the same letters on the same cells along several
+//! paths counts once). A class whose bound is under the target is done.
+//! Otherwise the tree is built and walked depth-first: the cells are forced
+//! in the same order, each pending choice node of a cell replaced by its child
+//! for each letter; the bound of a partial board is the points collected plus
+//! the bounds of the choices still pending; a letter whose bound falls under
+//! the target is dropped, and a complete board that is left is scored exactly
+//! by [`crate::engine::search::Searcher`].
+//!
+//! Classes that differ only in their corners form a *group*
+//! ([`classes::Group`]): its word paths are collected once, with every letter
+//! on the corners, then filtered one corner at a time down to each class
+//! (dropping a partial group whose bound is under the target). Classes are
+//! deduplicated under the board's symmetries (8 for a square, 4 for a
+//! rectangle, the mirror without going up), reading buckets in the forcing
+//! order so a group's classes are canonical together; so are the boards found.
+//!
+//! [`shard`] deals the groups to shards, writes one ndjson line per class,
+//! resumes, and merges the shards' files into one result.
+//!
+//! # What was measured
+//!
+//! 3x3, ENABLE2K, classic rules, `--above 500`, one thread, on the shared
+//! 2-core machine (the published proof's code: 523 CPU-s). "Estimated" is
+//! `--sample` over 20-30 groups or classes; the full runs are in the README.
+//!
+//! - Inserting each word path into a pointer tree from the root (the paper's
+//!   way): about 300 ns per node, almost all cache misses; the walk itself was
+//!   under 1% of the time. 385 CPU-s estimated (4 buckets).
+//! - Collecting the paths as sorted 128-bit keys and bounding them in one pass
+//!   (the tree built only for classes whose bound reaches the target): 3-4x
+//!   faster per class; 240 CPU-s estimated.
+//! - Collecting paths was then most of the time, because a path is found again
+//!   in every class that holds it: groups collect once per choice of
+//!   non-corner buckets and filter per corner; the bound pass over the keys
+//!   made one-pass and branch-light: 155.6 CPU-s measured (4 buckets).
+//! - Forcing the first cells by filtering the keys (a merged, tighter bound,
+//!   as the paper forces by merging subtrees) before the walk: 0, 1 and 2
+//!   cells forced measured 174, 214 and 291 CPU-s estimated: the tighter
+//!   bound does not pay for the filtering ([`tree`]'s `SWITCH`, kept at 0).
+//! - Building the walked tree in one pass over the keys instead of
+//!   recursively: 101 → 84 CPU-s estimated (3 buckets).
+//! - Buckets: the paper's four make 34,960 classes; three
+//!   (`aeiouy bcdfgjkmpqvwxz hlnrst`, 2,862 classes) about 0.6x the time:
+//!   93.6 CPU-s measured for the whole proof (the same 42 boards as with four);
+//!   two (vowels and the rest, 102 classes) 116 CPU-s measured.
+//! - Bounding the last corner's classes straight from their parent's keys
+//!   (never writing keys for classes that end there): within the noise of the
+//!   shared machine (84-95 CPU-s estimated), kept as strictly less work.
+//! - 4x4 (ENABLE2K, default buckets): a group's keys, with every letter on the
+//!   four corners, take close to 1 GB; one group of 16 classes took 119.8
+//!   CPU-s and another over 500 CPU-s (stopped), of 67,257 groups: the
+//!   corners-free grouping that pays on 3x3 is too coarse for 4x4, where
+//!   fixing more cells per group (fewer letters per collected path) is the
+//!   next thing to measure.
+//!
+//! Not tried for lack of time: filtering a group's keys into all of a corner's
+//! buckets in one pass, fusing the last filter with the bound, a radix sort
+//! of the keys, and 64-bit keys for boards of up to 12 cells.
+
+pub mod classes;
+pub mod shard;
+pub mod tree;
+
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use crate::engine::trie::Trie;
+use crate::rules::Rules;
+use classes::{BucketError, Buckets, Classes, Group, MAX_CELLS};
+use tree::Prover;
+
+/// Why a proof cannot run or its records cannot be read.
+#[derive(Debug)]
+pub enum ProveError {
+    /// The bucket specification is unusable.
+    Buckets(BucketError),
+    /// The board has more cells than the prover handles.
+    Size {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+    },
+    /// `--shard I/N` is not a shard.
+    Shard {
+        /// What was given.
+        given: String,
+    },
+    /// A file or directory could not be read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: io::Error,
+    },
+    /// A shard's file holds something that is not one of its records.
+    Record {
+        /// The file.
+        path: PathBuf,
+        /// One-based line number.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A shard was run with other settings than the rest of the proof.
+    Mismatch {
+        /// The file whose settings differ.
+        path: PathBuf,
+    },
+    /// The worker threads could not be started, or one of them failed.
+    Threads(String),
+    /// A record could not be encoded as JSON.
+    Encode(serde_json::Error),
+    /// The dictionary's trie is too large for the prover's 24-bit node numbers.
+    Dictionary {
+        /// Its nodes.
+        nodes: usize,
+    },
+}
+
+impl fmt::Display for ProveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProveError::Buckets(e) => write!(f, "bad --buckets: {e}"),
+            ProveError::Size { rows, cols } => write!(
+                f,
+                "boggle prove handles boards of at most {MAX_CELLS} cells, not {rows}x{cols}"
+            ),
+            ProveError::Shard { given } => {
+                write!(f, "--shard {given} is not I/N with 0 <= I < N")
+            }
+            ProveError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            ProveError::Record { path, line, reason } => {
+                write!(f, "{}:{line}: {reason}", path.display())
+            }
+            ProveError::Mismatch { path } => write!(
+                f,
+                "{}: this shard was run with other settings",
+                path.display()
+            ),
+            ProveError::Threads(e) => write!(f, "the worker threads failed: {e}"),
+            ProveError::Encode(e) => write!(f, "cannot encode a record: {e}"),
+            ProveError::Dictionary { nodes } => write!(
+                f,
+                "the dictionary is too large to prove with ({nodes} trie nodes, at most {})",
+                tree::MAX_TRIE_NODES
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ProveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ProveError::Buckets(e) => Some(e),
+            ProveError::Io { source, .. } => Some(source),
+            ProveError::Encode(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl ProveError {
+    /// Whether the error is in what the user asked for (exit 2) rather than in running it.
+    pub fn is_usage(&self) -> bool {
+        matches!(
+            self,
+            ProveError::Buckets(_) | ProveError::Size { .. } | ProveError::Shard { .. }
+        )
+    }
+}
+
+/// What to prove: the rules (board size, scoring), the buckets and the target.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The rules boards are scored by.
+    pub rules: Rules,
+    /// The letter buckets that make the classes.
+    pub buckets: Buckets,
+    /// Find every board scoring at least this.
+    pub above: u32,
+}
+
+impl Settings {
+    /// Checks the board size the prover can handle.
+    pub fn new(rules: Rules, buckets: Buckets, above: u32) -> Result<Settings, ProveError> {
+        if rules.cells() > MAX_CELLS || rules.cells() == 0 {
+            return Err(ProveError::Size {
+                rows: rules.rows,
+                cols: rules.cols,
+            });
+        }
+        Ok(Settings {
+            rules,
+            buckets,
+            above,
+        })
+    }
+
+    /// The classes of these settings.
+    pub fn classes(&self) -> Classes {
+        Classes::new(&self.rules, &self.buckets)
+    }
+
+    /// A board's letters as text (`Q` as `QU` under Qu rules).
+    pub fn board_text(&self, letters: &[u8]) -> String {
+        letters
+            .iter()
+            .map(|&l| {
+                if self.rules.qu && l == b'Q' - b'A' {
+                    "QU".to_string()
+                } else {
+                    char::from(b'A' + l).to_string()
+                }
+            })
+            .collect()
+    }
+}
+
+/// A board found scoring at least the target.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FoundBoard {
+    /// Its score.
+    pub score: u32,
+    /// Its letters, row by row, in the form that sorts first under the symmetries.
+    pub board: String,
+}
+
+/// The outcome of one class.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassRecord {
+    /// The class id (mixed radix over the cells' buckets).
+    pub class: u64,
+    /// The class's upper bound.
+    pub bound: u32,
+    /// Its boards at or above the target.
+    pub boards: Vec<FoundBoard>,
+    /// CPU seconds spent on it.
+    pub cpu: f64,
+}
+
+/// Live counters for a progress line and for stopping early.
+#[derive(Debug, Default)]
+pub struct Progress {
+    done: AtomicU64,
+    total: AtomicU64,
+    boards: AtomicU64,
+    cpu_micros: AtomicU64,
+    best: Mutex<Option<FoundBoard>>,
+    stop: AtomicBool,
+}
+
+impl Progress {
+    /// Fresh counters.
+    pub fn new() -> Progress {
+        Progress::default()
+    }
+
+    /// Classes finished so far and how many there are.
+    pub fn classes(&self) -> (u64, u64) {
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Boards found at or above the target so far.
+    pub fn boards(&self) -> u64 {
+        self.boards.load(Ordering::Relaxed)
+    }
+
+    /// CPU seconds spent on finished classes.
+    pub fn cpu(&self) -> f64 {
+        self.cpu_micros.load(Ordering::Relaxed) as f64 / 1e6
+    }
+
+    /// The best board found so far.
+    pub fn best(&self) -> Option<FoundBoard> {
+        self.best.lock().map_or(None, |b| b.clone())
+    }
+
+    /// Asks the workers to stop after their current class.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked for.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn record(&self, record: &ClassRecord) {
+        self.done.fetch_add(1, Ordering::Relaxed);
+        self.boards
+            .fetch_add(record.boards.len() as u64, Ordering::Relaxed);
+        self.cpu_micros
+            .fetch_add((record.cpu * 1e6) as u64, Ordering::Relaxed);
+        let Some(top) = record.boards.iter().max() else {
+            return;
+        };
+        if let Ok(mut best) = self.best.lock()
+            && best.as_ref().is_none_or(|b| top > b)
+        {
+            *best = Some(top.clone());
+        }
+    }
+}
+
+/// CPU time of the calling thread, in seconds.
+#[cfg(unix)]
+pub fn thread_cpu() -> f64 {
+    let ts = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
+}
+
+/// CPU time of the calling thread, in seconds (without a thread clock, wall
+/// time since the first call stands in).
+#[cfg(not(unix))]
+pub fn thread_cpu() -> f64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
+}
+
+/// The letters of each cell in class `class` (by cell, letters 0 = A).
+pub fn class_letters(settings: &Settings, classes: &Classes, class: u64) -> Vec<Vec<u8>> {
+    let (rows, cols) = (settings.rules.rows, settings.rules.cols);
+    classes
+        .digits(class)
+        .iter()
+        .enumerate()
+        .map(|(cell, &d)| settings.buckets.for_cell(rows, cols, cell)[usize::from(d)].clone())
+        .collect()
+}
+
+/// Proves the classes of one group with a reusable prover, leaving out those
+/// `skip` names; the records come in no particular order.
+pub fn prove_group(
+    prover: &mut Prover<'_>,
+    settings: &Settings,
+    classes: &Classes,
+    group: &Group,
+    skip: &dyn Fn(u64) -> bool,
+) -> Vec<ClassRecord> {
+    let (rows, cols) = (settings.rules.rows, settings.rules.cols);
+    let wanted: std::collections::HashSet<u64> = group
+        .classes
+        .iter()
+        .copied()
+        .filter(|&c| !skip(c))
+        .collect();
+    let Some(&first) = group.classes.first() else {
+        return Vec::new();
+    };
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let order = classes.order();
+    let fixed = order.len() - classes.free();
+    let mut letters = class_letters(settings, classes, first);
+    for &cell in &order[fixed..] {
+        letters[cell] = (0..26).collect();
+    }
+    let free: Vec<Vec<Vec<u8>>> = order[fixed..]
+        .iter()
+        .map(|&cell| settings.buckets.for_cell(rows, cols, cell).to_vec())
+        .collect();
+    // A class id is its group's id with the free cells' digits added at their places.
+    let mut base = classes.digits(first);
+    for &cell in &order[fixed..] {
+        base[cell] = 0;
+    }
+    let base_id = classes.id(&base);
+    let places: Vec<u64> = order[fixed..]
+        .iter()
+        .map(|&cell| {
+            let mut one = vec![0u8; order.len()];
+            one[cell] = 1;
+            classes.id(&one)
+        })
+        .collect();
+    let id_of = |digits: &[u8]| {
+        base_id
+            + digits
+                .iter()
+                .zip(&places)
+                .map(|(&d, &p)| u64::from(d) * p)
+                .sum::<u64>()
+    };
+    let mut records = Vec::with_capacity(wanted.len());
+    let mut last = thread_cpu();
+    prover.prove_group(
+        &letters,
+        &free,
+        settings.above,
+        &mut |digits| wanted.contains(&id_of(digits)),
+        &mut |digits, bound, found| {
+            let mut boards: Vec<FoundBoard> = found
+                .into_iter()
+                .map(|(letters, score)| FoundBoard {
+                    score,
+                    board: settings.board_text(&classes.canonical_board(&letters)),
+                })
+                .collect();
+            boards.sort_unstable_by(|a, b| b.cmp(a));
+            boards.dedup();
+            let now = thread_cpu();
+            records.push(ClassRecord {
+                class: id_of(digits),
+                bound,
+                boards,
+                cpu: now - last,
+            });
+            last = now;
+        },
+    );
+    records
+}
+
+/// Proves the classes of `groups` on `threads` threads, leaving out those
+/// `skip` names, and hands each record to `sink` as it finishes (in no
+/// particular order). Stops early, without an error, when `progress` is
+/// stopped; the records returned are those finished, by class id.
+pub fn prove_groups<F>(
+    trie: &Trie,
+    settings: &Settings,
+    groups: &[Group],
+    skip: &(dyn Fn(u64) -> bool + Sync),
+    threads: usize,
+    progress: &Progress,
+    sink: F,
+) -> Result<Vec<ClassRecord>, ProveError>
+where
+    F: Fn(&ClassRecord) -> Result<(), ProveError> + Sync,
+{
+    if trie.len() > tree::MAX_TRIE_NODES {
+        return Err(ProveError::Dictionary { nodes: trie.len() });
+    }
+    let classes = settings.classes();
+    let todo: usize = groups
+        .iter()
+        .map(|g| g.classes.iter().filter(|&&c| !skip(c)).count())
+        .sum();
+    progress.total.fetch_add(todo as u64, Ordering::Relaxed);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| ProveError::Threads(e.to_string()))?;
+    let records = Mutex::new(Vec::with_capacity(todo));
+    pool.install(|| {
+        groups.par_iter().with_max_len(1).try_for_each_init(
+            || Prover::new(trie, &settings.rules),
+            |prover, group| {
+                if progress.is_stopped() {
+                    return Ok(());
+                }
+                let done = prove_group(prover, settings, &classes, group, skip);
+                for record in &done {
+                    sink(record)?;
+                    progress.record(record);
+                }
+                if let Ok(mut records) = records.lock() {
+                    records.extend(done);
+                }
+                Ok(())
+            },
+        )
+    })?;
+    let mut records = records.into_inner().unwrap_or_default();
+    records.sort_by_key(|r| r.class);
+    Ok(records)
+}
+
+/// What a set of class records adds up to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// Classes accounted for.
+    pub classes: u64,
+    /// Classes whose bound reached the target (they were searched inside).
+    pub searched: u64,
+    /// The highest class bound.
+    pub max_bound: u32,
+    /// Every board found, best first, once each up to symmetry.
+    pub boards: Vec<FoundBoard>,
+    /// CPU seconds over all classes.
+    pub cpu: f64,
+}
+
+impl Summary {
+    /// Adds up records (of distinct classes) proved against `above`.
+    pub fn of<'a>(records: impl IntoIterator<Item = &'a ClassRecord>, above: u32) -> Summary {
+        let mut summary = Summary {
+            classes: 0,
+            searched: 0,
+            max_bound: 0,
+            boards: Vec::new(),
+            cpu: 0.0,
+        };
+        for record in records {
+            summary.classes += 1;
+            summary.searched += u64::from(record.bound >= above);
+            summary.max_bound = summary.max_bound.max(record.bound);
+            summary.boards.extend(record.boards.iter().cloned());
+            summary.cpu += record.cpu;
+        }
+        summary.boards.sort_unstable_by(|a, b| b.cmp(a));
+        summary.boards.dedup();
+        summary
+    }
+
+    /// The `proved: ...` line.
+    pub fn proved_line(&self, above: u32) -> String {
+        let best = self.boards.first().map_or_else(
+            || "none".to_string(),
+            |b| format!("{} {}", b.board, b.score),
+        );
+        format!(
+            "proved: {} boards score >= {above}; best: {best}",
+            self.boards.len()
+        )
+    }
+}

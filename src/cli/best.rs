@@ -2,7 +2,7 @@
 //! [`crate::modes::best`]: its flags, the progress line on stderr, Ctrl-C, and the
 //! report of the best boards as text or JSON on stdout.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -20,10 +20,6 @@ use crate::rules::{Preset, Rules};
 
 /// Search time when neither `--time` nor `--iterations` is given.
 const DEFAULT_SECONDS: f64 = 10.0;
-/// How often the progress line is redrawn on a terminal.
-const TERMINAL_TICK: Duration = Duration::from_millis(250);
-/// How often a progress line is written when stderr is not a terminal.
-const PLAIN_TICK: Duration = Duration::from_secs(5);
 
 const BEST_HELP: &str = "\
 Without --dice any letter may go in any cell; with it, only boards those dice
@@ -95,7 +91,12 @@ pub fn run(args: &BestArgs) -> Result<(), Error> {
     let boards = thread::scope(|scope| {
         let worker =
             scope.spawn(|| best::search(dictionary.trie(), &rules, &space, &options, &progress));
-        watch(&progress, started, || worker.is_finished());
+        super::progress::watch(
+            started,
+            || status(&progress, started),
+            || worker.is_finished(),
+            || progress.stop(),
+        );
         worker.join()
     })
     .map_err(|_| Error::Io(io::Error::other("the search stopped unexpectedly")))?
@@ -145,34 +146,6 @@ fn schedule(args: &BestArgs) -> Schedule {
         steps: args.steps.unwrap_or(default.steps),
         swap_share: args.swap_share.unwrap_or(default.swap_share),
         escapes: args.escapes.unwrap_or(default.escapes),
-    }
-}
-
-/// Shows progress on stderr until `finished` says the search is over.
-fn watch(progress: &Progress, started: Instant, finished: impl Fn() -> bool) {
-    let terminal = io::stderr().is_terminal();
-    let tick = if terminal { TERMINAL_TICK } else { PLAIN_TICK };
-    let mut next = started + tick;
-    while !finished() {
-        thread::sleep(Duration::from_millis(20));
-        if signals::stopped() {
-            progress.stop();
-        }
-        if Instant::now() < next {
-            continue;
-        }
-        next += tick;
-        let line = status(progress, started);
-        let mut err = io::stderr().lock();
-        // A progress line that cannot be written is not worth stopping the search for.
-        let _ = if terminal {
-            write!(err, "\r\x1b[K{line}")
-        } else {
-            writeln!(err, "{line}")
-        };
-    }
-    if terminal && started.elapsed() >= tick {
-        let _ = write!(io::stderr().lock(), "\r\x1b[K");
     }
 }
 

@@ -8,6 +8,7 @@ mod best;
 pub mod board_file;
 mod join;
 mod play;
+mod progress;
 mod prove;
 mod serve;
 mod solve;

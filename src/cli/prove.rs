@@ -2,10 +2,10 @@
 //! branch-and-bound proof in [`crate::modes::prove`]: flags, shard files, the
 //! progress line on stderr, Ctrl-C, `--sample` estimates, and the report.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
@@ -17,9 +17,6 @@ use crate::modes::prove::shard::{self, Params, Shard, ShardFiles};
 use crate::modes::prove::{self, ClassRecord, Progress, ProveError, Settings, Summary};
 use crate::player::signals::{self, OnSignal};
 use crate::rules::Preset;
-
-const TERMINAL_TICK: Duration = Duration::from_millis(250);
-const PLAIN_TICK: Duration = Duration::from_secs(5);
 
 const PROVE_HELP: &str = "\
 Finds every board (once up to rotation and reflection) scoring at least
@@ -251,38 +248,16 @@ where
     signals::install(OnSignal::Finish);
     thread::scope(|scope| {
         let worker = scope.spawn(work);
-        watch(progress, started, || worker.is_finished());
+        super::progress::watch(
+            started,
+            || status(progress, started),
+            || worker.is_finished(),
+            || progress.stop(),
+        );
         worker.join()
     })
     .map_err(|_| Error::Io(io::Error::other("the proof stopped unexpectedly")))?
     .map_err(prove_error)
-}
-
-/// Shows progress on stderr until `finished` says the work is over.
-fn watch(progress: &Progress, started: Instant, finished: impl Fn() -> bool) {
-    let terminal = io::stderr().is_terminal();
-    let tick = if terminal { TERMINAL_TICK } else { PLAIN_TICK };
-    let mut next = started + tick;
-    while !finished() {
-        thread::sleep(Duration::from_millis(20));
-        if signals::stopped() {
-            progress.stop();
-        }
-        if Instant::now() < next {
-            continue;
-        }
-        next += tick;
-        let line = status(progress, started);
-        let mut err = io::stderr().lock();
-        let _ = if terminal {
-            write!(err, "\r\x1b[K{line}")
-        } else {
-            writeln!(err, "{line}")
-        };
-    }
-    if terminal && started.elapsed() >= tick {
-        let _ = write!(io::stderr().lock(), "\r\x1b[K");
-    }
 }
 
 /// Elapsed time, classes done, CPU time and the best board so far.

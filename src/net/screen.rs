@@ -5,14 +5,10 @@
 //! the terminal back on every way out. Everything from the server is shown
 //! through [`clean`].
 
-use std::io::{self, Stdout};
+use std::io;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen};
-use crossterm::{cursor, execute, terminal};
-use ratatui::Terminal;
-use ratatui::backend::CrosstermBackend;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
@@ -24,6 +20,7 @@ use tokio::sync::mpsc;
 use super::client::{JoinOptions, results_lines};
 use super::protocol::{ClientMsg, LobbyPlayer, ServerMsg, VERSION, clean, decode_server, encode};
 use super::server::{Line as Read, read_line_capped};
+use crate::tui::terminal::Session;
 use crate::tui::ui::clock;
 
 /// Where the player is.
@@ -76,40 +73,6 @@ impl Screen {
             status: "Enter: ready   Esc: quit".into(),
         }
     }
-}
-
-/// Owns raw mode and the alternate screen; dropping it restores the terminal.
-struct Session {
-    terminal: Terminal<CrosstermBackend<Stdout>>,
-}
-
-impl Session {
-    fn start() -> io::Result<Session> {
-        terminal::enable_raw_mode()?;
-        let made = (|| {
-            let mut stdout = io::stdout();
-            execute!(stdout, EnterAlternateScreen, cursor::Hide)?;
-            Terminal::new(CrosstermBackend::new(stdout))
-        })();
-        match made {
-            Ok(terminal) => Ok(Session { terminal }),
-            Err(e) => {
-                restore();
-                Err(e)
-            }
-        }
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        restore();
-    }
-}
-
-fn restore() {
-    let _ = terminal::disable_raw_mode();
-    let _ = execute!(io::stdout(), LeaveAlternateScreen, cursor::Show);
 }
 
 /// Plays full-screen until the player quits (Esc, Ctrl-C) or the room's last round is over.
@@ -407,7 +370,7 @@ mod tests {
     use ratatui::backend::TestBackend;
 
     fn shown(screen: &Screen) -> String {
-        let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("test backend");
+        let mut terminal = ratatui::Terminal::new(TestBackend::new(80, 24)).expect("test backend");
         terminal.draw(|frame| draw(frame, screen)).expect("draws");
         let buffer = terminal.backend().buffer().clone();
         buffer

@@ -22,12 +22,15 @@ use super::ui::{self, Look};
 const FRAME: Duration = Duration::from_millis(100);
 
 /// Owns raw mode and the alternate screen; dropping it restores the terminal.
-struct Session {
-    terminal: Terminal<CrosstermBackend<Stdout>>,
+/// The full-screen network client uses it too.
+pub(crate) struct Session {
+    /// The terminal to draw on.
+    pub(crate) terminal: Terminal<CrosstermBackend<Stdout>>,
 }
 
 impl Session {
-    fn start() -> io::Result<Session> {
+    /// Raw mode, the alternate screen, a hidden cursor, and a panic hook that restores them.
+    pub(crate) fn start() -> io::Result<Session> {
         install_panic_hook();
         terminal::enable_raw_mode()?;
         // From here on a failure must still restore what was already changed.

@@ -39,6 +39,7 @@ fn play_with<K: Keyboard>(keys: &mut K, time: Option<Duration>) -> (String, Reco
         time,
         level: Level::Perfect,
         terminal: false,
+        intro: true,
         board: None,
     };
     let mut out = Vec::new();
@@ -255,6 +256,7 @@ fn at_a_terminal_the_rules_come_first_and_the_screen_clears_between_words() {
         time: None,
         level: Level::Perfect,
         terminal: true,
+        intro: true,
         board: None,
     };
     let mut keys = Plain::new(&b"n\nten\nquit\n\nn\n"[..]);
@@ -275,4 +277,24 @@ fn at_a_terminal_the_rules_come_first_and_the_screen_clears_between_words() {
         out.contains(&format!("{clear}You found QUIT: 1 point.\n")),
         "{out}"
     );
+}
+
+#[test]
+fn the_introduction_can_be_skipped() {
+    let finder = finder();
+    let settings = Settings {
+        finder: &finder,
+        highlight: Highlight::Reverse,
+        time: None,
+        level: Level::Perfect,
+        terminal: true,
+        intro: false,
+        board: None,
+    };
+    let mut keys = Plain::new(&b"n\n\nn\n"[..]);
+    let mut out = Vec::new();
+    versus::play(&mut keys, &mut out, &settings, || Ok(rolled())).expect("writes to a Vec succeed");
+    let out = String::from_utf8_lossy(&out);
+    assert!(out.starts_with(TYPE), "{out}");
+    assert!(!out.contains("Welcome"), "{out}");
 }

@@ -31,6 +31,7 @@ fuzz_target!(|data: &[u8]| {
         time: None,
         level: Level::Perfect,
         terminal: false,
+        intro: true,
         board: None,
     };
     let mut keys = Plain::new(data);

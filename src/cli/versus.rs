@@ -30,6 +30,9 @@ pub struct VersusArgs {
     /// The computer's vocabulary: easy, medium, hard or perfect (every word)
     #[arg(long, value_name = "LEVEL", value_enum, default_value_t = Level::Perfect)]
     pub level: Level,
+    /// Skip the rules shown when a match starts at a terminal
+    #[arg(long)]
+    pub no_intro: bool,
 }
 
 /// Plays rounds of human against computer.
@@ -48,6 +51,7 @@ pub fn run(versus_args: &VersusArgs) -> Result<(), Error> {
         time: time_limit(args.time),
         level: versus_args.level,
         terminal: io::stdin().is_terminal() && io::stdout().is_terminal(),
+        intro: !versus_args.no_intro,
         board: board.as_ref(),
     };
     let mut rng = args.seed.map_or_else(random::from_entropy, random::seeded);

@@ -52,6 +52,8 @@ pub struct Settings<'a> {
     pub time: Option<Duration>,
     /// How much of the word list the computer knows.
     pub level: Level,
+    /// Whether a match at a terminal opens with the rules (`--no-intro` skips them).
+    pub intro: bool,
     /// The first round's board, when it was given up front (`--board`): the
     /// first round then does not ask for one.
     pub board: Option<&'a GameBoard>,
@@ -107,7 +109,7 @@ where
 {
     let mut record = Record::default();
     let mut given = settings.board.cloned();
-    if settings.terminal {
+    if settings.terminal && settings.intro {
         out.write_all(introduction(settings.finder.rules()).as_bytes())
             .map_err(Error::Output)?;
     }

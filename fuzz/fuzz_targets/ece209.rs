@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     let out = String::from_utf8_lossy(&out);
     let printed: u32 = out
         .lines()
-        .filter(|line| !line.starts_with("Total score"))
+        .filter(|line| !line.contains("Total score: "))
         .filter_map(|line| {
             line.rsplit_once(": ")?
                 .1

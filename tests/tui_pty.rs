@@ -21,6 +21,19 @@ fn start_tui(dir: &TempDir, args: &str) -> Option<Pty> {
     Pty::start(dir, &format!("exec '{binary}' tui {args}"))
 }
 
+/// The game's process id: `script` runs the shell, which execs boggle, its only child.
+#[cfg(target_os = "linux")]
+fn boggle_pid(pty: &Pty) -> String {
+    let script = pty.child.id();
+    let children = std::fs::read_to_string(format!("/proc/{script}/task/{script}/children"))
+        .expect("script's children are listed");
+    children
+        .split_whitespace()
+        .next()
+        .expect("boggle runs")
+        .to_string()
+}
+
 fn dictionary(dir: &TempDir) -> String {
     let path = dir.write("words.txt", "EAT\nTEA\nATE\nLATE\nTALE\n");
     path.display().to_string()
@@ -71,11 +84,7 @@ fn a_kill_mid_game_restores_the_terminal_and_says_why() {
         return;
     };
     pty.wait_for("Found:");
-    // `script` runs the shell, which execs boggle: its only child.
-    let script = pty.child.id();
-    let children = std::fs::read_to_string(format!("/proc/{script}/task/{script}/children"))
-        .expect("script's children are listed");
-    let boggle = children.split_whitespace().next().expect("boggle runs");
+    let boggle = boggle_pid(&pty);
     let killed = Command::new("sh")
         .args(["-c", &format!("kill -TERM {boggle}")])
         .status()
@@ -155,14 +164,7 @@ fn a_terminal_that_goes_away_ends_the_game() {
         return;
     };
     pty.wait_for("Found:");
-    let script = pty.child.id();
-    let children = std::fs::read_to_string(format!("/proc/{script}/task/{script}/children"))
-        .expect("script's children are listed");
-    let boggle = children
-        .split_whitespace()
-        .next()
-        .expect("boggle runs")
-        .to_string();
+    let boggle = boggle_pid(&pty);
     // SIGKILL: script cannot pass anything on, it just closes the terminal.
     let _ = pty.child.kill();
     let _ = pty.child.wait();

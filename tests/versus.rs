@@ -247,8 +247,8 @@ fn the_binary_plays_with_plain_marking_and_refuses_ece209() {
     assert!(refused.stderr.contains("needs rules with a dictionary"));
 }
 
-#[test]
-fn at_a_terminal_the_rules_come_first_and_the_screen_clears_between_words() {
+/// A match played with `script` at a terminal (with the introduction or not).
+fn at_a_terminal(script: &[u8], intro: bool) -> String {
     let finder = finder();
     let settings = Settings {
         finder: &finder,
@@ -256,13 +256,23 @@ fn at_a_terminal_the_rules_come_first_and_the_screen_clears_between_words() {
         time: None,
         level: Level::Perfect,
         terminal: true,
-        intro: true,
+        intro,
         board: None,
     };
-    let mut keys = Plain::new(&b"n\nten\nquit\n\nn\n"[..]);
     let mut out = Vec::new();
-    versus::play(&mut keys, &mut out, &settings, || Ok(rolled())).expect("writes to a Vec succeed");
-    let out = String::from_utf8_lossy(&out);
+    versus::play(
+        &mut Plain::new(script),
+        &mut out,
+        &settings,
+        || Ok(rolled()),
+    )
+    .expect("writes to a Vec succeed");
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[test]
+fn at_a_terminal_the_rules_come_first_and_the_screen_clears_between_words() {
+    let out = at_a_terminal(b"n\nten\nquit\n\nn\n", true);
     assert!(
         out.starts_with(
             "Welcome to Boggle! You play a 4x4 board against the computer.\n\
@@ -281,20 +291,7 @@ fn at_a_terminal_the_rules_come_first_and_the_screen_clears_between_words() {
 
 #[test]
 fn the_introduction_can_be_skipped() {
-    let finder = finder();
-    let settings = Settings {
-        finder: &finder,
-        highlight: Highlight::Reverse,
-        time: None,
-        level: Level::Perfect,
-        terminal: true,
-        intro: false,
-        board: None,
-    };
-    let mut keys = Plain::new(&b"n\n\nn\n"[..]);
-    let mut out = Vec::new();
-    versus::play(&mut keys, &mut out, &settings, || Ok(rolled())).expect("writes to a Vec succeed");
-    let out = String::from_utf8_lossy(&out);
+    let out = at_a_terminal(b"n\n\nn\n", false);
     assert!(out.starts_with(TYPE), "{out}");
     assert!(!out.contains("Welcome"), "{out}");
 }

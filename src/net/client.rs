@@ -33,6 +33,23 @@ pub struct JoinOptions {
 /// but a server never gets to make the client hold unbounded memory.
 const SERVER_LINE: usize = 4 << 20;
 
+/// The next message from the server, read into `buf` (cancel-safe: a partly
+/// read line stays there until the next call); the line mode and the full
+/// screen read the server this one way.
+pub(crate) async fn next_server_msg<R: AsyncBufRead + Unpin>(
+    server: &mut R,
+    buf: &mut Vec<u8>,
+) -> io::Result<ServerMsg> {
+    match read_line_capped(server, buf, SERVER_LINE).await? {
+        Line::Read => {}
+        Line::Eof => return Err(io::Error::other("the server closed the connection")),
+        Line::TooLong => return Err(io::Error::other("a message from the server is too long")),
+    }
+    let decoded = decode_server(buf);
+    buf.clear();
+    decoded.map_err(|e| io::Error::other(format!("bad message from the server: {e}")))
+}
+
 /// The words queued before a round starts, at most (a script piping a huge file waits its turn).
 const MAX_QUEUED: usize = 10_000;
 
@@ -181,16 +198,8 @@ where
     loop {
         tokio::select! {
             // Cancel-safe: a partly read line stays in `buf` for the next turn.
-            read = read_line_capped(&mut server, &mut buf, SERVER_LINE) => {
-                match read? {
-                    Line::Read => {}
-                    Line::Eof => return Err(io::Error::other("the server closed the connection")),
-                    Line::TooLong => return Err(io::Error::other("a message from the server is too long")),
-                }
-                let decoded = decode_server(&buf);
-                buf.clear();
-                let msg = decoded
-                    .map_err(|e| io::Error::other(format!("bad message from the server: {e}")))?;
+            msg = next_server_msg(&mut server, &mut buf) => {
+                let msg = msg?;
                 let mut send = Vec::new();
                 match &msg {
                     ServerMsg::Welcome { room, name, token, .. } => {

@@ -17,9 +17,8 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 
-use super::client::{JoinOptions, results_lines};
-use super::protocol::{ClientMsg, LobbyPlayer, ServerMsg, VERSION, clean, decode_server, encode};
-use super::server::{Line as Read, read_line_capped};
+use super::client::{JoinOptions, next_server_msg, results_lines};
+use super::protocol::{ClientMsg, LobbyPlayer, ServerMsg, VERSION, clean, encode};
 use crate::tui::terminal::Session;
 use crate::tui::ui::clock;
 
@@ -110,15 +109,8 @@ pub async fn run(opts: &JoinOptions) -> io::Result<()> {
         session.terminal.draw(|frame| draw(frame, &screen))?;
         let mut send: Vec<ClientMsg> = Vec::new();
         tokio::select! {
-            read = read_line_capped(&mut server, &mut buf, 4 << 20) => {
-                match read? {
-                    Read::Read => {}
-                    Read::Eof => return Err(io::Error::other("the server closed the connection")),
-                    Read::TooLong => return Err(io::Error::other("a message from the server is too long")),
-                }
-                let decoded = decode_server(&buf);
-                buf.clear();
-                let msg = decoded.map_err(|e| io::Error::other(format!("bad message from the server: {e}")))?;
+            msg = next_server_msg(&mut server, &mut buf) => {
+                let msg = msg?;
                 if let Some(end) = apply(&mut screen, &msg) {
                     return end;
                 }

@@ -315,17 +315,24 @@ impl Dictionary {
         if self.ranks.is_empty() || max_rank == RARE {
             return self.clone();
         }
-        let kept = self
-            .word_bytes()
-            .zip(&self.ranks)
-            .filter(|&(_, &rank)| rank <= max_rank)
-            .map(|(word, &rank)| (word, rank));
-        let mut text = Vec::new();
-        for (word, rank) in kept {
-            text.extend_from_slice(word);
-            text.extend_from_slice(format!("\t{rank}\n").as_bytes());
+        // The kept words are already sorted and distinct: collected as they are.
+        let mut kept = Collected {
+            ranked: true,
+            ..Collected::default()
+        };
+        for (word, &rank) in self.word_bytes().zip(&self.ranks) {
+            if rank <= max_rank {
+                let start = kept.letters.len() as u32;
+                kept.letters.extend_from_slice(word);
+                kept.spans.push((start, kept.letters.len() as u32, rank));
+            }
         }
-        Dictionary::parse(&text).named(format!("{}, common words", self.source))
+        // `player list (built in)` becomes `player list (built in, common words)`.
+        let source = match self.source.strip_suffix(')') {
+            Some(open) => format!("{open}, common words)"),
+            None => format!("{} (common words)", self.source),
+        };
+        kept.build().named(source)
     }
 
     /// Every word's letters, in order.
@@ -631,6 +638,11 @@ mod tests {
         assert!(d.is_rare("emu") && !d.is_rare("cat"));
         let common = d.restricted(20);
         assert_eq!(common.words().collect::<Vec<_>>(), ["CAT", "DOG"]);
+        assert_eq!(common.describe(), "a list of words (common words, 2 words)");
+        assert_eq!(
+            Dictionary::player().restricted(50).describe(),
+            "player list (built in, common words, 63,067 words)"
+        );
         assert_eq!(common.rank("DOG"), Some(20));
         assert_eq!(d.restricted(RARE).len(), 3);
     }

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use crate::dictionary::Level;
 use crate::engine::path::find_path;
-use crate::game::{Game, Verdict, Winner};
+use crate::game::{Game, Winner};
 use crate::game_board::GameBoard;
 use crate::rules::Rules;
 use crate::word_find::WordFind;
@@ -333,11 +333,6 @@ impl App {
         let verdict = self.game.play_word(&word);
         self.status = format!("{word}: {}", verdict.reason());
         self.rejected = !verdict.is_accepted();
-    }
-
-    /// What submitting `word` would earn, without recording it (the game's judge).
-    pub fn judge(&self, word: &str) -> Verdict {
-        self.game.judge(word)
     }
 
     /// The same game against a computer (under the versus presets) that knows

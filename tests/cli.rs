@@ -118,13 +118,16 @@ fn a_huge_time_is_a_usage_error_naming_the_range_in_every_mode() {
 #[test]
 fn too_many_threads_is_a_usage_error_in_every_subcommand_that_takes_them() {
     let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
-    for mode in ["bench", "best"] {
+    // prove's own flags come first so that only --threads can be wrong.
+    for mode in [
+        &["bench"][..],
+        &["best"],
+        &["prove", "--size", "2x2", "--above", "1"],
+    ] {
         for threads in ["1152921504606846976", "257", "0"] {
-            let run = run_boggle(
-                dir.path(),
-                &[mode, "--dict", "dict.txt", "--threads", threads],
-                b"",
-            );
+            let mut args = mode.to_vec();
+            args.extend(["--dict", "dict.txt", "--threads", threads]);
+            let run = run_boggle(dir.path(), &args, b"");
             assert_one_line(&run, 2, "1..=256");
         }
     }

@@ -51,8 +51,8 @@ pub struct ProveArgs {
     /// Letter buckets: groups separated by spaces, corner groups after '/'
     #[arg(long, value_name = "SPEC")]
     pub buckets: Option<String>,
-    /// Worker threads [default: all cores]
-    #[arg(long, value_name = "T")]
+    /// Worker threads, 1 to 256 [default: all cores]
+    #[arg(long, value_name = "T", value_parser = args::threads())]
     pub threads: Option<usize>,
     /// Run shard I of N of the classes (0 <= I < N)
     #[arg(long, value_name = "I/N")]
@@ -123,11 +123,9 @@ pub fn run(args: &ProveArgs) -> Result<(), Error> {
         Some(text) => Shard::parse(text).map_err(prove_error)?,
         None => Shard::ALL,
     };
-    let threads = match args.threads {
-        Some(0) => return Err(usage("--threads must be at least 1")),
-        Some(threads) => threads,
-        None => thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()));
     if args.sample == Some(0) {
         return Err(usage("--sample must be at least 1"));
     }

@@ -72,6 +72,8 @@ struct Screen {
     status: String,
     /// The seat's token, for the rejoin command printed on leaving mid-round.
     token: Option<String>,
+    /// The server said goodbye or refused: there is no seat to go back to.
+    closed_by_server: bool,
 }
 
 /// The prompt while a round is on.
@@ -97,12 +99,15 @@ impl Screen {
             last: false,
             status: "Enter: ready   Esc: quit".into(),
             token: None,
+            closed_by_server: false,
         }
     }
 
     /// The token of the seat, if a round is on that it could rejoin.
     fn rejoinable(&self, now: Instant) -> Option<&str> {
-        let running = self.view == View::Round && self.deadline.is_some_and(|d| d > now);
+        let running = self.view == View::Round
+            && !self.closed_by_server
+            && self.deadline.is_some_and(|d| d > now);
         running.then_some(self.token.as_deref()).flatten()
     }
 
@@ -231,6 +236,7 @@ impl Screen {
             }
             ServerMsg::Error { code, message } => {
                 if code.is_fatal() {
+                    self.closed_by_server = true;
                     return Some(Err(io::Error::other(format!(
                         "the server refused: {}",
                         clean(message)
@@ -239,6 +245,7 @@ impl Screen {
                 self.status = clean(message);
             }
             ServerMsg::Bye { reason } => {
+                self.closed_by_server = true;
                 return Some(Err(io::Error::other(format!(
                     "the server closed: {}",
                     clean(reason)
@@ -730,5 +737,23 @@ mod tests {
         typed(&mut screen, "\n");
         let (_, send) = apply(&mut screen, &welcome(Moves::EightNeighbours));
         assert_eq!(send, [ClientMsg::Ready]);
+    }
+
+    #[test]
+    fn after_a_goodbye_mid_round_there_is_nothing_to_rejoin() {
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &welcome(Moves::EightNeighbours));
+        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        assert_eq!(screen.rejoinable(Instant::now()), Some("t0k"));
+        assert_eq!(
+            screen.rejoinable(Instant::now() + Duration::from_secs(61)),
+            None,
+            "the round is over by then"
+        );
+        let bye = ServerMsg::Bye {
+            reason: "the server is shutting down".into(),
+        };
+        assert!(matches!(apply(&mut screen, &bye).0, Some(Err(_))));
+        assert_eq!(screen.rejoinable(Instant::now()), None);
     }
 }

@@ -1,10 +1,16 @@
 //! The networked game end to end: a server on 127.0.0.1:0 in this process,
 //! driven by scripted clients speaking the protocol (and the line-mode
-//! client). Timeouts here only guard against hangs; nothing asserts timing.
+//! client, through a relay whose connections a test can cut); and the real
+//! `boggle serve` stopped by a signal. Timeouts here only guard against
+//! hangs; nothing asserts timing.
 
+mod common;
+
+use std::io::{BufRead, Write};
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::time::Duration;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use boggle::net::client::{JoinOptions, run_lines};
 use boggle::net::protocol::{
@@ -13,10 +19,12 @@ use boggle::net::protocol::{
 use boggle::net::room::RoomConfig;
 use boggle::net::server::{Limits, Server, ServerConfig};
 use boggle::{Dictionary, GameBoard, Rules, WordFind};
+use common::{exit_code, serve};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
 
 /// Hang guard for any one wait.
 const GUARD: Duration = Duration::from_secs(20);
@@ -380,4 +388,261 @@ async fn silent_clients_time_out_and_the_connection_cap_holds() {
         ann.until(|m| matches!(m, ServerMsg::Pong)).await,
         ServerMsg::Pong
     );
+}
+
+/// A TCP relay in front of the server whose connections the test can cut,
+/// as a network failure would: both ends close, and the server hears no
+/// goodbye from the client nor the client from the server.
+struct Relay {
+    addr: SocketAddr,
+    pipes: Arc<Mutex<Vec<JoinHandle<()>>>>,
+    accept: JoinHandle<()>,
+}
+
+impl Relay {
+    async fn start(server: SocketAddr) -> Relay {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
+        let addr = listener.local_addr().expect("address");
+        let pipes: Arc<Mutex<Vec<JoinHandle<()>>>> = Arc::default();
+        let accept = tokio::spawn({
+            let pipes = Arc::clone(&pipes);
+            async move {
+                while let Ok((mut client, _)) = listener.accept().await {
+                    let pipe = tokio::spawn(async move {
+                        if let Ok(mut upstream) = TcpStream::connect(server).await {
+                            let _ = tokio::io::copy_bidirectional(&mut client, &mut upstream).await;
+                        }
+                    });
+                    pipes.lock().expect("pipes").push(pipe);
+                }
+            }
+        });
+        Relay {
+            addr,
+            pipes,
+            accept,
+        }
+    }
+
+    /// Cuts every connection through the relay; new ones still get through.
+    fn cut(&self) {
+        for pipe in self.pipes.lock().expect("pipes").drain(..) {
+            pipe.abort();
+        }
+    }
+
+    /// Cuts every connection and takes no more: the server is out of reach.
+    fn close(self) {
+        self.cut();
+        self.accept.abort();
+    }
+}
+
+/// The line-mode client's standard output, readable while it plays.
+#[derive(Clone, Default)]
+struct Screen(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Screen {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("output").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Screen {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().expect("output")).into_owned()
+    }
+
+    /// Waits until the output holds `text`.
+    async fn wait_for(&self, text: &str) {
+        let give_up = Instant::now() + GUARD;
+        while !self.text().contains(text) {
+            assert!(
+                Instant::now() < give_up,
+                "never printed {text:?}:\n{}",
+                self.text()
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+}
+
+/// Starts `run_lines` as `name` on `addr`; the words to type go into the returned writer.
+fn line_client(
+    addr: SocketAddr,
+    name: &str,
+    rejoin_for: Duration,
+) -> (
+    tokio::io::DuplexStream,
+    Screen,
+    JoinHandle<Result<(), String>>,
+) {
+    let (keys, input) = tokio::io::duplex(4096);
+    let screen = Screen::default();
+    let opts = JoinOptions {
+        addr: addr.to_string(),
+        name: name.into(),
+        rejoin_for,
+        ..JoinOptions::default()
+    };
+    let mut out = screen.clone();
+    let played = tokio::spawn(async move {
+        run_lines(&opts, BufReader::new(input), &mut out)
+            .await
+            .map_err(|e| e.to_string())
+    });
+    (keys, screen, played)
+}
+
+/// Whether `msg` is a lobby in which `name` is (or is not) connected.
+fn lobby_shows(msg: &ServerMsg, name: &str, connected: bool) -> bool {
+    matches!(msg, ServerMsg::Lobby { players, .. }
+        if players.iter().any(|p| p.name == name && p.connected == connected))
+}
+
+#[tokio::test]
+async fn a_line_client_whose_connection_is_cut_rejoins_and_keeps_every_word() {
+    let (addr, _stop) = start(config(Duplicates::Cancel, None)).await;
+    let relay = Relay::start(addr).await;
+    let (mut bob, _) = Peer::join(addr, "bob", None).await;
+    bob.send(&ClientMsg::Ready).await;
+    let (mut keys, ann, played) = line_client(relay.addr, "ann", Duration::from_secs(20));
+    ann.wait_for("board: BENHLAUMITLZRGAN\n").await;
+    keys.write_all(b"eat\n").await.expect("types");
+    ann.wait_for("EAT: +1\n").await;
+    relay.cut();
+    bob.until(|m| lobby_shows(m, "ann", false)).await;
+    // Typed while the connection is down: held or sent again, never lost.
+    keys.write_all(b"nag\n").await.expect("types");
+    bob.until(|m| lobby_shows(m, "ann", true)).await;
+    ann.wait_for("NAG: +1\n").await;
+    // The server kept the seat and the word found before the cut.
+    assert!(
+        ann.text().contains("found before: EAT +1\n"),
+        "{}",
+        ann.text()
+    );
+    assert!(matches!(
+        bob.word("bat").await,
+        ServerMsg::Verdict { accepted: true, .. }
+    ));
+    drop(keys);
+    bob.send(&ClientMsg::Done).await;
+    let players = bob.results().await;
+    assert_eq!(players.len(), 2, "one seat for ann: {players:?}");
+    assert_eq!(
+        score(&players, "ann"),
+        (2, vec![("EAT".into(), false), ("NAG".into(), false)])
+    );
+    let played = tokio::time::timeout(GUARD, played)
+        .await
+        .expect("no hang")
+        .expect("ann's task");
+    assert_eq!(played, Ok(()));
+    assert!(
+        ann.text()
+            .contains("\nann: 2 points (total 2); words: EAT +1, NAG +1\n"),
+        "{}",
+        ann.text()
+    );
+}
+
+#[tokio::test]
+async fn a_line_client_that_cannot_rejoin_gives_up_with_one_error() {
+    let (addr, _stop) = start(config(Duplicates::Cancel, None)).await;
+    let relay = Relay::start(addr).await;
+    let (mut bob, _) = Peer::join(addr, "bob", None).await;
+    bob.send(&ClientMsg::Ready).await;
+    let (_keys, ann, played) = line_client(relay.addr, "ann", Duration::from_secs(1));
+    ann.wait_for("board: ").await;
+    relay.close();
+    let played = tokio::time::timeout(GUARD, played)
+        .await
+        .expect("gives up in time")
+        .expect("ann's task");
+    let error = played.expect_err("the server is out of reach");
+    assert!(
+        error.starts_with("lost the connection to the server (the server closed the connection) and could not rejoin within 1 s"),
+        "{error}"
+    );
+    // The seat is still the server's: bob's round goes on.
+    assert!(matches!(
+        bob.word("bat").await,
+        ServerMsg::Verdict { accepted: true, .. }
+    ));
+}
+
+/// SIGTERM and SIGINT stop `boggle serve` cleanly: every client is told
+/// `bye`, the line-mode client ends at once with that reason (a goodbye is no
+/// drop to rejoin after), and the server exits 0, as README says.
+#[cfg(unix)]
+#[test]
+fn serve_stops_on_sigterm_and_sigint_telling_its_clients() {
+    for signal in ["TERM", "INT"] {
+        let (mut server, addr) = serve(&["--board", "BENHLAUMITLZRGAN"]);
+        let mut ann = std::net::TcpStream::connect(addr).expect("connects");
+        ann.set_read_timeout(Some(GUARD)).expect("timeout");
+        let hello = ClientMsg::Hello {
+            version: VERSION,
+            name: "ann".into(),
+            room: None,
+            password: None,
+            token: None,
+        };
+        ann.write_all(encode(&hello).as_bytes()).expect("hello");
+        let mut ann = std::io::BufReader::new(ann);
+        let mut next = || {
+            let mut line = String::new();
+            ann.read_line(&mut line).expect("a message");
+            serde_json::from_str::<ServerMsg>(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
+        };
+        let mut bob = Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args(["join", &addr.to_string(), "--name", "bob"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("boggle join starts");
+        while !lobby_shows(&next(), "bob", true) {}
+        // The `kill` utility, as the tui's pty tests use: no unsafe code in tests.
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &server.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        let bye = loop {
+            let msg = next();
+            if matches!(msg, ServerMsg::Bye { .. }) {
+                break msg;
+            }
+        };
+        assert_eq!(
+            bye,
+            ServerMsg::Bye {
+                reason: "the server is shutting down".into()
+            }
+        );
+        drop(ann);
+        assert_eq!(
+            exit_code(&mut server, "boggle serve"),
+            Some(0),
+            "SIG{signal}"
+        );
+        assert_eq!(exit_code(&mut bob, "boggle join"), Some(1), "SIG{signal}");
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut bob.stderr.take().expect("piped"), &mut stderr)
+            .expect("reads");
+        assert!(
+            stderr.ends_with(&format!(
+                "boggle: {addr}: the server closed: the server is shutting down\n"
+            )),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("rejoin"), "{stderr}");
+    }
 }

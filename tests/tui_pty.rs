@@ -7,7 +7,6 @@
 mod common;
 
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use common::TempDir;
 use common::pty::{Pty, contains};
@@ -19,19 +18,6 @@ const LEAVE_ALTERNATE_SCREEN: &[u8] = b"\x1b[?1049l";
 fn start_tui(dir: &TempDir, args: &str) -> Option<Pty> {
     let binary = env!("CARGO_BIN_EXE_boggle");
     Pty::start(dir, &format!("exec '{binary}' tui {args}"))
-}
-
-/// The game's process id: `script` runs the shell, which execs boggle, its only child.
-#[cfg(target_os = "linux")]
-fn boggle_pid(pty: &Pty) -> String {
-    let script = pty.child.id();
-    let children = std::fs::read_to_string(format!("/proc/{script}/task/{script}/children"))
-        .expect("script's children are listed");
-    children
-        .split_whitespace()
-        .next()
-        .expect("boggle runs")
-        .to_string()
 }
 
 fn dictionary(dir: &TempDir) -> String {
@@ -84,7 +70,7 @@ fn a_kill_mid_game_restores_the_terminal_and_says_why() {
         return;
     };
     pty.wait_for("Found:");
-    let boggle = boggle_pid(&pty);
+    let boggle = pty.program_pid();
     let killed = Command::new("sh")
         .args(["-c", &format!("kill -TERM {boggle}")])
         .status()
@@ -164,19 +150,6 @@ fn a_terminal_that_goes_away_ends_the_game() {
         return;
     };
     pty.wait_for("Found:");
-    let boggle = boggle_pid(&pty);
-    // SIGKILL: script cannot pass anything on, it just closes the terminal.
-    let _ = pty.child.kill();
-    let _ = pty.child.wait();
-    let give_up = Instant::now() + Duration::from_secs(30);
-    while std::path::Path::new(&format!("/proc/{boggle}/stat")).exists()
-        && std::fs::read_to_string(format!("/proc/{boggle}/stat"))
-            .is_ok_and(|s| !s.contains(") Z "))
-    {
-        if Instant::now() > give_up {
-            let _ = Command::new("kill").args(["-9", &boggle]).status();
-            panic!("boggle tui went on without its terminal");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let boggle = pty.program_pid();
+    pty.hang_up(&boggle);
 }

@@ -1,15 +1,18 @@
 //! `boggle join`: the networked game's client command: on a terminal the
 //! full-screen client ([`crate::net::screen`]); otherwise the line mode of
 //! [`crate::net::client`]: words from standard input, verdicts and results
-//! on standard output.
+//! on standard output. Both rejoin after a dropped connection for
+//! [`REJOIN_FOR`].
 
 use std::io::{self, BufWriter, IsTerminal};
 
 use clap::Args;
 
+use super::tui::{ColorChoice, use_colour};
 use crate::error::Error;
-use crate::net::client::{JoinOptions, run_lines};
+use crate::net::client::{JoinOptions, REJOIN_FOR, run_lines};
 use crate::net::protocol::{check_name, check_room};
+use crate::tui::ui::Look;
 
 /// The flags of `boggle join`.
 #[derive(Debug, Args, Clone)]
@@ -29,6 +32,9 @@ pub struct JoinArgs {
     /// The token printed when you last joined, to take your seat (and words) back
     #[arg(long, value_name = "TOKEN")]
     pub token: Option<String>,
+    /// Colour on the full screen: auto (honours NO_COLOR), always, never
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
 }
 
 /// A usage error with its own explanation.
@@ -51,26 +57,40 @@ pub fn run(args: &JoinArgs) -> Result<(), Error> {
         room: Some(args.room.clone()),
         password: args.password.clone(),
         token: args.token.clone(),
+        rejoin_for: REJOIN_FOR,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(Error::Io)?;
     let on_terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
-    runtime.block_on(async {
+    // Network errors name the server; the terminal's own (hung up, a signal) do not.
+    let at_server = |e: io::Error| match e.kind() {
+        io::ErrorKind::Interrupted | io::ErrorKind::BrokenPipe => Error::Io(e),
+        kind => Error::Io(io::Error::new(kind, format!("{}: {e}", args.addr))),
+    };
+    let played = runtime.block_on(async {
         if on_terminal {
-            return crate::net::screen::run(&opts)
+            let look = Look {
+                colour: use_colour(args.color, std::env::var_os("NO_COLOR")),
+            };
+            return crate::net::screen::run(&opts, look)
                 .await
-                .map_err(|e| Error::Io(io::Error::new(e.kind(), format!("{}: {e}", args.addr))));
+                .map_err(at_server);
         }
         let input = tokio::io::BufReader::new(tokio::io::stdin());
         let mut out = BufWriter::new(io::stdout().lock());
         run_lines(&opts, input, &mut out).await.map_err(|e| {
+            // The link reports no network error as a broken pipe: this one is standard output.
             if e.kind() == io::ErrorKind::BrokenPipe {
                 Error::Output(e)
             } else {
-                Error::Io(io::Error::new(e.kind(), format!("{}: {e}", args.addr)))
+                at_server(e)
             }
         })
-    })
+    });
+    // tokio reads standard input on a blocking thread that a still-open pipe
+    // keeps waiting: do not wait for it on the way out.
+    runtime.shutdown_background();
+    played
 }

@@ -122,8 +122,9 @@ pub fn run(args: &TuiArgs) -> Result<(), Error> {
     result.map_err(Error::Io)
 }
 
-/// Whether to colour: `auto` follows NO_COLOR (set and non-empty means no colour).
-fn use_colour(choice: ColorChoice, no_color: Option<std::ffi::OsString>) -> bool {
+/// Whether to colour: `auto` follows NO_COLOR (set and non-empty means no
+/// colour). `boggle join`'s full screen decides the same way.
+pub(super) fn use_colour(choice: ColorChoice, no_color: Option<std::ffi::OsString>) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,

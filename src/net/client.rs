@@ -1,21 +1,19 @@
-//! The client side of `boggle join`: the connection to a server and the line
-//! mode for scripts and tests. Every string from the server passes through
-//! [`clean`] before it is printed, so no byte from the network can drive the
-//! terminal, whatever the server is.
+//! The client side of `boggle join`: who joins where, the line mode for
+//! scripts and tests, and the text both clients show. The connection itself,
+//! kept through drops, is [`super::link`]. Every string from the server
+//! passes through [`clean`] before it is printed, so no byte from the network
+//! can drive the terminal, whatever the server is.
 
 use std::io::{self, Write};
 use std::time::Duration;
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
-use super::protocol::{
-    ClientMsg, LobbyPlayer, ServerMsg, VERSION, WordPoints, clean, decode_server, encode,
-};
-use super::server::{Line, read_line_capped};
+use super::link::{Link, LinkEvent};
+use super::protocol::{ClientMsg, LobbyPlayer, ServerMsg, WordPoints, clean};
 
 /// Who joins where.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct JoinOptions {
     /// The server, `HOST:PORT`.
     pub addr: String,
@@ -27,27 +25,56 @@ pub struct JoinOptions {
     pub password: Option<String>,
     /// A token from an earlier join, to take that seat back.
     pub token: Option<String>,
+    /// How long to keep trying to rejoin after the connection drops (zero: never).
+    pub rejoin_for: Duration,
 }
 
-/// The longest line taken from a server: results of a big board are long,
-/// but a server never gets to make the client hold unbounded memory.
-const SERVER_LINE: usize = 4 << 20;
+/// How long a client tries to rejoin after a drop unless told otherwise:
+/// long enough for a network blip or a restarted router, short enough that
+/// a server that is gone ends the client within a round.
+pub const REJOIN_FOR: Duration = Duration::from_secs(20);
 
-/// The next message from the server, read into `buf` (cancel-safe: a partly
-/// read line stays there until the next call); the line mode and the full
-/// screen read the server this one way.
-pub(crate) async fn next_server_msg<R: AsyncBufRead + Unpin>(
-    server: &mut R,
-    buf: &mut Vec<u8>,
-) -> io::Result<ServerMsg> {
-    match read_line_capped(server, buf, SERVER_LINE).await? {
-        Line::Read => {}
-        Line::Eof => return Err(io::Error::other("the server closed the connection")),
-        Line::TooLong => return Err(io::Error::other("a message from the server is too long")),
+impl Default for JoinOptions {
+    fn default() -> JoinOptions {
+        JoinOptions {
+            addr: String::new(),
+            name: String::new(),
+            room: None,
+            password: None,
+            token: None,
+            rejoin_for: REJOIN_FOR,
+        }
     }
-    let decoded = decode_server(buf);
-    buf.clear();
-    decoded.map_err(|e| io::Error::other(format!("bad message from the server: {e}")))
+}
+
+/// The command that takes this seat back: `boggle join ADDR --name NAME
+/// --room ROOM --token TOKEN`, each value quoted for a POSIX shell where it
+/// needs it (and [`clean`]ed: the token comes from the server).
+pub fn rejoin_command(opts: &JoinOptions, token: &str) -> String {
+    let mut words = vec![
+        "boggle join".to_string(),
+        shell_word(&opts.addr),
+        "--name".into(),
+        shell_word(&opts.name),
+    ];
+    if let Some(room) = &opts.room {
+        words.extend(["--room".into(), shell_word(room)]);
+    }
+    words.extend(["--token".into(), shell_word(&clean(token))]);
+    words.join(" ")
+}
+
+/// `text` as one word for a POSIX shell: as it is when it is plain, else in single quotes.
+fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.:/@%+=,".contains(c));
+    if plain {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
 }
 
 /// The words queued before a round starts, at most (a script piping a huge file waits its turn).
@@ -165,47 +192,61 @@ pub fn results_lines(msg: &ServerMsg) -> Vec<String> {
 }
 
 /// Plays in line mode: words from `input` (one per line), verdicts and
-/// results to `out`. Returns after the room's last round, or after the round
-/// in which `input` ended; an error if the server refuses or goes away.
+/// results to `out`, what happens to the connection on standard error.
+/// Returns after the room's last round, or after the round in which `input`
+/// ended; an error if the server refuses, says goodbye, or goes away and
+/// cannot be rejoined within [`JoinOptions::rejoin_for`].
 pub async fn run_lines<I, W>(opts: &JoinOptions, input: I, out: &mut W) -> io::Result<()>
 where
     I: AsyncBufRead + Unpin,
     W: Write,
 {
-    let stream = TcpStream::connect(&opts.addr).await?;
-    let _ = stream.set_nodelay(true);
-    let (read_half, mut write_half) = stream.into_split();
-    let mut server = BufReader::new(read_half);
-    let hello = ClientMsg::Hello {
-        version: VERSION,
-        name: opts.name.clone(),
-        room: opts.room.clone(),
-        password: opts.password.clone(),
-        token: opts.token.clone(),
-    };
-    write_half.write_all(encode(&hello).as_bytes()).await?;
-    // Line-mode players are ready on joining.
-    write_half
-        .write_all(encode(&ClientMsg::Ready).as_bytes())
-        .await?;
+    let mut link = Link::connect(opts).await?;
     let mut input_lines = input.lines();
     let mut input_done = false;
     let mut in_round = false;
     let mut queued: Vec<String> = Vec::new();
-    let mut ping = tokio::time::interval(Duration::from_secs(30));
-    ping.tick().await;
-    let mut buf = Vec::new();
+    let mut joined = false;
+    let mut token_shown = String::new();
     loop {
         tokio::select! {
-            // Cancel-safe: a partly read line stays in `buf` for the next turn.
-            msg = next_server_msg(&mut server, &mut buf) => {
-                let msg = msg?;
-                let mut send = Vec::new();
+            event = link.next() => {
+                let msg = match event {
+                    LinkEvent::Msg(msg) => msg,
+                    LinkEvent::Lost { why, within } => {
+                        eprintln!(
+                            "connection lost ({}); rejoining for up to {} s",
+                            clean(&why),
+                            within.as_secs()
+                        );
+                        continue;
+                    }
+                    LinkEvent::Back { fresh } => {
+                        eprintln!("{}", if fresh {
+                            "rejoined with a new seat (the server had given the old one up)"
+                        } else {
+                            "rejoined: your words this round are kept"
+                        });
+                        continue;
+                    }
+                    LinkEvent::Failed(e) => return Err(e),
+                };
                 match &msg {
                     ServerMsg::Welcome { room, name, token, .. } => {
-                        writeln!(out, "joined room {} as {}", clean(room), clean(name))?;
-                        // The token lets a killed client take its seat back with --token.
-                        eprintln!("token: {}", clean(token));
+                        if !joined {
+                            writeln!(out, "joined room {} as {}", clean(room), clean(name))?;
+                            joined = true;
+                        }
+                        if *token != token_shown {
+                            // The token lets a killed client take its seat back with --token.
+                            eprintln!("token: {}", clean(token));
+                            token_shown.clone_from(token);
+                        }
+                        // Not in a round until the server says one is on (after a
+                        // rejoin it may have ended meanwhile); line-mode players are
+                        // always ready, and a rejoin starts out not ready.
+                        in_round = false;
+                        link.send(ClientMsg::Ready);
                     }
                     ServerMsg::Lobby { players, min_players, .. } => {
                         if !in_round {
@@ -220,9 +261,11 @@ where
                             writeln!(out, "found before: {}", word_list(found))?;
                         }
                         in_round = true;
-                        send.extend(queued.drain(..).map(|word| ClientMsg::Word { word }));
+                        for word in queued.drain(..) {
+                            link.send(ClientMsg::Word { word });
+                        }
                         if input_done {
-                            send.push(ClientMsg::Done);
+                            link.send(ClientMsg::Done);
                         }
                     }
                     ServerMsg::Verdict { word, accepted, points, reason, .. } => {
@@ -241,7 +284,7 @@ where
                             out.flush()?;
                             return Ok(());
                         }
-                        send.push(ClientMsg::Ready);
+                        link.send(ClientMsg::Ready);
                     }
                     ServerMsg::Error { code, message } => {
                         if code.is_fatal() {
@@ -254,16 +297,15 @@ where
                     }
                 }
                 out.flush()?;
-                for msg in send {
-                    write_half.write_all(encode(&msg).as_bytes()).await?;
-                }
             }
-            line = input_lines.next_line(), if !input_done => {
+            // Input waits while the link's queue is full, so a long file is
+            // read no faster than the server takes it.
+            line = input_lines.next_line(), if !input_done && link.has_room() => {
                 match line? {
                     None => {
                         input_done = true;
                         if in_round {
-                            write_half.write_all(encode(&ClientMsg::Done).as_bytes()).await?;
+                            link.send(ClientMsg::Done);
                         }
                     }
                     Some(line) => {
@@ -272,16 +314,41 @@ where
                             continue;
                         }
                         if in_round {
-                            write_half.write_all(encode(&ClientMsg::Word { word }).as_bytes()).await?;
+                            link.send(ClientMsg::Word { word });
                         } else if queued.len() < MAX_QUEUED {
                             queued.push(word);
                         }
                     }
                 }
             }
-            _ = ping.tick() => {
-                write_half.write_all(encode(&ClientMsg::Ping).as_bytes()).await?;
-            }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rejoin_command_quotes_what_a_shell_would_split() {
+        let opts = JoinOptions {
+            addr: "127.0.0.1:4040".into(),
+            name: "ann b".into(),
+            room: Some("main".into()),
+            ..JoinOptions::default()
+        };
+        assert_eq!(
+            rejoin_command(&opts, "9f00"),
+            "boggle join 127.0.0.1:4040 --name 'ann b' --room main --token 9f00"
+        );
+        let opts = JoinOptions {
+            name: "it's".into(),
+            room: None,
+            ..opts
+        };
+        assert_eq!(
+            rejoin_command(&opts, "\u{1b}x"),
+            "boggle join 127.0.0.1:4040 --name 'it'\\''s' --token '?x'"
+        );
     }
 }

@@ -5,10 +5,12 @@
 //! - [`protocol`]: the messages, their decoder and the checks on names and text.
 //! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
 //! - [`server`]: sockets, rooms by name, limits, timers and shutdown.
-//! - [`client`]: the client's connection and the line mode for scripts.
+//! - [`client`]: who joins where and the line mode for scripts.
+//! - [`link`]: a client's connection to the server, rejoined after a drop.
 //! - [`screen`]: the full-screen client on a terminal.
 
 pub mod client;
+pub(crate) mod link;
 pub mod protocol;
 pub mod room;
 pub mod screen;

@@ -8,6 +8,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::rules::MoveRule;
+
 /// The protocol version this build speaks; a `hello` of any other version is refused.
 pub const VERSION: u32 = 1;
 /// The longest line either side accepts, newline included (a `hello` with a
@@ -29,6 +31,36 @@ pub enum Duplicates {
     Cancel,
     /// Every player keeps every word they found.
     Count,
+}
+
+/// How a word's path may move from cell to cell, as the `welcome` names it,
+/// so a client traces a typed word the way the server will judge it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Moves {
+    /// Any of the 8 neighbours (every preset but project4).
+    #[default]
+    EightNeighbours,
+    /// The same row or the row below, never up (project4).
+    NoUp,
+}
+
+impl From<MoveRule> for Moves {
+    fn from(rule: MoveRule) -> Moves {
+        match rule {
+            MoveRule::EightNeighbours => Moves::EightNeighbours,
+            MoveRule::NoUp => Moves::NoUp,
+        }
+    }
+}
+
+impl From<Moves> for MoveRule {
+    fn from(moves: Moves) -> MoveRule {
+        match moves {
+            Moves::EightNeighbours => MoveRule::EightNeighbours,
+            Moves::NoUp => MoveRule::NoUp,
+        }
+    }
 }
 
 /// A message from a client to the server.
@@ -187,6 +219,10 @@ pub enum ServerMsg {
         token: String,
         /// The rules' name (`classic`, ...).
         rules: String,
+        /// The rules' move rule (absent from a server that predates it:
+        /// 8 neighbours, which only the live trace depends on).
+        #[serde(default)]
+        moves: Moves,
         /// Rounds the room plays (absent: no limit).
         rounds: Option<u32>,
         /// Players needed before a round starts.

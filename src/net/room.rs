@@ -227,6 +227,7 @@ impl Room {
             name: player.name.clone(),
             token: player.token.clone(),
             rules: self.config.word_find.rules().preset.to_string(),
+            moves: self.config.word_find.rules().moves.into(),
             rounds: self.config.rounds,
             min_players: self.config.min_players,
             duplicates: self.config.duplicates,

@@ -16,7 +16,7 @@ use crate::dictionary::Level;
 use crate::engine::path::find_path;
 use crate::game::{Game, Winner};
 use crate::game_board::GameBoard;
-use crate::rules::Rules;
+use crate::rules::{MoveRule, Rules};
 use crate::word_find::WordFind;
 
 /// One thing the player did, or time passing; the terminal layer maps keys to these.
@@ -378,7 +378,7 @@ impl App {
             Phase::Over { selected } => self.end_words().get(selected).map(|w| w.word.clone()),
             _ => Some(self.typed.clone()),
         };
-        word.and_then(|w| trace(self.board(), self.rules(), &w))
+        word.and_then(|w| trace(self.board(), self.rules().moves, &w))
             .unwrap_or_default()
     }
 
@@ -557,14 +557,15 @@ fn counted(n: usize, noun: &str) -> String {
     format!("{n} {noun}{s}")
 }
 
-/// The cells of the typed letters' path under the rules, if they can be formed.
+/// The cells of the typed letters' path under the move rule, if they can be
+/// formed: the live trace of the tui and of the network game's full screen.
 /// A trailing `Q` also matches a `Qu` face, so the highlight does not flicker off
 /// between typing `Q` and `U`.
-pub fn trace(board: &GameBoard, rules: &Rules, typed: &str) -> Option<Vec<usize>> {
-    find_path(board, rules.moves, typed).or_else(|| {
+pub fn trace(board: &GameBoard, moves: MoveRule, typed: &str) -> Option<Vec<usize>> {
+    find_path(board, moves, typed).or_else(|| {
         let ends_in_q = typed.ends_with(['q', 'Q']);
         ends_in_q
-            .then(|| find_path(board, rules.moves, &format!("{typed}U")))
+            .then(|| find_path(board, moves, &format!("{typed}U")))
             .flatten()
     })
 }
@@ -647,8 +648,8 @@ pub(crate) mod tests {
         assert_eq!(app.highlight(), Vec::<usize>::new());
         let board = GameBoard::from_letters("QITX", 2, 2, true).expect("4 cells");
         let rules = Rules::preset(crate::rules::Preset::Classic);
-        assert_eq!(trace(&board, &rules, "Q"), Some(vec![0]));
-        assert_eq!(trace(&board, &rules, "QUI"), Some(vec![0, 1]));
+        assert_eq!(trace(&board, rules.moves, "Q"), Some(vec![0]));
+        assert_eq!(trace(&board, rules.moves, "QUI"), Some(vec![0, 1]));
     }
 
     #[test]

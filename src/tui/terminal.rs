@@ -1,9 +1,11 @@
-//! The real terminal, and the only user of crossterm: raw mode and the
-//! alternate screen, the event loop (keys become [`Input`]s, the wall clock
-//! becomes `Input::Tick`), redrawing after every event and on resize, and
-//! restoring the terminal on every way out: a normal exit, an error, Ctrl-C
-//! (a key in raw mode), a panic (through a panic hook), and `SIGTERM`,
-//! `SIGHUP` or `SIGINT` from outside (noticed within a frame).
+//! The real terminal, and the only place that drives crossterm: raw mode and
+//! the alternate screen, the event loop (keys become [`Input`]s, the wall
+//! clock becomes `Input::Tick`), redrawing after every event and on resize,
+//! and restoring the terminal on every way out: a normal exit, an error,
+//! Ctrl-C (a key in raw mode), a panic (through a panic hook), `SIGTERM`,
+//! `SIGHUP` or `SIGINT` from outside (noticed within a frame), and a terminal
+//! that hangs up. The network game's full screen uses its [`Session`] and its
+//! key reader ([`spawn_key_reader`]).
 
 use std::io::{self, Stdout};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,8 +20,9 @@ use ratatui::backend::CrosstermBackend;
 use super::app::{App, Input};
 use super::ui::{self, Look};
 
-/// How often the clock is redrawn when no key arrives.
-const FRAME: Duration = Duration::from_millis(100);
+/// How often the clock is redrawn when no key arrives (and the network
+/// screen's key reader looks at its terminal and the signal flag).
+pub(crate) const FRAME: Duration = Duration::from_millis(100);
 
 /// Owns raw mode and the alternate screen; dropping it restores the terminal.
 /// The full-screen network client uses it too.
@@ -67,13 +70,18 @@ static SIGNALLED: AtomicBool = AtomicBool::new(false);
 /// Turns `SIGTERM`, `SIGHUP` and `SIGINT` into a flag, so a kill or a closed
 /// terminal window leaves through [`Session`]'s drop, which restores the
 /// terminal, instead of ending the process in raw mode.
-fn install_signal_flag() {
+pub(crate) fn install_signal_flag() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         // Without a handler (the system refused one), a signal ends the
         // process as it always would; the game itself still works.
         let _ = ctrlc::set_handler(|| SIGNALLED.store(true, Ordering::Relaxed));
     });
+}
+
+/// Whether a termination signal has arrived since [`install_signal_flag`].
+pub(crate) fn signalled() -> bool {
+    SIGNALLED.load(Ordering::Relaxed)
 }
 
 fn install_panic_hook() {
@@ -108,7 +116,7 @@ pub fn run(app: &mut App, look: Look, mut on_over: impl FnMut(&mut App)) -> io::
         if app.should_quit() {
             return Ok(());
         }
-        if SIGNALLED.load(Ordering::Relaxed) {
+        if signalled() {
             return Err(io::Error::new(
                 io::ErrorKind::Interrupted,
                 "stopped by a signal; the terminal is restored",
@@ -150,8 +158,61 @@ pub fn run(app: &mut App, look: Look, mut on_over: impl FnMut(&mut App)) -> io::
     }
 }
 
+/// What the network screen's key reader passes on.
+#[derive(Debug)]
+pub(crate) enum TermEvent {
+    /// A key was pressed (or repeats while held).
+    Key(KeyEvent),
+    /// The terminal went away (its window closed, without a signal).
+    HungUp,
+    /// SIGTERM, SIGHUP or SIGINT arrived.
+    Signalled,
+}
+
+/// Reads keys on a thread of its own and sends them to `keys` until the
+/// receiver is gone, the terminal hangs up or a signal arrives (the last two
+/// are sent too, so the screen leaves through its [`Session`] and restores the
+/// terminal). The network screen's loop waits on sockets, so the keys come to
+/// it through a channel; they are read as [`run`] reads them, only after
+/// [`wait_for_keys`] says there are some, so a terminal that hangs up ends the
+/// reader instead of spinning it.
+pub(crate) fn spawn_key_reader(keys: tokio::sync::mpsc::UnboundedSender<TermEvent>) {
+    install_signal_flag();
+    std::thread::spawn(move || {
+        let end = |why: TermEvent| {
+            let _ = keys.send(why);
+        };
+        while !keys.is_closed() {
+            if signalled() {
+                return end(TermEvent::Signalled);
+            }
+            match wait_for_keys(FRAME) {
+                Keys::HungUp => return end(TermEvent::HungUp),
+                Keys::None => {}
+                Keys::Ready => loop {
+                    match event::poll(Duration::ZERO) {
+                        Ok(true) => {}
+                        Ok(false) => break,
+                        Err(_) => return end(TermEvent::HungUp),
+                    }
+                    match event::read() {
+                        Ok(Event::Key(key)) if key.kind != KeyEventKind::Release => {
+                            if keys.send(TermEvent::Key(key)).is_err() {
+                                return;
+                            }
+                        }
+                        // A resize needs nothing: the next draw fits the new size.
+                        Ok(_) => {}
+                        Err(_) => return end(TermEvent::HungUp),
+                    }
+                },
+            }
+        }
+    });
+}
+
 /// What the terminal had for the game within a frame.
-enum Keys {
+pub(crate) enum Keys {
     /// Input to read.
     Ready,
     /// Nothing yet.
@@ -161,8 +222,11 @@ enum Keys {
 }
 
 /// Waits up to `frame` for input on standard input, the game's terminal.
+/// crossterm's reader spins for ever on a terminal that hung up (its reads
+/// return end of file at once), so every full screen asks it for keys only
+/// after this says there are some.
 #[cfg(unix)]
-fn wait_for_keys(frame: Duration) -> Keys {
+pub(crate) fn wait_for_keys(frame: Duration) -> Keys {
     use rustix::event::{PollFd, PollFlags, Timespec, poll};
     let stdin = rustix::stdio::stdin();
     let mut fds = [PollFd::new(&stdin, PollFlags::IN)];
@@ -188,7 +252,7 @@ fn wait_for_keys(frame: Duration) -> Keys {
 
 /// Waits up to `frame` for input (crossterm's own wait where poll(2) is not).
 #[cfg(not(unix))]
-fn wait_for_keys(frame: Duration) -> Keys {
+pub(crate) fn wait_for_keys(frame: Duration) -> Keys {
     match event::poll(frame) {
         Ok(true) => Keys::Ready,
         _ => Keys::None,

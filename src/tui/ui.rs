@@ -2,6 +2,8 @@
 //! countdown, the board (large cells when they fit) with the highlighted path
 //! in reverse video, the found words in columns, the typed word, the status
 //! line, the end screen's word list, the help overlay and the paused screen.
+//! The board itself ([`largest_cell`], [`draw_board`]) is drawn the same way
+//! by the network game's full screen.
 
 use std::time::Duration;
 
@@ -12,6 +14,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::face::Face;
+use crate::game_board::GameBoard;
 use crate::rules::{MoveRule, Rules, Scoring};
 
 use super::app::{App, Phase};
@@ -26,7 +29,7 @@ const WORDS_COMFORT_WIDTH: u16 = 34;
 
 /// How big one board cell is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct CellSize {
+pub(crate) struct CellSize {
     width: u16,
     height: u16,
     boxed: bool,
@@ -52,18 +55,28 @@ const CELL_SIZES: [CellSize; 3] = [
     },
 ];
 
-fn board_size(app: &App, cell: CellSize) -> (u16, u16) {
-    let cols = u16::try_from(app.board().cols()).unwrap_or(u16::MAX);
-    let rows = u16::try_from(app.board().rows()).unwrap_or(u16::MAX);
+/// The columns and rows `board` takes with cells of `cell`.
+pub(crate) fn board_size(board: &GameBoard, cell: CellSize) -> (u16, u16) {
+    let cols = u16::try_from(board.cols()).unwrap_or(u16::MAX);
+    let rows = u16::try_from(board.rows()).unwrap_or(u16::MAX);
     (
         cols.saturating_mul(cell.width),
         rows.saturating_mul(cell.height),
     )
 }
 
+/// The largest cells with which `board` fits in `width` x `height`, or
+/// `None` when even the smallest do not.
+pub(crate) fn largest_cell(board: &GameBoard, width: u16, height: u16) -> Option<CellSize> {
+    CELL_SIZES.iter().copied().find(|&cell| {
+        let (w, h) = board_size(board, cell);
+        w <= width && h <= height
+    })
+}
+
 /// The screen size the board needs with `cell`: board plus word panel, board plus chrome.
 fn needed(app: &App, cell: CellSize) -> (u16, u16) {
-    let (width, height) = board_size(app, cell);
+    let (width, height) = board_size(app.board(), cell);
     (
         width.saturating_add(4 + WORDS_MIN_WIDTH),
         height.saturating_add(CHROME_ROWS + 1),
@@ -81,12 +94,13 @@ struct Layout {
 impl Layout {
     /// The layout of the largest cells that fit, or `None` when none do.
     fn of(app: &App, area: Rect) -> Option<Layout> {
-        let fits = |cell: &&CellSize| {
-            let (w, h) = needed(app, **cell);
-            w <= area.width && h <= area.height
-        };
-        let cell = *CELL_SIZES.iter().find(fits)?;
-        let (board_w, _) = board_size(app, cell);
+        // Room for the board once the word panel, margins and chrome have theirs.
+        let cell = largest_cell(
+            app.board(),
+            area.width.saturating_sub(4 + WORDS_MIN_WIDTH),
+            area.height.saturating_sub(CHROME_ROWS + 1),
+        )?;
+        let (board_w, _) = board_size(app.board(), cell);
         let body_h = area.height - CHROME_ROWS + 1;
         // The left half for the board, centred in it, unless the word panel
         // would get too narrow; never less than the board and its margins.
@@ -118,7 +132,13 @@ pub fn render(frame: &mut Frame, app: &App, look: Look) {
             frame.render_widget(paused, centre_row(layout.board));
         }
     } else {
-        board(frame, app, layout.cell, layout.board, look);
+        draw_board(
+            frame,
+            app.board(),
+            &app.highlight(),
+            (layout.cell, layout.board),
+            look,
+        );
     }
     if app.is_over() {
         end_words(frame, app, layout.words, look);
@@ -204,13 +224,20 @@ fn face_text(face: Face) -> String {
     }
 }
 
-fn board(frame: &mut Frame, app: &App, cell: CellSize, area: Rect, palette: Look) {
-    let (board_w, board_h) = board_size(app, cell);
+/// Draws `board` with cells of `cell`, centred in `area`, the cells of
+/// `path` highlighted and numbered in order.
+pub(crate) fn draw_board(
+    frame: &mut Frame,
+    board: &GameBoard,
+    path: &[usize],
+    (cell, area): (CellSize, Rect),
+    palette: Look,
+) {
+    let (board_w, board_h) = board_size(board, cell);
     let left = area.x + (area.width.saturating_sub(board_w)) / 2;
     let top = area.y + (area.height.saturating_sub(board_h)) / 2;
-    let path = app.highlight();
-    let cols = app.board().cols();
-    for (index, &face) in app.board().faces().iter().enumerate() {
+    let cols = board.cols();
+    for (index, &face) in board.faces().iter().enumerate() {
         let (row, col) = (index / cols, index % cols);
         let x = left + u16::try_from(col).unwrap_or(0) * cell.width;
         let y = top + u16::try_from(row).unwrap_or(0) * cell.height;

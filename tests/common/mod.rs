@@ -1,13 +1,15 @@
-//! Helpers shared by the integration suites: temporary directories and
-//! running the built binary with piped standard input.
+//! Helpers shared by the integration suites: temporary directories, running
+//! the built binary with piped standard input, and `boggle serve` on a free port.
 #![allow(dead_code)]
 
 pub mod pty;
 
-use std::io::Write;
+use std::io::{BufRead, Write};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// A temporary directory removed when dropped.
 pub struct TempDir(PathBuf);
@@ -76,6 +78,45 @@ pub fn run_boggle(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
         stdout: String::from_utf8_lossy(&stdout).into_owned(),
         stderr: String::from_utf8_lossy(&stderr).into_owned(),
         code: status.code(),
+    }
+}
+
+/// `boggle serve --listen 127.0.0.1:0 ARGS`: the child and the address it
+/// printed (its standard output is read no further).
+pub fn serve(args: &[&str]) -> (Child, SocketAddr) {
+    let mut server = Command::new(env!("CARGO_BIN_EXE_boggle"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("boggle serve starts");
+    let mut first = String::new();
+    let stdout = server.stdout.take().expect("stdout is piped");
+    std::io::BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("boggle serve writes its address");
+    let addr = first
+        .trim()
+        .strip_prefix("listening on ")
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("not a listening line: {first:?}"));
+    (server, addr)
+}
+
+/// Waits for `child` to exit and returns its exit code; kills it and fails
+/// if it is still running after a minute (a guard against hangs only).
+pub fn exit_code(child: &mut Child, what: &str) -> Option<i32> {
+    let give_up = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(status) = child.try_wait().expect("the child can be waited for") {
+            return status.code();
+        }
+        if Instant::now() > give_up {
+            let _ = child.kill();
+            panic!("{what} did not exit");
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 

@@ -100,6 +100,39 @@ impl Pty {
         self.keys.flush().expect("keys reach script");
     }
 
+    /// The process id of the program the command runs: `script` runs the
+    /// shell, which execs the program, its only child.
+    #[cfg(target_os = "linux")]
+    pub fn program_pid(&self) -> String {
+        let script = self.child.id();
+        let children = std::fs::read_to_string(format!("/proc/{script}/task/{script}/children"))
+            .expect("script's children are listed");
+        children
+            .split_whitespace()
+            .next()
+            .expect("the program runs")
+            .to_string()
+    }
+
+    /// Closes the terminal without a signal to the program (SIGKILL to
+    /// `script`, which cannot pass anything on), and waits for the program
+    /// `pid` to end; fails (killing it) if it goes on without its terminal.
+    #[cfg(target_os = "linux")]
+    pub fn hang_up(mut self, pid: &str) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let give_up = Instant::now() + HANG_GUARD;
+        while std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|s| !s.contains(") Z "))
+        {
+            if Instant::now() > give_up {
+                let _ = Command::new("kill").args(["-9", pid]).status();
+                panic!("the program went on without its terminal");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Waits for the command to exit; its status and everything it wrote.
     pub fn finish(mut self) -> (ExitStatus, Vec<u8>) {
         let status = self.child.wait().expect("script exits");

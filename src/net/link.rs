@@ -1,0 +1,535 @@
+//! A client's connection to the server, kept through drops: both `boggle
+//! join` clients talk to the server only through a [`Link`]. It runs as a
+//! task of its own, so a slow attempt to reconnect never holds up the screen
+//! or the reading of words, and the clients wait on channels, which are
+//! cancel-safe in a `select!`.
+//!
+//! When the connection drops without the server saying goodbye (end of
+//! stream or a network error; never after an `error` or a `bye`, and never
+//! before the first `welcome`), the link connects again with the seat's
+//! token, with a short backoff, for [`JoinOptions::rejoin_for`]. The server
+//! kept the seat and its words; the words sent but not answered before the
+//! drop are sent again, and what the player sends meanwhile is held and sent
+//! after the new `welcome`. If the server gave the seat up (a drop in the
+//! lobby before the first round, or while the next round started), the link
+//! joins afresh under the same name.
+
+use std::collections::VecDeque;
+use std::io;
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncBufRead, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::sync::mpsc;
+
+use super::client::JoinOptions;
+use super::protocol::{ClientMsg, ErrorCode, ServerMsg, VERSION, decode_server, encode};
+use super::server::{Line, read_line_capped};
+
+/// The longest line taken from a server: results of a big board are long,
+/// but a server never gets to make the client hold unbounded memory.
+const SERVER_LINE: usize = 4 << 20;
+/// The first wait before connecting again; it doubles up to [`MAX_BACKOFF`].
+const FIRST_BACKOFF: Duration = Duration::from_millis(250);
+/// The longest wait between two attempts.
+const MAX_BACKOFF: Duration = Duration::from_secs(2);
+/// How often the link pings, so the server's idle timeout never ends a quiet player.
+const PING_EVERY: Duration = Duration::from_secs(30);
+/// Time to write one message: a server that stops reading counts as a drop.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most words remembered as unanswered, and the most messages held while
+/// rejoining (a script piping a huge file into a dead connection waits).
+const MAX_HELD: usize = 1000;
+/// Messages waiting for the link to send them.
+const TO_SERVER: usize = 256;
+/// Events waiting for the client to take them: the link stops reading the
+/// server when the client falls behind.
+const TO_CLIENT: usize = 64;
+
+/// What the link tells its client.
+#[derive(Debug)]
+pub(crate) enum LinkEvent {
+    /// A message from the server. After a fatal `error` or a `bye` the link
+    /// is over (the client ends with them).
+    Msg(ServerMsg),
+    /// The connection dropped (`why`); the link tries to rejoin for `within`.
+    Lost {
+        /// What happened, for the player.
+        why: String,
+        /// How long it keeps trying.
+        within: Duration,
+    },
+    /// Joined again after a drop (its `welcome` comes next); `fresh` when the
+    /// server had given the seat up and the link took a new one.
+    Back {
+        /// Whether the seat is a new one.
+        fresh: bool,
+    },
+    /// The link is over: the first connection failed before its `welcome`, the
+    /// server sent something that is not a message, or rejoining failed.
+    Failed(io::Error),
+}
+
+/// The client's end of the link: messages in, [`LinkEvent`]s out. Dropping
+/// it closes the connection.
+pub(crate) struct Link {
+    to_server: mpsc::Sender<ClientMsg>,
+    events: mpsc::Receiver<LinkEvent>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Link {
+    /// Connects and says `hello`; a failure to connect is returned at once.
+    pub(crate) async fn connect(opts: &JoinOptions) -> io::Result<Link> {
+        let conn = Conn::open(opts, opts.token.clone()).await?;
+        let (to_server, outgoing) = mpsc::channel(TO_SERVER);
+        let (events_tx, events) = mpsc::channel(TO_CLIENT);
+        let task = Task {
+            opts: opts.clone(),
+            token: opts.token.clone(),
+            outgoing,
+            events: events_tx,
+            unanswered: VecDeque::new(),
+            held: VecDeque::new(),
+            welcomed: false,
+        };
+        Ok(Link {
+            to_server,
+            events,
+            task: tokio::spawn(task.run(conn)),
+        })
+    }
+
+    /// Queues `msg` for the server; `false` when the queue is full (see [`Link::has_room`]).
+    pub(crate) fn send(&self, msg: ClientMsg) -> bool {
+        self.to_server.try_send(msg).is_ok()
+    }
+
+    /// Whether [`Link::send`] has room: a client reading words from a pipe
+    /// stops reading while it has none.
+    pub(crate) fn has_room(&self) -> bool {
+        self.to_server.capacity() > 0
+    }
+
+    /// The next event (cancel-safe).
+    pub(crate) async fn next(&mut self) -> LinkEvent {
+        self.events.recv().await.unwrap_or_else(|| {
+            LinkEvent::Failed(io::Error::other("the connection to the server is closed"))
+        })
+    }
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// The next message from the server, read into `buf` (cancel-safe: a partly
+/// read line stays there until the next call). The end of the stream is
+/// `UnexpectedEof`; a line that is too long or not a message is `InvalidData`,
+/// which the link never takes for a drop.
+pub(crate) async fn next_server_msg<R: AsyncBufRead + Unpin>(
+    server: &mut R,
+    buf: &mut Vec<u8>,
+) -> io::Result<ServerMsg> {
+    let garbage = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
+    match read_line_capped(server, buf, SERVER_LINE).await? {
+        Line::Read => {}
+        Line::Eof => {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the server closed the connection",
+            ));
+        }
+        Line::TooLong => return Err(garbage("a message from the server is too long".into())),
+    }
+    let decoded = decode_server(buf);
+    buf.clear();
+    decoded.map_err(|e| garbage(format!("bad message from the server: {e}")))
+}
+
+/// One TCP connection that has said `hello`.
+struct Conn {
+    reader: BufReader<OwnedReadHalf>,
+    writer: OwnedWriteHalf,
+    buf: Vec<u8>,
+}
+
+impl Conn {
+    /// Connects to `opts.addr` and says `hello`, with `token` if given.
+    async fn open(opts: &JoinOptions, token: Option<String>) -> io::Result<Conn> {
+        let stream = TcpStream::connect(&opts.addr).await?;
+        let _ = stream.set_nodelay(true);
+        let (read_half, writer) = stream.into_split();
+        let mut conn = Conn {
+            reader: BufReader::new(read_half),
+            writer,
+            buf: Vec::new(),
+        };
+        conn.write(&ClientMsg::Hello {
+            version: VERSION,
+            name: opts.name.clone(),
+            room: opts.room.clone(),
+            password: opts.password.clone(),
+            token,
+        })
+        .await?;
+        Ok(conn)
+    }
+
+    async fn write(&mut self, msg: &ClientMsg) -> io::Result<()> {
+        match tokio::time::timeout(WRITE_TIMEOUT, self.writer.write_all(encode(msg).as_bytes()))
+            .await
+        {
+            Ok(written) => written,
+            Err(_) => Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the server stopped reading",
+            )),
+        }
+    }
+}
+
+/// How serving one connection ended.
+enum Served {
+    /// For good: a fatal `error` or a `bye` was passed on, the client is gone,
+    /// or a failure was reported.
+    Over,
+    /// The connection dropped.
+    Dropped(io::Error),
+    /// Rejoining with the token was refused: the server gave the seat up.
+    SeatGone,
+}
+
+/// An attempt to rejoin under way.
+struct Rejoin {
+    /// When to stop trying.
+    give_up: Instant,
+    /// The next wait before connecting.
+    delay: Duration,
+    /// Join without the token: the seat is gone.
+    fresh: bool,
+    /// Why the connection dropped.
+    why: String,
+    /// Why the last attempt failed.
+    last: io::Error,
+}
+
+/// The link's task: one connection at a time, and what it remembers across them.
+struct Task {
+    opts: JoinOptions,
+    /// The seat's token, from the last `welcome`.
+    token: Option<String>,
+    outgoing: mpsc::Receiver<ClientMsg>,
+    events: mpsc::Sender<LinkEvent>,
+    /// Words sent and not yet answered: sent again after a rejoin, since the
+    /// server may never have had them.
+    unanswered: VecDeque<String>,
+    /// What the client sent while there was no connection.
+    held: VecDeque<ClientMsg>,
+    /// Whether a `welcome` ever came: only a joined client rejoins.
+    welcomed: bool,
+}
+
+impl Task {
+    async fn run(mut self, first: Conn) {
+        let mut conn = first;
+        let mut rejoin: Option<Rejoin> = None;
+        loop {
+            match self.serve(&mut conn, &mut rejoin).await {
+                Served::Over => return,
+                Served::SeatGone => {
+                    if let Some(rejoin) = rejoin.as_mut() {
+                        rejoin.fresh = true;
+                        rejoin.delay = Duration::ZERO;
+                    }
+                    // Words of the old seat's round mean nothing to the new seat.
+                    self.unanswered.clear();
+                    self.held.clear();
+                }
+                Served::Dropped(e) => {
+                    if !self.welcomed || self.opts.rejoin_for.is_zero() {
+                        // Of kind Other: a broken pipe here is the server's
+                        // socket, not a closed standard output (which exits 0).
+                        return self.fail(io::Error::other(e.to_string())).await;
+                    }
+                    match rejoin.as_mut() {
+                        // An attempt that connected but dropped before its welcome.
+                        Some(rejoin) => rejoin.last = e,
+                        None => {
+                            let why = e.to_string();
+                            let within = self.opts.rejoin_for;
+                            if !self
+                                .emit(LinkEvent::Lost {
+                                    why: why.clone(),
+                                    within,
+                                })
+                                .await
+                            {
+                                return;
+                            }
+                            rejoin = Some(Rejoin {
+                                give_up: Instant::now() + within,
+                                delay: FIRST_BACKOFF,
+                                fresh: false,
+                                why,
+                                last: e,
+                            });
+                        }
+                    }
+                }
+            }
+            let Some(attempt) = rejoin.as_mut() else {
+                return;
+            };
+            match self.reconnect(attempt).await {
+                Some(next) => conn = next,
+                None => return,
+            }
+        }
+    }
+
+    /// Connects again, waiting between attempts, until `rejoin.give_up`;
+    /// `None` when it gave up (and said so) or the client is gone.
+    async fn reconnect(&mut self, rejoin: &mut Rejoin) -> Option<Conn> {
+        loop {
+            let now = Instant::now();
+            if now >= rejoin.give_up {
+                let e = io::Error::other(format!(
+                    "lost the connection to the server ({}) and could not rejoin within {} s \
+                         (last try: {})",
+                    rejoin.why,
+                    self.opts.rejoin_for.as_secs_f64().ceil(),
+                    rejoin.last
+                ));
+                self.fail(e).await;
+                return None;
+            }
+            let wake = (now + rejoin.delay).min(rejoin.give_up);
+            rejoin.delay = (rejoin.delay * 2).clamp(FIRST_BACKOFF, MAX_BACKOFF);
+            // The player may go on typing meanwhile: held, sent after the welcome.
+            loop {
+                tokio::select! {
+                    () = tokio::time::sleep_until(wake.into()) => break,
+                    msg = self.outgoing.recv() => match msg {
+                        Some(msg) => self.hold(msg),
+                        None => return None,
+                    },
+                }
+            }
+            let token = if rejoin.fresh {
+                None
+            } else {
+                self.token.clone()
+            };
+            let left = rejoin.give_up.saturating_duration_since(Instant::now());
+            match tokio::time::timeout(left, Conn::open(&self.opts, token)).await {
+                Ok(Ok(conn)) => return Some(conn),
+                Ok(Err(e)) => rejoin.last = e,
+                Err(_) => {
+                    rejoin.last = io::Error::new(io::ErrorKind::TimedOut, "connecting timed out");
+                }
+            }
+        }
+    }
+
+    /// Carries messages both ways on `conn` until it ends. While `rejoin` is
+    /// set, this connection is a rejoin waiting for its `welcome`.
+    async fn serve(&mut self, conn: &mut Conn, rejoin: &mut Option<Rejoin>) -> Served {
+        let mut ping =
+            tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
+        loop {
+            tokio::select! {
+                // Cancel-safe: a partly read line stays in the connection's buffer.
+                msg = next_server_msg(&mut conn.reader, &mut conn.buf) => {
+                    let msg = match msg {
+                        Ok(msg) => msg,
+                        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                            self.fail(e).await;
+                            return Served::Over;
+                        }
+                        Err(e) => return Served::Dropped(e),
+                    };
+                    if let Some(attempt) = rejoin.as_ref() {
+                        match &msg {
+                            ServerMsg::Error { code: ErrorCode::BadToken, .. } if !attempt.fresh => {
+                                return Served::SeatGone;
+                            }
+                            ServerMsg::Welcome { .. } => {
+                                let fresh = attempt.fresh;
+                                *rejoin = None;
+                                if !self.emit(LinkEvent::Back { fresh }).await {
+                                    return Served::Over;
+                                }
+                                if let Err(e) = self.send_again(conn).await {
+                                    // The welcome is not passed on: the next one will be.
+                                    return Served::Dropped(e);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    self.track(&msg);
+                    let last = match &msg {
+                        ServerMsg::Bye { .. } => true,
+                        ServerMsg::Error { code, .. } => code.is_fatal(),
+                        _ => false,
+                    };
+                    if !self.emit(LinkEvent::Msg(msg)).await || last {
+                        return Served::Over;
+                    }
+                }
+                msg = self.outgoing.recv() => {
+                    let Some(msg) = msg else { return Served::Over };
+                    if rejoin.is_some() {
+                        self.hold(msg);
+                    } else if let Err(e) = self.write(conn, msg).await {
+                        return Served::Dropped(e);
+                    }
+                }
+                _ = ping.tick(), if rejoin.is_none() => {
+                    if let Err(e) = conn.write(&ClientMsg::Ping).await {
+                        return Served::Dropped(e);
+                    }
+                }
+            }
+        }
+    }
+
+    /// After a rejoin's welcome: the unanswered words, then what was held.
+    async fn send_again(&mut self, conn: &mut Conn) -> io::Result<()> {
+        let words = self
+            .unanswered
+            .drain(..)
+            .map(|word| ClientMsg::Word { word });
+        let again: Vec<ClientMsg> = words.chain(self.held.drain(..)).collect();
+        for msg in again {
+            self.write(conn, msg).await?;
+        }
+        Ok(())
+    }
+
+    /// Sends `msg`, remembering a word until it is answered.
+    async fn write(&mut self, conn: &mut Conn, msg: ClientMsg) -> io::Result<()> {
+        if let ClientMsg::Word { word } = &msg {
+            if self.unanswered.len() >= MAX_HELD {
+                self.unanswered.pop_front();
+            }
+            self.unanswered.push_back(word.clone());
+        }
+        conn.write(&msg).await
+    }
+
+    /// Keeps `msg` for after the rejoin (pings are the link's own business).
+    fn hold(&mut self, msg: ClientMsg) {
+        if !matches!(msg, ClientMsg::Ping) && self.held.len() < MAX_HELD {
+            self.held.push_back(msg);
+        }
+    }
+
+    /// Notes what the server's message says about the seat and the words in flight.
+    fn track(&mut self, msg: &ServerMsg) {
+        match msg {
+            ServerMsg::Welcome { token, .. } => {
+                self.welcomed = true;
+                self.token = Some(token.clone());
+            }
+            // Each word is answered once, in order: a verdict, or one of these refusals.
+            ServerMsg::Verdict { .. }
+            | ServerMsg::Error {
+                code: ErrorCode::BadWord | ErrorCode::NotInRound,
+                ..
+            } => {
+                self.unanswered.pop_front();
+            }
+            ServerMsg::Results { .. } => self.unanswered.clear(),
+            _ => {}
+        }
+    }
+
+    /// Passes `event` on; `false` when the client is gone.
+    async fn emit(&self, event: LinkEvent) -> bool {
+        self.events.send(event).await.is_ok()
+    }
+
+    /// Reports the link's end.
+    async fn fail(&self, e: io::Error) {
+        let _ = self.emit(LinkEvent::Failed(e)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_end_of_the_stream_is_a_drop_and_garbage_is_not() {
+        let mut buf = Vec::new();
+        let mut closed: &[u8] = b"";
+        let e = next_server_msg(&mut closed, &mut buf)
+            .await
+            .expect_err("end of stream");
+        assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
+        let mut garbage: &[u8] = b"{\"type\":\"nonsense\"}\n";
+        let e = next_server_msg(&mut garbage, &mut buf)
+            .await
+            .expect_err("not a message");
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        let mut pong: &[u8] = b"{\"type\":\"pong\"}\n";
+        assert_eq!(
+            next_server_msg(&mut pong, &mut buf).await.ok(),
+            Some(ServerMsg::Pong)
+        );
+    }
+
+    #[test]
+    fn words_are_forgotten_once_answered_and_at_the_end_of_a_round() {
+        let (_tx, outgoing) = mpsc::channel(1);
+        let (events, _rx) = mpsc::channel(1);
+        let mut task = Task {
+            opts: JoinOptions::default(),
+            token: None,
+            outgoing,
+            events,
+            unanswered: ["EAT", "TEA", "XYZ"].map(String::from).into(),
+            held: VecDeque::new(),
+            welcomed: false,
+        };
+        task.track(&ServerMsg::Verdict {
+            word: "EAT".into(),
+            accepted: true,
+            points: 1,
+            reason: "1 point".into(),
+            score: 1,
+        });
+        task.track(&ServerMsg::Error {
+            code: ErrorCode::RateLimited,
+            message: String::new(),
+        });
+        assert_eq!(
+            task.unanswered,
+            ["TEA", "XYZ"],
+            "a rate limit answers no word"
+        );
+        task.track(&ServerMsg::Error {
+            code: ErrorCode::BadWord,
+            message: String::new(),
+        });
+        assert_eq!(task.unanswered, ["XYZ"]);
+        task.hold(ClientMsg::Ping);
+        task.hold(ClientMsg::Done);
+        assert_eq!(task.held, [ClientMsg::Done], "pings are not held");
+        task.track(&ServerMsg::Results {
+            round: 1,
+            last: false,
+            duplicates: super::super::protocol::Duplicates::Cancel,
+            players: Vec::new(),
+            shared: Vec::new(),
+            missed: Vec::new(),
+            missed_total: 0,
+        });
+        assert!(task.unanswered.is_empty());
+    }
+}

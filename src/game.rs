@@ -421,6 +421,19 @@ mod tests {
     }
 
     #[test]
+    fn counters_saturate_instead_of_wrapping() {
+        // Four billion guesses are out of reach of a test; start near the top.
+        let mut g = game(&["EAT", "BAT"], "BENHLAUMITLZRGAN");
+        (g.incorrect, g.score) = (u32::MAX, u32::MAX);
+        assert!(!g.guess("ZZZ"));
+        assert!(g.guess("EAT"));
+        assert_eq!(
+            (g.get_incorrect_guesses(), g.get_score()),
+            (u32::MAX, u32::MAX)
+        );
+    }
+
+    #[test]
     fn random_boards_keep_any_shape_a_board_can_have() {
         let mut rules = Rules::preset(crate::rules::Preset::Algs4);
         for (rows, cols) in [(1, 100), (100, 1), (1, 4096), (3, 7)] {

@@ -139,18 +139,6 @@ fn next_position(entry: u128, from: usize) -> Option<usize> {
     (tail != 0).then(|| (tail.leading_zeros() as usize - 48) / BITS as usize)
 }
 
-/// The positions an entry's key uses, as bits (position 0 = bit 0).
-#[inline(always)]
-fn used_positions(key: u128) -> u16 {
-    let mut used = 0u16;
-    for p in 0..16 {
-        if letter_at(key, p) != 0 {
-            used |= 1 << p;
-        }
-    }
-    used
-}
-
 /// What a pass over sorted, merged entries meets, in depth-first order: the
 /// orderly tree's nodes opening and closing. The sum node at depth `d` is
 /// reached from the root by `d` (position, letter) pairs; each sum node has at
@@ -662,7 +650,7 @@ impl<'t> Prover<'t> {
         self.entries.clear();
         let root = self.trie.node(Trie::ROOT);
         for cell in 0..cells {
-            self.step_into(root, 0, cell, 0, 0);
+            self.step_into(root, 0, cell, 0, 0, 0);
         }
         self.entries.sort_unstable();
         self.entries.dedup();
@@ -817,9 +805,18 @@ impl<'t> Prover<'t> {
     }
 
     /// Extends a path at trie node `here` into cell `to` with each of its
-    /// letters that continues a word.
+    /// letters that continues a word. `used` holds the path's cells as bits,
+    /// `positions` the same cells as positions, `key` its letters.
     #[inline]
-    fn step_into(&mut self, here: Node, len: usize, to: usize, used: u32, key: u128) {
+    fn step_into(
+        &mut self,
+        here: Node,
+        len: usize,
+        to: usize,
+        used: u32,
+        positions: u32,
+        key: u128,
+    ) {
         let p = self.layout.position[to];
         let letters = here.letters();
         let mut next = letters & self.masks[p];
@@ -840,20 +837,27 @@ impl<'t> Prover<'t> {
                 child,
                 len + more,
                 used | 1 << to,
+                positions | 1 << p,
                 key | letter << shift(p),
             );
         }
     }
 
-    fn extend(&mut self, cell: usize, node: u32, len: usize, used: u32, key: u128) {
+    fn extend(
+        &mut self,
+        cell: usize,
+        node: u32,
+        len: usize,
+        used: u32,
+        positions: u32,
+        key: u128,
+    ) {
         let here: Node = self.trie.node(node);
         if here.is_word() {
             let points = self.points[len.min(64)];
             if points > 0 {
                 self.entries.push(
-                    key | u128::from(used_positions(key)) << 32
-                        | u128::from(node) << 8
-                        | u128::from(points),
+                    key | u128::from(positions) << 32 | u128::from(node) << 8 | u128::from(points),
                 );
             }
         }
@@ -864,7 +868,7 @@ impl<'t> Prover<'t> {
         while next != 0 {
             let to = next.trailing_zeros() as usize;
             next &= next - 1;
-            self.step_into(here, len, to, used, key);
+            self.step_into(here, len, to, used, positions, key);
         }
     }
 

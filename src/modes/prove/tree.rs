@@ -259,17 +259,101 @@ fn tree_bound(entries: impl IntoIterator<Item = u128>) -> u32 {
     bound.sum[0]
 }
 
-/// The bounds of the trees of the entries kept when position `split` is
-/// restricted to each of up to `N` buckets, all in one pass: lane `b` is the
-/// tree of the entries whose letter at `split` is in bucket `b` or that do not
-/// go there. Every node computes all lanes; a path's points count only in its
-/// letter's lane (in the others its sum node is an empty one, worth 0).
+/// Most free positions a group has (see [`Layout::free`]).
+const MAX_FREE: usize = 6;
+
+/// Most lanes one pass computes when it splits several free positions at once.
+const MAX_LANES: usize = 16;
+
+/// Lanes of the widest pass: one position with a bucket per letter.
+const WIDEST: usize = 32;
+
+/// How one pass splits entries on some free positions at once: lane `i` is
+/// one assignment of buckets to those positions (the first position most
+/// significant), and keeps the entries whose letters there are in its
+/// buckets, or that do not go there.
+#[derive(Debug, Clone)]
+struct Split {
+    positions: Vec<usize>,
+    /// `admit[j][letter + 1]`: the lanes (as bits) that keep an entry with
+    /// that letter at `positions[j]`; `admit[j][0]` is every lane.
+    admit: Vec<[u32; 27]>,
+    lanes: usize,
+}
+
+impl Split {
+    /// The split of `positions`, position `positions[j]` into the buckets `buckets[j]`.
+    fn new(positions: &[usize], buckets: &[Vec<Vec<u8>>]) -> Split {
+        let lanes: usize = buckets.iter().map(Vec::len).product();
+        let all = if lanes >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << lanes) - 1
+        };
+        let mut admit = vec![[0u32; 27]; positions.len()];
+        // Lanes below position j in the mixed radix: its digit is (lane / span) % radix.
+        let mut span = lanes;
+        for (j, sets) in buckets.iter().enumerate() {
+            span /= sets.len();
+            admit[j][0] = all;
+            for lane in 0..lanes {
+                let digit = (lane / span) % sets.len();
+                for &l in &sets[digit] {
+                    admit[j][usize::from(l) + 1] |= 1 << lane;
+                }
+            }
+        }
+        Split {
+            positions: positions.to_vec(),
+            admit,
+            lanes,
+        }
+    }
+
+    /// The lanes (as bits) that keep `entry`.
+    #[inline(always)]
+    fn admits(&self, entry: u128) -> u32 {
+        self.positions
+            .iter()
+            .zip(&self.admit)
+            .fold(u32::MAX, |lanes, (&p, admit)| {
+                lanes & admit[letter_at(entry, p) as usize]
+            })
+    }
+}
+
+/// The bounds of the trees a [`Split`] keeps, all in one pass, in `N` lanes
+/// (at least the split's). Every node computes all lanes; a path's points
+/// count only in the lanes that keep it (in the others its sum node is an
+/// empty one, worth 0).
 struct Lanes<const N: usize> {
-    split: usize,
-    /// `lane[letter + 1]`: the bucket holding that letter.
-    lane: [u8; 27],
+    positions: [usize; MAX_FREE],
+    count: usize,
+    /// `masks[j][letter + 1]`: all ones in the lanes that keep that letter at `positions[j]`.
+    masks: [[[u32; N]; 27]; MAX_FREE],
     sum: [[u32; N]; DEPTH],
     best: [[u32; N]; DEPTH],
+}
+
+impl<const N: usize> Lanes<N> {
+    fn new(split: &Split) -> Lanes<N> {
+        let mut lanes = Lanes {
+            positions: [0; MAX_FREE],
+            count: split.positions.len(),
+            masks: [[[0; N]; 27]; MAX_FREE],
+            sum: [[0; N]; DEPTH],
+            best: [[0; N]; DEPTH],
+        };
+        for (j, (&p, admit)) in split.positions.iter().zip(&split.admit).enumerate() {
+            lanes.positions[j] = p;
+            for (mask, &bits) in lanes.masks[j].iter_mut().zip(admit) {
+                for (i, lane) in mask.iter_mut().enumerate() {
+                    *lane = if bits >> i & 1 != 0 { u32::MAX } else { 0 };
+                }
+            }
+        }
+        lanes
+    }
 }
 
 impl<const N: usize> Visitor for Lanes<N> {
@@ -298,52 +382,40 @@ impl<const N: usize> Visitor for Lanes<N> {
     #[inline(always)]
     fn points(&mut self, depth: usize, entry: u128) {
         let points = points_of(entry);
-        match letter_at(entry, self.split) {
-            0 => {
-                for sum in &mut self.sum[depth] {
-                    *sum += points;
-                }
+        let mut mask = self.masks[0][letter_at(entry, self.positions[0]) as usize];
+        for j in 1..self.count {
+            let more = &self.masks[j][letter_at(entry, self.positions[j]) as usize];
+            for (m, more) in mask.iter_mut().zip(more) {
+                *m &= more;
             }
-            letter => self.sum[depth][usize::from(self.lane[letter as usize])] += points,
+        }
+        for (sum, m) in self.sum[depth].iter_mut().zip(mask) {
+            *sum += points & m;
         }
     }
 }
 
-/// The most buckets a position may have (one letter each).
-const MAX_BUCKETS: usize = 26;
-
 fn lane_bounds_n<const N: usize>(
     entries: impl IntoIterator<Item = u128>,
-    split: usize,
-    lane: &[u8; 27],
-) -> [u32; MAX_BUCKETS] {
-    let mut lanes = Lanes::<N> {
-        split,
-        lane: *lane,
-        sum: [[0; N]; DEPTH],
-        best: [[0; N]; DEPTH],
-    };
+    split: &Split,
+) -> [u32; WIDEST] {
+    let mut lanes = Lanes::<N>::new(split);
     orderly(entries, &mut lanes);
-    let mut bounds = [0; MAX_BUCKETS];
+    let mut bounds = [0; WIDEST];
     for (bound, &sum) in bounds.iter_mut().zip(&lanes.sum[0]) {
         *bound = sum;
     }
     bounds
 }
 
-/// The bounds of the trees of `entries` with position `split` restricted to
-/// each of `buckets` buckets (`lane[letter + 1]` names a letter's bucket), in one pass.
-fn lane_bounds(
-    entries: impl IntoIterator<Item = u128>,
-    split: usize,
-    lane: &[u8; 27],
-    buckets: usize,
-) -> [u32; MAX_BUCKETS] {
+/// The bound of each lane of `split` over `entries`, in one pass.
+fn lane_bounds(entries: impl IntoIterator<Item = u128>, split: &Split) -> [u32; WIDEST] {
     // Lanes in whole vector registers; the unused ones stay 0.
-    match buckets {
-        0..=4 => lane_bounds_n::<4>(entries, split, lane),
-        5..=8 => lane_bounds_n::<8>(entries, split, lane),
-        _ => lane_bounds_n::<MAX_BUCKETS>(entries, split, lane),
+    match split.lanes {
+        0..=4 => lane_bounds_n::<4>(entries, split),
+        5..=8 => lane_bounds_n::<8>(entries, split),
+        9..=MAX_LANES => lane_bounds_n::<MAX_LANES>(entries, split),
+        _ => lane_bounds_n::<WIDEST>(entries, split),
     }
 }
 
@@ -720,9 +792,10 @@ impl<'t> Prover<'t> {
     }
 
     /// Splits `entries` (free positions before `k` assigned as in `digits`)
-    /// on free position `k`: one pass gives every bucket's bound and, unless
-    /// `k` is the last, its list; goes on with the buckets whose bound reaches
-    /// the target; searches the classes that are left.
+    /// on the next free positions, as many at once as [`MAX_LANES`] allows:
+    /// one pass gives every lane's bound and, unless no free position is left
+    /// after them, its list; goes on with the lanes whose bound reaches the
+    /// target; searches the classes that are left.
     #[allow(clippy::too_many_arguments)]
     fn descend(
         &mut self,
@@ -734,73 +807,82 @@ impl<'t> Prover<'t> {
         digits: &mut [u8],
         leaf: &mut Leaf<'_>,
     ) {
-        let p = self.layout.cells() - free.len() + k;
-        let buckets = &free[k];
-        let last = k + 1 == free.len();
-        let mut lane = [0u8; 27];
-        for (b, bucket) in buckets.iter().enumerate() {
-            for &l in bucket {
-                lane[usize::from(l) + 1] = b as u8;
-            }
+        let first = self.layout.cells() - free.len();
+        let mut end = k + 1;
+        let mut lanes = free[k].len();
+        while end < free.len() && lanes * free[end].len() <= MAX_LANES {
+            lanes *= free[end].len();
+            end += 1;
         }
-        let mut want = [false; MAX_BUCKETS];
-        for (b, want) in want.iter_mut().enumerate().take(buckets.len()) {
-            digits[k] = b as u8;
-            *want = table.any(digits, k + 1);
+        let last = end == free.len();
+        let positions: Vec<usize> = (first + k..first + end).collect();
+        let split = Split::new(&positions, &free[k..end]);
+        // A lane's digits for free positions k..end, in mixed radix.
+        let set_digits = |lane: usize, digits: &mut [u8]| {
+            let mut rest = lane;
+            for j in (k..end).rev() {
+                digits[j] = (rest % free[j].len()) as u8;
+                rest /= free[j].len();
+            }
+        };
+        let mut wanted = 0u32;
+        for lane in 0..lanes {
+            set_digits(lane, digits);
+            if table.any(digits, end) {
+                wanted |= 1 << lane;
+            }
         }
         let mut lists = std::mem::take(&mut levels[k]);
         let bounds = if last {
-            lane_bounds(entries.iter().copied(), p, &lane, buckets.len())
+            lane_bounds(entries.iter().copied(), &split)
         } else {
-            lists.resize_with(buckets.len(), Vec::new);
+            lists.resize_with(lanes, Vec::new);
             for list in &mut lists {
                 list.clear();
             }
-            let write = entries.iter().copied().inspect(|&e| match letter_at(e, p) {
-                0 => {
-                    for (list, _) in lists.iter_mut().zip(&want).filter(|(_, w)| **w) {
-                        list.push(e);
-                    }
-                }
-                l => {
-                    let b = usize::from(lane[l as usize]);
-                    if want[b] {
-                        lists[b].push(e);
-                    }
+            let write = entries.iter().copied().inspect(|&e| {
+                let mut keep = split.admits(e) & wanted;
+                while keep != 0 {
+                    lists[keep.trailing_zeros() as usize].push(e);
+                    keep &= keep - 1;
                 }
             });
-            lane_bounds(write, p, &lane, buckets.len())
+            lane_bounds(write, &split)
         };
-        for (b, bucket) in buckets.iter().enumerate() {
-            if !want[b] {
+        for (lane, &bound) in bounds.iter().enumerate().take(lanes) {
+            if wanted >> lane & 1 == 0 {
                 continue;
             }
-            digits[k] = b as u8;
-            let bound = bounds[b];
+            set_digits(lane, digits);
             if bound < self.target {
                 // Every class below has a bound at most this one's.
-                each_assignment(free, k + 1, digits, &mut |digits| {
+                each_assignment(free, end, digits, &mut |digits| {
                     if table.any(digits, digits.len()) {
                         leaf(digits, bound, Vec::new());
                     }
                 });
                 continue;
             }
-            self.set_position(p, bucket);
+            for (j, &p) in positions.iter().enumerate() {
+                self.set_position(p, &free[k + j][usize::from(digits[k + j])]);
+            }
             if last {
-                let keep = |e: &u128| {
-                    let l = letter_at(*e, p);
-                    l == 0 || usize::from(lane[l as usize]) == b
-                };
-                let boards = self.search(entries.iter().copied().filter(keep));
+                let boards = self.search(
+                    entries
+                        .iter()
+                        .copied()
+                        .filter(|&e| split.admits(e) >> lane & 1 != 0),
+                );
                 leaf(digits, bound, boards);
             } else {
-                let list = std::mem::take(&mut lists[b]);
-                self.descend(levels, &list, k + 1, free, table, digits, leaf);
-                lists[b] = list;
+                let list = std::mem::take(&mut lists[lane]);
+                self.descend(levels, &list, end, free, table, digits, leaf);
+                lists[lane] = list;
             }
         }
-        digits[k] = 0;
+        for digit in &mut digits[k..end] {
+            *digit = 0;
+        }
         levels[k] = lists;
     }
 
@@ -1083,30 +1165,29 @@ mod tests {
     fn lane_bounds_match_the_filtered_lists() {
         let dictionary = dictionary();
         let mut prover = test_prover(&dictionary);
-        let buckets: [&[u8]; 3] = [b"ae", b"st", b"bcdfghijklmnopqruvwxyz"];
-        let mut lane = [0u8; 27];
-        for (b, bucket) in buckets.iter().enumerate() {
-            for &l in *bucket {
-                lane[usize::from(l - b'a') + 1] = b as u8;
-            }
-        }
+        let three = letters(&[b"ae", b"st", b"bcdfghijklmnopqruvwxyz"]);
+        let two = letters(&[b"aeiou", b"bcdfghjklmnpqrstvwxyz"]);
+        let singles: Vec<Vec<u8>> = (0..26).map(|l| vec![l]).collect();
         for letters in classes() {
             prover.build(&letters);
             let entries = prover.entries.clone();
-            for split in 0..9 {
-                let bounds = lane_bounds(entries.iter().copied(), split, &lane, 3);
-                let wide = lane_bounds_n::<MAX_BUCKETS>(entries.iter().copied(), split, &lane);
-                for b in 0..3 {
-                    let kept: Vec<u128> = entries
+            for (positions, buckets) in [
+                (vec![0], vec![three.clone()]),
+                (vec![4], vec![singles.clone()]),
+                (vec![5, 8], vec![three.clone(), two.clone()]),
+                (vec![1, 2], vec![three.clone(), three.clone()]),
+                (vec![3, 5, 6, 7], vec![two.clone(); 4]),
+            ] {
+                let split = Split::new(&positions, &buckets);
+                let bounds = lane_bounds(entries.iter().copied(), &split);
+                let wide = lane_bounds_n::<WIDEST>(entries.iter().copied(), &split);
+                for lane in 0..split.lanes {
+                    let kept = entries
                         .iter()
                         .copied()
-                        .filter(|&e| {
-                            let l = letter_at(e, split);
-                            l == 0 || usize::from(lane[l as usize]) == b
-                        })
-                        .collect();
-                    assert_eq!(bounds[b], tree_bound(kept.iter().copied()));
-                    assert_eq!(wide[b], bounds[b]);
+                        .filter(|&e| split.admits(e) >> lane & 1 != 0);
+                    assert_eq!(bounds[lane], tree_bound(kept), "{positions:?} lane {lane}");
+                    assert_eq!(wide[lane], bounds[lane]);
                 }
             }
         }

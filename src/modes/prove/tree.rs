@@ -278,6 +278,9 @@ struct Split {
     /// `admit[j][letter + 1]`: the lanes (as bits) that keep an entry with
     /// that letter at `positions[j]`; `admit[j][0]` is every lane.
     admit: Vec<[u32; 27]>,
+    /// The same for two consecutive positions at once (or one alone),
+    /// indexed by their bits of the key: where those bits start, and the table.
+    pairs: Vec<(u32, Vec<u32>)>,
     lanes: usize,
 }
 
@@ -303,9 +306,37 @@ impl Split {
                 }
             }
         }
+        // Two consecutive positions' letters are 2 * BITS consecutive bits of the key.
+        let mut runs = Vec::new();
+        let mut j = 0;
+        while j < positions.len() {
+            let len = if j + 1 < positions.len() && positions[j + 1] == positions[j] + 1 {
+                2
+            } else {
+                1
+            };
+            runs.push((&positions[j..j + len], &admit[j..j + len]));
+            j += len;
+        }
+        let pairs = runs
+            .into_iter()
+            .map(|(pair, admits)| {
+                let width = BITS * pair.len() as u32;
+                let table = (0..1u32 << width)
+                    .map(|bits| {
+                        admits.iter().enumerate().fold(u32::MAX, |lanes, (j, admit)| {
+                            let letter = bits >> (width - BITS * (j as u32 + 1)) & 31;
+                            lanes & admit.get(letter as usize).copied().unwrap_or(0)
+                        })
+                    })
+                    .collect();
+                (shift(pair[pair.len() - 1]), table)
+            })
+            .collect();
         Split {
             positions: positions.to_vec(),
             admit,
+            pairs,
             lanes,
         }
     }
@@ -313,12 +344,10 @@ impl Split {
     /// The lanes (as bits) that keep `entry`.
     #[inline(always)]
     fn admits(&self, entry: u128) -> u32 {
-        self.positions
-            .iter()
-            .zip(&self.admit)
-            .fold(u32::MAX, |lanes, (&p, admit)| {
-                lanes & admit[letter_at(entry, p) as usize]
-            })
+        self.pairs.iter().fold(u32::MAX, |lanes, (shift, table)| {
+            let bits = (entry >> shift) as usize & (table.len() - 1);
+            lanes & table.get(bits).copied().unwrap_or(0)
+        })
     }
 }
 
@@ -489,7 +518,10 @@ impl Builder<'_> {
             start: self.tree.choices.len() as u32,
             len: choices.len() as u32,
         };
-        self.tree.choices.append(choices);
+        // One by one: these lists are short, and a call to copy each costs more.
+        for choice in choices.drain(..) {
+            self.tree.choices.push(choice);
+        }
         node
     }
 }
@@ -509,7 +541,9 @@ impl Visitor for Builder<'_> {
             letters: self.letters[depth],
             start: self.tree.kids.len() as u32,
         };
-        self.tree.kids.append(&mut self.kids[depth]);
+        for kid in self.kids[depth].drain(..) {
+            self.tree.kids.push(kid);
+        }
         self.closed[depth].push(node);
         self.total[depth] += node.bound;
     }

@@ -755,8 +755,12 @@ impl<'t> Prover<'t> {
         self.work = Work::default();
         self.entries.clear();
         let root = self.trie.node(Trie::ROOT);
+        let mut child = [0u32; 26];
+        for (l, child) in child.iter_mut().enumerate() {
+            *child = root.child(l as u8).unwrap_or(0);
+        }
         for cell in 0..cells {
-            self.step_into(root, 0, cell, 0, 0, 0);
+            self.step_into(&child, root.letters(), 0, cell, 0, 0, 0);
         }
         self.entries.sort_unstable();
         self.entries.dedup();
@@ -920,45 +924,10 @@ impl<'t> Prover<'t> {
         levels[k] = lists;
     }
 
-    /// Extends a path at trie node `here` into cell `to` with each of its
-    /// letters that continues a word. `used` holds the path's cells as bits,
-    /// `positions` the same cells as positions, `key` its letters.
-    #[inline]
-    fn step_into(
-        &mut self,
-        here: Node,
-        len: usize,
-        to: usize,
-        used: u32,
-        positions: u32,
-        key: u128,
-    ) {
-        let p = self.layout.position[to];
-        let letters = here.letters();
-        let mut next = letters & self.masks[p];
-        while next != 0 {
-            let l = next.trailing_zeros();
-            next &= next - 1;
-            let mut child = here.first() + (letters & ((1 << l) - 1)).count_ones();
-            let mut more = 1;
-            if self.rules.qu && l == u32::from(b'Q' - b'A') {
-                match self.trie.node(child).child(b'U' - b'A') {
-                    Some(u) => (child, more) = (u, 2),
-                    None => continue,
-                }
-            }
-            let letter = u128::from(l) + 1;
-            self.extend(
-                to,
-                child,
-                len + more,
-                used | 1 << to,
-                positions | 1 << p,
-                key | letter << shift(p),
-            );
-        }
-    }
-
+    /// Extends a path at trie node `node` (just placed on `cell`, `len`
+    /// letters long) into each neighbour with each of its letters that
+    /// continues a word. `used` holds the path's cells as bits, `positions`
+    /// the same cells as positions, `key` its letters.
     fn extend(
         &mut self,
         cell: usize,
@@ -980,11 +949,61 @@ impl<'t> Prover<'t> {
         if !here.has_children() || self.rules.max_len.is_some_and(|max| len >= max) {
             return;
         }
+        let letters = here.letters();
+        // Each child's node, found once for all neighbours (children are
+        // stored in letter order, so counting them saves a popcount per step).
+        let mut child = [0u32; 26];
+        let mut rest = letters;
+        let mut index = here.first();
+        while rest != 0 {
+            child[rest.trailing_zeros() as usize] = index;
+            index += 1;
+            rest &= rest - 1;
+        }
         let mut next = self.layout.neighbours[cell] & !used;
         while next != 0 {
             let to = next.trailing_zeros() as usize;
             next &= next - 1;
-            self.step_into(here, len, to, used, positions, key);
+            self.step_into(&child, letters, len, to, used, positions, key);
+        }
+    }
+
+    /// Places a path whose trie node has the children `child` (for the
+    /// letters `letters`) on cell `to`, with each of the cell's letters.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn step_into(
+        &mut self,
+        child: &[u32; 26],
+        letters: u32,
+        len: usize,
+        to: usize,
+        used: u32,
+        positions: u32,
+        key: u128,
+    ) {
+        let p = self.layout.position[to];
+        let mut next = letters & self.masks[p];
+        while next != 0 {
+            let l = next.trailing_zeros();
+            next &= next - 1;
+            let mut node = child[l as usize];
+            let mut more = 1;
+            if self.rules.qu && l == u32::from(b'Q' - b'A') {
+                match self.trie.node(node).child(b'U' - b'A') {
+                    Some(u) => (node, more) = (u, 2),
+                    None => continue,
+                }
+            }
+            let letter = u128::from(l) + 1;
+            self.extend(
+                to,
+                node,
+                len + more,
+                used | 1 << to,
+                positions | 1 << p,
+                key | letter << shift(p),
+            );
         }
     }
 

@@ -443,7 +443,8 @@ fn lane_bounds(entries: impl IntoIterator<Item = u128>, split: &Split) -> [u32; 
     match split.lanes {
         0..=4 => lane_bounds_n::<4>(entries, split),
         5..=8 => lane_bounds_n::<8>(entries, split),
-        9..=MAX_LANES => lane_bounds_n::<MAX_LANES>(entries, split),
+        9..=12 => lane_bounds_n::<12>(entries, split),
+        13..=MAX_LANES => lane_bounds_n::<MAX_LANES>(entries, split),
         _ => lane_bounds_n::<WIDEST>(entries, split),
     }
 }

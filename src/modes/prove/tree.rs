@@ -365,33 +365,90 @@ impl Split {
     }
 }
 
+/// A lane's value in a pass: `u16` (saturating, so a lane holds the
+/// smaller of its bound and `u16::MAX`; 8 lanes per vector register) when the
+/// target fits, `u32` otherwise.
+trait Lane: Copy + Default + Ord {
+    /// All bits set: a mask keeping the lane.
+    const ONES: Self;
+    /// The sum, held at the type's maximum.
+    fn add(self, other: Self) -> Self;
+    /// Both values' bits.
+    fn and(self, other: Self) -> Self;
+    /// Points as a lane value (held at the maximum).
+    fn of(points: u32) -> Self;
+    /// The lane's value.
+    fn get(self) -> u32;
+}
+
+impl Lane for u16 {
+    const ONES: u16 = u16::MAX;
+    #[inline(always)]
+    fn add(self, other: u16) -> u16 {
+        self.saturating_add(other)
+    }
+    #[inline(always)]
+    fn and(self, other: u16) -> u16 {
+        self & other
+    }
+    #[inline(always)]
+    fn of(points: u32) -> u16 {
+        points.min(u32::from(u16::MAX)) as u16
+    }
+    #[inline(always)]
+    fn get(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl Lane for u32 {
+    const ONES: u32 = u32::MAX;
+    #[inline(always)]
+    fn add(self, other: u32) -> u32 {
+        self.saturating_add(other)
+    }
+    #[inline(always)]
+    fn and(self, other: u32) -> u32 {
+        self & other
+    }
+    #[inline(always)]
+    fn of(points: u32) -> u32 {
+        points
+    }
+    #[inline(always)]
+    fn get(self) -> u32 {
+        self
+    }
+}
+
 /// The bounds of the trees a [`Split`] keeps, all in one pass, in `N` lanes
 /// (at least the split's). Every node computes all lanes; a path's points
 /// count only in the lanes that keep it (in the others its sum node is an
 /// empty one, worth 0).
-struct Lanes<const N: usize> {
+struct Lanes<T: Lane, const N: usize> {
     positions: [usize; MAX_FREE],
     count: usize,
     /// `masks[j][letter + 1]`: all ones in the lanes that keep that letter at `positions[j]`.
-    masks: [[[u32; N]; 27]; MAX_FREE],
-    sum: [[u32; N]; DEPTH],
-    best: [[u32; N]; DEPTH],
+    masks: [[[T; N]; 27]; MAX_FREE],
+    sum: [[T; N]; DEPTH],
+    best: [[T; N]; DEPTH],
 }
 
-impl<const N: usize> Lanes<N> {
-    fn new(split: &Split) -> Lanes<N> {
+impl<T: Lane, const N: usize> Lanes<T, N> {
+    fn new(split: &Split) -> Lanes<T, N> {
+        let zero = T::default();
         let mut lanes = Lanes {
             positions: [0; MAX_FREE],
             count: split.positions.len(),
-            masks: [[[0; N]; 27]; MAX_FREE],
-            sum: [[0; N]; DEPTH],
-            best: [[0; N]; DEPTH],
+            masks: [[[zero; N]; 27]; MAX_FREE],
+            sum: [[zero; N]; DEPTH],
+            best: [[zero; N]; DEPTH],
         };
         for (j, (&p, admit)) in split.positions.iter().zip(&split.admit).enumerate() {
             lanes.positions[j] = p;
             for (mask, &bits) in lanes.masks[j].iter_mut().zip(admit) {
                 for (i, lane) in mask.iter_mut().enumerate() {
-                    *lane = if bits >> i & 1 != 0 { u32::MAX } else { 0 };
+                    *lane = if bits >> i & 1 != 0 { T::ONES } else { zero };
                 }
             }
         }
@@ -399,21 +456,21 @@ impl<const N: usize> Lanes<N> {
     }
 }
 
-impl<const N: usize> Visitor for Lanes<N> {
+impl<T: Lane, const N: usize> Visitor for Lanes<T, N> {
     #[inline(always)]
     fn open_choice(&mut self, depth: usize, _p: usize) {
-        self.best[depth] = [0; N];
+        self.best[depth] = [T::default(); N];
     }
     #[inline(always)]
     fn close_choice(&mut self, depth: usize) {
         let best = self.best[depth];
         for (sum, best) in self.sum[depth].iter_mut().zip(best) {
-            *sum += best;
+            *sum = sum.add(best);
         }
     }
     #[inline(always)]
     fn open_sum(&mut self, depth: usize, _letter: u32) {
-        self.sum[depth] = [0; N];
+        self.sum[depth] = [T::default(); N];
     }
     #[inline(always)]
     fn close_sum(&mut self, depth: usize) {
@@ -424,42 +481,50 @@ impl<const N: usize> Visitor for Lanes<N> {
     }
     #[inline(always)]
     fn points(&mut self, depth: usize, entry: u128) {
-        let points = points_of(entry);
+        let points = T::of(points_of(entry));
         let mut mask = self.masks[0][letter_at(entry, self.positions[0]) as usize];
         for j in 1..self.count {
             let more = &self.masks[j][letter_at(entry, self.positions[j]) as usize];
-            for (m, more) in mask.iter_mut().zip(more) {
-                *m &= more;
+            for (m, &more) in mask.iter_mut().zip(more) {
+                *m = m.and(more);
             }
         }
         for (sum, m) in self.sum[depth].iter_mut().zip(mask) {
-            *sum += points & m;
+            *sum = sum.add(points.and(m));
         }
     }
 }
 
-fn lane_bounds_n<const N: usize>(
+fn lane_bounds_n<T: Lane, const N: usize>(
     entries: impl IntoIterator<Item = u128>,
     split: &Split,
 ) -> [u32; WIDEST] {
-    let mut lanes = Lanes::<N>::new(split);
+    let mut lanes = Lanes::<T, N>::new(split);
     orderly(entries, &mut lanes);
     let mut bounds = [0; WIDEST];
     for (bound, &sum) in bounds.iter_mut().zip(&lanes.sum[0]) {
-        *bound = sum;
+        *bound = sum.get();
     }
     bounds
 }
 
-/// The bound of each lane of `split` over `entries`, in one pass.
-fn lane_bounds(entries: impl IntoIterator<Item = u128>, split: &Split) -> [u32; WIDEST] {
+/// A lane bound that may stand for any larger one (see [`lane_bounds`]).
+const SATURATED: u32 = u16::MAX as u32;
+
+/// The bound of each lane of `split` over `entries`, in one pass. With
+/// `narrow`, in 16 bits: a bound of [`SATURATED`] means at least that.
+fn lane_bounds(
+    entries: impl IntoIterator<Item = u128>,
+    split: &Split,
+    narrow: bool,
+) -> [u32; WIDEST] {
     // Lanes in whole vector registers; the unused ones stay 0.
-    match split.lanes {
-        0..=4 => lane_bounds_n::<4>(entries, split),
-        5..=8 => lane_bounds_n::<8>(entries, split),
-        9..=12 => lane_bounds_n::<12>(entries, split),
-        13..=MAX_LANES => lane_bounds_n::<MAX_LANES>(entries, split),
-        _ => lane_bounds_n::<WIDEST>(entries, split),
+    match (narrow, split.lanes) {
+        (true, 0..=8) => lane_bounds_n::<u16, 8>(entries, split),
+        (true, 9..=MAX_LANES) => lane_bounds_n::<u16, MAX_LANES>(entries, split),
+        (true, _) => lane_bounds_n::<u16, WIDEST>(entries, split),
+        (false, 0..=MAX_LANES) => lane_bounds_n::<u32, MAX_LANES>(entries, split),
+        (false, _) => lane_bounds_n::<u32, WIDEST>(entries, split),
     }
 }
 
@@ -886,8 +951,11 @@ impl<'t> Prover<'t> {
             }
         }
         let mut lists = std::mem::take(&mut levels[k]);
+        // 16-bit lanes whenever the target fits: a bound held at SATURATED
+        // is then still at least the target, and is made exact by the search.
+        let narrow = self.target <= SATURATED;
         let bounds = if last {
-            lane_bounds(entries.iter().copied(), &split)
+            lane_bounds(entries.iter().copied(), &split, narrow)
         } else {
             lists.resize_with(lanes, Vec::new);
             for list in &mut lists {
@@ -900,7 +968,7 @@ impl<'t> Prover<'t> {
                     keep &= keep - 1;
                 }
             });
-            lane_bounds(write, &split)
+            lane_bounds(write, &split, narrow)
         };
         for (lane, &bound) in bounds.iter().enumerate().take(lanes) {
             if wanted >> lane & 1 == 0 {
@@ -926,7 +994,8 @@ impl<'t> Prover<'t> {
                         .copied()
                         .filter(|&e| split.admits(e) >> lane & 1 != 0),
                 );
-                leaf(digits, bound, boards);
+                // The tree's root has the exact bound (the lane's may be held at SATURATED).
+                leaf(digits, self.tree.root.bound, boards);
             } else {
                 let list = std::mem::take(&mut lists[lane]);
                 self.descend(levels, &list, end, free, table, digits, leaf);
@@ -1247,8 +1316,9 @@ mod tests {
                 (vec![3, 5, 6, 7], vec![two.clone(); 4]),
             ] {
                 let split = Split::new(&positions, &buckets);
-                let bounds = lane_bounds(entries.iter().copied(), &split);
-                let wide = lane_bounds_n::<WIDEST>(entries.iter().copied(), &split);
+                let bounds = lane_bounds(entries.iter().copied(), &split, false);
+                let narrow = lane_bounds(entries.iter().copied(), &split, true);
+                let wide = lane_bounds_n::<u32, WIDEST>(entries.iter().copied(), &split);
                 for lane in 0..split.lanes {
                     let kept = entries
                         .iter()
@@ -1256,6 +1326,7 @@ mod tests {
                         .filter(|&e| split.admits(e) >> lane & 1 != 0);
                     assert_eq!(bounds[lane], tree_bound(kept), "{positions:?} lane {lane}");
                     assert_eq!(wide[lane], bounds[lane]);
+                    assert_eq!(narrow[lane], bounds[lane].min(SATURATED));
                 }
             }
         }

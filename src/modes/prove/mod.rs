@@ -470,24 +470,32 @@ where
         .build()
         .map_err(|e| ProveError::Threads(e.to_string()))?;
     let records = Mutex::new(Vec::with_capacity(todo));
+    // Provers are kept between groups (rayon may call a per-job `init` for
+    // every group), so their large lists are allocated once per thread.
+    let provers: Mutex<Vec<Prover<'_>>> = Mutex::new(Vec::new());
     pool.install(|| {
-        groups.par_iter().with_max_len(1).try_for_each_init(
-            || Prover::new(trie, &settings.rules),
-            |prover, group| {
-                if progress.is_stopped() {
-                    return Ok(());
-                }
-                let done = prove_group(prover, settings, &classes, group, skip);
-                for record in &done {
-                    sink(record)?;
-                    progress.record(record);
-                }
-                if let Ok(mut records) = records.lock() {
-                    records.extend(done);
-                }
-                Ok(())
-            },
-        )
+        groups.par_iter().with_max_len(1).try_for_each(|group| {
+            if progress.is_stopped() {
+                return Ok(());
+            }
+            let mut prover = provers
+                .lock()
+                .ok()
+                .and_then(|mut p| p.pop())
+                .unwrap_or_else(|| Prover::new(trie, &settings.rules));
+            let done = prove_group(&mut prover, settings, &classes, group, skip);
+            if let Ok(mut provers) = provers.lock() {
+                provers.push(prover);
+            }
+            for record in &done {
+                sink(record)?;
+                progress.record(record);
+            }
+            if let Ok(mut records) = records.lock() {
+                records.extend(done);
+            }
+            Ok(())
+        })
     })?;
     let mut records = records.into_inner().unwrap_or_default();
     records.sort_by_key(|r| r.class);

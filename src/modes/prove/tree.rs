@@ -90,26 +90,27 @@ impl Layout {
 /// Counters for one class's work.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Work {
-    /// Sum and choice nodes in the tree.
+    /// Sum and choice nodes in the trees built.
     pub nodes: u64,
     /// Partial assignments whose bound was computed.
     pub steps: u64,
     /// Complete boards rescored with the solver.
     pub rescored: u64,
-    /// Word paths inserted into the tree.
+    /// Word paths collected (distinct keys).
     pub inserted: u64,
 }
-
-/// Positions forced by filtering the word paths (a merged, tighter bound)
-/// before the tree is built and walked; 0, 1 and 2 measured 174, 214 and
-/// 291 CPU-s for 3x3 (the filtering costs more than its tighter bound saves).
-const SWITCH: usize = 0;
 
 /// Most trie nodes a dictionary may have: an entry keeps its word's node in 24 bits.
 pub const MAX_TRIE_NODES: usize = 1 << 24;
 
 /// Bits per position in an entry's key: a letter index plus one, 0 where the path does not go.
 const BITS: u32 = 5;
+
+/// Depths of the orderly tree's stack: one sum node per pair of a path, and the root.
+const DEPTH: usize = super::classes::MAX_CELLS + 1;
+
+/// No open choice node at a stack depth.
+const NONE: u32 = u32::MAX;
 
 /// Where position `p`'s letter sits in an entry (position 0 in the top bits).
 #[inline(always)]
@@ -120,12 +121,37 @@ fn shift(p: usize) -> u32 {
 /// The letter index plus one an entry has at position `p` (0 = none).
 #[inline(always)]
 fn letter_at(entry: u128, p: usize) -> u32 {
-    ((entry >> shift(p)) & 31) as u32
+    // Positions 0..12 lie in the top 64 bits: a 64-bit shift is a few
+    // instructions fewer than a 128-bit one, in the passes' innermost loops.
+    if p < 12 {
+        ((entry >> 64) as u64 >> (shift(p) - 64)) as u32 & 31
+    } else {
+        ((entry >> shift(p)) & 31) as u32
+    }
+}
+
+/// How many leading positions two entries' keys agree on (16 if all).
+#[inline(always)]
+fn common_positions(entry: u128, previous: u128) -> u32 {
+    // The key is the top 80 bits: the high word, then 16 bits of the low one.
+    let differ = entry ^ previous;
+    let high = (differ >> 64) as u64;
+    let bits = if high != 0 {
+        high.leading_zeros()
+    } else {
+        64 + ((differ as u64 >> 48) as u16).leading_zeros()
+    };
+    bits / BITS
+}
+
+/// The points a merged entry carries (its low 32 bits).
+#[inline(always)]
+fn points_of(entry: u128) -> u32 {
+    entry as u32
 }
 
 /// The first position from `from` on that an entry uses, or `None` if it uses none.
 #[cfg(test)]
-#[inline(always)]
 fn next_position(entry: u128, from: usize) -> Option<usize> {
     // The key is the top 16 * BITS = 80 bits; the rest is the word and its points.
     let key = entry >> 48;
@@ -133,110 +159,546 @@ fn next_position(entry: u128, from: usize) -> Option<usize> {
     (tail != 0).then(|| (tail.leading_zeros() as usize - 48) / BITS as usize)
 }
 
-/// The positions an entry's key uses, as bits (position 0 = bit 0).
-#[inline(always)]
-fn used_positions(key: u128) -> u16 {
-    let mut used = 0u16;
-    for p in 0..16 {
-        if letter_at(key, p) != 0 {
-            used |= 1 << p;
-        }
-    }
-    used
+/// What a pass over sorted, merged entries meets, in depth-first order: the
+/// orderly tree's nodes opening and closing. The sum node at depth `d` is
+/// reached from the root by `d` (position, letter) pairs; each sum node has at
+/// most one open choice node (its next position) at a time.
+trait Visitor {
+    /// A choice node for position `p` opens under the sum node at `depth`.
+    fn open_choice(&mut self, depth: usize, p: usize);
+    /// The open choice node under the sum node at `depth` is complete.
+    fn close_choice(&mut self, depth: usize);
+    /// A sum node opens at `depth` (at least 1): the child for `letter` (0 =
+    /// A) of the open choice at `depth - 1`.
+    fn open_sum(&mut self, depth: usize, letter: u32);
+    /// The sum node at `depth` (at least 1) is complete (its last choice closed first).
+    fn close_sum(&mut self, depth: usize);
+    /// An entry's word path ends at the sum node at `depth`.
+    fn points(&mut self, depth: usize, entry: u128);
 }
 
-/// The bound of the tree the sorted, deduplicated `entries` make, in one pass:
-/// a stack of open sum nodes (one per pair of the current path), each with
-/// its open choice node, closed as the next entry leaves their prefix.
-fn tree_bound(entries: impl IntoIterator<Item = u128>) -> u32 {
-    // sum[d]: the sum node after d pairs (points and closed choices);
-    // position[d] and best[d]: its open choice (NONE if none) and its best closed child.
-    const NONE: u32 = u32::MAX;
-    let mut sum = [0u32; 17];
-    let mut position = [NONE; 17];
-    let mut best = [0u32; 17];
+/// Walks the orderly tree of sorted, merged `entries` in one pass, telling
+/// `visitor` what opens and closes; the root's choices are closed at the end.
+/// Entries sharing key bits share the pairs of those positions, so an entry
+/// closes the sum nodes of the previous entry's pairs from the first position
+/// where their keys differ, and opens its own from there.
+#[inline(always)]
+fn orderly<V: Visitor>(entries: impl IntoIterator<Item = u128>, visitor: &mut V) {
+    // pair[d]: the position of the pair leading to the sum node at depth d + 1;
+    // choice[d]: the position of the sum node at depth d's open choice (NONE if none).
+    let mut pair = [0u32; DEPTH];
+    let mut choice = [NONE; DEPTH];
     let mut depth = 0usize;
-    let mut entries = entries.into_iter().peekable();
-    let mut previous = entries.peek().map_or(0, |&e| e ^ (1u128 << 127));
+    let mut previous: Option<u128> = None;
     for entry in entries {
-        let used = (entry >> 32) as u16 as u32;
-        let differ = ((entry ^ previous) >> 48)
-            .leading_zeros()
-            .saturating_sub(48);
-        let first = differ / BITS;
-        let below = (1u32 << first.min(16)) - 1;
-        let common = (used & below).count_ones() as usize;
-        // Close the sum nodes past the common prefix into their parents' choices.
-        while depth > common {
-            let value = sum[depth]
-                + if position[depth] == NONE {
-                    0
-                } else {
-                    best[depth]
-                };
-            best[depth - 1] = best[depth - 1].max(value);
+        let first = previous.map_or(0, |previous| common_positions(entry, previous));
+        while depth > 0 && pair[depth - 1] >= first {
+            if choice[depth] != NONE {
+                visitor.close_choice(depth);
+            }
+            visitor.close_sum(depth);
             depth -= 1;
         }
-        // Open this entry's remaining pairs.
-        let mut rest = used & !below;
+        // In sorted order the entry has a letter at `first` (unless its key
+        // repeats the previous one): its pairs from there on are new.
+        let used = u32::from((entry >> 32) as u16);
+        let mut rest = used & !((1u32 << first.min(16)) - 1);
         while rest != 0 {
             let p = rest.trailing_zeros();
             rest &= rest - 1;
-            if position[depth] != p {
-                if position[depth] != NONE {
-                    sum[depth] += best[depth];
+            if choice[depth] != p {
+                if choice[depth] != NONE {
+                    visitor.close_choice(depth);
                 }
-                position[depth] = p;
-                best[depth] = 0;
+                choice[depth] = p;
+                visitor.open_choice(depth, p as usize);
             }
+            pair[depth] = p;
             depth += 1;
-            sum[depth] = 0;
-            position[depth] = NONE;
+            choice[depth] = NONE;
+            visitor.open_sum(depth, letter_at(entry, p as usize) - 1);
         }
-        sum[depth] += (entry & 0xffff_ffff) as u32;
-        previous = entry;
+        visitor.points(depth, entry);
+        previous = Some(entry);
     }
     while depth > 0 {
-        let value = sum[depth]
-            + if position[depth] == NONE {
-                0
-            } else {
-                best[depth]
-            };
-        best[depth - 1] = best[depth - 1].max(value);
+        if choice[depth] != NONE {
+            visitor.close_choice(depth);
+        }
+        visitor.close_sum(depth);
         depth -= 1;
     }
-    sum[0] + if position[0] == NONE { 0 } else { best[0] }
+    if choice[0] != NONE {
+        visitor.close_choice(0);
+    }
 }
 
-#[cfg(test)]
-fn sum_bound_of(entries: &[u128], lo: usize, hi: usize, from: usize) -> u32 {
-    let mut total = 0u32;
-    let mut i = lo;
-    while i < hi && next_position(entries[i], from).is_none() {
-        total += (entries[i] & 0xffff_ffff) as u32;
-        i += 1;
+/// The tree's bound: each sum node's points plus its choices' bounds, each
+/// choice node's the best of its children's.
+struct Bound {
+    sum: [u32; DEPTH],
+    best: [u32; DEPTH],
+}
+
+impl Visitor for Bound {
+    #[inline(always)]
+    fn open_choice(&mut self, depth: usize, _p: usize) {
+        self.best[depth] = 0;
     }
-    while i < hi {
-        let Some(q) = next_position(entries[i], from) else {
-            break;
+    #[inline(always)]
+    fn close_choice(&mut self, depth: usize) {
+        self.sum[depth] += self.best[depth];
+    }
+    #[inline(always)]
+    fn open_sum(&mut self, depth: usize, _letter: u32) {
+        self.sum[depth] = 0;
+    }
+    #[inline(always)]
+    fn close_sum(&mut self, depth: usize) {
+        self.best[depth - 1] = self.best[depth - 1].max(self.sum[depth]);
+    }
+    #[inline(always)]
+    fn points(&mut self, depth: usize, entry: u128) {
+        self.sum[depth] += points_of(entry);
+    }
+}
+
+/// The bound of the tree the sorted, merged `entries` make.
+fn tree_bound(entries: impl IntoIterator<Item = u128>) -> u32 {
+    let mut bound = Bound {
+        sum: [0; DEPTH],
+        best: [0; DEPTH],
+    };
+    orderly(entries, &mut bound);
+    bound.sum[0]
+}
+
+/// Most free positions a group has (see [`Layout::free`]).
+const MAX_FREE: usize = 6;
+
+/// Most lanes one pass computes when it splits several free positions at once.
+const MAX_LANES: usize = 16;
+
+/// Lanes of the widest pass: one position with a bucket per letter.
+const WIDEST: usize = 32;
+
+/// How one pass splits entries on some free positions at once: lane `i` is
+/// one assignment of buckets to those positions (the first position most
+/// significant), and keeps the entries whose letters there are in its
+/// buckets, or that do not go there.
+#[derive(Debug, Clone)]
+struct Split {
+    positions: Vec<usize>,
+    /// `admit[j][letter + 1]`: the lanes (as bits) that keep an entry with
+    /// that letter at `positions[j]`; `admit[j][0]` is every lane.
+    admit: Vec<[u32; 27]>,
+    /// The same for two consecutive positions at once (or one alone),
+    /// indexed by their bits of the key: where those bits start, and the table.
+    pairs: Vec<(u32, Vec<u32>)>,
+    lanes: usize,
+}
+
+impl Split {
+    /// The split of `positions`, position `positions[j]` into the buckets `buckets[j]`.
+    fn new(positions: &[usize], buckets: &[Vec<Vec<u8>>]) -> Split {
+        let lanes: usize = buckets.iter().map(Vec::len).product();
+        let all = if lanes >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << lanes) - 1
         };
-        let mut best = 0;
-        while i < hi && next_position(entries[i], from) == Some(q) {
-            let letter = letter_at(entries[i], q);
-            let mut j = i + 1;
-            while j < hi
-                && letter_at(entries[j], q) == letter
-                && next_position(entries[j], from) == Some(q)
-            {
-                j += 1;
+        let mut admit = vec![[0u32; 27]; positions.len()];
+        // Lanes below position j in the mixed radix: its digit is (lane / span) % radix.
+        let mut span = lanes;
+        for (j, sets) in buckets.iter().enumerate() {
+            span /= sets.len();
+            admit[j][0] = all;
+            for lane in 0..lanes {
+                let digit = (lane / span) % sets.len();
+                for &l in &sets[digit] {
+                    admit[j][usize::from(l) + 1] |= 1 << lane;
+                }
             }
-            best = best.max(sum_bound_of(entries, i, j, q + 1));
-            i = j;
         }
-        total = total.saturating_add(best);
+        // Two consecutive positions' letters are 2 * BITS consecutive bits of the key.
+        let mut runs = Vec::new();
+        let mut j = 0;
+        while j < positions.len() {
+            let len = if j + 1 < positions.len() && positions[j + 1] == positions[j] + 1 {
+                2
+            } else {
+                1
+            };
+            runs.push((&positions[j..j + len], &admit[j..j + len]));
+            j += len;
+        }
+        let pairs = runs
+            .into_iter()
+            .map(|(pair, admits)| {
+                let width = BITS * pair.len() as u32;
+                let table = (0..1u32 << width)
+                    .map(|bits| {
+                        admits.iter().enumerate().fold(u32::MAX, |lanes, (j, admit)| {
+                            let letter = bits >> (width - BITS * (j as u32 + 1)) & 31;
+                            lanes & admit.get(letter as usize).copied().unwrap_or(0)
+                        })
+                    })
+                    .collect();
+                (shift(pair[pair.len() - 1]), table)
+            })
+            .collect();
+        Split {
+            positions: positions.to_vec(),
+            admit,
+            pairs,
+            lanes,
+        }
     }
-    total
+
+    /// The lanes (as bits) that keep `entry`.
+    #[inline(always)]
+    fn admits(&self, entry: u128) -> u32 {
+        self.pairs.iter().fold(u32::MAX, |lanes, (shift, table)| {
+            let bits = (entry >> shift) as usize & (table.len() - 1);
+            lanes & table.get(bits).copied().unwrap_or(0)
+        })
+    }
+}
+
+/// A lane's value in a pass: `u16` (saturating, so a lane holds the
+/// smaller of its bound and `u16::MAX`; 8 lanes per vector register) when the
+/// target fits, `u32` otherwise.
+trait Lane: Copy + Default + Ord {
+    /// All bits set: a mask keeping the lane.
+    const ONES: Self;
+    /// The sum, held at the type's maximum.
+    fn add(self, other: Self) -> Self;
+    /// Both values' bits.
+    fn and(self, other: Self) -> Self;
+    /// Points as a lane value (held at the maximum).
+    fn of(points: u32) -> Self;
+    /// The lane's value.
+    fn get(self) -> u32;
+}
+
+impl Lane for u16 {
+    const ONES: u16 = u16::MAX;
+    #[inline(always)]
+    fn add(self, other: u16) -> u16 {
+        self.saturating_add(other)
+    }
+    #[inline(always)]
+    fn and(self, other: u16) -> u16 {
+        self & other
+    }
+    #[inline(always)]
+    fn of(points: u32) -> u16 {
+        points.min(u32::from(u16::MAX)) as u16
+    }
+    #[inline(always)]
+    fn get(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl Lane for u32 {
+    const ONES: u32 = u32::MAX;
+    #[inline(always)]
+    fn add(self, other: u32) -> u32 {
+        self.saturating_add(other)
+    }
+    #[inline(always)]
+    fn and(self, other: u32) -> u32 {
+        self & other
+    }
+    #[inline(always)]
+    fn of(points: u32) -> u32 {
+        points
+    }
+    #[inline(always)]
+    fn get(self) -> u32 {
+        self
+    }
+}
+
+/// The bounds of the trees a [`Split`] keeps, all in one pass, in `N` lanes
+/// (at least the split's). Every node computes all lanes; a path's points
+/// count only in the lanes that keep it (in the others its sum node is an
+/// empty one, worth 0).
+struct Lanes<T: Lane, const N: usize> {
+    positions: [usize; MAX_FREE],
+    count: usize,
+    /// `masks[j][letter + 1]`: all ones in the lanes that keep that letter at `positions[j]`.
+    masks: [[[T; N]; 27]; MAX_FREE],
+    sum: [[T; N]; DEPTH],
+    best: [[T; N]; DEPTH],
+}
+
+impl<T: Lane, const N: usize> Lanes<T, N> {
+    fn new(split: &Split) -> Lanes<T, N> {
+        let zero = T::default();
+        let mut lanes = Lanes {
+            positions: [0; MAX_FREE],
+            count: split.positions.len(),
+            masks: [[[zero; N]; 27]; MAX_FREE],
+            sum: [[zero; N]; DEPTH],
+            best: [[zero; N]; DEPTH],
+        };
+        for (j, (&p, admit)) in split.positions.iter().zip(&split.admit).enumerate() {
+            lanes.positions[j] = p;
+            for (mask, &bits) in lanes.masks[j].iter_mut().zip(admit) {
+                for (i, lane) in mask.iter_mut().enumerate() {
+                    *lane = if bits >> i & 1 != 0 { T::ONES } else { zero };
+                }
+            }
+        }
+        lanes
+    }
+}
+
+impl<T: Lane, const N: usize> Visitor for Lanes<T, N> {
+    #[inline(always)]
+    fn open_choice(&mut self, depth: usize, _p: usize) {
+        self.best[depth] = [T::default(); N];
+    }
+    #[inline(always)]
+    fn close_choice(&mut self, depth: usize) {
+        let best = self.best[depth];
+        for (sum, best) in self.sum[depth].iter_mut().zip(best) {
+            *sum = sum.add(best);
+        }
+    }
+    #[inline(always)]
+    fn open_sum(&mut self, depth: usize, _letter: u32) {
+        self.sum[depth] = [T::default(); N];
+    }
+    #[inline(always)]
+    fn close_sum(&mut self, depth: usize) {
+        let sum = self.sum[depth];
+        for (best, sum) in self.best[depth - 1].iter_mut().zip(sum) {
+            *best = (*best).max(sum);
+        }
+    }
+    #[inline(always)]
+    fn points(&mut self, depth: usize, entry: u128) {
+        let points = T::of(points_of(entry));
+        let mut mask = self.masks[0][letter_at(entry, self.positions[0]) as usize];
+        for j in 1..self.count {
+            let more = &self.masks[j][letter_at(entry, self.positions[j]) as usize];
+            for (m, &more) in mask.iter_mut().zip(more) {
+                *m = m.and(more);
+            }
+        }
+        for (sum, m) in self.sum[depth].iter_mut().zip(mask) {
+            *sum = sum.add(points.and(m));
+        }
+    }
+}
+
+fn lane_bounds_n<T: Lane, const N: usize>(
+    entries: impl IntoIterator<Item = u128>,
+    split: &Split,
+) -> [u32; WIDEST] {
+    let mut lanes = Lanes::<T, N>::new(split);
+    orderly(entries, &mut lanes);
+    let mut bounds = [0; WIDEST];
+    for (bound, &sum) in bounds.iter_mut().zip(&lanes.sum[0]) {
+        *bound = sum.get();
+    }
+    bounds
+}
+
+/// A lane bound that may stand for any larger one (see [`lane_bounds`]).
+const SATURATED: u32 = u16::MAX as u32;
+
+/// The bound of each lane of `split` over `entries`, in one pass. With
+/// `narrow`, in 16 bits: a bound of [`SATURATED`] means at least that.
+fn lane_bounds(
+    entries: impl IntoIterator<Item = u128>,
+    split: &Split,
+    narrow: bool,
+) -> [u32; WIDEST] {
+    // Lanes in whole vector registers; the unused ones stay 0.
+    match (narrow, split.lanes) {
+        (true, 0..=8) => lane_bounds_n::<u16, 8>(entries, split),
+        (true, 9..=MAX_LANES) => lane_bounds_n::<u16, MAX_LANES>(entries, split),
+        (true, _) => lane_bounds_n::<u16, WIDEST>(entries, split),
+        (false, 0..=MAX_LANES) => lane_bounds_n::<u32, MAX_LANES>(entries, split),
+        (false, _) => lane_bounds_n::<u32, WIDEST>(entries, split),
+    }
+}
+
+/// A sum node of a built tree: its points, its bound, and its choice nodes
+/// `choices[start..start + len]`.
+#[derive(Debug, Clone, Copy, Default)]
+struct SumNode {
+    points: u32,
+    bound: u32,
+    start: u32,
+    len: u32,
+}
+
+/// A choice node of a built tree: its position, its bound, the letters it has
+/// a child for (bit 0 = A), and its children `kids[start..]`, one per letter in order.
+#[derive(Debug, Clone, Copy, Default)]
+struct ChoiceNode {
+    position: u32,
+    bound: u32,
+    letters: u32,
+    start: u32,
+}
+
+/// A choice node's child: its bound and its sum node, or [`LEAF`] for a sum
+/// node without choices (whose points are its bound).
+#[derive(Debug, Clone, Copy, Default)]
+struct Kid {
+    bound: u32,
+    sum: u32,
+}
+
+/// [`Kid::sum`] of a sum node without choices: nothing is stored for it.
+const LEAF: u32 = u32::MAX;
+
+/// An orderly tree built for the walk, in three flat arrays. Nodes are
+/// written as they close, so a sum node's choices, and a choice node's
+/// children, lie next to each other.
+#[derive(Debug, Default)]
+struct Tree {
+    sums: Vec<SumNode>,
+    choices: Vec<ChoiceNode>,
+    kids: Vec<Kid>,
+    /// The root's sum node.
+    root: SumNode,
+}
+
+/// Builds a [`Tree`]: the open nodes of each depth, written out as they close.
+struct Builder<'a> {
+    tree: &'a mut Tree,
+    /// Each open sum node's points, and its points plus its closed choices' bounds.
+    points: [u32; DEPTH],
+    total: [u32; DEPTH],
+    /// The letter each open sum node is its choice parent's child for.
+    letter: [u32; DEPTH],
+    /// Each open choice node (under the sum node at that depth): position, letters and best child.
+    position: [u32; DEPTH],
+    letters: [u32; DEPTH],
+    best: [u32; DEPTH],
+    /// The closed choices of each open sum node, and the children of each open choice node.
+    closed: &'a mut [Vec<ChoiceNode>],
+    kids: &'a mut [Vec<Kid>],
+}
+
+impl Builder<'_> {
+    /// Writes out the sum node at `depth`, whose choices are all closed.
+    fn finish(&mut self, depth: usize) -> SumNode {
+        let choices = &mut self.closed[depth];
+        let node = SumNode {
+            points: self.points[depth],
+            bound: self.total[depth],
+            start: self.tree.choices.len() as u32,
+            len: choices.len() as u32,
+        };
+        // One by one: these lists are short, and a call to copy each costs more.
+        for choice in choices.drain(..) {
+            self.tree.choices.push(choice);
+        }
+        node
+    }
+}
+
+impl Visitor for Builder<'_> {
+    #[inline(always)]
+    fn open_choice(&mut self, depth: usize, p: usize) {
+        self.position[depth] = p as u32;
+        self.letters[depth] = 0;
+        self.best[depth] = 0;
+    }
+    #[inline(always)]
+    fn close_choice(&mut self, depth: usize) {
+        let node = ChoiceNode {
+            position: self.position[depth],
+            bound: self.best[depth],
+            letters: self.letters[depth],
+            start: self.tree.kids.len() as u32,
+        };
+        for kid in self.kids[depth].drain(..) {
+            self.tree.kids.push(kid);
+        }
+        self.closed[depth].push(node);
+        self.total[depth] += node.bound;
+    }
+    #[inline(always)]
+    fn open_sum(&mut self, depth: usize, letter: u32) {
+        self.points[depth] = 0;
+        self.total[depth] = 0;
+        self.letter[depth] = letter;
+    }
+    #[inline(always)]
+    fn close_sum(&mut self, depth: usize) {
+        let kid = if self.closed[depth].is_empty() {
+            Kid {
+                bound: self.total[depth],
+                sum: LEAF,
+            }
+        } else {
+            let node = self.finish(depth);
+            self.tree.sums.push(node);
+            Kid {
+                bound: node.bound,
+                sum: self.tree.sums.len() as u32 - 1,
+            }
+        };
+        self.kids[depth - 1].push(kid);
+        self.letters[depth - 1] |= 1 << self.letter[depth];
+        self.best[depth - 1] = self.best[depth - 1].max(kid.bound);
+    }
+    #[inline(always)]
+    fn points(&mut self, depth: usize, entry: u128) {
+        let points = points_of(entry);
+        self.points[depth] += points;
+        self.total[depth] += points;
+    }
+}
+
+impl Tree {
+    /// Rebuilds the tree from sorted, merged `entries`, with `scratch` for the open nodes.
+    fn build(&mut self, entries: impl IntoIterator<Item = u128>, scratch: &mut Scratch) {
+        self.sums.clear();
+        self.choices.clear();
+        self.kids.clear();
+        scratch.closed.resize_with(DEPTH, Vec::new);
+        scratch.kids.resize_with(DEPTH, Vec::new);
+        let mut builder = Builder {
+            tree: self,
+            points: [0; DEPTH],
+            total: [0; DEPTH],
+            letter: [0; DEPTH],
+            position: [0; DEPTH],
+            letters: [0; DEPTH],
+            best: [0; DEPTH],
+            closed: &mut scratch.closed,
+            kids: &mut scratch.kids,
+        };
+        orderly(entries, &mut builder);
+        let root = builder.finish(0);
+        self.root = root;
+    }
+
+    /// Sum and choice nodes (leaves included).
+    fn nodes(&self) -> usize {
+        self.kids.len() + self.choices.len() + 1
+    }
+}
+
+/// Reusable lists for building trees and walking them.
+#[derive(Debug, Default)]
+struct Scratch {
+    /// While building: each open sum node's closed choices, each open choice's children.
+    closed: Vec<Vec<ChoiceNode>>,
+    kids: Vec<Vec<Kid>>,
+    /// While walking: `by_letter[position][letter]`, the sum nodes (with
+    /// choices) that forcing that position to that letter reaches.
+    by_letter: Vec<Vec<Vec<u32>>>,
 }
 
 /// A board's letters by cell (0 = A) and its score.
@@ -263,6 +725,38 @@ fn each_assignment(
     digits[k] = 0;
 }
 
+/// Which assignments of buckets to a group's free positions are wanted, in
+/// mixed radix (the first free position most significant).
+struct Wanted {
+    radix: Vec<usize>,
+    wanted: Vec<bool>,
+}
+
+impl Wanted {
+    fn new(free: &[Vec<Vec<u8>>], wanted: &mut dyn FnMut(&[u8]) -> bool) -> Wanted {
+        let radix: Vec<usize> = free.iter().map(Vec::len).collect();
+        let mut table = Vec::with_capacity(radix.iter().product());
+        each_assignment(free, 0, &mut vec![0; free.len()], &mut |digits| {
+            table.push(wanted(digits));
+        });
+        Wanted {
+            radix,
+            wanted: table,
+        }
+    }
+
+    /// Whether any assignment that starts with `digits[..k]` is wanted.
+    fn any(&self, digits: &[u8], k: usize) -> bool {
+        let span: usize = self.radix[k..].iter().product();
+        let start = digits[..k]
+            .iter()
+            .zip(&self.radix)
+            .fold(0, |i, (&d, &r)| i * r + usize::from(d))
+            * span;
+        self.wanted[start..start + span].iter().any(|&w| w)
+    }
+}
+
 /// Reusable scratch space for bounding classes: the word paths, the tree and the walk's lists.
 pub struct Prover<'t> {
     trie: &'t Trie,
@@ -275,39 +769,21 @@ pub struct Prover<'t> {
     letters: Vec<Vec<u8>>,
     /// The class's letters as bits, by position.
     masks: Vec<u32>,
-    /// `index[position][letter]`: the letter's index in that position's bucket.
-    index: Vec<[u8; 26]>,
     /// Every word path: its (position, letter) set as a key in the top 80
-    /// bits, then its trie node, then its points in the low 8 bits.
+    /// bits, the positions it uses as bits 32..48, then (until merged) its
+    /// trie node and its points in the low 8 bits; merged, its points in the low 32 bits.
     entries: Vec<u128>,
-    /// The entries filtered for each free position of a group.
-    levels: Vec<Vec<u128>>,
-    /// The entries filtered for each position forced to one letter.
-    forced: Vec<Vec<u128>>,
-    /// The choices of each open sum node while the tree is built.
-    lists: Vec<Vec<u32>>,
-    /// Letter slots per choice node (the largest bucket).
-    width: usize,
-    sum_points: Vec<u32>,
-    sum_bound: Vec<u32>,
-    /// Each sum node's choice children: `sum_choices[start..start + len]`.
-    sum_range: Vec<(u32, u32)>,
-    sum_choices: Vec<u32>,
-    choice_position: Vec<u8>,
-    choice_bound: Vec<u32>,
-    /// `width` slots per choice node: the sum node for each letter index (0 = none).
-    choice_slots: Vec<u32>,
+    /// `levels[k][b]`: the entries kept with free position `k` in bucket `b`.
+    levels: Vec<Vec<Vec<u128>>>,
+    tree: Tree,
+    scratch: Scratch,
     /// The walk's pending choice nodes, by position.
     pending: Vec<Vec<u32>>,
     /// The letter index chosen at each position of the walk.
     chosen: [u8; 32],
-    /// Positions before this one were forced before the tree was built.
-    start: usize,
-    /// Positions forced by filtering the word paths before the walk takes over.
-    switch: usize,
     target: u32,
     faces: Vec<Face>,
-    found: Vec<(Vec<u8>, u32)>,
+    found: Vec<Scored>,
     work: Work,
 }
 
@@ -323,23 +799,12 @@ impl<'t> Prover<'t> {
             points: (0..=64).map(|n| rules.word_score(n).min(255)).collect(),
             letters: vec![Vec::new(); cells],
             masks: vec![0; cells],
-            index: vec![[0; 26]; cells],
             entries: Vec::new(),
             levels: Vec::new(),
-            forced: Vec::new(),
-            lists: Vec::new(),
-            width: 1,
-            sum_points: Vec::new(),
-            sum_bound: Vec::new(),
-            sum_range: Vec::new(),
-            sum_choices: Vec::new(),
-            choice_position: Vec::new(),
-            choice_bound: Vec::new(),
-            choice_slots: Vec::new(),
+            tree: Tree::default(),
+            scratch: Scratch::default(),
             pending: vec![Vec::new(); cells],
             chosen: [0; 32],
-            start: 0,
-            switch: SWITCH,
             target: 0,
             faces: vec![Face::BLANK; cells],
             found: Vec::new(),
@@ -359,24 +824,23 @@ impl<'t> Prover<'t> {
     fn set_position(&mut self, p: usize, letters: &[u8]) {
         self.letters[p].clear();
         self.letters[p].extend_from_slice(letters);
-        self.masks[p] = 0;
-        for (i, &l) in letters.iter().enumerate() {
-            self.masks[p] |= 1 << l;
-            self.index[p][usize::from(l)] = i as u8;
-        }
-        self.width = self.letters.iter().map(Vec::len).max().unwrap_or(1).max(1);
+        self.masks[p] = letters.iter().fold(0, |m, &l| m | 1 << l);
     }
 
     /// Collects every word path of the boards whose cells hold `letters` (by
-    /// cell, letters 0 = A), sorted, into the first level.
+    /// cell, letters 0 = A), sorted and merged, into `entries`.
     fn collect(&mut self, letters: &[Vec<u8>]) {
         self.set_letters(letters);
         let cells = self.layout.cells();
         self.work = Work::default();
         self.entries.clear();
         let root = self.trie.node(Trie::ROOT);
+        let mut child = [0u32; 26];
+        for (l, child) in child.iter_mut().enumerate() {
+            *child = root.child(l as u8).unwrap_or(0);
+        }
         for cell in 0..cells {
-            self.step_into(root, Trie::ROOT, 0, cell, 0, 0);
+            self.step_into(&child, root.letters(), 0, cell, 0, 0, 0);
         }
         self.entries.sort_unstable();
         self.entries.dedup();
@@ -407,10 +871,11 @@ impl<'t> Prover<'t> {
     /// Proves a group of classes: the cells before the last `free.len()`
     /// positions hold `letters` (by cell); free position `k` holds one of
     /// `free[k]`'s buckets. The word paths are collected once, with every
-    /// letter on the free positions, and filtered down one free position at
-    /// a time; a partial group whose bound is under the target is dropped
-    /// whole. Calls `leaf(digits, bound, boards)` for each assignment of
-    /// buckets to the free positions that `wanted` accepts.
+    /// letter on the free positions, and split one free position at a time
+    /// (one pass per list: the bounds of all its buckets, and their lists); a
+    /// partial group whose bound is under the target is dropped whole. Calls
+    /// `leaf(digits, bound, boards)` for each assignment of buckets to the
+    /// free positions that `wanted` accepts.
     pub fn prove_group(
         &mut self,
         letters: &[Vec<u8>],
@@ -419,447 +884,321 @@ impl<'t> Prover<'t> {
         wanted: &mut dyn FnMut(&[u8]) -> bool,
         leaf: &mut Leaf<'_>,
     ) {
+        self.target = target;
+        let table = Wanted::new(free, wanted);
+        if !table.any(&[], 0) {
+            return;
+        }
         self.collect(letters);
-        let mut levels = std::mem::take(&mut self.levels);
-        levels.resize_with(free.len() + 1, Vec::new);
-        levels[0] = std::mem::take(&mut self.entries);
-        let mut digits = vec![0u8; free.len()];
-        self.descend(
-            &mut levels,
-            0,
-            None,
-            free,
-            target,
-            &mut digits,
-            wanted,
-            leaf,
-        );
-        self.entries = std::mem::take(&mut levels[0]);
-        self.levels = levels;
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn descend(
-        &mut self,
-        levels: &mut [Vec<u128>],
-        k: usize,
-        known: Option<u32>,
-        free: &[Vec<Vec<u8>>],
-        target: u32,
-        digits: &mut [u8],
-        wanted: &mut dyn FnMut(&[u8]) -> bool,
-        leaf: &mut Leaf<'_>,
-    ) {
-        if k == free.len() {
-            if !wanted(digits) {
-                return;
-            }
-            let bound = known.unwrap_or_else(|| tree_bound(levels[k].iter().copied()));
+        let entries = std::mem::take(&mut self.entries);
+        if free.is_empty() {
+            let bound = tree_bound(entries.iter().copied());
             let boards = if bound >= target {
-                self.target = target;
-                self.found.clear();
-                let mut forced = std::mem::take(&mut self.forced);
-                forced.resize_with(self.layout.cells() + 1, Vec::new);
-                std::mem::swap(&mut forced[0], &mut levels[k]);
-                self.force(&mut forced, 0, 0);
-                std::mem::swap(&mut forced[0], &mut levels[k]);
-                self.forced = forced;
-                std::mem::take(&mut self.found)
+                self.search(entries.iter().copied())
             } else {
                 Vec::new()
             };
-            leaf(digits, bound, boards);
-            return;
+            leaf(&[], bound, boards);
+        } else {
+            let mut levels = std::mem::take(&mut self.levels);
+            levels.resize_with(free.len(), Vec::new);
+            let mut digits = vec![0u8; free.len()];
+            self.descend(&mut levels, &entries, 0, free, &table, &mut digits, leaf);
+            self.levels = levels;
         }
-        let bound = known.unwrap_or_else(|| tree_bound(levels[k].iter().copied()));
-        if bound < target {
-            // Every class below has a bound at most this one's.
-            each_assignment(free, k, digits, &mut |digits| {
-                if wanted(digits) {
-                    leaf(digits, bound, Vec::new());
+        self.entries = entries;
+    }
+
+    /// Splits `entries` (free positions before `k` assigned as in `digits`)
+    /// on the next free positions, as many at once as [`MAX_LANES`] allows:
+    /// one pass gives every lane's bound and, unless no free position is left
+    /// after them, its list; goes on with the lanes whose bound reaches the
+    /// target; searches the classes that are left.
+    #[allow(clippy::too_many_arguments)]
+    fn descend(
+        &mut self,
+        levels: &mut [Vec<Vec<u128>>],
+        entries: &[u128],
+        k: usize,
+        free: &[Vec<Vec<u8>>],
+        table: &Wanted,
+        digits: &mut [u8],
+        leaf: &mut Leaf<'_>,
+    ) {
+        let first = self.layout.cells() - free.len();
+        let mut end = k + 1;
+        let mut lanes = free[k].len();
+        while end < free.len() && lanes * free[end].len() <= MAX_LANES {
+            lanes *= free[end].len();
+            end += 1;
+        }
+        let last = end == free.len();
+        let positions: Vec<usize> = (first + k..first + end).collect();
+        let split = Split::new(&positions, &free[k..end]);
+        // A lane's digits for free positions k..end, in mixed radix.
+        let set_digits = |lane: usize, digits: &mut [u8]| {
+            let mut rest = lane;
+            for j in (k..end).rev() {
+                digits[j] = (rest % free[j].len()) as u8;
+                rest /= free[j].len();
+            }
+        };
+        let mut wanted = 0u32;
+        for lane in 0..lanes {
+            set_digits(lane, digits);
+            if table.any(digits, end) {
+                wanted |= 1 << lane;
+            }
+        }
+        let mut lists = std::mem::take(&mut levels[k]);
+        // 16-bit lanes whenever the target fits: a bound held at SATURATED
+        // is then still at least the target, and is made exact by the search.
+        let narrow = self.target <= SATURATED;
+        let bounds = if last {
+            lane_bounds(entries.iter().copied(), &split, narrow)
+        } else {
+            lists.resize_with(lanes, Vec::new);
+            for list in &mut lists {
+                list.clear();
+            }
+            let write = entries.iter().copied().inspect(|&e| {
+                let mut keep = split.admits(e) & wanted;
+                while keep != 0 {
+                    lists[keep.trailing_zeros() as usize].push(e);
+                    keep &= keep - 1;
                 }
             });
-            return;
-        }
-        let p = self.layout.cells() - free.len() + k;
-        let last = k + 1 == free.len();
-        for (d, bucket) in free[k].iter().enumerate() {
-            digits[k] = d as u8;
-            let allowed: u32 = bucket.iter().fold(1, |m, &l| m | 1 << (l + 1));
-            let keep = |e: &u128| allowed & 1 << letter_at(*e, p) != 0;
-            let mut known = None;
+            lane_bounds(write, &split, narrow)
+        };
+        for (lane, &bound) in bounds.iter().enumerate().take(lanes) {
+            if wanted >> lane & 1 == 0 {
+                continue;
+            }
+            set_digits(lane, digits);
+            if bound < self.target {
+                // Every class below has a bound at most this one's.
+                each_assignment(free, end, digits, &mut |digits| {
+                    if table.any(digits, digits.len()) {
+                        leaf(digits, bound, Vec::new());
+                    }
+                });
+                continue;
+            }
+            for (j, &p) in positions.iter().enumerate() {
+                self.set_position(p, &free[k + j][usize::from(digits[k + j])]);
+            }
             if last {
-                // A class's bound straight from its parent's keys: most
-                // classes end here, and their keys are never written.
-                if !wanted(digits) {
-                    continue;
-                }
-                let bound = tree_bound(levels[k].iter().copied().filter(keep));
-                if bound < target {
-                    leaf(digits, bound, Vec::new());
-                    continue;
-                }
-                known = Some(bound);
+                let boards = self.search(
+                    entries
+                        .iter()
+                        .copied()
+                        .filter(|&e| split.admits(e) >> lane & 1 != 0),
+                );
+                // The tree's root has the exact bound (the lane's may be held at SATURATED).
+                leaf(digits, self.tree.root.bound, boards);
+            } else {
+                let list = std::mem::take(&mut lists[lane]);
+                self.descend(levels, &list, end, free, table, digits, leaf);
+                lists[lane] = list;
             }
-            {
-                let (above, below) = levels.split_at_mut(k + 1);
-                below[0].clear();
-                below[0].extend(above[k].iter().copied().filter(keep));
-            }
-            self.set_position(p, bucket);
-            self.descend(levels, k + 1, known, free, target, digits, wanted, leaf);
         }
-        digits[k] = 0;
+        for digit in &mut digits[k..end] {
+            *digit = 0;
+        }
+        levels[k] = lists;
     }
 
-    /// Extends a path at trie node `node` (`here`) into cell `to` with each
-    /// of its letters that continues a word.
-    #[inline]
-    fn step_into(&mut self, here: Node, _node: u32, len: usize, to: usize, used: u32, key: u128) {
-        let p = self.layout.position[to];
-        let letters = here.letters();
-        let mut next = letters & self.masks[p];
-        while next != 0 {
-            let l = next.trailing_zeros();
-            next &= next - 1;
-            let mut child = here.first() + (letters & ((1 << l) - 1)).count_ones();
-            let mut more = 1;
-            if self.rules.qu && l == u32::from(b'Q' - b'A') {
-                match self.trie.node(child).child(b'U' - b'A') {
-                    Some(u) => (child, more) = (u, 2),
-                    None => continue,
-                }
-            }
-            let letter = u128::from(l) + 1;
-            self.extend(
-                to,
-                child,
-                len + more,
-                used | 1 << to,
-                key | letter << shift(p),
-            );
-        }
-    }
-
-    fn extend(&mut self, cell: usize, node: u32, len: usize, used: u32, key: u128) {
+    /// Extends a path at trie node `node` (just placed on `cell`, `len`
+    /// letters long) into each neighbour with each of its letters that
+    /// continues a word. `used` holds the path's cells as bits, `positions`
+    /// the same cells as positions, `key` its letters.
+    fn extend(
+        &mut self,
+        cell: usize,
+        node: u32,
+        len: usize,
+        used: u32,
+        positions: u32,
+        key: u128,
+    ) {
         let here: Node = self.trie.node(node);
         if here.is_word() {
             let points = self.points[len.min(64)];
             if points > 0 {
                 self.entries.push(
-                    key | u128::from(used_positions(key)) << 32
-                        | u128::from(node) << 8
-                        | u128::from(points),
+                    key | u128::from(positions) << 32 | u128::from(node) << 8 | u128::from(points),
                 );
             }
         }
         if !here.has_children() || self.rules.max_len.is_some_and(|max| len >= max) {
             return;
         }
+        let letters = here.letters();
+        // Each child's node, found once for all neighbours (children are
+        // stored in letter order, so counting them saves a popcount per step).
+        let mut child = [0u32; 26];
+        let mut rest = letters;
+        let mut index = here.first();
+        while rest != 0 {
+            child[rest.trailing_zeros() as usize] = index;
+            index += 1;
+            rest &= rest - 1;
+        }
         let mut next = self.layout.neighbours[cell] & !used;
         while next != 0 {
             let to = next.trailing_zeros() as usize;
             next &= next - 1;
-            self.step_into(here, node, len, to, used, key);
+            self.step_into(&child, letters, len, to, used, positions, key);
         }
     }
 
-    /// Builds the tree of `entries` in one pass, as [`tree_bound`] walks them:
-    /// a stack of open sum nodes, each with its open choice node.
-    fn build_tree(&mut self) {
-        const NONE: u32 = u32::MAX;
-        let mut sums = [0u32; 17];
-        let mut total = [0u32; 17];
-        let mut choice = [NONE; 17];
-        let mut position = [NONE; 17];
-        let mut lists = std::mem::take(&mut self.lists);
-        lists.resize_with(17, Vec::new);
-        for list in &mut lists {
-            list.clear();
-        }
-        sums[0] = self.new_sum();
-        let mut depth = 0usize;
-        let entries = std::mem::take(&mut self.entries);
-        let mut previous = entries.first().map_or(0, |&e| e ^ (1u128 << 127));
-        for &entry in &entries {
-            let used = (entry >> 32) as u16 as u32;
-            let differ = ((entry ^ previous) >> 48)
-                .leading_zeros()
-                .saturating_sub(48);
-            let below = (1u32 << (differ / BITS).min(16)) - 1;
-            let common = (used & below).count_ones() as usize;
-            while depth > common {
-                let bound =
-                    self.close_sum(sums[depth], total[depth], choice[depth], &mut lists[depth]);
-                let parent = choice[depth - 1] as usize;
-                self.choice_bound[parent] = self.choice_bound[parent].max(bound);
-                depth -= 1;
-            }
-            let mut rest = used & !below;
-            while rest != 0 {
-                let p = rest.trailing_zeros();
-                rest &= rest - 1;
-                if position[depth] != p {
-                    if choice[depth] != NONE {
-                        total[depth] += self.choice_bound[choice[depth] as usize];
-                    }
-                    let id = self.choice_position.len() as u32;
-                    self.choice_position.push(p as u8);
-                    self.choice_bound.push(0);
-                    self.choice_slots
-                        .resize(self.choice_slots.len() + self.width, 0);
-                    choice[depth] = id;
-                    position[depth] = p;
-                    lists[depth].push(id);
-                }
-                let child = self.new_sum();
-                let letter = letter_at(entry, p as usize) as usize - 1;
-                let index = usize::from(self.index[p as usize][letter]);
-                self.choice_slots[choice[depth] as usize * self.width + index] = child;
-                depth += 1;
-                sums[depth] = child;
-                total[depth] = 0;
-                choice[depth] = NONE;
-                position[depth] = NONE;
-            }
-            let points = (entry & 0xffff_ffff) as u32;
-            self.sum_points[sums[depth] as usize] += points;
-            total[depth] += points;
-            previous = entry;
-        }
-        while depth > 0 {
-            let bound = self.close_sum(sums[depth], total[depth], choice[depth], &mut lists[depth]);
-            let parent = choice[depth - 1] as usize;
-            self.choice_bound[parent] = self.choice_bound[parent].max(bound);
-            depth -= 1;
-        }
-        self.close_sum(sums[0], total[0], choice[0], &mut lists[0]);
-        self.entries = entries;
-        self.lists = lists;
-    }
-
-    fn clear_tree(&mut self) {
-        self.sum_points.clear();
-        self.sum_bound.clear();
-        self.sum_range.clear();
-        self.sum_choices.clear();
-        self.choice_position.clear();
-        self.choice_bound.clear();
-        self.choice_slots.clear();
-    }
-
-    fn new_sum(&mut self) -> u32 {
-        let id = self.sum_points.len() as u32;
-        self.sum_points.push(0);
-        self.sum_bound.push(0);
-        self.sum_range.push((0, 0));
-        id
-    }
-
-    /// Finishes a sum node: its bound (returned) and its list of choices.
-    fn close_sum(&mut self, sum: u32, total: u32, open: u32, list: &mut Vec<u32>) -> u32 {
-        let bound = total
-            + if open == u32::MAX {
-                0
-            } else {
-                self.choice_bound[open as usize]
-            };
-        let start = self.sum_choices.len() as u32;
-        self.sum_choices.extend_from_slice(list);
-        self.sum_range[sum as usize] = (start, list.len() as u32);
-        self.sum_bound[sum as usize] = bound;
-        list.clear();
-        bound
-    }
-
-    /// Builds the tree of the sum node shared by `entries[lo..hi]` (see
-    /// [`Prover::sum_bound_of`]) and returns its id.
-    #[cfg(test)]
-    fn materialize(&mut self, lo: usize, hi: usize, from: usize) -> u32 {
-        let id = self.sum_points.len() as u32;
-        self.sum_points.push(0);
-        self.sum_bound.push(0);
-        self.sum_range.push((0, 0));
-        let mut points = 0u32;
-        let mut i = lo;
-        while i < hi && next_position(self.entries[i], from).is_none() {
-            points += (self.entries[i] & 0xffff_ffff) as u32;
-            i += 1;
-        }
-        let mut choices = [0u32; 32];
-        let mut count = 0;
-        let mut total = points;
-        while i < hi {
-            let Some(q) = next_position(self.entries[i], from) else {
-                break;
-            };
-            let choice = self.choice_position.len() as u32;
-            self.choice_position.push(q as u8);
-            self.choice_bound.push(0);
-            self.choice_slots
-                .resize(self.choice_slots.len() + self.width, 0);
-            let mut best = 0;
-            while i < hi && next_position(self.entries[i], from) == Some(q) {
-                let letter = letter_at(self.entries[i], q);
-                let mut j = i + 1;
-                while j < hi
-                    && letter_at(self.entries[j], q) == letter
-                    && next_position(self.entries[j], from) == Some(q)
-                {
-                    j += 1;
-                }
-                let child = self.materialize(i, j, q + 1);
-                let index = usize::from(self.index[q][letter as usize - 1]);
-                self.choice_slots[choice as usize * self.width + index] = child;
-                best = best.max(self.sum_bound[child as usize]);
-                i = j;
-            }
-            self.choice_bound[choice as usize] = best;
-            total = total.saturating_add(best);
-            choices[count] = choice;
-            count += 1;
-        }
-        let start = self.sum_choices.len() as u32;
-        self.sum_choices.extend_from_slice(&choices[..count]);
-        self.sum_points[id as usize] = points;
-        self.sum_bound[id as usize] = total;
-        self.sum_range[id as usize] = (start, count as u32);
-        id
-    }
-
-    /// Forces position `p` to each of its letters in turn, keeping the word
-    /// paths that agree, and goes on with those whose bound reaches the target;
-    /// a board with every position forced is scored by the solver.
-    ///
-    /// A word path whose positions are all forced adds its points to `fixed`
-    /// and leaves the list: with one letter per forced position the tree's
-    /// bound is those points plus the bound of the paths still open.
-    fn force(&mut self, forced: &mut [Vec<u128>], p: usize, fixed: u32) {
-        if p == self.layout.cells() {
-            self.rescore(fixed);
-            return;
-        }
-        if p >= self.switch {
-            std::mem::swap(&mut self.entries, &mut forced[p]);
-            self.walk_from(p, fixed);
-            std::mem::swap(&mut self.entries, &mut forced[p]);
-            return;
-        }
-        let later = !((2u128 << p) - 1) << 32;
-        for i in 0..self.letters[p].len() {
-            let letter = u32::from(self.letters[p][i]) + 1;
-            let mut more = 0u32;
-            {
-                let (above, below) = forced.split_at_mut(p + 1);
-                below[0].clear();
-                for &e in &above[p] {
-                    let at = letter_at(e, p);
-                    if at != 0 && at != letter {
-                        continue;
-                    }
-                    if e & later & (0xffffu128 << 32) == 0 {
-                        more += (e & 0xffff_ffff) as u32;
-                    } else {
-                        below[0].push(e);
-                    }
+    /// Places a path whose trie node has the children `child` (for the
+    /// letters `letters`) on cell `to`, with each of the cell's letters.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn step_into(
+        &mut self,
+        child: &[u32; 26],
+        letters: u32,
+        len: usize,
+        to: usize,
+        used: u32,
+        positions: u32,
+        key: u128,
+    ) {
+        let p = self.layout.position[to];
+        let mut next = letters & self.masks[p];
+        while next != 0 {
+            let l = next.trailing_zeros();
+            next &= next - 1;
+            let mut node = child[l as usize];
+            let mut more = 1;
+            if self.rules.qu && l == u32::from(b'Q' - b'A') {
+                match self.trie.node(node).child(b'U' - b'A') {
+                    Some(u) => (node, more) = (u, 2),
+                    None => continue,
                 }
             }
-            self.work.steps += 1;
-            let fixed = fixed + more;
-            if fixed.saturating_add(tree_bound(forced[p + 1].iter().copied())) >= self.target {
-                self.chosen[p] = i as u8;
-                self.force(forced, p + 1, fixed);
-            }
+            let letter = u128::from(l) + 1;
+            self.extend(
+                to,
+                node,
+                len + more,
+                used | 1 << to,
+                positions | 1 << p,
+                key | letter << shift(p),
+            );
         }
     }
 
-    /// Every board of the built class scoring at least `target` (letters by
-    /// cell, 0 = A, and the score), found by forcing cells in layout order.
-    pub fn boards_at_least(&mut self, target: u32) -> Vec<(Vec<u8>, u32)> {
-        self.target = target;
+    /// Every board of the class (the letters set now) whose word paths are
+    /// `entries` scoring at least the target: builds the tree and walks it.
+    fn search(&mut self, entries: impl IntoIterator<Item = u128>) -> Vec<Scored> {
         self.found.clear();
-        self.walk_from(0, 0);
-        std::mem::take(&mut self.found)
-    }
-
-    /// Builds the tree of `entries`, whose positions before `start` are forced
-    /// (they hold `chosen`) and whose finished paths scored `fixed`, and walks it.
-    fn walk_from(&mut self, start: usize, fixed: u32) {
-        self.start = start;
-        self.clear_tree();
-        self.build_tree();
-        self.work.nodes = (self.sum_points.len() + self.choice_position.len()) as u64;
+        self.tree.build(entries, &mut self.scratch);
+        self.work.nodes += self.tree.nodes() as u64;
         for list in &mut self.pending {
             list.clear();
         }
-        let root_points = self.sum_points[0] + fixed;
-        let rest = self.push_choices(0);
-        if root_points.saturating_add(rest) >= self.target {
-            self.walk(0, root_points, rest);
+        let cells = self.layout.cells();
+        self.scratch.by_letter.resize_with(cells, Vec::new);
+        for lists in &mut self.scratch.by_letter {
+            lists.resize_with(26, Vec::new);
         }
+        let root = self.tree.root;
+        let rest = root.bound - root.points;
+        self.push_choices(root);
+        if root.bound >= self.target {
+            self.walk(0, root.points, rest);
+        }
+        std::mem::take(&mut self.found)
     }
 
-    /// The work done on the last class.
+    /// The work done on the last group.
     pub fn work(&self) -> Work {
         self.work
     }
 
-    /// Queues a sum node's choices and returns the sum of their bounds.
+    /// Queues a sum node's choices at their positions.
     #[inline]
-    fn push_choices(&mut self, sum: u32) -> u32 {
-        let (start, len) = self.sum_range[sum as usize];
-        let (start, end) = (start as usize, (start + len) as usize);
-        let mut total = 0u32;
-        for &choice in &self.sum_choices[start..end] {
-            self.pending[usize::from(self.choice_position[choice as usize])].push(choice);
-            total = total.saturating_add(self.choice_bound[choice as usize]);
+    fn push_choices(&mut self, sum: SumNode) {
+        for id in sum.start..sum.start + sum.len {
+            let position = self.tree.choices[id as usize].position as usize;
+            self.pending[position].push(id);
         }
-        total
     }
 
+    /// Forces position `depth` to each of its letters in turn. `points` is
+    /// what the forced positions add up to, `rest` the bounds of the choice
+    /// nodes pending. One pass over this position's pending choices gives
+    /// every letter's bound; only a letter whose bound reaches the target
+    /// has its children's choices queued and is walked.
     fn walk(&mut self, depth: usize, points: u32, rest: u32) {
         let positions = self.layout.cells();
         if depth == positions {
-            self.rescore(points);
+            self.rescore();
             return;
         }
         let here = std::mem::take(&mut self.pending[depth]);
-        let lost: u32 = here.iter().map(|&c| self.choice_bound[c as usize]).sum();
-        let rest = rest - lost;
+        let mut by_letter = std::mem::take(&mut self.scratch.by_letter[depth]);
+        let mut lost = 0u32;
+        // Per letter: the children's bounds, and the points of those without choices.
+        let mut reach = [0u32; 26];
+        let mut leaves = [0u32; 26];
+        for &id in &here {
+            let choice = self.tree.choices[id as usize];
+            lost += choice.bound;
+            let mut letters = choice.letters;
+            let mut kid = choice.start as usize;
+            while letters != 0 {
+                let letter = letters.trailing_zeros() as usize;
+                letters &= letters - 1;
+                let child = self.tree.kids[kid];
+                kid += 1;
+                reach[letter] += child.bound;
+                if child.sum == LEAF {
+                    leaves[letter] += child.bound;
+                } else {
+                    by_letter[letter].push(child.sum);
+                }
+            }
+        }
+        let base = points + (rest - lost);
         let mut lengths = [0u32; 32];
         for (length, list) in lengths.iter_mut().zip(&self.pending).skip(depth + 1) {
             *length = list.len() as u32;
         }
-        let letters = if depth < self.start {
-            let c = usize::from(self.chosen[depth]);
-            c..c + 1
-        } else {
-            0..self.letters[depth].len()
-        };
-        for i in letters {
+        for i in 0..self.letters[depth].len() {
+            let letter = usize::from(self.letters[depth][i]);
             self.work.steps += 1;
-            let (mut gained, mut added) = (0u32, 0u32);
-            for &choice in &here {
-                let sum = self.choice_slots[choice as usize * self.width + i];
-                if sum != 0 {
-                    gained += self.sum_points[sum as usize];
-                    added += self.push_choices(sum);
-                }
+            if base.saturating_add(reach[letter]) < self.target {
+                continue;
             }
-            let (points, rest) = (points + gained, rest + added);
-            if points.saturating_add(rest) >= self.target {
-                self.chosen[depth] = i as u8;
-                self.walk(depth + 1, points, rest);
+            let mut gained = leaves[letter];
+            for &sum in &by_letter[letter] {
+                let node = self.tree.sums[sum as usize];
+                gained += node.points;
+                self.push_choices(node);
             }
+            self.chosen[depth] = i as u8;
+            self.walk(
+                depth + 1,
+                points + gained,
+                rest - lost + reach[letter] - gained,
+            );
             for (list, &length) in self.pending.iter_mut().zip(&lengths).skip(depth + 1) {
                 list.truncate(length as usize);
             }
         }
+        for list in &mut by_letter {
+            list.clear();
+        }
+        self.scratch.by_letter[depth] = by_letter;
         self.pending[depth] = here;
     }
 
     /// Scores the board the walk has chosen with the solver; keeps it if it reaches the target.
-    fn rescore(&mut self, _bound: u32) {
+    fn rescore(&mut self) {
         self.work.rescored += 1;
         let mut letters = vec![0u8; self.layout.cells()];
         for (p, &cell) in self.layout.order.iter().enumerate() {
@@ -881,49 +1220,157 @@ impl<'t> Prover<'t> {
 }
 
 #[cfg(test)]
+fn sum_bound_of(entries: &[u128], lo: usize, hi: usize, from: usize) -> u32 {
+    let mut total = 0u32;
+    let mut i = lo;
+    while i < hi && next_position(entries[i], from).is_none() {
+        total += points_of(entries[i]);
+        i += 1;
+    }
+    while i < hi {
+        let Some(q) = next_position(entries[i], from) else {
+            break;
+        };
+        let mut best = 0;
+        while i < hi && next_position(entries[i], from) == Some(q) {
+            let letter = letter_at(entries[i], q);
+            let mut j = i + 1;
+            while j < hi
+                && letter_at(entries[j], q) == letter
+                && next_position(entries[j], from) == Some(q)
+            {
+                j += 1;
+            }
+            best = best.max(sum_bound_of(entries, i, j, q + 1));
+            i = j;
+        }
+        total = total.saturating_add(best);
+    }
+    total
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::dictionary::Dictionary;
     use crate::rules::{Preset, Rules};
 
-    #[test]
-    fn one_pass_bounds_match_the_recursive_ones() {
-        let dictionary = Dictionary::from_words([
+    fn letters(cells: &[&[u8]]) -> Vec<Vec<u8>> {
+        cells
+            .iter()
+            .map(|l| l.iter().map(|b| b - b'a').collect())
+            .collect()
+    }
+
+    fn test_prover(dictionary: &Dictionary) -> Prover<'_> {
+        Prover::new(dictionary.trie(), &Rules::sized(Preset::Classic, 3, 3))
+    }
+
+    fn dictionary() -> Dictionary {
+        Dictionary::from_words([
             "tea", "eat", "ate", "seat", "east", "teas", "state", "taste", "estate", "sat", "set",
             "stet", "test", "tests", "aster", "rates", "stare", "tears", "treat", "street",
-        ]);
-        let rules = Rules::sized(Preset::Classic, 3, 3);
-        let mut prover = Prover::new(dictionary.trie(), &rules);
-        for letters in [
-            vec![b"aest".to_vec(); 9],
-            vec![b"aerst".to_vec(); 9],
-            vec![
-                b"ae".to_vec(),
-                b"rst".to_vec(),
-                b"aeiou".to_vec(),
-                b"st".to_vec(),
-                b"e".to_vec(),
-                b"rt".to_vec(),
-                b"a".to_vec(),
-                b"s".to_vec(),
-                b"aest".to_vec(),
-            ],
-        ] {
-            let letters: Vec<Vec<u8>> = letters
-                .into_iter()
-                .map(|l| l.into_iter().map(|b| b - b'a').collect())
-                .collect();
+        ])
+    }
+
+    fn classes() -> Vec<Vec<Vec<u8>>> {
+        vec![
+            letters(&[b"aest".as_slice(); 9]),
+            letters(&[b"aerst".as_slice(); 9]),
+            letters(&[
+                b"ae", b"rst", b"aeiou", b"st", b"e", b"rt", b"a", b"s", b"aest",
+            ]),
+        ]
+    }
+
+    #[test]
+    fn one_pass_bounds_match_the_recursive_ones() {
+        let dictionary = dictionary();
+        let mut prover = test_prover(&dictionary);
+        for letters in classes() {
             let bound = prover.build(&letters);
             let entries = prover.entries.clone();
             assert!(bound > 0);
             assert_eq!(bound, sum_bound_of(&entries, 0, entries.len(), 0));
-            prover.clear_tree();
-            prover.build_tree();
-            let built = prover.sum_bound[0];
-            prover.clear_tree();
-            let root = prover.materialize(0, entries.len(), 0);
-            assert_eq!(built, bound);
-            assert_eq!(prover.sum_bound[root as usize], bound);
+            let mut tree = Tree::default();
+            tree.build(entries.iter().copied(), &mut Scratch::default());
+            assert_eq!(tree.root.bound, bound);
+        }
+    }
+
+    #[test]
+    fn lane_bounds_match_the_filtered_lists() {
+        let dictionary = dictionary();
+        let mut prover = test_prover(&dictionary);
+        let three = letters(&[b"ae", b"st", b"bcdfghijklmnopqruvwxyz"]);
+        let two = letters(&[b"aeiou", b"bcdfghjklmnpqrstvwxyz"]);
+        let singles: Vec<Vec<u8>> = (0..26).map(|l| vec![l]).collect();
+        for letters in classes() {
+            prover.build(&letters);
+            let entries = prover.entries.clone();
+            for (positions, buckets) in [
+                (vec![0], vec![three.clone()]),
+                (vec![4], vec![singles.clone()]),
+                (vec![5, 8], vec![three.clone(), two.clone()]),
+                (vec![1, 2], vec![three.clone(), three.clone()]),
+                (vec![3, 5, 6, 7], vec![two.clone(); 4]),
+            ] {
+                let split = Split::new(&positions, &buckets);
+                let bounds = lane_bounds(entries.iter().copied(), &split, false);
+                let narrow = lane_bounds(entries.iter().copied(), &split, true);
+                let wide = lane_bounds_n::<u32, WIDEST>(entries.iter().copied(), &split);
+                for lane in 0..split.lanes {
+                    let kept = entries
+                        .iter()
+                        .copied()
+                        .filter(|&e| split.admits(e) >> lane & 1 != 0);
+                    assert_eq!(bounds[lane], tree_bound(kept), "{positions:?} lane {lane}");
+                    assert_eq!(wide[lane], bounds[lane]);
+                    assert_eq!(narrow[lane], bounds[lane].min(SATURATED));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_walk_finds_what_every_board_scores() {
+        let dictionary = dictionary();
+        let rules = Rules::sized(Preset::Classic, 3, 3);
+        let mut prover = test_prover(&dictionary);
+        let mut searcher = Searcher::new(dictionary.trie(), &rules);
+        let cells = letters(&[
+            b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
+        ]);
+        prover.collect(&cells);
+        let entries = std::mem::take(&mut prover.entries);
+        // Every board of the class, by brute force.
+        let mut scores = Vec::new();
+        let mut digits = [0usize; 9];
+        'boards: loop {
+            let board: Vec<u8> = (0..9).map(|c| cells[c][digits[c]]).collect();
+            let faces: Vec<Face> = board
+                .iter()
+                .map(|&l| Face::letter(b'A' + l).unwrap_or(Face::BLANK))
+                .collect();
+            scores.push((board, searcher.score_faces(3, 3, &faces)));
+            for c in 0..9 {
+                digits[c] += 1;
+                if digits[c] < cells[c].len() {
+                    continue 'boards;
+                }
+                digits[c] = 0;
+            }
+            break;
+        }
+        let best = scores.iter().map(|s| s.1).max().unwrap_or(0);
+        for target in [1, best / 2, best, best + 1] {
+            prover.target = target;
+            let mut found = prover.search(entries.iter().copied());
+            found.sort();
+            let mut expected: Vec<Scored> =
+                scores.iter().filter(|s| s.1 >= target).cloned().collect();
+            expected.sort();
+            assert_eq!(found, expected, "target {target}");
         }
     }
 }

@@ -93,6 +93,8 @@ pub struct Options {
     pub top: usize,
     /// The annealing schedule.
     pub schedule: Schedule,
+    /// Stop as soon as a board scores at least this much.
+    pub target: Option<u32>,
 }
 
 /// One of the best boards found.
@@ -106,15 +108,30 @@ pub struct Ranked {
     pub board: GameBoard,
 }
 
-/// What the chains share while they run: counters for the progress line and the stop flag.
+/// The best board so far, and when and after how many boards it was first reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Best {
+    /// Its score.
+    pub score: u32,
+    /// Its faces, row-major, in canonical form.
+    pub faces: Vec<Face>,
+    /// When a chain first reached this score.
+    pub at: Instant,
+    /// Boards scored by all chains until then (this one included).
+    pub after: u64,
+}
+
+/// What the chains share while they run: counters for the progress line and the stop flags.
 #[derive(Debug, Default)]
 pub struct Progress {
     scored: AtomicU64,
     /// Boards skipped because their search passed its step budget.
     skipped: AtomicU64,
     best_score: AtomicU32,
-    best: Mutex<Option<(u32, Vec<Face>)>>,
+    best: Mutex<Option<Best>>,
     stop: AtomicBool,
+    /// Set when a board reached the target score.
+    reached: AtomicBool,
 }
 
 impl Progress {
@@ -139,25 +156,40 @@ impl Progress {
         self.stop.load(Ordering::Relaxed)
     }
 
+    /// Whether a board reached the target score (which ends the search).
+    pub fn reached_target(&self) -> bool {
+        self.reached.load(Ordering::Relaxed)
+    }
+
     /// Boards scored so far by all chains.
     pub fn scored(&self) -> u64 {
         self.scored.load(Ordering::Relaxed)
     }
 
-    /// The best score so far and its faces (row-major), if any board was scored.
-    pub fn best(&self) -> Option<(u32, Vec<Face>)> {
+    /// The best board so far, if any board was scored.
+    pub fn best(&self) -> Option<Best> {
         self.best.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// Keeps `faces` as the best so far if it is, in its canonical form, so
-    /// the progress line shows the board as the final list will.
-    fn offer(&self, score: u32, faces: &[Face], symmetries: &Symmetries) {
+    /// Counts a scored board and keeps it as the best so far if it is, in
+    /// its canonical form, so the progress line shows the board as the final
+    /// list will; a board at or above `target` ends the search.
+    fn offer(&self, score: u32, faces: &[Face], symmetries: &Symmetries, target: Option<u32>) {
+        let after = self.scored.fetch_add(1, Ordering::Relaxed) + 1;
+        if target.is_some_and(|target| score >= target) {
+            self.reached.store(true, Ordering::Relaxed);
+        }
         if score <= self.best_score.load(Ordering::Relaxed) {
             return;
         }
         let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
-        if best.as_ref().is_none_or(|(s, _)| score > *s) {
-            *best = Some((score, symmetries.canonical(faces)));
+        if best.as_ref().is_none_or(|b| score > b.score) {
+            *best = Some(Best {
+                score,
+                faces: symmetries.canonical(faces),
+                at: Instant::now(),
+                after,
+            });
             self.best_score.store(score, Ordering::Relaxed);
         }
     }
@@ -447,7 +479,8 @@ impl Top {
 }
 
 /// Runs the search and returns the best distinct boards, highest score first.
-/// Stops early when `progress` is stopped. Fails only if the thread pool cannot start.
+/// Stops early when `progress` is stopped or a board reaches `options.target`.
+/// Fails only if the thread pool cannot start.
 pub fn search(
     trie: &Trie,
     rules: &Rules,
@@ -493,6 +526,7 @@ pub fn search(
                     evaluations,
                     used: 0,
                     cache: Cache::new(CACHE_SLOTS),
+                    target: options.target,
                 };
                 chain.run(&options.schedule);
                 chain.top
@@ -531,6 +565,7 @@ struct Chain<'a, 't> {
     evaluations: Option<u64>,
     used: u64,
     cache: Cache,
+    target: Option<u32>,
 }
 
 impl Chain<'_, '_> {
@@ -636,14 +671,15 @@ impl Chain<'_, '_> {
             return Some(0);
         }
         self.cache.put(key, &state.faces, score);
-        self.progress.scored.fetch_add(1, Ordering::Relaxed);
-        self.progress.offer(score, &state.faces, self.symmetries);
+        self.progress
+            .offer(score, &state.faces, self.symmetries, self.target);
         self.top.offer(score, &state.faces, self.symmetries);
         Some(score)
     }
 
     fn out_of_budget(&self) -> bool {
         self.progress.is_stopped()
+            || self.progress.reached_target()
             || self.evaluations.is_some_and(|n| self.used >= n)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
@@ -723,6 +759,7 @@ mod tests {
                 steps: 300,
                 ..Schedule::default()
             },
+            target: None,
         }
     }
 
@@ -928,6 +965,34 @@ mod tests {
         assert_eq!(first, run(2));
         assert!(first.windows(2).all(|w| w[0].score >= w[1].score));
         assert_eq!(run(3), run(3));
+    }
+
+    #[test]
+    fn a_target_stops_the_search_at_the_first_board_reaching_it() {
+        let dictionary = Dictionary::embedded();
+        let rules = Rules::preset(Preset::Classic);
+        let space = Space::for_rules(&rules, false).expect("letters");
+        let run = |target| {
+            let progress = Progress::new();
+            let options = Options {
+                target,
+                ..options(20_000, 1, 5, 1)
+            };
+            let boards = search(dictionary.trie(), &rules, &space, &options, &progress)
+                .expect("the pool starts");
+            (boards[0].score, progress)
+        };
+        let (free, unbounded) = run(None);
+        assert!(!unbounded.reached_target());
+        let target = free - 1;
+        let (score, bounded) = run(Some(target));
+        assert!(bounded.reached_target());
+        assert!(score >= target);
+        let best = bounded.best().expect("boards were scored");
+        assert_eq!(best.score, score);
+        // The board that reached the target is the last one scored.
+        assert_eq!(best.after, bounded.scored());
+        assert!(bounded.scored() < unbounded.scored());
     }
 
     #[test]

@@ -55,6 +55,9 @@ pub struct BestArgs {
     /// How many distinct boards to print
     #[arg(long, value_name = "K", default_value_t = 5, value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     pub top: usize,
+    /// Stop as soon as a board scores at least this many points (or when the time or iterations run out)
+    #[arg(long, value_name = "SCORE", value_parser = RangedU64ValueParser::<u32>::new().range(1..))]
+    pub target: Option<u32>,
     /// Print the boards as JSON
     #[arg(long)]
     pub json: bool,
@@ -134,6 +137,7 @@ fn options(args: &BestArgs) -> Result<Options, Error> {
         seed: args.seed.unwrap_or_else(rand::random),
         top: args.top,
         schedule: schedule(args),
+        target: args.target,
     })
 }
 
@@ -153,16 +157,28 @@ fn schedule(args: &BestArgs) -> Schedule {
 fn status(progress: &Progress, started: Instant) -> String {
     let seconds = started.elapsed().as_secs_f64();
     let rate = progress.scored() as f64 / seconds.max(1e-9);
-    let best = progress.best().map_or_else(String::new, |(score, faces)| {
-        format!("  best {score} {}", letters(&faces))
+    let best = progress.best().map_or_else(String::new, |best| {
+        format!("  best {} {}", best.score, letters(&best.faces))
     });
     format!("{seconds:.1} s  {rate:.0} boards/s{best}")
 }
 
-/// The closing line on stderr: how much was searched, with which seed.
+/// When the best score was first reached: seconds from the start and boards scored until then.
+fn first_reached(progress: &Progress, started: Instant) -> String {
+    progress.best().map_or_else(String::new, |best| {
+        let seconds = best.at.saturating_duration_since(started).as_secs_f64();
+        format!(" (first at {seconds:.1} s, {} boards)", best.after)
+    })
+}
+
+/// The closing line on stderr: how much was searched, with which seed, and
+/// when the best score was first reached (`target reached:` when the search
+/// ended on `--target`).
 fn summarise(progress: &Progress, started: Instant, options: &Options) {
     let how = if progress.is_stopped() {
         "stopped"
+    } else if progress.reached_target() {
+        "target reached"
     } else {
         "done"
     };
@@ -172,8 +188,9 @@ fn summarise(progress: &Progress, started: Instant, options: &Options) {
         format!("{} threads", options.threads)
     };
     let line = format!(
-        "{how}: {}, {} boards, seed {}, {threads}",
+        "{how}: {}{}, {} boards, seed {}, {threads}",
         status(progress, started),
+        first_reached(progress, started),
         progress.scored(),
         options.seed,
     );

@@ -338,10 +338,13 @@ impl Split {
                 let width = BITS * pair.len() as u32;
                 let table = (0..1u32 << width)
                     .map(|bits| {
-                        admits.iter().enumerate().fold(u32::MAX, |lanes, (j, admit)| {
-                            let letter = bits >> (width - BITS * (j as u32 + 1)) & 31;
-                            lanes & admit.get(letter as usize).copied().unwrap_or(0)
-                        })
+                        admits
+                            .iter()
+                            .enumerate()
+                            .fold(u32::MAX, |lanes, (j, admit)| {
+                                let letter = bits >> (width - BITS * (j as u32 + 1)) & 31;
+                                lanes & admit.get(letter as usize).copied().unwrap_or(0)
+                            })
                     })
                     .collect();
                 (shift(pair[pair.len() - 1]), table)
@@ -1012,15 +1015,7 @@ impl<'t> Prover<'t> {
     /// letters long) into each neighbour with each of its letters that
     /// continues a word. `used` holds the path's cells as bits, `positions`
     /// the same cells as positions, `key` its letters.
-    fn extend(
-        &mut self,
-        cell: usize,
-        node: u32,
-        len: usize,
-        used: u32,
-        positions: u32,
-        key: u128,
-    ) {
+    fn extend(&mut self, cell: usize, node: u32, len: usize, used: u32, positions: u32, key: u128) {
         let here: Node = self.trie.node(node);
         if here.is_word() {
             let points = self.points[len.min(64)];

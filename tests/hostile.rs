@@ -10,6 +10,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use boggle::modes::console;
+use boggle::{Dictionary, Die, Preset, Rules};
 use common::{Run, TempDir, diagnostics, run_boggle};
 
 /// A board whose words under spec 004's rules include CAT, CATS, DOG and DOGS.
@@ -593,4 +594,36 @@ fn a_signal_mid_game_writes_the_summary_then_exits_1() {
         assert!(rest.contains(summary), "{args:?}: {seen}{rest}");
         drop(stdin);
     }
+}
+
+/// `best` skips a board whose search passes the step budget (issue 15 item
+/// 10): it is counted, scored 0 so the chains move on, and never reported.
+/// Dice that show only `A` make every board the crafted one; the CLI cannot
+/// reach it, as annealing from random letters never fills a board with `A`s.
+#[test]
+fn best_skips_and_counts_boards_whose_search_passes_the_budget() {
+    use boggle::modes::best::{Budget, Options, Progress, Schedule, Space, search};
+    let dictionary = Dictionary::from_words(["A".repeat(25)]);
+    let mut rules = Rules::sized(Preset::Classic, 5, 5);
+    rules.min_len = 3;
+    let dice = vec![Die::new("AAAAAA"); 25];
+    let space = Space::dice(5, 5, &dice).expect("25 dice for 25 cells");
+    let options = Options {
+        budget: Budget::Iterations(3),
+        threads: 1,
+        seed: 1,
+        top: 1,
+        schedule: Schedule::default(),
+        target: None,
+    };
+    let progress = Progress::new();
+    let found =
+        search(dictionary.trie(), &rules, &space, &options, &progress).expect("the pool starts");
+    assert!(progress.skipped() >= 1, "skipped {}", progress.skipped());
+    assert_eq!(
+        progress.scored(),
+        0,
+        "a skipped board is not counted as scored"
+    );
+    assert!(found.is_empty(), "{found:?}");
 }

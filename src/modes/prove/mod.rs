@@ -69,8 +69,20 @@
 //!   fixing more cells per group (fewer letters per collected path) is the
 //!   next thing to measure.
 //!
-//! Not tried for lack of time: filtering a group's keys into all of a corner's
-//! buckets in one pass, fusing the last filter with the bound, a radix sort
+//! - 2026-11-23, the tree rewrite (one commit each, measured on the 3x3
+//!   proof): one pass per key list splits a free cell into all of its
+//!   buckets, with the bounds in vector lanes and the children lists written
+//!   in the same pass; a flat tree written as its nodes close; a walk that
+//!   bounds every letter before queueing any choice; provers kept between
+//!   groups; the path's positions carried along instead of read back from
+//!   the key; two free cells split per pass (up to 16 lanes, 12 for a pass of
+//!   9); a pass's lanes for an entry from one table per two consecutive
+//!   positions; a trie node's children found once per node for all its
+//!   neighbours; 64-bit shifts where the key allows; 16-bit saturating lanes
+//!   when the target fits. Together: 93.6 → 44.4 CPU-s for the whole 3x3
+//!   `--above 500` proof (the same 42 boards).
+//!
+//! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.
 
 pub mod classes;

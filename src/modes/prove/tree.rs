@@ -529,13 +529,15 @@ fn lane_bounds(
 }
 
 /// A sum node of a built tree: its points, its bound, and its choice nodes
-/// `choices[start..start + len]`.
+/// from `choices[start]` on, one for each position in `positions` (as bits),
+/// the last position first (in sorted order a path that skips a position
+/// comes before one that uses it); so the walk queues them without reading them.
 #[derive(Debug, Clone, Copy, Default)]
 struct SumNode {
     points: u32,
     bound: u32,
     start: u32,
-    len: u32,
+    positions: u32,
 }
 
 /// A choice node of a built tree: its position, its bound, the letters it has
@@ -592,14 +594,15 @@ impl Builder<'_> {
     /// Writes out the sum node at `depth`, whose choices are all closed.
     fn finish(&mut self, depth: usize) -> SumNode {
         let choices = &mut self.closed[depth];
-        let node = SumNode {
+        let mut node = SumNode {
             points: self.points[depth],
             bound: self.total[depth],
             start: self.tree.choices.len() as u32,
-            len: choices.len() as u32,
+            positions: 0,
         };
         // One by one: these lists are short, and a call to copy each costs more.
         for choice in choices.drain(..) {
+            node.positions |= 1 << choice.position;
             self.tree.choices.push(choice);
         }
         node
@@ -1122,9 +1125,13 @@ impl<'t> Prover<'t> {
     /// Queues a sum node's choices at their positions.
     #[inline]
     fn push_choices(&mut self, sum: SumNode) {
-        for id in sum.start..sum.start + sum.len {
-            let position = self.tree.choices[id as usize].position as usize;
-            self.pending[position].push(id);
+        let mut positions = sum.positions;
+        let mut id = sum.start;
+        while positions != 0 {
+            let position = 31 - positions.leading_zeros();
+            self.pending[position as usize].push(id);
+            positions ^= 1 << position;
+            id += 1;
         }
     }
 

@@ -76,6 +76,12 @@ pub struct BestArgs {
     /// Escapes tried from each local maximum (tuning)
     #[arg(long, value_name = "N", hide = true)]
     pub escapes: Option<u32>,
+    /// Random moves in a kick of the best local maximum (tuning)
+    #[arg(long, value_name = "N", hide = true)]
+    pub kick: Option<u32>,
+    /// Kicks without a better local maximum before a fresh start; 0 never kicks (tuning)
+    #[arg(long, value_name = "N", hide = true)]
+    pub patience: Option<u32>,
 }
 
 /// Runs the search and prints the best boards.
@@ -150,6 +156,8 @@ fn schedule(args: &BestArgs) -> Schedule {
         steps: args.steps.unwrap_or(default.steps),
         swap_share: args.swap_share.unwrap_or(default.swap_share),
         escapes: args.escapes.unwrap_or(default.escapes),
+        kick: args.kick.unwrap_or(default.kick),
+        patience: args.patience.unwrap_or(default.patience),
     }
 }
 

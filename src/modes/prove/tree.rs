@@ -532,13 +532,15 @@ fn lane_bounds(
 }
 
 /// A sum node of a built tree: its points, its bound, and its choice nodes
-/// `choices[start..start + len]`.
+/// from `choices[start]` on, one for each position in `positions` (as bits),
+/// the last position first (in sorted order a path that skips a position
+/// comes before one that uses it); so the walk queues them without reading them.
 #[derive(Debug, Clone, Copy, Default)]
 struct SumNode {
     points: u32,
     bound: u32,
     start: u32,
-    len: u32,
+    positions: u32,
 }
 
 /// A choice node of a built tree: its position, its bound, the letters it has
@@ -595,14 +597,15 @@ impl Builder<'_> {
     /// Writes out the sum node at `depth`, whose choices are all closed.
     fn finish(&mut self, depth: usize) -> SumNode {
         let choices = &mut self.closed[depth];
-        let node = SumNode {
+        let mut node = SumNode {
             points: self.points[depth],
             bound: self.total[depth],
             start: self.tree.choices.len() as u32,
-            len: choices.len() as u32,
+            positions: 0,
         };
         // One by one: these lists are short, and a call to copy each costs more.
         for choice in choices.drain(..) {
+            node.positions |= 1 << choice.position;
             self.tree.choices.push(choice);
         }
         node
@@ -770,8 +773,8 @@ pub struct Prover<'t> {
     points: Vec<u32>,
     /// The class's letters, by position.
     letters: Vec<Vec<u8>>,
-    /// The class's letters as bits, by position.
-    masks: Vec<u32>,
+    /// `letter_cells[letter]`: the cells that may hold it, as bits.
+    letter_cells: [u32; 26],
     /// Every word path: its (position, letter) set as a key in the top 80
     /// bits, the positions it uses as bits 32..48, then (until merged) its
     /// trie node and its points in the low 8 bits; merged, its points in the low 32 bits.
@@ -801,7 +804,7 @@ impl<'t> Prover<'t> {
             searcher: Searcher::new(trie, rules),
             points: (0..=64).map(|n| rules.word_score(n).min(255)).collect(),
             letters: vec![Vec::new(); cells],
-            masks: vec![0; cells],
+            letter_cells: [0; 26],
             entries: Vec::new(),
             levels: Vec::new(),
             tree: Tree::default(),
@@ -827,7 +830,14 @@ impl<'t> Prover<'t> {
     fn set_position(&mut self, p: usize, letters: &[u8]) {
         self.letters[p].clear();
         self.letters[p].extend_from_slice(letters);
-        self.masks[p] = letters.iter().fold(0, |m, &l| m | 1 << l);
+        let cell = self.layout.order[p];
+        for (l, cells) in self.letter_cells.iter_mut().enumerate() {
+            if letters.contains(&(l as u8)) {
+                *cells |= 1 << cell;
+            } else {
+                *cells &= !(1 << cell);
+            }
+        }
     }
 
     /// Collects every word path of the boards whose cells hold `letters` (by
@@ -838,13 +848,12 @@ impl<'t> Prover<'t> {
         self.work = Work::default();
         self.entries.clear();
         let root = self.trie.node(Trie::ROOT);
-        let mut child = [0u32; 26];
-        for (l, child) in child.iter_mut().enumerate() {
-            *child = root.child(l as u8).unwrap_or(0);
-        }
-        for cell in 0..cells {
-            self.step_into(&child, root.letters(), 0, cell, 0, 0, 0);
-        }
+        let all = if cells >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << cells) - 1
+        };
+        self.expand(root, all, 0, 0, 0, 0);
         self.entries.sort_unstable();
         self.entries.dedup();
         // Words are counted once per key now: merge each key's entries into
@@ -1012,7 +1021,7 @@ impl<'t> Prover<'t> {
     }
 
     /// Extends a path at trie node `node` (just placed on `cell`, `len`
-    /// letters long) into each neighbour with each of its letters that
+    /// letters long) into each free neighbour with each of its letters that
     /// continues a word. `used` holds the path's cells as bits, `positions`
     /// the same cells as positions, `key` its letters.
     fn extend(&mut self, cell: usize, node: u32, len: usize, used: u32, positions: u32, key: u128) {
@@ -1028,45 +1037,27 @@ impl<'t> Prover<'t> {
         if !here.has_children() || self.rules.max_len.is_some_and(|max| len >= max) {
             return;
         }
-        let letters = here.letters();
-        // Each child's node, found once for all neighbours (children are
-        // stored in letter order, so counting them saves a popcount per step).
-        let mut child = [0u32; 26];
-        let mut rest = letters;
-        let mut index = here.first();
-        while rest != 0 {
-            child[rest.trailing_zeros() as usize] = index;
-            index += 1;
-            rest &= rest - 1;
-        }
-        let mut next = self.layout.neighbours[cell] & !used;
-        while next != 0 {
-            let to = next.trailing_zeros() as usize;
-            next &= next - 1;
-            self.step_into(&child, letters, len, to, used, positions, key);
-        }
+        let open = self.layout.neighbours[cell] & !used;
+        self.expand(here, open, len, used, positions, key);
     }
 
-    /// Places a path whose trie node has the children `child` (for the
-    /// letters `letters`) on cell `to`, with each of the cell's letters.
-    #[allow(clippy::too_many_arguments)]
+    /// Places a path at trie node `here` on each cell of `open` that may hold
+    /// one of the node's child letters. Letter by letter: a child's node is
+    /// the node's first child plus the children before it, counted as the
+    /// loop goes (no popcount per step; the build targets x86-64 without it).
     #[inline]
-    fn step_into(
-        &mut self,
-        child: &[u32; 26],
-        letters: u32,
-        len: usize,
-        to: usize,
-        used: u32,
-        positions: u32,
-        key: u128,
-    ) {
-        let p = self.layout.position[to];
-        let mut next = letters & self.masks[p];
-        while next != 0 {
-            let l = next.trailing_zeros();
-            next &= next - 1;
-            let mut node = child[l as usize];
+    fn expand(&mut self, here: Node, open: u32, len: usize, used: u32, positions: u32, key: u128) {
+        let mut letters = here.letters();
+        let mut child = here.first();
+        while letters != 0 {
+            let l = letters.trailing_zeros();
+            letters &= letters - 1;
+            let mut cells = open & self.letter_cells[l as usize];
+            let mut node = child;
+            child += 1;
+            if cells == 0 {
+                continue;
+            }
             let mut more = 1;
             if self.rules.qu && l == u32::from(b'Q' - b'A') {
                 match self.trie.node(node).child(b'U' - b'A') {
@@ -1075,14 +1066,19 @@ impl<'t> Prover<'t> {
                 }
             }
             let letter = u128::from(l) + 1;
-            self.extend(
-                to,
-                node,
-                len + more,
-                used | 1 << to,
-                positions | 1 << p,
-                key | letter << shift(p),
-            );
+            while cells != 0 {
+                let to = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                let p = self.layout.position[to];
+                self.extend(
+                    to,
+                    node,
+                    len + more,
+                    used | 1 << to,
+                    positions | 1 << p,
+                    key | letter << shift(p),
+                );
+            }
         }
     }
 
@@ -1117,9 +1113,13 @@ impl<'t> Prover<'t> {
     /// Queues a sum node's choices at their positions.
     #[inline]
     fn push_choices(&mut self, sum: SumNode) {
-        for id in sum.start..sum.start + sum.len {
-            let position = self.tree.choices[id as usize].position as usize;
-            self.pending[position].push(id);
+        let mut positions = sum.positions;
+        let mut id = sum.start;
+        while positions != 0 {
+            let position = 31 - positions.leading_zeros();
+            self.pending[position as usize].push(id);
+            positions ^= 1 << position;
+            id += 1;
         }
     }
 

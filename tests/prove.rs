@@ -120,13 +120,15 @@ fn proved(
     dictionary: &Dictionary,
     rules: &Rules,
     above: u32,
+    grouped: bool,
 ) -> (Summary, BTreeSet<(Vec<u8>, u32)>) {
-    let settings = Settings::new(
+    let mut settings = Settings::new(
         rules.clone(),
         Buckets::parse(BUCKETS).expect("valid buckets"),
         above,
     )
     .expect("a board the prover handles");
+    settings.grouped = grouped;
     let groups = settings.classes().groups();
     let records = prove_groups(
         dictionary.trie(),
@@ -165,12 +167,18 @@ fn agrees_with_brute_force(rows: usize, cols: usize) {
         .expect("some board scores");
     for above in [best.saturating_sub(4).max(1), best, best + 1] {
         let expected: BTreeSet<_> = all.iter().filter(|(_, s)| *s >= above).cloned().collect();
-        let (summary, got) = proved(&dictionary, &rules, above);
-        assert_eq!(got, expected, "{rows}x{cols} above {above}");
-        assert_eq!(
-            summary.boards.first().map(|b| b.score),
-            expected.iter().map(|&(_, s)| s).max(),
-        );
+        // Classes proved with their corners grouped, and each on its own.
+        for grouped in [true, false] {
+            let (summary, got) = proved(&dictionary, &rules, above, grouped);
+            assert_eq!(
+                got, expected,
+                "{rows}x{cols} above {above} grouped {grouped}"
+            );
+            assert_eq!(
+                summary.boards.first().map(|b| b.score),
+                expected.iter().map(|&(_, s)| s).max(),
+            );
+        }
     }
 }
 
@@ -316,4 +324,48 @@ fn refuses_bad_flags_as_usage_errors() {
     assert_eq!(run.code, Some(2), "--size is required");
     let run = run_boggle(dir.path(), &["prove", "merge", "nowhere"], b"");
     assert_eq!(run.code, Some(1));
+}
+
+/// The `sample:` line's counts: groups sampled, groups, classes sampled, classes.
+fn sample_counts(stdout: &str) -> Option<(usize, usize, usize, usize)> {
+    let line = stdout.lines().find(|l| l.starts_with("sample: "))?;
+    let numbers: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    Some((numbers[0], numbers[1], numbers[2], numbers[3]))
+}
+
+#[test]
+fn samples_groups_or_single_classes_and_estimates_the_whole() {
+    let dir = TempDir::new("prove-sample");
+    dir.write("words.txt", WORDS.join("\n"));
+    let grouped = prove_cli(&dir, &["--sample", "2", "--seed", "1"]);
+    assert_eq!(grouped.code, Some(0), "{}", grouped.stderr);
+    let (picked, groups, sampled, classes) = sample_counts(&grouped.stdout).expect("a sample line");
+    assert_eq!(picked, 2);
+    assert!(
+        groups < classes,
+        "2x3 corners are grouped: {}",
+        grouped.stdout
+    );
+    assert!(sampled >= 2, "{}", grouped.stdout);
+    assert!(grouped.stdout.contains("estimate: "), "{}", grouped.stdout);
+
+    let single = prove_cli(&dir, &["--sample", "2", "--seed", "1", "--per-class"]);
+    assert_eq!(single.code, Some(0), "{}", single.stderr);
+    assert_eq!(
+        sample_counts(&single.stdout),
+        Some((2, classes, 2, classes)),
+        "{}",
+        single.stdout
+    );
+
+    let alone = prove_cli(&dir, &["--per-class"]);
+    assert_eq!(
+        alone.code,
+        Some(2),
+        "--per-class needs --sample: {}",
+        alone.stderr
+    );
 }

@@ -24,8 +24,9 @@ Finds every board (once up to rotation and reflection) scoring at least
 (each cell one bucket of letters). --shard I/N with --out DIR runs one share of
 the classes and writes DIR/shard-I-of-N.{params.json,ndjson,done}; --resume
 continues a shard from its file; 'boggle prove merge DIR...' combines shards and
-says whether the proof is complete. --sample K proves K random classes and
-estimates the whole proof's CPU time. Progress goes to stderr; Ctrl-C stops
+says whether the proof is complete. --sample K proves K random groups of
+classes (with --per-class, K classes each on its own) and estimates the whole
+proof's CPU time. Progress goes to stderr; Ctrl-C stops
 after the classes in hand (their lines are kept for --resume).";
 
 /// Flags of `boggle prove`.
@@ -63,12 +64,15 @@ pub struct ProveArgs {
     /// Skip the classes already in the shard's file in --out
     #[arg(long, requires = "out")]
     pub resume: bool,
-    /// Prove K random classes and estimate the whole proof's CPU time
+    /// Prove K random groups of classes and estimate the whole proof's CPU time
     #[arg(long, value_name = "K", conflicts_with_all = ["shard", "out", "resume"])]
     pub sample: Option<usize>,
     /// Seed for --sample [default: random]
     #[arg(long, value_name = "S", requires = "sample")]
     pub seed: Option<u64>,
+    /// With --sample: sample classes, each proved on its own, instead of groups
+    #[arg(long, requires = "sample")]
+    pub per_class: bool,
 }
 
 /// The subcommands of `boggle prove`.
@@ -118,7 +122,8 @@ pub fn run(args: &ProveArgs) -> Result<(), Error> {
         Some(spec) => Buckets::parse(spec).map_err(|e| prove_error(ProveError::Buckets(e)))?,
         None => Buckets::default_for(rules.rows, rules.cols),
     };
-    let settings = Settings::new(rules, buckets, above).map_err(prove_error)?;
+    let mut settings = Settings::new(rules, buckets, above).map_err(prove_error)?;
+    settings.grouped = !args.per_class;
     let shard = match &args.shard {
         Some(text) => Shard::parse(text).map_err(prove_error)?,
         None => Shard::ALL,

@@ -204,6 +204,13 @@ impl Classes {
         }
     }
 
+    /// The same classes with none of their cells free: every class its own
+    /// group, collected with its own buckets on every cell.
+    pub fn ungrouped(mut self) -> Classes {
+        self.free = 0;
+        self
+    }
+
     /// How many classes there are before symmetry.
     pub fn total(&self) -> u64 {
         self.radix

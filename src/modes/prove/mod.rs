@@ -4,8 +4,9 @@
 //! # How it works
 //!
 //! Every board is in exactly one *class*: each cell holds one bucket of
-//! letters (by default `aeiouy bcdfgjkmpqvwxz hlnrst` up to 9 cells, so 3^9
-//! classes, 2,862 after the 8 symmetries). A class's word paths are the
+//! letters (by default, up to 9 cells, `aeiouy bcdfgjkmpqvwxz hlnrst` and
+//! on the corners vowels and the rest: 639 classes on 3x3 after the 8
+//! symmetries). A class's word paths are the
 //! (cell, letter) sets of every path that spells a word, each sorted in one
 //! fixed cell order (centre, edges, corners: [`tree::Layout`]) and packed
 //! into a 128-bit key. Sorted, the keys are the *orderly* tree of sum nodes
@@ -52,7 +53,8 @@
 //! - Forcing the first cells by filtering the keys (a merged, tighter bound,
 //!   as the paper forces by merging subtrees) before the walk: 0, 1 and 2
 //!   cells forced measured 174, 214 and 291 CPU-s estimated: the tighter
-//!   bound does not pay for the filtering ([`tree`]'s `SWITCH`, kept at 0).
+//!   bound does not pay for the filtering (so the walk starts at once; the
+//!   switch was removed with the tree rewrite).
 //! - Building the walked tree in one pass over the keys instead of
 //!   recursively: 101 → 84 CPU-s estimated (3 buckets).
 //! - Buckets: the paper's four make 34,960 classes; three
@@ -81,6 +83,17 @@
 //!   neighbours; 64-bit shifts where the key allows; 16-bit saturating lanes
 //!   when the target fits. Together: 93.6 → 44.4 CPU-s for the whole 3x3
 //!   `--above 500` proof (the same 42 boards).
+//!
+//! - 3x3's corners in two buckets (vowels and the rest; 639 classes instead
+//!   of 2,862): full runs 46.2 CPU-s with three corner buckets, 38.7 and 40.0
+//!   with two, 50.6 with one; collecting letter by letter (one AND gives the
+//!   open neighbours that may hold each child letter).
+//! - 3x4, `--above 1500`, `--sample` on 2 threads (seed 1): with the corners
+//!   free in each group (the default) 7.1 CPU-hours estimated for the whole
+//!   proof (95% interval 1.1-13.1; 20 of 1,863 groups, 1 GB peak); with two
+//!   corners free 11.3 (7.3-15.3; 60 groups); with none, every class its own
+//!   group, 9.9 (7.3-12.5; 200 classes). The goal, an hour on two threads, is
+//!   about 3.5x away; grouping does not close it.
 //!
 //! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.
@@ -212,6 +225,9 @@ pub struct Settings {
     pub buckets: Buckets,
     /// Find every board scoring at least this.
     pub above: u32,
+    /// Whether classes that differ only in their corners are proved together
+    /// (collected once); off, every class is proved on its own.
+    pub grouped: bool,
 }
 
 impl Settings {
@@ -227,12 +243,18 @@ impl Settings {
             rules,
             buckets,
             above,
+            grouped: true,
         })
     }
 
     /// The classes of these settings.
     pub fn classes(&self) -> Classes {
-        Classes::new(&self.rules, &self.buckets)
+        let classes = Classes::new(&self.rules, &self.buckets);
+        if self.grouped {
+            classes
+        } else {
+            classes.ungrouped()
+        }
     }
 
     /// A board's letters as text (`Q` as `QU` under Qu rules).

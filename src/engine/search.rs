@@ -632,17 +632,23 @@ impl FastWalk<'_> {
     /// paths pushed before it give the load time to arrive.
     #[inline(always)]
     fn prefetch_children(&self, node: Node) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let children = self.nodes.as_ptr().wrapping_add(node.first() as usize);
-            // SAFETY: a prefetch is only a hint: it never faults and reads
-            // nothing into the program, whatever the address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(children.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = node;
+        prefetch(self.nodes.as_ptr().wrapping_add(node.first() as usize));
     }
+}
+
+/// Issues a load of the cache line at `ptr` (for the walks here and the
+/// prover's): only a hint, it never faults, whatever the address.
+#[inline(always)]
+pub(crate) fn prefetch<T>(ptr: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch is only a hint: it never faults and reads
+        // nothing into the program, whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr.cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = ptr;
 }
 
 /// A path waiting on the fast walk's stack: it ends at `cell` (with `visited`

@@ -10,7 +10,7 @@
 //! A word spelled with the same letters on the same cells along several
 //! paths is counted once.
 
-use crate::engine::search::Searcher;
+use crate::engine::search::{Searcher, prefetch};
 use crate::engine::trie::{Node, Trie};
 use crate::face::Face;
 use crate::rules::Rules;
@@ -1222,20 +1222,6 @@ impl<'t> Prover<'t> {
             self.found.push((letters, score));
         }
     }
-}
-
-/// Issues a load of the cache line at `ptr`: only a hint, it never faults.
-#[inline(always)]
-fn prefetch<T>(ptr: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: a prefetch is only a hint: it never faults and reads
-        // nothing into the program, whatever the address.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr.cast()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = ptr;
 }
 
 #[cfg(test)]

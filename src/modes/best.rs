@@ -42,11 +42,11 @@
 //! budget give the same boards on every run; a time budget does not, since how
 //! far a chain gets depends on the machine.
 
-use std::collections::HashSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use ahash::AHashSet;
 use rand::RngCore;
 use rayon::prelude::*;
 
@@ -555,7 +555,7 @@ pub fn search(
                     used: 0,
                     cache: Cache::new(CACHE_SLOTS),
                     target: options.target,
-                    stuck: HashSet::new(),
+                    stuck: AHashSet::new(),
                 };
                 chain.run(&options.schedule);
                 chain.top
@@ -597,7 +597,7 @@ struct Chain<'a, 't> {
     target: Option<u32>,
     /// Local maxima no escape leaves: a kick that climbs back to one need
     /// not try its escapes again (they would fail the same way).
-    stuck: HashSet<Vec<Face>>,
+    stuck: AHashSet<Vec<Face>>,
 }
 
 impl Chain<'_, '_> {
@@ -639,9 +639,7 @@ impl Chain<'_, '_> {
             state.apply(mv);
         }
         let score = self.score(&state)?;
-        let score = self.climb(&mut state, score)?;
-        let score = self.escape(schedule, &mut state, score)?;
-        Some((score, state))
+        self.settle(schedule, state, score)
     }
 
     /// Anneals a random board, then climbs and escapes to a local maximum;
@@ -665,7 +663,18 @@ impl Chain<'_, '_> {
             }
             temperature *= cooling;
         }
-        score = self.climb(&mut state, score)?;
+        self.settle(schedule, state, score)
+    }
+
+    /// Climbs and escapes from a scored board to a local maximum; `None`
+    /// once the budget is spent.
+    fn settle(
+        &mut self,
+        schedule: &Schedule,
+        mut state: State,
+        score: u32,
+    ) -> Option<(u32, State)> {
+        let score = self.climb(&mut state, score)?;
         let score = self.escape(schedule, &mut state, score)?;
         Some((score, state))
     }

@@ -45,7 +45,6 @@ pub fn solve_all(trie: &Trie, rules: &Rules, boards: &[GameBoard], threads: usiz
 /// of `--count`), so starting threads is never part of a timed batch.
 #[derive(Debug)]
 pub struct Workers {
-    threads: usize,
     /// `None` for one thread, or when the system refused threads (the calling
     /// thread then solves every board, to the same totals).
     pool: Option<rayon::ThreadPool>,
@@ -62,31 +61,30 @@ impl Workers {
                 .build()
                 .ok()
         };
-        Workers { threads, pool }
+        Workers { pool }
     }
 
     /// Solves every board; the totals do not depend on the number of threads.
     pub fn solve(&self, trie: &Trie, rules: &Rules, boards: &[GameBoard]) -> Totals {
-        let Some(pool) = self.pool.as_ref().filter(|_| self.threads > 1) else {
+        let Some(pool) = &self.pool else {
             return solve_chunk(&mut Searcher::new(trie, rules), boards);
         };
-        // One searcher per worker for the whole batch, and boards taken a
-        // chunk at a time from a shared counter: a searcher per rayon job
-        // cost each job the page faults of its word buffers: two threads did
-        // 1.75x the boards of one, now 2.0x (100,000 dice boards, ENABLE2K).
+        // One searcher per worker for the whole batch, with boards taken a
+        // chunk at a time from a shared counter. A searcher per rayon job
+        // paid the page faults of its word buffers in every job: two threads
+        // did 1.75x the boards of one, now 2.0x (100,000 dice boards, ENABLE2K).
         let next = AtomicUsize::new(0);
         pool.broadcast(|_| {
             let mut searcher = Searcher::new(trie, rules);
             let mut totals = Totals::default();
             loop {
                 let start = next.fetch_add(CHUNK, Ordering::Relaxed);
-                let Some(part) = boards.get(start..boards.len().min(start + CHUNK)) else {
-                    return totals;
-                };
-                if part.is_empty() {
-                    return totals;
+                match boards.get(start..boards.len().min(start + CHUNK)) {
+                    Some(part) if !part.is_empty() => {
+                        totals = totals + solve_chunk(&mut searcher, part);
+                    }
+                    _ => return totals,
                 }
-                totals = totals + solve_chunk(&mut searcher, part);
             }
         })
         .into_iter()

@@ -273,6 +273,11 @@ fn tree_bound(entries: impl IntoIterator<Item = u128>) -> u32 {
     bound.sum[0]
 }
 
+/// How many of the first positions are forced by merging (see
+/// [`Prover::force`]) before the tree is built and walked: two measured
+/// best on 3x4 (one and three cost more than they save).
+const FORCED: usize = 2;
+
 /// Most free positions a group has (see [`Layout::free`]).
 const MAX_FREE: usize = 6;
 
@@ -751,6 +756,14 @@ impl Wanted {
         }
     }
 
+    /// The index of a complete assignment in [`Wanted::wanted`].
+    fn index(&self, digits: &[u8]) -> usize {
+        digits
+            .iter()
+            .zip(&self.radix)
+            .fold(0, |i, (&d, &r)| i * r + usize::from(d))
+    }
+
     /// Whether any assignment that starts with `digits[..k]` is wanted.
     fn any(&self, digits: &[u8], k: usize) -> bool {
         let span: usize = self.radix[k..].iter().product();
@@ -785,6 +798,12 @@ pub struct Prover<'t> {
     scratch: Scratch,
     /// The walk's pending choice nodes, by position.
     pending: Vec<Vec<u32>>,
+    /// Positions before this are forced by merging (see [`Prover::force`]).
+    force_to: usize,
+    /// The merged key lists of the positions forced for a group, by depth.
+    forced_group: Vec<Vec<u128>>,
+    /// The same for one class (positions a group could not force).
+    forced_class: Vec<Vec<u128>>,
     /// The letter index chosen at each position of the walk.
     chosen: [u8; 32],
     target: u32,
@@ -810,6 +829,9 @@ impl<'t> Prover<'t> {
             tree: Tree::default(),
             scratch: Scratch::default(),
             pending: vec![Vec::new(); cells],
+            force_to: FORCED.min(cells),
+            forced_group: Vec::new(),
+            forced_class: Vec::new(),
             chosen: [0; 32],
             target: 0,
             faces: vec![Face::BLANK; cells],
@@ -905,20 +927,61 @@ impl<'t> Prover<'t> {
         let entries = std::mem::take(&mut self.entries);
         if free.is_empty() {
             let bound = tree_bound(entries.iter().copied());
-            let boards = if bound >= target {
-                self.search(entries.iter().copied())
+            let (bound, boards) = if bound >= target {
+                self.search(&entries, 0)
             } else {
-                Vec::new()
+                (bound, Vec::new())
             };
             leaf(&[], bound, boards);
         } else {
-            let mut levels = std::mem::take(&mut self.levels);
-            levels.resize_with(free.len(), Vec::new);
-            let mut digits = vec![0u8; free.len()];
-            self.descend(&mut levels, &entries, 0, free, &table, &mut digits, leaf);
-            self.levels = levels;
+            self.prove_free(&entries, free, &table, leaf);
         }
         self.entries = entries;
+    }
+
+    /// Proves a group's classes from its word paths `entries`: forces the
+    /// positions before the free ones (up to [`Prover::force_to`]) by
+    /// merging, once for the whole group, then splits each list left on the
+    /// free positions. A class's bound is the highest met on its way.
+    fn prove_free(
+        &mut self,
+        entries: &[u128],
+        free: &[Vec<Vec<u8>>],
+        table: &Wanted,
+        leaf: &mut Leaf<'_>,
+    ) {
+        let mut levels = std::mem::take(&mut self.levels);
+        levels.resize_with(free.len(), Vec::new);
+        let mut digits = vec![0u8; free.len()];
+        let mut results: Vec<(u32, Vec<Scored>)> = vec![(0, Vec::new()); table.wanted.len()];
+        let end = self.force_to.min(self.layout.cells() - free.len());
+        let mut lists = std::mem::take(&mut self.forced_group);
+        lists.resize_with(end + 1, Vec::new);
+        let dropped = self.force(&mut lists, 0, end, entries, &mut |prover, list, depth| {
+            prover.descend(
+                &mut levels,
+                list,
+                0,
+                free,
+                table,
+                &mut digits,
+                depth,
+                &mut |digits, bound, boards| {
+                    let (highest, found) = &mut results[table.index(digits)];
+                    *highest = (*highest).max(bound);
+                    found.extend(boards);
+                },
+            );
+            0
+        });
+        self.forced_group = lists;
+        self.levels = levels;
+        each_assignment(free, 0, &mut digits, &mut |digits| {
+            if table.any(digits, digits.len()) {
+                let (highest, found) = std::mem::take(&mut results[table.index(digits)]);
+                leaf(digits, highest.max(dropped), found);
+            }
+        });
     }
 
     /// Splits `entries` (free positions before `k` assigned as in `digits`)
@@ -935,6 +998,7 @@ impl<'t> Prover<'t> {
         free: &[Vec<Vec<u8>>],
         table: &Wanted,
         digits: &mut [u8],
+        forced: usize,
         leaf: &mut Leaf<'_>,
     ) {
         let first = self.layout.cells() - free.len();
@@ -966,28 +1030,33 @@ impl<'t> Prover<'t> {
         // 16-bit lanes whenever the target fits: a bound held at SATURATED
         // is then still at least the target, and is made exact by the search.
         let narrow = self.target <= SATURATED;
-        let bounds = if last {
-            lane_bounds(entries.iter().copied(), &split, narrow)
-        } else {
-            lists.resize_with(lanes, Vec::new);
+        let bounds = lane_bounds(entries.iter().copied(), &split, narrow);
+        // The lists are written in a second pass, only for the lanes that go on.
+        let mut going = 0u32;
+        for (lane, &bound) in bounds.iter().enumerate().take(lanes) {
+            if wanted >> lane & 1 != 0 && bound >= self.target {
+                going |= 1 << lane;
+            }
+        }
+        lists.resize_with(lanes, Vec::new);
+        if going != 0 {
             for list in &mut lists {
                 list.clear();
             }
-            let write = entries.iter().copied().inspect(|&e| {
-                let mut keep = split.admits(e) & wanted;
+            for &e in entries {
+                let mut keep = split.admits(e) & going;
                 while keep != 0 {
                     lists[keep.trailing_zeros() as usize].push(e);
                     keep &= keep - 1;
                 }
-            });
-            lane_bounds(write, &split, narrow)
-        };
+            }
+        }
         for (lane, &bound) in bounds.iter().enumerate().take(lanes) {
             if wanted >> lane & 1 == 0 {
                 continue;
             }
             set_digits(lane, digits);
-            if bound < self.target {
+            if going >> lane & 1 == 0 {
                 // Every class below has a bound at most this one's.
                 each_assignment(free, end, digits, &mut |digits| {
                     if table.any(digits, digits.len()) {
@@ -999,20 +1068,15 @@ impl<'t> Prover<'t> {
             for (j, &p) in positions.iter().enumerate() {
                 self.set_position(p, &free[k + j][usize::from(digits[k + j])]);
             }
+            let list = std::mem::take(&mut lists[lane]);
             if last {
-                let boards = self.search(
-                    entries
-                        .iter()
-                        .copied()
-                        .filter(|&e| split.admits(e) >> lane & 1 != 0),
-                );
-                // The tree's root has the exact bound (the lane's may be held at SATURATED).
-                leaf(digits, self.tree.root.bound, boards);
+                // The search's bound is exact (the lane's may be held at SATURATED).
+                let (bound, boards) = self.search(&list, forced);
+                leaf(digits, bound, boards);
             } else {
-                let list = std::mem::take(&mut lists[lane]);
-                self.descend(levels, &list, end, free, table, digits, leaf);
-                lists[lane] = list;
+                self.descend(levels, &list, end, free, table, digits, forced, leaf);
             }
+            lists[lane] = list;
         }
         for digit in &mut digits[k..end] {
             *digit = 0;
@@ -1082,10 +1146,78 @@ impl<'t> Prover<'t> {
         }
     }
 
-    /// Every board of the class (the letters set now) whose word paths are
-    /// `entries` scoring at least the target: builds the tree and walks it.
-    fn search(&mut self, entries: impl IntoIterator<Item = u128>) -> Vec<Scored> {
+    /// Every board of the class (the letters set now, positions before
+    /// `depth` forced as chosen) whose word paths are `entries`, scoring at
+    /// least the target, and the highest bound met on the way (at least the
+    /// class's best score): forces the positions up to [`Prover::force_to`]
+    /// by merging, then builds the tree and walks it.
+    fn search(&mut self, entries: &[u128], depth: usize) -> (u32, Vec<Scored>) {
         self.found.clear();
+        let end = self.force_to.max(depth);
+        let mut lists = std::mem::take(&mut self.forced_class);
+        lists.resize_with(end + 1, Vec::new);
+        let bound = self.force(
+            &mut lists,
+            depth,
+            end,
+            entries,
+            &mut |prover, list, depth| prover.walk_tree(list.iter().copied(), depth),
+        );
+        self.forced_class = lists;
+        (bound, std::mem::take(&mut self.found))
+    }
+
+    /// Forces positions `depth..end` one at a time, each to every letter of
+    /// its cell, by merging the keys without that position and those with
+    /// that letter there (the field cleared). A forced tree's bound is that
+    /// of its merged keys: tighter than the choice node's, because a merged
+    /// sum node takes the best of its children's sums, not the sum of their
+    /// bests. Calls `reached` on the lists whose bound reaches the target,
+    /// and returns the highest bound met (of the lists dropped, and what
+    /// `reached` returns).
+    fn force(
+        &mut self,
+        lists: &mut [Vec<u128>],
+        depth: usize,
+        end: usize,
+        entries: &[u128],
+        reached: &mut dyn FnMut(&mut Self, &[u128], usize) -> u32,
+    ) -> u32 {
+        if depth == end {
+            return reached(self, entries, depth);
+        }
+        // Sorted keys with no letter before `depth` are in blocks by their letter there.
+        let absent = entries.partition_point(|&e| letter_at(e, depth) == 0);
+        let clear = !(31u128 << shift(depth) | 1u128 << (32 + depth));
+        let mut merged = std::mem::take(&mut lists[depth + 1]);
+        let mut highest = 0;
+        for i in 0..self.letters[depth].len() {
+            let letter = u32::from(self.letters[depth][i]) + 1;
+            let with = &entries[absent..];
+            let lo = with.partition_point(|&e| letter_at(e, depth) < letter);
+            let hi = lo + with[lo..].partition_point(|&e| letter_at(e, depth) == letter);
+            merged.clear();
+            merge_into(
+                &mut merged,
+                &entries[..absent],
+                with[lo..hi].iter().map(|&e| e & clear),
+            );
+            self.work.steps += 1;
+            let bound = tree_bound(merged.iter().copied());
+            if bound < self.target {
+                highest = highest.max(bound);
+                continue;
+            }
+            self.chosen[depth] = i as u8;
+            highest = highest.max(self.force(lists, depth + 1, end, &merged, reached));
+        }
+        lists[depth + 1] = merged;
+        highest
+    }
+
+    /// Builds the tree of `entries` (positions before `depth` forced) and
+    /// walks it from `depth`; returns the tree's bound.
+    fn walk_tree(&mut self, entries: impl IntoIterator<Item = u128>, depth: usize) -> u32 {
         self.tree.build(entries, &mut self.scratch);
         self.work.nodes += self.tree.nodes() as u64;
         for list in &mut self.pending {
@@ -1100,9 +1232,9 @@ impl<'t> Prover<'t> {
         let rest = root.bound - root.points;
         self.push_choices(root);
         if root.bound >= self.target {
-            self.walk(0, root.points, rest);
+            self.walk(depth, root.points, rest);
         }
-        std::mem::take(&mut self.found)
+        root.bound
     }
 
     /// The work done on the last group.
@@ -1224,6 +1356,40 @@ impl<'t> Prover<'t> {
     }
 }
 
+/// Merges sorted `a` and sorted `b` into `out`, adding the points of equal keys.
+fn merge_into(out: &mut Vec<u128>, a: &[u128], b: impl Iterator<Item = u128>) {
+    const KEY: u128 = !0xffff_ffffu128;
+    let mut a = a.iter().copied().peekable();
+    let mut b = b.peekable();
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(&x), Some(&y)) => {
+                if x & KEY == y & KEY {
+                    a.next();
+                    b.next();
+                    x + u128::from(points_of(y))
+                } else if x < y {
+                    a.next();
+                    x
+                } else {
+                    b.next();
+                    y
+                }
+            }
+            (Some(&x), None) => {
+                a.next();
+                x
+            }
+            (None, Some(&y)) => {
+                b.next();
+                y
+            }
+            (None, None) => break,
+        };
+        out.push(next);
+    }
+}
+
 #[cfg(test)]
 fn sum_bound_of(entries: &[u128], lo: usize, hi: usize, from: usize) -> u32 {
     let mut total = 0u32;
@@ -1286,6 +1452,18 @@ mod tests {
                 b"ae", b"rst", b"aeiou", b"st", b"e", b"rt", b"a", b"s", b"aest",
             ]),
         ]
+    }
+
+    #[test]
+    fn merging_adds_the_points_of_equal_keys() {
+        let key = |k: u128| k << 48;
+        let mut out = Vec::new();
+        merge_into(
+            &mut out,
+            &[key(1) | 2, key(3) | 5],
+            [key(2) | 1, key(3) | 7, key(4) | 1].into_iter(),
+        );
+        assert_eq!(out, [key(1) | 2, key(2) | 1, key(3) | 12, key(4) | 1]);
     }
 
     #[test]
@@ -1370,7 +1548,7 @@ mod tests {
         let best = scores.iter().map(|s| s.1).max().unwrap_or(0);
         for target in [1, best / 2, best, best + 1] {
             prover.target = target;
-            let mut found = prover.search(entries.iter().copied());
+            let (_, mut found) = prover.search(&entries, 0);
             found.sort();
             let mut expected: Vec<Scored> =
                 scores.iter().filter(|s| s.1 >= target).cloned().collect();

@@ -16,17 +16,26 @@
 //! choice node, and what it then sums counts each of its words at least once
 //! (a word spelled with the same letters on the same cells along several
 //! paths counts once). A class whose bound is under the target is done.
-//! Otherwise the tree is built and walked depth-first: the cells are forced
-//! in the same order, each pending choice node of a cell replaced by its child
-//! for each letter; the bound of a partial board is the points collected plus
-//! the bounds of the choices still pending; a letter whose bound falls under
-//! the target is dropped, and a complete board that is left is scored exactly
-//! by [`crate::engine::search::Searcher`].
+//! Otherwise the first two positions are forced by *merging*: for each
+//! letter, the keys that skip the position and those with that letter there
+//! (the letter cleared) are merged into one sorted list, whose bound is
+//! tighter than the choice node's (a merged sum node takes the best of its
+//! children's sums, not the sum of their bests). For a list whose bound
+//! still reaches the target the tree is built and walked depth-first: the
+//! rest of the cells are forced in the same order, each pending choice node
+//! of a cell replaced by its child for each letter; the bound of a partial
+//! board is the points collected plus the bounds of the choices still
+//! pending; a letter whose bound falls under the target is dropped, and a
+//! complete board that is left is scored exactly by
+//! [`crate::engine::search::Searcher`].
 //!
 //! Classes that differ only in their corners form a *group*
 //! ([`classes::Group`]): its word paths are collected once, with every letter
-//! on the corners, then filtered one corner at a time down to each class
-//! (dropping a partial group whose bound is under the target). Classes are
+//! on the corners, forced on its first two positions once for the whole
+//! group, and each forced list filtered on the corners down to each class
+//! (dropping a partial group whose bound is under the target). A class's
+//! recorded bound is the highest met on its way down (at least its best
+//! board's score), so a class pruned with its group carries the group's. Classes are
 //! deduplicated under the board's symmetries (8 for a square, 4 for a
 //! rectangle, the mirror without going up), reading buckets in the forcing
 //! order so a group's classes are canonical together; so are the boards found.
@@ -107,6 +116,23 @@
 //!   --seed 1`, one thread, 24.6 and 26.0 → 19.6 and 19.7 CPU-s per group
 //!   (1.3x). Prefetching the sum nodes a letter would queue as well: no
 //!   change (19.78 against 19.78).
+//!
+//! - Forcing the first positions by merging, again (the walk now being the
+//!   cost): 3x4 `--sample 6 --seed 1`, one thread, CPU-s per group: 16.6
+//!   with none; per class, 10.4 with one position, 9.6 with two, 14.1 with
+//!   three, 20.8 with four (each merge is a pass over the whole list, and
+//!   most letters survive the third); two per group, before the corners are
+//!   split, 8.9; the same with each surviving class's list written in a
+//!   second pass instead of filtered from the group's while its tree is
+//!   built, 6.8 (3x4 `--sample 20 --seed 1 --threads 2`: 6.63 → 3.01
+//!   CPU-hours estimated). 3x3: 40.7-42.6 → 38.2 CPU-s. Forcing a third
+//!   position per class on top: 11.2; splitting the third and fourth
+//!   positions into their letters by filtering (one lane each) before
+//!   building: 12.9 and 27.3 (most letters survive, and each gets a tree
+//!   nearly as large). What is left is building the trees (about 40%: a
+//!   class's tree has hundreds of thousands of nodes, most of them for the
+//!   corners, while the walk takes a few thousand steps into it) and the
+//!   walk (about 25%).
 //!
 //! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.

@@ -1,7 +1,8 @@
 //! The upper bound of one class: an orderly tree of sum and choice nodes built
-//! from every word path the class allows, and the depth-first walk that forces
-//! its cells one at a time, dropping letter choices whose bound falls below the
-//! target and rescoring the boards that survive with the real solver.
+//! from every word path the class allows, its first cells forced by merging
+//! the paths' sorted keys, and the depth-first walk that forces the rest one
+//! at a time, dropping letter choices whose bound falls below the target and
+//! rescoring the boards that survive with the real solver.
 //!
 //! A path's (cell, letter) pairs are inserted in one fixed order of cells
 //! (positions), so the tree is a trie over sorted sets of (position, letter):

@@ -145,6 +145,10 @@ fn common_positions(entry: u128, previous: u128) -> u32 {
     bits / BITS
 }
 
+/// An entry's bits that say which path it is (its key and positions):
+/// entries equal there are one path, whose points are added when merged.
+const PATH: u128 = !0xffff_ffff;
+
 /// The points a merged entry carries (its low 32 bits).
 #[inline(always)]
 fn points_of(entry: u128) -> u32 {
@@ -799,8 +803,6 @@ pub struct Prover<'t> {
     scratch: Scratch,
     /// The walk's pending choice nodes, by position.
     pending: Vec<Vec<u32>>,
-    /// Positions before this are forced by merging (see [`Prover::force`]).
-    force_to: usize,
     /// The merged key lists of the positions forced for a group, by depth.
     forced_group: Vec<Vec<u128>>,
     /// The same for one class (positions a group could not force).
@@ -830,7 +832,6 @@ impl<'t> Prover<'t> {
             tree: Tree::default(),
             scratch: Scratch::default(),
             pending: vec![Vec::new(); cells],
-            force_to: FORCED.min(cells),
             forced_group: Vec::new(),
             forced_class: Vec::new(),
             chosen: [0; 32],
@@ -885,8 +886,8 @@ impl<'t> Prover<'t> {
         for i in 0..self.entries.len() {
             let entry = self.entries[i];
             let points = (entry & 0xff) as u32;
-            let key = entry & !0xffff_ffffu128;
-            if merged > 0 && self.entries[merged - 1] & !0xffff_ffffu128 == key {
+            let key = entry & PATH;
+            if merged > 0 && self.entries[merged - 1] & PATH == key {
                 self.entries[merged - 1] += u128::from(points);
             } else {
                 self.entries[merged] = key | u128::from(points);
@@ -940,6 +941,11 @@ impl<'t> Prover<'t> {
         self.entries = entries;
     }
 
+    /// How many of the first positions are forced by merging: [`FORCED`], or every one of a smaller board.
+    fn force_to(&self) -> usize {
+        FORCED.min(self.layout.cells())
+    }
+
     /// Proves a group's classes from its word paths `entries`: forces the
     /// positions before the free ones (up to [`Prover::force_to`]) by
     /// merging, once for the whole group, then splits each list left on the
@@ -955,7 +961,7 @@ impl<'t> Prover<'t> {
         levels.resize_with(free.len(), Vec::new);
         let mut digits = vec![0u8; free.len()];
         let mut results: Vec<(u32, Vec<Scored>)> = vec![(0, Vec::new()); table.wanted.len()];
-        let end = self.force_to.min(self.layout.cells() - free.len());
+        let end = self.force_to().min(self.layout.cells() - free.len());
         let mut lists = std::mem::take(&mut self.forced_group);
         lists.resize_with(end + 1, Vec::new);
         let dropped = self.force(&mut lists, 0, end, entries, &mut |prover, list, depth| {
@@ -1154,7 +1160,7 @@ impl<'t> Prover<'t> {
     /// by merging, then builds the tree and walks it.
     fn search(&mut self, entries: &[u128], depth: usize) -> (u32, Vec<Scored>) {
         self.found.clear();
-        let end = self.force_to.max(depth);
+        let end = self.force_to().max(depth);
         let mut lists = std::mem::take(&mut self.forced_class);
         lists.resize_with(end + 1, Vec::new);
         let bound = self.force(
@@ -1359,13 +1365,12 @@ impl<'t> Prover<'t> {
 
 /// Merges sorted `a` and sorted `b` into `out`, adding the points of equal keys.
 fn merge_into(out: &mut Vec<u128>, a: &[u128], b: impl Iterator<Item = u128>) {
-    const KEY: u128 = !0xffff_ffffu128;
     let mut a = a.iter().copied().peekable();
     let mut b = b.peekable();
     loop {
         let next = match (a.peek(), b.peek()) {
             (Some(&x), Some(&y)) => {
-                if x & KEY == y & KEY {
+                if x & PATH == y & PATH {
                     a.next();
                     b.next();
                     x + u128::from(points_of(y))

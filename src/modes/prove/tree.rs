@@ -4,6 +4,12 @@
 //! at a time, dropping letter choices whose bound falls below the target and
 //! rescoring the boards that survive with the real solver.
 //!
+//! The classes of a group that differ only in their last cells share one
+//! tree and one walk: each node holds a bound per class, in vector lanes, and
+//! the walk goes on in the lanes where a letter's bound reaches the target.
+//! A letter's bound counts the choices pending at each later position by the
+//! best letter of their children's sum, not by each choice's own best.
+//!
 //! A path's (cell, letter) pairs are inserted in one fixed order of cells
 //! (positions), so the tree is a trie over sorted sets of (position, letter):
 //! a sum node's children are choice nodes for later positions, at most one per
@@ -384,8 +390,12 @@ impl Split {
 trait Lane: Copy + Default + Ord {
     /// All bits set: a mask keeping the lane.
     const ONES: Self;
+    /// The largest value, as `u32`: a value held there may stand for any larger one.
+    const MAX: u32;
     /// The sum, held at the type's maximum.
     fn add(self, other: Self) -> Self;
+    /// The difference, held at 0.
+    fn sub(self, other: Self) -> Self;
     /// Both values' bits.
     fn and(self, other: Self) -> Self;
     /// Points as a lane value (held at the maximum).
@@ -396,9 +406,14 @@ trait Lane: Copy + Default + Ord {
 
 impl Lane for u16 {
     const ONES: u16 = u16::MAX;
+    const MAX: u32 = u16::MAX as u32;
     #[inline(always)]
     fn add(self, other: u16) -> u16 {
         self.saturating_add(other)
+    }
+    #[inline(always)]
+    fn sub(self, other: u16) -> u16 {
+        self.saturating_sub(other)
     }
     #[inline(always)]
     fn and(self, other: u16) -> u16 {
@@ -416,9 +431,14 @@ impl Lane for u16 {
 
 impl Lane for u32 {
     const ONES: u32 = u32::MAX;
+    const MAX: u32 = u32::MAX;
     #[inline(always)]
     fn add(self, other: u32) -> u32 {
         self.saturating_add(other)
+    }
+    #[inline(always)]
+    fn sub(self, other: u32) -> u32 {
+        self.saturating_sub(other)
     }
     #[inline(always)]
     fn and(self, other: u32) -> u32 {
@@ -434,39 +454,56 @@ impl Lane for u32 {
     }
 }
 
-/// The bounds of the trees a [`Split`] keeps, all in one pass, in `N` lanes
-/// (at least the split's). Every node computes all lanes; a path's points
-/// count only in the lanes that keep it (in the others its sum node is an
-/// empty one, worth 0).
-struct Lanes<T: Lane, const N: usize> {
+/// Which of `N` lanes keep an entry, from its letters on a [`Split`]'s positions.
+#[derive(Debug)]
+struct Masks<T: Lane, const N: usize> {
     positions: [usize; MAX_FREE],
     count: usize,
     /// `masks[j][letter + 1]`: all ones in the lanes that keep that letter at `positions[j]`.
     masks: [[[T; N]; 27]; MAX_FREE],
-    sum: [[T; N]; DEPTH],
-    best: [[T; N]; DEPTH],
 }
 
-impl<T: Lane, const N: usize> Lanes<T, N> {
-    fn new(split: &Split) -> Lanes<T, N> {
+impl<T: Lane, const N: usize> Masks<T, N> {
+    fn new(split: &Split) -> Masks<T, N> {
         let zero = T::default();
-        let mut lanes = Lanes {
+        let mut masks = Masks {
             positions: [0; MAX_FREE],
             count: split.positions.len(),
             masks: [[[zero; N]; 27]; MAX_FREE],
-            sum: [[zero; N]; DEPTH],
-            best: [[zero; N]; DEPTH],
         };
         for (j, (&p, admit)) in split.positions.iter().zip(&split.admit).enumerate() {
-            lanes.positions[j] = p;
-            for (mask, &bits) in lanes.masks[j].iter_mut().zip(admit) {
+            masks.positions[j] = p;
+            for (mask, &bits) in masks.masks[j].iter_mut().zip(admit) {
                 for (i, lane) in mask.iter_mut().enumerate() {
                     *lane = if bits >> i & 1 != 0 { T::ONES } else { zero };
                 }
             }
         }
-        lanes
+        masks
     }
+
+    /// `value` in the lanes that keep `entry`, 0 in the others.
+    #[inline(always)]
+    fn kept(&self, entry: u128, value: T) -> [T; N] {
+        let mut mask = [T::ONES; N];
+        for j in 0..self.count {
+            let more = &self.masks[j][letter_at(entry, self.positions[j]) as usize];
+            for (m, &more) in mask.iter_mut().zip(more) {
+                *m = m.and(more);
+            }
+        }
+        mask.map(|m| value.and(m))
+    }
+}
+
+/// The bounds of the trees a [`Split`] keeps, all in one pass, in `N` lanes
+/// (at least the split's). Every node computes all lanes; a path's points
+/// count only in the lanes that keep it (in the others its sum node is an
+/// empty one, worth 0).
+struct Lanes<T: Lane, const N: usize> {
+    masks: Masks<T, N>,
+    sum: [[T; N]; DEPTH],
+    best: [[T; N]; DEPTH],
 }
 
 impl<T: Lane, const N: usize> Visitor for Lanes<T, N> {
@@ -477,9 +514,7 @@ impl<T: Lane, const N: usize> Visitor for Lanes<T, N> {
     #[inline(always)]
     fn close_choice(&mut self, depth: usize) {
         let best = self.best[depth];
-        for (sum, best) in self.sum[depth].iter_mut().zip(best) {
-            *sum = sum.add(best);
-        }
+        add_lanes(&mut self.sum[depth], &best);
     }
     #[inline(always)]
     fn open_sum(&mut self, depth: usize, _letter: u32) {
@@ -488,23 +523,12 @@ impl<T: Lane, const N: usize> Visitor for Lanes<T, N> {
     #[inline(always)]
     fn close_sum(&mut self, depth: usize) {
         let sum = self.sum[depth];
-        for (best, sum) in self.best[depth - 1].iter_mut().zip(sum) {
-            *best = (*best).max(sum);
-        }
+        max_lanes(&mut self.best[depth - 1], &sum);
     }
     #[inline(always)]
     fn points(&mut self, depth: usize, entry: u128) {
-        let points = T::of(points_of(entry));
-        let mut mask = self.masks[0][letter_at(entry, self.positions[0]) as usize];
-        for j in 1..self.count {
-            let more = &self.masks[j][letter_at(entry, self.positions[j]) as usize];
-            for (m, &more) in mask.iter_mut().zip(more) {
-                *m = m.and(more);
-            }
-        }
-        for (sum, m) in self.sum[depth].iter_mut().zip(mask) {
-            *sum = sum.add(points.and(m));
-        }
+        let kept = self.masks.kept(entry, T::of(points_of(entry)));
+        add_lanes(&mut self.sum[depth], &kept);
     }
 }
 
@@ -512,7 +536,11 @@ fn lane_bounds_n<T: Lane, const N: usize>(
     entries: impl IntoIterator<Item = u128>,
     split: &Split,
 ) -> [u32; WIDEST] {
-    let mut lanes = Lanes::<T, N>::new(split);
+    let mut lanes = Lanes::<T, N> {
+        masks: Masks::new(split),
+        sum: [[T::default(); N]; DEPTH],
+        best: [[T::default(); N]; DEPTH],
+    };
     orderly(entries, &mut lanes);
     let mut bounds = [0; WIDEST];
     for (bound, &sum) in bounds.iter_mut().zip(&lanes.sum[0]) {
@@ -541,180 +569,262 @@ fn lane_bounds(
     }
 }
 
-/// A sum node of a built tree: its points, its bound, and its choice nodes
-/// from `choices[start]` on, one for each position in `positions` (as bits),
-/// the last position first (in sorted order a path that skips a position
-/// comes before one that uses it); so the walk queues them without reading them.
+/// A sum node of a built tree: its points and its choice nodes from
+/// `choices[start]` on, one for each position in `positions` (as bits; none
+/// for a leaf), the last position first (in sorted order a path that skips a
+/// position comes before one that uses it); so the walk queues them without
+/// reading them. It is kept in its parent's [`Kid`], with its bound.
 #[derive(Debug, Clone, Copy, Default)]
 struct SumNode {
     points: u32,
-    bound: u32,
     start: u32,
     positions: u32,
 }
 
-/// A choice node of a built tree: its position, its bound, the letters it has
-/// a child for (bit 0 = A), and its children `kids[start..]`, one per letter in order.
-#[derive(Debug, Clone, Copy, Default)]
-struct ChoiceNode {
-    position: u32,
-    bound: u32,
+/// A choice node of a built tree: the letters it has a child for (bit 0 =
+/// A), its children `kids[start..]`, one per letter in order, and its bound
+/// in each lane.
+#[derive(Debug, Clone, Copy)]
+struct ChoiceNode<T, const N: usize> {
     letters: u32,
     start: u32,
+    bound: [T; N],
 }
 
-/// A choice node's child: its bound and its sum node, or [`LEAF`] for a sum
-/// node without choices (whose points are its bound).
-#[derive(Debug, Clone, Copy, Default)]
-struct Kid {
-    bound: u32,
-    sum: u32,
+/// A choice node's child: its sum node and its bound in each lane, side by
+/// side, so the walk reads both with one miss.
+#[derive(Debug, Clone, Copy)]
+struct Kid<T, const N: usize> {
+    node: SumNode,
+    bound: [T; N],
 }
 
-/// [`Kid::sum`] of a sum node without choices: nothing is stored for it.
-const LEAF: u32 = u32::MAX;
-
-/// An orderly tree built for the walk, in three flat arrays. Nodes are
-/// written as they close, so a sum node's choices, and a choice node's
-/// children, lie next to each other.
-#[derive(Debug, Default)]
-struct Tree {
-    sums: Vec<SumNode>,
-    choices: Vec<ChoiceNode>,
-    kids: Vec<Kid>,
-    /// The root's sum node.
+/// An orderly tree built for the walk, in three flat arrays, with a bound in
+/// each of `N` lanes: lane `i` is the class that the `i`th assignment of
+/// buckets to the free positions left makes (see [`Split`]), and a node's
+/// bound there is its bound in that class's own tree (0 where the class
+/// cannot reach it). So one tree, and one walk, serve up to `N` classes that
+/// differ in their last cells. Nodes are written as they close, so a sum
+/// node's choices, and a choice node's children, lie next to each other.
+#[derive(Debug)]
+struct Tree<T, const N: usize> {
+    choices: Vec<ChoiceNode<T, N>>,
+    kids: Vec<Kid<T, N>>,
+    /// The root's sum node and its bound in each lane.
     root: SumNode,
+    bound: [T; N],
+    /// While building: each open sum node's closed choices (with their
+    /// positions), and each open choice node's children.
+    closed: Vec<Vec<(u32, ChoiceNode<T, N>)>>,
+    open: Vec<Vec<Kid<T, N>>>,
+}
+
+impl<T: Lane, const N: usize> Default for Tree<T, N> {
+    fn default() -> Tree<T, N> {
+        Tree {
+            choices: Vec::new(),
+            kids: Vec::new(),
+            root: SumNode::default(),
+            bound: [T::default(); N],
+            closed: Vec::new(),
+            open: Vec::new(),
+        }
+    }
 }
 
 /// Builds a [`Tree`]: the open nodes of each depth, written out as they close.
-struct Builder<'a> {
-    tree: &'a mut Tree,
-    /// Each open sum node's points, and its points plus its closed choices' bounds.
+struct Builder<'a, T: Lane, const N: usize> {
+    tree: &'a mut Tree<T, N>,
+    masks: &'a Masks<T, N>,
+    /// Each open sum node's points, and its bound so far in each lane (its
+    /// points where the lane keeps them, plus its closed choices' bounds).
     points: [u32; DEPTH],
-    total: [u32; DEPTH],
+    total: [[T; N]; DEPTH],
     /// The letter each open sum node is its choice parent's child for.
     letter: [u32; DEPTH],
     /// Each open choice node (under the sum node at that depth): position, letters and best child.
     position: [u32; DEPTH],
     letters: [u32; DEPTH],
-    best: [u32; DEPTH],
-    /// The closed choices of each open sum node, and the children of each open choice node.
-    closed: &'a mut [Vec<ChoiceNode>],
-    kids: &'a mut [Vec<Kid>],
+    best: [[T; N]; DEPTH],
+    closed: Vec<Vec<(u32, ChoiceNode<T, N>)>>,
+    open: Vec<Vec<Kid<T, N>>>,
 }
 
-impl Builder<'_> {
-    /// Writes out the sum node at `depth`, whose choices are all closed.
+impl<T: Lane, const N: usize> Builder<'_, T, N> {
+    /// Writes out the sum node at `depth`'s choices, all closed, and returns the node.
     fn finish(&mut self, depth: usize) -> SumNode {
-        let choices = &mut self.closed[depth];
         let mut node = SumNode {
             points: self.points[depth],
-            bound: self.total[depth],
             start: self.tree.choices.len() as u32,
             positions: 0,
         };
         // One by one: these lists are short, and a call to copy each costs more.
-        for choice in choices.drain(..) {
-            node.positions |= 1 << choice.position;
+        for (position, choice) in self.closed[depth].drain(..) {
+            node.positions |= 1 << position;
             self.tree.choices.push(choice);
         }
         node
     }
 }
 
-impl Visitor for Builder<'_> {
+impl<T: Lane, const N: usize> Visitor for Builder<'_, T, N> {
     #[inline(always)]
     fn open_choice(&mut self, depth: usize, p: usize) {
         self.position[depth] = p as u32;
         self.letters[depth] = 0;
-        self.best[depth] = 0;
+        self.best[depth] = [T::default(); N];
     }
     #[inline(always)]
     fn close_choice(&mut self, depth: usize) {
         let node = ChoiceNode {
-            position: self.position[depth],
-            bound: self.best[depth],
             letters: self.letters[depth],
             start: self.tree.kids.len() as u32,
+            bound: self.best[depth],
         };
-        for kid in self.kids[depth].drain(..) {
+        for kid in self.open[depth].drain(..) {
             self.tree.kids.push(kid);
         }
-        self.closed[depth].push(node);
-        self.total[depth] += node.bound;
+        self.closed[depth].push((self.position[depth], node));
+        add_lanes(&mut self.total[depth], &node.bound);
     }
     #[inline(always)]
     fn open_sum(&mut self, depth: usize, letter: u32) {
         self.points[depth] = 0;
-        self.total[depth] = 0;
+        self.total[depth] = [T::default(); N];
         self.letter[depth] = letter;
     }
     #[inline(always)]
     fn close_sum(&mut self, depth: usize) {
-        let kid = if self.closed[depth].is_empty() {
-            Kid {
-                bound: self.total[depth],
-                sum: LEAF,
-            }
-        } else {
-            let node = self.finish(depth);
-            self.tree.sums.push(node);
-            Kid {
-                bound: node.bound,
-                sum: self.tree.sums.len() as u32 - 1,
-            }
-        };
-        self.kids[depth - 1].push(kid);
+        let bound = self.total[depth];
+        let node = self.finish(depth);
+        self.open[depth - 1].push(Kid { node, bound });
         self.letters[depth - 1] |= 1 << self.letter[depth];
-        self.best[depth - 1] = self.best[depth - 1].max(kid.bound);
+        max_lanes(&mut self.best[depth - 1], &bound);
     }
     #[inline(always)]
     fn points(&mut self, depth: usize, entry: u128) {
         let points = points_of(entry);
         self.points[depth] += points;
-        self.total[depth] += points;
+        let kept = self.masks.kept(entry, T::of(points));
+        add_lanes(&mut self.total[depth], &kept);
     }
 }
 
-impl Tree {
-    /// Rebuilds the tree from sorted, merged `entries`, with `scratch` for the open nodes.
-    fn build(&mut self, entries: impl IntoIterator<Item = u128>, scratch: &mut Scratch) {
-        self.sums.clear();
+/// Adds `more` to `lanes`, lane by lane (held at the type's maximum).
+#[inline(always)]
+fn add_lanes<T: Lane, const N: usize>(lanes: &mut [T; N], more: &[T; N]) {
+    for (lane, &more) in lanes.iter_mut().zip(more) {
+        *lane = lane.add(more);
+    }
+}
+
+/// Keeps in `lanes` the larger of it and `other`, lane by lane.
+#[inline(always)]
+fn max_lanes<T: Lane, const N: usize>(lanes: &mut [T; N], other: &[T; N]) {
+    for (lane, &other) in lanes.iter_mut().zip(other) {
+        *lane = (*lane).max(other);
+    }
+}
+
+impl<T: Lane, const N: usize> Tree<T, N> {
+    /// Rebuilds the tree from sorted, merged `entries`, a lane for each of `masks`' classes.
+    fn build(&mut self, entries: impl IntoIterator<Item = u128>, masks: &Masks<T, N>) {
         self.choices.clear();
         self.kids.clear();
-        scratch.closed.resize_with(DEPTH, Vec::new);
-        scratch.kids.resize_with(DEPTH, Vec::new);
+        let mut closed = std::mem::take(&mut self.closed);
+        let mut open = std::mem::take(&mut self.open);
+        closed.resize_with(DEPTH, Vec::new);
+        open.resize_with(DEPTH, Vec::new);
         let mut builder = Builder {
             tree: self,
+            masks,
             points: [0; DEPTH],
-            total: [0; DEPTH],
+            total: [[T::default(); N]; DEPTH],
             letter: [0; DEPTH],
             position: [0; DEPTH],
             letters: [0; DEPTH],
-            best: [0; DEPTH],
-            closed: &mut scratch.closed,
-            kids: &mut scratch.kids,
+            best: [[T::default(); N]; DEPTH],
+            closed,
+            open,
         };
         orderly(entries, &mut builder);
         let root = builder.finish(0);
+        let bound = builder.total[0];
+        let (closed, open) = (builder.closed, builder.open);
         self.root = root;
+        self.bound = bound;
+        self.closed = closed;
+        self.open = open;
     }
 
     /// Sum and choice nodes (leaves included).
     fn nodes(&self) -> usize {
         self.kids.len() + self.choices.len() + 1
     }
+
+    /// Loads the choices `ids` (queued at shallower depths, anywhere in the
+    /// tree), then their children, ahead of a pass over them, all at once:
+    /// the pass would otherwise wait on them one miss at a time.
+    #[inline]
+    fn prefetch(&self, ids: &[u32]) {
+        for &id in ids {
+            prefetch(self.choices.as_ptr().wrapping_add(id as usize));
+        }
+        for &id in ids {
+            let choice = &self.choices[id as usize];
+            // Every line of the children: a kid is most of one.
+            let first = self.kids.as_ptr().wrapping_add(choice.start as usize);
+            let bytes = choice.letters.count_ones() as usize * std::mem::size_of::<Kid<T, N>>();
+            for offset in (0..bytes).step_by(64) {
+                prefetch(first.cast::<u8>().wrapping_add(offset));
+            }
+        }
+    }
+
+    /// One pass over the choices `ids`: the sum of their bounds, by lane;
+    /// their children's, by letter and lane; and the letters they have
+    /// children for. Calls `kid` with each child's letter and sum node.
+    #[inline(always)]
+    fn tally(
+        &self,
+        ids: &[u32],
+        mut kid: impl FnMut(usize, &SumNode),
+    ) -> ([T; N], [[T; N]; 26], u32) {
+        let mut lost = [T::default(); N];
+        let mut reach = [[T::default(); N]; 26];
+        let mut seen = 0u32;
+        for &id in ids {
+            let choice = &self.choices[id as usize];
+            add_lanes(&mut lost, &choice.bound);
+            seen |= choice.letters;
+            let mut letters = choice.letters;
+            let mut at = choice.start as usize;
+            while letters != 0 {
+                let letter = letters.trailing_zeros() as usize;
+                letters &= letters - 1;
+                let child = &self.kids[at];
+                at += 1;
+                add_lanes(&mut reach[letter], &child.bound);
+                kid(letter, &child.node);
+            }
+        }
+        (lost, reach, seen)
+    }
+
+    /// Whether a lane's bound may have been held at the lane type's maximum
+    /// (below it, every node's bound is exact: none is larger than the root's).
+    fn saturated(&self) -> bool {
+        self.bound.iter().any(|b| b.get() >= T::MAX)
+    }
 }
 
-/// Reusable lists for building trees and walking them.
+/// The trees the walk uses: one lane (a class alone), or up to
+/// [`MAX_LANES`] in 16 bits, or in 32 where a bound does not fit 16.
 #[derive(Debug, Default)]
-struct Scratch {
-    /// While building: each open sum node's closed choices, each open choice's children.
-    closed: Vec<Vec<ChoiceNode>>,
-    kids: Vec<Vec<Kid>>,
-    /// While walking: `by_letter[position][letter]`, the sum nodes (with
-    /// choices) that forcing that position to that letter reaches.
-    by_letter: Vec<Vec<Vec<u32>>>,
+struct Trees {
+    one: Tree<u32, 1>,
+    narrow: Tree<u16, MAX_LANES>,
+    wide: Tree<u32, MAX_LANES>,
 }
 
 /// A board's letters by cell (0 = A) and its score.
@@ -799,8 +909,10 @@ pub struct Prover<'t> {
     entries: Vec<u128>,
     /// `levels[k][b]`: the entries kept with free position `k` in bucket `b`.
     levels: Vec<Vec<Vec<u128>>>,
-    tree: Tree,
-    scratch: Scratch,
+    trees: Trees,
+    /// While walking: `by_letter[position][letter]`, the sum nodes (with
+    /// choices) that forcing that position to that letter reaches.
+    by_letter: Vec<Vec<Vec<SumNode>>>,
     /// The walk's pending choice nodes, by position.
     pending: Vec<Vec<u32>>,
     /// The merged key lists of the positions forced for a group, by depth.
@@ -811,7 +923,8 @@ pub struct Prover<'t> {
     chosen: [u8; 32],
     target: u32,
     faces: Vec<Face>,
-    found: Vec<Scored>,
+    /// The boards the walk found, each with the lanes (as bits) it was found in.
+    found: Vec<(u32, Scored)>,
     work: Work,
 }
 
@@ -829,8 +942,8 @@ impl<'t> Prover<'t> {
             letter_cells: [0; 26],
             entries: Vec::new(),
             levels: Vec::new(),
-            tree: Tree::default(),
-            scratch: Scratch::default(),
+            trees: Trees::default(),
+            by_letter: Vec::new(),
             pending: vec![Vec::new(); cells],
             forced_group: Vec::new(),
             forced_class: Vec::new(),
@@ -992,10 +1105,12 @@ impl<'t> Prover<'t> {
     }
 
     /// Splits `entries` (free positions before `k` assigned as in `digits`)
-    /// on the next free positions, as many at once as [`MAX_LANES`] allows:
-    /// one pass gives every lane's bound and, unless no free position is left
-    /// after them, its list; goes on with the lanes whose bound reaches the
-    /// target; searches the classes that are left.
+    /// on the free positions from `k` on. When their classes fit the lanes
+    /// of one tree ([`MAX_LANES`]), they are walked together
+    /// ([`Prover::walk_lanes`]); otherwise the next positions are split, as
+    /// many at once as the lanes allow: one pass gives every lane's bound, a
+    /// second writes the lists of the lanes whose bound reaches the target,
+    /// and those go on.
     #[allow(clippy::too_many_arguments)]
     fn descend(
         &mut self,
@@ -1009,13 +1124,15 @@ impl<'t> Prover<'t> {
         leaf: &mut Leaf<'_>,
     ) {
         let first = self.layout.cells() - free.len();
-        let mut end = k + 1;
-        let mut lanes = free[k].len();
-        while end < free.len() && lanes * free[end].len() <= MAX_LANES {
-            lanes *= free[end].len();
-            end += 1;
+        let together: usize = free[k..].iter().map(Vec::len).product();
+        let (mut end, mut lanes) = (free.len(), together);
+        if together > MAX_LANES {
+            (end, lanes) = (k + 1, free[k].len());
+            while end < free.len() && lanes * free[end].len() <= MAX_LANES {
+                lanes *= free[end].len();
+                end += 1;
+            }
         }
-        let last = end == free.len();
         let positions: Vec<usize> = (first + k..first + end).collect();
         let split = Split::new(&positions, &free[k..end]);
         // A lane's digits for free positions k..end, in mixed radix.
@@ -1032,6 +1149,15 @@ impl<'t> Prover<'t> {
             if table.any(digits, end) {
                 wanted |= 1 << lane;
             }
+        }
+        if together <= MAX_LANES {
+            if wanted != 0 {
+                self.walk_together(entries, forced, &split, wanted, digits, &set_digits, leaf);
+            }
+            for digit in &mut digits[k..] {
+                *digit = 0;
+            }
+            return;
         }
         let mut lists = std::mem::take(&mut levels[k]);
         // 16-bit lanes whenever the target fits: a bound held at SATURATED
@@ -1076,19 +1202,45 @@ impl<'t> Prover<'t> {
                 self.set_position(p, &free[k + j][usize::from(digits[k + j])]);
             }
             let list = std::mem::take(&mut lists[lane]);
-            if last {
-                // The search's bound is exact (the lane's may be held at SATURATED).
-                let (bound, boards) = self.search(&list, forced);
-                leaf(digits, bound, boards);
-            } else {
-                self.descend(levels, &list, end, free, table, digits, forced, leaf);
-            }
+            self.descend(levels, &list, end, free, table, digits, forced, leaf);
             lists[lane] = list;
         }
         for digit in &mut digits[k..end] {
             *digit = 0;
         }
         levels[k] = lists;
+    }
+
+    /// Walks the classes of `split`'s lanes in `wanted` together (see
+    /// [`Prover::walk_lanes`]) and calls `leaf` for each with its digits
+    /// (set by `set_digits`), bound and boards.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_together(
+        &mut self,
+        entries: &[u128],
+        forced: usize,
+        split: &Split,
+        wanted: u32,
+        digits: &mut [u8],
+        set_digits: &dyn Fn(usize, &mut [u8]),
+        leaf: &mut Leaf<'_>,
+    ) {
+        self.found.clear();
+        let bounds = self.walk_lanes(entries, forced, split, wanted);
+        let found = std::mem::take(&mut self.found);
+        let mut lanes = wanted;
+        while lanes != 0 {
+            let lane = lanes.trailing_zeros() as usize;
+            lanes &= lanes - 1;
+            set_digits(lane, digits);
+            let boards = found
+                .iter()
+                .filter(|(kept, _)| kept >> lane & 1 != 0)
+                .map(|(_, board)| board.clone())
+                .collect();
+            leaf(digits, bounds[lane], boards);
+        }
+        self.found = found;
     }
 
     /// Extends a path at trie node `node` (just placed on `cell`, `len`
@@ -1159,19 +1311,21 @@ impl<'t> Prover<'t> {
     /// class's best score): forces the positions up to [`Prover::force_to`]
     /// by merging, then builds the tree and walks it.
     fn search(&mut self, entries: &[u128], depth: usize) -> (u32, Vec<Scored>) {
-        self.found.clear();
         let end = self.force_to().max(depth);
         let mut lists = std::mem::take(&mut self.forced_class);
         lists.resize_with(end + 1, Vec::new);
+        let alone = Split::new(&[], &[]);
+        self.found.clear();
         let bound = self.force(
             &mut lists,
             depth,
             end,
             entries,
-            &mut |prover, list, depth| prover.walk_tree(list.iter().copied(), depth),
+            &mut |prover, list, depth| prover.walk_lanes(list, depth, &alone, 1)[0],
         );
         self.forced_class = lists;
-        (bound, std::mem::take(&mut self.found))
+        let found = self.found.drain(..).map(|(_, board)| board).collect();
+        (bound, found)
     }
 
     /// Forces positions `depth..end` one at a time, each to every letter of
@@ -1222,26 +1376,87 @@ impl<'t> Prover<'t> {
         highest
     }
 
-    /// Builds the tree of `entries` (positions before `depth` forced) and
-    /// walks it from `depth`; returns the tree's bound.
-    fn walk_tree(&mut self, entries: impl IntoIterator<Item = u128>, depth: usize) -> u32 {
-        self.tree.build(entries, &mut self.scratch);
-        self.work.nodes += self.tree.nodes() as u64;
+    /// Builds the tree of `entries` (positions before `depth` forced) with a
+    /// lane for each class of `split` (the last free positions, or none: one
+    /// class), and walks it from `depth` for the lanes in `wanted` whose
+    /// bound reaches the target, adding the boards found to `found`. Returns
+    /// every lane's bound, exact: in 16 bits unless one is held at their
+    /// maximum, then again in 32.
+    fn walk_lanes(
+        &mut self,
+        entries: &[u128],
+        depth: usize,
+        split: &Split,
+        wanted: u32,
+    ) -> [u32; MAX_LANES] {
+        if split.lanes == 1 {
+            let bounds = self.walk_in(|trees| &mut trees.one, entries, depth, split, wanted);
+            return bounds.unwrap_or_default();
+        }
+        self.walk_in(|trees| &mut trees.narrow, entries, depth, split, wanted)
+            .or_else(|| self.walk_in(|trees| &mut trees.wide, entries, depth, split, wanted))
+            .unwrap_or_default()
+    }
+
+    /// [`Prover::walk_tree`] in the tree `pick` takes from [`Prover::trees`].
+    fn walk_in<T: Lane, const N: usize>(
+        &mut self,
+        pick: fn(&mut Trees) -> &mut Tree<T, N>,
+        entries: &[u128],
+        depth: usize,
+        split: &Split,
+        wanted: u32,
+    ) -> Option<[u32; MAX_LANES]> {
+        let mut tree = std::mem::take(pick(&mut self.trees));
+        let bounds = self.walk_tree(&mut tree, entries, depth, split, wanted);
+        *pick(&mut self.trees) = tree;
+        bounds
+    }
+
+    /// [`Prover::walk_lanes`] in `tree`'s lanes; `None` (nothing walked) if a
+    /// bound is held at the lane type's maximum.
+    fn walk_tree<T: Lane, const N: usize>(
+        &mut self,
+        tree: &mut Tree<T, N>,
+        entries: &[u128],
+        depth: usize,
+        split: &Split,
+        wanted: u32,
+    ) -> Option<[u32; MAX_LANES]> {
+        tree.build(entries.iter().copied(), &Masks::new(split));
+        self.work.nodes += tree.nodes() as u64;
+        if tree.saturated() {
+            return None;
+        }
+        let mut bounds = [0; MAX_LANES];
+        let mut alive = 0u32;
+        let mut rest = [T::default(); N];
+        for (lane, &bound) in tree.bound.iter().enumerate().take(split.lanes) {
+            bounds[lane] = bound.get();
+            rest[lane] = bound.sub(T::of(tree.root.points));
+            if wanted >> lane & 1 != 0 && bound.get() >= self.target {
+                alive |= 1 << lane;
+            }
+        }
+        if alive == 0 {
+            return Some(bounds);
+        }
         for list in &mut self.pending {
             list.clear();
         }
         let cells = self.layout.cells();
-        self.scratch.by_letter.resize_with(cells, Vec::new);
-        for lists in &mut self.scratch.by_letter {
+        self.by_letter.resize_with(cells, Vec::new);
+        for lists in &mut self.by_letter {
             lists.resize_with(26, Vec::new);
         }
-        let root = self.tree.root;
-        let rest = root.bound - root.points;
-        self.push_choices(root);
-        if root.bound >= self.target {
-            self.walk(depth, root.points, rest);
-        }
-        root.bound
+        self.push_choices(tree.root);
+        let walk = Walk {
+            tree,
+            split,
+            first: cells - split.positions.len(),
+        };
+        self.walk(&walk, depth, tree.root.points, rest, alive);
+        Some(bounds)
     }
 
     /// The work done on the last group.
@@ -1262,52 +1477,58 @@ impl<'t> Prover<'t> {
         }
     }
 
-    /// Forces position `depth` to each of its letters in turn. `points` is
-    /// what the forced positions add up to, `rest` the bounds of the choice
-    /// nodes pending. One pass over this position's pending choices gives
-    /// every letter's bound; only a letter whose bound reaches the target
-    /// has its children's choices queued and is walked.
-    fn walk(&mut self, depth: usize, points: u32, rest: u32) {
+    /// Forces position `depth` to each of its letters in turn, in the lanes
+    /// of `alive` (as bits). `points` is what the forced positions add up to
+    /// (the same in every lane alive: a path's points count in every lane
+    /// that keeps its letters, and the lanes alive keep every letter
+    /// chosen), `rest` the bounds of the choice nodes pending, by lane. One
+    /// pass over this position's pending choices gives every letter's bound
+    /// in every lane; a letter is walked, in the lanes where its bound
+    /// reaches the target (and, on a free position, whose bucket holds it),
+    /// after its children's choices are queued. In a lane alive, `points`
+    /// plus `rest` never grows, so every sum here is at most the lane's root
+    /// bound, which the lane type holds: the arithmetic is exact there (the
+    /// lanes not alive may hold anything).
+    fn walk<T: Lane, const N: usize>(
+        &mut self,
+        walk: &Walk<'_, T, N>,
+        depth: usize,
+        points: u32,
+        rest: [T; N],
+        alive: u32,
+    ) {
         let positions = self.layout.cells();
         if depth == positions {
-            self.rescore();
+            self.rescore(alive);
             return;
         }
+        let tree = walk.tree;
         let here = std::mem::take(&mut self.pending[depth]);
-        // The choices (queued at shallower depths, anywhere in the tree) and
-        // then their children are loaded ahead, all at once: the pass below
-        // would otherwise wait on them one miss at a time.
-        for &id in &here {
-            prefetch(self.tree.choices.as_ptr().wrapping_add(id as usize));
-        }
-        for &id in &here {
-            let start = self.tree.choices[id as usize].start as usize;
-            prefetch(self.tree.kids.as_ptr().wrapping_add(start));
-        }
-        let mut by_letter = std::mem::take(&mut self.scratch.by_letter[depth]);
-        let mut lost = 0u32;
-        // Per letter: the children's bounds, and the points of those without choices.
-        let mut reach = [0u32; 26];
+        tree.prefetch(&here);
+        let mut by_letter = std::mem::take(&mut self.by_letter[depth]);
+        // Per lane, what this position's choices count for in `rest`; per
+        // letter, its children's bounds, and the points of those without choices.
         let mut leaves = [0u32; 26];
-        for &id in &here {
-            let choice = self.tree.choices[id as usize];
-            lost += choice.bound;
-            let mut letters = choice.letters;
-            let mut kid = choice.start as usize;
-            while letters != 0 {
-                let letter = letters.trailing_zeros() as usize;
-                letters &= letters - 1;
-                let child = self.tree.kids[kid];
-                kid += 1;
-                reach[letter] += child.bound;
-                if child.sum == LEAF {
-                    leaves[letter] += child.bound;
-                } else {
-                    by_letter[letter].push(child.sum);
-                }
+        let (lost, reach, _) = tree.tally(&here, |letter, node| {
+            if node.positions == 0 {
+                leaves[letter] += node.points;
+            } else {
+                by_letter[letter].push(*node);
             }
+        });
+        let mut base = rest;
+        for (base, &lost) in base.iter_mut().zip(&lost) {
+            *base = base.sub(lost);
         }
-        let base = points + (rest - lost);
+        // The letters are checked against the tighter bound, `gap` less;
+        // what goes down is `rest` itself.
+        let mut need = [T::of(self.target.saturating_sub(points)); N];
+        if depth + 1 < positions {
+            add_lanes(&mut need, &self.gap(tree, depth + 1));
+        }
+        let admit = depth
+            .checked_sub(walk.first)
+            .and_then(|j| walk.split.admit.get(j));
         let mut lengths = [0u32; 32];
         for (length, list) in lengths.iter_mut().zip(&self.pending).skip(depth + 1) {
             *length = list.len() as u32;
@@ -1315,21 +1536,28 @@ impl<'t> Prover<'t> {
         for i in 0..self.letters[depth].len() {
             let letter = usize::from(self.letters[depth][i]);
             self.work.steps += 1;
-            if base.saturating_add(reach[letter]) < self.target {
+            let mut lanes = alive & admit.map_or(u32::MAX, |admit| admit[letter + 1]);
+            let mut next = base;
+            add_lanes(&mut next, &reach[letter]);
+            for (lane, (next, &need)) in next.iter().zip(&need).enumerate() {
+                if *next < need {
+                    lanes &= !(1 << lane);
+                }
+            }
+            if lanes == 0 {
                 continue;
             }
             let mut gained = leaves[letter];
-            for &sum in &by_letter[letter] {
-                let node = self.tree.sums[sum as usize];
+            for &node in &by_letter[letter] {
                 gained += node.points;
                 self.push_choices(node);
             }
+            let gain = T::of(gained);
+            for next in &mut next {
+                *next = next.sub(gain);
+            }
             self.chosen[depth] = i as u8;
-            self.walk(
-                depth + 1,
-                points + gained,
-                rest - lost + reach[letter] - gained,
-            );
+            self.walk(walk, depth + 1, points + gained, next, lanes);
             for (list, &length) in self.pending.iter_mut().zip(&lengths).skip(depth + 1) {
                 list.truncate(length as usize);
             }
@@ -1337,12 +1565,39 @@ impl<'t> Prover<'t> {
         for list in &mut by_letter {
             list.clear();
         }
-        self.scratch.by_letter[depth] = by_letter;
+        self.by_letter[depth] = by_letter;
         self.pending[depth] = here;
     }
 
-    /// Scores the board the walk has chosen with the solver; keeps it if it reaches the target.
-    fn rescore(&mut self) {
+    /// How much tighter the bound of the choices pending at positions from
+    /// `from` on is, by lane, taken a position at a time: each choice's best
+    /// child counts in the walk's `rest`, but a board holds one letter on a
+    /// position for all of its choices, so the best letter's children's sum
+    /// is a bound too.
+    fn gap<T: Lane, const N: usize>(&self, tree: &Tree<T, N>, from: usize) -> [T; N] {
+        let mut gap = [T::default(); N];
+        for here in &self.pending[from..] {
+            if here.is_empty() {
+                continue;
+            }
+            tree.prefetch(here);
+            let (lost, reach, mut seen) = tree.tally(here, |_, _| {});
+            let mut best = [T::default(); N];
+            while seen != 0 {
+                let letter = seen.trailing_zeros() as usize;
+                seen &= seen - 1;
+                max_lanes(&mut best, &reach[letter]);
+            }
+            for ((gap, &lost), &best) in gap.iter_mut().zip(&lost).zip(&best) {
+                *gap = gap.add(lost.sub(best));
+            }
+        }
+        gap
+    }
+
+    /// Scores the board the walk has chosen with the solver; keeps it, with
+    /// the lanes it was found in, if it reaches the target.
+    fn rescore(&mut self, lanes: u32) {
         self.work.rescored += 1;
         let mut letters = vec![0u8; self.layout.cells()];
         for (p, &cell) in self.layout.order.iter().enumerate() {
@@ -1358,9 +1613,17 @@ impl<'t> Prover<'t> {
             .searcher
             .score_faces(self.layout.rows, self.layout.cols, &self.faces);
         if score >= self.target {
-            self.found.push((letters, score));
+            self.found.push((lanes, (letters, score)));
         }
     }
+}
+
+/// What a walk reads: the tree, and which lanes keep each letter of the free positions.
+struct Walk<'a, T, const N: usize> {
+    tree: &'a Tree<T, N>,
+    split: &'a Split,
+    /// The first free position (`split`'s first).
+    first: usize,
 }
 
 /// Merges sorted `a` and sorted `b` into `out`, adding the points of equal keys.
@@ -1481,9 +1744,9 @@ mod tests {
             let entries = prover.entries.clone();
             assert!(bound > 0);
             assert_eq!(bound, sum_bound_of(&entries, 0, entries.len(), 0));
-            let mut tree = Tree::default();
-            tree.build(entries.iter().copied(), &mut Scratch::default());
-            assert_eq!(tree.root.bound, bound);
+            let mut tree = Tree::<u32, 1>::default();
+            tree.build(entries.iter().copied(), &Masks::new(&Split::new(&[], &[])));
+            assert_eq!(tree.bound, [bound]);
         }
     }
 
@@ -1522,17 +1785,48 @@ mod tests {
     }
 
     #[test]
-    fn the_walk_finds_what_every_board_scores() {
+    fn lane_trees_bound_each_class_as_its_own_tree() {
         let dictionary = dictionary();
-        let rules = Rules::sized(Preset::Classic, 3, 3);
         let mut prover = test_prover(&dictionary);
+        let two = letters(&[b"aeiou", b"bcdfghjklmnpqrstvwxyz"]);
+        let three = letters(&[b"ae", b"st", b"bcdfghijklmnopqruvwxyz"]);
+        for letters in classes() {
+            prover.build(&letters);
+            let entries = prover.entries.clone();
+            for (positions, buckets) in [
+                (vec![6, 7, 8], vec![two.clone(), two.clone(), three.clone()]),
+                (vec![], vec![]),
+            ] {
+                let split = Split::new(&positions, &buckets);
+                // Scaled up, the bounds no longer fit 16 bits: built again in 32.
+                for scale in [1, 5000] {
+                    let scaled: Vec<u128> = entries
+                        .iter()
+                        .map(|&e| e & PATH | u128::from(points_of(e) * scale))
+                        .collect();
+                    prover.target = u32::MAX;
+                    let bounds = prover.walk_lanes(&scaled, 0, &split, 0);
+                    for (lane, &bound) in bounds.iter().enumerate().take(split.lanes) {
+                        let kept = scaled
+                            .iter()
+                            .copied()
+                            .filter(|&e| split.admits(e) >> lane & 1 != 0);
+                        assert_eq!(
+                            bound,
+                            tree_bound(kept),
+                            "{positions:?} x{scale} lane {lane}"
+                        );
+                    }
+                    assert!(scale == 1 || bounds[0] > SATURATED);
+                }
+            }
+        }
+    }
+
+    /// Every board whose cells hold `cells`' letters, with its score, by brute force.
+    fn every_board(dictionary: &Dictionary, cells: &[Vec<u8>]) -> Vec<Scored> {
+        let rules = Rules::sized(Preset::Classic, 3, 3);
         let mut searcher = Searcher::new(dictionary.trie(), &rules);
-        let cells = letters(&[
-            b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
-        ]);
-        prover.collect(&cells);
-        let entries = std::mem::take(&mut prover.entries);
-        // Every board of the class, by brute force.
         let mut scores = Vec::new();
         let mut digits = [0usize; 9];
         'boards: loop {
@@ -1551,6 +1845,19 @@ mod tests {
             }
             break;
         }
+        scores
+    }
+
+    #[test]
+    fn the_walk_finds_what_every_board_scores() {
+        let dictionary = dictionary();
+        let mut prover = test_prover(&dictionary);
+        let cells = letters(&[
+            b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
+        ]);
+        prover.collect(&cells);
+        let entries = std::mem::take(&mut prover.entries);
+        let scores = every_board(&dictionary, &cells);
         let best = scores.iter().map(|s| s.1).max().unwrap_or(0);
         for target in [1, best / 2, best, best + 1] {
             prover.target = target;
@@ -1560,6 +1867,53 @@ mod tests {
                 scores.iter().filter(|s| s.1 >= target).cloned().collect();
             expected.sort();
             assert_eq!(found, expected, "target {target}");
+        }
+    }
+
+    #[test]
+    fn lanes_walked_together_find_what_each_class_scores() {
+        let dictionary = dictionary();
+        let mut prover = test_prover(&dictionary);
+        let cells = letters(&[
+            b"ae", b"rst", b"aest", b"st", b"e", b"rst", b"aest", b"s", b"aest",
+        ]);
+        prover.collect(&cells);
+        let entries = std::mem::take(&mut prover.entries);
+        let scores = every_board(&dictionary, &cells);
+        // The last two positions split into buckets: 2 x 3 classes.
+        let buckets = [letters(&[b"ae", b"st"]), letters(&[b"a", b"e", b"st"])];
+        let split = Split::new(&[7, 8], &buckets);
+        let order = prover.layout.order().to_vec();
+        let lane_of = |board: &[u8]| {
+            let digit = |j: usize| {
+                let letter = board[order[7 + j]];
+                buckets[j].iter().position(|b| b.contains(&letter))
+            };
+            Some(digit(0)? * 3 + digit(1)?)
+        };
+        let best = scores.iter().map(|s| s.1).max().unwrap_or(0);
+        for target in [1, best / 2, best, best + 1] {
+            prover.target = target;
+            prover.found.clear();
+            let wanted = 0b11_1011; // every class but lane 2's
+            prover.walk_lanes(&entries, 0, &split, wanted);
+            for lane in 0..split.lanes {
+                let mut found: Vec<Scored> = prover
+                    .found
+                    .iter()
+                    .filter(|(lanes, _)| lanes >> lane & 1 != 0)
+                    .map(|(_, board)| board.clone())
+                    .collect();
+                found.sort();
+                let mut expected: Vec<Scored> = scores
+                    .iter()
+                    .filter(|s| s.1 >= target && wanted >> lane & 1 != 0)
+                    .filter(|s| lane_of(&s.0) == Some(lane))
+                    .cloned()
+                    .collect();
+                expected.sort();
+                assert_eq!(found, expected, "target {target} lane {lane}");
+            }
         }
     }
 }

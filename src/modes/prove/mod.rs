@@ -25,15 +25,20 @@
 //! rest of the cells are forced in the same order, each pending choice node
 //! of a cell replaced by its child for each letter; the bound of a partial
 //! board is the points collected plus the bounds of the choices still
-//! pending; a letter whose bound falls under the target is dropped, and a
-//! complete board that is left is scored exactly by
-//! [`crate::engine::search::Searcher`].
+//! pending, those of each later position counted together (a board holds
+//! one letter there for all of them: the best letter's sum over their
+//! children, not the sum of each choice's best); a letter whose bound falls
+//! under the target is dropped, and a complete board that is left is scored
+//! exactly by [`crate::engine::search::Searcher`].
 //!
 //! Classes that differ only in their corners form a *group*
 //! ([`classes::Group`]): its word paths are collected once, with every letter
 //! on the corners, forced on its first two positions once for the whole
-//! group, and each forced list filtered on the corners down to each class
-//! (dropping a partial group whose bound is under the target). A class's
+//! group, and each forced list built into one tree for all the group's
+//! classes: each node holds a bound per class (its bound in that class's
+//! own tree), in 16-bit vector lanes, and one walk serves them all, going on
+//! in the lanes where a letter's bound reaches the target (and, on a corner,
+//! whose bucket holds the letter). A class's
 //! recorded bound is the highest met on its way down (at least its best
 //! board's score), so a class pruned with its group carries the group's. Classes are
 //! deduplicated under the board's symmetries (8 for a square, 4 for a
@@ -134,6 +139,24 @@
 //!   class's tree has hundreds of thousands of nodes, most of them for the
 //!   corners, while the walk takes a few thousand steps into it) and the
 //!   walk (about 25%).
+//!
+//! - One tree for a group's classes, and the tighter bound per letter (both
+//!   in the second session of 2026-11-23; 3x4 `--sample 6 --seed 1`, one
+//!   thread, CPU-s per group, the machine's noise about 20% between equal
+//!   runs): main 8.79 (8.41 an hour later). A tree per forced list with a
+//!   bound per class in 16 lanes, walked once for all its classes instead of
+//!   a tree and a walk per class: 5.72 (trees built 2,872 → 385 for the 90
+//!   classes, building them 26.8 → 9.4 s with the lane split and list
+//!   writing they replace; the walk 20.4 → 15.8 s). Each child holding its
+//!   sum node (one miss instead of two) and every line of a choice's
+//!   children loaded ahead: 5.31, 5.12. The walk's letters bounded with the
+//!   later positions' pending choices summed per letter: 6.26 → 4.51 (the
+//!   walk's calls 3.25 million → about a quarter); only from the 6th or 8th
+//!   depth on, 4.83 and 5.26; with one position forced by merging instead of
+//!   two, 5.41 (and 9.8 without the tighter bound); three, 8.0. 3x3: the
+//!   same records (bounds and boards) as before, 35.4 CPU-s. The tighter
+//!   bound must stay out of what is passed down: subtracted there, it counts
+//!   again at every depth, and the brute-force tests fail.
 //!
 //! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.

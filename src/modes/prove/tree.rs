@@ -1848,42 +1848,52 @@ mod tests {
         scores
     }
 
-    #[test]
-    fn the_walk_finds_what_every_board_scores() {
+    /// Calls `check` with a prover, the word paths of the class `cells`,
+    /// every board of it scored, and each target to walk it with (1, half
+    /// the best score, the best, one more).
+    fn for_every_target(
+        cells: &[&[u8]],
+        mut check: impl FnMut(&mut Prover, &[u128], &[Scored], u32),
+    ) {
         let dictionary = dictionary();
+        let cells = letters(cells);
         let mut prover = test_prover(&dictionary);
-        let cells = letters(&[
-            b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
-        ]);
         prover.collect(&cells);
         let entries = std::mem::take(&mut prover.entries);
         let scores = every_board(&dictionary, &cells);
         let best = scores.iter().map(|s| s.1).max().unwrap_or(0);
         for target in [1, best / 2, best, best + 1] {
             prover.target = target;
-            let (_, mut found) = prover.search(&entries, 0);
+            check(&mut prover, &entries, &scores, target);
+        }
+    }
+
+    #[test]
+    fn the_walk_finds_what_every_board_scores() {
+        let cells: [&[u8]; 9] = [
+            b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
+        ];
+        for_every_target(&cells, |prover, entries, scores, target| {
+            let (_, mut found) = prover.search(entries, 0);
             found.sort();
             let mut expected: Vec<Scored> =
                 scores.iter().filter(|s| s.1 >= target).cloned().collect();
             expected.sort();
             assert_eq!(found, expected, "target {target}");
-        }
+        });
     }
 
     #[test]
     fn lanes_walked_together_find_what_each_class_scores() {
-        let dictionary = dictionary();
-        let mut prover = test_prover(&dictionary);
-        let cells = letters(&[
+        let cells: [&[u8]; 9] = [
             b"ae", b"rst", b"aest", b"st", b"e", b"rst", b"aest", b"s", b"aest",
-        ]);
-        prover.collect(&cells);
-        let entries = std::mem::take(&mut prover.entries);
-        let scores = every_board(&dictionary, &cells);
+        ];
         // The last two positions split into buckets: 2 x 3 classes.
         let buckets = [letters(&[b"ae", b"st"]), letters(&[b"a", b"e", b"st"])];
         let split = Split::new(&[7, 8], &buckets);
-        let order = prover.layout.order().to_vec();
+        let order = Layout::new(&Rules::sized(Preset::Classic, 3, 3))
+            .order()
+            .to_vec();
         let lane_of = |board: &[u8]| {
             let digit = |j: usize| {
                 let letter = board[order[7 + j]];
@@ -1891,12 +1901,10 @@ mod tests {
             };
             Some(digit(0)? * 3 + digit(1)?)
         };
-        let best = scores.iter().map(|s| s.1).max().unwrap_or(0);
-        for target in [1, best / 2, best, best + 1] {
-            prover.target = target;
+        for_every_target(&cells, |prover, entries, scores, target| {
             prover.found.clear();
             let wanted = 0b11_1011; // every class but lane 2's
-            prover.walk_lanes(&entries, 0, &split, wanted);
+            prover.walk_lanes(entries, 0, &split, wanted);
             for lane in 0..split.lanes {
                 let mut found: Vec<Scored> = prover
                     .found
@@ -1914,6 +1922,6 @@ mod tests {
                 expected.sort();
                 assert_eq!(found, expected, "target {target} lane {lane}");
             }
-        }
+        });
     }
 }

@@ -17,7 +17,7 @@
 //! A word spelled with the same letters on the same cells along several
 //! paths is counted once.
 
-use crate::engine::search::{Searcher, prefetch};
+use crate::engine::search::Searcher;
 use crate::engine::trie::{Node, Trie};
 use crate::face::Face;
 use crate::rules::Rules;
@@ -396,6 +396,10 @@ trait Lane: Copy + Default + Ord {
     fn add(self, other: Self) -> Self;
     /// The difference, held at 0.
     fn sub(self, other: Self) -> Self;
+    /// The sum, wrapping: [`Lane::unwrap_sub`] undoes it exactly.
+    fn wrap_add(self, other: Self) -> Self;
+    /// The difference, wrapping.
+    fn unwrap_sub(self, other: Self) -> Self;
     /// Both values' bits.
     fn and(self, other: Self) -> Self;
     /// Points as a lane value (held at the maximum).
@@ -414,6 +418,14 @@ impl Lane for u16 {
     #[inline(always)]
     fn sub(self, other: u16) -> u16 {
         self.saturating_sub(other)
+    }
+    #[inline(always)]
+    fn wrap_add(self, other: u16) -> u16 {
+        self.wrapping_add(other)
+    }
+    #[inline(always)]
+    fn unwrap_sub(self, other: u16) -> u16 {
+        self.wrapping_sub(other)
     }
     #[inline(always)]
     fn and(self, other: u16) -> u16 {
@@ -439,6 +451,14 @@ impl Lane for u32 {
     #[inline(always)]
     fn sub(self, other: u32) -> u32 {
         self.saturating_sub(other)
+    }
+    #[inline(always)]
+    fn wrap_add(self, other: u32) -> u32 {
+        self.wrapping_add(other)
+    }
+    #[inline(always)]
+    fn unwrap_sub(self, other: u32) -> u32 {
+        self.wrapping_sub(other)
     }
     #[inline(always)]
     fn and(self, other: u32) -> u32 {
@@ -710,6 +730,17 @@ impl<T: Lane, const N: usize> Visitor for Builder<'_, T, N> {
     }
 }
 
+/// The lanes of `lanes` (as bits) where `next` reaches `need`.
+#[inline(always)]
+fn reaching<T: Lane, const N: usize>(next: &[T; N], need: &[T; N], mut lanes: u32) -> u32 {
+    for (lane, (next, need)) in next.iter().zip(need).enumerate() {
+        if next < need {
+            lanes &= !(1 << lane);
+        }
+    }
+    lanes
+}
+
 /// Adds `more` to `lanes`, lane by lane (held at the type's maximum).
 #[inline(always)]
 fn add_lanes<T: Lane, const N: usize>(lanes: &mut [T; N], more: &[T; N]) {
@@ -762,53 +793,24 @@ impl<T: Lane, const N: usize> Tree<T, N> {
         self.kids.len() + self.choices.len() + 1
     }
 
-    /// Loads the choices `ids` (queued at shallower depths, anywhere in the
-    /// tree), then their children, ahead of a pass over them, all at once:
-    /// the pass would otherwise wait on them one miss at a time.
+    /// The children for `letter` of the choices `ids`: their points
+    /// together, and the sum nodes among them that have choices, into `sums`.
     #[inline]
-    fn prefetch(&self, ids: &[u32]) {
-        for &id in ids {
-            prefetch(self.choices.as_ptr().wrapping_add(id as usize));
-        }
-        for &id in ids {
-            let choice = &self.choices[id as usize];
-            // Every line of the children: a kid is most of one.
-            let first = self.kids.as_ptr().wrapping_add(choice.start as usize);
-            let bytes = choice.letters.count_ones() as usize * std::mem::size_of::<Kid<T, N>>();
-            for offset in (0..bytes).step_by(64) {
-                prefetch(first.cast::<u8>().wrapping_add(offset));
-            }
-        }
-    }
-
-    /// One pass over the choices `ids`: the sum of their bounds, by lane;
-    /// their children's, by letter and lane; and the letters they have
-    /// children for. Calls `kid` with each child's letter and sum node.
-    #[inline(always)]
-    fn tally(
-        &self,
-        ids: &[u32],
-        mut kid: impl FnMut(usize, &SumNode),
-    ) -> ([T; N], [[T; N]; 26], u32) {
-        let mut lost = [T::default(); N];
-        let mut reach = [[T::default(); N]; 26];
-        let mut seen = 0u32;
+    fn kids_for(&self, ids: &[u32], letter: usize, sums: &mut Vec<SumNode>) -> u32 {
+        let bit = 1u32 << letter;
+        let mut points = 0;
         for &id in ids {
             let choice = &self.choices[id as usize];
-            add_lanes(&mut lost, &choice.bound);
-            seen |= choice.letters;
-            let mut letters = choice.letters;
-            let mut at = choice.start as usize;
-            while letters != 0 {
-                let letter = letters.trailing_zeros() as usize;
-                letters &= letters - 1;
-                let child = &self.kids[at];
-                at += 1;
-                add_lanes(&mut reach[letter], &child.bound);
-                kid(letter, &child.node);
+            if choice.letters & bit != 0 {
+                let at = choice.start + (choice.letters & (bit - 1)).count_ones();
+                let node = self.kids[at as usize].node;
+                points += node.points;
+                if node.positions != 0 {
+                    sums.push(node);
+                }
             }
         }
-        (lost, reach, seen)
+        points
     }
 
     /// Whether a lane's bound may have been held at the lane type's maximum
@@ -910,9 +912,9 @@ pub struct Prover<'t> {
     /// `levels[k][b]`: the entries kept with free position `k` in bucket `b`.
     levels: Vec<Vec<Vec<u128>>>,
     trees: Trees,
-    /// While walking: `by_letter[position][letter]`, the sum nodes (with
-    /// choices) that forcing that position to that letter reaches.
-    by_letter: Vec<Vec<Vec<SumNode>>>,
+    /// While walking: `sums[position]`, the sum nodes (with choices) that
+    /// forcing that position to the letter being walked reaches.
+    sums: Vec<Vec<SumNode>>,
     /// The walk's pending choice nodes, by position.
     pending: Vec<Vec<u32>>,
     /// The merged key lists of the positions forced for a group, by depth.
@@ -943,7 +945,7 @@ impl<'t> Prover<'t> {
             entries: Vec::new(),
             levels: Vec::new(),
             trees: Trees::default(),
-            by_letter: Vec::new(),
+            sums: Vec::new(),
             pending: vec![Vec::new(); cells],
             forced_group: Vec::new(),
             forced_class: Vec::new(),
@@ -1445,17 +1447,15 @@ impl<'t> Prover<'t> {
             list.clear();
         }
         let cells = self.layout.cells();
-        self.by_letter.resize_with(cells, Vec::new);
-        for lists in &mut self.by_letter {
-            lists.resize_with(26, Vec::new);
-        }
-        self.push_choices(tree.root);
+        self.sums.resize_with(cells, Vec::new);
+        let mut slack = Slack::new(cells);
+        self.queue(tree, &mut slack, tree.root);
         let walk = Walk {
             tree,
             split,
             first: cells - split.positions.len(),
         };
-        self.walk(&walk, depth, tree.root.points, rest, alive);
+        self.walk(&walk, &mut slack, depth, tree.root.points, rest, alive);
         Some(bounds)
     }
 
@@ -1464,16 +1464,45 @@ impl<'t> Prover<'t> {
         self.work
     }
 
-    /// Queues a sum node's choices at their positions.
+    /// Queues a sum node's choices at their positions, counted in `slack`.
     #[inline]
-    fn push_choices(&mut self, sum: SumNode) {
+    fn queue<T: Lane, const N: usize>(
+        &mut self,
+        tree: &Tree<T, N>,
+        slack: &mut Slack<T, N>,
+        sum: SumNode,
+    ) {
         let mut positions = sum.positions;
         let mut id = sum.start;
         while positions != 0 {
-            let position = 31 - positions.leading_zeros();
-            self.pending[position as usize].push(id);
+            let position = (31 - positions.leading_zeros()) as usize;
+            self.pending[position].push(id);
+            slack.count::<true>(tree, position, id);
             positions ^= 1 << position;
             id += 1;
+        }
+    }
+
+    /// Takes the choices queued at positions after `depth` since their lists
+    /// had `lengths` off again, and out of `slack`.
+    fn unqueue<T: Lane, const N: usize>(
+        &mut self,
+        tree: &Tree<T, N>,
+        slack: &mut Slack<T, N>,
+        depth: usize,
+        lengths: &[u32; 32],
+    ) {
+        for (position, (list, &length)) in self
+            .pending
+            .iter_mut()
+            .zip(lengths)
+            .enumerate()
+            .skip(depth + 1)
+        {
+            for &id in &list[length as usize..] {
+                slack.count::<false>(tree, position, id);
+            }
+            list.truncate(length as usize);
         }
     }
 
@@ -1481,17 +1510,18 @@ impl<'t> Prover<'t> {
     /// of `alive` (as bits). `points` is what the forced positions add up to
     /// (the same in every lane alive: a path's points count in every lane
     /// that keeps its letters, and the lanes alive keep every letter
-    /// chosen), `rest` the bounds of the choice nodes pending, by lane. One
-    /// pass over this position's pending choices gives every letter's bound
-    /// in every lane; a letter is walked, in the lanes where its bound
-    /// reaches the target (and, on a free position, whose bucket holds it),
-    /// after its children's choices are queued. In a lane alive, `points`
+    /// chosen), `rest` the bounds of the choice nodes pending, by lane.
+    /// `slack`'s sums for this position give every letter's bound in every
+    /// lane without a pass over its choices; a letter is walked, in the
+    /// lanes where its bound reaches the target (and, on a free position,
+    /// whose bucket holds it), after its children's choices are queued. In a lane alive, `points`
     /// plus `rest` never grows, so every sum here is at most the lane's root
     /// bound, which the lane type holds: the arithmetic is exact there (the
     /// lanes not alive may hold anything).
     fn walk<T: Lane, const N: usize>(
         &mut self,
         walk: &Walk<'_, T, N>,
+        slack: &mut Slack<T, N>,
         depth: usize,
         points: u32,
         rest: [T; N],
@@ -1504,28 +1534,20 @@ impl<'t> Prover<'t> {
         }
         let tree = walk.tree;
         let here = std::mem::take(&mut self.pending[depth]);
-        tree.prefetch(&here);
-        let mut by_letter = std::mem::take(&mut self.by_letter[depth]);
+        let mut sums = std::mem::take(&mut self.sums[depth]);
         // Per lane, what this position's choices count for in `rest`; per
-        // letter, its children's bounds, and the points of those without choices.
-        let mut leaves = [0u32; 26];
-        let (lost, reach, _) = tree.tally(&here, |letter, node| {
-            if node.positions == 0 {
-                leaves[letter] += node.points;
-            } else {
-                by_letter[letter].push(*node);
-            }
-        });
+        // letter, its children's bounds: kept in `slack` as they were queued.
+        debug_assert!(slack.matches(tree, depth, &here));
+        let reach = slack.reach[depth];
         let mut base = rest;
-        for (base, &lost) in base.iter_mut().zip(&lost) {
+        for (base, &lost) in base.iter_mut().zip(&slack.lost[depth]) {
             *base = base.sub(lost);
         }
-        // The letters are checked against the tighter bound, `gap` less;
-        // what goes down is `rest` itself.
-        let mut need = [T::of(self.target.saturating_sub(points)); N];
-        if depth + 1 < positions {
-            add_lanes(&mut need, &self.gap(tree, depth + 1));
-        }
+        // A letter is checked against the bound first, then (only if it
+        // passes) against the tighter one, `gap` less; what goes down is
+        // `rest` itself.
+        let loose = [T::of(self.target.saturating_sub(points)); N];
+        let mut tight = None;
         let admit = depth
             .checked_sub(walk.first)
             .and_then(|j| walk.split.admit.get(j));
@@ -1533,66 +1555,47 @@ impl<'t> Prover<'t> {
         for (length, list) in lengths.iter_mut().zip(&self.pending).skip(depth + 1) {
             *length = list.len() as u32;
         }
+        let seen = slack.seen;
         for i in 0..self.letters[depth].len() {
             let letter = usize::from(self.letters[depth][i]);
             self.work.steps += 1;
-            let mut lanes = alive & admit.map_or(u32::MAX, |admit| admit[letter + 1]);
             let mut next = base;
             add_lanes(&mut next, &reach[letter]);
-            for (lane, (next, &need)) in next.iter().zip(&need).enumerate() {
-                if *next < need {
-                    lanes &= !(1 << lane);
-                }
-            }
+            let mut lanes = reaching(
+                &next,
+                &loose,
+                alive & admit.map_or(u32::MAX, |admit| admit[letter + 1]),
+            );
             if lanes == 0 {
                 continue;
             }
-            let mut gained = leaves[letter];
-            for &node in &by_letter[letter] {
-                gained += node.points;
-                self.push_choices(node);
+            let need = tight.get_or_insert_with(|| {
+                let mut need = loose;
+                if depth + 1 < positions {
+                    add_lanes(&mut need, &slack.gap(depth + 1));
+                }
+                need
+            });
+            lanes = reaching(&next, need, lanes);
+            if lanes == 0 {
+                continue;
             }
+            let gained = tree.kids_for(&here, letter, &mut sums);
+            for &node in &sums {
+                self.queue(tree, slack, node);
+            }
+            sums.clear();
             let gain = T::of(gained);
             for next in &mut next {
                 *next = next.sub(gain);
             }
             self.chosen[depth] = i as u8;
-            self.walk(walk, depth + 1, points + gained, next, lanes);
-            for (list, &length) in self.pending.iter_mut().zip(&lengths).skip(depth + 1) {
-                list.truncate(length as usize);
-            }
+            self.walk(walk, slack, depth + 1, points + gained, next, lanes);
+            self.unqueue(tree, slack, depth, &lengths);
+            slack.seen = seen;
         }
-        for list in &mut by_letter {
-            list.clear();
-        }
-        self.by_letter[depth] = by_letter;
+        self.sums[depth] = sums;
         self.pending[depth] = here;
-    }
-
-    /// How much tighter the bound of the choices pending at positions from
-    /// `from` on is, by lane, taken a position at a time: each choice's best
-    /// child counts in the walk's `rest`, but a board holds one letter on a
-    /// position for all of its choices, so the best letter's children's sum
-    /// is a bound too.
-    fn gap<T: Lane, const N: usize>(&self, tree: &Tree<T, N>, from: usize) -> [T; N] {
-        let mut gap = [T::default(); N];
-        for here in &self.pending[from..] {
-            if here.is_empty() {
-                continue;
-            }
-            tree.prefetch(here);
-            let (lost, reach, mut seen) = tree.tally(here, |_, _| {});
-            let mut best = [T::default(); N];
-            while seen != 0 {
-                let letter = seen.trailing_zeros() as usize;
-                seen &= seen - 1;
-                max_lanes(&mut best, &reach[letter]);
-            }
-            for ((gap, &lost), &best) in gap.iter_mut().zip(&lost).zip(&best) {
-                *gap = gap.add(lost.sub(best));
-            }
-        }
-        gap
     }
 
     /// Scores the board the walk has chosen with the solver; keeps it, with
@@ -1624,6 +1627,92 @@ struct Walk<'a, T, const N: usize> {
     split: &'a Split,
     /// The first free position (`split`'s first).
     first: usize,
+}
+
+/// The choices the walk has pending at each position, summed as they are
+/// queued and taken off again as it backs up, so that neither the walk nor
+/// the tighter bound ([`Slack::gap`]) needs a pass over them: per position,
+/// their bounds, their children's bounds by letter, and the letters they
+/// have children for. The sums wrap, so taking a choice off undoes adding
+/// it exactly; no sum passes its lane's root bound (the pending choices are
+/// part of it), which the lane type holds, so none read has wrapped.
+struct Slack<T, const N: usize> {
+    lost: Vec<[T; N]>,
+    reach: Vec<[[T; N]; 26]>,
+    /// Letters with children at each position: may keep letters whose
+    /// choices were taken off (their sums are back to 0, which changes no
+    /// maximum); the walk restores it as it backs up.
+    seen: [u32; 32],
+}
+
+impl<T: Lane, const N: usize> Slack<T, N> {
+    fn new(positions: usize) -> Slack<T, N> {
+        Slack {
+            lost: vec![[T::default(); N]; positions],
+            reach: vec![[[T::default(); N]; 26]; positions],
+            seen: [0; 32],
+        }
+    }
+
+    /// Counts choice `id`, pending at `position`, in the sums (`ADD`) or out of them.
+    #[inline(always)]
+    fn count<const ADD: bool>(&mut self, tree: &Tree<T, N>, position: usize, id: u32) {
+        let op = |sum: &mut [T; N], more: &[T; N]| {
+            for (sum, &more) in sum.iter_mut().zip(more) {
+                *sum = if ADD {
+                    sum.wrap_add(more)
+                } else {
+                    sum.unwrap_sub(more)
+                };
+            }
+        };
+        let choice = &tree.choices[id as usize];
+        op(&mut self.lost[position], &choice.bound);
+        if ADD {
+            self.seen[position] |= choice.letters;
+        }
+        let reach = &mut self.reach[position];
+        let mut letters = choice.letters;
+        let mut at = choice.start as usize;
+        while letters != 0 {
+            let letter = letters.trailing_zeros() as usize;
+            letters &= letters - 1;
+            op(&mut reach[letter], &tree.kids[at].bound);
+            at += 1;
+        }
+    }
+
+    /// Whether the sums at `position` are those of the choices `ids` (the
+    /// walk checks it in debug builds, so the tests do).
+    fn matches(&self, tree: &Tree<T, N>, position: usize, ids: &[u32]) -> bool {
+        let mut fresh = Slack::new(position + 1);
+        for &id in ids {
+            fresh.count::<true>(tree, position, id);
+        }
+        fresh.lost[position] == self.lost[position] && fresh.reach[position] == self.reach[position]
+    }
+
+    /// How much tighter the bound of the choices pending at positions from
+    /// `from` on is, by lane, taken a position at a time: each choice's best
+    /// child counts in the walk's `rest`, but a board holds one letter on a
+    /// position for all of its choices, so the best letter's children's sum
+    /// is a bound too.
+    fn gap(&self, from: usize) -> [T; N] {
+        let mut gap = [T::default(); N];
+        for position in from..self.lost.len() {
+            let mut seen = self.seen[position];
+            let mut best = [T::default(); N];
+            while seen != 0 {
+                let letter = seen.trailing_zeros() as usize;
+                seen &= seen - 1;
+                max_lanes(&mut best, &self.reach[position][letter]);
+            }
+            for ((gap, &lost), &best) in gap.iter_mut().zip(&self.lost[position]).zip(&best) {
+                *gap = gap.add(lost.sub(best));
+            }
+        }
+        gap
+    }
 }
 
 /// Merges sorted `a` and sorted `b` into `out`, adding the points of equal keys.

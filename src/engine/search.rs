@@ -636,10 +636,10 @@ impl FastWalk<'_> {
     }
 }
 
-/// Issues a load of the cache line at `ptr` (for the walks here and the
-/// prover's): only a hint, it never faults, whatever the address.
+/// Issues a load of the cache line at `ptr`: only a hint, it never faults,
+/// whatever the address.
 #[inline(always)]
-pub(crate) fn prefetch<T>(ptr: *const T) {
+fn prefetch<T>(ptr: *const T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};

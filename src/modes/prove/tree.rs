@@ -396,10 +396,10 @@ trait Lane: Copy + Default + Ord {
     fn add(self, other: Self) -> Self;
     /// The difference, held at 0.
     fn sub(self, other: Self) -> Self;
-    /// The sum, wrapping: [`Lane::unwrap_sub`] undoes it exactly.
-    fn wrap_add(self, other: Self) -> Self;
+    /// The sum, wrapping: [`Lane::wrapping_sub`] undoes it exactly.
+    fn wrapping_add(self, other: Self) -> Self;
     /// The difference, wrapping.
-    fn unwrap_sub(self, other: Self) -> Self;
+    fn wrapping_sub(self, other: Self) -> Self;
     /// Both values' bits.
     fn and(self, other: Self) -> Self;
     /// Points as a lane value (held at the maximum).
@@ -420,12 +420,12 @@ impl Lane for u16 {
         self.saturating_sub(other)
     }
     #[inline(always)]
-    fn wrap_add(self, other: u16) -> u16 {
-        self.wrapping_add(other)
+    fn wrapping_add(self, other: u16) -> u16 {
+        u16::wrapping_add(self, other)
     }
     #[inline(always)]
-    fn unwrap_sub(self, other: u16) -> u16 {
-        self.wrapping_sub(other)
+    fn wrapping_sub(self, other: u16) -> u16 {
+        u16::wrapping_sub(self, other)
     }
     #[inline(always)]
     fn and(self, other: u16) -> u16 {
@@ -453,12 +453,12 @@ impl Lane for u32 {
         self.saturating_sub(other)
     }
     #[inline(always)]
-    fn wrap_add(self, other: u32) -> u32 {
-        self.wrapping_add(other)
+    fn wrapping_add(self, other: u32) -> u32 {
+        u32::wrapping_add(self, other)
     }
     #[inline(always)]
-    fn unwrap_sub(self, other: u32) -> u32 {
-        self.wrapping_sub(other)
+    fn wrapping_sub(self, other: u32) -> u32 {
+        u32::wrapping_sub(self, other)
     }
     #[inline(always)]
     fn and(self, other: u32) -> u32 {
@@ -611,8 +611,7 @@ struct ChoiceNode<T, const N: usize> {
     bound: [T; N],
 }
 
-/// A choice node's child: its sum node and its bound in each lane, side by
-/// side, so the walk reads both with one miss.
+/// A choice node's child: its sum node and its bound in each lane.
 #[derive(Debug, Clone, Copy)]
 struct Kid<T, const N: usize> {
     node: SumNode,
@@ -1535,10 +1534,9 @@ impl<'t> Prover<'t> {
         let tree = walk.tree;
         let here = std::mem::take(&mut self.pending[depth]);
         let mut sums = std::mem::take(&mut self.sums[depth]);
-        // Per lane, what this position's choices count for in `rest`; per
-        // letter, its children's bounds: kept in `slack` as they were queued.
+        // Per lane, what this position's choices count for in `rest`, and per
+        // letter their children's bounds, are in `slack`.
         debug_assert!(slack.matches(tree, depth, &here));
-        let reach = slack.reach[depth];
         let mut base = rest;
         for (base, &lost) in base.iter_mut().zip(&slack.lost[depth]) {
             *base = base.sub(lost);
@@ -1560,7 +1558,7 @@ impl<'t> Prover<'t> {
             let letter = usize::from(self.letters[depth][i]);
             self.work.steps += 1;
             let mut next = base;
-            add_lanes(&mut next, &reach[letter]);
+            add_lanes(&mut next, &slack.reach[depth][letter]);
             let mut lanes = reaching(
                 &next,
                 &loose,
@@ -1660,9 +1658,9 @@ impl<T: Lane, const N: usize> Slack<T, N> {
         let op = |sum: &mut [T; N], more: &[T; N]| {
             for (sum, &more) in sum.iter_mut().zip(more) {
                 *sum = if ADD {
-                    sum.wrap_add(more)
+                    Lane::wrapping_add(*sum, more)
                 } else {
-                    sum.unwrap_sub(more)
+                    Lane::wrapping_sub(*sum, more)
                 };
             }
         };

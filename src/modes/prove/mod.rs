@@ -177,7 +177,17 @@
 //!   taking the choices off (806 against 580 CPU-s on seed 3's group: a
 //!   position's sums are 0.8 KB in 16 lanes); leaving the free corners out
 //!   of the tighter bound (280 against 186 on seed 1's third group: their
-//!   gap prunes). No gain: loading the queued choices' children ahead.
+//!   gap prunes). No gain: loading the queued choices' children ahead, or
+//!   keeping the children's sum nodes and bounds in two arrays.
+//! - 4x4 sampled by groups, as the proof runs them (`--sample 30 --seed 1
+//!   --threads 2`, this code): stopped after 46 minutes with 392 of 472
+//!   classes done in 5,231 CPU-s (13.3 a class) and a group still running,
+//!   so at least about 4,000 CPU-hours; the per-class estimates above
+//!   (26,600) measured classes proved alone, without their group's shared
+//!   tree. Groups are heavy tailed (12 to 770 CPU-s in those measured), so
+//!   the heavy groups are where the next gain is: in them the walk's
+//!   queueing (adding each queued choice's children's bounds, 16 lanes
+//!   each) and taking off are now most of the time.
 //!
 //! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.

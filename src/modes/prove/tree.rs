@@ -1513,10 +1513,10 @@ impl<'t> Prover<'t> {
     /// `slack`'s sums for this position give every letter's bound in every
     /// lane without a pass over its choices; a letter is walked, in the
     /// lanes where its bound reaches the target (and, on a free position,
-    /// whose bucket holds it), after its children's choices are queued. In a lane alive, `points`
-    /// plus `rest` never grows, so every sum here is at most the lane's root
-    /// bound, which the lane type holds: the arithmetic is exact there (the
-    /// lanes not alive may hold anything).
+    /// whose bucket holds it), after its children's choices are queued. In
+    /// a lane alive, `points` plus `rest` never grows, so every sum here is
+    /// at most the lane's root bound, which the lane type holds: the
+    /// arithmetic is exact there (the lanes not alive may hold anything).
     fn walk<T: Lane, const N: usize>(
         &mut self,
         walk: &Walk<'_, T, N>,

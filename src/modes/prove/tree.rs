@@ -29,6 +29,9 @@ pub struct Layout {
     cols: usize,
     /// `order[position]`: the cell forced at that depth.
     order: Vec<usize>,
+    /// The order a fresh layout forces cells in, which classes are read in
+    /// ([`Layout::arrange`] changes `order` only within its blocks).
+    reading: Vec<usize>,
     /// `position[cell]`: where that cell is in `order`.
     position: Vec<usize>,
     /// `neighbours[cell]`: the cells a path may step to, as bits.
@@ -65,9 +68,30 @@ impl Layout {
         Layout {
             rows,
             cols,
+            reading: order.clone(),
             order,
             position,
             neighbours,
+        }
+    }
+
+    /// Rearranges the positions before the last `free` for cells that hold
+    /// `letters` (by cell): within each block of cells with as many
+    /// neighbours (the centre's, then the edges'), the cells with the fewest
+    /// letters are forced first, the rest of the order kept. A cell with few
+    /// letters forced early leaves fewer partial boards for the walk, and its
+    /// letters (the vowels, usually) are in more words: on 4x4 groups, 1.3 to
+    /// 3x fewer CPU-s (see the module docs of `prove`).
+    pub fn arrange(&mut self, letters: &[Vec<u8>], free: usize) {
+        let fixed = self.reading.len().saturating_sub(free);
+        self.order.copy_from_slice(&self.reading);
+        let neighbours = &self.neighbours;
+        self.order[..fixed].sort_by_key(|&cell| {
+            let held = letters.get(cell).map_or(0, Vec::len);
+            (std::cmp::Reverse(neighbours[cell].count_ones()), held)
+        });
+        for (p, &cell) in self.order.iter().enumerate() {
+            self.position[cell] = p;
         }
     }
 
@@ -980,7 +1004,8 @@ impl<'t> Prover<'t> {
 
     /// Collects every word path of the boards whose cells hold `letters` (by
     /// cell, letters 0 = A), sorted and merged, into `entries`.
-    fn collect(&mut self, letters: &[Vec<u8>]) {
+    fn collect(&mut self, letters: &[Vec<u8>], free: usize) {
+        self.layout.arrange(letters, free);
         self.set_letters(letters);
         let cells = self.layout.cells();
         self.work = Work::default();
@@ -1014,7 +1039,7 @@ impl<'t> Prover<'t> {
 
     /// The upper bound of the class whose cells hold `letters` (by cell, letters 0 = A).
     pub fn build(&mut self, letters: &[Vec<u8>]) -> u32 {
-        self.collect(letters);
+        self.collect(letters, 0);
         tree_bound(self.entries.iter().copied())
     }
 
@@ -1039,7 +1064,7 @@ impl<'t> Prover<'t> {
         if !table.any(&[], 0) {
             return;
         }
-        self.collect(letters);
+        self.collect(letters, free.len());
         let entries = std::mem::take(&mut self.entries);
         if free.is_empty() {
             let bound = tree_bound(entries.iter().copied());
@@ -1811,6 +1836,24 @@ mod tests {
     }
 
     #[test]
+    fn cells_holding_fewer_letters_are_forced_first_within_their_block() {
+        let mut layout = Layout::new(&Rules::sized(Preset::Classic, 3, 3));
+        assert_eq!(layout.order(), [4, 1, 3, 5, 7, 0, 2, 6, 8]);
+        let cells = letters(&[
+            b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
+        ]);
+        // The last two positions (free) stay as read; the corners before them
+        // hold as many letters, so they keep their order too.
+        layout.arrange(&cells, 2);
+        assert_eq!(layout.order(), [4, 7, 3, 5, 1, 0, 2, 6, 8]);
+        layout.arrange(&cells, 0);
+        assert_eq!(layout.order(), [4, 7, 3, 5, 1, 6, 0, 2, 8]);
+        for (p, &cell) in layout.order().iter().enumerate() {
+            assert_eq!(layout.position[cell], p);
+        }
+    }
+
+    #[test]
     fn merging_adds_the_points_of_equal_keys() {
         let key = |k: u128| k << 48;
         let mut out = Vec::new();
@@ -1945,7 +1988,7 @@ mod tests {
         let dictionary = dictionary();
         let cells = letters(cells);
         let mut prover = test_prover(&dictionary);
-        prover.collect(&cells);
+        prover.collect(&cells, 0);
         let entries = std::mem::take(&mut prover.entries);
         let scores = every_board(&dictionary, &cells);
         let best = scores.iter().map(|s| s.1).max().unwrap_or(0);

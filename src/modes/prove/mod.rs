@@ -8,7 +8,8 @@
 //! on the corners vowels and the rest: 639 classes on 3x3 after the 8
 //! symmetries). A class's word paths are the
 //! (cell, letter) sets of every path that spells a word, each sorted in one
-//! fixed cell order (centre, edges, corners: [`tree::Layout`]) and packed
+//! cell order (centre, edges, corners, each block's cells with the fewest
+//! letters first: [`tree::Layout`]) and packed
 //! into a 128-bit key. Sorted, the keys are the *orderly* tree of sum nodes
 //! (points plus children) and choice nodes (the best of a cell's letters):
 //! [`tree::Prover`] computes its bound in one pass over them. The bound is at
@@ -188,6 +189,24 @@
 //!   the heavy groups are where the next gain is: in them the walk's
 //!   queueing (adding each queued choice's children's bounds, 16 lanes
 //!   each) and taking off are now most of the time.
+//! - The forcing order per group (2026-11-24, second session). Within the
+//!   centre's block and the edges', each group forces its cells with the
+//!   fewest letters first ([`tree::Layout::arrange`]; classes are still read
+//!   in the fixed order, so their ids and the shards do not change). The
+//!   order alone changes a 4x4 group's time up to 3x (`--sample 1 --seed S
+//!   --threads 1`, CPU-s): seed 6's group 142.7 in the fixed order, 53.8
+//!   with the top and bottom edges first (the published code's order),
+//!   137.7 with the left and right first, 47.1 with the fewest letters
+//!   first; seed 7's 169, 125.5, 184.8, 113; seed 3's 574 and 439 (top and
+//!   bottom first). Fixed order and fewest first side by side, then
+//!   swapped: seed 2 12.2/11.8 → 6.7/5.1, seed 5 32.7/28.6 → 22.3/16.4.
+//!   Every non-corner cell by its letters alone (edge cells before centre
+//!   ones that hold more): slower (seed 6 67.4, seed 7 231). 3x3: the same
+//!   boards in every class, 36.7 against 37.9 CPU-s; 3x4 `--sample 6 --seed
+//!   1`, side by side: 27.7/30.2 → 24.4/28.6. The 4x4 grouped sample
+//!   (`--sample 30 --seed 1 --threads 2`) now finishes: 139.3 CPU-s per
+//!   group, **2,600 CPU-hours** estimated (95% interval 1,340-3,870),
+//!   slowest group 701 CPU-s, in 36.8 minutes.
 //!
 //! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.

@@ -10,7 +10,7 @@
 //! A letter's bound counts the choices pending at each later position by the
 //! best letter of their children's sum, not by each choice's own best.
 //!
-//! A path's (cell, letter) pairs are inserted in one fixed order of cells
+//! A path's (cell, letter) pairs are inserted in one order of cells
 //! (positions), so the tree is a trie over sorted sets of (position, letter):
 //! a sum node's children are choice nodes for later positions, at most one per
 //! position; a choice node's children are sum nodes, one per letter of its cell.
@@ -22,7 +22,8 @@ use crate::engine::trie::{Node, Trie};
 use crate::face::Face;
 use crate::rules::Rules;
 
-/// The fixed cell order for a board shape and the neighbours of each cell.
+/// The cell order for a board shape (set for each group by
+/// [`Layout::arrange`]) and the neighbours of each cell.
 #[derive(Debug, Clone)]
 pub struct Layout {
     rows: usize,

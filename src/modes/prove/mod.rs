@@ -206,7 +206,11 @@
 //!   1`, side by side: 27.7/30.2 → 24.4/28.6. The 4x4 grouped sample
 //!   (`--sample 30 --seed 1 --threads 2`) now finishes: 139.3 CPU-s per
 //!   group, **2,600 CPU-hours** estimated (95% interval 1,340-3,870),
-//!   slowest group 701 CPU-s, in 36.8 minutes.
+//!   slowest group 701 CPU-s, in 36.8 minutes. With the new order, a third
+//!   position forced by merging (side by side, then swapped, against two):
+//!   seed 6 47.8/46.7 against 59.7/52.8, seed 5 19.8/17.9 against
+//!   26.0/16.7, but seed 2 16.5 against 7.1 (its trees are small, and 216
+//!   merges are not); not kept.
 //!
 //! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.

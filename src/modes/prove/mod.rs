@@ -210,7 +210,13 @@
 //!   position forced by merging (side by side, then swapped, against two):
 //!   seed 6 47.8/46.7 against 59.7/52.8, seed 5 19.8/17.9 against
 //!   26.0/16.7, but seed 2 16.5 against 7.1 (its trees are small, and 216
-//!   merges are not); not kept.
+//!   merges are not); not kept. A third position forced only in lists
+//!   still longer than [`tree`]'s `FORCE_MORE` after two (side by side
+//!   against two everywhere, env-var scratch build): 2 million paths, seed
+//!   7 109.3 → 69.9, seed 6 51.5 → 37.9, seed 5 15.5, seed 2 6.6 (as
+//!   before); 3 million, seed 6 43.2; 4 million, 52.7; 1 million, seed 6
+//!   46.8 and seed 5 18.5. Kept at 2 million (3x3's lists are all shorter:
+//!   the same records). The 30-group 4x4 sample above was run before it.
 //!
 //! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.

@@ -314,6 +314,12 @@ fn tree_bound(entries: impl IntoIterator<Item = u128>) -> u32 {
 /// best on 3x4 (one and three cost more than they save).
 const FORCED: usize = 2;
 
+/// A list still longer than this (in word paths) after the first
+/// [`FORCED`] positions has one more forced by merging: its tree would be
+/// large, and a tighter bound at the top of it pays for the merges; a
+/// small one does not (see the module docs of `prove`).
+const FORCE_MORE: usize = 2_000_000;
+
 /// Most free positions a group has (see [`Layout::free`]).
 const MAX_FREE: usize = 6;
 
@@ -947,6 +953,8 @@ pub struct Prover<'t> {
     forced_class: Vec<Vec<u128>>,
     /// The letter index chosen at each position of the walk.
     chosen: [u8; 32],
+    /// Lists longer than this get one more position forced ([`FORCE_MORE`]).
+    force_more: usize,
     target: u32,
     faces: Vec<Face>,
     /// The boards the walk found, each with the lanes (as bits) it was found in.
@@ -974,6 +982,7 @@ impl<'t> Prover<'t> {
             forced_group: Vec::new(),
             forced_class: Vec::new(),
             chosen: [0; 32],
+            force_more: FORCE_MORE,
             target: 0,
             faces: vec![Face::BLANK; cells],
             found: Vec::new(),
@@ -1101,9 +1110,11 @@ impl<'t> Prover<'t> {
         levels.resize_with(free.len(), Vec::new);
         let mut digits = vec![0u8; free.len()];
         let mut results: Vec<(u32, Vec<Scored>)> = vec![(0, Vec::new()); table.wanted.len()];
-        let end = self.force_to().min(self.layout.cells() - free.len());
+        let fixed = self.layout.cells() - free.len();
+        let end = self.force_to().min(fixed);
         let mut lists = std::mem::take(&mut self.forced_group);
-        lists.resize_with(end + 1, Vec::new);
+        // Room for one more position where a list is long.
+        lists.resize_with((end + 2).min(fixed + 1), Vec::new);
         let dropped = self.force(&mut lists, 0, end, entries, &mut |prover, list, depth| {
             prover.descend(
                 &mut levels,
@@ -1340,7 +1351,8 @@ impl<'t> Prover<'t> {
     fn search(&mut self, entries: &[u128], depth: usize) -> (u32, Vec<Scored>) {
         let end = self.force_to().max(depth);
         let mut lists = std::mem::take(&mut self.forced_class);
-        lists.resize_with(end + 1, Vec::new);
+        // Room for one more position where a list is long.
+        lists.resize_with((end + 2).min(self.layout.cells() + 1), Vec::new);
         let alone = Split::new(&[], &[]);
         self.found.clear();
         let bound = self.force(
@@ -1355,8 +1367,9 @@ impl<'t> Prover<'t> {
         (bound, found)
     }
 
-    /// Forces positions `depth..end` one at a time, each to every letter of
-    /// its cell, by merging the keys without that position and those with
+    /// Forces positions `depth..end` one at a time (and one more where a
+    /// list is longer than `force_more`, if `lists` has room), each to
+    /// every letter of its cell, by merging the keys without that position and those with
     /// that letter there (the field cleared). A forced tree's bound is that
     /// of its merged keys: tighter than the choice node's, because a merged
     /// sum node takes the best of its children's sums, not the sum of their
@@ -1371,7 +1384,7 @@ impl<'t> Prover<'t> {
         entries: &[u128],
         reached: &mut dyn FnMut(&mut Self, &[u128], usize) -> u32,
     ) -> u32 {
-        if depth == end {
+        if depth >= end && (entries.len() <= self.force_more || depth + 1 >= lists.len()) {
             return reached(self, entries, depth);
         }
         // Sorted keys with no letter before `depth` are in blocks by their letter there.
@@ -2006,6 +2019,25 @@ mod tests {
         ];
         for_every_target(&cells, |prover, entries, scores, target| {
             let (_, mut found) = prover.search(entries, 0);
+            found.sort();
+            let mut expected: Vec<Scored> =
+                scores.iter().filter(|s| s.1 >= target).cloned().collect();
+            expected.sort();
+            assert_eq!(found, expected, "target {target}");
+        });
+    }
+
+    #[test]
+    fn a_long_list_forced_one_position_further_finds_the_same() {
+        let cells: [&[u8]; 9] = [
+            b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
+        ];
+        for_every_target(&cells, |prover, entries, scores, target| {
+            prover.force_more = 0;
+            let (_, mut found) = prover.search(entries, 0);
+            prover.force_more = FORCE_MORE;
+            // The third position was forced by merging: its lists were written.
+            assert!(!prover.forced_class[FORCED + 1].is_empty());
             found.sort();
             let mut expected: Vec<Scored> =
                 scores.iter().filter(|s| s.1 >= target).cloned().collect();

@@ -62,17 +62,22 @@ impl Layout {
                 cell,
             )
         });
-        let mut position = vec![0; rows * cols];
-        for (p, &cell) in order.iter().enumerate() {
-            position[cell] = p;
-        }
-        Layout {
+        let mut layout = Layout {
             rows,
             cols,
             reading: order.clone(),
             order,
-            position,
+            position: vec![0; rows * cols],
             neighbours,
+        };
+        layout.place();
+        layout
+    }
+
+    /// Sets each cell's position from `order`.
+    fn place(&mut self) {
+        for (p, &cell) in self.order.iter().enumerate() {
+            self.position[cell] = p;
         }
     }
 
@@ -91,9 +96,7 @@ impl Layout {
             let held = letters.get(cell).map_or(0, Vec::len);
             (std::cmp::Reverse(neighbours[cell].count_ones()), held)
         });
-        for (p, &cell) in self.order.iter().enumerate() {
-            self.position[cell] = p;
-        }
+        self.place();
     }
 
     /// The number of cells.
@@ -1113,8 +1116,7 @@ impl<'t> Prover<'t> {
         let fixed = self.layout.cells() - free.len();
         let end = self.force_to().min(fixed);
         let mut lists = std::mem::take(&mut self.forced_group);
-        // Room for one more position where a list is long.
-        lists.resize_with((end + 2).min(fixed + 1), Vec::new);
+        make_room(&mut lists, end, fixed);
         let dropped = self.force(&mut lists, 0, end, entries, &mut |prover, list, depth| {
             prover.descend(
                 &mut levels,
@@ -1351,8 +1353,7 @@ impl<'t> Prover<'t> {
     fn search(&mut self, entries: &[u128], depth: usize) -> (u32, Vec<Scored>) {
         let end = self.force_to().max(depth);
         let mut lists = std::mem::take(&mut self.forced_class);
-        // Room for one more position where a list is long.
-        lists.resize_with((end + 2).min(self.layout.cells() + 1), Vec::new);
+        make_room(&mut lists, end, self.layout.cells());
         let alone = Split::new(&[], &[]);
         self.found.clear();
         let bound = self.force(
@@ -1368,9 +1369,10 @@ impl<'t> Prover<'t> {
     }
 
     /// Forces positions `depth..end` one at a time (and one more where a
-    /// list is longer than `force_more`, if `lists` has room), each to
-    /// every letter of its cell, by merging the keys without that position and those with
-    /// that letter there (the field cleared). A forced tree's bound is that
+    /// list is longer than `force_more`, if `lists` has room: see
+    /// [`make_room`]), each to every letter of its cell, by merging the keys
+    /// without that position and those with that letter there (the field
+    /// cleared). A forced tree's bound is that
     /// of its merged keys: tighter than the choice node's, because a merged
     /// sum node takes the best of its children's sums, not the sum of their
     /// bests. Calls `reached` on the lists whose bound reaches the target,
@@ -1750,6 +1752,13 @@ impl<T: Lane, const N: usize> Slack<T, N> {
         }
         gap
     }
+}
+
+/// Sizes `lists` for [`Prover::force`] up to position `end`, with room for
+/// one more where a list is long, but never past position `last` (the first
+/// free one, or the board's end).
+fn make_room(lists: &mut Vec<Vec<u128>>, end: usize, last: usize) {
+    lists.resize_with((end + 2).min(last + 1), Vec::new);
 }
 
 /// Merges sorted `a` and sorted `b` into `out`, adding the points of equal keys.

@@ -639,7 +639,7 @@ impl FastWalk<'_> {
 /// Issues a load of the cache line at `ptr`: only a hint, it never faults,
 /// whatever the address.
 #[inline(always)]
-fn prefetch<T>(ptr: *const T) {
+pub(crate) fn prefetch<T>(ptr: *const T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};

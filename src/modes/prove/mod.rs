@@ -216,7 +216,31 @@
 //!   7 109.3 → 69.9, seed 6 51.5 → 37.9, seed 5 15.5, seed 2 6.6 (as
 //!   before); 3 million, seed 6 43.2; 4 million, 52.7; 1 million, seed 6
 //!   46.8 and seed 5 18.5. Kept at 2 million (3x3's lists are all shorter:
-//!   the same records). The 30-group 4x4 sample above was run before it.
+//!   the same records). The 30-group 4x4 sample above was run before it;
+//!   run again with it: 82.2 CPU-s per group, **1,540 CPU-hours** (95%
+//!   interval 870-2,200), slowest group 373 CPU-s, 26.6 minutes.
+//! - The walk's memory, again (2026-11-25; the forcing order and
+//!   `FORCE_MORE` made the trees fewer and larger: seed 5's group walks 48
+//!   trees of up to 5.6 million nodes each). A heavy group's profile (seed 7)
+//!   is now the tree's build 29%, the walk 29%, the queueing 19%, the
+//!   forcing by merging 17%; the queueing waits on the loads of the choices
+//!   and their children's bounds. Kept: the children's bounds in an array of
+//!   their own (two to a cache line, a choice's side by side), and, before a
+//!   letter's choices are queued, a prefetch of them all and then of their
+//!   children's bounds ([`tree`]'s `Tree::prefetch`; no gain when tried
+//!   before, above, on smaller trees). Side by side, then
+//!   swapped, two rounds, CPU-s: seed 6 38.4-44.0 → 34.6-37.4, seed 7
+//!   71.8/76.9 → 70.0/72.9. Not kept: a log of the sums each queued choice
+//!   overwrote, restored as the walk backs up instead of taking the choices
+//!   off (seed 5 14.5/17.6 → 25.0/21.7: the log outgrows the caches);
+//!   prefetching the pending choices' children on entering a position
+//!   (no change); a 4th position forced by merging in lists still longer
+//!   than 2 million (seed 7 63.0/61.3 → 75.6/70.5); within a block, ties
+//!   in letters broken by the most (seed 7 68.3/62.1 → 75.2/82.9) or the
+//!   fewest (no change) neighbours already forced; four buckets off the
+//!   corners (the 3x3 ones: 2.1 million groups at 4.1 CPU-s, 2,420
+//!   CPU-hours from 20 groups); a build for this CPU (`-C
+//!   target-cpu=native`, AVX2): 4% on seed 7, not worth a second build.
 //!
 //! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.

@@ -17,7 +17,7 @@
 //! A word spelled with the same letters on the same cells along several
 //! paths is counted once.
 
-use crate::engine::search::Searcher;
+use crate::engine::search::{Searcher, prefetch};
 use crate::engine::trie::{Node, Trie};
 use crate::face::Face;
 use crate::rules::Rules;
@@ -627,7 +627,7 @@ fn lane_bounds(
 /// `choices[start]` on, one for each position in `positions` (as bits; none
 /// for a leaf), the last position first (in sorted order a path that skips a
 /// position comes before one that uses it); so the walk queues them without
-/// reading them. It is kept in its parent's [`Kid`], with its bound.
+/// reading them. It is kept in its parent's [`Tree::kids`], its bound apart.
 #[derive(Debug, Clone, Copy, Default)]
 struct SumNode {
     points: u32,
@@ -645,7 +645,7 @@ struct ChoiceNode<T, const N: usize> {
     bound: [T; N],
 }
 
-/// A choice node's child: its sum node and its bound in each lane.
+/// A choice node's child while the tree is built: its sum node and its bound in each lane.
 #[derive(Debug, Clone, Copy)]
 struct Kid<T, const N: usize> {
     node: SumNode,
@@ -662,7 +662,10 @@ struct Kid<T, const N: usize> {
 #[derive(Debug)]
 struct Tree<T, const N: usize> {
     choices: Vec<ChoiceNode<T, N>>,
-    kids: Vec<Kid<T, N>>,
+    /// The choice nodes' children, and apart from them (the walk's sums read
+    /// only these, a choice's side by side) their bounds.
+    kids: Vec<SumNode>,
+    bounds: Vec<[T; N]>,
     /// The root's sum node and its bound in each lane.
     root: SumNode,
     bound: [T; N],
@@ -677,6 +680,7 @@ impl<T: Lane, const N: usize> Default for Tree<T, N> {
         Tree {
             choices: Vec::new(),
             kids: Vec::new(),
+            bounds: Vec::new(),
             root: SumNode::default(),
             bound: [T::default(); N],
             closed: Vec::new(),
@@ -735,7 +739,8 @@ impl<T: Lane, const N: usize> Visitor for Builder<'_, T, N> {
             bound: self.best[depth],
         };
         for kid in self.open[depth].drain(..) {
-            self.tree.kids.push(kid);
+            self.tree.kids.push(kid.node);
+            self.tree.bounds.push(kid.bound);
         }
         self.closed[depth].push((self.position[depth], node));
         add_lanes(&mut self.total[depth], &node.bound);
@@ -795,6 +800,7 @@ impl<T: Lane, const N: usize> Tree<T, N> {
     fn build(&mut self, entries: impl IntoIterator<Item = u128>, masks: &Masks<T, N>) {
         self.choices.clear();
         self.kids.clear();
+        self.bounds.clear();
         let mut closed = std::mem::take(&mut self.closed);
         let mut open = std::mem::take(&mut self.open);
         closed.resize_with(DEPTH, Vec::new);
@@ -836,7 +842,7 @@ impl<T: Lane, const N: usize> Tree<T, N> {
             let choice = &self.choices[id as usize];
             if choice.letters & bit != 0 {
                 let at = choice.start + (choice.letters & (bit - 1)).count_ones();
-                let node = self.kids[at as usize].node;
+                let node = self.kids[at as usize];
                 points += node.points;
                 if node.positions != 0 {
                     sums.push(node);
@@ -844,6 +850,22 @@ impl<T: Lane, const N: usize> Tree<T, N> {
             }
         }
         points
+    }
+
+    /// Asks for the choices of `sums`, then for their children's bounds,
+    /// before [`Prover::queue`] reads them: they lie far apart in the tree,
+    /// and the loads overlap this way (on 4x4 groups, 5-10% fewer CPU-s).
+    #[inline]
+    fn prefetch(&self, sums: &[SumNode]) {
+        for sum in sums {
+            prefetch(self.choices.as_ptr().wrapping_add(sum.start as usize));
+        }
+        for sum in sums {
+            let choices = sum.positions.count_ones() as usize;
+            for choice in &self.choices[sum.start as usize..][..choices] {
+                prefetch(self.bounds.as_ptr().wrapping_add(choice.start as usize));
+            }
+        }
     }
 
     /// Whether a lane's bound may have been held at the lane type's maximum
@@ -1620,6 +1642,7 @@ impl<'t> Prover<'t> {
                 continue;
             }
             let gained = tree.kids_for(&here, letter, &mut sums);
+            tree.prefetch(&sums);
             for &node in &sums {
                 self.queue(tree, slack, node);
             }
@@ -1716,7 +1739,7 @@ impl<T: Lane, const N: usize> Slack<T, N> {
         while letters != 0 {
             let letter = letters.trailing_zeros() as usize;
             letters &= letters - 1;
-            op(&mut reach[letter], &tree.kids[at].bound);
+            op(&mut reach[letter], &tree.bounds[at]);
             at += 1;
         }
     }

@@ -241,6 +241,10 @@
 //!   corners (the 3x3 ones: 2.1 million groups at 4.1 CPU-s, 2,420
 //!   CPU-hours from 20 groups); a build for this CPU (`-C
 //!   target-cpu=native`, AVX2): 4% on seed 7, not worth a second build.
+//!   The 30-group sample with this: 70.7 CPU-s per group, **1,320
+//!   CPU-hours** (95% interval 750-1,890), slowest group 321 CPU-s, 19.1
+//!   minutes. Seed 3's group, 439 CPU-s in the published code's order
+//!   before, is now 98.
 //!
 //! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.

@@ -240,7 +240,11 @@
 //!   fewest (no change) neighbours already forced; four buckets off the
 //!   corners (the 3x3 ones: 2.1 million groups at 4.1 CPU-s, 2,420
 //!   CPU-hours from 20 groups); a build for this CPU (`-C
-//!   target-cpu=native`, AVX2): 4% on seed 7, not worth a second build.
+//!   target-cpu=native`, AVX2): 4% on seed 7, not worth a second build;
+//!   the trees in 2 MB pages (glibc's `GLIBC_TUNABLES=glibc.malloc.hugetlb=1`,
+//!   200 MB of them in use): seed 6 36.5 → 37.7, so the walk does not wait on
+//!   the TLB; a third position forced from 1.2 million paths instead of 2:
+//!   seed 3 100.2/100.7 → 100.4/95.5.
 //!   The 30-group sample with this: 70.7 CPU-s per group, **1,320
 //!   CPU-hours** (95% interval 750-1,890), slowest group 321 CPU-s, 19.1
 //!   minutes. Seed 3's group, 439 CPU-s in the published code's order

@@ -662,8 +662,8 @@ struct Kid<T, const N: usize> {
 #[derive(Debug)]
 struct Tree<T, const N: usize> {
     choices: Vec<ChoiceNode<T, N>>,
-    /// The choice nodes' children, and apart from them (the walk's sums read
-    /// only these, a choice's side by side) their bounds.
+    /// The choice nodes' children, and their bounds in an array of their
+    /// own: the walk's sums read only the bounds, a choice's side by side.
     kids: Vec<SumNode>,
     bounds: Vec<[T; N]>,
     /// The root's sum node and its bound in each lane.

@@ -244,7 +244,11 @@
 //!   the trees in 2 MB pages (glibc's `GLIBC_TUNABLES=glibc.malloc.hugetlb=1`,
 //!   200 MB of them in use): seed 6 36.5 → 37.7, so the walk does not wait on
 //!   the TLB; a third position forced from 1.2 million paths instead of 2:
-//!   seed 3 100.2/100.7 → 100.4/95.5.
+//!   seed 3 100.2/100.7 → 100.4/95.5. Counted on seed 6's group (scratch
+//!   build): 1.1 billion children's bounds added by the queueing, about 5
+//!   per choice queued; a fifth of them leaves; 1% the same in every lane,
+//!   but half of them one value in some lanes and 0 in the rest (a value
+//!   and a 16-bit mask would hold them in 4 bytes instead of 32: not tried).
 //!   The 30-group sample with this: 70.7 CPU-s per group, **1,320
 //!   CPU-hours** (95% interval 750-1,890), slowest group 321 CPU-s, 19.1
 //!   minutes. Seed 3's group, 439 CPU-s in the published code's order

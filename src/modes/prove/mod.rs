@@ -254,7 +254,10 @@
 //!   → 55.3/55.9 CPU-s, side by side (a branch per child that goes either
 //!   way half the time, and a scalar unpacking); not kept. Packed only
 //!   where all of a choice's children pack (a flag on the choice, so one
-//!   branch per choice): 36.8/37.4 → 53.8/54.5; not kept either.
+//!   branch per choice): 36.8/37.4 → 53.8/54.5; with a branch-free
+//!   packing test, 36.1/36.8 → 50.0/50.8: the build grows from about a
+//!   quarter of seed 5's profile to 36%, and the walk and the queueing
+//!   take as long as before; not kept either.
 //!   The 30-group sample with this: 70.7 CPU-s per group, **1,320
 //!   CPU-hours** (95% interval 750-1,890), slowest group 321 CPU-s, 19.1
 //!   minutes. Seed 3's group, 439 CPU-s in the published code's order

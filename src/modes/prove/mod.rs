@@ -178,8 +178,9 @@
 //!   taking the choices off (806 against 580 CPU-s on seed 3's group: a
 //!   position's sums are 0.8 KB in 16 lanes); leaving the free corners out
 //!   of the tighter bound (280 against 186 on seed 1's third group: their
-//!   gap prunes). No gain: loading the queued choices' children ahead, or
-//!   keeping the children's sum nodes and bounds in two arrays.
+//!   gap prunes). No gain then: loading the queued choices' children ahead,
+//!   or keeping the children's sum nodes and bounds in two arrays (both pay
+//!   on the larger trees of 2026-11-25, below, and are kept).
 //! - 4x4 sampled by groups, as the proof runs them (`--sample 30 --seed 1
 //!   --threads 2`, this code): stopped after 46 minutes with 392 of 472
 //!   classes done in 5,231 CPU-s (13.3 a class) and a group still running,

@@ -635,6 +635,37 @@ struct SumNode {
     positions: u32,
 }
 
+impl SumNode {
+    /// Where its first choice at a position in `mask` is: `mask` is one
+    /// position, or every position from one on (choices are stored the last
+    /// position first, so those before are the ones above `mask`'s highest).
+    #[inline(always)]
+    fn first(self, mask: u32) -> u32 {
+        let above = !u32::MAX.checked_shr(mask.leading_zeros()).unwrap_or(0);
+        self.start + (self.positions & above).count_ones()
+    }
+}
+
+/// Set in a [`SumNode`]'s positions when its choices are not written yet:
+/// its `start` is then an index into [`Tree::stubs`] (see [`Tree::grow`]).
+const STUB: u32 = 1 << 31;
+
+/// How many levels of sum nodes below a (sub)tree's root [`Tree::build`]
+/// writes out; the sum nodes at the last level that have choices are
+/// written as stubs, their choices written only when the walk reaches them.
+const BUILT: usize = 6;
+
+/// A sum node whose choices are not written yet: its word paths are
+/// `entries[begin..end]` of the list the tree was built from, all of them
+/// through the (position, letter) pairs of its path, whose positions
+/// `prefix` holds (as bits).
+#[derive(Debug, Clone, Copy)]
+struct Stub {
+    begin: u32,
+    end: u32,
+    prefix: u32,
+}
+
 /// A choice node of a built tree: the letters it has a child for (bit 0 =
 /// A), its children `kids[start..]`, one per letter in order, and its bound
 /// in each lane.
@@ -659,6 +690,10 @@ struct Kid<T, const N: usize> {
 /// cannot reach it). So one tree, and one walk, serve up to `N` classes that
 /// differ in their last cells. Nodes are written as they close, so a sum
 /// node's choices, and a choice node's children, lie next to each other.
+/// Only the top [`BUILT`] levels are written at first: the walk reaches few
+/// nodes below (on a 4x4 group, 6% of the choice nodes in all, under 0.5%
+/// of those more than six levels down), so the rest are written as it
+/// reaches them ([`Tree::grow`]).
 #[derive(Debug)]
 struct Tree<T, const N: usize> {
     choices: Vec<ChoiceNode<T, N>>,
@@ -666,6 +701,10 @@ struct Tree<T, const N: usize> {
     /// own: the walk's sums read only the bounds, a choice's side by side.
     kids: Vec<SumNode>,
     bounds: Vec<[T; N]>,
+    /// The sum nodes written as stubs, by the index in their `start`.
+    stubs: Vec<Stub>,
+    /// How many levels of sum nodes a pass writes out below its root ([`BUILT`]).
+    built: usize,
     /// The root's sum node and its bound in each lane.
     root: SumNode,
     bound: [T; N],
@@ -681,6 +720,8 @@ impl<T: Lane, const N: usize> Default for Tree<T, N> {
             choices: Vec::new(),
             kids: Vec::new(),
             bounds: Vec::new(),
+            stubs: Vec::new(),
+            built: BUILT,
             root: SumNode::default(),
             bound: [T::default(); N],
             closed: Vec::new(),
@@ -693,6 +734,17 @@ impl<T: Lane, const N: usize> Default for Tree<T, N> {
 struct Builder<'a, T: Lane, const N: usize> {
     tree: &'a mut Tree<T, N>,
     masks: &'a Masks<T, N>,
+    /// The entries passed so far, and the index of the first in the tree's list.
+    count: u32,
+    offset: u32,
+    /// The positions cleared from the entries (a stub's path), as bits.
+    prefix: u32,
+    /// How many levels of sum nodes are written ([`Tree::built`]).
+    cut: usize,
+    /// Where the open sum node at depth `cut` begins in the tree's list.
+    begin: u32,
+    /// Each open sum node's choices' positions, as bits.
+    positions: [u32; DEPTH],
     /// Each open sum node's points, and its bound so far in each lane (its
     /// points where the lane keeps them, plus its closed choices' bounds).
     points: [u32; DEPTH],
@@ -722,45 +774,87 @@ impl<T: Lane, const N: usize> Builder<'_, T, N> {
         }
         node
     }
+
+    /// The sum node at `depth` (= `cut`), closing: a leaf, or a stub for its choices.
+    fn stub(&mut self, depth: usize) -> SumNode {
+        let positions = self.positions[depth];
+        if positions == 0 {
+            return SumNode {
+                points: self.points[depth],
+                start: 0,
+                positions: 0,
+            };
+        }
+        let prefix = self.position[..depth]
+            .iter()
+            .fold(self.prefix, |prefix, &p| prefix | 1 << p);
+        self.tree.stubs.push(Stub {
+            begin: self.begin,
+            end: self.offset + self.count,
+            prefix,
+        });
+        SumNode {
+            points: self.points[depth],
+            start: self.tree.stubs.len() as u32 - 1,
+            positions: positions | STUB,
+        }
+    }
 }
 
 impl<T: Lane, const N: usize> Visitor for Builder<'_, T, N> {
     #[inline(always)]
     fn open_choice(&mut self, depth: usize, p: usize) {
         self.position[depth] = p as u32;
+        self.positions[depth] |= 1 << p;
         self.letters[depth] = 0;
         self.best[depth] = [T::default(); N];
     }
     #[inline(always)]
     fn close_choice(&mut self, depth: usize) {
+        let bound = self.best[depth];
+        add_lanes(&mut self.total[depth], &bound);
+        if depth >= self.cut {
+            return;
+        }
         let node = ChoiceNode {
             letters: self.letters[depth],
             start: self.tree.kids.len() as u32,
-            bound: self.best[depth],
+            bound,
         };
         for kid in self.open[depth].drain(..) {
             self.tree.kids.push(kid.node);
             self.tree.bounds.push(kid.bound);
         }
         self.closed[depth].push((self.position[depth], node));
-        add_lanes(&mut self.total[depth], &node.bound);
     }
     #[inline(always)]
     fn open_sum(&mut self, depth: usize, letter: u32) {
         self.points[depth] = 0;
+        self.positions[depth] = 0;
         self.total[depth] = [T::default(); N];
         self.letter[depth] = letter;
+        if depth == self.cut {
+            self.begin = self.offset + self.count;
+        }
     }
     #[inline(always)]
     fn close_sum(&mut self, depth: usize) {
         let bound = self.total[depth];
-        let node = self.finish(depth);
+        max_lanes(&mut self.best[depth - 1], &bound);
+        if depth > self.cut {
+            return;
+        }
+        let node = if depth < self.cut {
+            self.finish(depth)
+        } else {
+            self.stub(depth)
+        };
         self.open[depth - 1].push(Kid { node, bound });
         self.letters[depth - 1] |= 1 << self.letter[depth];
-        max_lanes(&mut self.best[depth - 1], &bound);
     }
     #[inline(always)]
     fn points(&mut self, depth: usize, entry: u128) {
+        self.count += 1;
         let points = points_of(entry);
         self.points[depth] += points;
         let kept = self.masks.kept(entry, T::of(points));
@@ -796,18 +890,67 @@ fn max_lanes<T: Lane, const N: usize>(lanes: &mut [T; N], other: &[T; N]) {
 }
 
 impl<T: Lane, const N: usize> Tree<T, N> {
-    /// Rebuilds the tree from sorted, merged `entries`, a lane for each of `masks`' classes.
-    fn build(&mut self, entries: impl IntoIterator<Item = u128>, masks: &Masks<T, N>) {
+    /// Rebuilds the tree from sorted, merged `entries`, a lane for each of
+    /// `masks`' classes, its sum nodes `built` levels deep.
+    fn build(&mut self, entries: &[u128], masks: &Masks<T, N>, built: usize) {
+        self.built = built;
         self.choices.clear();
         self.kids.clear();
         self.bounds.clear();
+        self.stubs.clear();
+        let (root, bound) = self.write(entries.iter().copied(), masks, 0, 0);
+        self.root = root;
+        self.bound = bound;
+    }
+
+    /// Writes the choices of the stub `kids[at]` (of the tree built from
+    /// `entries`), [`Tree::built`] levels of sum nodes deep, and returns its
+    /// sum node, which replaces the stub. The same pass as [`Tree::build`]'s
+    /// over its paths, with its path's pairs cleared, gives the same nodes
+    /// in every lane that keeps its path's letters. Only those matter: the
+    /// walk reaches the stub only after choosing those letters, and goes on
+    /// only in the lanes that keep the letters it chose.
+    #[inline(never)]
+    fn grow(&mut self, entries: &[u128], masks: &Masks<T, N>, at: usize) -> SumNode {
+        let stub = self.stubs[self.kids[at].start as usize];
+        let paths = &entries[stub.begin as usize..stub.end as usize];
+        let mut clear = !0u128;
+        let mut prefix = stub.prefix;
+        while prefix != 0 {
+            let p = prefix.trailing_zeros() as usize;
+            prefix &= prefix - 1;
+            clear &= !(31u128 << shift(p) | 1u128 << (32 + p));
+        }
+        let cleared = paths.iter().map(|&e| e & clear);
+        let (node, _) = self.write(cleared, masks, stub.begin, stub.prefix);
+        self.kids[at] = node;
+        node
+    }
+
+    /// One pass of a [`Builder`] over `entries` (those of the tree's list
+    /// from `offset` on, the positions in `prefix` cleared): writes their
+    /// nodes, and returns their root and its bound.
+    fn write(
+        &mut self,
+        entries: impl IntoIterator<Item = u128>,
+        masks: &Masks<T, N>,
+        offset: u32,
+        prefix: u32,
+    ) -> (SumNode, [T; N]) {
         let mut closed = std::mem::take(&mut self.closed);
         let mut open = std::mem::take(&mut self.open);
         closed.resize_with(DEPTH, Vec::new);
         open.resize_with(DEPTH, Vec::new);
+        let cut = self.built;
         let mut builder = Builder {
             tree: self,
             masks,
+            cut,
+            count: 0,
+            offset,
+            prefix,
+            begin: 0,
+            positions: [0; DEPTH],
             points: [0; DEPTH],
             total: [[T::default(); N]; DEPTH],
             letter: [0; DEPTH],
@@ -821,10 +964,9 @@ impl<T: Lane, const N: usize> Tree<T, N> {
         let root = builder.finish(0);
         let bound = builder.total[0];
         let (closed, open) = (builder.closed, builder.open);
-        self.root = root;
-        self.bound = bound;
         self.closed = closed;
         self.open = open;
+        (root, bound)
     }
 
     /// Sum and choice nodes (leaves included).
@@ -833,17 +975,27 @@ impl<T: Lane, const N: usize> Tree<T, N> {
     }
 
     /// The children for `letter` of the choices `ids`: their points
-    /// together, and the sum nodes among them that have choices, into `sums`.
+    /// together, and the sum nodes among them that have choices, into `sums`
+    /// (their choices written first where they are stubs: see [`Tree::grow`]).
     #[inline]
-    fn kids_for(&self, ids: &[u32], letter: usize, sums: &mut Vec<SumNode>) -> u32 {
+    fn kids_for(
+        &mut self,
+        ids: &[u32],
+        letter: usize,
+        sums: &mut Vec<SumNode>,
+        walk: &Walk<'_, T, N>,
+    ) -> u32 {
         let bit = 1u32 << letter;
         let mut points = 0;
         for &id in ids {
             let choice = &self.choices[id as usize];
             if choice.letters & bit != 0 {
                 let at = choice.start + (choice.letters & (bit - 1)).count_ones();
-                let node = self.kids[at as usize];
+                let mut node = self.kids[at as usize];
                 points += node.points;
+                if node.positions & STUB != 0 {
+                    node = self.grow(walk.entries, &walk.masks, at as usize);
+                }
                 if node.positions != 0 {
                     sums.push(node);
                 }
@@ -855,14 +1007,17 @@ impl<T: Lane, const N: usize> Tree<T, N> {
     /// Asks for the choices of `sums`, then for their children's bounds,
     /// before [`Prover::queue`] reads them: they lie far apart in the tree,
     /// and the loads overlap this way (on 4x4 groups, 5-10% fewer CPU-s).
+    /// Only the choices at the positions in `mask` (as for [`Prover::queue`]).
     #[inline]
-    fn prefetch(&self, sums: &[SumNode]) {
+    fn prefetch(&self, sums: &[SumNode], mask: u32) {
         for sum in sums {
-            prefetch(self.choices.as_ptr().wrapping_add(sum.start as usize));
+            if sum.positions & mask != 0 {
+                prefetch(self.choices.as_ptr().wrapping_add(sum.first(mask) as usize));
+            }
         }
         for sum in sums {
-            let choices = sum.positions.count_ones() as usize;
-            for choice in &self.choices[sum.start as usize..][..choices] {
+            let choices = (sum.positions & mask).count_ones() as usize;
+            for choice in &self.choices[sum.first(mask) as usize..][..choices] {
                 prefetch(self.bounds.as_ptr().wrapping_add(choice.start as usize));
             }
         }
@@ -980,6 +1135,8 @@ pub struct Prover<'t> {
     chosen: [u8; 32],
     /// Lists longer than this get one more position forced ([`FORCE_MORE`]).
     force_more: usize,
+    /// Levels of sum nodes a tree is built with before the walk ([`BUILT`]).
+    built: usize,
     target: u32,
     faces: Vec<Face>,
     /// The boards the walk found, each with the lanes (as bits) it was found in.
@@ -1008,6 +1165,7 @@ impl<'t> Prover<'t> {
             forced_class: Vec::new(),
             chosen: [0; 32],
             force_more: FORCE_MORE,
+            built: BUILT,
             target: 0,
             faces: vec![Face::BLANK; cells],
             found: Vec::new(),
@@ -1428,10 +1586,17 @@ impl<'t> Prover<'t> {
                 with[lo..hi].iter().map(|&e| e & clear),
             );
             self.work.steps += 1;
-            let bound = tree_bound(merged.iter().copied());
-            if bound < self.target {
-                highest = highest.max(bound);
-                continue;
+            // A list forced further for its length is not bounded first: its
+            // lists' bounds are at most its own, and on 4x4 no list that long
+            // was under the target (0 of 650 in four groups) while bounding
+            // them took 5-8% of the time.
+            let further = merged.len() > self.force_more && depth + 2 < lists.len();
+            if !further {
+                let bound = tree_bound(merged.iter().copied());
+                if bound < self.target {
+                    highest = highest.max(bound);
+                    continue;
+                }
             }
             self.chosen[depth] = i as u8;
             highest = highest.max(self.force(lists, depth + 1, end, &merged, reached));
@@ -1487,8 +1652,8 @@ impl<'t> Prover<'t> {
         split: &Split,
         wanted: u32,
     ) -> Option<[u32; MAX_LANES]> {
-        tree.build(entries.iter().copied(), &Masks::new(split));
-        self.work.nodes += tree.nodes() as u64;
+        let masks = Masks::new(split);
+        tree.build(entries, &masks, self.built);
         if tree.saturated() {
             return None;
         }
@@ -1503,6 +1668,7 @@ impl<'t> Prover<'t> {
             }
         }
         if alive == 0 {
+            self.work.nodes += tree.nodes() as u64;
             return Some(bounds);
         }
         for list in &mut self.pending {
@@ -1511,13 +1677,16 @@ impl<'t> Prover<'t> {
         let cells = self.layout.cells();
         self.sums.resize_with(cells, Vec::new);
         let mut slack = Slack::new(cells);
-        self.queue(tree, &mut slack, tree.root);
+        self.queue(tree, &mut slack, tree.root, u32::MAX);
         let walk = Walk {
-            tree,
             split,
             first: cells - split.positions.len(),
+            entries,
+            masks,
         };
-        self.walk(&walk, &mut slack, depth, tree.root.points, rest, alive);
+        let points = tree.root.points;
+        self.walk(&walk, tree, &mut slack, depth, points, rest, alive);
+        self.work.nodes += tree.nodes() as u64;
         Some(bounds)
     }
 
@@ -1526,16 +1695,18 @@ impl<'t> Prover<'t> {
         self.work
     }
 
-    /// Queues a sum node's choices at their positions, counted in `slack`.
+    /// Queues a sum node's choices at the positions in `mask` (one, or all
+    /// from one on: see [`SumNode::first`]), counted in `slack`.
     #[inline]
     fn queue<T: Lane, const N: usize>(
         &mut self,
         tree: &Tree<T, N>,
         slack: &mut Slack<T, N>,
         sum: SumNode,
+        mask: u32,
     ) {
-        let mut positions = sum.positions;
-        let mut id = sum.start;
+        let mut positions = sum.positions & mask;
+        let mut id = sum.first(mask);
         while positions != 0 {
             let position = (31 - positions.leading_zeros()) as usize;
             self.pending[position].push(id);
@@ -1543,6 +1714,21 @@ impl<'t> Prover<'t> {
             positions ^= 1 << position;
             id += 1;
         }
+    }
+
+    /// Takes the choices queued at `position` since its list had `length` off again.
+    fn unqueue_at<T: Lane, const N: usize>(
+        &mut self,
+        tree: &Tree<T, N>,
+        slack: &mut Slack<T, N>,
+        position: usize,
+        length: u32,
+    ) {
+        let list = &mut self.pending[position];
+        for &id in &list[length as usize..] {
+            slack.count::<false>(tree, position, id);
+        }
+        list.truncate(length as usize);
     }
 
     /// Takes the choices queued at positions after `depth` since their lists
@@ -1554,17 +1740,9 @@ impl<'t> Prover<'t> {
         depth: usize,
         lengths: &[u32; 32],
     ) {
-        for (position, (list, &length)) in self
-            .pending
-            .iter_mut()
-            .zip(lengths)
-            .enumerate()
-            .skip(depth + 1)
-        {
-            for &id in &list[length as usize..] {
-                slack.count::<false>(tree, position, id);
-            }
-            list.truncate(length as usize);
+        let positions = self.pending.len();
+        for (position, &length) in lengths.iter().enumerate().take(positions).skip(depth + 1) {
+            self.unqueue_at(tree, slack, position, length);
         }
     }
 
@@ -1580,9 +1758,11 @@ impl<'t> Prover<'t> {
     /// a lane alive, `points` plus `rest` never grows, so every sum here is
     /// at most the lane's root bound, which the lane type holds: the
     /// arithmetic is exact there (the lanes not alive may hold anything).
+    #[allow(clippy::too_many_arguments)]
     fn walk<T: Lane, const N: usize>(
         &mut self,
         walk: &Walk<'_, T, N>,
+        tree: &mut Tree<T, N>,
         slack: &mut Slack<T, N>,
         depth: usize,
         points: u32,
@@ -1594,7 +1774,6 @@ impl<'t> Prover<'t> {
             self.rescore(alive);
             return;
         }
-        let tree = walk.tree;
         let here = std::mem::take(&mut self.pending[depth]);
         let mut sums = std::mem::take(&mut self.sums[depth]);
         // Per lane, what this position's choices count for in `rest`, and per
@@ -1609,14 +1788,15 @@ impl<'t> Prover<'t> {
         // `rest` itself.
         let loose = [T::of(self.target.saturating_sub(points)); N];
         let mut tight = None;
-        let admit = depth
-            .checked_sub(walk.first)
-            .and_then(|j| walk.split.admit.get(j));
+        let admit = walk.admit(depth);
         let mut lengths = [0u32; 32];
         for (length, list) in lengths.iter_mut().zip(&self.pending).skip(depth + 1) {
             *length = list.len() as u32;
         }
         let seen = slack.seen;
+        // The gap of the positions after the next, before any letter here is
+        // walked: the same for every letter (see [`Prover::peek`]).
+        let mut ahead: Option<[T; N]> = None;
         for i in 0..self.letters[depth].len() {
             let letter = usize::from(self.letters[depth][i]);
             self.work.steps += 1;
@@ -1641,23 +1821,73 @@ impl<'t> Prover<'t> {
             if lanes == 0 {
                 continue;
             }
-            let gained = tree.kids_for(&here, letter, &mut sums);
-            tree.prefetch(&sums);
-            for &node in &sums {
-                self.queue(tree, slack, node);
-            }
-            sums.clear();
+            let gained = tree.kids_for(&here, letter, &mut sums, walk);
             let gain = T::of(gained);
             for next in &mut next {
                 *next = next.sub(gain);
             }
+            // The next position's choices first: if none of its letters can
+            // pass, the rest need not be queued.
+            let mut later = u32::MAX;
+            if depth + 1 < positions {
+                let at = 1u32 << (depth + 1);
+                tree.prefetch(&sums, at);
+                for &node in &sums {
+                    self.queue(tree, slack, node, at);
+                }
+                let ahead = ahead.get_or_insert_with(|| slack.gap(depth + 2));
+                if !self.peek(walk, slack, depth + 1, points + gained, &next, lanes, ahead) {
+                    self.unqueue_at(tree, slack, depth + 1, lengths[depth + 1]);
+                    slack.seen = seen;
+                    sums.clear();
+                    continue;
+                }
+                later = !((at << 1) - 1);
+            }
+            tree.prefetch(&sums, later);
+            for &node in &sums {
+                self.queue(tree, slack, node, later);
+            }
+            sums.clear();
             self.chosen[depth] = i as u8;
-            self.walk(walk, slack, depth + 1, points + gained, next, lanes);
+            self.walk(walk, tree, slack, depth + 1, points + gained, next, lanes);
             self.unqueue(tree, slack, depth, &lengths);
             slack.seen = seen;
         }
         self.sums[depth] = sums;
         self.pending[depth] = here;
+    }
+
+    /// Whether any letter at `depth` passes the tighter bound, before the
+    /// last step has queued its choices past `depth`: `ahead` is the gap of
+    /// the positions after `depth` without them, which is at most the gap
+    /// with them (a choice's bound is at least its best child's), so this
+    /// is still a bound. `rest` and `alive` are what the walk at `depth` would get.
+    #[allow(clippy::too_many_arguments)]
+    fn peek<T: Lane, const N: usize>(
+        &self,
+        walk: &Walk<'_, T, N>,
+        slack: &Slack<T, N>,
+        depth: usize,
+        points: u32,
+        rest: &[T; N],
+        alive: u32,
+        ahead: &[T; N],
+    ) -> bool {
+        let mut base = *rest;
+        for (base, &lost) in base.iter_mut().zip(&slack.lost[depth]) {
+            *base = base.sub(lost);
+        }
+        let mut need = [T::of(self.target.saturating_sub(points)); N];
+        add_lanes(&mut need, ahead);
+        let admit = walk.admit(depth);
+        self.letters[depth].iter().any(|&letter| {
+            let letter = usize::from(letter);
+            let mut next = base;
+            add_lanes(&mut next, &slack.reach[depth][letter]);
+            let lanes = alive & admit.map_or(u32::MAX, |admit| admit[letter + 1]);
+            reaching(&next, &need, lanes) != 0
+        })
     }
 
     /// Scores the board the walk has chosen with the solver; keeps it, with
@@ -1683,12 +1913,25 @@ impl<'t> Prover<'t> {
     }
 }
 
-/// What a walk reads: the tree, and which lanes keep each letter of the free positions.
-struct Walk<'a, T, const N: usize> {
-    tree: &'a Tree<T, N>,
+/// What a walk reads besides the tree: which lanes keep each letter of the
+/// free positions, and what grows the tree's stubs.
+struct Walk<'a, T: Lane, const N: usize> {
     split: &'a Split,
+    /// The entries the tree was built from, and the lanes that keep them,
+    /// for [`Tree::grow`].
+    entries: &'a [u128],
+    masks: Masks<T, N>,
     /// The first free position (`split`'s first).
     first: usize,
+}
+
+impl<T: Lane, const N: usize> Walk<'_, T, N> {
+    /// The lanes (as bits) that keep each letter at `position`, if it is a free one.
+    fn admit(&self, position: usize) -> Option<&[u32; 27]> {
+        position
+            .checked_sub(self.first)
+            .and_then(|j| self.split.admit.get(j))
+    }
 }
 
 /// The choices the walk has pending at each position, summed as they are
@@ -1921,7 +2164,7 @@ mod tests {
             assert!(bound > 0);
             assert_eq!(bound, sum_bound_of(&entries, 0, entries.len(), 0));
             let mut tree = Tree::<u32, 1>::default();
-            tree.build(entries.iter().copied(), &Masks::new(&Split::new(&[], &[])));
+            tree.build(&entries, &Masks::new(&Split::new(&[], &[])), BUILT);
             assert_eq!(tree.bound, [bound]);
         }
     }
@@ -2079,6 +2322,33 @@ mod tests {
     }
 
     #[test]
+    fn stubs_grown_as_the_walk_reaches_them_make_the_same_walk() {
+        let cells: [&[u8]; 9] = [
+            b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
+        ];
+        for_every_target(&cells, |prover, entries, scores, target| {
+            // The whole tree written at once, then stubs from one and two levels down.
+            let mut walks = Vec::new();
+            for built in [DEPTH, 1, 2] {
+                prover.built = built;
+                let steps = prover.work.steps;
+                let (bound, mut found) = prover.search(entries, 0);
+                found.sort();
+                walks.push((bound, found, prover.work.steps - steps));
+                assert_eq!(prover.trees.one.stubs.is_empty(), built == DEPTH);
+            }
+            prover.built = BUILT;
+            let mut expected: Vec<Scored> =
+                scores.iter().filter(|s| s.1 >= target).cloned().collect();
+            expected.sort();
+            assert_eq!(walks[0].1, expected, "target {target}");
+            // The same bounds at every step: the same steps, boards and bound.
+            assert_eq!(walks[1], walks[0], "target {target}");
+            assert_eq!(walks[2], walks[0], "target {target}");
+        });
+    }
+
+    #[test]
     fn lanes_walked_together_find_what_each_class_scores() {
         let cells: [&[u8]; 9] = [
             b"ae", b"rst", b"aest", b"st", b"e", b"rst", b"aest", b"s", b"aest",
@@ -2097,9 +2367,21 @@ mod tests {
             Some(digit(0)? * 3 + digit(1)?)
         };
         for_every_target(&cells, |prover, entries, scores, target| {
-            prover.found.clear();
             let wanted = 0b11_1011; // every class but lane 2's
-            prover.walk_lanes(entries, 0, &split, wanted);
+            // The whole tree written at once, then stubs from one and two
+            // levels down (their paths' letters on the free positions cleared):
+            // the same steps and boards.
+            let mut walks = Vec::new();
+            for built in [DEPTH, 1, 2] {
+                prover.built = built;
+                prover.found.clear();
+                let steps = prover.work.steps;
+                let bounds = prover.walk_lanes(entries, 0, &split, wanted);
+                walks.push((bounds, prover.found.clone(), prover.work.steps - steps));
+            }
+            prover.built = BUILT;
+            assert_eq!(walks[1], walks[0], "target {target}");
+            assert_eq!(walks[2], walks[0], "target {target}");
             for lane in 0..split.lanes {
                 let mut found: Vec<Scored> = prover
                     .found

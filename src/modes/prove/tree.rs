@@ -323,6 +323,15 @@ const FORCED: usize = 2;
 /// small one does not (see the module docs of `prove`).
 const FORCE_MORE: usize = 2_000_000;
 
+/// A list forced by merging is bounded before it is forced further or
+/// built only if it holds at most this many paths. On 4x4, 1 of the 1,056
+/// lists forced in five groups (of any length) was under the target, and
+/// bounding the long ones cost more than it saved (seed 6's group, side by
+/// side: 32.0/37.3 CPU-s with, 25.9/31.2 without). Nothing else is lost:
+/// the lists a long one is forced into are bounded, and the tree built
+/// from it bounds each of its lanes. 3x3's lists are shorter.
+const BOUNDED: usize = 250_000;
+
 /// Most free positions a group has (see [`Layout::free`]).
 const MAX_FREE: usize = 6;
 
@@ -1555,8 +1564,9 @@ impl<'t> Prover<'t> {
     /// cleared). A forced tree's bound is that
     /// of its merged keys: tighter than the choice node's, because a merged
     /// sum node takes the best of its children's sums, not the sum of their
-    /// bests. Calls `reached` on the lists whose bound reaches the target,
-    /// and returns the highest bound met (of the lists dropped, and what
+    /// bests. Calls `reached` on the lists left (those whose bound reaches
+    /// the target, and the long ones, not bounded: see [`BOUNDED`]), and
+    /// returns the highest bound met (of the lists dropped, and what
     /// `reached` returns).
     fn force(
         &mut self,
@@ -1586,12 +1596,8 @@ impl<'t> Prover<'t> {
                 with[lo..hi].iter().map(|&e| e & clear),
             );
             self.work.steps += 1;
-            // A list forced further for its length is not bounded first: its
-            // lists' bounds are at most its own, and on 4x4 no list that long
-            // was under the target (0 of 650 in four groups) while bounding
-            // them took 5-8% of the time.
-            let further = merged.len() > self.force_more && depth + 2 < lists.len();
-            if !further {
+            // A long list is not bounded first (see [`BOUNDED`]).
+            if merged.len() <= BOUNDED {
                 let bound = tree_bound(merged.iter().copied());
                 if bound < self.target {
                     highest = highest.max(bound);

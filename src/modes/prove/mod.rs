@@ -263,6 +263,35 @@
 //!   CPU-hours** (95% interval 750-1,890), slowest group 321 CPU-s, 19.1
 //!   minutes. Seed 3's group, 439 CPU-s in the published code's order
 //!   before, is now 98.
+//! - What the walk reaches (2026-11-25, second session). Counted on seed
+//!   6's group: 15.5 million of the 248 million choice nodes built (6%)
+//!   are ever queued, under 0.5% of those more than six levels below the
+//!   root, while writing the nodes was 60% of the build (the same pass
+//!   without writes: 5.6 s against 14.8). And no list forced by merging in
+//!   four heavy groups was under the target (0 of 952), so their bounds
+//!   (17% of seed 6's time) pruned nothing. Kept, side by side then
+//!   swapped, CPU-s: (1) the tree written six levels of sum nodes deep,
+//!   the sum nodes there with choices left as stubs that the walk grows
+//!   when it reaches them ([`tree`]'s `BUILT` and `Tree::grow`; 5 levels
+//!   about the same, 4 and 7 slower); (2) before queueing a walked
+//!   letter's children's choices at every later position, the next
+//!   position's alone, and a check that one of its letters passes (38% of
+//!   the steps stop there); (3) no bound for lists longer than 250,000
+//!   paths ([`tree`]'s `BOUNDED`); (4) a choice node without its bound (8
+//!   bytes instead of 40: the walk takes the best of its children's, which
+//!   it reads anyway). Seed 7 72.7/72.8 → 57.4/62.9 with (1)-(2) and the
+//!   bound skipped for lists forced further, → 55.0/56.9 with (3), →
+//!   53.6/58.8 with (4); seed 6 37.7/38.0 → 33.1/34.7 → 25.9/31.2 → 23.9-26.2;
+//!   seed 2 4.75/5.13 → 3.54/3.86 with (3). 3x3: the same records in every
+//!   class, 33.3/34.4 CPU-s against 38.7/36.6. Not kept: the later
+//!   positions' choices queued in two more stages, each checked like (2)
+//!   (the corners first: seed 7 58.2/58.6 against 60.7/62.4, seed 6
+//!   29.4/34.7 against 28.5/32.8; the rest first: no change); `FORCE_MORE`
+//!   at 1 million (no change) or 4 million (seed 7 54-59 → 100). The
+//!   30-group sample with all four: 59.6 CPU-s per group, **1,110
+//!   CPU-hours** (95% interval 610-1,610), slowest group 280 CPU-s, 15.9
+//!   minutes (2,121 → 1,785 CPU-s for the sample: 1.19x, less than the
+//!   single groups above, 1.2-1.4x).
 //!
 //! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.

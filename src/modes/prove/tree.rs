@@ -125,7 +125,7 @@ impl Layout {
 /// Counters for one class's work.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Work {
-    /// Sum and choice nodes in the trees built.
+    /// Sum and choice nodes written in the trees built (and grown).
     pub nodes: u64,
     /// Partial assignments whose bound was computed.
     pub steps: u64,
@@ -977,7 +977,7 @@ impl<T: Lane, const N: usize> Tree<T, N> {
         (root, bound)
     }
 
-    /// Sum and choice nodes (leaves included).
+    /// Sum and choice nodes written (leaves included).
     fn nodes(&self) -> usize {
         self.kids.len() + self.choices.len() + 1
     }
@@ -1784,10 +1784,7 @@ impl<'t> Prover<'t> {
         // Per lane, what this position's choices count for in `rest`, and per
         // letter their children's bounds, are in `slack`.
         debug_assert!(slack.matches(tree, depth, &here));
-        let mut base = rest;
-        for (base, &lost) in base.iter_mut().zip(&slack.lost[depth]) {
-            *base = base.sub(lost);
-        }
+        let base = slack.without(depth, &rest);
         // A letter is checked against the bound first, then (only if it
         // passes) against the tighter one, `gap` less; what goes down is
         // `rest` itself.
@@ -1879,10 +1876,7 @@ impl<'t> Prover<'t> {
         alive: u32,
         ahead: &[T; N],
     ) -> bool {
-        let mut base = *rest;
-        for (base, &lost) in base.iter_mut().zip(&slack.lost[depth]) {
-            *base = base.sub(lost);
-        }
+        let base = slack.without(depth, rest);
         let mut need = [T::of(self.target.saturating_sub(points)); N];
         add_lanes(&mut need, ahead);
         let admit = walk.admit(depth);
@@ -1992,6 +1986,17 @@ impl<T: Lane, const N: usize> Slack<T, N> {
             at += 1;
         }
         op(&mut self.lost[position], &bound);
+    }
+
+    /// `rest` (the pending choices' bounds, by lane) without those of the
+    /// choices at `position`.
+    #[inline(always)]
+    fn without(&self, position: usize, rest: &[T; N]) -> [T; N] {
+        let mut base = *rest;
+        for (base, &lost) in base.iter_mut().zip(&self.lost[position]) {
+            *base = base.sub(lost);
+        }
+        base
     }
 
     /// Whether the sums at `position` are those of the choices `ids` (the

@@ -153,6 +153,12 @@ fn shift(p: usize) -> u32 {
     128 - BITS * (p as u32 + 1)
 }
 
+/// An entry's bits for position `p`: its letter there, and the bit that says it goes there.
+#[inline(always)]
+fn pair_bits(p: usize) -> u128 {
+    31u128 << shift(p) | 1u128 << (32 + p)
+}
+
 /// The letter index plus one an entry has at position `p` (0 = none).
 #[inline(always)]
 fn letter_at(entry: u128, p: usize) -> u32 {
@@ -927,7 +933,7 @@ impl<T: Lane, const N: usize> Tree<T, N> {
         while prefix != 0 {
             let p = prefix.trailing_zeros() as usize;
             prefix &= prefix - 1;
-            clear &= !(31u128 << shift(p) | 1u128 << (32 + p));
+            clear &= !pair_bits(p);
         }
         let cleared = paths.iter().map(|&e| e & clear);
         let (node, _) = self.write(cleared, masks, stub.begin, stub.prefix);
@@ -1580,7 +1586,7 @@ impl<'t> Prover<'t> {
         }
         // Sorted keys with no letter before `depth` are in blocks by their letter there.
         let absent = entries.partition_point(|&e| letter_at(e, depth) == 0);
-        let clear = !(31u128 << shift(depth) | 1u128 << (32 + depth));
+        let clear = !pair_bits(depth);
         let mut merged = std::mem::take(&mut lists[depth + 1]);
         let mut highest = 0;
         for i in 0..self.letters[depth].len() {
@@ -1659,6 +1665,8 @@ impl<'t> Prover<'t> {
     ) -> Option<[u32; MAX_LANES]> {
         let masks = Masks::new(split);
         tree.build(entries, &masks, self.built);
+        let written = tree.nodes();
+        self.work.nodes += written as u64;
         if tree.saturated() {
             return None;
         }
@@ -1673,7 +1681,6 @@ impl<'t> Prover<'t> {
             }
         }
         if alive == 0 {
-            self.work.nodes += tree.nodes() as u64;
             return Some(bounds);
         }
         for list in &mut self.pending {
@@ -1691,7 +1698,8 @@ impl<'t> Prover<'t> {
         };
         let points = tree.root.points;
         self.walk(&walk, tree, &mut slack, depth, points, rest, alive);
-        self.work.nodes += tree.nodes() as u64;
+        // And the nodes of the stubs the walk grew.
+        self.work.nodes += (tree.nodes() - written) as u64;
         Some(bounds)
     }
 
@@ -1718,6 +1726,22 @@ impl<'t> Prover<'t> {
             slack.count::<true>(tree, position, id);
             positions ^= 1 << position;
             id += 1;
+        }
+    }
+
+    /// Queues the choices of `sums` at the positions in `mask` (as
+    /// [`Prover::queue`]), their loads asked for first ([`Tree::prefetch`]).
+    #[inline]
+    fn queue_all<T: Lane, const N: usize>(
+        &mut self,
+        tree: &Tree<T, N>,
+        slack: &mut Slack<T, N>,
+        sums: &[SumNode],
+        mask: u32,
+    ) {
+        tree.prefetch(sums, mask);
+        for &node in sums {
+            self.queue(tree, slack, node, mask);
         }
     }
 
@@ -1833,10 +1857,7 @@ impl<'t> Prover<'t> {
             let mut later = u32::MAX;
             if depth + 1 < positions {
                 let at = 1u32 << (depth + 1);
-                tree.prefetch(&sums, at);
-                for &node in &sums {
-                    self.queue(tree, slack, node, at);
-                }
+                self.queue_all(tree, slack, &sums, at);
                 let ahead = ahead.get_or_insert_with(|| slack.gap(depth + 2));
                 if !self.peek(walk, slack, depth + 1, points + gained, &next, lanes, ahead) {
                     self.unqueue_at(tree, slack, depth + 1, lengths[depth + 1]);
@@ -1846,10 +1867,7 @@ impl<'t> Prover<'t> {
                 }
                 later = !((at << 1) - 1);
             }
-            tree.prefetch(&sums, later);
-            for &node in &sums {
-                self.queue(tree, slack, node, later);
-            }
+            self.queue_all(tree, slack, &sums, later);
             sums.clear();
             self.chosen[depth] = i as u8;
             self.walk(walk, tree, slack, depth + 1, points + gained, next, lanes);

@@ -7,3 +7,4 @@ pub(crate) mod neighbours;
 pub mod path;
 pub mod search;
 pub mod trie;
+pub(crate) mod vector;

@@ -11,7 +11,11 @@
 //! unused, so it records `TEA` and `TEN`; neither goes further. From `N`,
 //! `NE` and `NET`; from `E` and `A`, no word starts.
 //!
-//! Two walkers share that idea. The fast one serves every board of at most
+//! Three walkers share that idea. The vector walk (`engine::vector`)
+//! serves boards of at most 32 cells of single letters and `Qu` where the
+//! processor has AVX-512 (it steps a path into all its neighbours at once,
+//! eight paths at a time, and is about twice as fast as the next). The
+//! bitmask walk serves every board of at most
 //! 64 cells whose faces are single letters or `Qu` (all the standard games).
 //! Per board it builds bitmasks: the cells showing each letter, each cell's
 //! neighbours, and the letters next to each cell. At a trie node it tries
@@ -91,12 +95,30 @@
 //!   first-level data misses in the walk but 7% more instructions, and no
 //!   difference on the clock beyond the noise.
 //!
+//! Issue 18's third session found where the walk's time goes on a newer
+//! processor (an AVX-512 EPYC, where danvk/hybrid-boggle's `Boggler<4,4>`
+//! had gained more than ours): each step is a chain of dependent loads (the
+//! path, its node, its children), and a depth-first walk takes the next
+//! path only when the last one's chain is done. The vector walk steps eight
+//! waiting paths side by side, each into all its neighbours without a
+//! branch; measured one thread, ENABLE2K, best of 3 passes: dice boards
+//! 190,000 → 360,000 boards/s, uniform boards 435,000 → 810,000 (its module
+//! docs have the steps; README's "Performance" the side-by-side figures).
+//! Tried there and not kept: prefetching the children of every path pushed
+//! (280,000 against 318,000 at the time: eight prefetches a step cost more
+//! than they save), batches of 12 and 16 paths (no better than 8), a gather
+//! for every step's children (a masked load of the node's first 16
+//! children and a permute is a little faster; larger nodes, near the root,
+//! are still gathered).
+//!
 //! Not tried, with reasons: skipping a board's impossible starting cells is
 //! already done (a start whose letter's node continues with none of its
 //! neighbours' letters is never pushed); two-letter first-step tables would
 //! replace one step from the root per starting cell, out of thousands of
 //! steps a board, on nodes that are always in cache; several boards walked in
-//! lockstep with SIMD remains open (interleaving two boards gave 0–3%).
+//! lockstep with SIMD: the vector walk takes its lanes from one board
+//! instead (a path's neighbours, and eight paths at once), which needs no
+//! second board and no lanes left idle when boards' walks differ in length.
 //!
 //! For scale, the same cachegrind runs of danvk/hybrid-boggle's
 //! `Boggler<4,4>`: fewer instructions per board than ours (about 0.7x on
@@ -117,6 +139,7 @@
 
 use crate::engine::neighbours::Neighbours;
 use crate::engine::trie::{Node, Trie};
+use crate::engine::vector;
 use crate::face::Face;
 use crate::game_board::GameBoard;
 use crate::rules::Rules;
@@ -209,6 +232,10 @@ pub struct Searcher<'t> {
     letter_masks: Vec<u32>,
     /// Steps the last search took (at most [`STEP_BUDGET`]).
     steps: u64,
+    /// The board shape for the vector walk, where it can take the shape
+    /// and the processor can run it, and its scratch space (made on first use).
+    vector: Option<vector::Shape>,
+    vector_scratch: Option<vector::Scratch>,
 }
 
 impl<'t> Searcher<'t> {
@@ -226,6 +253,8 @@ impl<'t> Searcher<'t> {
             pending: Box::new([Pending::default(); STACK]),
             letter_masks: Vec::new(),
             steps: 0,
+            vector: None,
+            vector_scratch: None,
         };
         searcher.set_shape(rules.rows, rules.cols);
         searcher
@@ -290,6 +319,11 @@ impl<'t> Searcher<'t> {
                     .fold(0u64, |mask, &next| mask | 1 << next)
             }));
         }
+        // The vector walk has no cap on word length.
+        self.vector = match self.rules.max_len {
+            None => vector::Shape::new(&self.neighbour_masks),
+            Some(_) => None,
+        };
     }
 
     /// The total score of a board given as its faces, row-major, without
@@ -318,12 +352,69 @@ impl<'t> Searcher<'t> {
         if self.trie.is_empty() {
             return;
         }
+        if self.search_vector(faces) {
+            return;
+        }
         match FastBoard::new(faces, &self.neighbour_masks, self.rules.max_len, None) {
             Some(fast) => self.search_fast(&fast, faces.len(), |walk, cells, pending| {
                 walk.run::<false>(cells, pending)
             }),
             None => self.search_general(faces),
         }
+    }
+
+    /// Walks the board `faces` with the vector walk and puts its words in
+    /// `found`; `false` (with nothing found or marked seen) where the vector
+    /// walk cannot take it.
+    fn search_vector(&mut self, faces: &[Face]) -> bool {
+        let Some(shape) = self
+            .vector
+            .as_ref()
+            .filter(|shape| shape.cells() == faces.len())
+        else {
+            return false;
+        };
+        let Some(board) = vector_board(faces) else {
+            return false;
+        };
+        let scratch = self.vector_scratch.get_or_insert_with(Default::default);
+        let (trie, min_len) = (self.trie, self.rules.min_len as u32);
+        let (seen, slots) = (&mut self.seen, &mut self.slots);
+        let mut count = 0;
+        // Without a branch on whether a candidate is new (as `FastWalk::record`).
+        let mut record = |nodes: &[u32]| {
+            for &node in nodes {
+                let len = trie.depth(node);
+                let (word, bit) = (node as usize / 64, 1u64 << (node % 64));
+                let fresh = (len >= min_len) & (seen[word] & bit == 0);
+                seen[word] |= bit * u64::from(fresh);
+                slots[count] = Found { node, len }.pack();
+                count += usize::from(fresh);
+            }
+        };
+        let outcome = vector::walk(
+            shape,
+            trie.nodes(),
+            &board,
+            scratch,
+            STEP_BUDGET,
+            &mut record,
+        );
+        self.found.clear();
+        self.found
+            .extend(self.slots[..count].iter().map(|&slot| Found::unpack(slot)));
+        match outcome {
+            Some(vector::Outcome::Done(steps)) => self.steps = steps,
+            Some(vector::Outcome::Exhausted) => self.steps = STEP_BUDGET,
+            None => {
+                for f in &self.found {
+                    self.seen[f.node as usize / 64] = 0;
+                }
+                self.found.clear();
+                return false;
+            }
+        }
+        true
     }
 
     /// The total score of the board `faces` (row-major) with cell `open`
@@ -455,6 +546,33 @@ impl<'t> Searcher<'t> {
         drop(walk);
         self.steps = STEP_BUDGET - left;
     }
+}
+
+/// The board `faces` for the vector walk: at most [`vector::MAX_CELLS`]
+/// cells of single letters and `Qu`, its `Q` cells all `Qu` or all plain.
+fn vector_board(faces: &[Face]) -> Option<vector::Board> {
+    if faces.len() > vector::MAX_CELLS {
+        return None;
+    }
+    let mut board = vector::Board {
+        letters: [0; vector::MAX_CELLS],
+        qu: false,
+    };
+    let mut plain_q = false;
+    for (letter, face) in board.letters.iter_mut().zip(faces) {
+        *letter = match face.as_bytes() {
+            [letter] => {
+                plain_q |= *letter == b'Q';
+                u32::from(letter - b'A')
+            }
+            [b'Q', b'U'] => {
+                board.qu = true;
+                u32::from(b'Q' - b'A')
+            }
+            _ => return None,
+        };
+    }
+    (!(board.qu && plain_q)).then_some(board)
 }
 
 /// A board of at most 64 cells of single letters and `Qu`, ready for the fast walk.
@@ -999,6 +1117,48 @@ mod tests {
         assert!(searcher.score_letters(4, 4, &with_qu, 0, false).is_some());
         let big = faces(&"ABCDEFGHIJ".repeat(9), false);
         assert!(searcher.score_letters(9, 10, &big, 0, false).is_none());
+    }
+
+    /// The vector walk finds what the bitmask walk finds (the same words,
+    /// lengths and steps budget outcome), on boards of every shape it takes
+    /// (1 to 32 cells), under both move rules, 1 to 4 letters, with and
+    /// without `Qu`. Skipped where the processor cannot run it.
+    #[test]
+    fn the_vector_walk_finds_what_the_bitmask_walk_finds() {
+        if !vector::available() {
+            eprintln!("no AVX-512 here: the vector walk is not run");
+            return;
+        }
+        let dictionary = Dictionary::shared_default();
+        let trie = dictionary.trie();
+        let mut rng = random::seeded(11);
+        for (preset, rows, cols, dice) in [
+            (crate::rules::Preset::Classic, 4, 4, DiceSet::New),
+            (crate::rules::Preset::Classic, 5, 5, DiceSet::Big),
+            (crate::rules::Preset::Classic, 4, 8, DiceSet::Frequency),
+            (crate::rules::Preset::Classic, 1, 1, DiceSet::Frequency),
+            (crate::rules::Preset::Algs4, 2, 3, DiceSet::Frequency),
+            (crate::rules::Preset::Project4, 4, 4, DiceSet::Frequency),
+        ] {
+            let mut rules = Rules::sized(preset, rows, cols);
+            for min_len in 1..=4 {
+                rules.min_len = min_len;
+                let mut fast = Searcher::new(trie, &rules);
+                let mut bitmask = Searcher::new(trie, &rules);
+                assert!(fast.vector.is_some(), "{rows}x{cols} takes the vector walk");
+                bitmask.vector = None;
+                for qu in [true, false] {
+                    for _ in 0..20 {
+                        let board =
+                            GameBoard::from_faces(rows, cols, dice.roll(rows * cols, qu, &mut rng))
+                                .expect("a rolled board");
+                        let words = fast.find(&board).to_vec();
+                        assert_eq!(words, bitmask.find(&board), "{preset} {min_len} {board:?}");
+                        assert!(!fast.exhausted());
+                    }
+                }
+            }
+        }
     }
 
     /// The portable walk is not the one this machine runs, so it is checked

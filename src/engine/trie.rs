@@ -18,6 +18,8 @@ const TERMINAL: u32 = 1 << 31;
 const LETTERS: u32 = (1 << 26) - 1;
 
 /// One trie node: the letters it has children for, and where they start.
+/// `repr(C)`, mask first: the vector walk loads a node as one `u64` whose
+/// low half is the mask (see `engine::vector`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct Node {
@@ -66,6 +68,8 @@ pub struct Trie {
     /// back from its last node; kept apart so the search never loads them.
     parent: Vec<u32>,
     letter: Vec<u8>,
+    /// Each node's depth (its word's length), held at 255.
+    depth: Vec<u8>,
     /// Number of words.
     words: usize,
 }
@@ -86,11 +90,13 @@ impl Trie {
             nodes: Vec::with_capacity(letters / 2 + 1),
             parent: Vec::with_capacity(letters / 2 + 1),
             letter: Vec::with_capacity(letters / 2 + 1),
+            depth: Vec::with_capacity(letters / 2 + 1),
             words: words.len(),
         };
         trie.nodes.push(Node::default());
         trie.parent.push(0);
         trie.letter.push(0);
+        trie.depth.push(0);
         // Breadth-first: each queued node owns the range of words that share its prefix.
         let mut queue = std::collections::VecDeque::with_capacity(words.len());
         queue.push_back((0u32, 0usize, words.len(), 0usize));
@@ -113,6 +119,7 @@ impl Trie {
                 trie.nodes.push(Node::default());
                 trie.parent.push(node);
                 trie.letter.push(letter);
+                trie.depth.push((depth + 1).min(255) as u8);
                 queue.push_back((child, start, i, depth + 1));
             }
             trie.nodes[node as usize] = Node { mask, first };
@@ -132,6 +139,12 @@ impl Trie {
     /// All nodes, breadth-first.
     pub fn nodes(&self) -> &[Node] {
         &self.nodes
+    }
+
+    /// The length of the word `node` spells (its depth), held at 255.
+    #[inline]
+    pub fn depth(&self, node: u32) -> u32 {
+        u32::from(self.depth[node as usize])
     }
 
     /// Number of words.

@@ -293,6 +293,32 @@
 //!   minutes (2,121 → 1,785 CPU-s for the sample: 1.19x, less than the
 //!   single groups above, 1.2-1.4x).
 //!
+//! - The machine changed (2026-11-25, third session): an AVX-512 EPYC on
+//!   which the same code runs the 3x3 proof in 18.1 CPU-s (31.7 before) and
+//!   seed 7's group in 29 (53.6); danvk/hybrid-boggle's 3x3 proof takes 400
+//!   CPU-s here (523 before). Measured first on it: the children of a sum
+//!   node's choices written in one block and up to 8 lines of it
+//!   prefetched (an earlier session's unfinished change): no gain (seed 5
+//!   6.95/6.98 → 6.93/6.98, seed 6 15.0/14.6 → 15.2/14.8, seed 7 29.2/29.2
+//!   → 29.8/29.9), not kept; the thresholds again, side by side on seed 6:
+//!   `BUILT` 5 and 7, `FORCE_MORE` 1 and 4 million, `BOUNDED` 60,000 and 1
+//!   million all as good or worse than today's (21.6 CPU-s with `FORCE_MORE`
+//!   at 4 million, against 14.8). Each tree's levels chosen by its slack
+//!   (root bound less target), with the slack known in advance: at best 1.5%
+//!   on seed 6 (the written levels are a small part of the build: the pass
+//!   that bounds every node is most of it).
+//! - Kept: the build and the walk compiled for AVX-512 or AVX2 where the
+//!   processor has them, chosen at run time (`engine::cpu::widest`; the
+//!   baseline build has no unsigned 16-bit maximum or comparison, which the
+//!   16 lanes use at every node). Side by side, then swapped: seed 5
+//!   6.85/6.99 → 6.28/6.31, seed 6 15.17/15.35 → 14.03/14.38, seed 7
+//!   27.90/28.83 → 25.60/26.28 CPU-s (7-9%; a whole build for this CPU,
+//!   `-C target-cpu=native`, gave 8-9%, x86-64-v3 5%, x86-64-v2 3%). 3x3:
+//!   the same records in every class. Not kept: each entry's lanes taken from
+//!   the split's tables of two positions (as `Split::admits`) instead of a
+//!   mask per position (seed 6 13.56/14.07 → 13.37/13.81, seed 7
+//!   26.79/27.37 → 26.96/27.19).
+//!
 //! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.
 

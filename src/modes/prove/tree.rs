@@ -17,6 +17,7 @@
 //! A word spelled with the same letters on the same cells along several
 //! paths is counted once.
 
+use crate::engine::cpu::widest;
 use crate::engine::search::{Searcher, prefetch};
 use crate::engine::trie::{Node, Trie};
 use crate::face::Face;
@@ -776,6 +777,7 @@ struct Builder<'a, T: Lane, const N: usize> {
 
 impl<T: Lane, const N: usize> Builder<'_, T, N> {
     /// Writes out the sum node at `depth`'s choices, all closed, and returns the node.
+    #[inline(always)]
     fn finish(&mut self, depth: usize) -> SumNode {
         let mut node = SumNode {
             points: self.points[depth],
@@ -791,6 +793,7 @@ impl<T: Lane, const N: usize> Builder<'_, T, N> {
     }
 
     /// The sum node at `depth` (= `cut`), closing: a leaf, or a stub for its choices.
+    #[inline(always)]
     fn stub(&mut self, depth: usize) -> SumNode {
         let positions = self.positions[depth];
         if positions == 0 {
@@ -906,6 +909,7 @@ fn max_lanes<T: Lane, const N: usize>(lanes: &mut [T; N], other: &[T; N]) {
 impl<T: Lane, const N: usize> Tree<T, N> {
     /// Rebuilds the tree from sorted, merged `entries`, a lane for each of
     /// `masks`' classes, its sum nodes `built` levels deep.
+    #[inline(always)]
     fn build(&mut self, entries: &[u128], masks: &Masks<T, N>, built: usize) {
         self.built = built;
         self.choices.clear();
@@ -936,7 +940,10 @@ impl<T: Lane, const N: usize> Tree<T, N> {
             clear &= !pair_bits(p);
         }
         let cleared = paths.iter().map(|&e| e & clear);
-        let (node, _) = self.write(cleared, masks, stub.begin, stub.prefix);
+        let (node, _) = widest(
+            #[inline(always)]
+            || self.write(cleared, masks, stub.begin, stub.prefix),
+        );
         self.kids[at] = node;
         node
     }
@@ -944,6 +951,7 @@ impl<T: Lane, const N: usize> Tree<T, N> {
     /// One pass of a [`Builder`] over `entries` (those of the tree's list
     /// from `offset` on, the positions in `prefix` cleared): writes their
     /// nodes, and returns their root and its bound.
+    #[inline(always)]
     fn write(
         &mut self,
         entries: impl IntoIterator<Item = u128>,
@@ -991,7 +999,7 @@ impl<T: Lane, const N: usize> Tree<T, N> {
     /// The children for `letter` of the choices `ids`: their points
     /// together, and the sum nodes among them that have choices, into `sums`
     /// (their choices written first where they are stubs: see [`Tree::grow`]).
-    #[inline]
+    #[inline(always)]
     fn kids_for(
         &mut self,
         ids: &[u32],
@@ -1664,7 +1672,11 @@ impl<'t> Prover<'t> {
         wanted: u32,
     ) -> Option<[u32; MAX_LANES]> {
         let masks = Masks::new(split);
-        tree.build(entries, &masks, self.built);
+        let built = self.built;
+        widest(
+            #[inline(always)]
+            || tree.build(entries, &masks, built),
+        );
         let written = tree.nodes();
         self.work.nodes += written as u64;
         if tree.saturated() {
@@ -1697,7 +1709,10 @@ impl<'t> Prover<'t> {
             masks,
         };
         let points = tree.root.points;
-        self.walk(&walk, tree, &mut slack, depth, points, rest, alive);
+        widest(
+            #[inline(always)]
+            || self.walk(&walk, tree, &mut slack, depth, points, rest, alive),
+        );
         // And the nodes of the stubs the walk grew.
         self.work.nodes += (tree.nodes() - written) as u64;
         Some(bounds)
@@ -1710,7 +1725,7 @@ impl<'t> Prover<'t> {
 
     /// Queues a sum node's choices at the positions in `mask` (one, or all
     /// from one on: see [`SumNode::first`]), counted in `slack`.
-    #[inline]
+    #[inline(always)]
     fn queue<T: Lane, const N: usize>(
         &mut self,
         tree: &Tree<T, N>,
@@ -1731,7 +1746,7 @@ impl<'t> Prover<'t> {
 
     /// Queues the choices of `sums` at the positions in `mask` (as
     /// [`Prover::queue`]), their loads asked for first ([`Tree::prefetch`]).
-    #[inline]
+    #[inline(always)]
     fn queue_all<T: Lane, const N: usize>(
         &mut self,
         tree: &Tree<T, N>,
@@ -1746,6 +1761,7 @@ impl<'t> Prover<'t> {
     }
 
     /// Takes the choices queued at `position` since its list had `length` off again.
+    #[inline(always)]
     fn unqueue_at<T: Lane, const N: usize>(
         &mut self,
         tree: &Tree<T, N>,
@@ -1762,6 +1778,7 @@ impl<'t> Prover<'t> {
 
     /// Takes the choices queued at positions after `depth` since their lists
     /// had `lengths` off again, and out of `slack`.
+    #[inline(always)]
     fn unqueue<T: Lane, const N: usize>(
         &mut self,
         tree: &Tree<T, N>,
@@ -1788,6 +1805,7 @@ impl<'t> Prover<'t> {
     /// at most the lane's root bound, which the lane type holds: the
     /// arithmetic is exact there (the lanes not alive may hold anything).
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn walk<T: Lane, const N: usize>(
         &mut self,
         walk: &Walk<'_, T, N>,
@@ -1836,13 +1854,18 @@ impl<'t> Prover<'t> {
             if lanes == 0 {
                 continue;
             }
-            let need = tight.get_or_insert_with(|| {
-                let mut need = loose;
-                if depth + 1 < positions {
-                    add_lanes(&mut need, &slack.gap(depth + 1));
+            // `match`, not `get_or_insert_with`: a closure there would stay a
+            // call, compiled without `widest`'s instructions.
+            let need = match tight {
+                Some(ref need) => need,
+                None => {
+                    let mut need = loose;
+                    if depth + 1 < positions {
+                        add_lanes(&mut need, &slack.gap(depth + 1));
+                    }
+                    tight.insert(need)
                 }
-                need
-            });
+            };
             lanes = reaching(&next, need, lanes);
             if lanes == 0 {
                 continue;
@@ -1858,7 +1881,10 @@ impl<'t> Prover<'t> {
             if depth + 1 < positions {
                 let at = 1u32 << (depth + 1);
                 self.queue_all(tree, slack, &sums, at);
-                let ahead = ahead.get_or_insert_with(|| slack.gap(depth + 2));
+                let ahead = match ahead {
+                    Some(ref ahead) => ahead,
+                    None => ahead.insert(slack.gap(depth + 2)),
+                };
                 if !self.peek(walk, slack, depth + 1, points + gained, &next, lanes, ahead) {
                     self.unqueue_at(tree, slack, depth + 1, lengths[depth + 1]);
                     slack.seen = seen;
@@ -1870,7 +1896,11 @@ impl<'t> Prover<'t> {
             self.queue_all(tree, slack, &sums, later);
             sums.clear();
             self.chosen[depth] = i as u8;
-            self.walk(walk, tree, slack, depth + 1, points + gained, next, lanes);
+            // Through `widest` again: each level enters the wide copy.
+            widest(
+                #[inline(always)]
+                || self.walk(walk, tree, slack, depth + 1, points + gained, next, lanes),
+            );
             self.unqueue(tree, slack, depth, &lengths);
             slack.seen = seen;
         }
@@ -1884,6 +1914,7 @@ impl<'t> Prover<'t> {
     /// with them (a choice's bound is at least its best child's), so this
     /// is still a bound. `rest` and `alive` are what the walk at `depth` would get.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn peek<T: Lane, const N: usize>(
         &self,
         walk: &Walk<'_, T, N>,
@@ -1898,13 +1929,17 @@ impl<'t> Prover<'t> {
         let mut need = [T::of(self.target.saturating_sub(points)); N];
         add_lanes(&mut need, ahead);
         let admit = walk.admit(depth);
-        self.letters[depth].iter().any(|&letter| {
+        // A loop, not `any`: see the walk's `need`.
+        for &letter in &self.letters[depth] {
             let letter = usize::from(letter);
             let mut next = base;
             add_lanes(&mut next, &slack.reach[depth][letter]);
             let lanes = alive & admit.map_or(u32::MAX, |admit| admit[letter + 1]);
-            reaching(&next, &need, lanes) != 0
-        })
+            if reaching(&next, &need, lanes) != 0 {
+                return true;
+            }
+        }
+        false
     }
 
     /// Scores the board the walk has chosen with the solver; keeps it, with
@@ -2032,6 +2067,7 @@ impl<T: Lane, const N: usize> Slack<T, N> {
     /// child counts in the walk's `rest`, but a board holds one letter on a
     /// position for all of its choices, so the best letter's children's sum
     /// is a bound too.
+    #[inline(always)]
     fn gap(&self, from: usize) -> [T; N] {
         let mut gap = [T::default(); N];
         for position in from..self.lost.len() {

@@ -319,6 +319,27 @@
 //!   mask per position (seed 6 13.56/14.07 → 13.37/13.81, seed 7
 //!   26.79/27.37 → 26.96/27.19).
 //!
+//! - Kept: the lists of one forcing share a base (`tree::Base`). The lists
+//!   a position's letters make by merging share the paths that skip the
+//!   position (on seed 6's group 605,000 of each depth-3 list's 700,000 to
+//!   1 million), and each list's tree bounded them again: 196 million paths
+//!   passed by the builds of that group, from 16.8 million collected. Now
+//!   the first list's tree writes the shared paths' tree first (the base,
+//!   recording where each of its sum nodes begins and ends), and each
+//!   list's pass, when a sum node opens on a shared path that the next path
+//!   with the forced letter does not reach, takes the base's node whole and
+//!   steps over its paths: 126 of the 196 million on seed 6, the bases
+//!   passing 26 million once. Stubs of the base that a walk grows are put
+//!   back before the next list's tree. Side by side against the commit
+//!   before, 3 rounds: seed 5 6.31 → 6.04, seed 6 14.16 → 13.57, seed 7
+//!   26.15 → 25.91 CPU-s (medians; the walk over the shared nodes is
+//!   faster too, as they stay in cache from one list to the next). Taking
+//!   only the base's nodes of at least 3 or 8 paths: slower than taking
+//!   none (15.0 and 15.3 against 13.3-13.5 CPU-s on seed 6). 3x3: the same
+//!   records. Together with the compiled-for-AVX-512 walk, against the
+//!   session's start (medians of 4-6 runs side by side): seed 5 6.79 →
+//!   5.95, seed 6 14.90 → 13.65, seed 7 28.50 → 25.86 CPU-s (1.10x).
+//!
 //! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.
 

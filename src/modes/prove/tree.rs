@@ -134,6 +134,9 @@ pub struct Work {
     pub rescored: u64,
     /// Word paths collected (distinct keys).
     pub inserted: u64,
+    /// Word paths a tree took with their sum node from its base, without
+    /// bounding them again (see [`Base`]).
+    pub taken: u64,
 }
 
 /// Most trie nodes a dictionary may have: an entry keeps its word's node in 24 bits.
@@ -230,53 +233,163 @@ trait Visitor {
 /// where their keys differ, and opens its own from there.
 #[inline(always)]
 fn orderly<V: Visitor>(entries: impl IntoIterator<Item = u128>, visitor: &mut V) {
-    // pair[d]: the position of the pair leading to the sum node at depth d + 1;
-    // choice[d]: the position of the sum node at depth d's open choice (NONE if none).
-    let mut pair = [0u32; DEPTH];
-    let mut choice = [NONE; DEPTH];
-    let mut depth = 0usize;
-    let mut previous: Option<u128> = None;
+    let mut open = Open::new();
     for entry in entries {
-        let first = previous.map_or(0, |previous| common_positions(entry, previous));
-        while depth > 0 && pair[depth - 1] >= first {
-            if choice[depth] != NONE {
-                visitor.close_choice(depth);
-            }
-            visitor.close_sum(depth);
-            depth -= 1;
+        let mut rest = open.close_for(entry, visitor);
+        while rest != 0 {
+            let p = rest.trailing_zeros();
+            rest &= rest - 1;
+            open.choose(p, visitor);
+            open.descend(entry, p, visitor);
+        }
+        open.end(entry, visitor);
+    }
+    open.close_all(visitor);
+}
+
+/// The open nodes of an [`orderly`] pass: the pairs leading to its open sum
+/// nodes, each one's open choice, and the last entry passed.
+struct Open {
+    /// `pair[d]`: the position of the pair leading to the sum node at depth
+    /// `d + 1`; `choice[d]`: the position of the sum node at depth `d`'s
+    /// open choice (`NONE` if none).
+    pair: [u32; DEPTH],
+    choice: [u32; DEPTH],
+    depth: usize,
+    previous: Option<u128>,
+}
+
+impl Open {
+    fn new() -> Open {
+        Open {
+            pair: [0; DEPTH],
+            choice: [NONE; DEPTH],
+            depth: 0,
+            previous: None,
+        }
+    }
+
+    /// Closes the sum nodes of the last entry's pairs that `entry` does not
+    /// share, and returns the positions of the pairs `entry` opens, as bits.
+    /// Entries sharing key bits share the pairs of those positions, so it
+    /// closes from the first position where their keys differ.
+    #[inline(always)]
+    fn close_for<V: Visitor>(&mut self, entry: u128, visitor: &mut V) -> u32 {
+        let first = self
+            .previous
+            .map_or(0, |previous| common_positions(entry, previous));
+        while self.depth > 0 && self.pair[self.depth - 1] >= first {
+            self.close(visitor);
         }
         // In sorted order the entry has a letter at `first` (unless its key
         // repeats the previous one): its pairs from there on are new.
         let used = u32::from((entry >> 32) as u16);
-        let mut rest = used & !((1u32 << first.min(16)) - 1);
+        used & !((1u32 << first.min(16)) - 1)
+    }
+
+    /// Opens the choice for position `p` under the open sum node, closing
+    /// its other choice first, unless it is open already.
+    #[inline(always)]
+    fn choose<V: Visitor>(&mut self, p: u32, visitor: &mut V) {
+        let depth = self.depth;
+        if self.choice[depth] != p {
+            if self.choice[depth] != NONE {
+                visitor.close_choice(depth);
+            }
+            self.choice[depth] = p;
+            visitor.open_choice(depth, p as usize);
+        }
+        self.pair[depth] = p;
+    }
+
+    /// Opens the sum node for `entry`'s letter at position `p` (its choice open).
+    #[inline(always)]
+    fn descend<V: Visitor>(&mut self, entry: u128, p: u32, visitor: &mut V) {
+        self.depth += 1;
+        self.choice[self.depth] = NONE;
+        visitor.open_sum(self.depth, letter_at(entry, p as usize) - 1);
+    }
+
+    /// `entry`'s word path ends at the open sum node.
+    #[inline(always)]
+    fn end<V: Visitor>(&mut self, entry: u128, visitor: &mut V) {
+        visitor.points(self.depth, entry);
+        self.previous = Some(entry);
+    }
+
+    /// Closes the deepest open sum node and its open choice.
+    #[inline(always)]
+    fn close<V: Visitor>(&mut self, visitor: &mut V) {
+        if self.choice[self.depth] != NONE {
+            visitor.close_choice(self.depth);
+        }
+        visitor.close_sum(self.depth);
+        self.depth -= 1;
+    }
+
+    /// Closes every open node, the root's choices last.
+    #[inline(always)]
+    fn close_all<V: Visitor>(&mut self, visitor: &mut V) {
+        while self.depth > 0 {
+            self.close(visitor);
+        }
+        if self.choice[0] != NONE {
+            visitor.close_choice(0);
+        }
+    }
+}
+
+/// [`orderly`] for a [`Builder`] over `entries`, the merged parts of
+/// `shared`, on a tree whose [`Base`] is `shared.absent`'s: a sum node that
+/// opens on a shared path, and that the next path with the forced letter
+/// does not reach, holds shared paths only, so it is the base's, and the
+/// pass steps over its paths instead of bounding them again.
+#[inline(always)]
+fn over_base<T: Lane, const N: usize>(
+    entries: &[u128],
+    shared: &Shared<'_>,
+    visitor: &mut Builder<'_, T, N>,
+) {
+    let (absent, with, clear) = (shared.absent, shared.with, shared.clear);
+    let mut open = Open::new();
+    // The next entry, and the next of each part not passed yet.
+    let (mut at, mut a, mut w) = (0, 0, 0);
+    'entries: while at < entries.len() {
+        let entry = entries[at];
+        let shared_path = a < absent.len() && absent[a] & PATH == entry & PATH;
+        let forced_path = w < with.len() && (with[w] & clear) & PATH == entry & PATH;
+        // The first path with the forced letter after this one.
+        let next = with.get(w + usize::from(forced_path)).map(|&e| e & clear);
+        let mut rest = open.close_for(entry, visitor);
         while rest != 0 {
             let p = rest.trailing_zeros();
             rest &= rest - 1;
-            if choice[depth] != p {
-                if choice[depth] != NONE {
-                    visitor.close_choice(depth);
-                }
-                choice[depth] = p;
-                visitor.open_choice(depth, p as usize);
+            open.choose(p, visitor);
+            // The sum node that opens here holds the entries that agree with
+            // this one up to position `p`; in sorted order, `next` would be
+            // the first with the forced letter among them.
+            let alone = shared_path
+                && !forced_path
+                && open.depth < visitor.cut
+                && next.is_none_or(|next| common_positions(entry, next) <= p);
+            let base = &visitor.tree.base;
+            if alone && let Some(node) = base.at(a, open.depth + 1) {
+                let (end, kid) = (base.ends[node] as usize, base.nodes[node]);
+                let letter = letter_at(entry, p as usize) - 1;
+                visitor.whole(open.depth + 1, letter, kid, (end - a) as u32);
+                at += end - a;
+                a = end;
+                open.previous = Some(absent[a - 1]);
+                continue 'entries;
             }
-            pair[depth] = p;
-            depth += 1;
-            choice[depth] = NONE;
-            visitor.open_sum(depth, letter_at(entry, p as usize) - 1);
+            open.descend(entry, p, visitor);
         }
-        visitor.points(depth, entry);
-        previous = Some(entry);
+        open.end(entry, visitor);
+        at += 1;
+        a += usize::from(shared_path);
+        w += usize::from(forced_path);
     }
-    while depth > 0 {
-        if choice[depth] != NONE {
-            visitor.close_choice(depth);
-        }
-        visitor.close_sum(depth);
-        depth -= 1;
-    }
-    if choice[0] != NONE {
-        visitor.close_choice(0);
-    }
+    open.close_all(visitor);
 }
 
 /// The tree's bound: each sum node's points plus its choices' bounds, each
@@ -680,6 +793,8 @@ struct Stub {
     begin: u32,
     end: u32,
     prefix: u32,
+    /// Whether the list is the base's (see [`Base`]), not the tree's own.
+    base: bool,
 }
 
 /// A choice node of a built tree: the letters it has a child for (bit 0 =
@@ -728,6 +843,10 @@ struct Tree<T, const N: usize> {
     /// positions), and each open choice node's children.
     closed: Vec<Vec<(u32, ChoiceNode)>>,
     open: Vec<Vec<Kid<T, N>>>,
+    /// The tree of the paths the lists of one forcing share, written first,
+    /// and how many paths the last build took from it whole.
+    base: Base<T, N>,
+    taken: u64,
 }
 
 impl<T: Lane, const N: usize> Default for Tree<T, N> {
@@ -742,8 +861,84 @@ impl<T: Lane, const N: usize> Default for Tree<T, N> {
             bound: [T::default(); N],
             closed: Vec::new(),
             open: Vec::new(),
+            base: Base::default(),
+            taken: 0,
         }
     }
+}
+
+/// The lists one position's forcing makes, one per letter, share the paths
+/// that skip the position ([`Shared::absent`]): this is their tree, built
+/// once for all of them at the front of a [`Tree`]'s arrays, each letter's
+/// own nodes written after it. A sum node of a letter's tree whose paths
+/// are all shared is the base's, and the pass that builds the letter's tree
+/// steps over those paths instead of bounding them again ([`over_base`]).
+#[derive(Debug)]
+struct Base<T, const N: usize> {
+    /// The [`Shared::set`] it was built for (0: none).
+    set: u64,
+    /// How much of the tree's arrays it fills.
+    choices: usize,
+    kids: usize,
+    stubs: usize,
+    /// Its sum nodes down to [`Tree::built`] levels, in the order they open:
+    /// the `first[i] as usize..first[i + 1] as usize`th are those whose first
+    /// path is `absent[i]`, at depths from `from[i]` on, one each. For each,
+    /// the end of its paths in the shared list, and what a parent keeps for it.
+    ends: Vec<u32>,
+    nodes: Vec<Kid<T, N>>,
+    first: Vec<u32>,
+    from: Vec<u8>,
+    /// Its children that a walk grew (see [`Tree::grow`]), with the stubs
+    /// they were, put back before the next letter's tree is written.
+    grown: Vec<(u32, SumNode)>,
+}
+
+impl<T: Lane, const N: usize> Default for Base<T, N> {
+    fn default() -> Base<T, N> {
+        Base {
+            set: 0,
+            choices: 0,
+            kids: 0,
+            stubs: 0,
+            ends: Vec::new(),
+            nodes: Vec::new(),
+            first: Vec::new(),
+            from: Vec::new(),
+            grown: Vec::new(),
+        }
+    }
+}
+
+impl<T: Lane, const N: usize> Base<T, N> {
+    /// Where the sum node at `depth` whose first path is the shared list's
+    /// `i`th is among the written ones, if it is.
+    #[inline(always)]
+    fn at(&self, i: usize, depth: usize) -> Option<usize> {
+        let at = self.first[i] as usize + depth.checked_sub(usize::from(self.from[i]))?;
+        (at < self.first[i + 1] as usize).then_some(at)
+    }
+}
+
+/// A list forced by merging, in its two parts (see [`Base`]): `absent`, the
+/// paths that skip the position just forced, and `with`, those with the
+/// letter forced there, whose field `clear` clears. `set` names the
+/// forcing, whose letters' lists all share `absent`.
+#[derive(Debug, Clone, Copy)]
+struct Shared<'a> {
+    absent: &'a [u128],
+    with: &'a [u128],
+    clear: u128,
+    set: u64,
+}
+
+/// What a [`Tree::write`] pass writes: the tree's own nodes, its [`Base`]
+/// (recording its sum nodes), or a stub of the base grown by a walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Writing {
+    Own,
+    Base,
+    Grown,
 }
 
 /// Builds a [`Tree`]: the open nodes of each depth, written out as they close.
@@ -773,9 +968,26 @@ struct Builder<'a, T: Lane, const N: usize> {
     best: [[T; N]; DEPTH],
     closed: Vec<Vec<(u32, ChoiceNode)>>,
     open: Vec<Vec<Kid<T, N>>>,
+    /// Whether the entries are the base's list (its stubs say so), and
+    /// whether this pass writes the base (and records its sum nodes, each
+    /// open one's record at `record_at[depth]`).
+    base: bool,
+    record: bool,
+    record_at: [u32; DEPTH],
 }
 
 impl<T: Lane, const N: usize> Builder<'_, T, N> {
+    /// A sum node of the base at `depth` (a child for `letter` of the open
+    /// choice above it), whole: the pass steps over its `paths` paths.
+    #[inline(always)]
+    fn whole(&mut self, depth: usize, letter: u32, kid: Kid<T, N>, paths: u32) {
+        max_lanes(&mut self.best[depth - 1], &kid.bound);
+        self.open[depth - 1].push(kid);
+        self.letters[depth - 1] |= 1 << letter;
+        self.count += paths;
+        self.tree.taken += u64::from(paths);
+    }
+
     /// Writes out the sum node at `depth`'s choices, all closed, and returns the node.
     #[inline(always)]
     fn finish(&mut self, depth: usize) -> SumNode {
@@ -810,6 +1022,7 @@ impl<T: Lane, const N: usize> Builder<'_, T, N> {
             begin: self.begin,
             end: self.offset + self.count,
             prefix,
+            base: self.base,
         });
         SumNode {
             points: self.points[depth],
@@ -853,6 +1066,20 @@ impl<T: Lane, const N: usize> Visitor for Builder<'_, T, N> {
         if depth == self.cut {
             self.begin = self.offset + self.count;
         }
+        if self.record && depth <= self.cut {
+            let base = &mut self.tree.base;
+            let path = (self.offset + self.count) as usize;
+            while base.first.len() <= path {
+                base.first.push(base.ends.len() as u32);
+                base.from.push(depth as u8);
+            }
+            self.record_at[depth] = base.ends.len() as u32;
+            base.ends.push(0);
+            base.nodes.push(Kid {
+                node: SumNode::default(),
+                bound: [T::default(); N],
+            });
+        }
     }
     #[inline(always)]
     fn close_sum(&mut self, depth: usize) {
@@ -866,6 +1093,11 @@ impl<T: Lane, const N: usize> Visitor for Builder<'_, T, N> {
         } else {
             self.stub(depth)
         };
+        if self.record {
+            let at = self.record_at[depth] as usize;
+            self.tree.base.ends[at] = self.offset + self.count;
+            self.tree.base.nodes[at] = Kid { node, bound };
+        }
         self.open[depth - 1].push(Kid { node, bound });
         self.letters[depth - 1] |= 1 << self.letter[depth];
     }
@@ -912,13 +1144,96 @@ impl<T: Lane, const N: usize> Tree<T, N> {
     #[inline(always)]
     fn build(&mut self, entries: &[u128], masks: &Masks<T, N>, built: usize) {
         self.built = built;
+        self.clear();
+        let (root, bound) = self.write(
+            masks,
+            0,
+            0,
+            Writing::Own,
+            #[inline(always)]
+            |builder| orderly(entries.iter().copied(), builder),
+        );
+        self.root = root;
+        self.bound = bound;
+    }
+
+    /// Empties the tree, its base included.
+    #[inline(always)]
+    fn clear(&mut self) {
         self.choices.clear();
         self.kids.clear();
         self.bounds.clear();
         self.stubs.clear();
-        let (root, bound) = self.write(entries.iter().copied(), masks, 0, 0);
+        let base = &mut self.base;
+        (base.set, base.choices, base.kids, base.stubs) = (0, 0, 0, 0);
+        base.grown.clear();
+    }
+
+    /// Rebuilds the tree from `entries`, the merged parts of `shared`, over
+    /// the base of its forcing: writes the base first if it is another
+    /// forcing's, otherwise keeps it (and says so) and drops the last
+    /// letter's nodes.
+    #[inline(always)]
+    fn build_over(
+        &mut self,
+        entries: &[u128],
+        shared: &Shared<'_>,
+        masks: &Masks<T, N>,
+        built: usize,
+    ) -> bool {
+        let kept = self.base.set == shared.set && self.built == built;
+        if !kept {
+            self.built = built;
+            self.clear();
+            self.base.ends.clear();
+            self.base.nodes.clear();
+            self.base.first.clear();
+            self.base.from.clear();
+            self.write(
+                masks,
+                0,
+                0,
+                Writing::Base,
+                #[inline(always)]
+                |builder| orderly(shared.absent.iter().copied(), builder),
+            );
+            let base = &mut self.base;
+            base.first
+                .resize(shared.absent.len() + 1, base.ends.len() as u32);
+            base.from.resize(shared.absent.len() + 1, 0);
+            (base.set, base.choices, base.kids, base.stubs) = (
+                shared.set,
+                self.choices.len(),
+                self.kids.len(),
+                self.stubs.len(),
+            );
+        } else {
+            while let Some((at, stub)) = self.base.grown.pop() {
+                self.kids[at as usize] = stub;
+            }
+            // The base's nodes lead only to the base's (the tests check it).
+            debug_assert!(self.kids[..self.base.kids].iter().all(|kid| {
+                kid.positions & STUB != 0
+                    || kid.positions == 0
+                    || kid.start < self.base.choices as u32
+            }));
+            self.choices.truncate(self.base.choices);
+            self.kids.truncate(self.base.kids);
+            self.bounds.truncate(self.base.kids);
+            self.stubs.truncate(self.base.stubs);
+        }
+        self.taken = 0;
+        let (root, bound) = self.write(
+            masks,
+            0,
+            0,
+            Writing::Own,
+            #[inline(always)]
+            |builder| over_base(entries, shared, builder),
+        );
         self.root = root;
         self.bound = bound;
+        kept
     }
 
     /// Writes the choices of the stub `kids[at]` (of the tree built from
@@ -929,9 +1244,14 @@ impl<T: Lane, const N: usize> Tree<T, N> {
     /// walk reaches the stub only after choosing those letters, and goes on
     /// only in the lanes that keep the letters it chose.
     #[inline(never)]
-    fn grow(&mut self, entries: &[u128], masks: &Masks<T, N>, at: usize) -> SumNode {
+    fn grow(&mut self, walk: &Walk<'_, T, N>, at: usize) -> SumNode {
         let stub = self.stubs[self.kids[at].start as usize];
-        let paths = &entries[stub.begin as usize..stub.end as usize];
+        let (list, writing) = if stub.base {
+            (walk.absent, Writing::Grown)
+        } else {
+            (walk.entries, Writing::Own)
+        };
+        let paths = &list[stub.begin as usize..stub.end as usize];
         let mut clear = !0u128;
         let mut prefix = stub.prefix;
         while prefix != 0 {
@@ -942,22 +1262,35 @@ impl<T: Lane, const N: usize> Tree<T, N> {
         let cleared = paths.iter().map(|&e| e & clear);
         let (node, _) = widest(
             #[inline(always)]
-            || self.write(cleared, masks, stub.begin, stub.prefix),
+            || {
+                self.write(
+                    &walk.masks,
+                    stub.begin,
+                    stub.prefix,
+                    writing,
+                    #[inline(always)]
+                    |builder| orderly(cleared, builder),
+                )
+            },
         );
+        if at < self.base.kids {
+            self.base.grown.push((at as u32, self.kids[at]));
+        }
         self.kids[at] = node;
         node
     }
 
-    /// One pass of a [`Builder`] over `entries` (those of the tree's list
-    /// from `offset` on, the positions in `prefix` cleared): writes their
-    /// nodes, and returns their root and its bound.
+    /// One pass of a [`Builder`], which `run` drives over the paths (those
+    /// of a list from `offset` on, the positions in `prefix` cleared): writes
+    /// their nodes, and returns their root and its bound.
     #[inline(always)]
     fn write(
         &mut self,
-        entries: impl IntoIterator<Item = u128>,
         masks: &Masks<T, N>,
         offset: u32,
         prefix: u32,
+        writing: Writing,
+        run: impl FnOnce(&mut Builder<'_, T, N>),
     ) -> (SumNode, [T; N]) {
         let mut closed = std::mem::take(&mut self.closed);
         let mut open = std::mem::take(&mut self.open);
@@ -981,8 +1314,11 @@ impl<T: Lane, const N: usize> Tree<T, N> {
             best: [[T::default(); N]; DEPTH],
             closed,
             open,
+            base: writing != Writing::Own,
+            record: writing == Writing::Base,
+            record_at: [0; DEPTH],
         };
-        orderly(entries, &mut builder);
+        run(&mut builder);
         let root = builder.finish(0);
         let bound = builder.total[0];
         let (closed, open) = (builder.closed, builder.open);
@@ -1016,7 +1352,7 @@ impl<T: Lane, const N: usize> Tree<T, N> {
                 let mut node = self.kids[at as usize];
                 points += node.points;
                 if node.positions & STUB != 0 {
-                    node = self.grow(walk.entries, &walk.masks, at as usize);
+                    node = self.grow(walk, at as usize);
                 }
                 if node.positions != 0 {
                     sums.push(node);
@@ -1063,6 +1399,11 @@ struct Trees {
 
 /// A board's letters by cell (0 = A) and its score.
 pub type Scored = (Vec<u8>, u32);
+
+/// What [`Prover::force`] calls with each list it forces no further: the
+/// prover, the list, the positions forced and, where the list was merged
+/// from two parts, the parts (see [`Base`]); returns the highest bound met.
+type Reached<'a, 't> = dyn FnMut(&mut Prover<'t>, &[u128], usize, Option<&Shared<'_>>) -> u32 + 'a;
 
 /// What [`Prover::prove_group`] calls for each class: its free positions' buckets, bound and boards.
 pub type Leaf<'a> = dyn FnMut(&[u8], u32, Vec<Scored>) + 'a;
@@ -1155,6 +1496,10 @@ pub struct Prover<'t> {
     forced_class: Vec<Vec<u128>>,
     /// The letter index chosen at each position of the walk.
     chosen: [u8; 32],
+    /// Forcings so far, to name each one's lists' base ([`Shared::set`]),
+    /// and whether a forcing's lists share it (always, but in tests).
+    sets: u64,
+    share: bool,
     /// Lists longer than this get one more position forced ([`FORCE_MORE`]).
     force_more: usize,
     /// Levels of sum nodes a tree is built with before the walk ([`BUILT`]).
@@ -1186,6 +1531,8 @@ impl<'t> Prover<'t> {
             forced_group: Vec::new(),
             forced_class: Vec::new(),
             chosen: [0; 32],
+            sets: 0,
+            share: true,
             force_more: FORCE_MORE,
             built: BUILT,
             target: 0,
@@ -1319,23 +1666,30 @@ impl<'t> Prover<'t> {
         let end = self.force_to().min(fixed);
         let mut lists = std::mem::take(&mut self.forced_group);
         make_room(&mut lists, end, fixed);
-        let dropped = self.force(&mut lists, 0, end, entries, &mut |prover, list, depth| {
-            prover.descend(
-                &mut levels,
-                list,
-                0,
-                free,
-                table,
-                &mut digits,
-                depth,
-                &mut |digits, bound, boards| {
-                    let (highest, found) = &mut results[table.index(digits)];
-                    *highest = (*highest).max(bound);
-                    found.extend(boards);
-                },
-            );
-            0
-        });
+        let dropped = self.force(
+            &mut lists,
+            0,
+            end,
+            entries,
+            &mut |prover, list, depth, shared| {
+                prover.descend(
+                    &mut levels,
+                    list,
+                    shared,
+                    0,
+                    free,
+                    table,
+                    &mut digits,
+                    depth,
+                    &mut |digits, bound, boards| {
+                        let (highest, found) = &mut results[table.index(digits)];
+                        *highest = (*highest).max(bound);
+                        found.extend(boards);
+                    },
+                );
+                0
+            },
+        );
         self.forced_group = lists;
         self.levels = levels;
         each_assignment(free, 0, &mut digits, &mut |digits| {
@@ -1358,6 +1712,7 @@ impl<'t> Prover<'t> {
         &mut self,
         levels: &mut [Vec<Vec<u128>>],
         entries: &[u128],
+        shared: Option<&Shared<'_>>,
         k: usize,
         free: &[Vec<Vec<u8>>],
         table: &Wanted,
@@ -1394,7 +1749,16 @@ impl<'t> Prover<'t> {
         }
         if together <= MAX_LANES {
             if wanted != 0 {
-                self.walk_together(entries, forced, &split, wanted, digits, &set_digits, leaf);
+                self.walk_together(
+                    entries,
+                    shared,
+                    forced,
+                    &split,
+                    wanted,
+                    digits,
+                    &set_digits,
+                    leaf,
+                );
             }
             for digit in &mut digits[k..] {
                 *digit = 0;
@@ -1444,7 +1808,7 @@ impl<'t> Prover<'t> {
                 self.set_position(p, &free[k + j][usize::from(digits[k + j])]);
             }
             let list = std::mem::take(&mut lists[lane]);
-            self.descend(levels, &list, end, free, table, digits, forced, leaf);
+            self.descend(levels, &list, None, end, free, table, digits, forced, leaf);
             lists[lane] = list;
         }
         for digit in &mut digits[k..end] {
@@ -1460,6 +1824,7 @@ impl<'t> Prover<'t> {
     fn walk_together(
         &mut self,
         entries: &[u128],
+        shared: Option<&Shared<'_>>,
         forced: usize,
         split: &Split,
         wanted: u32,
@@ -1468,7 +1833,7 @@ impl<'t> Prover<'t> {
         leaf: &mut Leaf<'_>,
     ) {
         self.found.clear();
-        let bounds = self.walk_lanes(entries, forced, split, wanted);
+        let bounds = self.walk_lanes(entries, shared, forced, split, wanted);
         let found = std::mem::take(&mut self.found);
         let mut lanes = wanted;
         while lanes != 0 {
@@ -1563,7 +1928,7 @@ impl<'t> Prover<'t> {
             depth,
             end,
             entries,
-            &mut |prover, list, depth| prover.walk_lanes(list, depth, &alone, 1)[0],
+            &mut |prover, list, depth, shared| prover.walk_lanes(list, shared, depth, &alone, 1)[0],
         );
         self.forced_class = lists;
         let found = self.found.drain(..).map(|(_, board)| board).collect();
@@ -1587,16 +1952,18 @@ impl<'t> Prover<'t> {
         depth: usize,
         end: usize,
         entries: &[u128],
-        reached: &mut dyn FnMut(&mut Self, &[u128], usize) -> u32,
+        reached: &mut Reached<'_, 't>,
     ) -> u32 {
-        if depth >= end && (entries.len() <= self.force_more || depth + 1 >= lists.len()) {
-            return reached(self, entries, depth);
+        if self.forced_enough(entries, depth, end, lists.len()) {
+            return reached(self, entries, depth, None);
         }
         // Sorted keys with no letter before `depth` are in blocks by their letter there.
         let absent = entries.partition_point(|&e| letter_at(e, depth) == 0);
         let clear = !pair_bits(depth);
         let mut merged = std::mem::take(&mut lists[depth + 1]);
         let mut highest = 0;
+        self.sets += 1;
+        let set = self.sets;
         for i in 0..self.letters[depth].len() {
             let letter = u32::from(self.letters[depth][i]) + 1;
             let with = &entries[absent..];
@@ -1618,10 +1985,34 @@ impl<'t> Prover<'t> {
                 }
             }
             self.chosen[depth] = i as u8;
-            highest = highest.max(self.force(lists, depth + 1, end, &merged, reached));
+            // A list forced no further is walked over its base (see [`Base`]).
+            let bound = if self.forced_enough(&merged, depth + 1, end, lists.len()) {
+                let shared = Shared {
+                    absent: &entries[..absent],
+                    with: &with[lo..hi],
+                    clear,
+                    set,
+                };
+                reached(
+                    self,
+                    &merged,
+                    depth + 1,
+                    Some(&shared).filter(|_| self.share),
+                )
+            } else {
+                self.force(lists, depth + 1, end, &merged, reached)
+            };
+            highest = highest.max(bound);
         }
         lists[depth + 1] = merged;
         highest
+    }
+
+    /// Whether [`Prover::force`] goes no further with `entries` (positions
+    /// before `depth` forced; it may force up to `end`, and one more where a
+    /// list is long if `lists`, of length `room`, has room).
+    fn forced_enough(&self, entries: &[u128], depth: usize, end: usize, room: usize) -> bool {
+        depth >= end && (entries.len() <= self.force_more || depth + 1 >= room)
     }
 
     /// Builds the tree of `entries` (positions before `depth` forced) with a
@@ -1633,16 +2024,19 @@ impl<'t> Prover<'t> {
     fn walk_lanes(
         &mut self,
         entries: &[u128],
+        shared: Option<&Shared<'_>>,
         depth: usize,
         split: &Split,
         wanted: u32,
     ) -> [u32; MAX_LANES] {
+        let walk = (entries, shared, depth, split, wanted);
         if split.lanes == 1 {
-            let bounds = self.walk_in(|trees| &mut trees.one, entries, depth, split, wanted);
-            return bounds.unwrap_or_default();
+            return self
+                .walk_in(|trees| &mut trees.one, walk)
+                .unwrap_or_default();
         }
-        self.walk_in(|trees| &mut trees.narrow, entries, depth, split, wanted)
-            .or_else(|| self.walk_in(|trees| &mut trees.wide, entries, depth, split, wanted))
+        self.walk_in(|trees| &mut trees.narrow, walk)
+            .or_else(|| self.walk_in(|trees| &mut trees.wide, walk))
             .unwrap_or_default()
     }
 
@@ -1650,13 +2044,10 @@ impl<'t> Prover<'t> {
     fn walk_in<T: Lane, const N: usize>(
         &mut self,
         pick: fn(&mut Trees) -> &mut Tree<T, N>,
-        entries: &[u128],
-        depth: usize,
-        split: &Split,
-        wanted: u32,
+        (entries, shared, depth, split, wanted): (&[u128], Option<&Shared<'_>>, usize, &Split, u32),
     ) -> Option<[u32; MAX_LANES]> {
         let mut tree = std::mem::take(pick(&mut self.trees));
-        let bounds = self.walk_tree(&mut tree, entries, depth, split, wanted);
+        let bounds = self.walk_tree(&mut tree, entries, shared, depth, split, wanted);
         *pick(&mut self.trees) = tree;
         bounds
     }
@@ -1667,18 +2058,34 @@ impl<'t> Prover<'t> {
         &mut self,
         tree: &mut Tree<T, N>,
         entries: &[u128],
+        shared: Option<&Shared<'_>>,
         depth: usize,
         split: &Split,
         wanted: u32,
     ) -> Option<[u32; MAX_LANES]> {
         let masks = Masks::new(split);
         let built = self.built;
-        widest(
+        let kept = widest(
             #[inline(always)]
-            || tree.build(entries, &masks, built),
+            || match shared {
+                Some(shared) => tree.build_over(entries, shared, &masks, built),
+                None => {
+                    tree.build(entries, &masks, built);
+                    false
+                }
+            },
         );
+        // Nodes written: the base's only when it was (re)built.
         let written = tree.nodes();
-        self.work.nodes += written as u64;
+        let base = if kept {
+            tree.base.kids + tree.base.choices
+        } else {
+            0
+        };
+        self.work.nodes += (written - base) as u64;
+        if shared.is_some() {
+            self.work.taken += tree.taken;
+        }
         if tree.saturated() {
             return None;
         }
@@ -1706,6 +2113,7 @@ impl<'t> Prover<'t> {
             split,
             first: cells - split.positions.len(),
             entries,
+            absent: shared.map_or(&[], |shared| shared.absent),
             masks,
         };
         let points = tree.root.points;
@@ -1969,9 +2377,10 @@ impl<'t> Prover<'t> {
 /// free positions, and what grows the tree's stubs.
 struct Walk<'a, T: Lane, const N: usize> {
     split: &'a Split,
-    /// The entries the tree was built from, and the lanes that keep them,
-    /// for [`Tree::grow`].
+    /// The entries the tree was built from, those its base was built from
+    /// (empty without one), and the lanes that keep them, for [`Tree::grow`].
     entries: &'a [u128],
+    absent: &'a [u128],
     masks: Masks<T, N>,
     /// The first free position (`split`'s first).
     first: usize,
@@ -2290,7 +2699,7 @@ mod tests {
                         .map(|&e| e & PATH | u128::from(points_of(e) * scale))
                         .collect();
                     prover.target = u32::MAX;
-                    let bounds = prover.walk_lanes(&scaled, 0, &split, 0);
+                    let bounds = prover.walk_lanes(&scaled, None, 0, &split, 0);
                     for (lane, &bound) in bounds.iter().enumerate().take(split.lanes) {
                         let kept = scaled
                             .iter()
@@ -2388,6 +2797,31 @@ mod tests {
     }
 
     #[test]
+    fn a_tree_built_over_its_forcings_base_makes_the_same_walk() {
+        // Written whole, and two and three levels deep: the walks of one
+        // forcing's lists then grow the base's stubs, which are put back
+        // before the next list's tree is written over the base.
+        let cells: [&[u8]; 9] = [b"aest"; 9];
+        for_every_target(&cells, |prover, entries, _, target| {
+            for built in [BUILT, 2, 3] {
+                prover.built = built;
+                let mut walks = Vec::new();
+                for share in [true, false] {
+                    prover.share = share;
+                    prover.work = Work::default();
+                    let (bound, mut found) = prover.search(entries, 0);
+                    found.sort();
+                    walks.push((bound, found, prover.work.steps));
+                    // Paths are taken from a base exactly when lists share one.
+                    assert_eq!(prover.work.taken > 0, share, "target {target}");
+                }
+                assert_eq!(walks[0], walks[1], "target {target}, {built} levels");
+            }
+            (prover.built, prover.share) = (BUILT, true);
+        });
+    }
+
+    #[test]
     fn stubs_grown_as_the_walk_reaches_them_make_the_same_walk() {
         let cells: [&[u8]; 9] = [
             b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
@@ -2442,7 +2876,7 @@ mod tests {
                 prover.built = built;
                 prover.found.clear();
                 let steps = prover.work.steps;
-                let bounds = prover.walk_lanes(entries, 0, &split, wanted);
+                let bounds = prover.walk_lanes(entries, None, 0, &split, wanted);
                 walks.push((bounds, prover.found.clone(), prover.work.steps - steps));
             }
             prover.built = BUILT;

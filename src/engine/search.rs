@@ -345,9 +345,7 @@ impl<'t> Searcher<'t> {
         if !self.neighbours.is_for(rows, cols, self.rules.moves) {
             self.set_shape(rows, cols);
         }
-        for f in &self.found {
-            self.seen[f.node as usize / 64] = 0;
-        }
+        self.forget_found();
         self.steps = 0;
         if self.trie.is_empty() {
             return;
@@ -361,6 +359,15 @@ impl<'t> Searcher<'t> {
             }),
             None => self.search_general(faces),
         }
+    }
+
+    /// Forgets the last search's words: clears their bits in `seen` (whole
+    /// words of it, cheaper than sweeping the set) and the list.
+    fn forget_found(&mut self) {
+        for f in &self.found {
+            self.seen[f.node as usize / 64] = 0;
+        }
+        self.found.clear();
     }
 
     /// Walks the board `faces` with the vector walk and puts its words in
@@ -407,10 +414,7 @@ impl<'t> Searcher<'t> {
             Some(vector::Outcome::Done(steps)) => self.steps = steps,
             Some(vector::Outcome::Exhausted) => self.steps = STEP_BUDGET,
             None => {
-                for f in &self.found {
-                    self.seen[f.node as usize / 64] = 0;
-                }
-                self.found.clear();
+                self.forget_found();
                 return false;
             }
         }
@@ -440,10 +444,7 @@ impl<'t> Searcher<'t> {
         if !self.neighbours.is_for(rows, cols, self.rules.moves) {
             self.set_shape(rows, cols);
         }
-        for f in &self.found {
-            self.seen[f.node as usize / 64] = 0;
-        }
-        self.found.clear();
+        self.forget_found();
         self.steps = 0;
         let fast = FastBoard::new(
             faces,

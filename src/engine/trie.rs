@@ -13,7 +13,7 @@
 //! (`CAR`), 5 (`CAT`) and 6 (`COT`) are word ends with empty masks.
 
 /// Bit of `Node::mask` that marks a word's last letter.
-const TERMINAL: u32 = 1 << 31;
+pub(crate) const TERMINAL: u32 = 1 << 31;
 /// Bits of `Node::mask` that hold the child letters A..Z.
 const LETTERS: u32 = (1 << 26) - 1;
 

@@ -67,9 +67,6 @@ const Q: u32 = (b'Q' - b'A') as u32;
 /// Letter code of `U`.
 const U: u32 = (b'U' - b'A') as u32;
 
-/// Bit of a trie node's mask that marks a word's end (see [`Node`]).
-const TERMINAL: u32 = 1 << 31;
-
 /// A board shape's neighbour lists, eight lanes per cell: a cell with fewer
 /// neighbours repeats itself in the spare lanes (it is always on its own
 /// path, so those lanes are never stepped into).
@@ -247,7 +244,7 @@ fn run(
     }
     let q_code = _mm256_set1_epi32(if board.qu { Q as i32 } else { -1 });
     let ones = _mm256_set1_epi32(1);
-    let terminal = _mm256_set1_epi32(TERMINAL as i32);
+    let terminal = _mm256_set1_epi32(crate::engine::trie::TERMINAL as i32);
     let stack = &mut scratch.stack;
     let candidates = &mut scratch.candidates;
     let root = nodes[0];

@@ -28,14 +28,7 @@ pub const PLAYER_WORDS: &str = include_str!("../data/player-words.txt");
 /// The commonness of a word in a list with no level for it: rarer than every level.
 pub const RARE: u8 = u8::MAX;
 
-/// The built-in word lists.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum WordList {
-    /// The course's `words.txt` (a `words.txt` in the working directory takes its place).
-    Course,
-    /// The player list with commonness levels.
-    Player,
-}
+pub use crate::rules::WordList;
 
 /// How much of the word list a computer player knows (`--level`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -98,7 +91,7 @@ pub const DEFAULT_FILE: &str = "words.txt";
 /// Longest word kept: the most letters a path can spell on the largest board
 /// (every cell a two-letter face). A longer line could never be found, and
 /// indexing it would cost a trie node per letter (hundreds of MB for a 50 MB line).
-pub const MAX_WORD_LEN: usize = 2 * crate::game_board::MAX_CELLS;
+pub const MAX_WORD_LEN: usize = 2 * crate::rules::MAX_CELLS;
 
 /// Largest word file read: far beyond any real word list (English ones are a
 /// few MB), and a bound on memory when the path names something endless such

@@ -52,8 +52,7 @@ impl fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
-/// The most cells a board may have (a 64x64 board; the search handles any size up to this).
-pub const MAX_CELLS: usize = 4096;
+pub use crate::rules::MAX_CELLS;
 
 /// A rows x cols grid of faces.
 ///
@@ -84,7 +83,7 @@ impl GameBoard {
         // Rules are plain data; a shape no board can have is clamped rather than
         // trusted, but any shape a board can have (1x4096 too) is kept.
         let cells = rules.rows.saturating_mul(rules.cols);
-        let fits = rules.rows >= 1 && rules.cols >= 1 && cells <= crate::game_board::MAX_CELLS;
+        let fits = rules.rows >= 1 && rules.cols >= 1 && cells <= MAX_CELLS;
         let (rows, cols) = if fits {
             (rules.rows, rules.cols)
         } else {
@@ -265,6 +264,20 @@ impl GameBoard {
     /// The board as one row-major string of its letters (`Qu` written `QU`).
     pub fn letters(&self) -> String {
         self.faces.iter().map(Face::as_str).collect()
+    }
+}
+
+impl boggle_engine::Grid for GameBoard {
+    fn rows(&self) -> usize {
+        self.rows
+    }
+
+    fn cols(&self) -> usize {
+        self.cols
+    }
+
+    fn faces(&self) -> &[Face] {
+        &self.faces
     }
 }
 

@@ -23,7 +23,7 @@ pub mod cli;
 pub mod dice;
 pub mod dictionary;
 pub mod die;
-pub mod engine;
+pub use boggle_engine as engine;
 pub mod error;
 pub mod face;
 pub mod game;

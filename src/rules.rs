@@ -4,42 +4,20 @@
 
 use std::fmt;
 
+pub use boggle_engine::{MAX_CELLS, MoveRule, Scoring, SearchRules};
+
 use crate::dice::DiceSet;
-use crate::dictionary::WordList;
 
-/// How the path of a word may move from one cell to the next.
+/// The longest timed turn any mode accepts, in seconds (a day).
+pub const MAX_SECONDS: u64 = 24 * 60 * 60;
+
+/// The built-in word lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MoveRule {
-    /// Any of the 8 neighbours, no wrap-around (standard Boggle).
-    EightNeighbours,
-    /// Spec 004's variant: any neighbour in the same row or the row below, never up.
-    NoUp,
-}
-
-/// Points for a word, by its length in letters (a `Qu` cell counts two).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Scoring {
-    /// `points[n]` for a word of `n` letters; words of 8 or more use `points[8]`.
-    Table([u32; 9]),
-    /// One point per letter beyond `n` (TDDD86: length − 3).
-    LengthMinus(u32),
-}
-
-impl Scoring {
-    /// Project 4: 3:1 4:1 5:2 6:3 7:4 8+:11.
-    pub const PROJECT4: Scoring = Scoring::Table([0, 0, 0, 1, 1, 2, 3, 4, 11]);
-    /// Standard Boggle, algs4 and ECE 209: 3–4:1 5:2 6:3 7:5 8+:11.
-    pub const STANDARD: Scoring = Scoring::Table([0, 0, 0, 1, 1, 2, 3, 5, 11]);
-
-    /// Points for a word of `letters` letters (before any minimum length applies).
-    pub fn points(&self, letters: usize) -> u32 {
-        match self {
-            Scoring::Table(points) => points[letters.min(8)],
-            Scoring::LengthMinus(n) => {
-                u32::try_from(letters).map_or(u32::MAX, |len| len.saturating_sub(*n))
-            }
-        }
-    }
+pub enum WordList {
+    /// The course's `words.txt` (a `words.txt` in the working directory takes its place).
+    Course,
+    /// The player list with commonness levels.
+    Player,
 }
 
 /// The named rule sets, chosen with `--rules NAME`. The command line parses
@@ -129,8 +107,7 @@ impl fmt::Display for RulesError {
         match self {
             RulesError::BadSize { rows, cols } => write!(
                 f,
-                "a {rows}x{cols} board is not possible (1 to {} cells)",
-                crate::game_board::MAX_CELLS
+                "a {rows}x{cols} board is not possible (1 to {MAX_CELLS} cells)"
             ),
             RulesError::DiceDoNotFit { dice, rows, cols } => write!(
                 f,
@@ -270,7 +247,7 @@ impl Rules {
     pub fn validate(&self) -> Result<(), RulesError> {
         let (rows, cols) = (self.rows, self.cols);
         let cells = rows.saturating_mul(cols);
-        if rows == 0 || cols == 0 || cells > crate::game_board::MAX_CELLS {
+        if rows == 0 || cols == 0 || cells > MAX_CELLS {
             return Err(RulesError::BadSize { rows, cols });
         }
         if !self.dice.fits(cells) {
@@ -299,10 +276,19 @@ impl Rules {
 
     /// Points for a word of `letters` letters under these rules (0 if its length is not allowed).
     pub fn word_score(&self, letters: usize) -> u32 {
-        if self.allows_len(letters) {
-            self.scoring.points(letters)
-        } else {
-            0
+        self.search_rules().word_score(letters)
+    }
+
+    /// What the search applies of these rules.
+    pub fn search_rules(&self) -> SearchRules {
+        SearchRules {
+            rows: self.rows,
+            cols: self.cols,
+            min_len: self.min_len,
+            max_len: self.max_len,
+            scoring: self.scoring,
+            moves: self.moves,
+            qu: self.qu,
         }
     }
 
@@ -338,7 +324,19 @@ impl Rules {
 
     /// Whether a word of `letters` letters may score under these rules.
     pub fn allows_len(&self, letters: usize) -> bool {
-        letters >= self.min_len && self.max_len.is_none_or(|max| letters <= max)
+        self.search_rules().allows_len(letters)
+    }
+}
+
+impl From<&Rules> for SearchRules {
+    fn from(rules: &Rules) -> SearchRules {
+        rules.search_rules()
+    }
+}
+
+impl From<Rules> for SearchRules {
+    fn from(rules: Rules) -> SearchRules {
+        rules.search_rules()
     }
 }
 

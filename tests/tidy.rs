@@ -1,12 +1,31 @@
 //! Tidy checks on the source tree: the layout a reader should find (the
 //! design's classes at the top of `src/`, no more than 12 files there), a
-//! `//!` header on every module, `unsafe` only in the search engine, and the
-//! lint that makes every unsafe block say why it is sound.
+//! `//!` header on every module of every crate, `unsafe` only in the search
+//! engine's crate, and the lint that makes every unsafe block say why it is
+//! sound.
 
 use std::path::{Path, PathBuf};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The source folders of the workspace: the root package's and each crate's.
+fn source_dirs() -> Vec<PathBuf> {
+    let mut dirs = vec![root().join("src")];
+    for entry in std::fs::read_dir(root().join("crates")).expect("crates/ is readable") {
+        dirs.push(entry.expect("a directory entry").path().join("src"));
+    }
+    dirs.sort();
+    dirs
+}
+
+/// Every `.rs` file of the workspace's sources.
+fn all_sources() -> Vec<PathBuf> {
+    source_dirs()
+        .iter()
+        .flat_map(|dir| rust_files(dir))
+        .collect()
 }
 
 /// Every `.rs` file under `dir`, recursively.
@@ -59,7 +78,7 @@ fn the_design_classes_are_at_the_top_of_src() {
 
 #[test]
 fn every_module_starts_with_a_header() {
-    let missing: Vec<String> = rust_files(&root().join("src"))
+    let missing: Vec<String> = all_sources()
         .into_iter()
         .filter(|path| {
             let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -75,9 +94,9 @@ fn every_module_starts_with_a_header() {
 
 #[test]
 fn unsafe_code_stays_in_the_engine() {
-    let engine = root().join("src").join("engine");
+    let engine = root().join("crates").join("boggle-engine");
     let mut outside = Vec::new();
-    for path in rust_files(&root().join("src")) {
+    for path in all_sources() {
         let text = std::fs::read_to_string(&path).unwrap_or_default();
         for (number, line) in text.lines().enumerate() {
             let code = line.split("//").next().unwrap_or_default();
@@ -91,11 +110,11 @@ fn unsafe_code_stays_in_the_engine() {
     }
     assert!(
         outside.is_empty(),
-        "unsafe outside src/engine/: {outside:?}"
+        "unsafe outside crates/boggle-engine/: {outside:?}"
     );
     let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
     assert!(
-        manifest.contains("[lints.clippy]")
+        manifest.contains("[workspace.lints.clippy]")
             && manifest.contains("undocumented_unsafe_blocks = \"deny\""),
         "Cargo.toml denies undocumented unsafe blocks"
     );

@@ -13,9 +13,9 @@ use crate::dictionary::Dictionary;
 use crate::error::Error;
 use crate::rules::{Preset, Rules};
 
-/// Longest `--time`: a day. Beyond it a clock would overflow (2^64 seconds
-/// cannot be added to an instant), and no game or search needs more.
-pub const MAX_SECONDS: u64 = 24 * 60 * 60;
+// Longest `--time`: a day. Beyond it a clock would overflow (2^64 seconds
+// cannot be added to an instant), and no game or search needs more.
+pub use crate::rules::MAX_SECONDS;
 
 /// Most `--threads`: 4 per core of a 64-core machine. The same on every
 /// machine, so a `best --seed S --threads T` run repeats anywhere; beyond it

@@ -122,7 +122,8 @@ pub fn run(args: &ProveArgs) -> Result<(), Error> {
         Some(spec) => Buckets::parse(spec).map_err(|e| prove_error(ProveError::Buckets(e)))?,
         None => Buckets::default_for(rules.rows, rules.cols),
     };
-    let mut settings = Settings::new(rules, buckets, above).map_err(prove_error)?;
+    let rules_name = rules.preset.name();
+    let mut settings = Settings::new(&rules, buckets, above).map_err(prove_error)?;
     settings.grouped = !args.per_class;
     let shard = match &args.shard {
         Some(text) => Shard::parse(text).map_err(prove_error)?,
@@ -168,7 +169,13 @@ pub fn run(args: &ProveArgs) -> Result<(), Error> {
     let mine_classes: usize = mine.iter().map(|g| g.classes.len()).sum();
     let (files, mut records) = match &args.out {
         Some(dir) => {
-            let params = Params::new(&settings, &dictionary, class_count as u64, shard.count);
+            let params = Params::new(
+                &settings,
+                rules_name,
+                dictionary.words(),
+                class_count as u64,
+                shard.count,
+            );
             let (files, done) =
                 ShardFiles::open(dir, shard, &params, args.resume).map_err(prove_error)?;
             (Some(files), done)

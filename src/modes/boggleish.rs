@@ -33,7 +33,7 @@ pub const ECE209_DICE: [&str; 16] = [
 /// The largest seed: the register holds 16 bits.
 pub const MAX_SEED: u64 = 0xFFFF;
 /// The longest timer the game asks for: a day, as `--time` allows.
-pub const MAX_TIME: u64 = crate::cli::args::MAX_SECONDS;
+pub const MAX_TIME: u64 = crate::rules::MAX_SECONDS;
 
 /// The seed prompt.
 pub const SEED_PROMPT: &str = "Enter a seed number (0 to 65535): ";

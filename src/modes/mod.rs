@@ -8,5 +8,5 @@ pub mod best;
 pub mod boggleish;
 pub mod console;
 pub mod lfsr;
-pub mod prove;
+pub use boggle_prove as prove;
 pub mod versus;

@@ -82,6 +82,24 @@ impl Default for Trie {
 }
 
 impl Trie {
+    /// Builds the trie from any words, in any case and order: words with a
+    /// byte other than a letter are left out, and repeats kept once.
+    pub fn from_words<I>(words: I) -> Trie
+    where
+        I: IntoIterator,
+        I::Item: AsRef<[u8]>,
+    {
+        let mut words: Vec<Vec<u8>> = words
+            .into_iter()
+            .map(|word| word.as_ref().to_ascii_uppercase())
+            .filter(|word| !word.is_empty() && word.iter().all(u8::is_ascii_uppercase))
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        let words: Vec<&[u8]> = words.iter().map(Vec::as_slice).collect();
+        Trie::from_sorted(&words)
+    }
+
     /// Builds the trie from words that are sorted, free of duplicates and made of A–Z only.
     pub fn from_sorted(words: &[&[u8]]) -> Trie {
         // A trie has fewer nodes than letters, and rarely fewer than half as many.

@@ -63,6 +63,21 @@ fn v3<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// Issues a load of the cache line at `ptr`: only a hint, it never faults,
+/// whatever the address.
+#[inline(always)]
+pub fn prefetch<T>(ptr: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch is only a hint: it never faults and reads
+        // nothing into the program, whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr.cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = ptr;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

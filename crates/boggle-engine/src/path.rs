@@ -2,14 +2,13 @@
 //! highlighting it, for rules without a dictionary (any string on the board
 //! scores) and for checking the search's answers independently.
 
-use crate::engine::neighbours::Neighbours;
-use crate::game_board::GameBoard;
-use crate::rules::MoveRule;
+use crate::neighbours::Neighbours;
+use crate::rules::{Grid, MoveRule};
 
 /// The cells (row-major indices) of one path that spells `word` on `board`
 /// under `moves`, or `None` if there is none. `word` is compared case-insensitively;
 /// each face must match whole (`Qu` matches `QU`, never a lone `Q`).
-pub fn find_path(board: &GameBoard, moves: MoveRule, word: &str) -> Option<Vec<usize>> {
+pub fn find_path(board: &(impl Grid + ?Sized), moves: MoveRule, word: &str) -> Option<Vec<usize>> {
     let word = word.to_ascii_uppercase();
     let word = word.as_bytes();
     if word.is_empty() {
@@ -25,7 +24,7 @@ pub fn find_path(board: &GameBoard, moves: MoveRule, word: &str) -> Option<Vec<u
 
 /// Whether `rest` can be spelled starting at `cell`; leaves the path in `path` if so.
 fn extend(
-    board: &GameBoard,
+    board: &(impl Grid + ?Sized),
     neighbours: &Neighbours,
     rest: &[u8],
     cell: usize,
@@ -55,10 +54,11 @@ fn extend(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::grid;
 
     #[test]
     fn finds_paths_under_each_move_rule() {
-        let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
+        let board = grid("BENHLAUMITLZRGAN", 4, 4, false);
         assert_eq!(
             find_path(&board, MoveRule::NoUp, "eat"),
             Some(vec![1, 5, 9])
@@ -76,7 +76,7 @@ mod tests {
 
     #[test]
     fn qu_faces_match_whole() {
-        let board = GameBoard::from_letters("QITX", 2, 2, true).expect("4 cells");
+        let board = grid("QITX", 2, 2, true);
         assert_eq!(
             find_path(&board, MoveRule::EightNeighbours, "QUIT"),
             Some(vec![0, 1, 2])
@@ -86,7 +86,7 @@ mod tests {
 
     #[test]
     fn a_cell_is_used_once() {
-        let board = GameBoard::from_letters("ABXX", 2, 2, false).expect("4 cells");
+        let board = grid("ABXX", 2, 2, false);
         assert!(find_path(&board, MoveRule::EightNeighbours, "ABA").is_none());
     }
 }

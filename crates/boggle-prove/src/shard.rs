@@ -17,8 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::classes::{Buckets, Classes};
 use super::{ClassRecord, FoundBoard, ProveError, Settings, Summary};
-use crate::dictionary::Dictionary;
-use crate::rules::{MoveRule, Preset, Rules};
+use boggle_engine::{MoveRule, SearchRules};
 
 /// Shard `index` of `count`: the groups of classes at positions `index`,
 /// `index + count`, ... of the groups in increasing id order.
@@ -91,44 +90,49 @@ pub struct Params {
 }
 
 impl Params {
-    /// The parameters of a proof of `settings` with `dictionary` over `shards` shards.
-    pub fn new(settings: &Settings, dictionary: &Dictionary, classes: u64, shards: u32) -> Params {
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        for word in dictionary.words() {
+    /// The parameters of a proof of `settings` under the rules named `rules`
+    /// (a label the caller resolves), with the word list `words` (sorted, as
+    /// the dictionary holds them) over `shards` shards.
+    pub fn new<'w>(
+        settings: &Settings,
+        rules_name: &str,
+        words: impl IntoIterator<Item = &'w str>,
+        classes: u64,
+        shards: u32,
+    ) -> Params {
+        let (mut hash, mut count): (u64, usize) = (0xcbf2_9ce4_8422_2325, 0);
+        for word in words {
+            count += 1;
             for byte in word.bytes().chain(std::iter::once(b'\n')) {
                 hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
             }
         }
         let rules = &settings.rules;
         Params {
-            rules: rules.preset.name().to_string(),
+            rules: rules_name.to_string(),
             rows: rules.rows,
             cols: rules.cols,
             min_len: rules.min_len,
             no_up: rules.moves == MoveRule::NoUp,
             above: settings.above,
             buckets: settings.buckets.spec().to_string(),
-            words: dictionary.len(),
+            words: count,
             dictionary_hash: format!("{hash:016x}"),
             classes,
             shards,
         }
     }
 
-    /// The classes these parameters describe (no dictionary needed).
+    /// The classes these parameters describe (no dictionary needed: they
+    /// depend on the shape and the move rule alone).
     fn classes(&self, path: &Path) -> Result<Classes, ProveError> {
-        let preset = <Preset as clap::ValueEnum>::from_str(&self.rules, true).map_err(|_| {
-            ProveError::Record {
-                path: path.to_path_buf(),
-                line: 1,
-                reason: format!("unknown rules '{}'", self.rules),
-            }
-        })?;
-        let mut rules = Rules::sized(preset, self.rows, self.cols);
-        rules.moves = if self.no_up {
-            MoveRule::NoUp
-        } else {
-            MoveRule::EightNeighbours
+        let rules = SearchRules {
+            moves: if self.no_up {
+                MoveRule::NoUp
+            } else {
+                MoveRule::EightNeighbours
+            },
+            ..SearchRules::standard(self.rows, self.cols)
         };
         let buckets = Buckets::parse(&self.buckets).map_err(|e| ProveError::Record {
             path: path.to_path_buf(),

@@ -1,5 +1,5 @@
 //! The search engine: finds every dictionary word on a board under any
-//! [`Rules`], for every mode. A depth-first walk of board paths and trie
+//! [`SearchRules`], for every mode. A depth-first walk of board paths and trie
 //! nodes in step: a path is extended only while its letters are a prefix of
 //! some word, so a board visits a few hundred trie nodes, not millions of paths.
 //!
@@ -137,12 +137,12 @@
 //! 4. `score_letters` needs the fast walker (it declines the boards that
 //!    need the general one).
 
-use crate::engine::neighbours::Neighbours;
-use crate::engine::trie::{Node, Trie};
-use crate::engine::vector;
+use crate::cpu::prefetch;
 use crate::face::Face;
-use crate::game_board::GameBoard;
-use crate::rules::Rules;
+use crate::neighbours::Neighbours;
+use crate::rules::{Grid, SearchRules};
+use crate::trie::{Node, Trie};
+use crate::vector;
 
 /// The most steps (paths taken up, cells entered) one board's search may
 /// take. Real boards take a few thousand (4x4) to a few hundred thousand
@@ -207,7 +207,7 @@ pub struct Tally {
 #[derive(Clone, Debug)]
 pub struct Searcher<'t> {
     trie: &'t Trie,
-    rules: Rules,
+    rules: SearchRules,
     neighbours: Neighbours,
     /// `neighbour_masks[cell]`: the cells a path may step to from `cell`, as bits
     /// (only for boards of at most 64 cells).
@@ -240,10 +240,11 @@ pub struct Searcher<'t> {
 
 impl<'t> Searcher<'t> {
     /// A searcher over `trie` under `rules`.
-    pub fn new(trie: &'t Trie, rules: &Rules) -> Searcher<'t> {
+    pub fn new(trie: &'t Trie, rules: impl Into<SearchRules>) -> Searcher<'t> {
+        let rules: SearchRules = rules.into();
         let mut searcher = Searcher {
             trie,
-            rules: rules.clone(),
+            rules,
             neighbours: Neighbours::new(0, 0, rules.moves),
             neighbour_masks: Vec::new(),
             found: Vec::with_capacity(1024),
@@ -261,19 +262,19 @@ impl<'t> Searcher<'t> {
     }
 
     /// Every word on `board`, each once, in trie order.
-    pub fn find(&mut self, board: &GameBoard) -> &[Found] {
+    pub fn find(&mut self, board: &(impl Grid + ?Sized)) -> &[Found] {
         self.search(board);
         self.found.sort_unstable_by_key(|f| f.node);
         &self.found
     }
 
     /// The total score of every word on `board`.
-    pub fn score(&mut self, board: &GameBoard) -> u32 {
+    pub fn score(&mut self, board: &(impl Grid + ?Sized)) -> u32 {
         self.tally(board).score
     }
 
     /// How many distinct words `board` holds and what they score together.
-    pub fn tally(&mut self, board: &GameBoard) -> Tally {
+    pub fn tally(&mut self, board: &(impl Grid + ?Sized)) -> Tally {
         self.search(board);
         Tally {
             words: self.found.len() as u32,
@@ -327,7 +328,7 @@ impl<'t> Searcher<'t> {
     }
 
     /// The total score of a board given as its faces, row-major, without
-    /// building a [`GameBoard`] (for callers scoring many variations of one
+    /// building a [`Grid`] (for callers scoring many variations of one
     /// board). A `faces` slice of the wrong length scores 0.
     pub fn score_faces(&mut self, rows: usize, cols: usize, faces: &[Face]) -> u32 {
         if rows.checked_mul(cols) != Some(faces.len()) {
@@ -337,7 +338,7 @@ impl<'t> Searcher<'t> {
         self.total()
     }
 
-    fn search(&mut self, board: &GameBoard) {
+    fn search(&mut self, board: &(impl Grid + ?Sized)) {
         self.search_faces(board.rows(), board.cols(), board.faces());
     }
 
@@ -755,21 +756,6 @@ impl FastWalk<'_> {
     }
 }
 
-/// Issues a load of the cache line at `ptr`: only a hint, it never faults,
-/// whatever the address.
-#[inline(always)]
-pub(crate) fn prefetch<T>(ptr: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        // SAFETY: a prefetch is only a hint: it never faults and reads
-        // nothing into the program, whatever the address.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(ptr.cast()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = ptr;
-}
-
 /// A path waiting on the fast walk's stack: it ends at `cell` (with `visited`
 /// the cells before it) and has reached trie node `node` after `len` letters;
 /// `open` is the letter it took in the open cell, [`ANY`] if it has not been there.
@@ -1027,15 +1013,29 @@ fn spell(trie: &Trie, node: u32, face: Face) -> Option<(u32, Node)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::DiceSet;
-    use crate::dictionary::Dictionary;
-    use crate::random;
+    use crate::rules::{MoveRule, Scoring};
+    use crate::testing::{Letters, course_trie, grid_of, rng};
+
+    /// Classic rules (8 neighbours, Qu) on a rows x cols board.
+    fn classic(rows: usize, cols: usize) -> SearchRules {
+        SearchRules::standard(rows, cols)
+    }
+
+    /// Spec 004's rules (no going up, plain Q) on a rows x cols board.
+    fn project4(rows: usize, cols: usize) -> SearchRules {
+        SearchRules {
+            moves: MoveRule::NoUp,
+            scoring: Scoring::PROJECT4,
+            qu: false,
+            ..SearchRules::standard(rows, cols)
+        }
+    }
 
     /// The words the fast walk records on `faces` with the walk `run`.
     fn walk_with(
         run: impl FnOnce(&mut FastWalk, usize, &mut [Pending; STACK]),
         trie: &Trie,
-        rules: &Rules,
+        rules: &SearchRules,
         faces: &[Face],
     ) -> Vec<Found> {
         let mut searcher = Searcher::new(trie, rules);
@@ -1050,7 +1050,7 @@ mod tests {
     /// Scores the board `faces` with each letter in `open`, one board at a time.
     fn one_by_one(
         searcher: &mut Searcher,
-        rules: &Rules,
+        rules: &SearchRules,
         faces: &[Face],
         open: usize,
     ) -> [u32; 26] {
@@ -1068,26 +1068,26 @@ mod tests {
     /// under 3+ and 4+ letters, with and without `Qu`, and the no-up rule.
     #[test]
     fn an_open_cell_scores_each_letter_as_its_own_board_does() {
-        let dictionary = Dictionary::shared_default();
-        let trie = dictionary.trie();
-        let mut rng = random::seeded(7);
-        for (preset, rows, cols, dice) in [
-            (crate::rules::Preset::Classic, 4, 4, DiceSet::New),
-            (crate::rules::Preset::Classic, 5, 5, DiceSet::Big),
-            (crate::rules::Preset::Classic, 3, 5, DiceSet::Frequency),
-            (crate::rules::Preset::Project4, 4, 4, DiceSet::Frequency),
-            (crate::rules::Preset::Algs4, 4, 4, DiceSet::New),
+        let trie = course_trie();
+        let mut rng = rng(7);
+        for (rules, letters) in [
+            (classic(4, 4), Letters::Dice),
+            (classic(5, 5), Letters::Dice),
+            (classic(3, 5), Letters::Frequency),
+            (project4(4, 4), Letters::Frequency),
+            (classic(4, 4), Letters::Dice),
         ] {
-            let mut rules = Rules::sized(preset, rows, cols);
+            let (rows, cols) = (rules.rows, rules.cols);
+            let mut rules = rules;
             for min_len in [3, 4] {
                 rules.min_len = min_len;
-                let mut searcher = Searcher::new(trie, &rules);
+                let mut searcher = Searcher::new(trie, rules);
                 for _ in 0..4 {
-                    let faces = dice.roll(rows * cols, rules.qu, &mut rng);
+                    let faces = letters.roll(rows * cols, rules.qu, &mut rng);
                     for open in 0..faces.len() {
                         let expected = one_by_one(&mut searcher, &rules, &faces, open);
                         let got = searcher.score_letters(rows, cols, &faces, open, rules.qu);
-                        assert_eq!(got, Some(expected), "{preset} {min_len} {open}");
+                        assert_eq!(got, Some(expected), "{rules:?} {open}");
                     }
                 }
             }
@@ -1098,9 +1098,8 @@ mod tests {
     /// `Q` face unlike the open cell's `Q`, are left to one-by-one scoring.
     #[test]
     fn an_open_cell_declines_what_the_fast_walk_cannot_take() {
-        let dictionary = Dictionary::shared_default();
-        let rules = Rules::sized(crate::rules::Preset::Classic, 4, 4);
-        let mut searcher = Searcher::new(dictionary.trie(), &rules);
+        let rules = classic(4, 4);
+        let mut searcher = Searcher::new(course_trie(), rules);
         let faces = |letters: &str, qu: bool| -> Vec<Face> {
             letters
                 .bytes()
@@ -1130,31 +1129,29 @@ mod tests {
             eprintln!("no AVX-512 here: the vector walk is not run");
             return;
         }
-        let dictionary = Dictionary::shared_default();
-        let trie = dictionary.trie();
-        let mut rng = random::seeded(11);
-        for (preset, rows, cols, dice) in [
-            (crate::rules::Preset::Classic, 4, 4, DiceSet::New),
-            (crate::rules::Preset::Classic, 5, 5, DiceSet::Big),
-            (crate::rules::Preset::Classic, 4, 8, DiceSet::Frequency),
-            (crate::rules::Preset::Classic, 1, 1, DiceSet::Frequency),
-            (crate::rules::Preset::Algs4, 2, 3, DiceSet::Frequency),
-            (crate::rules::Preset::Project4, 4, 4, DiceSet::Frequency),
+        let trie = course_trie();
+        let mut rng = rng(11);
+        for (rules, letters) in [
+            (classic(4, 4), Letters::Dice),
+            (classic(5, 5), Letters::Dice),
+            (classic(4, 8), Letters::Frequency),
+            (classic(1, 1), Letters::Frequency),
+            (classic(2, 3), Letters::Frequency),
+            (project4(4, 4), Letters::Frequency),
         ] {
-            let mut rules = Rules::sized(preset, rows, cols);
+            let (rows, cols) = (rules.rows, rules.cols);
+            let mut rules = rules;
             for min_len in 1..=4 {
                 rules.min_len = min_len;
-                let mut fast = Searcher::new(trie, &rules);
-                let mut bitmask = Searcher::new(trie, &rules);
+                let mut fast = Searcher::new(trie, rules);
+                let mut bitmask = Searcher::new(trie, rules);
                 assert!(fast.vector.is_some(), "{rows}x{cols} takes the vector walk");
                 bitmask.vector = None;
                 for qu in [true, false] {
                     for _ in 0..20 {
-                        let board =
-                            GameBoard::from_faces(rows, cols, dice.roll(rows * cols, qu, &mut rng))
-                                .expect("a rolled board");
+                        let board = grid_of(rows, cols, letters.roll(rows * cols, qu, &mut rng));
                         let words = fast.find(&board).to_vec();
-                        assert_eq!(words, bitmask.find(&board), "{preset} {min_len} {board:?}");
+                        assert_eq!(words, bitmask.find(&board), "{rules:?} {board:?}");
                         assert!(!fast.exhausted());
                     }
                 }
@@ -1166,17 +1163,16 @@ mod tests {
     /// against the one that is, on boards of 16, 25 and 64 cells with Qu.
     #[test]
     fn the_portable_walk_finds_what_the_fast_one_finds() {
-        let dictionary = Dictionary::shared_default();
-        let trie = dictionary.trie();
-        let mut rng = random::seeded(4);
-        for (dice, side) in [
-            (DiceSet::New, 4),
-            (DiceSet::Big, 5),
-            (DiceSet::Frequency, 8),
+        let trie = course_trie();
+        let mut rng = rng(4);
+        for (letters, side) in [
+            (Letters::Dice, 4),
+            (Letters::Dice, 5),
+            (Letters::Frequency, 8),
         ] {
-            let rules = Rules::sized(crate::rules::Preset::Classic, side, side);
+            let rules = classic(side, side);
             for _ in 0..50 {
-                let faces = dice.roll(side * side, true, &mut rng);
+                let faces = letters.roll(side * side, true, &mut rng);
                 let portable = walk_with(
                     |w, c, p| w.run_portable::<false>(c, p),
                     trie,
@@ -1184,9 +1180,9 @@ mod tests {
                     &faces,
                 );
                 // With an open cell too: the same words under its own letter.
-                let open = random::below(&mut rng, faces.len());
+                let open = rand::Rng::random_range(&mut rng, 0..faces.len());
                 let opened = |run: fn(&mut FastWalk, usize, &mut [Pending; STACK])| {
-                    let mut searcher = Searcher::new(trie, &rules);
+                    let mut searcher = Searcher::new(trie, rules);
                     searcher.letter_masks = vec![0; trie.len()];
                     let board =
                         FastBoard::new(&faces, &searcher.neighbour_masks, None, Some((open, true)))

@@ -17,11 +17,11 @@
 //! A word spelled with the same letters on the same cells along several
 //! paths is counted once.
 
-use crate::engine::cpu::widest;
-use crate::engine::search::{Searcher, prefetch};
-use crate::engine::trie::{Node, Trie};
-use crate::face::Face;
-use crate::rules::Rules;
+use boggle_engine::Face;
+use boggle_engine::SearchRules;
+use boggle_engine::cpu::{prefetch, widest};
+use boggle_engine::search::Searcher;
+use boggle_engine::trie::{Node, Trie};
 
 /// The cell order for a board shape (set for each group by
 /// [`Layout::arrange`]) and the neighbours of each cell.
@@ -43,9 +43,9 @@ pub struct Layout {
 impl Layout {
     /// The layout for `rules`' board (at most 32 cells): cells with the most
     /// neighbours first (centre, then edges, then corners), nearer the centre first.
-    pub fn new(rules: &Rules) -> Layout {
+    pub fn new(rules: &SearchRules) -> Layout {
         let (rows, cols) = (rules.rows, rules.cols);
-        let table = crate::engine::neighbours::Neighbours::new(rows, cols, rules.moves);
+        let table = boggle_engine::neighbours::Neighbours::new(rows, cols, rules.moves);
         let neighbours: Vec<u32> = (0..rows * cols)
             .map(|cell| table.of(cell).iter().fold(0u32, |m, &n| m | 1 << n))
             .collect();
@@ -1469,7 +1469,7 @@ impl Wanted {
 /// Reusable scratch space for bounding classes: the word paths, the tree and the walk's lists.
 pub struct Prover<'t> {
     trie: &'t Trie,
-    rules: Rules,
+    rules: SearchRules,
     layout: Layout,
     searcher: Searcher<'t>,
     /// Points by word length in letters (0 where the length does not count).
@@ -1513,12 +1513,13 @@ pub struct Prover<'t> {
 
 impl<'t> Prover<'t> {
     /// A prover over `trie` under `rules` (a board of at most 16 cells).
-    pub fn new(trie: &'t Trie, rules: &Rules) -> Prover<'t> {
-        let layout = Layout::new(rules);
+    pub fn new(trie: &'t Trie, rules: impl Into<SearchRules>) -> Prover<'t> {
+        let rules: SearchRules = rules.into();
+        let layout = Layout::new(&rules);
         let cells = layout.cells();
         Prover {
             trie,
-            rules: rules.clone(),
+            rules,
             searcher: Searcher::new(trie, rules),
             points: (0..=64).map(|n| rules.word_score(n).min(255)).collect(),
             letters: vec![Vec::new(); cells],
@@ -2568,8 +2569,19 @@ fn sum_bound_of(entries: &[u128], lo: usize, hi: usize, from: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dictionary::Dictionary;
-    use crate::rules::{Preset, Rules};
+
+    /// A word list for the tests, as its trie.
+    struct Dictionary(Trie);
+
+    impl Dictionary {
+        fn from_words(words: impl IntoIterator<Item = &'static str>) -> Dictionary {
+            Dictionary(Trie::from_words(words))
+        }
+
+        fn trie(&self) -> &Trie {
+            &self.0
+        }
+    }
 
     fn letters(cells: &[&[u8]]) -> Vec<Vec<u8>> {
         cells
@@ -2579,7 +2591,7 @@ mod tests {
     }
 
     fn test_prover(dictionary: &Dictionary) -> Prover<'_> {
-        Prover::new(dictionary.trie(), &Rules::sized(Preset::Classic, 3, 3))
+        Prover::new(dictionary.trie(), SearchRules::standard(3, 3))
     }
 
     fn dictionary() -> Dictionary {
@@ -2601,7 +2613,7 @@ mod tests {
 
     #[test]
     fn cells_holding_fewer_letters_are_forced_first_within_their_block() {
-        let mut layout = Layout::new(&Rules::sized(Preset::Classic, 3, 3));
+        let mut layout = Layout::new(&SearchRules::standard(3, 3));
         assert_eq!(layout.order(), [4, 1, 3, 5, 7, 0, 2, 6, 8]);
         let cells = letters(&[
             b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
@@ -2719,8 +2731,8 @@ mod tests {
 
     /// Every board whose cells hold `cells`' letters, with its score, by brute force.
     fn every_board(dictionary: &Dictionary, cells: &[Vec<u8>]) -> Vec<Scored> {
-        let rules = Rules::sized(Preset::Classic, 3, 3);
-        let mut searcher = Searcher::new(dictionary.trie(), &rules);
+        let rules = SearchRules::standard(3, 3);
+        let mut searcher = Searcher::new(dictionary.trie(), rules);
         let mut scores = Vec::new();
         let mut digits = [0usize; 9];
         'boards: loop {
@@ -2856,9 +2868,7 @@ mod tests {
         // The last two positions split into buckets: 2 x 3 classes.
         let buckets = [letters(&[b"ae", b"st"]), letters(&[b"a", b"e", b"st"])];
         let split = Split::new(&[7, 8], &buckets);
-        let order = Layout::new(&Rules::sized(Preset::Classic, 3, 3))
-            .order()
-            .to_vec();
+        let order = Layout::new(&SearchRules::standard(3, 3)).order().to_vec();
         let lane_of = |board: &[u8]| {
             let digit = |j: usize| {
                 let letter = board[order[7 + j]];

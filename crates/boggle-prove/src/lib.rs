@@ -30,7 +30,7 @@
 //! one letter there for all of them: the best letter's sum over their
 //! children, not the sum of each choice's best); a letter whose bound falls
 //! under the target is dropped, and a complete board that is left is scored
-//! exactly by [`crate::engine::search::Searcher`].
+//! exactly by [`boggle_engine::search::Searcher`].
 //!
 //! Classes that differ only in their corners form a *group*
 //! ([`classes::Group`]): its word paths are collected once, with every letter
@@ -355,8 +355,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::engine::trie::Trie;
-use crate::rules::Rules;
+use boggle_engine::SearchRules;
+use boggle_engine::trie::Trie;
 use classes::{BucketError, Buckets, Classes, Group, MAX_CELLS};
 use tree::Prover;
 
@@ -465,7 +465,7 @@ impl ProveError {
 #[derive(Debug, Clone)]
 pub struct Settings {
     /// The rules boards are scored by.
-    pub rules: Rules,
+    pub rules: SearchRules,
     /// The letter buckets that make the classes.
     pub buckets: Buckets,
     /// Find every board scoring at least this.
@@ -477,7 +477,12 @@ pub struct Settings {
 
 impl Settings {
     /// Checks the board size the prover can handle.
-    pub fn new(rules: Rules, buckets: Buckets, above: u32) -> Result<Settings, ProveError> {
+    pub fn new(
+        rules: impl Into<SearchRules>,
+        buckets: Buckets,
+        above: u32,
+    ) -> Result<Settings, ProveError> {
+        let rules: SearchRules = rules.into();
         if rules.cells() > MAX_CELLS || rules.cells() == 0 {
             return Err(ProveError::Size {
                 rows: rules.rows,
@@ -761,7 +766,7 @@ where
                 .lock()
                 .ok()
                 .and_then(|mut p| p.pop())
-                .unwrap_or_else(|| Prover::new(trie, &settings.rules));
+                .unwrap_or_else(|| Prover::new(trie, settings.rules));
             let done = prove_group(&mut prover, settings, &classes, group, skip);
             if let Ok(mut provers) = provers.lock() {
                 provers.push(prover);

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::rules::{MoveRule, Rules};
+use boggle_engine::{MoveRule, SearchRules};
 
 /// Most cells a board may have for `boggle prove` (a path of positions is a `u32` mask,
 /// a board's letters fit one `u128` key, and larger boards have too many classes anyway).
@@ -188,7 +188,7 @@ pub struct Group {
 
 impl Classes {
     /// The classes of a rows x cols board under `buckets`, with the symmetries `rules` allow.
-    pub fn new(rules: &Rules, buckets: &Buckets) -> Classes {
+    pub fn new(rules: &SearchRules, buckets: &Buckets) -> Classes {
         let (rows, cols) = (rules.rows, rules.cols);
         let radix = (0..rows * cols)
             .map(|cell| buckets.for_cell(rows, cols, cell).len() as u64)
@@ -365,7 +365,6 @@ fn symmetries(rows: usize, cols: usize, moves: MoveRule) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Preset;
 
     #[test]
     fn buckets_parse_and_check() {
@@ -388,7 +387,7 @@ mod tests {
 
     #[test]
     fn classes_are_counted_up_to_symmetry() {
-        let rules = Rules::sized(Preset::Classic, 3, 3);
+        let rules = SearchRules::standard(3, 3);
         let buckets = Buckets::parse("bdfgjqvwxz aeiou lnrsy chkmpt").expect("valid");
         let classes = Classes::new(&rules, &buckets);
         assert_eq!(classes.total(), 4u64.pow(9));

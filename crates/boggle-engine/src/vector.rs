@@ -42,7 +42,7 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use crate::engine::trie::Node;
+use crate::trie::Node;
 
 /// Most cells a board may have for the vector walk.
 pub const MAX_CELLS: usize = 32;
@@ -244,7 +244,7 @@ fn run(
     }
     let q_code = _mm256_set1_epi32(if board.qu { Q as i32 } else { -1 });
     let ones = _mm256_set1_epi32(1);
-    let terminal = _mm256_set1_epi32(crate::engine::trie::TERMINAL as i32);
+    let terminal = _mm256_set1_epi32(crate::trie::TERMINAL as i32);
     let stack = &mut scratch.stack;
     let candidates = &mut scratch.candidates;
     let root = nodes[0];

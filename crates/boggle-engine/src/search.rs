@@ -400,14 +400,7 @@ impl<'t> Searcher<'t> {
                 count += usize::from(fresh);
             }
         };
-        let outcome = vector::walk(
-            shape,
-            trie.nodes(),
-            &board,
-            scratch,
-            STEP_BUDGET,
-            &mut record,
-        );
+        let outcome = vector::walk(shape, trie, &board, scratch, STEP_BUDGET, &mut record);
         self.found.clear();
         self.found
             .extend(self.slots[..count].iter().map(|&slot| Found::unpack(slot)));

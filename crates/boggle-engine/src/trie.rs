@@ -61,6 +61,15 @@ impl Node {
 }
 
 /// A read-only trie over upper-case A–Z words.
+///
+/// # Invariant
+///
+/// Every node's children lie inside the trie: for every node,
+/// `first() + letters().count_ones() <= len()`. The vector walk's unchecked
+/// loads of a node's children rely on it. [`Trie::from_sorted`] establishes
+/// it by construction (a letter's bit is set only when its child is pushed,
+/// and the children are pushed before the trie is handed out) and checks it
+/// in debug builds; no method changes a built trie.
 #[derive(Clone, Debug)]
 pub struct Trie {
     nodes: Vec<Node>,
@@ -142,7 +151,15 @@ impl Trie {
             }
             trie.nodes[node as usize] = Node { mask, first };
         }
+        debug_assert!(trie.children_in_bounds(), "the trie's invariant");
         trie
+    }
+
+    /// Whether every node's children lie inside the trie (the type's invariant).
+    fn children_in_bounds(&self) -> bool {
+        self.nodes.iter().all(|node| {
+            node.first() as usize + node.letters().count_ones() as usize <= self.nodes.len()
+        })
     }
 
     /// The root node's index.

@@ -42,7 +42,7 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
-use crate::trie::Node;
+use crate::trie::{Node, Trie};
 
 /// Most cells a board may have for the vector walk.
 pub const MAX_CELLS: usize = 32;
@@ -174,19 +174,21 @@ pub enum Outcome {
 /// board another way.
 pub fn walk(
     shape: &Shape,
-    nodes: &[Node],
+    trie: &Trie,
     board: &Board,
     scratch: &mut Scratch,
     budget: u64,
     found: &mut dyn FnMut(&[u32]),
 ) -> Option<Outcome> {
+    let nodes = trie.nodes();
     if nodes.is_empty() || nodes.len() >= 1 << (32 - CELL_BITS as usize) || !available() {
         return None;
     }
     #[cfg(target_arch = "x86_64")]
     {
         // SAFETY: `available()` has just found every feature `run` is compiled
-        // for, and `run`'s own checks keep its loads and stores in bounds.
+        // for, `nodes` is a whole trie (its invariant holds), and `run`'s own
+        // checks keep its other loads and stores in bounds.
         unsafe { run(shape, nodes, board, scratch, budget, found) }
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -196,12 +198,17 @@ pub fn walk(
     }
 }
 
-/// The walk itself (see the module docs). The caller has checked that the
-/// processor has the features and that trie node indices fit a path's low
-/// half next to its cell.
+/// The walk itself (see the module docs).
+///
+/// # Safety
+///
+/// The processor has the features `run` is compiled for, `nodes` is the
+/// whole node array of a [`Trie`] (so every node's children lie inside it,
+/// the trie's invariant), and its indices fit a path's low half next to its
+/// cell.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
-fn run(
+unsafe fn run(
     shape: &Shape,
     nodes: &[Node],
     board: &Board,
@@ -303,7 +310,9 @@ fn run(
             let mut step = _mm256_mask_test_epi32_mask(unvisited, bits, mask);
             let rank = _mm256_popcnt_epi32(_mm256_and_si256(mask, _mm256_sub_epi32(bits, ones)));
             let mut child = _mm256_add_epi32(_mm256_set1_epi32(node.first() as i32), rank);
-            let mut kids = children(nodes, node, step, child, rank);
+            // SAFETY: `node` is a node of the trie `nodes`, and the lanes of
+            // `step` are its children: `first` plus their rank among its letters.
+            let mut kids = unsafe { children(nodes, node, step, child, rank) };
             let qu = _mm256_mask_cmpeq_epi32_mask(step, letters, q_code);
             if qu != 0 {
                 // Into a Qu cell: on from the Q child to its U child, if any.
@@ -315,7 +324,9 @@ fn run(
                     _mm256_popcnt_epi32(_mm256_and_si256(q_masks, _mm256_set1_epi32((1 << U) - 1)));
                 child = _mm256_mask_add_epi32(child, with_u, q_first, u_rank);
                 step &= !(qu & !with_u);
-                kids = gather(nodes, step, child);
+                // SAFETY: each lane of `step` is the `U` child of a `Q`
+                // child: its first child plus the rank of `U` among its letters.
+                kids = unsafe { gather(nodes, step, child) };
             }
             let kid_masks = _mm512_cvtepi64_epi32(kids);
             let words = _mm256_mask_test_epi32_mask(step, kid_masks, terminal);
@@ -353,13 +364,19 @@ fn run(
 }
 
 /// The nodes at the lanes of `index` where `lanes` is set (0 elsewhere).
+///
+/// # Safety
+///
+/// The processor has AVX-512 F and VL, and every lane of `index` set in
+/// `lanes` is an index into `nodes`. The walk passes only children of trie
+/// nodes (a node's `first()` plus the rank of one of its letters), which the
+/// trie's invariant (`first + letters.count_ones() <= len`) keeps in bounds.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl")]
 #[inline]
-fn gather(nodes: &[Node], lanes: __mmask8, index: __m256i) -> __m512i {
+unsafe fn gather(nodes: &[Node], lanes: __mmask8, index: __m256i) -> __m512i {
     // SAFETY: a lane is loaded only where `lanes` is set, and there the
-    // index is a child of a node (its first child plus the letters before
-    // it), which the trie holds.
+    // index is in `nodes` (this function's contract).
     unsafe {
         _mm512_mask_i32gather_epi64::<8>(
             _mm512_setzero_si512(),
@@ -374,13 +391,27 @@ fn gather(nodes: &[Node], lanes: __mmask8, index: __m256i) -> __m512i {
 /// at `rank` among its children, which are nodes `index`. A node with at
 /// most 16 children has them loaded whole and picked by a permute; a
 /// larger one (near the root) has them gathered.
+///
+/// # Safety
+///
+/// The processor has AVX-512 F and VL; `node` is a node of the trie whose
+/// node array is `nodes`, so its children `first .. first + count` lie in
+/// `nodes` (the trie's invariant); and each lane of `index` set in `lanes`
+/// is one of those children, `first + rank`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl")]
 #[inline]
-fn children(nodes: &[Node], node: Node, lanes: __mmask8, index: __m256i, rank: __m256i) -> __m512i {
+unsafe fn children(
+    nodes: &[Node],
+    node: Node,
+    lanes: __mmask8,
+    index: __m256i,
+    rank: __m256i,
+) -> __m512i {
     let count = node.letters().count_ones();
     if count > 16 {
-        return gather(nodes, lanes, index);
+        // SAFETY: the lanes are children of `node` (this function's contract).
+        return unsafe { gather(nodes, lanes, index) };
     }
     let first = node.first() as usize;
     let low = (1u32 << count.min(8)) - 1;

@@ -82,40 +82,43 @@ pub const LETTER_FREQUENCIES: [f64; 26] = [
 ];
 
 /// Where a random board's faces come from. The command line parses these
-/// through [`clap::ValueEnum`]; each `help` is the line `--help` shows.
+/// through [`clap::ValueEnum`], whose names come from [`DiceSet::NAMES`];
+/// each `help` is the line `--help` shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum DiceSet {
     /// Spec 004's dice (4x4).
-    #[value(help = "spec 004's 16 dice (4x4)")]
+    #[value(name = DiceSet::NAMES[0], help = "spec 004's 16 dice (4x4)")]
     Project4,
     /// The classic 1976 dice (4x4).
-    #[value(help = "the 1976 dice (4x4)")]
+    #[value(name = DiceSet::NAMES[1], help = "the 1976 dice (4x4)")]
     Classic,
     /// The new 1987 dice (4x4).
-    #[value(help = "the 1987 dice (4x4)")]
+    #[value(name = DiceSet::NAMES[2], help = "the 1987 dice (4x4)")]
     New,
     /// Big Boggle dice (5x5).
-    #[value(help = "Big Boggle's 25 dice (5x5)")]
+    #[value(name = DiceSet::NAMES[3], help = "Big Boggle's 25 dice (5x5)")]
     Big,
     /// Super Big Boggle dice (6x6).
-    #[value(name = "superbig", help = "Super Big Boggle's 36 dice (6x6)")]
+    #[value(name = DiceSet::NAMES[4], help = "Super Big Boggle's 36 dice (6x6)")]
     SuperBig,
     /// Independent letters by English frequency (any size).
-    #[value(help = "each cell a letter drawn by English frequency (any size)")]
+    #[value(
+        name = DiceSet::NAMES[5],
+        help = "each cell a letter drawn by English frequency (any size)"
+    )]
     Frequency,
 }
 
 impl DiceSet {
+    /// Each set's name on the command line, in the order the variants are
+    /// declared: the one table of names, which the derive of
+    /// [`clap::ValueEnum`] reads too.
+    pub const NAMES: [&'static str; 6] =
+        ["project4", "classic", "new", "big", "superbig", "frequency"];
+
     /// The name used on the command line (the same one [`clap::ValueEnum`] parses).
     pub fn name(self) -> &'static str {
-        match self {
-            DiceSet::Project4 => "project4",
-            DiceSet::Classic => "classic",
-            DiceSet::New => "new",
-            DiceSet::Big => "big",
-            DiceSet::SuperBig => "superbig",
-            DiceSet::Frequency => "frequency",
-        }
+        DiceSet::NAMES[self as usize]
     }
 
     /// The dice as written, or `None` for letter frequencies.

@@ -1,5 +1,8 @@
-//! The crate's top-level error: what went wrong in a mode or the command line,
-//! and which exit status it maps to (2 for usage, 1 for anything else).
+//! The game's error: what can go wrong in a mode (a word list that cannot be
+//! read, a board that cannot be made, a search past its budget, a signal,
+//! the player's input or the output failing). It knows nothing of the
+//! command line: `cli::CliError` wraps it beside usage errors and the
+//! subcommands' own outcomes, and gives each its exit status.
 //!
 //! Each `Display` is short and never repeats its `source()`: the binary
 //! prints the whole chain on one line, joined with ": " (see
@@ -9,31 +12,28 @@
 use std::fmt;
 use std::io;
 
-use crate::cli::UsageError;
-use crate::cli::board_file::BoardFileError;
 use crate::dictionary::DictionaryError;
+use crate::engine::search::Exhausted;
 use crate::game_board::BoardError;
 
 /// Anything a mode of the program can fail with.
 #[derive(Debug)]
 pub enum Error {
-    /// The command line asks for something impossible.
-    Usage(UsageError),
     /// A dictionary could not be loaded.
     Dictionary(DictionaryError),
     /// A board could not be read.
     Board(BoardError),
     /// A board's search passed its step budget (crafted input only).
-    Search(crate::engine::search::Exhausted),
+    Search(Exhausted),
     /// SIGINT, SIGTERM or SIGHUP stopped the program (after it wrote what it had).
     Stopped,
-    /// `--min-points` asked for more than any of the boards rolled was worth.
+    /// No random board of those rolled was worth the points asked for (`--min-points`).
     NoBoard {
         /// The points asked for.
         min_points: u32,
+        /// How many boards were rolled.
+        rolls: u32,
     },
-    /// A board file or board list cannot be opened, read or understood.
-    BoardFile(BoardFileError),
     /// The full-screen game was started without a terminal to draw on (a
     /// runtime condition, not a mistake on the command line: exit status 1).
     NoTerminal,
@@ -41,17 +41,15 @@ pub enum Error {
     Input(io::Error),
     /// Writing the output failed.
     Output(io::Error),
-    /// The terminal or a worker failed.
+    /// The terminal or the network failed.
     Io(io::Error),
 }
 
 impl Error {
-    /// The process exit status for this error.
+    /// The process exit status for this error: 1, a runtime failure (usage
+    /// errors, status 2, belong to the command line).
     pub fn exit_code(&self) -> u8 {
-        match self {
-            Error::Usage(_) => 2,
-            _ => 1,
-        }
+        1
     }
 
     /// Whether this is a write to a closed pipe (the reader went away: not a failure).
@@ -63,18 +61,15 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Usage(e) => e.fmt(f),
             Error::Dictionary(e) => e.fmt(f),
             Error::Board(e) => e.fmt(f),
             Error::Search(e) => e.fmt(f),
             Error::Stopped => f.write_str("stopped by a signal"),
-            Error::NoBoard { min_points } => write!(
+            Error::NoBoard { min_points, rolls } => write!(
                 f,
-                "no board of {} random boards was worth {min_points} points or more \
-                 (ask for fewer with --min-points)",
-                crate::cli::MAX_ROLLS
+                "no board of {rolls} random boards was worth {min_points} points or more \
+                 (ask for fewer with --min-points)"
             ),
-            Error::BoardFile(e) => e.fmt(f),
             Error::NoTerminal => f.write_str(
                 "the tui needs a terminal on standard input and output; \
                  pipe words into 'boggle' for the console game",
@@ -90,14 +85,11 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         // Transparent variants pass on their error's source, so the chain never says a thing twice.
         match self {
-            Error::Search(_) | Error::NoBoard { .. } | Error::Stopped => None,
-            Error::Usage(e) => std::error::Error::source(e),
+            Error::Search(_) | Error::Stopped | Error::NoBoard { .. } | Error::NoTerminal => None,
             Error::Dictionary(e) => std::error::Error::source(e),
             Error::Board(e) => std::error::Error::source(e),
-            Error::BoardFile(e) => std::error::Error::source(e),
             Error::Io(e) => std::error::Error::source(e),
             Error::Input(e) | Error::Output(e) => Some(e),
-            Error::NoTerminal => None,
         }
     }
 }
@@ -108,20 +100,14 @@ impl From<DictionaryError> for Error {
     }
 }
 
-impl From<UsageError> for Error {
-    fn from(e: UsageError) -> Self {
-        Error::Usage(e)
-    }
-}
-
-impl From<BoardFileError> for Error {
-    fn from(e: BoardFileError) -> Self {
-        Error::BoardFile(e)
-    }
-}
-
 impl From<BoardError> for Error {
     fn from(e: BoardError) -> Self {
         Error::Board(e)
+    }
+}
+
+impl From<Exhausted> for Error {
+    fn from(e: Exhausted) -> Self {
+        Error::Search(e)
     }
 }

@@ -236,8 +236,26 @@ impl Game {
         verdict
     }
 
+    /// A game on `board` under rules that need no dictionary (spec 001's
+    /// Boggle-ish): any string the board spells counts, so there is no list
+    /// of words and no maximum.
+    pub fn spelling_only(board: GameBoard, rules: Rules) -> Game {
+        Game {
+            board,
+            rules,
+            dictionary: Arc::new(Dictionary::default()),
+            all_words: BTreeSet::new(),
+            total_points: 0,
+            guessed: AHashSet::new(),
+            found: Vec::new(),
+            score: 0,
+            incorrect: 0,
+        }
+    }
+
     /// What `word` (any case) would earn now, without recording it; the one
-    /// check order every mode shares: length, dictionary, repeat, board.
+    /// check order every mode shares: length, dictionary (where the rules
+    /// need one), repeat, board.
     pub fn judge(&self, word: &str) -> Verdict {
         let word = word.to_ascii_uppercase();
         let letters = word.len();
@@ -251,24 +269,34 @@ impl Game {
         }
         // The board's words are dictionary words, so they skip the dictionary
         // lookup (whose hash set is only built if some other word needs it).
-        if !self.all_words.contains(&word) {
+        if self.rules.dictionary_required && !self.all_words.contains(&word) {
             if !self.dictionary.is_word(&word) {
                 return Verdict::NotInDictionary;
             }
-            let allowed_elsewhere = self.rules.moves != MoveRule::EightNeighbours
-                && find_path(&self.board, MoveRule::EightNeighbours, &word).is_some();
-            return if allowed_elsewhere {
-                Verdict::NotAllowedMove
-            } else {
-                Verdict::NotOnBoard
-            };
+            return self.off_board(&word);
         }
         if self.guessed.contains(&word) {
             return Verdict::AlreadyFound;
         }
-        Verdict::Accepted {
-            points: self.rules.word_score(letters),
-            path: find_path(&self.board, self.rules.moves, &word).unwrap_or_default(),
+        match find_path(&self.board, self.rules.moves, &word) {
+            Some(path) => Verdict::Accepted {
+                points: self.rules.word_score(letters),
+                path,
+            },
+            // Only where no dictionary is needed: a word of the board's list has a path.
+            None => self.off_board(&word),
+        }
+    }
+
+    /// Why `word`, which the board cannot spell under the rules' moves, is
+    /// not there: it would be with 8 neighbours (a forbidden move), or not at all.
+    fn off_board(&self, word: &str) -> Verdict {
+        let allowed_elsewhere = self.rules.moves != MoveRule::EightNeighbours
+            && find_path(&self.board, MoveRule::EightNeighbours, word).is_some();
+        if allowed_elsewhere {
+            Verdict::NotAllowedMove
+        } else {
+            Verdict::NotOnBoard
         }
     }
 
@@ -404,6 +432,32 @@ mod tests {
     fn game(words: &[&str], letters: &str) -> Game {
         let find = WordFind::with_dictionary(Arc::new(Dictionary::from_words(words)));
         Game::from_board(GameBoard::new(letters).expect("16 letters"), &find)
+    }
+
+    /// Under rules without a dictionary (spec 001) the same judge scores any
+    /// string the board spells, in the same order: length, repeat, board.
+    #[test]
+    fn rules_without_a_dictionary_score_any_string_on_the_board() {
+        let rules = Rules::preset(crate::rules::Preset::Ece209);
+        let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
+        let mut g = Game::spelling_only(board, rules);
+        assert_eq!(g.judge("BEAU").points(), 1, "BEAU is spelled on the board");
+        assert_eq!(g.judge("bel").points(), 1, "any case, any string");
+        assert_eq!(g.judge("BZ"), Verdict::TooShort { min: 3 });
+        assert_eq!(g.judge("ZZZ"), Verdict::NotOnBoard);
+        assert_eq!(g.judge(&"A".repeat(17)), Verdict::TooLong { max: 16 });
+        assert!(g.play_word("bel").is_accepted());
+        assert_eq!(
+            g.judge("BEL"),
+            Verdict::AlreadyFound,
+            "a recorded word is a repeat"
+        );
+        // A game with a dictionary refuses the same string.
+        let mut dictionary_rules = Rules::preset(crate::rules::Preset::Ece209);
+        dictionary_rules.dictionary_required = true;
+        let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
+        let strict = Game::spelling_only(board, dictionary_rules);
+        assert_eq!(strict.judge("BEL"), Verdict::NotInDictionary);
     }
 
     #[test]

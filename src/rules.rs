@@ -21,48 +21,55 @@ pub enum WordList {
 }
 
 /// The named rule sets, chosen with `--rules NAME`. The command line parses
-/// them through [`clap::ValueEnum`]; each `help` is the line `--help` shows.
+/// them through [`clap::ValueEnum`], whose names come from [`Preset::NAMES`];
+/// each `help` is the line `--help` shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Preset {
     /// Spec 004, the default console game.
     #[value(
+        name = Preset::NAMES[0],
         help = "4x4 spec 004 dice; 3+ letters scoring 3:1 4:1 5:2 6:3 7:4 8+:11; never going up a row; Q is plain"
     )]
     Project4,
     /// Standard Hasbro rules (4x4 new dice, 5x5 big, 6x6 super big).
     #[value(
+        name = Preset::NAMES[1],
         help = "4x4 new dice, or 5x5 big / 6x6 super-big dice with --size (4+ letters there); 3+ letters scoring 3-4:1 5:2 6:3 7:5 8+:11; 8 neighbours; Qu"
     )]
     Classic,
     /// Stanford CS106B (spec 000).
-    #[value(help = "as classic with 4+ letters (spec 000)")]
+    #[value(name = Preset::NAMES[2], help = "as classic with 4+ letters (spec 000)")]
     Cs106b,
     /// Linköping TDDD86 (spec 003).
-    #[value(help = "4x4 new dice; 4+ letters scoring length - 3 (spec 003)")]
+    #[value(
+        name = Preset::NAMES[3],
+        help = "4x4 new dice; 4+ letters scoring length - 3 (spec 003)"
+    )]
     Tddd86,
     /// NCSU ECE 209 "Boggle-ish" (spec 001): no dictionary.
     #[value(
+        name = Preset::NAMES[4],
         help = "spec 001's Boggle-ish: 4x4 classic dice shaken by a seeded 16-bit LFSR, a timer, 3 to 16 letters scoring as classic, any string on the board counts"
     )]
     Ece209,
     /// Princeton algs4 (spec 002): any R x C board.
     #[value(
+        name = Preset::NAMES[5],
         help = "any RxC (new dice on 4x4, letter frequencies otherwise); as classic (spec 002)"
     )]
     Algs4,
 }
 
 impl Preset {
+    /// Each preset's name on the command line, in the order the variants are
+    /// declared: the one table of names, which the derive of
+    /// [`clap::ValueEnum`] reads too.
+    pub const NAMES: [&'static str; 6] =
+        ["project4", "classic", "cs106b", "tddd86", "ece209", "algs4"];
+
     /// The name used on the command line (the same one [`clap::ValueEnum`] parses).
     pub fn name(self) -> &'static str {
-        match self {
-            Preset::Project4 => "project4",
-            Preset::Classic => "classic",
-            Preset::Cs106b => "cs106b",
-            Preset::Tddd86 => "tddd86",
-            Preset::Ece209 => "ece209",
-            Preset::Algs4 => "algs4",
-        }
+        Preset::NAMES[self as usize]
     }
 }
 

@@ -151,6 +151,7 @@ pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::CliError;
 
     #[test]
     fn sizes_parse() {
@@ -185,7 +186,7 @@ mod tests {
             ..RulesArgs::default()
         };
         let err = args.resolve(Preset::Classic).expect_err("new dice are 4x4");
-        assert_eq!(Error::from(err).exit_code(), 2);
+        assert_eq!(CliError::from(err).exit_code(), 2);
         let args = RulesArgs {
             min_len: Some(0),
             ..RulesArgs::default()

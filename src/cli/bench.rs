@@ -1,6 +1,7 @@
 //! `boggle bench`: solves many boards with one loaded dictionary and prints
 //! one line of totals and speed, for comparing solvers on the same boards.
 
+use super::CliError;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -51,7 +52,7 @@ pub const MAX_REPEAT: u64 = 1000;
 const ROLL_CHUNK: usize = 1 << 16;
 
 /// Loads the dictionary, reads or rolls the boards, solves them and prints the totals.
-pub fn run(args: &BenchArgs) -> Result<(), Error> {
+pub fn run(args: &BenchArgs) -> Result<(), CliError> {
     // Nothing to save: a signal ends the process at once, saying so.
     crate::player::signals::install(crate::player::signals::OnSignal::Exit);
     let rules = args
@@ -79,14 +80,15 @@ pub fn run(args: &BenchArgs) -> Result<(), Error> {
             None => solve_rolled(trie, &rules, args.seed, args.count, &workers),
         };
         if totals.exhausted > 0 {
-            return Err(Error::Search(crate::engine::search::Exhausted));
+            return Err(Error::Search(crate::engine::search::Exhausted).into());
         }
         best = match best {
             // The engine is deterministic, so this would be a bug, never a slow pass.
             Some((first, _)) if first != totals => {
-                return Err(Error::Io(io::Error::other(format!(
-                    "bench passes disagree: {first:?} then {totals:?}"
-                ))));
+                return Err(CliError::PassesDisagree {
+                    first,
+                    then: totals,
+                });
             }
             Some((first, fastest)) => Some((first, fastest.min(seconds))),
             None => Some((totals, seconds)),
@@ -103,7 +105,8 @@ pub fn run(args: &BenchArgs) -> Result<(), Error> {
         totals.boards as f64 / seconds.max(1e-9),
         per_board(totals.words),
     )
-    .map_err(Error::Output)
+    .map_err(Error::Output)?;
+    Ok(())
 }
 
 /// Rolls `count` boards from `seed` and solves them a chunk at a time, so memory

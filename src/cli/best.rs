@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use clap::builder::RangedU64ValueParser;
 
-use super::UsageError;
 use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
+use super::{CliError, UsageError};
 use crate::error::Error;
 use crate::face::Face;
 use crate::modes::best::{self, Budget, Options, Progress, Ranked, Schedule, Space};
@@ -85,7 +85,7 @@ pub struct BestArgs {
 }
 
 /// Runs the search and prints the best boards.
-pub fn run(args: &BestArgs) -> Result<(), Error> {
+pub fn run(args: &BestArgs) -> Result<(), CliError> {
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Project4, "best")?;
@@ -108,8 +108,8 @@ pub fn run(args: &BestArgs) -> Result<(), Error> {
         );
         worker.join()
     })
-    .map_err(|_| Error::Io(io::Error::other("the search stopped unexpectedly")))?
-    .map_err(|e| Error::Io(io::Error::other(e)))?;
+    .map_err(|_| CliError::WorkerFailed { work: "the search" })?
+    .map_err(CliError::Threads)?;
     summarise(&progress, started, &options);
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json {
@@ -122,14 +122,14 @@ pub fn run(args: &BestArgs) -> Result<(), Error> {
 }
 
 /// The search options the flags ask for (clap has checked their ranges).
-fn options(args: &BestArgs) -> Result<Options, Error> {
+fn options(args: &BestArgs) -> Result<Options, CliError> {
     let budget = match (args.time, args.iterations) {
         (_, Some(n)) => Budget::Iterations(n),
         (seconds, None) => {
             let seconds = seconds.unwrap_or(DEFAULT_SECONDS);
             // `search_seconds` admits only 0 < seconds <= a day, so this cannot fail.
-            let time =
-                Duration::try_from_secs_f64(seconds).map_err(|e| Error::Io(io::Error::other(e)))?;
+            let time = Duration::try_from_secs_f64(seconds)
+                .map_err(|_| UsageError::Seconds { seconds })?;
             Budget::Time(time)
         }
     };

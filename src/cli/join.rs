@@ -4,6 +4,7 @@
 //! on standard output. Both rejoin after a dropped connection for
 //! [`REJOIN_FOR`].
 
+use super::CliError;
 use std::io::{self, BufWriter, IsTerminal};
 
 use clap::Args;
@@ -37,19 +38,22 @@ pub struct JoinArgs {
     pub color: ColorChoice,
 }
 
-/// A usage error with its own explanation.
-fn usage(message: String) -> Error {
-    Error::Usage(super::UsageError::Explained(message))
-}
-
 /// Joins a server and plays until the room's last round or the end of input.
-pub fn run(args: &JoinArgs) -> Result<(), Error> {
+pub fn run(args: &JoinArgs) -> Result<(), CliError> {
     // Checked here too, so a bad name is a usage error before any connection.
     if let Some(why) = check_name(&args.name) {
-        return Err(usage(format!("--name: {why}")));
+        return Err(super::UsageError::Label {
+            flag: "--name",
+            reason: why,
+        }
+        .into());
     }
     if let Some(why) = check_room(&args.room) {
-        return Err(usage(format!("--room: {why}")));
+        return Err(super::UsageError::Label {
+            flag: "--room",
+            reason: why,
+        }
+        .into());
     }
     let opts = JoinOptions {
         addr: args.addr.clone(),
@@ -92,5 +96,5 @@ pub fn run(args: &JoinArgs) -> Result<(), Error> {
     // tokio reads standard input on a blocking thread that a still-open pipe
     // keeps waiting: do not wait for it on the way out.
     runtime.shutdown_background();
-    played
+    Ok(played?)
 }

@@ -6,6 +6,7 @@ pub mod args;
 mod bench;
 mod best;
 pub mod board_file;
+mod error;
 mod join;
 mod play;
 mod progress;
@@ -16,6 +17,7 @@ mod tui;
 mod usage;
 mod versus;
 
+pub use error::CliError;
 pub use usage::UsageError;
 
 use std::ffi::OsString;
@@ -139,7 +141,7 @@ where
 
 /// The exit status for a finished run, reporting its error if it has one.
 /// A closed output pipe (`boggle ... | head`) is not a failure.
-fn exit_status(result: Result<(), Error>) -> ExitCode {
+fn exit_status(result: Result<(), CliError>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
@@ -176,7 +178,7 @@ fn clap_exit(e: &clap::Error, command: &str) -> ExitCode {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
         | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            exit_status(e.print().map_err(Error::Output))
+            exit_status(e.print().map_err(|e| Error::Output(e).into()))
         }
         _ => {
             let text = e.render().to_string();
@@ -226,19 +228,19 @@ pub(crate) fn report(message: &str) {
 }
 
 /// How many random boards `--min-points` rolls before it gives up.
-pub(crate) const MAX_ROLLS: u32 = 10_000;
+pub const MAX_ROLLS: u32 = 10_000;
 
 /// The `--board` a playable mode was given, read under `rules` (a board that
 /// does not fit them is a usage error).
 pub(crate) fn given_board(
     args: &GameArgs,
     rules: &crate::Rules,
-) -> Result<Option<GameBoard>, Error> {
+) -> Result<Option<GameBoard>, CliError> {
     args.board
         .as_deref()
         .map(|text| {
             GameBoard::from_typed(text, rules.rows, rules.cols, rules.qu).map_err(|source| {
-                Error::Usage(UsageError::Board {
+                CliError::Usage(UsageError::Board {
                     rows: rules.rows,
                     cols: rules.cols,
                     source,
@@ -265,7 +267,10 @@ pub(crate) fn roll_board<R: rand::RngCore + ?Sized>(
             return Ok(board);
         }
     }
-    Err(Error::NoBoard { min_points })
+    Err(Error::NoBoard {
+        min_points,
+        rolls: MAX_ROLLS,
+    })
 }
 
 /// The dictionary of a playable mode: `--dict` or the rules' list, cut down
@@ -275,7 +280,7 @@ pub(crate) fn load_game_dictionary(
     args: &GameArgs,
     rules: &crate::Rules,
     level: Level,
-) -> Result<Dictionary, Error> {
+) -> Result<Dictionary, CliError> {
     let dictionary = args.dict.load(rules)?;
     let needs_levels = args.words == WordsCounted::Common || level != Level::Perfect;
     if needs_levels && !dictionary.has_levels() {
@@ -419,7 +424,7 @@ mod tests {
             source: std::io::Error::other("gone"),
         });
         assert_eq!(chain(&dictionary), "cannot read dictionary w.txt: gone");
-        let rules = Error::from(UsageError::Rules(crate::rules::RulesError::ZeroMinLength));
+        let rules = CliError::from(UsageError::Rules(crate::rules::RulesError::ZeroMinLength));
         assert_eq!(
             chain(&rules),
             "impossible rules: the minimum word length must be at least 1"

@@ -3,6 +3,7 @@
 //! Boggle-ish instead. The word list loads before the first prompt (the
 //! course list in about 15 ms), so a bad one is reported before any typing.
 
+use super::CliError;
 use std::io::{self, BufWriter, Write};
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,7 +21,7 @@ use crate::rules::{Preset, Rules};
 use crate::word_find::WordFind;
 
 /// Plays one console game.
-pub fn run(args: &GameArgs) -> Result<(), Error> {
+pub fn run(args: &GameArgs) -> Result<(), CliError> {
     let rules = args.rules.resolve(Preset::Project4)?;
     if !rules.dictionary_required {
         return run_boggleish(args, &rules);
@@ -61,7 +62,7 @@ pub(super) fn name_word_list(err: &mut impl Write, dictionary: &crate::Dictionar
 }
 
 /// Spec 001's game: `--seed` and `--time` answer its two questions.
-fn run_boggleish(args: &GameArgs, rules: &Rules) -> Result<(), Error> {
+fn run_boggleish(args: &GameArgs, rules: &Rules) -> Result<(), CliError> {
     let seed = args
         .seed
         .map(|seed| u16::try_from(seed).map_err(|_| UsageError::Ece209Seed { seed }))
@@ -98,10 +99,10 @@ pub(super) fn keyboard() -> Box<dyn Keyboard> {
 
 /// The outcome of a game once it has written what it had: a signal that
 /// stopped it is reported (exit status 1) after the summary.
-pub(super) fn finished(played: Result<(), Error>) -> Result<(), Error> {
+pub(super) fn finished(played: Result<(), Error>) -> Result<(), CliError> {
     played?;
     if signals::stopped() {
-        return Err(Error::Stopped);
+        return Err(Error::Stopped.into());
     }
     Ok(())
 }

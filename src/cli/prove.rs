@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use clap::{Args, Subcommand};
 
-use super::UsageError;
 use super::args::{self, RulesArgs};
+use super::{CliError, UsageError};
 use crate::error::Error;
 use crate::modes::prove::classes::Buckets;
 use crate::modes::prove::shard::{self, Params, Shard, ShardFiles};
@@ -90,50 +90,46 @@ pub struct MergeArgs {
     pub dirs: Vec<PathBuf>,
 }
 
-/// A usage error with its own explanation.
-fn usage(message: &str) -> Error {
-    Error::Usage(UsageError::Explained(message.to_string()))
-}
-
-fn prove_error(e: ProveError) -> Error {
-    if e.is_usage() {
-        usage(&e.to_string())
-    } else {
-        Error::Io(io::Error::other(e))
-    }
-}
-
 /// Runs `boggle prove` or `boggle prove merge`.
-pub fn run(args: &ProveArgs) -> Result<(), Error> {
+pub fn run(args: &ProveArgs) -> Result<(), CliError> {
     if let Some(ProveCommand::Merge(merge)) = &args.command {
         return run_merge(merge);
     }
     if args.rules.size.is_none() {
-        return Err(usage("boggle prove needs --size (e.g. 3x3)"));
+        return Err(UsageError::NeedsFlag {
+            mode: "prove",
+            flag: "--size (e.g. 3x3)",
+        }
+        .into());
     }
-    let above = args
-        .above
-        .ok_or_else(|| usage("boggle prove needs --above SCORE"))?;
+    let above = args.above.ok_or(UsageError::NeedsFlag {
+        mode: "prove",
+        flag: "--above SCORE",
+    })?;
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Classic, "prove")?;
     let dictionary = args.dict.load(&rules)?;
     let buckets = match &args.buckets {
-        Some(spec) => Buckets::parse(spec).map_err(|e| prove_error(ProveError::Buckets(e)))?,
+        Some(spec) => Buckets::parse(spec).map_err(ProveError::Buckets)?,
         None => Buckets::default_for(rules.rows, rules.cols),
     };
     let rules_name = rules.preset.name();
-    let mut settings = Settings::new(&rules, buckets, above).map_err(prove_error)?;
+    let mut settings = Settings::new(&rules, buckets, above)?;
     settings.grouped = !args.per_class;
     let shard = match &args.shard {
-        Some(text) => Shard::parse(text).map_err(prove_error)?,
+        Some(text) => Shard::parse(text)?,
         None => Shard::ALL,
     };
     let threads = args
         .threads
         .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()));
     if args.sample == Some(0) {
-        return Err(usage("--sample must be at least 1"));
+        return Err(UsageError::TooSmall {
+            flags: "--sample",
+            least: "1",
+        }
+        .into());
     }
     let classes = settings.classes();
     let groups = classes.groups();
@@ -176,8 +172,7 @@ pub fn run(args: &ProveArgs) -> Result<(), Error> {
                 class_count as u64,
                 shard.count,
             );
-            let (files, done) =
-                ShardFiles::open(dir, shard, &params, args.resume).map_err(prove_error)?;
+            let (files, done) = ShardFiles::open(dir, shard, &params, args.resume)?;
             (Some(files), done)
         }
         None => (None, Vec::new()),
@@ -206,23 +201,18 @@ pub fn run(args: &ProveArgs) -> Result<(), Error> {
     let finished = records.len() + fresh.len() == mine_classes;
     records.extend(fresh);
     if let (Some(files), true) = (&files, finished) {
-        files.finish(&records, above).map_err(prove_error)?;
+        files.finish(&records, above)?;
     }
     let summary = Summary::of(&records, above);
     let wall = started.elapsed().as_secs_f64();
     let mut out = BufWriter::new(io::stdout().lock());
     if !finished {
         out.flush().map_err(Error::Output)?;
-        return Err(Error::Io(io::Error::other(format!(
-            "stopped after {} of {} classes: nothing is proved{}",
-            records.len(),
-            mine_classes,
-            if files.is_some() {
-                " (--resume continues)"
-            } else {
-                ""
-            }
-        ))));
+        return Err(CliError::Unfinished {
+            done: records.len(),
+            total: mine_classes,
+            resumable: files.is_some(),
+        });
     }
     if shard.count > 1 {
         writeln!(
@@ -250,7 +240,11 @@ pub fn run(args: &ProveArgs) -> Result<(), Error> {
 }
 
 /// Runs `work` on its own thread while showing progress, with Ctrl-C wired to stop it.
-fn run_watched<F>(progress: &Progress, started: Instant, work: F) -> Result<Vec<ClassRecord>, Error>
+fn run_watched<F>(
+    progress: &Progress,
+    started: Instant,
+    work: F,
+) -> Result<Vec<ClassRecord>, CliError>
 where
     F: FnOnce() -> Result<Vec<ClassRecord>, ProveError> + Send,
 {
@@ -266,8 +260,8 @@ where
         );
         worker.join()
     })
-    .map_err(|_| Error::Io(io::Error::other("the proof stopped unexpectedly")))?
-    .map_err(prove_error)
+    .map_err(|_| CliError::WorkerFailed { work: "the proof" })?
+    .map_err(CliError::from)
 }
 
 /// Elapsed time, classes done, CPU time and the best board so far.
@@ -372,8 +366,8 @@ fn write_sample<W: Write>(
     )
 }
 
-fn run_merge(args: &MergeArgs) -> Result<(), Error> {
-    let merged = shard::merge(&args.dirs).map_err(prove_error)?;
+fn run_merge(args: &MergeArgs) -> Result<(), CliError> {
+    let merged = shard::merge(&args.dirs)?;
     let mut out = BufWriter::new(io::stdout().lock());
     let p = &merged.params;
     writeln!(
@@ -416,6 +410,6 @@ fn run_merge(args: &MergeArgs) -> Result<(), Error> {
     if merged.is_complete() {
         Ok(())
     } else {
-        Err(Error::Io(io::Error::other("the proof is not complete")))
+        Err(CliError::Incomplete)
     }
 }

@@ -2,12 +2,14 @@
 //! dictionary and board once, prints `listening on ADDR:PORT`, and runs
 //! [`crate::net::server`] until SIGINT or SIGTERM.
 
+use super::CliError;
 use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
 
+use super::UsageError;
 use crate::error::Error;
 use crate::game_board::GameBoard;
 use crate::net::protocol::Duplicates;
@@ -61,34 +63,48 @@ pub struct ServeArgs {
     pub rules: super::args::RulesArgs,
 }
 
-/// A usage error with its own explanation.
-fn usage(message: String) -> Error {
-    Error::Usage(super::UsageError::Explained(message))
-}
-
 /// The server's settings from the flags, with the dictionary loaded and the board checked.
-pub fn config(args: &ServeArgs) -> Result<ServerConfig, Error> {
+pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Classic, "serve")?;
     if args.time == 0 {
-        return Err(usage("--time must be at least 1 second".into()));
+        return Err(UsageError::TooSmall {
+            flags: "--time",
+            least: "1 second",
+        }
+        .into());
     }
     if args.min_players == 0 || args.max_players == 0 || args.max_rooms == 0 {
-        return Err(usage(
-            "--min-players, --max-players and --max-rooms must be at least 1".into(),
-        ));
+        return Err(UsageError::TooSmall {
+            flags: "--min-players, --max-players and --max-rooms",
+            least: "1",
+        }
+        .into());
     }
     if args.min_players > args.max_players {
-        return Err(usage("--min-players is more than --max-players".into()));
+        return Err(UsageError::MinAboveMax {
+            min: "--min-players",
+            max: "--max-players",
+        }
+        .into());
     }
     if args.rounds == Some(0) {
-        return Err(usage("--rounds must be at least 1".into()));
+        return Err(UsageError::TooSmall {
+            flags: "--rounds",
+            least: "1",
+        }
+        .into());
     }
     let board = match &args.board {
         Some(letters) => Some(
-            GameBoard::from_letters(letters, rules.rows, rules.cols, rules.qu)
-                .map_err(|e| usage(format!("--board: {e}")))?,
+            GameBoard::from_letters(letters, rules.rows, rules.cols, rules.qu).map_err(
+                |source| UsageError::Board {
+                    rows: rules.rows,
+                    cols: rules.cols,
+                    source,
+                },
+            )?,
         ),
         None => None,
     };
@@ -115,7 +131,7 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, Error> {
 }
 
 /// Runs the server until SIGINT or SIGTERM.
-pub fn run(args: &ServeArgs) -> Result<(), Error> {
+pub fn run(args: &ServeArgs) -> Result<(), CliError> {
     let config = config(args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -134,7 +150,8 @@ pub fn run(args: &ServeArgs) -> Result<(), Error> {
         out.flush().map_err(Error::Output)?;
         drop(out);
         server.run(stop_signal()).await.map_err(Error::Io)
-    })
+    })?;
+    Ok(())
 }
 
 /// Completes on Ctrl-C (SIGINT) or SIGTERM.

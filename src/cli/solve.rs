@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use super::UsageError;
 use super::args::{DictArgs, RulesArgs, rules_arg};
+use super::{CliError, UsageError};
 use crate::cli::board_file::read_board_file;
 use crate::error::Error;
 use crate::game_board::GameBoard;
@@ -34,7 +34,7 @@ pub struct SolveArgs {
 }
 
 /// Solves each board and prints its words and score.
-pub fn run(args: &SolveArgs) -> Result<(), Error> {
+pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     // Nothing to save: a signal ends the process at once, saying so.
     crate::player::signals::install(crate::player::signals::OnSignal::Exit);
     let rules = args.rules.resolve_with_dictionary(Preset::Algs4, "solve")?;
@@ -68,5 +68,6 @@ pub fn run(args: &SolveArgs) -> Result<(), Error> {
         let score: u32 = words.iter().map(|w| find.rules().word_score(w.len())).sum();
         writeln!(out, "Score = {score}").map_err(Error::Output)?;
     }
-    out.flush().map_err(Error::Output)
+    out.flush().map_err(Error::Output)?;
+    Ok(())
 }

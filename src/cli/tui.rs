@@ -2,6 +2,7 @@
 //! dictionary, board and time limit, checks there is a terminal, runs
 //! [`crate::tui::terminal::run`], and records the finished game.
 
+use super::CliError;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
@@ -65,13 +66,13 @@ pub struct TuiArgs {
 }
 
 /// Plays full-screen games, a new board each time the player asks.
-pub fn run(args: &TuiArgs) -> Result<(), Error> {
+pub fn run(args: &TuiArgs) -> Result<(), CliError> {
     let rules = args
         .game
         .rules
         .resolve_with_dictionary(Preset::Project4, "tui")?;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-        return Err(Error::NoTerminal);
+        return Err(Error::NoTerminal.into());
     }
     let time = match args.game.time {
         None => Some(default_time(&rules)),
@@ -119,7 +120,8 @@ pub fn run(args: &TuiArgs) -> Result<(), Error> {
     for warning in &warnings {
         report(warning);
     }
-    result.map_err(Error::Io)
+    result.map_err(Error::Io)?;
+    Ok(())
 }
 
 /// Whether to colour: `auto` follows NO_COLOR (set and non-empty means no

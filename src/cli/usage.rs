@@ -1,12 +1,14 @@
 //! Usage errors: a command line that asks for something impossible. Each
-//! carries the values it is about; [`crate::Error::Usage`] maps it to exit
+//! carries the values it is about; [`super::CliError::Usage`] maps it to exit
 //! status 2. Flags clap can check alone (ranges, names) never get here: clap
 //! refuses them with its own message, also status 2.
 
 use std::fmt;
 
 use crate::game_board::BoardError;
+use crate::modes::best::SpaceError;
 use crate::modes::boggleish::MAX_SEED;
+use crate::modes::prove::ProveError;
 use crate::rules::{Preset, RulesError};
 
 /// A command line that cannot be run as given.
@@ -42,10 +44,43 @@ pub enum UsageError {
         /// What is wrong with the letters.
         source: BoardError,
     },
-    /// `best` cannot search the boards these rules describe (its own explanation).
-    Search(String),
-    /// A subcommand's flags that cannot be used as given (`serve`, `join`, `prove`: their own explanation).
-    Explained(String),
+    /// `best` cannot search the boards these rules describe.
+    Search(SpaceError),
+    /// `prove`'s buckets, board size or shard cannot be used.
+    Prove(ProveError),
+    /// A subcommand needs a flag it was not given.
+    NeedsFlag {
+        /// The subcommand, as it is spelt.
+        mode: &'static str,
+        /// The flag, with an example of its value.
+        flag: &'static str,
+    },
+    /// A number below what a flag (or each of several) takes.
+    TooSmall {
+        /// The flag or flags.
+        flags: &'static str,
+        /// The least value, with its unit.
+        least: &'static str,
+    },
+    /// A flag that must not exceed another does.
+    MinAboveMax {
+        /// The flag that is too large.
+        min: &'static str,
+        /// The flag it must not exceed.
+        max: &'static str,
+    },
+    /// A `--time` that is not a number of seconds a clock can hold.
+    Seconds {
+        /// The seconds given.
+        seconds: f64,
+    },
+    /// A player or room name that cannot be used.
+    Label {
+        /// The flag (`--name`, `--room`).
+        flag: &'static str,
+        /// Why not.
+        reason: String,
+    },
 }
 
 impl fmt::Display for UsageError {
@@ -73,7 +108,15 @@ impl fmt::Display for UsageError {
             UsageError::Board { rows, cols, .. } => {
                 write!(f, "--board does not spell a {rows}x{cols} board")
             }
-            UsageError::Search(reason) | UsageError::Explained(reason) => f.write_str(reason),
+            UsageError::Search(e) => e.fmt(f),
+            UsageError::Prove(e) => e.fmt(f),
+            UsageError::NeedsFlag { mode, flag } => write!(f, "boggle {mode} needs {flag}"),
+            UsageError::TooSmall { flags, least } => write!(f, "{flags} must be at least {least}"),
+            UsageError::MinAboveMax { min, max } => write!(f, "{min} is more than {max}"),
+            UsageError::Seconds { seconds } => {
+                write!(f, "--time {seconds} is not a number of seconds")
+            }
+            UsageError::Label { flag, reason } => write!(f, "{flag}: {reason}"),
         }
     }
 }
@@ -83,12 +126,17 @@ impl std::error::Error for UsageError {
         match self {
             UsageError::Rules(e) => Some(e),
             UsageError::Board { source, .. } => Some(source),
+            UsageError::Prove(e) => std::error::Error::source(e),
             UsageError::NeedsDictionary { .. }
             | UsageError::NeedsLevels { .. }
             | UsageError::Ece209Seed { .. }
             | UsageError::NoBoard
             | UsageError::Search(_)
-            | UsageError::Explained(_) => None,
+            | UsageError::NeedsFlag { .. }
+            | UsageError::TooSmall { .. }
+            | UsageError::MinAboveMax { .. }
+            | UsageError::Seconds { .. }
+            | UsageError::Label { .. } => None,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! highlight (reverse video only on a terminal without `NO_COLOR`), loads the
 //! dictionary and rolls boards from `--seed` or the system's entropy.
 
+use super::CliError;
 use std::io::{self, BufWriter, IsTerminal};
 use std::sync::Arc;
 
@@ -11,7 +12,6 @@ use super::args::{DICTIONARY_PRESETS, rules_arg};
 use super::play::{finished, keyboard, name_word_list, time_limit};
 use super::{GameArgs, given_board, load_game_dictionary, roll_board};
 use crate::dictionary::Level;
-use crate::error::Error;
 use crate::modes::versus::{self, Highlight, Settings};
 use crate::random;
 use crate::rules::Preset;
@@ -36,7 +36,7 @@ pub struct VersusArgs {
 }
 
 /// Plays rounds of human against computer.
-pub fn run(versus_args: &VersusArgs) -> Result<(), Error> {
+pub fn run(versus_args: &VersusArgs) -> Result<(), CliError> {
     let args = &versus_args.game;
     let rules = args
         .rules

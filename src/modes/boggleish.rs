@@ -14,9 +14,9 @@ use std::time::Duration;
 
 use crate::dice::{DiceSet, LETTER_FREQUENCIES};
 use crate::die::Die;
-use crate::engine::path::find_path;
 use crate::error::Error;
 use crate::face::Face;
+use crate::game::Game;
 use crate::game_board::{BoardError, GameBoard};
 use crate::modes::lfsr::Lfsr;
 use crate::player::keyboard::{Keyboard, Typed, ask};
@@ -136,13 +136,13 @@ pub fn tray_text(board: &GameBoard) -> String {
 }
 
 /// Spec 001's `scoreWord`: 0 if `word` is too short or too long for the rules
-/// or is not on the board, else the points for its length.
+/// or is not on the board, else the points for its length; judged by
+/// [`Game::judge`], as every mode's words are. A repeat scores again (spec
+/// 001 does not detect one).
 pub fn score_word(board: &GameBoard, rules: &Rules, word: &str) -> u32 {
-    let letters = word.len();
-    if !rules.allows_len(letters) || find_path(board, rules.moves, word).is_none() {
-        return 0;
-    }
-    rules.word_score(letters)
+    Game::spelling_only(board.clone(), rules.clone())
+        .judge(word)
+        .points()
 }
 
 /// Plays one game and returns the total score. The end of input at any
@@ -169,6 +169,8 @@ where
     let board = shake(rules, &mut Lfsr::seeded(seed))?;
     out.write_all(tray_text(&board).as_bytes())
         .map_err(Error::Output)?;
+    // Words are judged, never recorded: spec 001 scores a repeat again.
+    let game = Game::spelling_only(board, rules.clone());
     run_timer(keys, out, time)?;
     let mut total: u32 = 0;
     loop {
@@ -182,7 +184,7 @@ where
             break;
         }
         let word = String::from_utf8_lossy(&word).to_ascii_uppercase();
-        let points = score_word(&board, rules, &word);
+        let points = game.judge(&word).points();
         total = total.saturating_add(points);
         writeln!(out, "{word}: {points} {}", plural(points)).map_err(Error::Output)?;
     }

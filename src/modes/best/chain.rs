@@ -1,0 +1,354 @@
+//! One chain of the best-board search: annealing from a random board, hill
+//! climbing with escapes, kicks of its best local maximum (iterated local
+//! search) and restarts, scoring boards through a small cache and whole
+//! neighbourhoods through open-cell walks (see the parent module's docs).
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use ahash::AHashSet;
+
+use super::{Move, Progress, Schedule, Space, State, Symmetries, Top, unit};
+use crate::engine::search::Searcher;
+use crate::face::Face;
+use crate::random::GameRng;
+
+/// One independent chain of annealing runs.
+pub(super) struct Chain<'a, 't> {
+    pub(super) searcher: Searcher<'t>,
+    pub(super) space: &'a Space,
+    pub(super) symmetries: &'a Symmetries,
+    pub(super) progress: &'a Progress,
+    pub(super) rng: GameRng,
+    pub(super) top: Top,
+    pub(super) deadline: Option<Instant>,
+    pub(super) evaluations: Option<u64>,
+    pub(super) used: u64,
+    pub(super) cache: Cache,
+    pub(super) target: Option<u32>,
+    /// Local maxima no escape leaves: a kick that climbs back to one need
+    /// not try its escapes again (they would fail the same way).
+    pub(super) stuck: AHashSet<Vec<Face>>,
+}
+
+impl Chain<'_, '_> {
+    /// Anneals a random board to a local maximum, then kicks the best local
+    /// maximum so far until `patience` kicks in a row find nothing better,
+    /// then starts again, until the budget is spent.
+    pub(super) fn run(&mut self, schedule: &Schedule) {
+        let mut elite: Option<(u32, State)> = None;
+        let mut misses = 0;
+        loop {
+            let found = match &elite {
+                Some((_, board)) if misses < schedule.patience => {
+                    self.kick(schedule, board.clone())
+                }
+                _ => {
+                    elite = None;
+                    self.anneal(schedule)
+                }
+            };
+            let Some((score, state)) = found else {
+                return;
+            };
+            if elite.as_ref().is_none_or(|(best, _)| score > *best) {
+                elite = Some((score, state));
+                misses = 0;
+            } else {
+                misses += 1;
+            }
+        }
+    }
+
+    /// Changes a local maximum by a few random moves and climbs (with
+    /// escapes) to the local maximum that leads to; `None` once the budget is spent.
+    fn kick(&mut self, schedule: &Schedule, mut state: State) -> Option<(u32, State)> {
+        for _ in 0..schedule.kick {
+            let mv = self
+                .space
+                .random_move(&state, schedule.swap_share, &mut self.rng);
+            state.apply(mv);
+        }
+        let score = self.score(&state)?;
+        self.settle(schedule, state, score)
+    }
+
+    /// Anneals a random board, then climbs and escapes to a local maximum;
+    /// `None` once the budget is spent.
+    fn anneal(&mut self, schedule: &Schedule) -> Option<(u32, State)> {
+        let mut state = self.space.random(&mut self.rng);
+        let mut score = self.score(&state)?;
+        let cooling = (schedule.end / schedule.start).powf(1.0 / schedule.steps.max(1) as f64);
+        let mut temperature = schedule.start;
+        for _ in 0..schedule.steps {
+            let mv = self
+                .space
+                .random_move(&state, schedule.swap_share, &mut self.rng);
+            let undo = state.apply(mv);
+            let next = self.score(&state)?;
+            let delta = f64::from(next) - f64::from(score);
+            if delta >= 0.0 || unit(&mut self.rng) < (delta / temperature).exp() {
+                score = next;
+            } else {
+                state.apply(undo);
+            }
+            temperature *= cooling;
+        }
+        self.settle(schedule, state, score)
+    }
+
+    /// Climbs and escapes from a scored board to a local maximum; `None`
+    /// once the budget is spent.
+    fn settle(
+        &mut self,
+        schedule: &Schedule,
+        mut state: State,
+        score: u32,
+    ) -> Option<(u32, State)> {
+        let score = self.climb(&mut state, score)?;
+        let score = self.escape(schedule, &mut state, score)?;
+        Some((score, state))
+    }
+
+    /// Leaves a local maximum through its least damaging moves: each of the
+    /// best few single moves is taken and followed by a climb, and the first
+    /// that ends above the maximum becomes the new board, until none does.
+    /// The best boards sit two or three moves from good local maxima, and a
+    /// step that loses little is far likelier to lead there than a random one.
+    fn escape(&mut self, schedule: &Schedule, state: &mut State, mut score: u32) -> Option<u32> {
+        'maximum: loop {
+            if self.stuck.contains(&state.faces) {
+                return Some(score);
+            }
+            let mut moves = self.neighbourhood(state)?;
+            // Stable, so ties keep the neighbourhood's order and runs repeat.
+            moves.sort_by_key(|m| std::cmp::Reverse(m.0));
+            for &(first, mv) in moves.iter().take(schedule.escapes as usize) {
+                let mut next = state.clone();
+                next.apply(mv);
+                let next_score = self.climb(&mut next, first)?;
+                if next_score > score {
+                    *state = next;
+                    score = next_score;
+                    continue 'maximum;
+                }
+            }
+            if self.stuck.len() >= STUCK_LIMIT {
+                self.stuck.clear();
+            }
+            self.stuck.insert(state.faces.clone());
+            return Some(score);
+        }
+    }
+
+    /// Steepest-ascent hill climbing over every single move, to a local
+    /// maximum; returns its score, or `None` once the budget is spent.
+    fn climb(&mut self, state: &mut State, mut score: u32) -> Option<u32> {
+        loop {
+            let mut best: Option<(u32, Move)> = None;
+            for (next, mv) in self.neighbourhood(state)? {
+                if next > best.map_or(score, |(s, _)| s) {
+                    best = Some((next, mv));
+                }
+            }
+            let Some((next, mv)) = best else {
+                return Some(score);
+            };
+            state.apply(mv);
+            score = next;
+        }
+    }
+
+    /// Every move from `state`, in [`Space::all_moves`] order, with the
+    /// score of the board it leads to; `None` once the budget is spent.
+    fn neighbourhood(&mut self, state: &mut State) -> Option<Vec<(u32, Move)>> {
+        let moves = self.space.all_moves(state);
+        let mut scored = Vec::with_capacity(moves.len());
+        // The changes of one cell come together: all its faces are scored at once.
+        let mut faces_of: Option<(usize, Vec<(u32, Face)>)> = None;
+        for mv in moves {
+            let score = match mv {
+                Move::Set(cell, face) => {
+                    if faces_of.as_ref().is_none_or(|(at, _)| *at != cell) {
+                        faces_of = Some((cell, self.score_cell(state, cell)?));
+                    }
+                    let found = faces_of
+                        .as_ref()
+                        .and_then(|(_, faces)| faces.iter().find(|(_, f)| *f == face));
+                    match found {
+                        Some(&(score, _)) => score,
+                        None => self.score_after(state, mv)?,
+                    }
+                }
+                Move::Swap(..) => self.score_after(state, mv)?,
+            };
+            scored.push((score, mv));
+        }
+        Some(scored)
+    }
+
+    /// The score of the board `mv` leads to from `state` (which is left as it was).
+    fn score_after(&mut self, state: &mut State, mv: Move) -> Option<u32> {
+        let undo = state.apply(mv);
+        let score = self.score(state);
+        state.apply(undo);
+        score
+    }
+
+    /// The scores of `state` with `cell` turned to each other face of its
+    /// die, in the die's order; `None` once the budget is spent. A die of
+    /// many faces whose boards are mostly new is scored in one walk with the
+    /// cell open ([`Searcher::score_letters`]), which costs what 6–8 boards
+    /// do; otherwise each board is scored (or found in the cache) in turn.
+    fn score_cell(&mut self, state: &mut State, cell: usize) -> Option<Vec<(u32, Face)>> {
+        let space = self.space;
+        let current = state.faces[cell];
+        let faces: Vec<Face> = space.dice[state.die_at[cell]]
+            .iter()
+            .copied()
+            .filter(|&face| face != current)
+            .collect();
+        let mut new = 0;
+        for &face in &faces {
+            state.faces[cell] = face;
+            new += usize::from(self.cache.get(hash(&state.faces), &state.faces).is_none());
+        }
+        state.faces[cell] = current;
+        let room = self
+            .evaluations
+            .map_or(u64::MAX, |n| n.saturating_sub(self.used));
+        let letters =
+            if new >= OPEN_WALK_FACES && room >= faces.len() as u64 && !self.out_of_budget() {
+                self.searcher
+                    .score_letters(space.rows, space.cols, &state.faces, cell, space.qu)
+            } else {
+                None
+            };
+        let mut scores = Vec::with_capacity(faces.len());
+        for face in faces {
+            state.faces[cell] = face;
+            let known = letters.zip(letter_index(face, space.qu));
+            let score = match known {
+                Some((letters, index)) => {
+                    self.used += 1;
+                    let score = letters[index];
+                    self.keep(hash(&state.faces), &state.faces, score);
+                    Some(score)
+                }
+                None => self.score(state),
+            };
+            state.faces[cell] = current;
+            scores.push((score?, face));
+        }
+        Some(scores)
+    }
+
+    /// Scores a board (from the cache when it was seen lately) and records
+    /// it; `None` once the budget is spent.
+    fn score(&mut self, state: &State) -> Option<u32> {
+        if self.out_of_budget() {
+            return None;
+        }
+        self.used += 1;
+        let key = hash(&state.faces);
+        if let Some(score) = self.cache.get(key, &state.faces) {
+            return Some(score);
+        }
+        let score = self
+            .searcher
+            .score_faces(self.space.rows, self.space.cols, &state.faces);
+        if self.searcher.exhausted() {
+            // Skipped: scored 0 so the chains move away, never offered as a best board.
+            self.progress.skipped.fetch_add(1, Ordering::Relaxed);
+            self.cache.put(key, &state.faces, 0);
+            return Some(0);
+        }
+        self.keep(key, &state.faces, score);
+        Some(score)
+    }
+
+    /// Records a newly scored board: in the cache, the progress counters and the top list.
+    fn keep(&mut self, key: u64, faces: &[Face], score: u32) {
+        self.cache.put(key, faces, score);
+        self.progress
+            .offer(score, faces, self.symmetries, self.target);
+        self.top.offer(score, faces, self.symmetries);
+    }
+
+    fn out_of_budget(&self) -> bool {
+        self.progress.is_stopped()
+            || self.progress.reached_target()
+            || self.evaluations.is_some_and(|n| self.used >= n)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Cells whose die has at least this many new boards among its faces are
+/// scored in one open-cell walk rather than board by board (the walk costs
+/// what 6–8 boards do).
+const OPEN_WALK_FACES: usize = 8;
+
+/// The letter code [`Searcher::score_letters`] gives `face` (0 = A, the `Q`
+/// code for `Qu` when `qu`), if it is a single letter or that `Qu`.
+fn letter_index(face: Face, qu: bool) -> Option<usize> {
+    match (face.as_bytes(), qu) {
+        ([b'Q'], true) | ([b'Q', b'U'], false) => None,
+        ([letter @ b'A'..=b'Z'], _) | ([letter @ b'Q', b'U'], true) => {
+            Some(usize::from(letter - b'A'))
+        }
+        _ => None,
+    }
+}
+
+/// The most local maxima a chain remembers as stuck (about 100 bytes each);
+/// past it the set starts again empty.
+const STUCK_LIMIT: usize = 100_000;
+
+/// Slots in each chain's score cache (a power of two).
+pub(super) const CACHE_SLOTS: usize = 1 << 16;
+
+/// Recently scored boards and their scores: annealing near its end and hill
+/// climbing propose the same neighbours again and again, and looking a board
+/// up costs far less than searching it. Direct-mapped: a new board evicts the
+/// one in its slot.
+pub(super) struct Cache {
+    slots: Vec<(u64, u32, Vec<Face>)>,
+}
+
+impl Cache {
+    pub(super) fn new(slots: usize) -> Cache {
+        Cache {
+            slots: vec![(0, 0, Vec::new()); slots],
+        }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.slots.len() - 1)
+    }
+
+    fn get(&self, key: u64, faces: &[Face]) -> Option<u32> {
+        let (k, score, kept) = &self.slots[self.slot(key)];
+        (*k == key && kept == faces).then_some(*score)
+    }
+
+    fn put(&mut self, key: u64, faces: &[Face], score: u32) {
+        let slot = self.slot(key);
+        let entry = &mut self.slots[slot];
+        entry.0 = key;
+        entry.1 = score;
+        entry.2.clear();
+        entry.2.extend_from_slice(faces);
+    }
+}
+
+/// FNV-1a over the faces' letters, a face boundary marked so `QU` differs from `Q`,`U`.
+fn hash(faces: &[Face]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325_u64;
+    for face in faces {
+        for &byte in face.as_bytes().iter().chain([&0xff]) {
+            h = (h ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    // The low bits pick the slot; fold the high bits in so they count too.
+    h ^ (h >> 29)
+}

@@ -1,0 +1,276 @@
+//! The best-board search's tests: symmetries, the brute-force optimum of
+//! small boards, real dice, repeatable seeds, targets and stopping.
+
+use super::*;
+use crate::dictionary::Dictionary;
+use crate::engine::trie::Trie;
+use crate::rules::MoveRule;
+use crate::rules::Preset;
+
+fn faces(letters: &str) -> Vec<Face> {
+    letters.bytes().filter_map(Face::letter).collect()
+}
+
+fn options(iterations: u64, threads: usize, seed: u64, top: usize) -> Options {
+    Options {
+        budget: Budget::Iterations(iterations),
+        threads,
+        seed,
+        top,
+        schedule: Schedule {
+            steps: 300,
+            ..Schedule::default()
+        },
+        target: None,
+    }
+}
+
+/// Every board of `space` (all placements of its dice, every face up), by brute force.
+fn every_board(space: &Space) -> Vec<Vec<Face>> {
+    fn fill(
+        space: &Space,
+        at: usize,
+        used: &mut Vec<bool>,
+        board: &mut Vec<Face>,
+        all: &mut Vec<Vec<Face>>,
+    ) {
+        if at == space.cells() {
+            all.push(board.clone());
+            return;
+        }
+        for die in 0..space.dice.len() {
+            if space.real_dice && used[die] {
+                continue;
+            }
+            used[die] = true;
+            for &face in &space.dice[die] {
+                board.push(face);
+                fill(space, at + 1, used, board, all);
+                board.pop();
+            }
+            used[die] = false;
+        }
+    }
+    let mut all = Vec::new();
+    fill(
+        space,
+        0,
+        &mut vec![false; space.dice.len()],
+        &mut Vec::new(),
+        &mut all,
+    );
+    all
+}
+
+/// The best `top` distinct (score, canonical board) pairs of `space`, by brute force.
+fn brute_force(trie: &Trie, rules: &Rules, space: &Space, top: usize) -> Vec<(u32, Vec<Face>)> {
+    let symmetries = Symmetries::new(rules.rows, rules.cols, rules.moves);
+    let mut searcher = Searcher::new(trie, rules);
+    let mut scored: Vec<(u32, Vec<Face>)> = every_board(space)
+        .into_iter()
+        .map(|board| {
+            let score = searcher.score(&rebuild(rules.rows, rules.cols, board.clone()));
+            (score, symmetries.canonical(&board))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    scored.dedup();
+    scored.truncate(top);
+    scored
+}
+
+fn found(trie: &Trie, rules: &Rules, space: &Space, options: &Options) -> Vec<(u32, Vec<Face>)> {
+    search(trie, rules, space, options, &Progress::new())
+        .expect("the pool starts")
+        .into_iter()
+        .map(|r| (r.score, r.board.faces().to_vec()))
+        .collect()
+}
+
+#[test]
+fn all_eight_images_share_one_canonical_form() {
+    let board = faces("PERSLATGSINETERS");
+    let symmetries = Symmetries::new(4, 4, MoveRule::EightNeighbours);
+    let images = symmetries.images(&board);
+    assert_eq!(images.len(), 8);
+    let mut distinct = images.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 8, "the board has no symmetry of its own");
+    let canonical = symmetries.canonical(&board);
+    assert!(images.contains(&canonical));
+    for image in &images {
+        assert_eq!(symmetries.canonical(image), canonical);
+    }
+    assert_eq!(canonical, board, "P is the smallest corner");
+}
+
+#[test]
+fn rectangles_and_the_no_up_rule_have_fewer_symmetries() {
+    assert_eq!(Symmetries::new(2, 3, MoveRule::EightNeighbours).len(), 4);
+    let no_up = Symmetries::new(2, 2, MoveRule::NoUp);
+    assert_eq!(no_up.images(&faces("ABCD")), [faces("ABCD"), faces("BADC")]);
+    let rectangle = Symmetries::new(2, 3, MoveRule::EightNeighbours);
+    assert_eq!(
+        rectangle.images(&faces("ABCDEF")),
+        [
+            faces("ABCDEF"),
+            faces("CBAFED"),
+            faces("DEFABC"),
+            faces("FEDCBA")
+        ]
+    );
+}
+
+#[test]
+fn images_hold_the_same_words() {
+    let dictionary = Dictionary::embedded();
+    let mut rng = random::seeded(3);
+    for (rows, cols, preset) in [
+        (4, 4, Preset::Classic),
+        (3, 5, Preset::Classic),
+        (4, 4, Preset::Project4),
+    ] {
+        let rules = Rules::sized(preset, rows, cols);
+        let space = Space::letters(rows, cols, rules.qu);
+        let symmetries = Symmetries::new(rows, cols, rules.moves);
+        let mut searcher = Searcher::new(dictionary.trie(), &rules);
+        for _ in 0..20 {
+            let board = space.random(&mut rng).faces;
+            let score = searcher.score(&rebuild(rows, cols, board.clone()));
+            for image in symmetries.images(&board) {
+                assert_eq!(searcher.score(&rebuild(rows, cols, image)), score);
+            }
+        }
+    }
+}
+
+#[test]
+fn finds_the_brute_force_optimum_of_a_small_board() {
+    let dictionary = Dictionary::from_words([
+        "TEA", "TEAS", "EAT", "EATS", "SEAT", "ATE", "ETA", "SAT", "SET", "EAST", "SATE", "ETAS",
+        "TOE", "TOES", "NOTE", "NOTES", "TONE", "ONE", "ONES", "NET", "TEN",
+    ]);
+    for preset in [Preset::Project4, Preset::Classic] {
+        let rules = Rules::sized(preset, 2, 2);
+        // Letters no word uses score nothing, so one stands for all of them.
+        let space = Space {
+            dice: vec![faces("AENOSTXZ")],
+            ..Space::letters(2, 2, rules.qu)
+        };
+        let expected = brute_force(dictionary.trie(), &rules, &space, 3);
+        // With kicks of the best local maximum, and with fresh starts only.
+        for patience in [Schedule::default().patience, 0] {
+            let mut options = options(20_000, 2, 1, 3);
+            options.schedule.patience = patience;
+            let got = found(dictionary.trie(), &rules, &space, &options);
+            assert_eq!(got, expected, "{preset} {patience}");
+        }
+    }
+}
+
+#[test]
+fn real_dice_boards_come_from_the_dice() {
+    let dictionary = Dictionary::from_words(["TEA", "TEAS", "EAT", "EATS", "SEAT", "SAT", "ATE"]);
+    let rules = Rules::sized(Preset::Project4, 2, 2);
+    let dice = ["TXXXXX", "EAZZZZ", "AEZZZZ", "SZZZZZ"].map(Die::new);
+    let space = Space::dice(2, 2, &dice).expect("four dice fill 2x2");
+    let expected = brute_force(dictionary.trie(), &rules, &space, 3);
+    let got = found(dictionary.trie(), &rules, &space, &options(5_000, 1, 9, 3));
+    assert_eq!(got, expected);
+    assert_eq!(got[0].0, 3);
+}
+
+#[test]
+fn moves_keep_one_die_per_cell_showing_its_own_face() {
+    let space = Space::for_rules(&Rules::preset(Preset::Classic), true).expect("16 dice");
+    let mut rng = random::seeded(4);
+    let mut state = space.random(&mut rng);
+    for step in 0..2_000 {
+        let mv = if step % 7 == 0 {
+            let moves = space.all_moves(&state);
+            moves[random::below(&mut rng, moves.len())]
+        } else {
+            space.random_move(&state, 0.3, &mut rng)
+        };
+        state.apply(mv);
+        let mut dice = state.die_at.clone();
+        dice.sort_unstable();
+        assert_eq!(dice, (0..16).collect::<Vec<_>>());
+        for (cell, face) in state.faces.iter().enumerate() {
+            assert!(space.dice[state.die_at[cell]].contains(face));
+        }
+    }
+}
+
+#[test]
+fn a_fixed_seed_and_thread_count_repeat() {
+    let dictionary = Dictionary::embedded();
+    let rules = Rules::preset(Preset::Classic);
+    let space = Space::for_rules(&rules, false).expect("letters");
+    let run = |threads| {
+        let progress = Progress::new();
+        let boards = search(
+            dictionary.trie(),
+            &rules,
+            &space,
+            &options(3_001, threads, 5, 4),
+            &progress,
+        )
+        .expect("the pool starts");
+        assert!(progress.scored() <= 3_001);
+        boards
+    };
+    let first = run(2);
+    assert_eq!(first.len(), 4);
+    assert_eq!(first, run(2));
+    assert!(first.windows(2).all(|w| w[0].score >= w[1].score));
+    assert_eq!(run(3), run(3));
+}
+
+#[test]
+fn a_target_stops_the_search_at_the_first_board_reaching_it() {
+    let dictionary = Dictionary::embedded();
+    let rules = Rules::preset(Preset::Classic);
+    let space = Space::for_rules(&rules, false).expect("letters");
+    let run = |target| {
+        let progress = Progress::new();
+        let options = Options {
+            target,
+            ..options(20_000, 1, 5, 1)
+        };
+        let boards = search(dictionary.trie(), &rules, &space, &options, &progress)
+            .expect("the pool starts");
+        (boards[0].score, progress)
+    };
+    let (free, unbounded) = run(None);
+    assert!(!unbounded.reached_target());
+    let target = free - 1;
+    let (score, bounded) = run(Some(target));
+    assert!(bounded.reached_target());
+    assert!(score >= target);
+    let best = bounded.best().expect("boards were scored");
+    assert_eq!(best.score, score);
+    // The board that reached the target is the last one scored.
+    assert_eq!(best.after, bounded.scored());
+    assert!(bounded.scored() < unbounded.scored());
+}
+
+#[test]
+fn a_stopped_search_returns_at_once() {
+    let dictionary = Dictionary::embedded();
+    let rules = Rules::preset(Preset::Classic);
+    let space = Space::for_rules(&rules, false).expect("letters");
+    let progress = Progress::new();
+    progress.stop();
+    let boards = search(
+        dictionary.trie(),
+        &rules,
+        &space,
+        &options(1_000_000, 2, 1, 3),
+        &progress,
+    )
+    .expect("the pool starts");
+    assert!(boards.is_empty());
+    assert_eq!(progress.scored(), 0);
+}

@@ -201,6 +201,26 @@ fn ece209_seeds_beyond_sixteen_bits_are_usage_errors() {
 }
 
 #[test]
+fn ece209_refuses_the_flags_it_has_nothing_to_apply_to() {
+    let dir = TempDir::new("ece209-flags");
+    for (flags, reason) in [
+        (&["--board", "ABCDEFGHIJKLMNOP"][..], "shakes its own tray"),
+        (&["--min-points", "10"], "no points to count"),
+        (&["--words", "common"], "no word list"),
+    ] {
+        let args = [&["--rules", "ece209", "--seed", "1", "--time", "0"], flags].concat();
+        let run = run_boggle(dir.path(), &args, b"q\n");
+        assert_eq!(run.code, Some(2), "{flags:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(flags[0]) && run.stderr.contains(reason),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stdout.is_empty(), "nothing is played: {}", run.stdout);
+    }
+}
+
+#[test]
 fn ece209_prompts_ask_again_and_end_at_end_of_input() {
     let dir = TempDir::new("ece209-prompts");
     let run = run_boggle(dir.path(), &["--rules", "ece209"], b"seven\n70000\n");
@@ -298,4 +318,67 @@ fn ece209_scores_any_string_on_the_board() {
     let snake = GameBoard::from_letters("QABCGFEDHIJKONML", 4, 4, true).expect("16 cells");
     assert_eq!(score_word(&snake, &rules, "QUABCDEFGHIJKLMN"), 11);
     assert_eq!(score_word(&snake, &rules, "QUABCDEFGHIJKLMNO"), 0);
+}
+
+/// Boards other than spec 001's 4x4 tray draw each cell independently: over
+/// many seeds, a letter is followed by itself (to the right and below) about
+/// as often as the letters' shares say, not far more (when each draw shared
+/// 15 of its 16 bits with the last, A followed A half the time and E never
+/// followed E).
+#[test]
+fn ece209_boards_of_other_sizes_have_independent_neighbours() {
+    for (rows, cols) in [(5, 5), (3, 6)] {
+        let rules = Rules::sized(Preset::Ece209, rows, cols);
+        let mut counts = [0u64; 26];
+        let (mut pairs, mut same) = (0u64, [0u64; 26]);
+        let mut runs_of_three = 0u32;
+        for seed in 0..=2_000u16 {
+            let board = shake(&rules, &mut Lfsr::seeded(seed)).expect("a board");
+            let letter = |cell: usize| usize::from(board.faces()[cell].as_bytes()[0] - b'A');
+            for cell in 0..rows * cols {
+                counts[letter(cell)] += 1;
+                let (row, col) = (cell / cols, cell % cols);
+                for next in [
+                    (col + 1 < cols).then(|| cell + 1),
+                    (row + 1 < rows).then(|| cell + cols),
+                ]
+                .into_iter()
+                .flatten()
+                {
+                    pairs += 1;
+                    if letter(next) == letter(cell) {
+                        same[letter(cell)] += 1;
+                    }
+                }
+                if col + 2 < cols
+                    && letter(cell) == letter(cell + 1)
+                    && letter(cell) == letter(cell + 2)
+                {
+                    runs_of_three += 1;
+                }
+            }
+        }
+        let total: u64 = counts.iter().sum();
+        let share = |l: usize| counts[l] as f64 / total as f64;
+        for (name, l) in [("A", 0), ("E", 4), ("T", 19)] {
+            let expected = share(l) * share(l) * pairs as f64;
+            let got = same[l] as f64;
+            assert!(
+                got > 0.6 * expected && got < 1.4 * expected,
+                "{rows}x{cols}: {name} next to {name} {got} times, {expected:.0} expected"
+            );
+        }
+        let all_same: u64 = same.iter().sum();
+        let expected: f64 = (0..26).map(|l| share(l) * share(l)).sum::<f64>() * pairs as f64;
+        assert!(
+            (all_same as f64) < 1.25 * expected,
+            "{rows}x{cols}: {all_same} same-letter neighbours, {expected:.0} expected"
+        );
+        let triples = (rows * cols.saturating_sub(2) * 2_001) as f64;
+        let expected_runs: f64 = (0..26).map(|l| share(l).powi(3)).sum::<f64>() * triples;
+        assert!(
+            f64::from(runs_of_three) < 1.5 * expected_runs,
+            "{rows}x{cols}: {runs_of_three} runs of three letters alike, {expected_runs:.0} expected"
+        );
+    }
 }

@@ -369,3 +369,27 @@ fn samples_groups_or_single_classes_and_estimates_the_whole() {
         alone.stderr
     );
 }
+
+#[test]
+fn the_report_says_thread_in_the_singular_and_help_marks_size_required() {
+    let dir = TempDir::new("prove-words");
+    dir.write("words.txt", WORDS.join("\n"));
+    let run = prove_cli(&dir, &[]);
+    assert!(run.stdout.contains(" s wall, 1 thread\n"), "{}", run.stdout);
+    let help = run_boggle(dir.path(), &["prove", "--help"], b"");
+    let size = help
+        .stdout
+        .lines()
+        .skip_while(|line| !line.trim_start().starts_with("--size <"))
+        .nth(1)
+        .unwrap_or_default();
+    assert!(size.ends_with("(required)"), "{size}");
+    let game_help = run_boggle(dir.path(), &["--help"], b"");
+    assert!(
+        game_help
+            .stdout
+            .contains("needs a list with commonness levels"),
+        "--words common says which lists have levels: {}",
+        game_help.stdout
+    );
+}

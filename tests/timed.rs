@@ -38,6 +38,7 @@ fn the_console_turn_ends_when_the_time_runs_out() {
         rules: Rules::project4(),
         time: Some(Duration::from_secs(60)),
         board: None,
+        terminal: false,
     };
     let mut out = Vec::new();
     let mut err = Vec::new();
@@ -60,6 +61,33 @@ fn the_console_turn_ends_when_the_time_runs_out() {
     assert!(out.starts_with(&expected), "{out}");
     assert_eq!(game.get_score(), 2);
     assert_eq!(clock.elapsed(), Duration::from_secs(60));
+}
+
+/// At a terminal the end of input (Ctrl-D) leaves the cursor on the prompt's
+/// line, so the summary starts on a new line there; a piped game's
+/// transcript is spec 004's, byte for byte.
+#[test]
+fn at_a_terminal_the_summary_after_the_end_of_input_starts_on_its_own_line() {
+    for (terminal, after_prompt) in [(true, "\nYou got"), (false, "You got")] {
+        let clock = FakeClock::default();
+        let mut keys = timed(&clock, &[(0, "NIEHGTIBGUALRWGC"), (1, "bag")]);
+        let find =
+            WordFind::with_dictionary(Arc::new(Dictionary::from_words(common::EXAMPLE_WORDS)));
+        let options = Options {
+            terminal,
+            ..Options::default()
+        };
+        let mut out = Vec::new();
+        console::play_with(&mut keys, &mut out, &mut Vec::new(), &options, |board| {
+            Ok(Game::from_board(board.expect("a typed board"), &find))
+        })
+        .expect("writes to a Vec succeed");
+        let out = String::from_utf8_lossy(&out);
+        assert!(
+            out.contains(&format!("Enter a word: {after_prompt} 1 point")),
+            "terminal {terminal}: {out}"
+        );
+    }
 }
 
 #[test]

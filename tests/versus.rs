@@ -41,6 +41,7 @@ fn play_with<K: Keyboard>(keys: &mut K, time: Option<Duration>) -> (String, Reco
         terminal: false,
         intro: true,
         board: None,
+        width: 80,
     };
     let mut out = Vec::new();
     let record =
@@ -249,6 +250,11 @@ fn the_binary_plays_with_plain_marking_and_refuses_ece209() {
 
 /// A match played with `script` at a terminal (with the introduction or not).
 fn at_a_terminal(script: &[u8], intro: bool) -> String {
+    at_a_terminal_of_width(script, intro, 80)
+}
+
+/// A match played with `script` at a terminal `width` columns wide.
+fn at_a_terminal_of_width(script: &[u8], intro: bool, width: usize) -> String {
     let finder = finder();
     let settings = Settings {
         finder: &finder,
@@ -258,6 +264,7 @@ fn at_a_terminal(script: &[u8], intro: bool) -> String {
         terminal: true,
         intro,
         board: None,
+        width,
     };
     let mut out = Vec::new();
     versus::play(
@@ -294,4 +301,45 @@ fn the_introduction_can_be_skipped() {
     let out = at_a_terminal(b"n\n\nn\n", false);
     assert!(out.starts_with(TYPE), "{out}");
     assert!(!out.contains("Welcome"), "{out}");
+}
+
+#[test]
+fn at_a_terminal_the_board_is_drawn_again_after_a_rejected_word() {
+    let out = at_a_terminal(b"n\nxyzzy\n\nn\n", false);
+    let clear = "\x1b[H\x1b[2J";
+    let after_answer = out.rsplit(clear).next().unwrap_or_default();
+    let board = versus::render(&rolled(), &[], Highlight::Reverse);
+    assert!(
+        after_answer.starts_with(&format!(
+            "XYZZY is not in the dictionary.\n{board}Your words (0):\nYour score: 0\n"
+        )),
+        "{after_answer}"
+    );
+}
+
+#[test]
+fn the_computers_words_fit_the_terminal_width() {
+    let rows = |width: usize| {
+        let out = at_a_terminal_of_width(b"n\n\nn\n", false, width);
+        let listed: Vec<String> = out
+            .lines()
+            .skip_while(|line| !line.starts_with("My words"))
+            .skip(1)
+            .take_while(|line| !line.starts_with("My score") && !line.starts_with('('))
+            .map(str::to_string)
+            .collect();
+        let widest = listed
+            .iter()
+            .map(|line| line.chars().count())
+            .max()
+            .unwrap_or(0);
+        assert!(widest <= width, "{width}: a line of {widest}: {listed:?}");
+        listed.len()
+    };
+    let (narrow, wide) = (rows(40), rows(120));
+    assert!(
+        narrow > wide && wide >= 1,
+        "more rows when narrower: {narrow} and {wide}"
+    );
+    assert_eq!(rows(60), 3, "ten words of 12 columns, four to a row");
 }

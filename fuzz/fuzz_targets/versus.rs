@@ -33,6 +33,7 @@ fuzz_target!(|data: &[u8]| {
         terminal: false,
         intro: true,
         board: None,
+        width: 80,
     };
     let mut keys = Plain::new(data);
     let mut out = Vec::new();

@@ -95,7 +95,7 @@ pub struct GameArgs {
     /// Seconds to find words, 0 (untimed) to 86400
     #[arg(short, long, value_name = "SECONDS", value_parser = args::game_seconds())]
     pub time: Option<u64>,
-    /// Words that count: common (a casual game: everyday and desk-dictionary words) or all
+    /// Words that count: common (a casual game: everyday and desk-dictionary words; needs a list with commonness levels, as every preset's but project4's) or all
     #[arg(long, value_name = "WHICH", value_enum, default_value_t = WordsCounted::All)]
     pub words: WordsCounted,
     /// The board to play, row-major: spaces allowed, Qu or Th for two-letter faces, . for a blank

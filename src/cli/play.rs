@@ -4,12 +4,12 @@
 //! course list in about 15 ms), so a bad one is reported before any typing.
 
 use super::CliError;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::{GameArgs, UsageError, given_board, load_game_dictionary, roll_board};
-use crate::dictionary::Level;
+use crate::dictionary::{Level, WordsCounted};
 use crate::error::Error;
 use crate::game::Game;
 use crate::modes::boggleish::{self, Answers};
@@ -19,6 +19,10 @@ use crate::player::signals::{self, OnSignal};
 use crate::random;
 use crate::rules::{Preset, Rules};
 use crate::word_find::WordFind;
+
+/// Said once on stderr when the console game starts at a terminal.
+pub const TUI_TIP: &str =
+    "tip: 'boggle tui' is the full-screen game (a live clock, the word traced as you type)";
 
 /// Plays one console game.
 pub fn run(args: &GameArgs) -> Result<(), CliError> {
@@ -31,10 +35,15 @@ pub fn run(args: &GameArgs) -> Result<(), CliError> {
     let dictionary = load_game_dictionary(args, &rules, Level::Perfect)?;
     let mut err = io::stderr().lock();
     name_word_list(&mut err, &dictionary);
+    if io::stdin().is_terminal() && err.is_terminal() {
+        // A player at a terminal may not know the full-screen game exists.
+        let _ = writeln!(err, "{TUI_TIP}");
+    }
     let options = Options {
         rules: rules.clone(),
         time: time_limit(args.time),
         board: given_board(args, &rules)?,
+        terminal: io::stdin().is_terminal(),
     };
     let mut keys = keyboard();
     let mut out = BufWriter::new(io::stdout().lock());
@@ -61,8 +70,34 @@ pub(super) fn name_word_list(err: &mut impl Write, dictionary: &crate::Dictionar
     let _ = writeln!(err, "words: {}", dictionary.describe());
 }
 
-/// Spec 001's game: `--seed` and `--time` answer its two questions.
+/// Spec 001's game: `--seed` and `--time` answer its two questions. The
+/// flags that ask for a word list or a board of one's own are refused.
 fn run_boggleish(args: &GameArgs, rules: &Rules) -> Result<(), CliError> {
+    let refused = [
+        (
+            args.board.is_some(),
+            "--board",
+            "it shakes its own tray from the seed (spec 001)",
+        ),
+        (
+            args.min_points.is_some(),
+            "--min-points",
+            "it has no word list, so a board has no points to count",
+        ),
+        (
+            args.words != WordsCounted::All,
+            "--words",
+            "it has no word list: any string the board spells scores",
+        ),
+    ];
+    if let Some((_, flag, why)) = refused.into_iter().find(|(given, ..)| *given) {
+        return Err(UsageError::NotWithRules {
+            flag,
+            preset: rules.preset,
+            why,
+        }
+        .into());
+    }
     let seed = args
         .seed
         .map(|seed| u16::try_from(seed).map_err(|_| UsageError::Ece209Seed { seed }))

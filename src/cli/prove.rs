@@ -34,7 +34,8 @@ after the classes in hand (their lines are kept for --resume).";
 #[command(
     after_help = PROVE_HELP,
     args_conflicts_with_subcommands = true,
-    mut_arg("preset", |arg| args::rules_arg(arg, Preset::Classic, &args::DICTIONARY_PRESETS))
+    mut_arg("preset", |arg| args::rules_arg(arg, Preset::Classic, &args::DICTIONARY_PRESETS)),
+    mut_arg("size", |arg| arg.help("Board size: N for N x N, or RxC (required)"))
 )]
 pub struct ProveArgs {
     /// Combine shards instead of proving.
@@ -305,8 +306,9 @@ fn write_summary<W: Write>(
     )?;
     writeln!(
         out,
-        "time: {:.1} CPU-s in the classes, {wall:.1} s wall, {threads} thread(s)",
-        summary.cpu
+        "time: {:.1} CPU-s in the classes, {wall:.1} s wall, {threads} {}",
+        summary.cpu,
+        if threads == 1 { "thread" } else { "threads" }
     )?;
     for board in &summary.boards {
         writeln!(out, "{} {}", board.score, board.board)?;

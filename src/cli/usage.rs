@@ -74,6 +74,16 @@ pub enum UsageError {
         /// The seconds given.
         seconds: f64,
     },
+    /// A flag that the rules have nothing to apply it to (ece209 has no
+    /// word list and shakes its own tray).
+    NotWithRules {
+        /// The flag.
+        flag: &'static str,
+        /// The rules asked for.
+        preset: Preset,
+        /// Why it does not apply.
+        why: &'static str,
+    },
     /// A player or room name that cannot be used.
     Label {
         /// The flag (`--name`, `--room`).
@@ -117,6 +127,9 @@ impl fmt::Display for UsageError {
                 write!(f, "--time {seconds} is not a number of seconds")
             }
             UsageError::Label { flag, reason } => write!(f, "{flag}: {reason}"),
+            UsageError::NotWithRules { flag, preset, why } => {
+                write!(f, "{flag} does not apply to --rules {preset}: {why}")
+            }
         }
     }
 }
@@ -136,7 +149,8 @@ impl std::error::Error for UsageError {
             | UsageError::TooSmall { .. }
             | UsageError::MinAboveMax { .. }
             | UsageError::Seconds { .. }
-            | UsageError::Label { .. } => None,
+            | UsageError::Label { .. }
+            | UsageError::NotWithRules { .. } => None,
         }
     }
 }

@@ -51,6 +51,7 @@ pub fn run(versus_args: &VersusArgs) -> Result<(), CliError> {
         time: time_limit(args.time),
         level: versus_args.level,
         terminal: io::stdin().is_terminal() && io::stdout().is_terminal(),
+        width: output_width(),
         intro: !versus_args.no_intro,
         board: board.as_ref(),
     };
@@ -63,6 +64,16 @@ pub fn run(versus_args: &VersusArgs) -> Result<(), CliError> {
     // Whatever was typed after the match's last read must not reach the shell.
     keys.discard_typeahead();
     finished(played.map(drop))
+}
+
+/// The width to lay the computer's words out in: the terminal's, or 80 when
+/// the output is not a terminal (or its size cannot be read).
+fn output_width() -> usize {
+    let terminal = io::stdout().is_terminal();
+    terminal
+        .then(crossterm::terminal::size)
+        .and_then(Result::ok)
+        .map_or(versus::COLUMNS_WIDTH, |(cols, _)| usize::from(cols).max(1))
 }
 
 /// Reverse video on a terminal, lower case when output is piped or `NO_COLOR` is set (no-color.org).

@@ -8,6 +8,13 @@
 //! positions 0 to 15 in the order of [`ECE209_DICE`], are permuted with
 //! Fisher–Yates from the last index down to 1, and then each position, in
 //! order, rolls its die with `get_random(6)` indexing the faces as written.
+//!
+//! Spec 001 defines only that 4x4 tray. Its draws are one step of a shift
+//! register each, so each shares 15 of its 16 bits with the last: harmless
+//! for sixteen dice in a shuffled order, but drawn cell after cell on a
+//! larger board it made neighbours alike (`D A A A A`). Every other shape
+//! draws from a scrambled seed, sixteen steps a draw
+//! ([`Lfsr::get_fresh_random`]), so neighbouring cells are independent.
 
 use std::io::Write;
 use std::time::Duration;
@@ -18,7 +25,7 @@ use crate::error::Error;
 use crate::face::Face;
 use crate::game::Game;
 use crate::game_board::{BoardError, GameBoard};
-use crate::modes::lfsr::Lfsr;
+use crate::modes::lfsr::{Lfsr, permute_by};
 use crate::player::keyboard::{Keyboard, Typed, ask};
 use crate::rules::Rules;
 
@@ -51,29 +58,30 @@ pub struct Answers {
     pub time: Option<u64>,
 }
 
-/// Shakes a tray with `lfsr`: spec 001's `shakeTray` on the 4x4 board; other
-/// shapes permute and roll their own dice set the same way, or draw each cell
-/// by letter frequency with one `get_random` per cell.
+/// Shakes a tray with `lfsr`: spec 001's `shakeTray` on its 4x4 board of 16
+/// dice; other shapes permute and roll their own dice set the same way, or
+/// draw each cell by letter frequency, with independent draws (see the
+/// module docs).
 pub fn shake(rules: &Rules, lfsr: &mut Lfsr) -> Result<GameBoard, BoardError> {
     let cells = rules.cells();
     let dice: Vec<&str> = match rules.dice {
         DiceSet::Classic => ECE209_DICE.to_vec(),
         set => set.faces().map(<[&str]>::to_vec).unwrap_or_default(),
     };
-    let faces: Vec<Face> = if dice.len() == cells {
-        let mut tray_dice: Vec<usize> = (0..cells).collect();
-        lfsr.permute(&mut tray_dice);
-        tray_dice
-            .iter()
-            .map(|&die| roll(&Die::new(dice[die]), lfsr))
-            .collect()
+    let faces: Vec<Face> = if cells == ECE209_DICE.len() && dice.len() == cells {
+        roll_tray(&dice, &mut |limit| lfsr.get_random(limit))
     } else {
         // Writing a seed into the register puts it at a point of the register's
-        // one cycle, and seed 2 steps to seed 1: drawn one cell at a time, their
-        // boards would be the same shifted by a cell. Scrambling the seed first
-        // puts neighbouring seeds far apart on the cycle.
+        // one cycle, and seed 2 steps to seed 1: their boards would be the same
+        // shifted by a draw. Scrambling the seed first puts neighbouring seeds
+        // far apart on the cycle.
         let mut scrambled = Lfsr::seeded(scramble(lfsr.state()));
-        (0..cells).map(|_| frequency_face(&mut scrambled)).collect()
+        let mut draw = |limit| scrambled.get_fresh_random(limit);
+        if dice.len() == cells {
+            roll_tray(&dice, &mut draw)
+        } else {
+            (0..cells).map(|_| frequency_face(&mut draw)).collect()
+        }
     };
     let faces = faces
         .into_iter()
@@ -82,12 +90,23 @@ pub fn shake(rules: &Rules, lfsr: &mut Lfsr) -> Result<GameBoard, BoardError> {
     GameBoard::from_faces(rules.rows, rules.cols, faces)
 }
 
-/// One face of `die`, chosen with `get_random(number of faces)`.
-fn roll(die: &Die, lfsr: &mut Lfsr) -> Face {
+/// The dice shuffled into the tray's cells, then each rolled in cell order,
+/// with `draw(n)` giving a number in `0..n` (spec 001's `shakeTray`).
+fn roll_tray(dice: &[&str], draw: &mut dyn FnMut(u32) -> u32) -> Vec<Face> {
+    let mut tray_dice: Vec<usize> = (0..dice.len()).collect();
+    permute_by(&mut tray_dice, &mut *draw);
+    tray_dice
+        .iter()
+        .map(|&die| roll(&Die::new(dice[die]), draw))
+        .collect()
+}
+
+/// One face of `die`, chosen with `draw(number of faces)`.
+fn roll(die: &Die, draw: &mut dyn FnMut(u32) -> u32) -> Face {
     let faces = die.faces();
     let limit = u32::try_from(faces.len()).unwrap_or(u32::MAX);
     faces
-        .get(lfsr.get_random(limit) as usize)
+        .get(draw(limit) as usize)
         .copied()
         .unwrap_or(Face::BLANK)
 }
@@ -101,15 +120,15 @@ fn scramble(seed: u16) -> u16 {
     x ^ (x >> 9)
 }
 
-/// A letter drawn by English frequency, in steps of 1/100,000, with one `get_random`.
-fn frequency_face(lfsr: &mut Lfsr) -> Face {
+/// A letter drawn by English frequency, in steps of 1/100,000, with one draw.
+fn frequency_face(draw: &mut dyn FnMut(u32) -> u32) -> Face {
     // Whole-number weights keep the draw exact and the same on every platform.
     let weights = LETTER_FREQUENCIES.map(|f| (f * 100_000.0).round() as u32);
     let total: u32 = weights.iter().sum();
     // The register holds 16 bits, fewer than the 100,000 steps: taken modulo
     // the total it would never reach past O. Scaled instead, its 65,536 values
     // cover the whole range, each letter in proportion.
-    let raw = lfsr.get_random(1 << 16);
+    let raw = draw(1 << 16);
     let mut target = ((u64::from(raw) * u64::from(total)) >> 16) as u32;
     for (letter, weight) in (b'A'..=b'Z').zip(weights) {
         if target < weight {

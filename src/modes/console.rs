@@ -50,6 +50,10 @@ pub struct Options {
     /// The board, when it was given up front (`--board`): the board prompt is
     /// then skipped.
     pub board: Option<GameBoard>,
+    /// Whether the player types at a terminal: the end of input there (Ctrl-D)
+    /// leaves the cursor on the prompt's line, so the summary starts on a
+    /// line of its own. Piped input keeps spec 004's transcript byte for byte.
+    pub terminal: bool,
 }
 
 /// Plays one game under `options`, like [`play`]. With a time limit every
@@ -81,7 +85,7 @@ where
     let read_result = match failed {
         None => {
             keys.start_timer(options.time);
-            guess_loop(keys, out, &mut game)
+            guess_loop(keys, out, &mut game, options.terminal)
         }
         // Input that fails at once is played like input that ends at once, so
         // the summary is still written; the failure is reported after it.
@@ -186,6 +190,7 @@ fn guess_loop<K: Keyboard + ?Sized, W: Write>(
     keys: &mut K,
     out: &mut W,
     game: &mut Game,
+    terminal: bool,
 ) -> Result<(), Error> {
     let mut prompt = FIRST_PROMPT;
     loop {
@@ -194,7 +199,12 @@ fn guess_loop<K: Keyboard + ?Sized, W: Write>(
         prompt = PROMPT;
         let token = match keys.token().map_err(Error::Input)? {
             Typed::Text(token) => token,
-            Typed::End => return Ok(()),
+            Typed::End => {
+                if terminal {
+                    out.write_all(b"\n").map_err(Error::Output)?;
+                }
+                return Ok(());
+            }
             Typed::TimeUp => {
                 out.write_all(TIME_UP.as_bytes()).map_err(Error::Output)?;
                 return Ok(());

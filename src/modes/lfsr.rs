@@ -51,14 +51,29 @@ impl Lfsr {
         value.checked_rem(limit).unwrap_or(0)
     }
 
+    /// A number in `0..limit` from sixteen steps of the register: a state
+    /// that shares no bit with the one drawn before it (one step shares 15),
+    /// for draws that must not depend on each other. Not spec 001's.
+    pub fn get_fresh_random(&mut self, limit: u32) -> u32 {
+        for _ in 1..16 {
+            self.next_state();
+        }
+        self.get_random(limit)
+    }
+
     /// Permutes `values` in place: for each `i` from the last index down to 1,
     /// swaps `values[i]` with `values[get_random(i + 1)]` (spec 001's `permute`).
     pub fn permute<T>(&mut self, values: &mut [T]) {
-        for i in (1..values.len()).rev() {
-            let limit = u32::try_from(i + 1).unwrap_or(u32::MAX);
-            let j = self.get_random(limit) as usize;
-            values.swap(i, j);
-        }
+        permute_by(values, |limit| self.get_random(limit));
+    }
+}
+
+/// Fisher–Yates as spec 001 runs it, with `draw(n)` giving a number in `0..n`.
+pub fn permute_by<T>(values: &mut [T], mut draw: impl FnMut(u32) -> u32) {
+    for i in (1..values.len()).rev() {
+        let limit = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let j = draw(limit) as usize;
+        values.swap(i, j);
     }
 }
 

@@ -58,16 +58,19 @@ pub struct Settings<'a> {
     /// first round then does not ask for one.
     pub board: Option<&'a GameBoard>,
     /// Whether a player sits at a terminal: the match opens with the rules
-    /// (spec 003's introduction) and the screen is cleared between words, so
-    /// the board stays in one place.
+    /// (spec 003's introduction) and the screen is cleared and the board
+    /// drawn again after every answer, so the board stays in one place.
     pub terminal: bool,
+    /// The width the computer's words are laid out in: the terminal's, or
+    /// [`COLUMNS_WIDTH`] when the output is not a terminal.
+    pub width: usize,
 }
 
 /// Clears a terminal's screen and puts the cursor at its top left.
 const CLEAR_SCREEN: &str = "\x1b[H\x1b[2J";
 
-/// The widest line the computer's word columns fill.
-const COLUMNS_WIDTH: usize = 80;
+/// The width the computer's word columns fill when the output is not a terminal.
+pub const COLUMNS_WIDTH: usize = 80;
 
 /// Spec 003's introduction: the rules in force, in a few lines.
 pub fn introduction(rules: &Rules) -> String {
@@ -123,7 +126,7 @@ where
         };
         let mut round = Game::try_from_board(board, settings.finder).map_err(Error::Search)?;
         human_turn(keys, out, &mut round, settings)?;
-        computer_turn(out, &round, settings.level)?;
+        computer_turn(out, &round, settings.level, settings.width)?;
         record.rounds = record.rounds.saturating_add(1);
         let won = round.winner(settings.level) == Winner::Human;
         record.human_wins = record.human_wins.saturating_add(u32::from(won));
@@ -264,8 +267,12 @@ where
                 .map_err(Error::Output)?;
         }
         writeln!(out, "{}", feedback(word, &verdict)).map_err(Error::Output)?;
-        if let Verdict::Accepted { path, .. } = &verdict {
-            show_progress(out, round, path, settings.highlight)?;
+        // On a terminal the screen was cleared, so the board comes back after
+        // every answer; a transcript shows it again only when a word scores.
+        match &verdict {
+            Verdict::Accepted { path, .. } => show_progress(out, round, path, settings.highlight)?,
+            _ if settings.terminal => show_progress(out, round, &[], settings.highlight)?,
+            _ => {}
         }
     }
     keys.start_timer(None);
@@ -324,7 +331,12 @@ pub fn render(board: &GameBoard, path: &[usize], highlight: Highlight) -> String
 }
 
 /// The computer's turn: every word left with its points, the scores and who won.
-fn computer_turn<W: Write>(out: &mut W, round: &Game, level: Level) -> Result<(), Error> {
+fn computer_turn<W: Write>(
+    out: &mut W,
+    round: &Game,
+    level: Level,
+    width: usize,
+) -> Result<(), Error> {
     let dictionary = round.dictionary();
     let points = |word: &str| round.get_word_score(word);
     let words: Vec<(&str, bool)> = if dictionary.has_levels() {
@@ -345,7 +357,7 @@ fn computer_turn<W: Write>(out: &mut W, round: &Game, level: Level) -> Result<()
             format!("{word:<word_width$} {:>2}{mark}", points(word))
         })
         .collect();
-    out.write_all(columns(&entries, COLUMNS_WIDTH).as_bytes())
+    out.write_all(columns(&entries, width).as_bytes())
         .map_err(Error::Output)?;
     if words.iter().any(|&(_, rare)| rare) {
         writeln!(out, "(* a rare word)").map_err(Error::Output)?;

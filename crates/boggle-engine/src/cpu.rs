@@ -10,8 +10,8 @@
 //! through [`widest`] again (each level then enters the wide copy).
 //!
 //! Measured on `boggle prove`'s 4x4 groups (16 bounds of 16 bits side by
-//! side, where SSE2 lacks unsigned 16-bit maxima and comparisons): see the
-//! module docs of `modes::prove`.
+//! side, where SSE2 lacks unsigned 16-bit maxima and comparisons): see
+//! `docs/PROVE.md`.
 
 /// Calls `f` compiled for the widest vector instructions this processor has.
 #[inline]

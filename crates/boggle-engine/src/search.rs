@@ -11,7 +11,7 @@
 //! unused, so it records `TEA` and `TEN`; neither goes further. From `N`,
 //! `NE` and `NET`; from `E` and `A`, no word starts.
 //!
-//! Three walkers share that idea. The vector walk (`engine::vector`)
+//! Three walkers share that idea. The vector walk (the `vector` module)
 //! serves boards of at most 32 cells of single letters and `Qu` where the
 //! processor has AVX-512 (it steps a path into all its neighbours at once,
 //! eight paths at a time, and is about twice as fast as the next). The
@@ -28,6 +28,15 @@
 //! walker handles the rest (faces such as `Th`, blank cells, boards larger
 //! than 64 cells, a maximum word length) by spelling each face into the trie.
 //!
+//! The bitmask walk is bound by mispredicted branches and by trie loads that
+//! miss the second-level cache, not by arithmetic, so it keeps its waiting
+//! paths on its own stack and pushes each new one without a branch, moving
+//! the stack pointer only if the path is kept; prefetches the line where a
+//! child's children start as it steps into the child; finds a child's index
+//! with `popcnt` (compiled twice, the variant chosen at run time); and
+//! records a word's end without a branch into a buffer with a slot for every
+//! word of the dictionary.
+//!
 //! [`Searcher::score_letters`] scores 26 boards in one fast walk: the board
 //! with one cell showing each letter in turn (what `boggle best` asks of
 //! every cell when it climbs). That cell is "open": it shows every letter,
@@ -36,95 +45,38 @@
 //! found through it only on the board with that letter; a mask per trie node
 //! collects which, and the scores are summed from the masks. The paths that
 //! avoid the cell are walked once instead of 26 times, so on the best 4x4 and
-//! 5x5 boards the walk takes 3.5 times the steps of one board, and (measured
-//! with cachegrind on four high-scoring boards, every cell) 6x fewer
-//! instructions and 6x fewer first-level data misses than the 26 boards one
-//! by one; 3–5x less time on the clock. Recording a word's letter with a
-//! branch on "is a word" instead of without one: 12% fewer instructions but
-//! 25% more mispredicted branches, no gain.
+//! 5x5 boards it costs 3.5 boards' steps.
 //!
-//! # What was measured
+//! # Contract
 //!
-//! On random dice boards the walk is bound by mispredicted branches and by
-//! trie loads that miss the second-level cache, not by arithmetic. So:
+//! - Every walker finds the same words: every dictionary word that some path
+//!   of the board spells under the rules (adjacent cells, each cell at most
+//!   once, the rules' moves and lengths), each once however many paths spell
+//!   it (deduplicated by trie node), in trie order. The property tests check
+//!   the engine against a brute-force search over every path.
+//! - A search takes at most [`STEP_BUDGET`] steps; one that reaches it stops,
+//!   and [`Searcher::exhausted`] says its words may be incomplete.
+//! - A [`Searcher`] is reused board after board; its buffers are cleared by
+//!   the words found, not swept.
 //!
-//! - the fast walk keeps its waiting paths on its own stack, not the call
-//!   stack, and writes each new path there without a branch, moving the stack
-//!   pointer only if the path is kept (+13% over recursion, whose "go on?"
-//!   test was a branch the processor could not predict, and whose calls
-//!   spilled the walk's state to memory);
-//! - when it steps into a child it prefetches the cache line where that
-//!   child's own children start, so the load is under way while the paths
-//!   pushed before it are walked (+5%);
-//! - the child index is a `popcnt` (the walk is compiled twice and the variant
-//!   with bit instructions chosen at run time, +17%);
-//! - whether a node ends a word is recorded without a branch, into a buffer
-//!   with a slot for every word of the dictionary, so no room is checked
-//!   (+16%; checking for a word with a branch instead costs 10%);
-//! - a word found along several paths is deduplicated with a bitset over
-//!   trie nodes, cleared from the list of found words, not swept.
+//! # Tried and dropped
 //!
-//! Tried and dropped as no faster here: prefetching the children of sibling
-//! nodes or the last child as well, taking the second-newest path off the
-//! stack (or two at once) to overlap their loads, two boards' walks
-//! interleaved a path at a time (0–3%, within the noise, for a two-board
-//! API), a breadth-first queue of paths with no data-dependent
-//! branches (4x the instructions), trying all 8 neighbour slots without
-//! branches, iterating over candidate cells (found 16 at a time with SSSE3)
-//! instead of letters, stepping without a branch into letters no unvisited
-//! cell shows, recording raw word ends and checking length and repeats after
-//! the walk (14% fewer instructions, same time: the walk waits on loads and
-//! branches, not on arithmetic), depth-first and heat-ordered trie layouts,
-//! an exact table of the letters of unvisited neighbours (via `pext`), a
-//! lookahead that ignores the cell just left, carrying the node (not its
-//! index) on the stack, a compiled-out `Qu` test, indexing without bounds
-//! checks, and the trie on 2 MiB pages (`madvise`).
+//! Each measured on the 100,000 dice boards with ENABLE2K, one thread;
+//! `docs/PERFORMANCE.md` has the whole notebook, the machines and the rest
+//! of the list.
 //!
-//! Issue 18 tried two more, measured with cachegrind (simulated 1 MiB L2) on
-//! the first 10,000 of the 100,000 dice boards with ENABLE2K, plus
-//! alternating wall-clock runs (best of 3 passes, 4–5 rounds each):
-//!
-//! - the child's "has children" flag kept in its parent (a 12-byte node),
-//!   so a leaf child is read from one shared leaf that is always in cache
-//!   instead of its own line: +11% instructions in the walk, +18% first-level
-//!   data misses and twice the second-level misses (the larger nodes), and
-//!   0–8% slower on the clock. A leaf's line was rarely missed anyway: its
-//!   parent's step had already prefetched its siblings' line.
-//! - reading a node's bit of the found-word set only when the node ends a
-//!   word (other steps read the set's first word, always in cache): 5% fewer
-//!   first-level data misses in the walk but 7% more instructions, and no
-//!   difference on the clock beyond the noise.
-//!
-//! Issue 18's third session found where the walk's time goes on a newer
-//! processor (an AVX-512 EPYC, where danvk/hybrid-boggle's `Boggler<4,4>`
-//! had gained more than ours): each step is a chain of dependent loads (the
-//! path, its node, its children), and a depth-first walk takes the next
-//! path only when the last one's chain is done. The vector walk steps eight
-//! waiting paths side by side, each into all its neighbours without a
-//! branch; measured one thread, ENABLE2K, best of 3 passes: dice boards
-//! 190,000 → 360,000 boards/s, uniform boards 435,000 → 810,000 (its module
-//! docs have the steps; README's "Performance" the side-by-side figures).
-//! Tried there and not kept: prefetching the children of every path pushed
-//! (280,000 against 318,000 at the time: eight prefetches a step cost more
-//! than they save), batches of 12 and 16 paths (no better than 8), a gather
-//! for every step's children (a masked load of the node's first 16
-//! children and a permute is a little faster; larger nodes, near the root,
-//! are still gathered).
-//!
-//! Not tried, with reasons: skipping a board's impossible starting cells is
-//! already done (a start whose letter's node continues with none of its
-//! neighbours' letters is never pushed); two-letter first-step tables would
-//! replace one step from the root per starting cell, out of thousands of
-//! steps a board, on nodes that are always in cache; several boards walked in
-//! lockstep with SIMD: the vector walk takes its lanes from one board
-//! instead (a path's neighbours, and eight paths at once), which needs no
-//! second board and no lanes left idle when boards' walks differ in length.
-//!
-//! For scale, the same cachegrind runs of danvk/hybrid-boggle's
-//! `Boggler<4,4>`: fewer instructions per board than ours (about 0.7x on
-//! the dice and the uniform boards) but 5–6x our first-level and about 130x
-//! our second-level data misses (a trie of pointers), which is where our lead
-//! comes from, and why it grows when other processes share the cache.
+//! - Recursion instead of the explicit stack: the stack, pushed without a
+//!   branch, is 13% faster.
+//! - A breadth-first queue of paths with no data-dependent branches: 4x the
+//!   instructions.
+//! - Recording raw word ends and checking length and repeats after the walk:
+//!   14% fewer instructions, the same time.
+//! - Checking for a word's end with a branch: costs 10%.
+//! - Two boards' walks interleaved a path at a time: 0–3%, within the noise.
+//! - The child's "has children" flag kept in its parent (a 12-byte node):
+//!   twice the second-level misses, 0–8% slower.
+//! - Prefetching the children of every path the vector walk pushes: 280,000
+//!   boards/s against 318,000.
 //!
 //! # Limits
 //!
@@ -132,9 +84,7 @@
 //!    `Q` cells are all `Qu` or all plain `Q`.
 //! 2. Words are A–Z only; a dictionary entry with any other byte is skipped
 //!    when the dictionary loads.
-//! 3. Results are deduplicated by trie node, so the same word is reported once
-//!    however many paths spell it.
-//! 4. `score_letters` needs the fast walker (it declines the boards that
+//! 3. `score_letters` needs the fast walker (it declines the boards that
 //!    need the general one).
 
 use crate::cpu::prefetch;

@@ -22,15 +22,26 @@
 //! at a time cannot. A word found along several paths is a candidate once
 //! per path; [`super::search`] keeps the first of each (a bit per trie node).
 //!
-//! # What was measured
+//! # Contract
 //!
-//! ENABLE2K, `classic` rules, one thread, side by side with the bitmask walk
-//! (README's "Performance" has the commands and the comparison with
-//! danvk/hybrid-boggle): a scratch version of this walk taking one path at a
-//! time scored the 100,000 dice boards at 162,000 boards/s, no faster than
-//! the bitmask walk (it waits on each path's chain of loads); two, four and
-//! eight paths at a time, 277,000, 357,000 and 397,000 boards/s, and on the
-//! 200,000 uniform boards 414,000 → 717,000 → 904,000 → 925,000.
+//! The same words as the bitmask walk, each reported once (duplicates along
+//! several paths are dropped by [`super::search`]); where it cannot take a
+//! board or the processor lacks AVX-512 it declines, and the bitmask walk
+//! runs instead.
+//!
+//! # Tried and dropped
+//!
+//! On the 100,000 dice boards with ENABLE2K, one thread (the figures and
+//! their processor are in `docs/PERFORMANCE.md`):
+//!
+//! - One path at a time: 162,000 boards/s, no faster than the bitmask walk;
+//!   eight at a time, 397,000.
+//! - Batches of 12 and 16 paths: no better than 8.
+//! - Prefetching the children of every path pushed: 280,000 boards/s
+//!   against 318,000.
+//! - A gather for every step's children: a masked load of the node's first
+//!   16 children and a permute is a little faster (larger nodes, near the
+//!   root, are still gathered).
 //!
 //! # Limits
 //!

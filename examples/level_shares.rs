@@ -1,6 +1,6 @@
 //! Measures what each computer `--level` knows: the share of a random board's
 //! points it takes when the human finds nothing, over 2,000 boards per preset
-//! with the player list. README's table of levels comes from this:
+//! with the player list. docs/GUIDE.md's table of levels comes from this:
 //! `cargo run --release --example level_shares`.
 
 use std::sync::Arc;

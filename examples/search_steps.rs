@@ -1,7 +1,7 @@
 //! Measures how many steps the search takes on real boards, against the
 //! budget a crafted board hits (`boggle::engine::search::STEP_BUDGET`):
 //! `cargo run --release --example search_steps [WORD_FILE]` (default: the
-//! player list). README's "Reliability" section quotes its figures.
+//! player list). docs/GUIDE.md's "Reliability" section quotes its figures.
 
 use std::sync::Arc;
 

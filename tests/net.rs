@@ -579,7 +579,7 @@ async fn a_line_client_that_cannot_rejoin_gives_up_with_one_error() {
 
 /// SIGTERM and SIGINT stop `boggle serve` cleanly: every client is told
 /// `bye`, the line-mode client ends at once with that reason (a goodbye is no
-/// drop to rejoin after), and the server exits 0, as README says.
+/// drop to rejoin after), and the server exits 0, as docs/GUIDE.md says.
 #[cfg(unix)]
 #[test]
 fn serve_stops_on_sigterm_and_sigint_telling_its_clients() {

@@ -1,0 +1,529 @@
+//! The search engine: finds every dictionary word on a board under any
+//! [`SearchRules`], for every mode. A depth-first walk of board paths and trie
+//! nodes in step: a path is extended only while its letters are a prefix of
+//! some word, so a board visits a few hundred trie nodes, not millions of paths.
+//!
+//! # How it works
+//!
+//! With the words `TEA`, `TEN` and `NET` on the board `T E / N A`: from `T`
+//! the trie has a child for `E`, and `E` is next to `T`, so the walk goes to
+//! `E` (trie node `TE`); `TE` has children `A` and `N`, both next to `E` and
+//! unused, so it records `TEA` and `TEN`; neither goes further. From `N`,
+//! `NE` and `NET`; from `E` and `A`, no word starts.
+//!
+//! Three walkers share that idea. The vector walk (the `vector` module)
+//! serves boards of at most 32 cells of single letters and `Qu` where the
+//! processor has AVX-512 (it steps a path into all its neighbours at once,
+//! eight paths at a time, and is about twice as fast as the next). The
+//! bitmask walk serves every board of at most
+//! 64 cells whose faces are single letters or `Qu` (all the standard games).
+//! Per board it builds bitmasks: the cells showing each letter, each cell's
+//! neighbours, and the letters next to each cell. At a trie node it tries
+//! only the letters that both continue a word (the node's child mask) and
+//! lie next to the current cell, then the unvisited cells showing that
+//! letter: usually one or two steps, none wasted on a neighbour whose letter
+//! leads nowhere. A path into a child is kept only if some neighbour of its
+//! cell shows a letter the child continues with, which drops most paths at
+//! once. A `Qu` cell steps through the `Q` and the `U` child. The general
+//! walker handles the rest (faces such as `Th`, blank cells, boards larger
+//! than 64 cells, a maximum word length) by spelling each face into the trie.
+//!
+//! The bitmask walk is bound by mispredicted branches and by trie loads that
+//! miss the second-level cache, not by arithmetic, so it keeps its waiting
+//! paths on its own stack and pushes each new one without a branch, moving
+//! the stack pointer only if the path is kept; prefetches the line where a
+//! child's children start as it steps into the child; finds a child's index
+//! with `popcnt` (compiled twice, the variant chosen at run time); and
+//! records a word's end without a branch into a buffer with a slot for every
+//! word of the dictionary.
+//!
+//! [`Searcher::score_letters`] scores 26 boards in one fast walk: the board
+//! with one cell showing each letter in turn (what `boggle best` asks of
+//! every cell when it climbs). That cell is "open": it shows every letter,
+//! and each path on the stack carries the letter it took there (or none). A
+//! word found on a path that avoids the open cell is on all 26 boards, one
+//! found through it only on the board with that letter; a mask per trie node
+//! collects which, and the scores are summed from the masks. The paths that
+//! avoid the cell are walked once instead of 26 times, so on the best 4x4 and
+//! 5x5 boards it costs 3.5 boards' steps.
+//!
+//! # Contract
+//!
+//! - Every walker finds the same words: every dictionary word that some path
+//!   of the board spells under the rules (adjacent cells, each cell at most
+//!   once, the rules' moves and lengths), each once however many paths spell
+//!   it (deduplicated by trie node), in trie order. The property tests check
+//!   the engine against a brute-force search over every path.
+//! - A search takes at most [`STEP_BUDGET`] steps; one that reaches it stops,
+//!   and [`Searcher::exhausted`] says its words may be incomplete.
+//! - A [`Searcher`] is reused board after board; its buffers are cleared by
+//!   the words found, not swept.
+//!
+//! # Tried and dropped
+//!
+//! Each measured on the 100,000 dice boards with ENABLE2K, one thread;
+//! `docs/PERFORMANCE.md` has the whole notebook, the machines and the rest
+//! of the list.
+//!
+//! - Recursion instead of the explicit stack: the stack, pushed without a
+//!   branch, is 13% faster.
+//! - A breadth-first queue of paths with no data-dependent branches: 4x the
+//!   instructions.
+//! - Recording raw word ends and checking length and repeats after the walk:
+//!   14% fewer instructions, the same time.
+//! - Checking for a word's end with a branch: costs 10%.
+//! - Two boards' walks interleaved a path at a time: 0–3%, within the noise.
+//! - The child's "has children" flag kept in its parent (a 12-byte node):
+//!   twice the second-level misses, 0–8% slower.
+//! - Prefetching the children of every path the vector walk pushes: 280,000
+//!   boards/s against 318,000.
+//!
+//! # Limits
+//!
+//! 1. The fast walker needs a board of at most 64 cells (a `u64` path) whose
+//!    `Q` cells are all `Qu` or all plain `Q`.
+//! 2. Words are A–Z only; a dictionary entry with any other byte is skipped
+//!    when the dictionary loads.
+//! 3. `score_letters` needs the fast walker (it declines the boards that
+//!    need the general one).
+
+use crate::face::Face;
+use crate::neighbours::Neighbours;
+use crate::rules::{Grid, SearchRules};
+use crate::trie::Trie;
+use crate::vector;
+
+mod bitmask;
+mod general;
+
+use bitmask::{ANY_LETTER, FastBoard, FastWalk, Pending, STACK};
+use general::{BitSet, Sink, Walk};
+
+/// The most steps (paths taken up, cells entered) one board's search may
+/// take. Real boards take a few thousand (4x4) to a few hundred thousand
+/// (10x10, a large list): see docs/GUIDE.md, "Reliability", for the measured margin.
+/// Only crafted input comes near it (a 5x5 board of `A`s with the word of 25
+/// `A`s has more paths than could be walked in a lifetime); a search that
+/// reaches it stops, and [`Searcher::exhausted`] says its words are incomplete.
+pub const STEP_BUDGET: u64 = 50_000_000;
+
+/// A search that reached [`STEP_BUDGET`]: its words may be incomplete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exhausted;
+
+impl std::fmt::Display for Exhausted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the board's search passed its limit of {STEP_BUDGET} steps \
+             (no real board comes near it: is the board or the word list made up?)"
+        )
+    }
+}
+
+impl std::error::Error for Exhausted {}
+
+/// One word found on a board: its last trie node and its length in letters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Found {
+    /// The trie node where the word ends (identifies the word).
+    pub node: u32,
+    /// The word's length in letters.
+    pub len: u32,
+}
+
+impl Found {
+    /// This record in one `u64`: the node in the low half, the length above.
+    #[inline(always)]
+    fn pack(self) -> u64 {
+        u64::from(self.node) | u64::from(self.len) << 32
+    }
+
+    /// The record packed by [`Found::pack`].
+    fn unpack(slot: u64) -> Found {
+        Found {
+            node: slot as u32,
+            len: (slot >> 32) as u32,
+        }
+    }
+}
+
+/// The count and total score of a board's words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Distinct words.
+    pub words: u32,
+    /// Their points together.
+    pub score: u32,
+}
+
+/// A reusable searcher for one trie and one set of rules. Keeps its scratch
+/// space between boards, so searching many boards allocates nothing per board.
+#[derive(Clone, Debug)]
+pub struct Searcher<'t> {
+    trie: &'t Trie,
+    rules: SearchRules,
+    neighbours: Neighbours,
+    /// `neighbour_masks[cell]`: the cells a path may step to from `cell`, as bits
+    /// (only for boards of at most 64 cells).
+    neighbour_masks: Vec<u64>,
+    /// The words found on the last board.
+    found: Vec<Found>,
+    /// One bit per trie node, set while that node's word is in `found`: a
+    /// word reached along several paths is recorded once. The bits are cleared
+    /// from `found` after each board, so nothing is swept per board.
+    seen: Vec<u64>,
+    points: Vec<u32>,
+    /// The fast walk's record of words: a slot for every word of the trie
+    /// and one more, so recording a word never needs room checked. Each slot
+    /// packs a [`Found`] into a `u64` so the buffer can start as untouched
+    /// zeroed pages.
+    slots: Vec<u64>,
+    /// The fast walk's paths waiting to be extended.
+    pending: Box<[Pending; STACK]>,
+    /// For [`Searcher::score_letters`]: one mask per trie node of the letters
+    /// of the open cell under which that node's word was found (bit 26: under
+    /// every letter). Empty until first needed; all zero between searches.
+    letter_masks: Vec<u32>,
+    /// Steps the last search took (at most [`STEP_BUDGET`]).
+    steps: u64,
+    /// The board shape for the vector walk, where it can take the shape
+    /// and the processor can run it, and its scratch space (made on first use).
+    vector: Option<vector::Shape>,
+    vector_scratch: Option<vector::Scratch>,
+}
+
+impl<'t> Searcher<'t> {
+    /// A searcher over `trie` under `rules`.
+    pub fn new(trie: &'t Trie, rules: impl Into<SearchRules>) -> Searcher<'t> {
+        let rules: SearchRules = rules.into();
+        let mut searcher = Searcher {
+            trie,
+            rules,
+            neighbours: Neighbours::new(0, 0, rules.moves),
+            neighbour_masks: Vec::new(),
+            found: Vec::with_capacity(1024),
+            seen: vec![0; trie.len().div_ceil(64)],
+            points: Vec::new(),
+            slots: vec![0; trie.words() + 1],
+            pending: Box::new([Pending::default(); STACK]),
+            letter_masks: Vec::new(),
+            steps: 0,
+            vector: None,
+            vector_scratch: None,
+        };
+        searcher.set_shape(rules.rows, rules.cols);
+        searcher
+    }
+
+    /// Every word on `board`, each once, in trie order.
+    pub fn find(&mut self, board: &(impl Grid + ?Sized)) -> &[Found] {
+        self.search(board);
+        self.found.sort_unstable_by_key(|f| f.node);
+        &self.found
+    }
+
+    /// The total score of every word on `board`.
+    pub fn score(&mut self, board: &(impl Grid + ?Sized)) -> u32 {
+        self.tally(board).score
+    }
+
+    /// How many distinct words `board` holds and what they score together.
+    pub fn tally(&mut self, board: &(impl Grid + ?Sized)) -> Tally {
+        self.search(board);
+        Tally {
+            words: self.found.len() as u32,
+            score: self.total(),
+        }
+    }
+
+    /// Whether the last search stopped at [`STEP_BUDGET`], so its words may
+    /// be incomplete (only crafted boards and dictionaries get there).
+    pub fn exhausted(&self) -> bool {
+        self.steps >= STEP_BUDGET
+    }
+
+    /// How many steps the last search took.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The points of the words found on the last board.
+    fn total(&mut self) -> u32 {
+        let longest = self.found.iter().map(|f| f.len as usize).max().unwrap_or(0);
+        self.cover_points(longest);
+        self.found.iter().map(|f| self.points[f.len as usize]).sum()
+    }
+
+    /// Makes the table of points by word length reach words of `longest` letters.
+    fn cover_points(&mut self, longest: usize) {
+        if longest >= self.points.len() {
+            self.points = (0..=longest.max(32))
+                .map(|n| self.rules.word_score(n))
+                .collect();
+        }
+    }
+
+    fn set_shape(&mut self, rows: usize, cols: usize) {
+        self.neighbours = Neighbours::new(rows, cols, self.rules.moves);
+        self.neighbour_masks.clear();
+        if rows * cols <= 64 {
+            self.neighbour_masks.extend((0..rows * cols).map(|cell| {
+                self.neighbours
+                    .of(cell)
+                    .iter()
+                    .fold(0u64, |mask, &next| mask | 1 << next)
+            }));
+        }
+        // The vector walk has no cap on word length.
+        self.vector = match self.rules.max_len {
+            None => vector::Shape::new(&self.neighbour_masks),
+            Some(_) => None,
+        };
+    }
+
+    /// The total score of a board given as its faces, row-major, without
+    /// building a [`Grid`] (for callers scoring many variations of one
+    /// board). A `faces` slice of the wrong length scores 0.
+    pub fn score_faces(&mut self, rows: usize, cols: usize, faces: &[Face]) -> u32 {
+        if rows.checked_mul(cols) != Some(faces.len()) {
+            return 0;
+        }
+        self.search_faces(rows, cols, faces);
+        self.total()
+    }
+
+    fn search(&mut self, board: &(impl Grid + ?Sized)) {
+        self.search_faces(board.rows(), board.cols(), board.faces());
+    }
+
+    fn search_faces(&mut self, rows: usize, cols: usize, faces: &[Face]) {
+        if !self.neighbours.is_for(rows, cols, self.rules.moves) {
+            self.set_shape(rows, cols);
+        }
+        self.forget_found();
+        self.steps = 0;
+        if self.trie.is_empty() {
+            return;
+        }
+        if self.search_vector(faces) {
+            return;
+        }
+        match FastBoard::new(faces, &self.neighbour_masks, self.rules.max_len, None) {
+            Some(fast) => self.search_fast(&fast, faces.len(), |walk, cells, pending| {
+                walk.run::<false>(cells, pending)
+            }),
+            None => self.search_general(faces),
+        }
+    }
+
+    /// Forgets the last search's words: clears their bits in `seen` (whole
+    /// words of it, cheaper than sweeping the set) and the list.
+    fn forget_found(&mut self) {
+        for f in &self.found {
+            self.seen[f.node as usize / 64] = 0;
+        }
+        self.found.clear();
+    }
+
+    /// Walks the board `faces` with the vector walk and puts its words in
+    /// `found`; `false` (with nothing found or marked seen) where the vector
+    /// walk cannot take it.
+    fn search_vector(&mut self, faces: &[Face]) -> bool {
+        let Some(shape) = self
+            .vector
+            .as_ref()
+            .filter(|shape| shape.cells() == faces.len())
+        else {
+            return false;
+        };
+        let Some(board) = vector_board(faces) else {
+            return false;
+        };
+        let scratch = self.vector_scratch.get_or_insert_with(Default::default);
+        let (trie, min_len) = (self.trie, self.rules.min_len as u32);
+        let (seen, slots) = (&mut self.seen, &mut self.slots);
+        let mut count = 0;
+        // Without a branch on whether a candidate is new (as `FastWalk::record`).
+        let mut record = |nodes: &[u32]| {
+            for &node in nodes {
+                let len = trie.depth(node);
+                let (word, bit) = (node as usize / 64, 1u64 << (node % 64));
+                let fresh = (len >= min_len) & (seen[word] & bit == 0);
+                seen[word] |= bit * u64::from(fresh);
+                slots[count] = Found { node, len }.pack();
+                count += usize::from(fresh);
+            }
+        };
+        let outcome = vector::walk(shape, trie, &board, scratch, STEP_BUDGET, &mut record);
+        self.found.clear();
+        self.found
+            .extend(self.slots[..count].iter().map(|&slot| Found::unpack(slot)));
+        match outcome {
+            Some(vector::Outcome::Done(steps)) => self.steps = steps,
+            Some(vector::Outcome::Exhausted) => self.steps = STEP_BUDGET,
+            None => {
+                self.forget_found();
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The total score of the board `faces` (row-major) with cell `open`
+    /// showing each letter in turn: `scores[0]` with `A` there, up to
+    /// `scores[25]` with `Z` (`Q` is the `Qu` face when `qu`). One walk
+    /// serves all 26 boards: the paths that avoid the open cell are walked
+    /// once, and only those through it once per letter, so it costs about
+    /// what 3 or 4 boards do. `None` when the fast walk cannot take the board
+    /// (see "Limits": more than 64 cells, faces other than letters and `Qu`,
+    /// a `Q` face unlike `qu`, a length cap) or its search passed
+    /// [`STEP_BUDGET`]: score the boards one by one then.
+    pub fn score_letters(
+        &mut self,
+        rows: usize,
+        cols: usize,
+        faces: &[Face],
+        open: usize,
+        qu: bool,
+    ) -> Option<[u32; 26]> {
+        if rows.checked_mul(cols) != Some(faces.len()) || open >= faces.len() {
+            return None;
+        }
+        if !self.neighbours.is_for(rows, cols, self.rules.moves) {
+            self.set_shape(rows, cols);
+        }
+        self.forget_found();
+        self.steps = 0;
+        let fast = FastBoard::new(
+            faces,
+            &self.neighbour_masks,
+            self.rules.max_len,
+            Some((open, qu)),
+        )?;
+        if self.letter_masks.len() != self.trie.len() {
+            self.letter_masks = vec![0; self.trie.len()];
+        }
+        let mut walk = FastWalk {
+            nodes: self.trie.nodes(),
+            board: &fast,
+            min_len: self.rules.min_len as u32,
+            seen: &mut self.seen,
+            letter_masks: &mut self.letter_masks,
+            slots: &mut self.slots,
+            count: 0,
+            budget: STEP_BUDGET,
+        };
+        walk.run::<true>(faces.len(), &mut self.pending);
+        let count = walk.count;
+        self.steps = STEP_BUDGET - walk.budget;
+        let longest = self.slots[..count]
+            .iter()
+            .map(|&slot| Found::unpack(slot).len as usize)
+            .max()
+            .unwrap_or(0);
+        self.cover_points(longest);
+        let (mut every, mut scores) = (0, [0u32; 26]);
+        for &slot in &self.slots[..count] {
+            let found = Found::unpack(slot);
+            let points = self.points[found.len as usize];
+            let mask = std::mem::take(&mut self.letter_masks[found.node as usize]);
+            if mask & ANY_LETTER != 0 {
+                every += points;
+                continue;
+            }
+            let mut letters = mask;
+            while letters != 0 {
+                scores[letters.trailing_zeros() as usize] += points;
+                letters &= letters - 1;
+            }
+        }
+        if self.exhausted() {
+            return None;
+        }
+        Some(scores.map(|score| score + every))
+    }
+
+    /// Walks `board` (of `cells` cells) with the fast walk `run` and puts its
+    /// words in `found`.
+    fn search_fast(
+        &mut self,
+        board: &FastBoard,
+        cells: usize,
+        run: impl FnOnce(&mut FastWalk, usize, &mut [Pending; STACK]),
+    ) {
+        let mut walk = FastWalk {
+            nodes: self.trie.nodes(),
+            board,
+            min_len: self.rules.min_len as u32,
+            seen: &mut self.seen,
+            letter_masks: &mut [],
+            slots: &mut self.slots,
+            count: 0,
+            budget: STEP_BUDGET,
+        };
+        run(&mut walk, cells, &mut self.pending);
+        let count = walk.count;
+        self.steps = STEP_BUDGET - walk.budget;
+        self.found.clear();
+        self.found
+            .extend(self.slots[..count].iter().map(|&slot| Found::unpack(slot)));
+    }
+
+    fn search_general(&mut self, faces: &[Face]) {
+        let mut walk = Walk {
+            trie: self.trie,
+            neighbours: &self.neighbours,
+            faces,
+            min_len: self.rules.min_len,
+            max_len: self.rules.max_len.unwrap_or(usize::MAX),
+            found: Sink::new(&mut self.found),
+            seen: &mut self.seen,
+            budget: STEP_BUDGET,
+        };
+        if faces.len() <= 64 {
+            let mut visited = 0u64;
+            for cell in 0..faces.len() {
+                walk.enter(&mut visited, cell, Trie::ROOT, 0);
+            }
+        } else {
+            let mut visited = BitSet(vec![0; faces.len().div_ceil(64)]);
+            for cell in 0..faces.len() {
+                walk.enter(&mut visited, cell, Trie::ROOT, 0);
+            }
+        }
+        let left = walk.budget;
+        drop(walk);
+        self.steps = STEP_BUDGET - left;
+    }
+}
+
+/// The board `faces` for the vector walk: at most [`vector::MAX_CELLS`]
+/// cells of single letters and `Qu`, its `Q` cells all `Qu` or all plain.
+fn vector_board(faces: &[Face]) -> Option<vector::Board> {
+    if faces.len() > vector::MAX_CELLS {
+        return None;
+    }
+    let mut board = vector::Board {
+        letters: [0; vector::MAX_CELLS],
+        qu: false,
+    };
+    let mut plain_q = false;
+    for (letter, face) in board.letters.iter_mut().zip(faces) {
+        *letter = match face.as_bytes() {
+            [letter] => {
+                plain_q |= *letter == b'Q';
+                u32::from(letter - b'A')
+            }
+            [b'Q', b'U'] => {
+                board.qu = true;
+                u32::from(b'Q' - b'A')
+            }
+            _ => return None,
+        };
+    }
+    (!(board.qu && plain_q)).then_some(board)
+}
+
+#[cfg(test)]
+mod tests;

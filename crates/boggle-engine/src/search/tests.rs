@@ -1,0 +1,215 @@
+//! The search's tests: the open-cell walk against boards one by one, the
+//! vector and portable walks against the bitmask walk, on boards of every
+//! shape they take.
+
+use super::*;
+use crate::rules::{MoveRule, Scoring};
+use crate::testing::{Letters, course_trie, grid_of, rng};
+
+/// Classic rules (8 neighbours, Qu) on a rows x cols board.
+fn classic(rows: usize, cols: usize) -> SearchRules {
+    SearchRules::standard(rows, cols)
+}
+
+/// Spec 004's rules (no going up, plain Q) on a rows x cols board.
+fn project4(rows: usize, cols: usize) -> SearchRules {
+    SearchRules {
+        moves: MoveRule::NoUp,
+        scoring: Scoring::PROJECT4,
+        qu: false,
+        ..SearchRules::standard(rows, cols)
+    }
+}
+
+/// The words the fast walk records on `faces` with the walk `run`.
+fn walk_with(
+    run: impl FnOnce(&mut FastWalk, usize, &mut [Pending; STACK]),
+    trie: &Trie,
+    rules: &SearchRules,
+    faces: &[Face],
+) -> Vec<Found> {
+    let mut searcher = Searcher::new(trie, rules);
+    let board = FastBoard::new(faces, &searcher.neighbour_masks, None, None)
+        .expect("single letters and Qu on at most 64 cells");
+    searcher.search_fast(&board, faces.len(), run);
+    let mut found = searcher.found;
+    found.sort_unstable();
+    found
+}
+
+/// Scores the board `faces` with each letter in `open`, one board at a time.
+fn one_by_one(
+    searcher: &mut Searcher,
+    rules: &SearchRules,
+    faces: &[Face],
+    open: usize,
+) -> [u32; 26] {
+    let mut faces = faces.to_vec();
+    std::array::from_fn(|letter| {
+        faces[open] = Face::letter(b'A' + letter as u8)
+            .expect("a letter")
+            .with_qu(rules.qu);
+        searcher.score_faces(rules.rows, rules.cols, &faces)
+    })
+}
+
+/// One walk with an open cell scores what the 26 boards score one by
+/// one, for every cell, on boards of every shape the fast walk takes,
+/// under 3+ and 4+ letters, with and without `Qu`, and the no-up rule.
+#[test]
+fn an_open_cell_scores_each_letter_as_its_own_board_does() {
+    let trie = course_trie();
+    let mut rng = rng(7);
+    for (rules, letters) in [
+        (classic(4, 4), Letters::Dice),
+        (classic(5, 5), Letters::Dice),
+        (classic(3, 5), Letters::Frequency),
+        (project4(4, 4), Letters::Frequency),
+        (classic(4, 4), Letters::Dice),
+    ] {
+        let (rows, cols) = (rules.rows, rules.cols);
+        let mut rules = rules;
+        for min_len in [3, 4] {
+            rules.min_len = min_len;
+            let mut searcher = Searcher::new(trie, rules);
+            for _ in 0..4 {
+                let faces = letters.roll(rows * cols, rules.qu, &mut rng);
+                for open in 0..faces.len() {
+                    let expected = one_by_one(&mut searcher, &rules, &faces, open);
+                    let got = searcher.score_letters(rows, cols, &faces, open, rules.qu);
+                    assert_eq!(got, Some(expected), "{rules:?} {open}");
+                }
+            }
+        }
+    }
+}
+
+/// Boards the fast walk cannot take, an open cell off the board, and a
+/// `Q` face unlike the open cell's `Q`, are left to one-by-one scoring.
+#[test]
+fn an_open_cell_declines_what_the_fast_walk_cannot_take() {
+    let rules = classic(4, 4);
+    let mut searcher = Searcher::new(course_trie(), rules);
+    let faces = |letters: &str, qu: bool| -> Vec<Face> {
+        letters
+            .bytes()
+            .filter_map(Face::letter)
+            .map(|f| f.with_qu(qu))
+            .collect()
+    };
+    let board = faces("ABCDEFGHIJKLMNOP", true);
+    assert!(searcher.score_letters(4, 4, &board, 16, true).is_none());
+    assert!(searcher.score_letters(4, 5, &board, 0, true).is_none());
+    let with_qu = faces("QBCDEFGHIJKLMNOP", true);
+    assert!(searcher.score_letters(4, 4, &with_qu, 3, false).is_none());
+    assert!(searcher.score_letters(4, 4, &with_qu, 3, true).is_some());
+    // The open cell's own face does not count, Qu or not.
+    assert!(searcher.score_letters(4, 4, &with_qu, 0, false).is_some());
+    let big = faces(&"ABCDEFGHIJ".repeat(9), false);
+    assert!(searcher.score_letters(9, 10, &big, 0, false).is_none());
+}
+
+/// The vector walk finds what the bitmask walk finds (the same words,
+/// lengths and steps budget outcome), on boards of every shape it takes
+/// (1 to 32 cells), under both move rules, 1 to 4 letters, with and
+/// without `Qu`. Skipped where the processor cannot run it.
+#[test]
+fn the_vector_walk_finds_what_the_bitmask_walk_finds() {
+    if !vector::available() {
+        eprintln!("no AVX-512 here: the vector walk is not run");
+        return;
+    }
+    let trie = course_trie();
+    let mut rng = rng(11);
+    for (rules, letters) in [
+        (classic(4, 4), Letters::Dice),
+        (classic(5, 5), Letters::Dice),
+        (classic(4, 8), Letters::Frequency),
+        (classic(1, 1), Letters::Frequency),
+        (classic(2, 3), Letters::Frequency),
+        (project4(4, 4), Letters::Frequency),
+    ] {
+        let (rows, cols) = (rules.rows, rules.cols);
+        let mut rules = rules;
+        for min_len in 1..=4 {
+            rules.min_len = min_len;
+            let mut fast = Searcher::new(trie, rules);
+            let mut bitmask = Searcher::new(trie, rules);
+            assert!(fast.vector.is_some(), "{rows}x{cols} takes the vector walk");
+            bitmask.vector = None;
+            for qu in [true, false] {
+                for _ in 0..20 {
+                    let board = grid_of(rows, cols, letters.roll(rows * cols, qu, &mut rng));
+                    let words = fast.find(&board).to_vec();
+                    assert_eq!(words, bitmask.find(&board), "{rules:?} {board:?}");
+                    assert!(!fast.exhausted());
+                }
+            }
+        }
+    }
+}
+
+/// The portable walk is not the one this machine runs, so it is checked
+/// against the one that is, on boards of 16, 25 and 64 cells with Qu.
+#[test]
+fn the_portable_walk_finds_what_the_fast_one_finds() {
+    let trie = course_trie();
+    let mut rng = rng(4);
+    for (letters, side) in [
+        (Letters::Dice, 4),
+        (Letters::Dice, 5),
+        (Letters::Frequency, 8),
+    ] {
+        let rules = classic(side, side);
+        for _ in 0..50 {
+            let faces = letters.roll(side * side, true, &mut rng);
+            let portable = walk_with(
+                |w, c, p| w.run_portable::<false>(c, p),
+                trie,
+                &rules,
+                &faces,
+            );
+            // With an open cell too: the same words under its own letter.
+            let open = rand::Rng::random_range(&mut rng, 0..faces.len());
+            let opened = |run: fn(&mut FastWalk, usize, &mut [Pending; STACK])| {
+                let mut searcher = Searcher::new(trie, rules);
+                searcher.letter_masks = vec![0; trie.len()];
+                let board =
+                    FastBoard::new(&faces, &searcher.neighbour_masks, None, Some((open, true)))
+                        .expect("single letters and Qu on at most 64 cells");
+                let mut walk = FastWalk {
+                    nodes: trie.nodes(),
+                    board: &board,
+                    min_len: rules.min_len as u32,
+                    seen: &mut searcher.seen,
+                    letter_masks: &mut searcher.letter_masks,
+                    slots: &mut searcher.slots,
+                    count: 0,
+                    budget: STEP_BUDGET,
+                };
+                run(&mut walk, faces.len(), &mut searcher.pending);
+                let count = walk.count;
+                let mut found: Vec<(u64, u32)> = searcher.slots[..count]
+                    .iter()
+                    .map(|&slot| {
+                        (
+                            slot,
+                            searcher.letter_masks[Found::unpack(slot).node as usize],
+                        )
+                    })
+                    .collect();
+                found.sort_unstable();
+                found
+            };
+            assert_eq!(
+                opened(|w, c, p| w.run_portable::<true>(c, p)),
+                opened(|w, c, p| w.run::<true>(c, p))
+            );
+            assert!(!portable.is_empty());
+            assert_eq!(
+                portable,
+                walk_with(|w, c, p| w.run::<false>(c, p), trie, &rules, &faces)
+            );
+        }
+    }
+}

@@ -1,7 +1,7 @@
 # The two commands README names are `make run` and `make test`.
 CARGO ?= cargo
 
-.PHONY: all build run test bench fuzz reference clean
+.PHONY: all build run test slurm-check bench fuzz reference clean
 
 # The reference files live outside the repository (../shared in the project's workspace).
 BOGGLE_REFERENCE ?= ../shared
@@ -18,6 +18,11 @@ test:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) test --all-targets
+
+# deploy/slurm-array.sh through a throwaway one-node Slurm cluster (installs
+# slurm-wlm and munge as root where missing); DICT, SIZE, ABOVE, SHARDS override.
+slurm-check: build
+	scripts/slurm-check.sh
 
 bench:
 	$(CARGO) bench

@@ -21,10 +21,10 @@ use tokio::sync::mpsc;
 use super::client::{JoinOptions, rejoin_command, results_lines};
 use super::link::{Link, LinkEvent};
 use super::protocol::{ClientMsg, LobbyPlayer, MAX_WORD, ServerMsg, clean};
+use crate::engine::path::trace;
 use crate::face::Face;
 use crate::game_board::GameBoard;
 use crate::rules::MoveRule;
-use crate::tui::app::trace;
 use crate::tui::terminal::{Session, TermEvent, spawn_key_reader};
 use crate::tui::ui::{Look, board_size, clock, draw_board, largest_cell};
 

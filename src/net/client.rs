@@ -1,51 +1,16 @@
-//! The client side of `boggle join`: who joins where, the line mode for
-//! scripts and tests, and the text both clients show. The connection itself,
-//! kept through drops, is [`super::link`]. Every string from the server
+//! The client side of `boggle join`: the line mode for scripts and tests,
+//! and the text both clients show. Who joins where and the connection
+//! itself, kept through drops, are [`super::link`]. Every string from the server
 //! passes through [`clean`] before it is printed, so no byte from the network
 //! can drive the terminal, whatever the server is.
 
 use std::io::{self, Write};
-use std::time::Duration;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
+pub use super::link::{JoinOptions, REJOIN_FOR};
 use super::link::{Link, LinkEvent};
 use super::protocol::{ClientMsg, LobbyPlayer, ServerMsg, WordPoints, clean};
-
-/// Who joins where.
-#[derive(Clone, Debug)]
-pub struct JoinOptions {
-    /// The server, `HOST:PORT`.
-    pub addr: String,
-    /// The player's name.
-    pub name: String,
-    /// The room (default `main`).
-    pub room: Option<String>,
-    /// The server's password.
-    pub password: Option<String>,
-    /// A token from an earlier join, to take that seat back.
-    pub token: Option<String>,
-    /// How long to keep trying to rejoin after the connection drops (zero: never).
-    pub rejoin_for: Duration,
-}
-
-/// How long a client tries to rejoin after a drop unless told otherwise:
-/// long enough for a network blip or a restarted router, short enough that
-/// a server that is gone ends the client within a round.
-pub const REJOIN_FOR: Duration = Duration::from_secs(20);
-
-impl Default for JoinOptions {
-    fn default() -> JoinOptions {
-        JoinOptions {
-            addr: String::new(),
-            name: String::new(),
-            room: None,
-            password: None,
-            token: None,
-            rejoin_for: REJOIN_FOR,
-        }
-    }
-}
 
 /// The command that takes this seat back: `boggle join ADDR --name NAME
 /// --room ROOM --token TOKEN`, each value quoted for a POSIX shell where it

@@ -18,26 +18,53 @@ use std::collections::VecDeque;
 use std::io;
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncBufRead, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::io::AsyncBufRead;
 use tokio::sync::mpsc;
 
-use super::client::JoinOptions;
-use super::protocol::{ClientMsg, ErrorCode, ServerMsg, VERSION, decode_server, encode};
-use super::server::{Line, read_line_capped};
+use super::connection::{Connection, Line, LineReader};
+use super::protocol::{ClientMsg, ErrorCode, ServerMsg, VERSION, decode_server};
 
-/// The longest line taken from a server: results of a big board are long,
-/// but a server never gets to make the client hold unbounded memory.
-const SERVER_LINE: usize = 4 << 20;
+/// Who joins where.
+#[derive(Clone, Debug)]
+pub struct JoinOptions {
+    /// The server, `HOST:PORT`.
+    pub addr: String,
+    /// The player's name.
+    pub name: String,
+    /// The room (default `main`).
+    pub room: Option<String>,
+    /// The server's password.
+    pub password: Option<String>,
+    /// A token from an earlier join, to take that seat back.
+    pub token: Option<String>,
+    /// How long to keep trying to rejoin after the connection drops (zero: never).
+    pub rejoin_for: Duration,
+}
+
+/// How long a client tries to rejoin after a drop unless told otherwise:
+/// long enough for a network blip or a restarted router, short enough that
+/// a server that is gone ends the client within a round.
+pub const REJOIN_FOR: Duration = Duration::from_secs(20);
+
+impl Default for JoinOptions {
+    fn default() -> JoinOptions {
+        JoinOptions {
+            addr: String::new(),
+            name: String::new(),
+            room: None,
+            password: None,
+            token: None,
+            rejoin_for: REJOIN_FOR,
+        }
+    }
+}
+
 /// The first wait before connecting again; it doubles up to [`MAX_BACKOFF`].
 const FIRST_BACKOFF: Duration = Duration::from_millis(250);
 /// The longest wait between two attempts.
 const MAX_BACKOFF: Duration = Duration::from_secs(2);
 /// How often the link pings, so the server's idle timeout never ends a quiet player.
 const PING_EVERY: Duration = Duration::from_secs(30);
-/// Time to write one message: a server that stops reading counts as a drop.
-const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// The most words remembered as unanswered, and the most messages held while
 /// rejoining (a script piping a huge file into a dead connection waits).
 const MAX_HELD: usize = 1000;
@@ -82,7 +109,7 @@ pub(crate) struct Link {
 impl Link {
     /// Connects and says `hello`; a failure to connect is returned at once.
     pub(crate) async fn connect(opts: &JoinOptions) -> io::Result<Link> {
-        let conn = Conn::open(opts, opts.token.clone()).await?;
+        let conn = open(opts, opts.token.clone()).await?;
         let (to_server, outgoing) = mpsc::channel(TO_SERVER);
         let (events_tx, events) = mpsc::channel(TO_CLIENT);
         let task = Task {
@@ -126,49 +153,34 @@ impl Drop for Link {
     }
 }
 
-/// The next message from the server, read into `buf` (cancel-safe: a partly
-/// read line stays there until the next call). The end of the stream is
-/// `UnexpectedEof`; a line that is too long or not a message is `InvalidData`,
-/// which the link never takes for a drop.
+/// The next message from the server (cancel-safe: a partly read line stays
+/// in the reader until the next call). The end of the stream is
+/// `UnexpectedEof`; a line that is too long or not a message is
+/// `InvalidData`, which the link never takes for a drop.
 pub(crate) async fn next_server_msg<R: AsyncBufRead + Unpin>(
-    server: &mut R,
-    buf: &mut Vec<u8>,
+    server: &mut LineReader<R>,
 ) -> io::Result<ServerMsg> {
     let garbage = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
-    match read_line_capped(server, buf, SERVER_LINE).await? {
-        Line::Read => {}
-        Line::Eof => {
-            return Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "the server closed the connection",
-            ));
+    match server.next_line().await? {
+        Line::Read(line) => {
+            decode_server(line).map_err(|e| garbage(format!("bad message from the server: {e}")))
         }
-        Line::TooLong => return Err(garbage("a message from the server is too long".into())),
+        Line::Eof => Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "the server closed the connection",
+        )),
+        Line::TooLong => Err(garbage("a message from the server is too long".into())),
     }
-    let decoded = decode_server(buf);
-    buf.clear();
-    decoded.map_err(|e| garbage(format!("bad message from the server: {e}")))
 }
 
-/// One TCP connection that has said `hello`.
-struct Conn {
-    reader: BufReader<OwnedReadHalf>,
-    writer: OwnedWriteHalf,
-    buf: Vec<u8>,
-}
+/// Time to write one message: a server that stops reading counts as a drop.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
-impl Conn {
-    /// Connects to `opts.addr` and says `hello`, with `token` if given.
-    async fn open(opts: &JoinOptions, token: Option<String>) -> io::Result<Conn> {
-        let stream = TcpStream::connect(&opts.addr).await?;
-        let _ = stream.set_nodelay(true);
-        let (read_half, writer) = stream.into_split();
-        let mut conn = Conn {
-            reader: BufReader::new(read_half),
-            writer,
-            buf: Vec::new(),
-        };
-        conn.write(&ClientMsg::Hello {
+/// Connects to `opts.addr` and says `hello`, with `token` if given.
+async fn open(opts: &JoinOptions, token: Option<String>) -> io::Result<Connection> {
+    let mut conn = Connection::connect(&opts.addr, WRITE_TIMEOUT).await?;
+    conn.writer
+        .send(&ClientMsg::Hello {
             version: VERSION,
             name: opts.name.clone(),
             room: opts.room.clone(),
@@ -176,20 +188,7 @@ impl Conn {
             token,
         })
         .await?;
-        Ok(conn)
-    }
-
-    async fn write(&mut self, msg: &ClientMsg) -> io::Result<()> {
-        match tokio::time::timeout(WRITE_TIMEOUT, self.writer.write_all(encode(msg).as_bytes()))
-            .await
-        {
-            Ok(written) => written,
-            Err(_) => Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                "the server stopped reading",
-            )),
-        }
-    }
+    Ok(conn)
 }
 
 /// How serving one connection ended.
@@ -234,7 +233,7 @@ struct Task {
 }
 
 impl Task {
-    async fn run(mut self, first: Conn) {
+    async fn run(mut self, first: Connection) {
         let mut conn = first;
         let mut rejoin: Option<Rejoin> = None;
         loop {
@@ -293,7 +292,7 @@ impl Task {
 
     /// Connects again, waiting between attempts, until `rejoin.give_up`;
     /// `None` when it gave up (and said so) or the client is gone.
-    async fn reconnect(&mut self, rejoin: &mut Rejoin) -> Option<Conn> {
+    async fn reconnect(&mut self, rejoin: &mut Rejoin) -> Option<Connection> {
         loop {
             let now = Instant::now();
             if now >= rejoin.give_up {
@@ -325,7 +324,7 @@ impl Task {
                 self.token.clone()
             };
             let left = rejoin.give_up.saturating_duration_since(Instant::now());
-            match tokio::time::timeout(left, Conn::open(&self.opts, token)).await {
+            match tokio::time::timeout(left, open(&self.opts, token)).await {
                 Ok(Ok(conn)) => return Some(conn),
                 Ok(Err(e)) => rejoin.last = e,
                 Err(_) => {
@@ -337,13 +336,13 @@ impl Task {
 
     /// Carries messages both ways on `conn` until it ends. While `rejoin` is
     /// set, this connection is a rejoin waiting for its `welcome`.
-    async fn serve(&mut self, conn: &mut Conn, rejoin: &mut Option<Rejoin>) -> Served {
+    async fn serve(&mut self, conn: &mut Connection, rejoin: &mut Option<Rejoin>) -> Served {
         let mut ping =
             tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
         loop {
             tokio::select! {
                 // Cancel-safe: a partly read line stays in the connection's buffer.
-                msg = next_server_msg(&mut conn.reader, &mut conn.buf) => {
+                msg = next_server_msg(&mut conn.reader) => {
                     let msg = match msg {
                         Ok(msg) => msg,
                         Err(e) if e.kind() == io::ErrorKind::InvalidData => {
@@ -390,7 +389,7 @@ impl Task {
                     }
                 }
                 _ = ping.tick(), if rejoin.is_none() => {
-                    if let Err(e) = conn.write(&ClientMsg::Ping).await {
+                    if let Err(e) = conn.writer.send(&ClientMsg::Ping).await {
                         return Served::Dropped(e);
                     }
                 }
@@ -399,7 +398,7 @@ impl Task {
     }
 
     /// After a rejoin's welcome: the unanswered words, then what was held.
-    async fn send_again(&mut self, conn: &mut Conn) -> io::Result<()> {
+    async fn send_again(&mut self, conn: &mut Connection) -> io::Result<()> {
         let words = self
             .unanswered
             .drain(..)
@@ -412,14 +411,14 @@ impl Task {
     }
 
     /// Sends `msg`, remembering a word until it is answered.
-    async fn write(&mut self, conn: &mut Conn, msg: ClientMsg) -> io::Result<()> {
+    async fn write(&mut self, conn: &mut Connection, msg: ClientMsg) -> io::Result<()> {
         if let ClientMsg::Word { word } = &msg {
             if self.unanswered.len() >= MAX_HELD {
                 self.unanswered.pop_front();
             }
             self.unanswered.push_back(word.clone());
         }
-        conn.write(&msg).await
+        conn.writer.send(&msg).await
     }
 
     /// Keeps `msg` for after the rejoin (pings are the link's own business).
@@ -463,23 +462,23 @@ impl Task {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::connection::Peer;
 
     #[tokio::test]
     async fn the_end_of_the_stream_is_a_drop_and_garbage_is_not() {
-        let mut buf = Vec::new();
-        let mut closed: &[u8] = b"";
-        let e = next_server_msg(&mut closed, &mut buf)
+        let reader = |bytes: &'static [u8]| LineReader::new(bytes, Peer::Server.max_line());
+        let e = next_server_msg(&mut reader(b""))
             .await
             .expect_err("end of stream");
         assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
-        let mut garbage: &[u8] = b"{\"type\":\"nonsense\"}\n";
-        let e = next_server_msg(&mut garbage, &mut buf)
+        let e = next_server_msg(&mut reader(b"{\"type\":\"nonsense\"}\n"))
             .await
             .expect_err("not a message");
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);
-        let mut pong: &[u8] = b"{\"type\":\"pong\"}\n";
         assert_eq!(
-            next_server_msg(&mut pong, &mut buf).await.ok(),
+            next_server_msg(&mut reader(b"{\"type\":\"pong\"}\n"))
+                .await
+                .ok(),
             Some(ServerMsg::Pong)
         );
     }

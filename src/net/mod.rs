@@ -3,13 +3,15 @@
 //! carries rooms over TCP with its limits, and the clients (line mode, full screen).
 //!
 //! - [`protocol`]: the messages, their decoder and the checks on names and text.
+//! - [`connection`]: the framing both ends share: whole lines under a cap, written in time.
 //! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
 //! - [`server`]: sockets, rooms by name, limits, timers and shutdown.
-//! - [`client`]: who joins where and the line mode for scripts.
-//! - [`link`]: a client's connection to the server, rejoined after a drop.
+//! - [`link`]: who joins where, and a client's connection to the server, rejoined after a drop.
+//! - [`client`]: the line mode for scripts, and the text both clients show.
 //! - [`screen`]: the full-screen client on a terminal.
 
 pub mod client;
+pub(crate) mod connection;
 pub(crate) mod link;
 pub mod protocol;
 pub mod room;

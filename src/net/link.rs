@@ -13,8 +13,13 @@
 //! after the new `welcome`. If the server gave the seat up (a drop in the
 //! lobby before the first round, or while the next round started), the link
 //! joins afresh under the same name.
+//!
+//! The link is over, with a [`LinkError`], when it cannot connect, when the
+//! server sends something that is not a message, or when rejoining fails; a
+//! goodbye or a refusal reaches the client as the server's message.
 
 use std::collections::VecDeque;
+use std::fmt;
 use std::io;
 use std::time::{Duration, Instant};
 
@@ -22,7 +27,7 @@ use tokio::io::AsyncBufRead;
 use tokio::sync::mpsc;
 
 use super::connection::{Connection, Line, LineReader};
-use super::protocol::{ClientMsg, ErrorCode, ServerMsg, VERSION, decode_server};
+use super::protocol::{ClientMsg, ErrorCode, ProtocolError, ServerMsg, VERSION, decode_server};
 
 /// Who joins where.
 #[derive(Clone, Debug)]
@@ -55,6 +60,57 @@ impl Default for JoinOptions {
             password: None,
             token: None,
             rejoin_for: REJOIN_FOR,
+        }
+    }
+}
+
+/// Why a link is over (the server's goodbye and refusals are messages, not these).
+#[derive(Debug)]
+pub enum LinkError {
+    /// Connecting failed, or the connection did before the server welcomed
+    /// the client (or with rejoining turned off).
+    Io(io::Error),
+    /// The server sent a line longer than a client takes.
+    TooLong,
+    /// The server sent a line that is not a message.
+    BadMessage(ProtocolError),
+    /// The connection dropped (`why`) and could not be got back `within` the
+    /// time allowed; `last` is why the last attempt failed.
+    NotRejoined {
+        /// What ended the connection.
+        why: String,
+        /// How long the link tried.
+        within: Duration,
+        /// Why the last attempt failed.
+        last: io::Error,
+    },
+    /// The link's task is gone.
+    Closed,
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::Io(e) => e.fmt(f),
+            LinkError::TooLong => f.write_str("a message from the server is too long"),
+            LinkError::BadMessage(e) => write!(f, "bad message from the server: {e}"),
+            LinkError::NotRejoined { why, within, last } => write!(
+                f,
+                "lost the connection to the server ({why}) and could not rejoin within {} s \
+                 (last try: {last})",
+                within.as_secs_f64().ceil()
+            ),
+            LinkError::Closed => f.write_str("the connection to the server is closed"),
+        }
+    }
+}
+
+impl std::error::Error for LinkError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // Each message already says what its cause says.
+        match self {
+            LinkError::Io(e) => e.source(),
+            _ => None,
         }
     }
 }
@@ -95,7 +151,7 @@ pub(crate) enum LinkEvent {
     },
     /// The link is over: the first connection failed before its `welcome`, the
     /// server sent something that is not a message, or rejoining failed.
-    Failed(io::Error),
+    Failed(LinkError),
 }
 
 /// The client's end of the link: messages in, [`LinkEvent`]s out. Dropping
@@ -108,8 +164,10 @@ pub(crate) struct Link {
 
 impl Link {
     /// Connects and says `hello`; a failure to connect is returned at once.
-    pub(crate) async fn connect(opts: &JoinOptions) -> io::Result<Link> {
-        let conn = open(opts, opts.token.clone()).await?;
+    pub(crate) async fn connect(opts: &JoinOptions) -> Result<Link, LinkError> {
+        let conn = open(opts, opts.token.clone())
+            .await
+            .map_err(LinkError::Io)?;
         let (to_server, outgoing) = mpsc::channel(TO_SERVER);
         let (events_tx, events) = mpsc::channel(TO_CLIENT);
         let task = Task {
@@ -141,9 +199,10 @@ impl Link {
 
     /// The next event (cancel-safe).
     pub(crate) async fn next(&mut self) -> LinkEvent {
-        self.events.recv().await.unwrap_or_else(|| {
-            LinkEvent::Failed(io::Error::other("the connection to the server is closed"))
-        })
+        self.events
+            .recv()
+            .await
+            .unwrap_or(LinkEvent::Failed(LinkError::Closed))
     }
 }
 
@@ -154,22 +213,19 @@ impl Drop for Link {
 }
 
 /// The next message from the server (cancel-safe: a partly read line stays
-/// in the reader until the next call). The end of the stream is
-/// `UnexpectedEof`; a line that is too long or not a message is
-/// `InvalidData`, which the link never takes for a drop.
+/// in the reader until the next call). The end of the stream is an
+/// `UnexpectedEof` I/O error, a drop like any other; a line that is too long
+/// or not a message is not, and the link never takes it for a drop.
 pub(crate) async fn next_server_msg<R: AsyncBufRead + Unpin>(
     server: &mut LineReader<R>,
-) -> io::Result<ServerMsg> {
-    let garbage = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
-    match server.next_line().await? {
-        Line::Read(line) => {
-            decode_server(line).map_err(|e| garbage(format!("bad message from the server: {e}")))
-        }
-        Line::Eof => Err(io::Error::new(
+) -> Result<ServerMsg, LinkError> {
+    match server.next_line().await.map_err(LinkError::Io)? {
+        Line::Read(line) => decode_server(line).map_err(LinkError::BadMessage),
+        Line::Eof => Err(LinkError::Io(io::Error::new(
             io::ErrorKind::UnexpectedEof,
             "the server closed the connection",
-        )),
-        Line::TooLong => Err(garbage("a message from the server is too long".into())),
+        ))),
+        Line::TooLong => Err(LinkError::TooLong),
     }
 }
 
@@ -250,9 +306,7 @@ impl Task {
                 }
                 Served::Dropped(e) => {
                     if !self.welcomed || self.opts.rejoin_for.is_zero() {
-                        // Of kind Other: a broken pipe here is the server's
-                        // socket, not a closed standard output (which exits 0).
-                        return self.fail(io::Error::other(e.to_string())).await;
+                        return self.fail(LinkError::Io(e)).await;
                     }
                     match rejoin.as_mut() {
                         // An attempt that connected but dropped before its welcome.
@@ -296,14 +350,12 @@ impl Task {
         loop {
             let now = Instant::now();
             if now >= rejoin.give_up {
-                let e = io::Error::other(format!(
-                    "lost the connection to the server ({}) and could not rejoin within {} s \
-                         (last try: {})",
-                    rejoin.why,
-                    self.opts.rejoin_for.as_secs_f64().ceil(),
-                    rejoin.last
-                ));
-                self.fail(e).await;
+                self.fail(LinkError::NotRejoined {
+                    why: std::mem::take(&mut rejoin.why),
+                    within: self.opts.rejoin_for,
+                    last: std::mem::replace(&mut rejoin.last, io::ErrorKind::Other.into()),
+                })
+                .await;
                 return None;
             }
             let wake = (now + rejoin.delay).min(rejoin.give_up);
@@ -345,11 +397,11 @@ impl Task {
                 msg = next_server_msg(&mut conn.reader) => {
                     let msg = match msg {
                         Ok(msg) => msg,
-                        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                            self.fail(e).await;
+                        Err(LinkError::Io(e)) => return Served::Dropped(e),
+                        Err(garbage) => {
+                            self.fail(garbage).await;
                             return Served::Over;
                         }
-                        Err(e) => return Served::Dropped(e),
                     };
                     if let Some(attempt) = rejoin.as_ref() {
                         match &msg {
@@ -454,7 +506,7 @@ impl Task {
     }
 
     /// Reports the link's end.
-    async fn fail(&self, e: io::Error) {
+    async fn fail(&self, e: LinkError) {
         let _ = self.emit(LinkEvent::Failed(e)).await;
     }
 }
@@ -470,11 +522,14 @@ mod tests {
         let e = next_server_msg(&mut reader(b""))
             .await
             .expect_err("end of stream");
-        assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
+        assert!(
+            matches!(&e, LinkError::Io(e) if e.kind() == io::ErrorKind::UnexpectedEof),
+            "{e:?}"
+        );
         let e = next_server_msg(&mut reader(b"{\"type\":\"nonsense\"}\n"))
             .await
             .expect_err("not a message");
-        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        assert!(matches!(e, LinkError::BadMessage(_)), "{e:?}");
         assert_eq!(
             next_server_msg(&mut reader(b"{\"type\":\"pong\"}\n"))
                 .await

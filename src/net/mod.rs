@@ -7,8 +7,11 @@
 //! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
 //! - [`server`]: sockets, rooms by name, limits, timers and shutdown.
 //! - [`link`]: who joins where, and a client's connection to the server, rejoined after a drop.
-//! - [`client`]: the line mode for scripts, and the text both clients show.
+//! - [`client`]: why a client ends, the line mode for scripts, the text both clients show.
 //! - [`screen`]: the full-screen client on a terminal.
+//!
+//! Each uses only those above it in this list (`client` and `screen` also
+//! the tui's terminal and board drawing).
 
 pub mod client;
 pub(crate) mod connection;

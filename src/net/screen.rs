@@ -18,14 +18,14 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use tokio::sync::mpsc;
 
-use super::client::{JoinOptions, rejoin_command, results_lines};
+use super::client::{JoinError, JoinOptions, rejoin_command, results_lines};
 use super::link::{Link, LinkEvent};
 use super::protocol::{ClientMsg, LobbyPlayer, MAX_WORD, ServerMsg, clean};
 use crate::engine::path::trace;
 use crate::face::Face;
 use crate::game_board::GameBoard;
 use crate::rules::MoveRule;
-use crate::tui::terminal::{Session, TermEvent, spawn_key_reader};
+use crate::tui::terminal::{Session, TermEvent, TerminalError, spawn_key_reader};
 use crate::tui::ui::{Look, board_size, clock, draw_board, largest_cell};
 
 /// The narrowest panel beside the board (lobby, words, results).
@@ -121,7 +121,11 @@ impl Screen {
 
     /// Takes in what the link says; `Some` when the session is over. What to
     /// send in answer goes into `send`.
-    fn event(&mut self, event: LinkEvent, send: &mut Vec<ClientMsg>) -> Option<io::Result<()>> {
+    fn event(
+        &mut self,
+        event: LinkEvent,
+        send: &mut Vec<ClientMsg>,
+    ) -> Option<Result<(), JoinError>> {
         match event {
             LinkEvent::Msg(msg) => return self.apply(&msg, send),
             LinkEvent::Lost { why, within } => {
@@ -143,13 +147,21 @@ impl Screen {
                 }
                 .into();
             }
-            LinkEvent::Failed(e) => return Some(Err(e)),
+            LinkEvent::Failed(e) => return Some(Err(e.into())),
         }
         None
     }
 
     /// Takes in one message; `Some` when the session is over.
-    fn apply(&mut self, msg: &ServerMsg, send: &mut Vec<ClientMsg>) -> Option<io::Result<()>> {
+    fn apply(
+        &mut self,
+        msg: &ServerMsg,
+        send: &mut Vec<ClientMsg>,
+    ) -> Option<Result<(), JoinError>> {
+        if let Some(end) = JoinError::from_server(msg) {
+            self.closed_by_server = true;
+            return Some(Err(end));
+        }
         match msg {
             ServerMsg::Welcome {
                 room,
@@ -234,24 +246,9 @@ impl Screen {
                     "Enter: ready for the next round   Esc: quit".into()
                 };
             }
-            ServerMsg::Error { code, message } => {
-                if code.is_fatal() {
-                    self.closed_by_server = true;
-                    return Some(Err(io::Error::other(format!(
-                        "the server refused: {}",
-                        clean(message)
-                    ))));
-                }
-                self.status = clean(message);
-            }
-            ServerMsg::Bye { reason } => {
-                self.closed_by_server = true;
-                return Some(Err(io::Error::other(format!(
-                    "the server closed: {}",
-                    clean(reason)
-                ))));
-            }
-            ServerMsg::Pong => {}
+            // Not fatal (those ended the screen above): the message was ignored.
+            ServerMsg::Error { message, .. } => self.status = clean(message),
+            ServerMsg::Bye { .. } | ServerMsg::Pong => {}
         }
         None
     }
@@ -312,11 +309,11 @@ fn board_from(rows: usize, cols: usize, faces: &[String]) -> Option<GameBoard> {
 /// Plays full-screen until the player quits (Esc, Ctrl-C), the room's last
 /// round is over, or the server goes. Leaving while a round is on prints, once
 /// the terminal is back, the command that rejoins it.
-pub async fn run(opts: &JoinOptions, look: Look) -> io::Result<()> {
+pub async fn run(opts: &JoinOptions, look: Look) -> Result<(), JoinError> {
     let mut link = Link::connect(opts).await?;
     let (keys_tx, mut keys) = mpsc::unbounded_channel();
     spawn_key_reader(keys_tx);
-    let mut session = Session::start()?;
+    let mut session = Session::start().map_err(TerminalError::Io)?;
     let mut screen = Screen::new(format!("boggle join {}", clean(&opts.addr)));
     let played = play(&mut session, &mut link, &mut keys, &mut screen, look).await;
     drop(session);
@@ -338,10 +335,13 @@ async fn play(
     keys: &mut mpsc::UnboundedReceiver<TermEvent>,
     screen: &mut Screen,
     look: Look,
-) -> io::Result<()> {
+) -> Result<(), JoinError> {
     let mut tick = tokio::time::interval(Duration::from_millis(200));
     loop {
-        session.terminal.draw(|frame| draw(frame, screen, look))?;
+        session
+            .terminal
+            .draw(|frame| draw(frame, screen, look))
+            .map_err(TerminalError::Io)?;
         let mut send: Vec<ClientMsg> = Vec::new();
         tokio::select! {
             event = link.next() => {
@@ -355,16 +355,9 @@ async fn play(
                     Action::Send(msg) => send.push(msg),
                     Action::Stay => {}
                 },
-                Some(TermEvent::Signalled) => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::Interrupted,
-                        "stopped by a signal; the terminal is restored",
-                    ));
-                }
+                Some(TermEvent::Signalled) => return Err(TerminalError::Signalled.into()),
                 // No one is left to play: ends quietly, as the tui does.
-                Some(TermEvent::HungUp) | None => {
-                    return Err(io::Error::new(io::ErrorKind::BrokenPipe, "the terminal went away"));
-                }
+                Some(TermEvent::HungUp) | None => return Err(TerminalError::HungUp.into()),
             },
             _ = tick.tick() => {}
         }
@@ -526,7 +519,10 @@ mod tests {
         (text, reversed)
     }
 
-    fn apply(screen: &mut Screen, msg: &ServerMsg) -> (Option<io::Result<()>>, Vec<ClientMsg>) {
+    fn apply(
+        screen: &mut Screen,
+        msg: &ServerMsg,
+    ) -> (Option<Result<(), JoinError>>, Vec<ClientMsg>) {
         let mut send = Vec::new();
         let end = screen.apply(msg, &mut send);
         (end, send)

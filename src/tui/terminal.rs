@@ -7,6 +7,7 @@
 //! that hangs up. The network game's full screen uses its [`Session`] and its
 //! key reader ([`spawn_key_reader`]).
 
+use std::fmt;
 use std::io::{self, Stdout};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -23,6 +24,58 @@ use super::ui::{self, Look};
 /// How often the clock is redrawn when no key arrives (and the network
 /// screen's key reader looks at its terminal and the signal flag).
 pub(crate) const FRAME: Duration = Duration::from_millis(100);
+
+/// Why a full screen ended without saying so itself.
+#[derive(Debug)]
+pub enum TerminalError {
+    /// Setting up or drawing on the terminal failed.
+    Io(io::Error),
+    /// `SIGTERM`, `SIGHUP` or `SIGINT` arrived; the terminal is restored.
+    Signalled,
+    /// The terminal went away (its window closed, without a signal).
+    HungUp,
+}
+
+impl fmt::Display for TerminalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TerminalError::Io(e) => e.fmt(f),
+            TerminalError::Signalled => {
+                f.write_str("stopped by a signal; the terminal is restored")
+            }
+            TerminalError::HungUp => f.write_str("the terminal went away"),
+        }
+    }
+}
+
+impl std::error::Error for TerminalError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TerminalError::Io(e) => e.source(),
+            TerminalError::Signalled | TerminalError::HungUp => None,
+        }
+    }
+}
+
+impl From<io::Error> for TerminalError {
+    fn from(e: io::Error) -> TerminalError {
+        TerminalError::Io(e)
+    }
+}
+
+/// As the command line reports them: a signal is `Interrupted` (exit status
+/// 1), a terminal that hung up is a `BrokenPipe` (no one is left to read a
+/// message: exit status 0, as for a closed pipe).
+impl From<TerminalError> for io::Error {
+    fn from(e: TerminalError) -> io::Error {
+        let kind = match e {
+            TerminalError::Io(e) => return e,
+            TerminalError::Signalled => io::ErrorKind::Interrupted,
+            TerminalError::HungUp => io::ErrorKind::BrokenPipe,
+        };
+        io::Error::new(kind, e.to_string())
+    }
+}
 
 /// Owns raw mode and the alternate screen; dropping it restores the terminal.
 /// The full-screen network client uses it too.
@@ -117,21 +170,13 @@ pub fn run(app: &mut App, look: Look, mut on_over: impl FnMut(&mut App)) -> io::
             return Ok(());
         }
         if signalled() {
-            return Err(io::Error::new(
-                io::ErrorKind::Interrupted,
-                "stopped by a signal; the terminal is restored",
-            ));
+            return Err(TerminalError::Signalled.into());
         }
         // crossterm's reader spins for ever on a terminal that hung up (its
         // reads return end of file at once), so it is only asked for keys
         // once the terminal itself says it has input and is still there.
         match wait_for_keys(FRAME) {
-            Keys::HungUp => {
-                return Err(io::Error::new(
-                    io::ErrorKind::BrokenPipe,
-                    "the terminal went away",
-                ));
-            }
+            Keys::HungUp => return Err(TerminalError::HungUp.into()),
             Keys::Ready => {
                 while event::poll(Duration::ZERO)? {
                     // A resize needs no input: the next draw fits the new size.
@@ -309,5 +354,18 @@ mod tests {
         assert_eq!(key(KeyCode::PageUp, none), Some(Input::PageUp));
         assert_eq!(key(KeyCode::PageDown, none), Some(Input::PageDown));
         assert_eq!(key(KeyCode::Insert, none), None);
+    }
+
+    #[test]
+    fn a_signal_or_a_hang_up_is_reported_as_before() {
+        let e = io::Error::from(TerminalError::Signalled);
+        assert_eq!(e.kind(), io::ErrorKind::Interrupted);
+        assert_eq!(
+            e.to_string(),
+            "stopped by a signal; the terminal is restored"
+        );
+        let e = io::Error::from(TerminalError::HungUp);
+        assert_eq!(e.kind(), io::ErrorKind::BrokenPipe);
+        assert_eq!(e.to_string(), "the terminal went away");
     }
 }

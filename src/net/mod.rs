@@ -8,10 +8,10 @@
 //! - [`server`]: sockets, rooms by name, limits, timers and shutdown.
 //! - [`link`]: who joins where, and a client's connection to the server, rejoined after a drop.
 //! - [`client`]: why a client ends, the line mode for scripts, the text both clients show.
-//! - [`screen`]: the full-screen client on a terminal.
+//! - [`screen`]: the full-screen client on a terminal, built as the tui is.
 //!
 //! Each uses only those above it in this list (`client` and `screen` also
-//! the tui's terminal and board drawing).
+//! the tui's terminal driver, `screen` its board drawing).
 
 pub mod client;
 pub(crate) mod connection;

@@ -430,7 +430,11 @@ impl Drop for KeyReader {
 
 /// The key reader's loop. crossterm's reader spins for ever on a terminal
 /// that hung up (its reads return end of file at once), so it is only asked
-/// for keys once the terminal itself says it has input and is still there.
+/// for events once the terminal itself says it is still there. It is asked
+/// every frame, not only when input is waiting: its own wait is
+/// edge-triggered, and a resize it has not yet been asked for, taken
+/// together with a key, hid that key from it until the next key came (while
+/// the terminal said input was waiting, and this loop spun).
 fn read_keys(keys: &mpsc::UnboundedSender<TermEvent>, stop: &AtomicBool) {
     let end = |why: TermEvent| {
         let _ = keys.send(why);
@@ -439,28 +443,35 @@ fn read_keys(keys: &mpsc::UnboundedSender<TermEvent>, stop: &AtomicBool) {
         if SIGNALLED.load(Ordering::Relaxed) {
             return end(TermEvent::Signalled);
         }
-        match wait_for_keys(FRAME) {
+        let waiting = match wait_for_keys(FRAME) {
             Keys::HungUp => return end(TermEvent::HungUp),
-            Keys::None => {}
-            Keys::Ready => loop {
-                match event::poll(Duration::ZERO) {
-                    Ok(true) => {}
-                    Ok(false) => break,
-                    Err(_) => return end(TermEvent::HungUp),
-                }
-                let passed = match event::read() {
-                    Ok(Event::Key(key)) => match translate(key) {
-                        Some(key) => TermEvent::Key(key),
-                        None => continue,
-                    },
-                    Ok(Event::Resize(..)) => TermEvent::Resized,
-                    Ok(_) => continue,
-                    Err(_) => return end(TermEvent::HungUp),
-                };
-                if keys.send(passed).is_err() {
-                    return;
-                }
-            },
+            Keys::Ready => true,
+            Keys::None => false,
+        };
+        let mut read_any = false;
+        loop {
+            match event::poll(Duration::ZERO) {
+                Ok(true) => read_any = true,
+                Ok(false) => break,
+                Err(_) => return end(TermEvent::HungUp),
+            }
+            let passed = match event::read() {
+                Ok(Event::Key(key)) => match translate(key) {
+                    Some(key) => TermEvent::Key(key),
+                    None => continue,
+                },
+                Ok(Event::Resize(..)) => TermEvent::Resized,
+                Ok(_) => continue,
+                Err(_) => return end(TermEvent::HungUp),
+            };
+            if keys.send(passed).is_err() {
+                return;
+            }
+        }
+        if waiting && !read_any {
+            // Input crossterm does not see (a key that came with a resize):
+            // the next key brings it; until then, wait a frame, never spin.
+            std::thread::sleep(FRAME);
         }
     }
 }

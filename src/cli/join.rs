@@ -11,8 +11,9 @@ use clap::Args;
 
 use super::tui::{ColorChoice, use_colour};
 use crate::error::Error;
-use crate::net::client::{JoinOptions, REJOIN_FOR, run_lines};
+use crate::net::client::{JoinError, JoinOptions, REJOIN_FOR, run_lines};
 use crate::net::protocol::{check_name, check_room};
+use crate::tui::terminal::TerminalError;
 use crate::tui::ui::Look;
 
 /// The flags of `boggle join`.
@@ -68,10 +69,14 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
         .build()
         .map_err(Error::Io)?;
     let on_terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
-    // Network errors name the server; the terminal's own (hung up, a signal) do not.
-    let at_server = |e: io::Error| match e.kind() {
-        io::ErrorKind::Interrupted | io::ErrorKind::BrokenPipe => Error::Io(e),
-        kind => Error::Io(io::Error::new(kind, format!("{}: {e}", args.addr))),
+    // Network errors name the server; the terminal's own (hung up, a signal)
+    // do not, and a closed standard output is no failure.
+    let at_server = |e: JoinError| match e {
+        JoinError::Terminal(e @ (TerminalError::Signalled | TerminalError::HungUp)) => {
+            Error::Io(e.into())
+        }
+        JoinError::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => Error::Output(e),
+        e => Error::Io(io::Error::other(format!("{}: {e}", args.addr))),
     };
     let played = runtime.block_on(async {
         if on_terminal {
@@ -84,14 +89,7 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
         }
         let input = tokio::io::BufReader::new(tokio::io::stdin());
         let mut out = BufWriter::new(io::stdout().lock());
-        run_lines(&opts, input, &mut out).await.map_err(|e| {
-            // The link reports no network error as a broken pipe: this one is standard output.
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                Error::Output(e)
-            } else {
-                at_server(e)
-            }
-        })
+        run_lines(&opts, input, &mut out).await.map_err(at_server)
     });
     // tokio reads standard input on a blocking thread that a still-open pipe
     // keeps waiting: do not wait for it on the way out.

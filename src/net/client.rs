@@ -1,49 +1,99 @@
-//! The client side of `boggle join`: who joins where, the line mode for
-//! scripts and tests, and the text both clients show. The connection itself,
-//! kept through drops, is [`super::link`]. Every string from the server
+//! The client side of `boggle join`: why it ends ([`JoinError`]), the line
+//! mode for scripts and tests, and the text both clients show. Who joins
+//! where and the connection itself, kept through drops, are [`super::link`]. Every string from the server
 //! passes through [`clean`] before it is printed, so no byte from the network
 //! can drive the terminal, whatever the server is.
 
+use std::fmt;
 use std::io::{self, Write};
-use std::time::Duration;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
+pub use super::link::{JoinOptions, LinkError, REJOIN_FOR};
 use super::link::{Link, LinkEvent};
-use super::protocol::{ClientMsg, LobbyPlayer, ServerMsg, WordPoints, clean};
+use super::protocol::{ClientMsg, ErrorCode, LobbyPlayer, ServerMsg, WordPoints, clean};
+use crate::tui::terminal::TerminalError;
 
-/// Who joins where.
-#[derive(Clone, Debug)]
-pub struct JoinOptions {
-    /// The server, `HOST:PORT`.
-    pub addr: String,
-    /// The player's name.
-    pub name: String,
-    /// The room (default `main`).
-    pub room: Option<String>,
-    /// The server's password.
-    pub password: Option<String>,
-    /// A token from an earlier join, to take that seat back.
-    pub token: Option<String>,
-    /// How long to keep trying to rejoin after the connection drops (zero: never).
-    pub rejoin_for: Duration,
+/// Why `boggle join` ended, other than the player leaving or the room's
+/// last round being over.
+#[derive(Debug)]
+pub enum JoinError {
+    /// The connection to the server failed, could not be got back, or
+    /// carried something that is not a message.
+    Link(LinkError),
+    /// The server refused the client: an `error` of a fatal `code` (see
+    /// `docs/protocol.md`), with the server's sentence for the player.
+    Refused {
+        /// Why, as the protocol names it.
+        code: ErrorCode,
+        /// What the server said, as it said it.
+        message: String,
+    },
+    /// The server said goodbye (it is shutting down).
+    Closed {
+        /// What the server said, as it said it.
+        reason: String,
+    },
+    /// The full screen's terminal: a signal, a hang-up, or drawing failed.
+    Terminal(TerminalError),
+    /// Reading the words to play failed (line mode).
+    Input(io::Error),
+    /// Writing verdicts and results failed (line mode).
+    Output(io::Error),
 }
 
-/// How long a client tries to rejoin after a drop unless told otherwise:
-/// long enough for a network blip or a restarted router, short enough that
-/// a server that is gone ends the client within a round.
-pub const REJOIN_FOR: Duration = Duration::from_secs(20);
-
-impl Default for JoinOptions {
-    fn default() -> JoinOptions {
-        JoinOptions {
-            addr: String::new(),
-            name: String::new(),
-            room: None,
-            password: None,
-            token: None,
-            rejoin_for: REJOIN_FOR,
+impl JoinError {
+    /// The end a fatal `error` or a `bye` from the server means, if `msg` is one.
+    pub(crate) fn from_server(msg: &ServerMsg) -> Option<JoinError> {
+        match msg {
+            ServerMsg::Error { code, message } if code.is_fatal() => Some(JoinError::Refused {
+                code: *code,
+                message: message.clone(),
+            }),
+            ServerMsg::Bye { reason } => Some(JoinError::Closed {
+                reason: reason.clone(),
+            }),
+            _ => None,
         }
+    }
+}
+
+impl fmt::Display for JoinError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The server's words pass through `clean`: no byte of theirs drives the terminal.
+        match self {
+            JoinError::Link(e) => e.fmt(f),
+            JoinError::Refused { message, .. } => {
+                write!(f, "the server refused: {}", clean(message))
+            }
+            JoinError::Closed { reason } => write!(f, "the server closed: {}", clean(reason)),
+            JoinError::Terminal(e) => e.fmt(f),
+            JoinError::Input(e) | JoinError::Output(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for JoinError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // Transparent: each variant shows its error and passes on that error's source.
+        match self {
+            JoinError::Link(e) => e.source(),
+            JoinError::Terminal(e) => e.source(),
+            JoinError::Input(e) | JoinError::Output(e) => e.source(),
+            JoinError::Refused { .. } | JoinError::Closed { .. } => None,
+        }
+    }
+}
+
+impl From<LinkError> for JoinError {
+    fn from(e: LinkError) -> JoinError {
+        JoinError::Link(e)
+    }
+}
+
+impl From<TerminalError> for JoinError {
+    fn from(e: TerminalError) -> JoinError {
+        JoinError::Terminal(e)
     }
 }
 
@@ -191,17 +241,31 @@ pub fn results_lines(msg: &ServerMsg) -> Vec<String> {
     lines
 }
 
+/// Standard output in line mode: `writeln!` into it fails with [`JoinError::Output`].
+struct Output<'a, W>(&'a mut W);
+
+impl<W: Write> Output<'_, W> {
+    fn write_fmt(&mut self, args: fmt::Arguments<'_>) -> Result<(), JoinError> {
+        self.0.write_fmt(args).map_err(JoinError::Output)
+    }
+
+    fn flush(&mut self) -> Result<(), JoinError> {
+        self.0.flush().map_err(JoinError::Output)
+    }
+}
+
 /// Plays in line mode: words from `input` (one per line), verdicts and
 /// results to `out`, what happens to the connection on standard error.
 /// Returns after the room's last round, or after the round in which `input`
 /// ended; an error if the server refuses, says goodbye, or goes away and
 /// cannot be rejoined within [`JoinOptions::rejoin_for`].
-pub async fn run_lines<I, W>(opts: &JoinOptions, input: I, out: &mut W) -> io::Result<()>
+pub async fn run_lines<I, W>(opts: &JoinOptions, input: I, out: &mut W) -> Result<(), JoinError>
 where
     I: AsyncBufRead + Unpin,
     W: Write,
 {
     let mut link = Link::connect(opts).await?;
+    let mut out = Output(out);
     let mut input_lines = input.lines();
     let mut input_done = false;
     let mut in_round = false;
@@ -229,8 +293,11 @@ where
                         });
                         continue;
                     }
-                    LinkEvent::Failed(e) => return Err(e),
+                    LinkEvent::Failed(e) => return Err(e.into()),
                 };
+                if let Some(end) = JoinError::from_server(&msg) {
+                    return Err(end);
+                }
                 match &msg {
                     ServerMsg::Welcome { room, name, token, .. } => {
                         if !joined {
@@ -286,22 +353,18 @@ where
                         }
                         link.send(ClientMsg::Ready);
                     }
-                    ServerMsg::Error { code, message } => {
-                        if code.is_fatal() {
-                            return Err(io::Error::other(format!("the server refused: {}", clean(message))));
-                        }
+                    ServerMsg::Error { message, .. } => {
                         writeln!(out, "error: {}", clean(message))?;
                     }
-                    ServerMsg::Bye { reason } => {
-                        return Err(io::Error::other(format!("the server closed: {}", clean(reason))));
-                    }
+                    // Ended above.
+                    ServerMsg::Bye { .. } => {}
                 }
                 out.flush()?;
             }
             // Input waits while the link's queue is full, so a long file is
             // read no faster than the server takes it.
             line = input_lines.next_line(), if !input_done && link.has_room() => {
-                match line? {
+                match line.map_err(JoinError::Input)? {
                     None => {
                         input_done = true;
                         if in_round {

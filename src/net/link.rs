@@ -13,31 +13,114 @@
 //! after the new `welcome`. If the server gave the seat up (a drop in the
 //! lobby before the first round, or while the next round started), the link
 //! joins afresh under the same name.
+//!
+//! The link is over, with a [`LinkError`], when it cannot connect, when the
+//! server sends something that is not a message, or when rejoining fails; a
+//! goodbye or a refusal reaches the client as the server's message.
 
 use std::collections::VecDeque;
+use std::fmt;
 use std::io;
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncBufRead, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::io::AsyncBufRead;
 use tokio::sync::mpsc;
 
-use super::client::JoinOptions;
-use super::protocol::{ClientMsg, ErrorCode, ServerMsg, VERSION, decode_server, encode};
-use super::server::{Line, read_line_capped};
+use super::connection::{Connection, Line, LineReader};
+use super::protocol::{ClientMsg, ErrorCode, ProtocolError, ServerMsg, VERSION, decode_server};
 
-/// The longest line taken from a server: results of a big board are long,
-/// but a server never gets to make the client hold unbounded memory.
-const SERVER_LINE: usize = 4 << 20;
+/// Who joins where.
+#[derive(Clone, Debug)]
+pub struct JoinOptions {
+    /// The server, `HOST:PORT`.
+    pub addr: String,
+    /// The player's name.
+    pub name: String,
+    /// The room (default `main`).
+    pub room: Option<String>,
+    /// The server's password.
+    pub password: Option<String>,
+    /// A token from an earlier join, to take that seat back.
+    pub token: Option<String>,
+    /// How long to keep trying to rejoin after the connection drops (zero: never).
+    pub rejoin_for: Duration,
+}
+
+/// How long a client tries to rejoin after a drop unless told otherwise:
+/// long enough for a network blip or a restarted router, short enough that
+/// a server that is gone ends the client within a round.
+pub const REJOIN_FOR: Duration = Duration::from_secs(20);
+
+impl Default for JoinOptions {
+    fn default() -> JoinOptions {
+        JoinOptions {
+            addr: String::new(),
+            name: String::new(),
+            room: None,
+            password: None,
+            token: None,
+            rejoin_for: REJOIN_FOR,
+        }
+    }
+}
+
+/// Why a link is over (the server's goodbye and refusals are messages, not these).
+#[derive(Debug)]
+pub enum LinkError {
+    /// Connecting failed, or the connection did before the server welcomed
+    /// the client (or with rejoining turned off).
+    Io(io::Error),
+    /// The server sent a line longer than a client takes.
+    TooLong,
+    /// The server sent a line that is not a message.
+    BadMessage(ProtocolError),
+    /// The connection dropped (`why`) and could not be got back `within` the
+    /// time allowed; `last` is why the last attempt failed.
+    NotRejoined {
+        /// What ended the connection.
+        why: String,
+        /// How long the link tried.
+        within: Duration,
+        /// Why the last attempt failed.
+        last: io::Error,
+    },
+    /// The link's task is gone.
+    Closed,
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::Io(e) => e.fmt(f),
+            LinkError::TooLong => f.write_str("a message from the server is too long"),
+            LinkError::BadMessage(e) => write!(f, "bad message from the server: {e}"),
+            LinkError::NotRejoined { why, within, last } => write!(
+                f,
+                "lost the connection to the server ({why}) and could not rejoin within {} s \
+                 (last try: {last})",
+                within.as_secs_f64().ceil()
+            ),
+            LinkError::Closed => f.write_str("the connection to the server is closed"),
+        }
+    }
+}
+
+impl std::error::Error for LinkError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        // Each message already says what its cause says.
+        match self {
+            LinkError::Io(e) => e.source(),
+            _ => None,
+        }
+    }
+}
+
 /// The first wait before connecting again; it doubles up to [`MAX_BACKOFF`].
 const FIRST_BACKOFF: Duration = Duration::from_millis(250);
 /// The longest wait between two attempts.
 const MAX_BACKOFF: Duration = Duration::from_secs(2);
 /// How often the link pings, so the server's idle timeout never ends a quiet player.
 const PING_EVERY: Duration = Duration::from_secs(30);
-/// Time to write one message: a server that stops reading counts as a drop.
-const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 /// The most words remembered as unanswered, and the most messages held while
 /// rejoining (a script piping a huge file into a dead connection waits).
 const MAX_HELD: usize = 1000;
@@ -68,7 +151,7 @@ pub(crate) enum LinkEvent {
     },
     /// The link is over: the first connection failed before its `welcome`, the
     /// server sent something that is not a message, or rejoining failed.
-    Failed(io::Error),
+    Failed(LinkError),
 }
 
 /// The client's end of the link: messages in, [`LinkEvent`]s out. Dropping
@@ -81,8 +164,10 @@ pub(crate) struct Link {
 
 impl Link {
     /// Connects and says `hello`; a failure to connect is returned at once.
-    pub(crate) async fn connect(opts: &JoinOptions) -> io::Result<Link> {
-        let conn = Conn::open(opts, opts.token.clone()).await?;
+    pub(crate) async fn connect(opts: &JoinOptions) -> Result<Link, LinkError> {
+        let conn = open(opts, opts.token.clone())
+            .await
+            .map_err(LinkError::Io)?;
         let (to_server, outgoing) = mpsc::channel(TO_SERVER);
         let (events_tx, events) = mpsc::channel(TO_CLIENT);
         let task = Task {
@@ -114,9 +199,10 @@ impl Link {
 
     /// The next event (cancel-safe).
     pub(crate) async fn next(&mut self) -> LinkEvent {
-        self.events.recv().await.unwrap_or_else(|| {
-            LinkEvent::Failed(io::Error::other("the connection to the server is closed"))
-        })
+        self.events
+            .recv()
+            .await
+            .unwrap_or(LinkEvent::Failed(LinkError::Closed))
     }
 }
 
@@ -126,49 +212,31 @@ impl Drop for Link {
     }
 }
 
-/// The next message from the server, read into `buf` (cancel-safe: a partly
-/// read line stays there until the next call). The end of the stream is
-/// `UnexpectedEof`; a line that is too long or not a message is `InvalidData`,
-/// which the link never takes for a drop.
+/// The next message from the server (cancel-safe: a partly read line stays
+/// in the reader until the next call). The end of the stream is an
+/// `UnexpectedEof` I/O error, a drop like any other; a line that is too long
+/// or not a message is not, and the link never takes it for a drop.
 pub(crate) async fn next_server_msg<R: AsyncBufRead + Unpin>(
-    server: &mut R,
-    buf: &mut Vec<u8>,
-) -> io::Result<ServerMsg> {
-    let garbage = |why: String| io::Error::new(io::ErrorKind::InvalidData, why);
-    match read_line_capped(server, buf, SERVER_LINE).await? {
-        Line::Read => {}
-        Line::Eof => {
-            return Err(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "the server closed the connection",
-            ));
-        }
-        Line::TooLong => return Err(garbage("a message from the server is too long".into())),
+    server: &mut LineReader<R>,
+) -> Result<ServerMsg, LinkError> {
+    match server.next_line().await.map_err(LinkError::Io)? {
+        Line::Read(line) => decode_server(line).map_err(LinkError::BadMessage),
+        Line::Eof => Err(LinkError::Io(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            "the server closed the connection",
+        ))),
+        Line::TooLong => Err(LinkError::TooLong),
     }
-    let decoded = decode_server(buf);
-    buf.clear();
-    decoded.map_err(|e| garbage(format!("bad message from the server: {e}")))
 }
 
-/// One TCP connection that has said `hello`.
-struct Conn {
-    reader: BufReader<OwnedReadHalf>,
-    writer: OwnedWriteHalf,
-    buf: Vec<u8>,
-}
+/// Time to write one message: a server that stops reading counts as a drop.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
-impl Conn {
-    /// Connects to `opts.addr` and says `hello`, with `token` if given.
-    async fn open(opts: &JoinOptions, token: Option<String>) -> io::Result<Conn> {
-        let stream = TcpStream::connect(&opts.addr).await?;
-        let _ = stream.set_nodelay(true);
-        let (read_half, writer) = stream.into_split();
-        let mut conn = Conn {
-            reader: BufReader::new(read_half),
-            writer,
-            buf: Vec::new(),
-        };
-        conn.write(&ClientMsg::Hello {
+/// Connects to `opts.addr` and says `hello`, with `token` if given.
+async fn open(opts: &JoinOptions, token: Option<String>) -> io::Result<Connection> {
+    let mut conn = Connection::connect(&opts.addr, WRITE_TIMEOUT).await?;
+    conn.writer
+        .send(&ClientMsg::Hello {
             version: VERSION,
             name: opts.name.clone(),
             room: opts.room.clone(),
@@ -176,20 +244,7 @@ impl Conn {
             token,
         })
         .await?;
-        Ok(conn)
-    }
-
-    async fn write(&mut self, msg: &ClientMsg) -> io::Result<()> {
-        match tokio::time::timeout(WRITE_TIMEOUT, self.writer.write_all(encode(msg).as_bytes()))
-            .await
-        {
-            Ok(written) => written,
-            Err(_) => Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                "the server stopped reading",
-            )),
-        }
-    }
+    Ok(conn)
 }
 
 /// How serving one connection ended.
@@ -234,7 +289,7 @@ struct Task {
 }
 
 impl Task {
-    async fn run(mut self, first: Conn) {
+    async fn run(mut self, first: Connection) {
         let mut conn = first;
         let mut rejoin: Option<Rejoin> = None;
         loop {
@@ -251,9 +306,7 @@ impl Task {
                 }
                 Served::Dropped(e) => {
                     if !self.welcomed || self.opts.rejoin_for.is_zero() {
-                        // Of kind Other: a broken pipe here is the server's
-                        // socket, not a closed standard output (which exits 0).
-                        return self.fail(io::Error::other(e.to_string())).await;
+                        return self.fail(LinkError::Io(e)).await;
                     }
                     match rejoin.as_mut() {
                         // An attempt that connected but dropped before its welcome.
@@ -293,18 +346,16 @@ impl Task {
 
     /// Connects again, waiting between attempts, until `rejoin.give_up`;
     /// `None` when it gave up (and said so) or the client is gone.
-    async fn reconnect(&mut self, rejoin: &mut Rejoin) -> Option<Conn> {
+    async fn reconnect(&mut self, rejoin: &mut Rejoin) -> Option<Connection> {
         loop {
             let now = Instant::now();
             if now >= rejoin.give_up {
-                let e = io::Error::other(format!(
-                    "lost the connection to the server ({}) and could not rejoin within {} s \
-                         (last try: {})",
-                    rejoin.why,
-                    self.opts.rejoin_for.as_secs_f64().ceil(),
-                    rejoin.last
-                ));
-                self.fail(e).await;
+                self.fail(LinkError::NotRejoined {
+                    why: std::mem::take(&mut rejoin.why),
+                    within: self.opts.rejoin_for,
+                    last: std::mem::replace(&mut rejoin.last, io::ErrorKind::Other.into()),
+                })
+                .await;
                 return None;
             }
             let wake = (now + rejoin.delay).min(rejoin.give_up);
@@ -325,7 +376,7 @@ impl Task {
                 self.token.clone()
             };
             let left = rejoin.give_up.saturating_duration_since(Instant::now());
-            match tokio::time::timeout(left, Conn::open(&self.opts, token)).await {
+            match tokio::time::timeout(left, open(&self.opts, token)).await {
                 Ok(Ok(conn)) => return Some(conn),
                 Ok(Err(e)) => rejoin.last = e,
                 Err(_) => {
@@ -337,20 +388,20 @@ impl Task {
 
     /// Carries messages both ways on `conn` until it ends. While `rejoin` is
     /// set, this connection is a rejoin waiting for its `welcome`.
-    async fn serve(&mut self, conn: &mut Conn, rejoin: &mut Option<Rejoin>) -> Served {
+    async fn serve(&mut self, conn: &mut Connection, rejoin: &mut Option<Rejoin>) -> Served {
         let mut ping =
             tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
         loop {
             tokio::select! {
                 // Cancel-safe: a partly read line stays in the connection's buffer.
-                msg = next_server_msg(&mut conn.reader, &mut conn.buf) => {
+                msg = next_server_msg(&mut conn.reader) => {
                     let msg = match msg {
                         Ok(msg) => msg,
-                        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                            self.fail(e).await;
+                        Err(LinkError::Io(e)) => return Served::Dropped(e),
+                        Err(garbage) => {
+                            self.fail(garbage).await;
                             return Served::Over;
                         }
-                        Err(e) => return Served::Dropped(e),
                     };
                     if let Some(attempt) = rejoin.as_ref() {
                         match &msg {
@@ -390,7 +441,7 @@ impl Task {
                     }
                 }
                 _ = ping.tick(), if rejoin.is_none() => {
-                    if let Err(e) = conn.write(&ClientMsg::Ping).await {
+                    if let Err(e) = conn.writer.send(&ClientMsg::Ping).await {
                         return Served::Dropped(e);
                     }
                 }
@@ -399,7 +450,7 @@ impl Task {
     }
 
     /// After a rejoin's welcome: the unanswered words, then what was held.
-    async fn send_again(&mut self, conn: &mut Conn) -> io::Result<()> {
+    async fn send_again(&mut self, conn: &mut Connection) -> io::Result<()> {
         let words = self
             .unanswered
             .drain(..)
@@ -412,14 +463,14 @@ impl Task {
     }
 
     /// Sends `msg`, remembering a word until it is answered.
-    async fn write(&mut self, conn: &mut Conn, msg: ClientMsg) -> io::Result<()> {
+    async fn write(&mut self, conn: &mut Connection, msg: ClientMsg) -> io::Result<()> {
         if let ClientMsg::Word { word } = &msg {
             if self.unanswered.len() >= MAX_HELD {
                 self.unanswered.pop_front();
             }
             self.unanswered.push_back(word.clone());
         }
-        conn.write(&msg).await
+        conn.writer.send(&msg).await
     }
 
     /// Keeps `msg` for after the rejoin (pings are the link's own business).
@@ -455,7 +506,7 @@ impl Task {
     }
 
     /// Reports the link's end.
-    async fn fail(&self, e: io::Error) {
+    async fn fail(&self, e: LinkError) {
         let _ = self.emit(LinkEvent::Failed(e)).await;
     }
 }
@@ -463,23 +514,26 @@ impl Task {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::connection::Peer;
 
     #[tokio::test]
     async fn the_end_of_the_stream_is_a_drop_and_garbage_is_not() {
-        let mut buf = Vec::new();
-        let mut closed: &[u8] = b"";
-        let e = next_server_msg(&mut closed, &mut buf)
+        let reader = |bytes: &'static [u8]| LineReader::new(bytes, Peer::Server.max_line());
+        let e = next_server_msg(&mut reader(b""))
             .await
             .expect_err("end of stream");
-        assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
-        let mut garbage: &[u8] = b"{\"type\":\"nonsense\"}\n";
-        let e = next_server_msg(&mut garbage, &mut buf)
+        assert!(
+            matches!(&e, LinkError::Io(e) if e.kind() == io::ErrorKind::UnexpectedEof),
+            "{e:?}"
+        );
+        let e = next_server_msg(&mut reader(b"{\"type\":\"nonsense\"}\n"))
             .await
             .expect_err("not a message");
-        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
-        let mut pong: &[u8] = b"{\"type\":\"pong\"}\n";
+        assert!(matches!(e, LinkError::BadMessage(_)), "{e:?}");
         assert_eq!(
-            next_server_msg(&mut pong, &mut buf).await.ok(),
+            next_server_msg(&mut reader(b"{\"type\":\"pong\"}\n"))
+                .await
+                .ok(),
             Some(ServerMsg::Pong)
         );
     }

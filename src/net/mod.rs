@@ -3,13 +3,18 @@
 //! carries rooms over TCP with its limits, and the clients (line mode, full screen).
 //!
 //! - [`protocol`]: the messages, their decoder and the checks on names and text.
+//! - [`connection`]: the framing both ends share: whole lines under a cap, written in time.
 //! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
 //! - [`server`]: sockets, rooms by name, limits, timers and shutdown.
-//! - [`client`]: who joins where and the line mode for scripts.
-//! - [`link`]: a client's connection to the server, rejoined after a drop.
-//! - [`screen`]: the full-screen client on a terminal.
+//! - [`link`]: who joins where, and a client's connection to the server, rejoined after a drop.
+//! - [`client`]: why a client ends, the line mode for scripts, the text both clients show.
+//! - [`screen`]: the full-screen client on a terminal, built as the tui is.
+//!
+//! Each uses only those above it in this list (`client` and `screen` also
+//! the tui's terminal driver, `screen` its board drawing).
 
 pub mod client;
+pub(crate) mod connection;
 pub(crate) mod link;
 pub mod protocol;
 pub mod room;

@@ -13,12 +13,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use rand::RngCore;
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncReadExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, Semaphore, mpsc, watch};
 
+use super::connection::{Connection, Line, LineReader, LineWriter, Peer};
 use super::protocol::{
-    self, ClientMsg, ErrorCode, MAX_LINE, ServerMsg, check_room, constant_time_eq, encode,
+    self, ClientMsg, ErrorCode, ServerMsg, check_room, constant_time_eq, encode,
 };
 use super::room::{ConnId, Room, RoomConfig};
 use crate::random;
@@ -175,16 +176,13 @@ impl Server {
 }
 
 /// Tells a client over the connection cap so, and closes.
-async fn refuse(mut stream: TcpStream, max: usize) {
+async fn refuse(stream: TcpStream, max: usize) {
     let msg = ServerMsg::Error {
         code: ErrorCode::ServerFull,
         message: format!("the server has its maximum of {max} connections; try later"),
     };
-    let _ = tokio::time::timeout(
-        Duration::from_secs(2),
-        stream.write_all(encode(&msg).as_bytes()),
-    )
-    .await;
+    let mut writer = LineWriter::new(stream, Peer::Client, Duration::from_secs(2));
+    let _ = writer.send(&msg).await;
 }
 
 /// Ends rounds whose time is up and forgets rooms nobody is in.
@@ -234,46 +232,6 @@ fn dispatch(slot: &mut Slot) {
         if client.tx.try_send(encode(&msg)).is_err() {
             client.kill.notify_one();
             slot.clients.remove(&conn);
-        }
-    }
-}
-
-/// How reading one line went.
-pub(crate) enum Line {
-    /// A whole line is in the buffer.
-    Read,
-    /// The peer closed the connection.
-    Eof,
-    /// More than the cap without a newline.
-    TooLong,
-}
-
-/// Reads one line into `buf` without ever holding more than `max` bytes of it.
-pub(crate) async fn read_line_capped<R: AsyncBufRead + Unpin>(
-    reader: &mut R,
-    buf: &mut Vec<u8>,
-    max: usize,
-) -> io::Result<Line> {
-    loop {
-        let available = reader.fill_buf().await?;
-        if available.is_empty() {
-            return Ok(if buf.is_empty() {
-                Line::Eof
-            } else {
-                Line::Read
-            });
-        }
-        let (take, found) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (available.len(), false),
-        };
-        if buf.len() + take > max {
-            return Ok(Line::TooLong);
-        }
-        buf.extend_from_slice(&available[..take]);
-        reader.consume(take);
-        if found {
-            return Ok(Line::Read);
         }
     }
 }
@@ -346,13 +304,12 @@ impl Drop for Seat {
 /// One client, from connect to close.
 async fn connection(shared: Arc<Shared>, stream: TcpStream) {
     let conn = shared.next_conn.fetch_add(1, Ordering::Relaxed);
-    let _ = stream.set_nodelay(true);
-    let (read_half, write_half) = stream.into_split();
     let limits = shared.config.limits.clone();
+    let Connection { mut reader, writer } =
+        Connection::new(stream, Peer::Client, limits.write_timeout);
     let (tx, rx) = mpsc::channel::<String>(limits.send_queue);
     let kill = Arc::new(Notify::new());
-    let writer = tokio::spawn(write_lines(write_half, rx, limits.write_timeout));
-    let mut reader = BufReader::with_capacity(8192, read_half);
+    let writer = tokio::spawn(write_lines(writer, rx));
     let mut seat = Seat {
         shared: Arc::clone(&shared),
         conn,
@@ -381,7 +338,7 @@ async fn connection(shared: Arc<Shared>, stream: TcpStream) {
         let _ = tokio::time::timeout(Duration::from_secs(2), async {
             let mut left: usize = 32 << 20;
             while left > 0 {
-                match reader.read(&mut sink).await {
+                match reader.get_mut().read(&mut sink).await {
                     Ok(0) | Err(_) => break,
                     Ok(n) => left = left.saturating_sub(n),
                 }
@@ -393,24 +350,22 @@ async fn connection(shared: Arc<Shared>, stream: TcpStream) {
 
 /// Writes queued lines until the queue closes; a write that takes too long ends it.
 async fn write_lines(
-    mut write: tokio::net::tcp::OwnedWriteHalf,
+    mut writer: LineWriter<tokio::net::tcp::OwnedWriteHalf>,
     mut rx: mpsc::Receiver<String>,
-    timeout: Duration,
 ) {
     while let Some(line) = rx.recv().await {
-        match tokio::time::timeout(timeout, write.write_all(line.as_bytes())).await {
-            Ok(Ok(())) => {}
-            _ => return,
+        if writer.write_line(&line).await.is_err() {
+            return;
         }
     }
-    let _ = tokio::time::timeout(timeout, write.shutdown()).await;
+    writer.shutdown().await;
 }
 
 /// Reads and handles a client's messages until the connection should end.
 async fn serve_client<R: AsyncBufRead + Unpin>(
     shared: &Shared,
     conn: ConnId,
-    reader: &mut R,
+    reader: &mut LineReader<R>,
     tx: &mpsc::Sender<String>,
     kill: &Arc<Notify>,
     joined: &mut Option<(String, Arc<Mutex<Slot>>)>,
@@ -424,23 +379,21 @@ async fn serve_client<R: AsyncBufRead + Unpin>(
         burst: limits.burst,
     };
     let mut strikes = 0u32;
-    let mut buf = Vec::with_capacity(256);
     loop {
         if *shutdown.borrow() {
             return End::Shutdown;
         }
-        buf.clear();
         let wait = if joined.is_some() {
             limits.idle_timeout
         } else {
             limits.hello_timeout
         };
         let read = tokio::select! {
-            read = tokio::time::timeout(wait, read_line_capped(reader, &mut buf, MAX_LINE)) => read,
+            read = tokio::time::timeout(wait, reader.next_line()) => read,
             () = kill.notified() => return End::Quiet,
             _ = shutdown.changed() => return End::Shutdown,
         };
-        match read {
+        let line = match read {
             Err(_) => {
                 return End::Fatal(
                     ErrorCode::Idle,
@@ -452,8 +405,8 @@ async fn serve_client<R: AsyncBufRead + Unpin>(
                 let e = protocol::ProtocolError::TooLong;
                 return End::Fatal(e.code(), e.to_string());
             }
-            Ok(Ok(Line::Read)) => {}
-        }
+            Ok(Ok(Line::Read(line))) => line,
+        };
         if !bucket.take(Instant::now()) {
             strikes += 1;
             if strikes > limits.max_rate_strikes {
@@ -471,7 +424,7 @@ async fn serve_client<R: AsyncBufRead + Unpin>(
             }
             continue;
         }
-        let msg = match protocol::decode(&buf) {
+        let msg = match protocol::decode(line) {
             Ok(msg) => msg,
             Err(e) => return End::Fatal(e.code(), e.to_string()),
         };
@@ -697,28 +650,5 @@ mod tests {
             "refilled to the burst only"
         );
         assert!(!bucket.take(t0 + Duration::from_secs(60)));
-    }
-
-    #[tokio::test]
-    async fn lines_are_read_whole_and_never_past_the_cap() {
-        let mut input: &[u8] = b"short\nmuch longer line\n";
-        let mut buf = Vec::new();
-        assert!(matches!(
-            read_line_capped(&mut input, &mut buf, 10).await,
-            Ok(Line::Read)
-        ));
-        assert_eq!(buf, b"short\n");
-        buf.clear();
-        assert!(matches!(
-            read_line_capped(&mut input, &mut buf, 10).await,
-            Ok(Line::TooLong)
-        ));
-        assert!(buf.len() <= 10);
-        buf.clear();
-        let mut empty: &[u8] = b"";
-        assert!(matches!(
-            read_line_capped(&mut empty, &mut buf, 10).await,
-            Ok(Line::Eof)
-        ));
     }
 }

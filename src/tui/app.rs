@@ -13,10 +13,10 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use crate::dictionary::Level;
-use crate::engine::path::find_path;
+use crate::engine::path::trace;
 use crate::game::{Game, Winner};
 use crate::game_board::GameBoard;
-use crate::rules::{MoveRule, Rules};
+use crate::rules::Rules;
 use crate::word_find::WordFind;
 
 /// One thing the player did, or time passing; the terminal layer maps keys to these.
@@ -557,19 +557,6 @@ fn counted(n: usize, noun: &str) -> String {
     format!("{n} {noun}{s}")
 }
 
-/// The cells of the typed letters' path under the move rule, if they can be
-/// formed: the live trace of the tui and of the network game's full screen.
-/// A trailing `Q` also matches a `Qu` face, so the highlight does not flicker off
-/// between typing `Q` and `U`.
-pub fn trace(board: &GameBoard, moves: MoveRule, typed: &str) -> Option<Vec<usize>> {
-    find_path(board, moves, typed).or_else(|| {
-        let ends_in_q = typed.ends_with(['q', 'Q']);
-        ends_in_q
-            .then(|| find_path(board, moves, &format!("{typed}U")))
-            .flatten()
-    })
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use std::sync::Arc;
@@ -646,10 +633,6 @@ pub(crate) mod tests {
         assert_eq!(app.highlight(), vec![1, 5]);
         app.handle(Input::Char('z'));
         assert_eq!(app.highlight(), Vec::<usize>::new());
-        let board = GameBoard::from_letters("QITX", 2, 2, true).expect("4 cells");
-        let rules = Rules::preset(crate::rules::Preset::Classic);
-        assert_eq!(trace(&board, rules.moves, "Q"), Some(vec![0]));
-        assert_eq!(trace(&board, rules.moves, "QUI"), Some(vec![0, 1]));
     }
 
     #[test]

@@ -618,7 +618,7 @@ fn help(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::sync::Arc;
 
     use ratatui::Terminal;
@@ -645,10 +645,18 @@ mod tests {
 
     /// The screen as rows of text, trailing spaces trimmed, and the cells drawn reversed.
     fn screen(app: &App, width: u16, height: u16) -> (Vec<String>, Vec<(u16, u16)>) {
+        drawn(width, height, |frame| render(frame, app, Look::default()))
+    }
+
+    /// What `draw` puts on a `width` x `height` screen, as [`screen`] gives
+    /// it; the network game's screen is tested with it too.
+    pub(crate) fn drawn(
+        width: u16,
+        height: u16,
+        draw: impl FnOnce(&mut Frame),
+    ) -> (Vec<String>, Vec<(u16, u16)>) {
         let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
-        terminal
-            .draw(|frame| render(frame, app, Look::default()))
-            .expect("draws");
+        terminal.draw(draw).expect("draws");
         let buffer = terminal.backend().buffer();
         let rows = (0..height)
             .map(|y| {
@@ -664,7 +672,7 @@ mod tests {
     }
 
     #[track_caller]
-    fn assert_rows(got: &[String], expected: &[&str]) {
+    pub(crate) fn assert_rows(got: &[String], expected: &[&str]) {
         let got: Vec<&str> = got.iter().map(String::as_str).collect();
         assert_eq!(got, expected, "\n{}", got.join("\n"));
     }

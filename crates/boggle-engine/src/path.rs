@@ -1,6 +1,8 @@
 //! Finding where a given word lies on a board: the path a player traced, for
 //! highlighting it, for rules without a dictionary (any string on the board
-//! scores) and for checking the search's answers independently.
+//! scores) and for checking the search's answers independently; and
+//! [`trace`], the path of a word still being typed, which both full screens
+//! (the tui's and the network game's) highlight as the player types.
 
 use crate::neighbours::Neighbours;
 use crate::rules::{Grid, MoveRule};
@@ -20,6 +22,18 @@ pub fn find_path(board: &(impl Grid + ?Sized), moves: MoveRule, word: &str) -> O
     (0..board.faces().len())
         .any(|cell| extend(board, &neighbours, word, cell, &mut used, &mut path))
         .then_some(path)
+}
+
+/// The cells of the typed letters' path under `moves`, if they can be formed:
+/// [`find_path`] for a word still being typed. A trailing `Q` also matches a
+/// `Qu` face, so the highlight does not flicker off between typing `Q` and `U`.
+pub fn trace(board: &(impl Grid + ?Sized), moves: MoveRule, typed: &str) -> Option<Vec<usize>> {
+    find_path(board, moves, typed).or_else(|| {
+        let ends_in_q = typed.ends_with(['q', 'Q']);
+        ends_in_q
+            .then(|| find_path(board, moves, &format!("{typed}U")))
+            .flatten()
+    })
 }
 
 /// Whether `rest` can be spelled starting at `cell`; leaves the path in `path` if so.
@@ -82,6 +96,17 @@ mod tests {
             Some(vec![0, 1, 2])
         );
         assert_eq!(find_path(&board, MoveRule::EightNeighbours, "QIT"), None);
+    }
+
+    #[test]
+    fn a_typed_q_is_traced_onto_a_qu_face() {
+        let board = grid("QITX", 2, 2, true);
+        assert_eq!(trace(&board, MoveRule::EightNeighbours, "Q"), Some(vec![0]));
+        assert_eq!(
+            trace(&board, MoveRule::EightNeighbours, "QUI"),
+            Some(vec![0, 1])
+        );
+        assert_eq!(find_path(&board, MoveRule::EightNeighbours, "Q"), None);
     }
 
     #[test]

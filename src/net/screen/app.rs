@@ -1,0 +1,543 @@
+//! What `boggle join`'s full screen shows and what each [`Input`] does to
+//! it, with no terminal, socket or clock: the lobby (who is in, who is
+//! ready), the round (the board, the typed word, the time left, each
+//! verdict) and the results. The time left is the server's, as of the
+//! round's `round_start`, less the ticks since (so tests inject time). What
+//! to send the server is handed back from [`Screen::handle`]; how the screen
+//! ends is kept until the driver takes it ([`Screen::take_end`]).
+
+use std::time::Duration;
+
+use crate::engine::path::trace;
+use crate::face::Face;
+use crate::game_board::GameBoard;
+use crate::net::client::{JoinError, results_lines};
+use crate::net::link::LinkEvent;
+use crate::net::protocol::{ClientMsg, LobbyPlayer, MAX_WORD, ServerMsg, clean};
+use crate::rules::MoveRule;
+use crate::tui::terminal::{Code, Key};
+
+/// One thing that happens to the screen.
+#[derive(Debug)]
+pub(crate) enum Input {
+    /// The player pressed a key.
+    Key(Key),
+    /// Time passed.
+    Tick(Duration),
+    /// The link to the server said something.
+    Link(LinkEvent),
+}
+
+/// Where the player is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum View {
+    /// Waiting for a round, with who is in.
+    Lobby,
+    /// Playing a round.
+    Round,
+    /// A round's results.
+    Results,
+}
+
+/// The prompt while a round is on.
+const ROUND_STATUS: &str = "type a word, Enter to play it; Enter alone: done   Esc: quit";
+
+/// What the screen shows, and how it ended.
+#[derive(Debug)]
+pub(crate) struct Screen {
+    /// The header: who is in which room, by which rules.
+    pub(super) title: String,
+    pub(super) view: View,
+    pub(super) lobby: Vec<LobbyPlayer>,
+    pub(super) min_players: usize,
+    pub(super) round: u32,
+    /// The room's move rule, for the live trace.
+    pub(super) moves: MoveRule,
+    /// The round's board; `None` before the first round or when the server's
+    /// faces do not make a board.
+    pub(super) board: Option<GameBoard>,
+    /// The time left in the round, by the server's clock, to within a tick.
+    pub(super) left: Option<Duration>,
+    pub(super) typed: String,
+    /// Each verdict's text, and whether the word was taken.
+    pub(super) verdicts: Vec<(String, bool)>,
+    pub(super) score: u32,
+    pub(super) results: Vec<String>,
+    pub(super) ready: bool,
+    /// The room's last round is over.
+    pub(super) last: bool,
+    pub(super) status: String,
+    /// The seat's token, for the rejoin command printed on leaving mid-round.
+    token: Option<String>,
+    /// The server said goodbye or refused: there is no seat to go back to.
+    closed_by_server: bool,
+    /// How it ended: `Ok` when the player left; set once, taken by the driver.
+    end: Option<Result<(), JoinError>>,
+    /// It ended: nothing more changes it.
+    over: bool,
+}
+
+impl Screen {
+    /// The lobby before anything is heard from the server.
+    pub(crate) fn new(title: String) -> Screen {
+        Screen {
+            title,
+            view: View::Lobby,
+            lobby: Vec::new(),
+            min_players: 1,
+            round: 0,
+            moves: MoveRule::EightNeighbours,
+            board: None,
+            left: None,
+            typed: String::new(),
+            verdicts: Vec::new(),
+            score: 0,
+            results: Vec::new(),
+            ready: false,
+            last: false,
+            status: "Enter: ready   Esc: quit".into(),
+            token: None,
+            closed_by_server: false,
+            end: None,
+            over: false,
+        }
+    }
+
+    /// Takes in one input; returns what to send the server, if anything.
+    /// Once the screen has ended it takes nothing more.
+    pub(crate) fn handle(&mut self, input: Input) -> Option<ClientMsg> {
+        if self.over {
+            return None;
+        }
+        match input {
+            Input::Key(key) => self.key(key),
+            Input::Tick(elapsed) => {
+                self.left = self.left.map(|left| left.saturating_sub(elapsed));
+                None
+            }
+            Input::Link(event) => self.event(event),
+        }
+    }
+
+    /// How the screen ended, once it has (`Ok` when the player left).
+    pub(crate) fn take_end(&mut self) -> Option<Result<(), JoinError>> {
+        self.end.take()
+    }
+
+    /// The token of the seat, if a round is on that it could rejoin.
+    pub(crate) fn rejoinable(&self) -> Option<&str> {
+        let running = self.view == View::Round
+            && !self.closed_by_server
+            && self.left.is_some_and(|left| !left.is_zero());
+        running.then_some(self.token.as_deref()).flatten()
+    }
+
+    /// The cells of the typed word's path on the board, while playing.
+    pub(crate) fn path(&self) -> Vec<usize> {
+        match (&self.board, self.view) {
+            (Some(board), View::Round) => trace(board, self.moves, &self.typed).unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn finish(&mut self, end: Result<(), JoinError>) {
+        self.end = Some(end);
+        self.over = true;
+    }
+
+    /// Takes in what the link says.
+    fn event(&mut self, event: LinkEvent) -> Option<ClientMsg> {
+        match event {
+            LinkEvent::Msg(msg) => return self.apply(msg),
+            LinkEvent::Lost { why, within } => {
+                self.status = format!(
+                    "connection lost ({}): rejoining for up to {} s   Esc: quit",
+                    clean(&why),
+                    within.as_secs()
+                );
+            }
+            LinkEvent::Back { fresh } => {
+                // The round may have ended meanwhile: the server sends it again if not.
+                if self.view == View::Round {
+                    self.view = View::Lobby;
+                }
+                self.status = if fresh {
+                    "rejoined with a new seat (the old one was given up)   Enter: ready   Esc: quit"
+                } else {
+                    "rejoined: your words are kept   Enter: ready   Esc: quit"
+                }
+                .into();
+            }
+            LinkEvent::Failed(e) => self.finish(Err(e.into())),
+        }
+        None
+    }
+
+    /// Takes in one message from the server.
+    fn apply(&mut self, msg: ServerMsg) -> Option<ClientMsg> {
+        if let Some(end) = JoinError::from_server(&msg) {
+            self.closed_by_server = true;
+            self.finish(Err(end));
+            return None;
+        }
+        match msg {
+            ServerMsg::Welcome {
+                room,
+                name,
+                rules,
+                token,
+                moves,
+                ..
+            } => {
+                self.title = format!(
+                    "{} in room {} ({})",
+                    clean(&name),
+                    clean(&room),
+                    clean(&rules)
+                );
+                self.moves = moves.into();
+                self.token = Some(token);
+                // A rejoined seat starts out not ready: say so again for the player.
+                if self.ready {
+                    return Some(ClientMsg::Ready);
+                }
+            }
+            ServerMsg::Lobby {
+                players,
+                min_players,
+                ..
+            } => {
+                self.lobby = players;
+                self.min_players = min_players;
+            }
+            ServerMsg::RoundStart {
+                round,
+                rows,
+                cols,
+                board,
+                remaining_ms,
+                found,
+                score,
+            } => {
+                let same_round = round == self.round && self.board.is_some();
+                self.view = View::Round;
+                self.round = round;
+                self.board = board_from(rows, cols, &board);
+                self.left = Some(Duration::from_millis(remaining_ms));
+                let found = found
+                    .iter()
+                    .map(|w| (format!("{} +{}", clean(&w.word), w.points), true));
+                if same_round {
+                    // Back after a drop: keep the verdicts shown, add any whose answer was lost.
+                    for entry in found {
+                        if !self.verdicts.contains(&entry) {
+                            self.verdicts.push(entry);
+                        }
+                    }
+                } else {
+                    self.verdicts = found.collect();
+                    self.typed.clear();
+                }
+                self.score = score;
+                self.ready = false;
+                self.status = ROUND_STATUS.into();
+            }
+            ServerMsg::Verdict {
+                word,
+                accepted,
+                points,
+                reason,
+                score,
+            } => {
+                let text = if accepted {
+                    format!("{} +{points}", clean(&word))
+                } else {
+                    format!("{}: {}", clean(&word), clean(&reason))
+                };
+                self.verdicts.push((text, accepted));
+                self.score = score;
+            }
+            ServerMsg::Results { last, .. } => {
+                self.view = View::Results;
+                self.results = results_lines(&msg);
+                self.last = last;
+                self.left = None;
+                self.typed.clear();
+                self.status = if last {
+                    "the room's last round is over   Esc: quit".into()
+                } else {
+                    "Enter: ready for the next round   Esc: quit".into()
+                };
+            }
+            // Not fatal (those ended the screen above): the message was ignored.
+            ServerMsg::Error { message, .. } => self.status = clean(&message),
+            ServerMsg::Bye { .. } | ServerMsg::Pong => {}
+        }
+        None
+    }
+
+    /// What a key press does.
+    fn key(&mut self, key: Key) -> Option<ClientMsg> {
+        match key.code {
+            Code::Esc => self.finish(Ok(())),
+            Code::Char('c' | 'd') if key.ctrl => self.finish(Ok(())),
+            Code::Enter if self.view == View::Round => {
+                let word = std::mem::take(&mut self.typed);
+                if word.is_empty() {
+                    // Enter on an empty word: finished with the round.
+                    self.status = "done: waiting for the others   Esc: quit".into();
+                    return Some(ClientMsg::Done);
+                }
+                return Some(ClientMsg::Word { word });
+            }
+            Code::Enter if !self.ready && !self.last => {
+                self.ready = true;
+                return Some(ClientMsg::Ready);
+            }
+            Code::Backspace => {
+                self.typed.pop();
+            }
+            Code::Char(c)
+                if self.view == View::Round
+                    && c.is_ascii_alphabetic()
+                    && self.typed.len() < MAX_WORD =>
+            {
+                self.typed.push(c.to_ascii_uppercase());
+            }
+            _ => {}
+        }
+        None
+    }
+}
+
+/// The board from a `round_start`'s faces (`"A"`, `"QU"`, `""` for a blank),
+/// or `None` when they do not make one (a server of another make).
+fn board_from(rows: usize, cols: usize, faces: &[String]) -> Option<GameBoard> {
+    let faces: Option<Vec<Face>> = faces
+        .iter()
+        .map(|face| {
+            if face.is_empty() {
+                Some(Face::BLANK)
+            } else {
+                Face::parse(face)
+            }
+        })
+        .collect();
+    GameBoard::from_faces(rows, cols, faces?).ok()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::net::protocol::{Duplicates, Moves, WordPoints};
+
+    /// Sends `msg` as the link would; what the screen answers, and its end if it ended.
+    pub(crate) fn apply(
+        screen: &mut Screen,
+        msg: &ServerMsg,
+    ) -> (Option<Result<(), JoinError>>, Option<ClientMsg>) {
+        let send = screen.handle(Input::Link(LinkEvent::Msg(msg.clone())));
+        (screen.take_end(), send)
+    }
+
+    pub(crate) fn welcome(moves: Moves) -> ServerMsg {
+        ServerMsg::Welcome {
+            version: 1,
+            room: "main".into(),
+            name: "ann".into(),
+            token: "t0k".into(),
+            rules: "project4".into(),
+            moves,
+            rounds: None,
+            min_players: 2,
+            duplicates: Duplicates::Cancel,
+        }
+    }
+
+    pub(crate) fn start(round: u32, board: &str, found: &[(&str, u32)]) -> ServerMsg {
+        ServerMsg::RoundStart {
+            round,
+            rows: 4,
+            cols: 4,
+            board: board.chars().map(String::from).collect(),
+            remaining_ms: 60_000,
+            found: found
+                .iter()
+                .map(|&(word, points)| WordPoints {
+                    word: word.into(),
+                    points,
+                })
+                .collect(),
+            score: found.iter().map(|(_, p)| p).sum(),
+        }
+    }
+
+    /// The server's verdicts on `words` (`word`, taken, reason), the round's score 1 after each.
+    pub(crate) fn verdicts(screen: &mut Screen, words: &[(&str, bool, &str)]) {
+        for &(word, accepted, reason) in words {
+            apply(
+                screen,
+                &ServerMsg::Verdict {
+                    word: word.into(),
+                    accepted,
+                    points: u32::from(accepted),
+                    reason: reason.into(),
+                    score: 1,
+                },
+            );
+        }
+    }
+
+    /// Types `keys` (`\n` is Enter); what each key sends.
+    pub(crate) fn typed(screen: &mut Screen, keys: &str) -> Vec<Option<ClientMsg>> {
+        keys.chars()
+            .map(|c| {
+                let code = if c == '\n' {
+                    Code::Enter
+                } else {
+                    Code::Char(c)
+                };
+                screen.handle(Input::Key(Key::plain(code)))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_rejoin_keeps_the_verdicts_shown_and_says_ready_again() {
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &welcome(Moves::EightNeighbours));
+        assert_eq!(typed(&mut screen, "\n"), vec![Some(ClientMsg::Ready)]);
+        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        assert_eq!(
+            typed(&mut screen, "eat\n"),
+            [
+                vec![None; 3],
+                vec![Some(ClientMsg::Word { word: "EAT".into() })]
+            ]
+            .concat()
+        );
+        verdicts(
+            &mut screen,
+            &[
+                ("EAT", true, "1 point"),
+                ("XYZ", false, "not in the dictionary"),
+            ],
+        );
+        let lost = LinkEvent::Lost {
+            why: "reset".into(),
+            within: Duration::from_secs(20),
+        };
+        assert!(screen.handle(Input::Link(lost)).is_none());
+        assert!(screen.take_end().is_none());
+        assert!(
+            screen.status.contains("rejoining for up to 20 s"),
+            "{}",
+            screen.status
+        );
+        assert_eq!(screen.rejoinable(), Some("t0k"));
+        screen.handle(Input::Link(LinkEvent::Back { fresh: false }));
+        // Not in the round until the server says it is still on.
+        assert_eq!(screen.view, View::Lobby);
+        assert_eq!(screen.rejoinable(), None);
+        let (_, send) = apply(&mut screen, &welcome(Moves::EightNeighbours));
+        assert!(send.is_none(), "not ready in a round: nothing to say");
+        // TEA's verdict was lost with the connection; the server found it.
+        apply(
+            &mut screen,
+            &start(1, "BENHLAUMITLZRGAN", &[("EAT", 1), ("TEA", 1)]),
+        );
+        assert_eq!(screen.view, View::Round);
+        let shown: Vec<&str> = screen.verdicts.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(shown, ["EAT +1", "XYZ: not in the dictionary", "TEA +1"]);
+        // Ready in the lobby, then a drop: the new seat is made ready again.
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &welcome(Moves::EightNeighbours));
+        typed(&mut screen, "\n");
+        let (_, send) = apply(&mut screen, &welcome(Moves::EightNeighbours));
+        assert_eq!(send, Some(ClientMsg::Ready));
+    }
+
+    #[test]
+    fn after_a_goodbye_mid_round_there_is_nothing_to_rejoin() {
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &welcome(Moves::EightNeighbours));
+        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        assert_eq!(screen.rejoinable(), Some("t0k"));
+        let bye = ServerMsg::Bye {
+            reason: "the server is shutting down".into(),
+        };
+        let (end, _) = apply(&mut screen, &bye);
+        assert!(
+            matches!(&end, Some(Err(JoinError::Closed { reason })) if reason == "the server is shutting down"),
+            "{end:?}"
+        );
+        assert_eq!(screen.rejoinable(), None);
+    }
+
+    #[test]
+    fn the_round_is_over_for_rejoining_once_its_time_has_passed() {
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &welcome(Moves::EightNeighbours));
+        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        screen.handle(Input::Tick(Duration::from_secs(59)));
+        assert_eq!(screen.rejoinable(), Some("t0k"));
+        assert_eq!(screen.left, Some(Duration::from_secs(1)));
+        screen.handle(Input::Tick(Duration::from_secs(2)));
+        assert_eq!(screen.rejoinable(), None, "the round is over by then");
+    }
+
+    #[test]
+    fn refusals_end_the_screen_with_the_code_and_the_servers_words() {
+        use crate::net::protocol::ErrorCode;
+        let mut screen = Screen::new("test".into());
+        let refused = ServerMsg::Error {
+            code: ErrorCode::NameTaken,
+            message: "the name ann is taken\u{1b}".into(),
+        };
+        let (end, _) = apply(&mut screen, &refused);
+        let Some(Err(e)) = end else {
+            panic!("ends: {end:?}")
+        };
+        assert!(matches!(
+            e,
+            JoinError::Refused {
+                code: ErrorCode::NameTaken,
+                ..
+            }
+        ));
+        assert_eq!(e.to_string(), "the server refused: the name ann is taken?");
+        // Nothing after the end changes the screen.
+        assert_eq!(typed(&mut screen, "\n"), vec![None]);
+        assert!(!screen.ready);
+        // A refusal that is not fatal is shown, and the game goes on.
+        let mut screen = Screen::new("test".into());
+        let (end, _) = apply(
+            &mut screen,
+            &ServerMsg::Error {
+                code: ErrorCode::RateLimited,
+                message: "slow down".into(),
+            },
+        );
+        assert!(end.is_none());
+        assert_eq!(screen.status, "slow down");
+    }
+
+    #[test]
+    fn esc_or_ctrl_c_leaves_and_ctrl_d_too() {
+        for key in [
+            Key::plain(Code::Esc),
+            Key {
+                code: Code::Char('c'),
+                ctrl: true,
+            },
+            Key {
+                code: Code::Char('d'),
+                ctrl: true,
+            },
+        ] {
+            let mut screen = Screen::new("test".into());
+            assert_eq!(screen.handle(Input::Key(key)), None);
+            assert!(matches!(screen.take_end(), Some(Ok(()))), "{key:?}");
+        }
+    }
+}

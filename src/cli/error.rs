@@ -13,6 +13,7 @@ use super::board_file::BoardFileError;
 use crate::dictionary::DictionaryError;
 use crate::modes::bench::Totals;
 use crate::modes::prove::ProveError;
+use crate::net::client::JoinError;
 
 /// What a run of the command line failed with.
 #[derive(Debug)]
@@ -51,6 +52,13 @@ pub enum CliError {
     },
     /// The search's pool of worker threads could not be started.
     Threads(rayon::ThreadPoolBuildError),
+    /// `boggle join`: the server refused or closed, or its connection failed.
+    Join {
+        /// The server's address, as given.
+        addr: String,
+        /// What happened.
+        source: JoinError,
+    },
 }
 
 impl CliError {
@@ -95,6 +103,7 @@ impl fmt::Display for CliError {
                 write!(f, "bench passes disagree: {first:?} then {then:?}")
             }
             CliError::Threads(e) => e.fmt(f),
+            CliError::Join { addr, source } => write!(f, "{addr}: {source}"),
         }
     }
 }
@@ -108,6 +117,7 @@ impl std::error::Error for CliError {
             CliError::BoardFile(e) => std::error::Error::source(e),
             CliError::Prove(e) => std::error::Error::source(e),
             CliError::Threads(e) => std::error::Error::source(e),
+            CliError::Join { source, .. } => std::error::Error::source(source),
             CliError::WorkerFailed { .. }
             | CliError::Unfinished { .. }
             | CliError::Incomplete

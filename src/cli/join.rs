@@ -71,12 +71,19 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
     let on_terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
     // Network errors name the server; the terminal's own (hung up, a signal)
     // do not, and a closed standard output is no failure.
-    let at_server = |e: JoinError| match e {
-        JoinError::Terminal(e @ (TerminalError::Signalled | TerminalError::HungUp)) => {
-            Error::Io(e.into())
+    let at_server = |e: JoinError| -> CliError {
+        match e {
+            JoinError::Terminal(e @ (TerminalError::Signalled | TerminalError::HungUp)) => {
+                Error::Io(e.into()).into()
+            }
+            JoinError::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                Error::Output(e).into()
+            }
+            source => CliError::Join {
+                addr: args.addr.clone(),
+                source,
+            },
         }
-        JoinError::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => Error::Output(e),
-        e => Error::Io(io::Error::other(format!("{}: {e}", args.addr))),
     };
     let played = runtime.block_on(async {
         if on_terminal {
@@ -94,5 +101,5 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
     // tokio reads standard input on a blocking thread that a still-open pipe
     // keeps waiting: do not wait for it on the way out.
     runtime.shutdown_background();
-    Ok(played?)
+    played
 }

@@ -167,18 +167,31 @@ pub struct App {
     session: Session,
     /// Entries one PageUp/PageDown moves over: a screenful, set by the drawer.
     page: usize,
+    /// How long the turn has been over: keys wait [`GRACE`] after it ends.
+    over_for: Duration,
+    /// Whether the screen is large enough to show the board (set by the
+    /// drawer); the clock does not run while it is not.
+    board_fits: bool,
+    /// The word list in play, for the help overlay.
+    word_list: Option<String>,
 }
 
 /// The status line a new board starts with.
 const START_STATUS: &str = "Type a word and press Enter; ? for help";
 
+/// How long the end screen takes no key: a key still being typed when the
+/// time ran out (an Enter, a `q`, an `n`) must not dismiss the results unseen.
+pub const GRACE: Duration = Duration::from_secs(1);
+
 impl App {
     /// A game on `board` with the finder's dictionary and rules; `time_limit` `None` is untimed.
     pub fn new(finder: WordFind, board: GameBoard, time_limit: Option<Duration>) -> App {
+        // The keys line says `? help`: the first status line is the rules.
+        let status = rules_strip(finder.rules());
         App {
             game: Game::from_board(board, &finder),
             typed: String::new(),
-            status: START_STATUS.to_string(),
+            status,
             rejected: false,
             remaining: time_limit,
             time_limit,
@@ -191,6 +204,9 @@ impl App {
             boards: None,
             session: Session::default(),
             page: 1,
+            over_for: Duration::ZERO,
+            board_fits: true,
+            word_list: None,
         }
     }
 
@@ -243,6 +259,13 @@ impl App {
     }
 
     fn over(&mut self, selected: usize, input: Input) {
+        if let Input::Tick(elapsed) = input {
+            self.over_for = self.over_for.saturating_add(elapsed);
+            return;
+        }
+        if !self.taking_keys() {
+            return;
+        }
         let last = self.end_words().len().saturating_sub(1);
         match input {
             Input::Up => self.select(selected.saturating_sub(1)),
@@ -268,6 +291,10 @@ impl App {
     }
 
     fn tick(&mut self, elapsed: Duration) {
+        // A board the screen cannot show is not time to think about it.
+        if !self.board_fits {
+            return;
+        }
         if let Some(remaining) = self.remaining {
             let left = remaining.saturating_sub(elapsed);
             self.remaining = Some(left);
@@ -280,6 +307,7 @@ impl App {
     fn finish(&mut self, why: &str) {
         self.typed.clear();
         self.rejected = false;
+        self.over_for = Duration::ZERO;
         // Short enough for a 60-column screen; the keys line says what to press.
         self.status = format!("{why}: {}", self.score_line());
         self.session.add(self.score());
@@ -318,6 +346,23 @@ impl App {
         self.page = entries.max(1);
     }
 
+    /// Tells the game whether the screen shows the board: while it does not
+    /// (a terminal too small), the clock stops.
+    pub fn set_board_fits(&mut self, fits: bool) {
+        self.board_fits = fits;
+    }
+
+    /// Whether the clock is stopped because the board cannot be shown.
+    pub fn too_small(&self) -> bool {
+        !self.board_fits
+    }
+
+    /// Whether keys are taken: always while playing; on the end screen only
+    /// once [`GRACE`] has passed since the turn ended.
+    pub fn taking_keys(&self) -> bool {
+        !self.is_over() || self.over_for >= GRACE
+    }
+
     /// Whether the board must be hidden: whenever the clock is stopped during
     /// the turn (paused, or help over the game), so stopped time is never
     /// thinking time with the board in view. After the turn it stays shown.
@@ -342,9 +387,15 @@ impl App {
         self
     }
 
-    /// Shows `text` on the status line (the first screen names the word list this way).
-    pub fn announce(&mut self, text: String) {
-        self.status = text;
+    /// Names the word list in play (the help overlay shows it).
+    pub fn with_word_list(mut self, words: String) -> App {
+        self.word_list = Some(words);
+        self
+    }
+
+    /// The word list in play, as the help overlay names it.
+    pub fn word_list(&self) -> Option<&str> {
+        self.word_list.as_deref()
     }
 
     /// Every word for the end screen: the missed ones first (what the player
@@ -534,21 +585,37 @@ impl App {
     }
 }
 
-/// The longest of `words` (ties: more points, then alphabetical) and the
-/// best-scoring by the game's scoring (ties: longer, then alphabetical), so a
-/// found LAKE beats AKE.
+/// The longest of `words` and the best-scoring by the game's scoring, ties
+/// broken as a player reads them: the longer word, then more points, then the
+/// more common word (in a list with commonness levels: ROB before HOB,
+/// SHORED before DIKERS), then alphabetical.
 fn longest_and_best<'a>(
     game: &Game,
     words: impl Iterator<Item = &'a str> + Clone,
 ) -> Option<(&'a str, &'a str)> {
+    use std::cmp::Reverse;
     let points = |w: &str| game.get_word_score(w);
     let length = |w: &str| w.chars().count();
+    // A lower level is more common; a list without levels ties every word.
+    let common = |w: &str| Reverse(game.dictionary().rank(w).unwrap_or(0));
     // `Reverse` on the word makes the alphabetically first win `max_by_key`.
     let longest = words
         .clone()
-        .max_by_key(|&w| (length(w), points(w), std::cmp::Reverse(w)))?;
-    let best = words.max_by_key(|&w| (points(w), length(w), std::cmp::Reverse(w)))?;
+        .max_by_key(|&w| (length(w), points(w), common(w), Reverse(w)))?;
+    let best = words.max_by_key(|&w| (points(w), length(w), common(w), Reverse(w)))?;
     Some((longest, best))
+}
+
+/// The rules a new player is surprised by, in one line: the shortest word,
+/// how a path may move, and what `Q` is (`3+ letters, never going up a row,
+/// Q is plain`); the help overlay has the rest.
+pub fn rules_strip(rules: &Rules) -> String {
+    let moves = match rules.moves {
+        crate::rules::MoveRule::NoUp => "never going up a row",
+        crate::rules::MoveRule::EightNeighbours => "8 neighbours",
+    };
+    let q = if rules.qu { "Q is Qu" } else { "Q is plain" };
+    format!("{}+ letters, {moves}, {q}", rules.min_len)
 }
 
 /// `1 word`, `2 words`.
@@ -577,6 +644,90 @@ pub(crate) mod tests {
     fn type_word(app: &mut App, word: &str) {
         word.chars().for_each(|c| app.handle(Input::Char(c)));
         app.handle(Input::Enter);
+    }
+
+    /// Lets the end screen's moment without keys pass.
+    pub(crate) fn settle(app: &mut App) {
+        app.handle(Input::Tick(GRACE));
+    }
+
+    /// A key still being typed when the time runs out (an Enter, a `q`, an
+    /// `n`) is not taken by the end screen: it takes keys only after GRACE.
+    #[test]
+    fn late_keys_do_not_dismiss_the_end_screen() {
+        let boards = BoardSource::new(|_rules: &Rules| {
+            GameBoard::new("EATXXXXXXXXXXXXX").expect("16 letters")
+        });
+        let mut app = app(Some(4)).with_boards(boards);
+        "ro".chars().for_each(|c| app.handle(Input::Char(c)));
+        app.handle(Input::Tick(Duration::from_secs(4)));
+        assert!(app.is_over());
+        assert_eq!(app.typed(), "", "what was being typed is dropped");
+        for late in [
+            Input::Char('b'),
+            Input::Enter,
+            Input::Char('n'),
+            Input::Char('q'),
+            Input::Esc,
+        ] {
+            app.handle(late);
+            assert!(
+                app.is_over() && !app.should_quit(),
+                "{late:?} taken too soon"
+            );
+        }
+        assert!(!app.taking_keys());
+        app.handle(Input::Tick(GRACE - Duration::from_millis(1)));
+        app.handle(Input::Char('q'));
+        assert!(!app.should_quit());
+        app.handle(Input::Tick(Duration::from_millis(1)));
+        assert!(app.taking_keys());
+        app.handle(Input::Enter);
+        assert_eq!(app.phase(), Phase::Playing, "now Enter deals a new board");
+        assert!(app.taking_keys());
+        // Ctrl-C quits at once, whatever the moment.
+        app.handle(Input::Finish);
+        app.handle(Input::Quit);
+        assert!(app.should_quit());
+    }
+
+    /// Ties are broken as a player reads them: longer, then more points,
+    /// then the more common word (a lower commonness level), then A to Z.
+    #[test]
+    fn ties_go_to_the_longer_then_the_more_common_word() {
+        // SCOWL levels as the player list writes them: "WORD<tab>LEVEL".
+        let dictionary = Dictionary::from_words(["HOB\t60", "ROB\t10", "DIKERS\t80", "SHORED\t35"]);
+        let finder = WordFind::with_rules(Arc::new(dictionary), Rules::preset(Preset::Classic));
+        let app = App::new(
+            finder,
+            GameBoard::new("ROBHXXXXXXXXXXXX").expect("16 letters"),
+            None,
+        );
+        let pick = |words: &[&'static str]| longest_and_best(app.game(), words.iter().copied());
+        assert_eq!(
+            pick(&["HOB", "ROB"]),
+            Some(("ROB", "ROB")),
+            "common ROB over HOB"
+        );
+        assert_eq!(pick(&["DIKERS", "SHORED"]), Some(("SHORED", "SHORED")));
+        assert_eq!(
+            pick(&["ROB", "SHORED"]),
+            Some(("SHORED", "SHORED")),
+            "longer first"
+        );
+    }
+
+    /// While the screen is too small to show the board the clock stops.
+    #[test]
+    fn the_clock_stops_while_the_board_cannot_be_shown() {
+        let mut app = app(Some(10));
+        app.set_board_fits(false);
+        app.handle(Input::Tick(Duration::from_secs(30)));
+        assert_eq!(app.remaining(), Some(Duration::from_secs(10)));
+        assert!(app.too_small());
+        app.set_board_fits(true);
+        app.handle(Input::Tick(Duration::from_secs(3)));
+        assert_eq!(app.remaining(), Some(Duration::from_secs(7)));
     }
 
     #[test]
@@ -623,7 +774,11 @@ pub(crate) mod tests {
         app.handle(Input::Esc);
         assert_eq!(app.typed(), "");
         app.handle(Input::Enter);
-        assert_eq!(app.status(), "Type a word and press Enter; ? for help");
+        assert_eq!(
+            app.status(),
+            "3+ letters, never going up a row, Q is plain",
+            "a new player reads the surprising rules first"
+        );
     }
 
     #[test]
@@ -707,6 +862,7 @@ pub(crate) mod tests {
             .collect();
         assert_eq!(words, expected);
         assert_eq!(app.highlight(), vec![0, 1, 5, 6]);
+        settle(&mut app);
         app.handle(Input::Up);
         assert_eq!(app.phase(), Phase::Over { selected: 0 });
         app.handle(Input::Down);
@@ -738,6 +894,7 @@ pub(crate) mod tests {
         app.handle(Input::PageDown);
         assert_eq!(app.phase(), Phase::Playing);
         app.handle(Input::Finish);
+        settle(&mut app);
         let steps = [
             (Input::PageDown, 8),
             (Input::PageDown, 16),
@@ -803,6 +960,7 @@ pub(crate) mod tests {
         app.handle(Input::Tick(Duration::from_secs(2)));
         app.handle(Input::Finish);
         app.set_record_note("1 game here, best 2".to_string());
+        settle(&mut app);
         assert_eq!(
             app.session(),
             Session {
@@ -833,6 +991,7 @@ pub(crate) mod tests {
             }
         );
         assert_eq!(app.session().average(), "1.0");
+        settle(&mut app);
         app.handle(Input::Char('n'));
         type_word(&mut app, "eat");
         app.handle(Input::Finish);

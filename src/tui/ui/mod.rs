@@ -11,7 +11,7 @@ use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use crate::rules::{MoveRule, Rules, Scoring};
 
@@ -22,7 +22,7 @@ mod words;
 
 use board::CELL_SIZES;
 pub(crate) use board::{CellSize, board_size, draw_board, largest_cell};
-use words::{Columns, end_layout, end_words, found_words};
+use words::{Columns, end_entry_width, end_words, found_words, summary_lines};
 
 /// Rows taken by everything but the board: header, input, status, keys.
 const CHROME_ROWS: u16 = 5;
@@ -73,34 +73,128 @@ impl Layout {
     }
 }
 
+/// Where the end screen's parts go: the summary, the board (when it fits)
+/// and the areas the word list flows through, the space beside the board
+/// first and then the whole width below it (the whole screen below the
+/// summary when the board does not fit: it is not needed to read the results).
+struct EndScreen {
+    summary: Rect,
+    lines: Vec<String>,
+    board: Option<(CellSize, Rect)>,
+    lists: Vec<Rect>,
+}
+
+impl EndScreen {
+    fn of(app: &App, area: Rect, layout: Option<&Layout>) -> EndScreen {
+        // The rows between the header and the footer.
+        let body = Rect::new(
+            area.x,
+            area.y + 1,
+            area.width,
+            area.height.saturating_sub(4),
+        );
+        let Some(layout) = layout else {
+            let lines = summary_lines(app, body.width);
+            let top = body.y
+                + u16::try_from(lines.len())
+                    .unwrap_or(u16::MAX)
+                    .min(body.height);
+            return EndScreen {
+                summary: Rect::new(body.x, body.y, body.width, top - body.y),
+                lines,
+                board: None,
+                lists: vec![Rect::new(body.x, top, body.width, body.bottom() - top)],
+            };
+        };
+        let words = layout.words;
+        let lines = summary_lines(app, words.width);
+        let summary_bottom = words.y
+            + u16::try_from(lines.len())
+                .unwrap_or(u16::MAX)
+                .min(words.height);
+        let (_, board_h) = board_size(app.board(), layout.cell);
+        // Where the board is drawn while playing, so it stays put when the turn ends.
+        let board_top = layout.board.y + layout.board.height.saturating_sub(board_h) / 2;
+        let board_bottom = (board_top + board_h).min(layout.board.bottom());
+        // Below the board (after a row's gap) the list may take the whole width.
+        let below_top = (board_bottom + 1).min(body.bottom());
+        let lists = if summary_bottom >= board_bottom {
+            vec![Rect::new(
+                body.x,
+                summary_bottom,
+                body.width,
+                body.bottom() - summary_bottom,
+            )]
+        } else if body.bottom() - below_top >= 2 {
+            vec![
+                Rect::new(
+                    words.x,
+                    summary_bottom,
+                    words.width,
+                    board_bottom - summary_bottom,
+                ),
+                Rect::new(body.x, below_top, body.width, body.bottom() - below_top),
+            ]
+        } else {
+            // Too little below the board to be worth a row of its own.
+            vec![Rect::new(
+                words.x,
+                summary_bottom,
+                words.width,
+                body.bottom() - summary_bottom,
+            )]
+        };
+        EndScreen {
+            summary: Rect::new(words.x, words.y, words.width, summary_bottom - words.y),
+            lines,
+            board: Some((layout.cell, layout.board)),
+            lists,
+        }
+    }
+}
+
+/// Whether `area` is large enough for `app`'s board (while it is not, the
+/// game stops its clock).
+pub fn board_fits(app: &App, area: Rect) -> bool {
+    Layout::of(app, area).is_some()
+}
+
 /// Draws the whole screen for `app` in `look`.
 pub fn render(frame: &mut Frame, app: &App, look: Look) {
     let area = frame.area();
-    let Some(layout) = Layout::of(app, area) else {
-        let (w, h) = needed(app, CELL_SIZES[CELL_SIZES.len() - 1]);
-        let text = format!("terminal too small: need {w}x{h}");
-        frame.render_widget(Paragraph::new(text), area);
-        return;
-    };
-    header(frame, app, Rect::new(area.x, area.y, area.width, 1));
-    if app.board_hidden() {
-        // Under help the overlay says how to go back; only the paused screen needs this.
-        if app.screen() == Phase::Paused {
-            let paused = Paragraph::new("Paused: Tab resumes").alignment(Alignment::Center);
-            frame.render_widget(paused, centre_row(layout.board));
-        }
-    } else {
-        draw_board(
-            frame,
-            app.board(),
-            &app.highlight(),
-            (layout.cell, layout.board),
-            look,
-        );
-    }
+    let layout = Layout::of(app, area);
     if app.is_over() {
-        end_words(frame, app, layout.words, look);
+        header(frame, app, Rect::new(area.x, area.y, area.width, 1));
+        let end = EndScreen::of(app, area, layout.as_ref());
+        if let Some(board) = end.board {
+            draw_board(frame, app.board(), &app.highlight(), board, look);
+        }
+        let text: Vec<Line> = end.lines.into_iter().map(Line::from).collect();
+        frame.render_widget(Paragraph::new(text), end.summary);
+        end_words(frame, app, &end.lists, look);
     } else {
+        let Some(layout) = layout else {
+            let (w, h) = needed(app, CELL_SIZES[CELL_SIZES.len() - 1]);
+            let text = format!("terminal too small: need {w}x{h}; the clock is stopped");
+            frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+            return;
+        };
+        header(frame, app, Rect::new(area.x, area.y, area.width, 1));
+        if app.board_hidden() {
+            // Under help the overlay says how to go back; only the paused screen needs this.
+            if app.screen() == Phase::Paused {
+                let paused = Paragraph::new("Paused: Tab resumes").alignment(Alignment::Center);
+                frame.render_widget(paused, centre_row(layout.board));
+            }
+        } else {
+            draw_board(
+                frame,
+                app.board(),
+                &app.highlight(),
+                (layout.cell, layout.board),
+                look,
+            );
+        }
         found_words(frame, app, layout.words);
     }
     footer(
@@ -117,11 +211,8 @@ pub fn render(frame: &mut Frame, app: &App, look: Look) {
 /// How many end-screen words one PageUp/PageDown moves over on a screen of
 /// `area`: the words shown at once.
 pub fn page_size(app: &App, area: Rect) -> usize {
-    Layout::of(app, area).map_or(1, |layout| {
-        let (_, list, width) = end_layout(app, layout.words);
-        let words = app.end_words().len();
-        Columns::new(words, width, list).shown()
-    })
+    let end = EndScreen::of(app, area, Layout::of(app, area).as_ref());
+    Columns::new(app.end_words().len(), end_entry_width(app), &end.lists).shown()
 }
 
 /// How the screen is styled: the highlight is reverse video always, coloured only when allowed.
@@ -176,6 +267,9 @@ pub fn clock(left: Duration) -> String {
 fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
     let input = if app.is_over() {
         String::new()
+    } else if !app.typed().is_empty() && app.highlight().is_empty() {
+        // The path went dark: say why rather than leave the player guessing.
+        format!("> {}_   no path on the board", app.typed())
     } else {
         format!("> {}_", app.typed())
     };
@@ -199,6 +293,9 @@ fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
         ],
     };
     let room = usize::from(area.width.saturating_sub(1));
+    // The end screen takes no key for a moment (a late key must not dismiss
+    // it), so none is offered until it does.
+    let choices = if app.taking_keys() { choices } else { &[""] };
     let keys = choices
         .iter()
         .find(|keys| keys.len() <= room)
@@ -268,7 +365,10 @@ fn scoring_text(rules: &Rules) -> String {
 }
 
 fn help(frame: &mut Frame, app: &App, area: Rect) {
-    let lines = help_lines(app.rules());
+    let mut lines = help_lines(app.rules());
+    if let Some(words) = app.word_list() {
+        lines.insert(lines.len() - 2, format!("Word list: {words}"));
+    }
     let width = lines
         .iter()
         .map(|l| l.len())

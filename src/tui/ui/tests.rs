@@ -18,7 +18,7 @@ use crate::tui::app::Input;
 use crate::word_find::WordFind;
 
 use crate::tui::app::BoardSource;
-use crate::tui::app::tests::{app, rich_app};
+use crate::tui::app::tests::{app, rich_app, settle};
 
 fn send(app: &mut App, keys: &str) {
     for c in keys.chars() {
@@ -167,7 +167,7 @@ fn found_words_that_overflow_say_how_many_are_hidden() {
             "   │ S ││ E ││ R ││ S │   ARE       1  ATE       1",
             "   └───┘└───┘└───┘└───┘   ARES      1",
             "                          ARETE     2",
-            "                          26 earlier",
+            "                          26 earlier ...",
         ],
     );
     // The newest word stays in view; the 26 before the shown columns are counted.
@@ -239,6 +239,7 @@ fn the_end_screen_lists_missed_words_first_and_shows_the_selected_path() {
     let mut app = app(Some(1));
     send(&mut app, "alt\n");
     app.handle(Input::Tick(Duration::from_secs(1)));
+    settle(&mut app);
     app.set_record_note("Games 3, best 7".to_string());
     app.handle(Input::Down);
     let (rows, reversed) = screen(&app, 80, 24);
@@ -309,9 +310,11 @@ fn second_game() -> App {
     let mut app = rich_app().with_boards(again);
     send(&mut app, "lines\nseat\n");
     app.handle(Input::Finish);
+    settle(&mut app);
     app.handle(Input::Enter);
     send(&mut app, "lines\nsapientes\n");
     app.handle(Input::Finish);
+    settle(&mut app);
     app.set_record_note("2 games here, best 13 (new best)".to_string());
     app
 }
@@ -331,48 +334,65 @@ fn a_long_end_screen_at_80x24_pages_and_says_what_is_hidden() {
             "      │  S  ││  E  ││  R  ││  S  │      Session: 2 games, best 13",
             "      └─────┘└─────┘└─────┘└─────┘        total 16, average 8.0",
             "      ┌─────┐┌1────┐┌3────┐┌─────┐      - missed  + found",
-            "      │  P  ││  A  ││  T  ││  G  │      -ARTERIES  11  -RETAINER  11",
-            "      └─────┘└─────┘└─────┘└─────┘      -ASPERGES  11  -SALPETER  11",
-            "      ┌─────┐┌6────┐┌─────┐┌4────┐      -ENTRAILS  11  -SPARGERE  11",
-            "      │  L  ││  I  ││  N  ││  E  │      -ERITREAN  11  -SPLINTER  11",
-            "      └─────┘└─────┘└─────┘└─────┘      -ESPALIER  11  -STEALING  11",
-            "      ┌8────┐┌7────┐┌5────┐┌─────┐      -GESNERIA  11  -STRAINER  11",
-            "      │  S  ││  E  ││  R  ││  S  │      -GNETALES  11  -STRANGER  11",
-            "      └─────┘└─────┘└─────┘└─────┘      -INTEGRAL  11  -STRAPING  11",
-            "                                        -PILSENER  11  -ANSERES    5",
-            "                                        -RELATING  11  -ELATING    5",
-            "                                        -RETAILER  11  -ERITREA    5",
-            "                                        +567 more",
+            "      │  P  ││  A  ││  T  ││  G  │      -ARTERIES  11   -PILSENER  11",
+            "      └─────┘└─────┘└─────┘└─────┘      -ASPERGES  11   -RELATING  11",
+            "      ┌─────┐┌6────┐┌─────┐┌4────┐      -ENTRAILS  11   -RETAILER  11",
+            "      │  L  ││  I  ││  N  ││  E  │      -ERITREAN  11   -RETAINER  11",
+            "      └─────┘└─────┘└─────┘└─────┘      -ESPALIER  11   -SALPETER  11",
+            "      ┌8────┐┌7────┐┌5────┐┌─────┐      -GESNERIA  11   -SPARGERE  11",
+            "      │  S  ││  E  ││  R  ││  S  │      -GNETALES  11   -SPLINTER  11",
+            "      └─────┘└─────┘└─────┘└─────┘      -INTEGRAL  11   -STEALING  11",
+            "",
+            "-STRAINER  11   -STRAPING  11   -ELATING    5   -ETERNAL    5   -GENITAL    5",
+            "-STRANGER  11   -ANSERES    5   -ERITREA    5   -GENERIS    5   -GENTILE    5",
+            "... 563 more",
             "",
             " Turn ended: 2 words, 13 of 1345 points",
             " Up/Down: a word's path   PgUp/PgDn/Home/End: more   Enter: new board   q: quit",
         ],
     );
     let page = page_size(&app, Rect::new(0, 0, 80, 24));
-    assert_eq!(page, 22, "two columns of 11");
+    assert_eq!(
+        page, 26,
+        "two columns of 8 beside the board, five of 2 below it"
+    );
     app.set_page(page);
     app.handle(Input::PageDown);
     let (rows, _) = screen(&app, 80, 24);
-    assert_eq!(
-        rows[9],
-        "      │  P  ││  A  ││  T  ││  G  │      -ETERNAL    5  -PARTING    5"
-    );
-    assert_eq!(
-        rows[20],
-        "                                        22 earlier, +545 more"
+    assert_rows(
+        &rows[9..21],
+        &[
+            "      │  P  ││  A  ││  T  ││  G  │      -GRANITE    5   -PARTNER    5",
+            "      └─────┘└─────┘└─────┘└─────┘      -GREATER    5   -PERTAIN    5",
+            "      ┌─────┐┌5────┐┌4────┐┌─────┐      -INGRATE    5   -PIERNAS    5",
+            "      │  L  ││  I  ││  N  ││  E  │      -INTERAL    5   -PLAINER    5",
+            "      └─────┘└─────┘└─────┘└─────┘      -NAPIERS    5   -PLANETS    5",
+            "      ┌─────┐┌─────┐┌─────┐┌─────┐      -PAINTER    5   -PLANTER    5",
+            "      │  S  ││  E  ││  R  ││  S  │      -PANTILE    5   -PLATING    5",
+            "      └─────┘└─────┘└─────┘└─────┘      -PARTING    5   -REGRATE    5",
+            "",
+            "-RELAPSE    5   -RELIANT    5   -RESPIRE    5   -RETINAL    5   -SALIENT    5",
+            "-RELATES    5   -RESIANT    5   -RESPITE    5   -RIENTER    5   -SAPIENS    5",
+            "26 earlier ... 537 more",
+        ],
     );
     app.handle(Input::End);
     let (rows, _) = screen(&app, 80, 24);
     assert_rows(
-        &rows[14..21],
+        &rows[9..21],
         &[
-            "      ┌─────┐┌5────┐┌─────┐┌9────┐      -TERN       1  -TIRE       1",
-            "      │  S  ││  E  ││  R  ││  S  │      -TIE        1  -TIS        1",
-            "      └─────┘└─────┘└─────┘└─────┘      -TIEN       1  -TRAP       1",
-            "                                        -TIER       1  -TRES       1",
-            "                                        -TIES       1  +LINES      2",
-            "                                        -TILE       1  +SAPIENTES 11",
-            "                                        567 earlier",
+            "      │  P  ││  A  ││  T  ││  G  │      -TAR        1   -TERA       1",
+            "      └─────┘└─────┘└─────┘└─────┘      -TARE       1   -TERN       1",
+            "      ┌─────┐┌4────┐┌6────┐┌8────┐      -TEA        1   -TIE        1",
+            "      │  L  ││  I  ││  N  ││  E  │      -TEAL       1   -TIEN       1",
+            "      └─────┘└─────┘└─────┘└─────┘      -TEAR       1   -TIER       1",
+            "      ┌─────┐┌5────┐┌─────┐┌9────┐      -TEG        1   -TIES       1",
+            "      │  S  ││  E  ││  R  ││  S  │      -TEN        1   -TILE       1",
+            "      └─────┘└─────┘└─────┘└─────┘      -TER        1   -TIN        1",
+            "",
+            "-TINE       1   -TIP        1   -TIRE       1   -TRAP       1   +LINES      2",
+            "-TING       1   -TIPS       1   -TIS        1   -TRES       1   +SAPIENTES 11",
+            "563 earlier ...",
         ],
     );
 }
@@ -392,14 +412,14 @@ fn a_long_end_screen_at_60x20_pages_and_says_what_is_hidden() {
             "   ┌───┐┌1──┐┌3──┐┌───┐   Session: 2 games, best 13",
             "   │ P ││ A ││ T ││ G │     total 16, average 8.0",
             "   └───┘└───┘└───┘└───┘   - missed  + found",
-            "   ┌───┐┌6──┐┌───┐┌4──┐   -ARTERIES  11  -INTEGRAL  11",
-            "   │ L ││ I ││ N ││ E │   -ASPERGES  11  -PILSENER  11",
-            "   └───┘└───┘└───┘└───┘   -ENTRAILS  11  -RELATING  11",
-            "   ┌8──┐┌7──┐┌5──┐┌───┐   -ERITREAN  11  -RETAILER  11",
-            "   │ S ││ E ││ R ││ S │   -ESPALIER  11  -RETAINER  11",
-            "   └───┘└───┘└───┘└───┘   -GESNERIA  11  -SALPETER  11",
-            "                          -GNETALES  11  -SPARGERE  11",
-            "                          +575 more",
+            "   ┌───┐┌6──┐┌───┐┌4──┐   -ARTERIES  11   -INTEGRAL  11",
+            "   │ L ││ I ││ N ││ E │   -ASPERGES  11   -PILSENER  11",
+            "   └───┘└───┘└───┘└───┘   -ENTRAILS  11   -RELATING  11",
+            "   ┌8──┐┌7──┐┌5──┐┌───┐   -ERITREAN  11   -RETAILER  11",
+            "   │ S ││ E ││ R ││ S │   -ESPALIER  11   -RETAINER  11",
+            "   └───┘└───┘└───┘└───┘   -GESNERIA  11   -SALPETER  11",
+            "                          -GNETALES  11   -SPARGERE  11",
+            "                          ... 575 more",
             "",
             " Turn ended: 2 words, 13 of 1345 points",
             " Up/Down PgUp/PgDn Home/End: path  Enter: new board  q: quit",
@@ -411,14 +431,14 @@ fn a_long_end_screen_at_60x20_pages_and_says_what_is_hidden() {
     assert_rows(
         &rows[9..17],
         &[
-            "   ┌───┐┌4──┐┌6──┐┌8──┐   -TIER       1  -TIPS       1",
-            "   │ L ││ I ││ N ││ E │   -TIES       1  -TIRE       1",
-            "   └───┘└───┘└───┘└───┘   -TILE       1  -TIS        1",
-            "   ┌───┐┌5──┐┌───┐┌9──┐   -TIN        1  -TRAP       1",
-            "   │ S ││ E ││ R ││ S │   -TINE       1  -TRES       1",
-            "   └───┘└───┘└───┘└───┘   -TING       1  +LINES      2",
-            "                          -TIP        1  +SAPIENTES 11",
-            "                          575 earlier",
+            "   ┌───┐┌4──┐┌6──┐┌8──┐   -TIER       1   -TIPS       1",
+            "   │ L ││ I ││ N ││ E │   -TIES       1   -TIRE       1",
+            "   └───┘└───┘└───┘└───┘   -TILE       1   -TIS        1",
+            "   ┌───┐┌5──┐┌───┐┌9──┐   -TIN        1   -TRAP       1",
+            "   │ S ││ E ││ R ││ S │   -TINE       1   -TRES       1",
+            "   └───┘└───┘└───┘└───┘   -TING       1   +LINES      2",
+            "                          -TIP        1   +SAPIENTES 11",
+            "                          575 earlier ...",
         ],
     );
 }
@@ -431,6 +451,7 @@ fn the_computers_turn_wraps_at_60_columns() {
     let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
     let mut app = App::new(finder, board, None);
     app.handle(Input::Finish);
+    settle(&mut app);
     app.set_record_note("Not recorded: see the message after the game".to_string());
     let (rows, _) = screen(&app, 60, 20);
     let panel: Vec<String> = rows[1..13]
@@ -477,12 +498,13 @@ fn small_terminals_get_small_cells_then_a_message() {
             "",
             "",
             " > BEA_",
-            " Type a word and press Enter; ? for help",
+            " 3+ letters, never going up a row, Q is plain",
             " ? help  Tab pause  ^D end  ^C quit",
         ],
     );
     let (rows, _) = screen(&app, 40, 8);
-    assert_eq!(rows[0], "terminal too small: need 50x10");
+    assert_eq!(rows[0], "terminal too small: need 50x10; the");
+    assert_eq!(rows[1], "clock is stopped");
 }
 
 #[test]
@@ -535,4 +557,60 @@ fn qu_faces_show_in_their_cells() {
     assert_eq!(face_text(Face::QU), "Qu");
     assert_eq!(face_text(Face::BLANK), "");
     assert_eq!(face_text(Face::letter(b'a').expect("a letter")), "A");
+}
+
+/// A rare word's marker fits its entry and the legend explains it; the line
+/// about words not shown never starts with the `+` of a found word.
+#[test]
+fn rare_words_are_marked_within_their_column_and_explained() {
+    let words = [
+        "EAT\t10", "BEAU\t80", "ALT\t95", "LAB\t10", "NAB\t10", "BEN\t90",
+    ];
+    let dictionary = Dictionary::from_words(words);
+    let finder = WordFind::with_rules(Arc::new(dictionary), Rules::project4());
+    let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
+    let mut app = App::new(finder, board, None);
+    send(&mut app, "eat\n");
+    app.handle(Input::Finish);
+    settle(&mut app);
+    let (rows, _) = screen(&app, 80, 24);
+    let text = rows.join("\n");
+    assert!(text.contains("- missed  + found  * rare"), "{text}");
+    assert!(text.contains("-BEAU  1*\n"), "{text}");
+    assert!(text.contains("+EAT   1\n"), "{text}");
+    // Squeezed into columns, each marker stays inside its own entry.
+    let (rows, _) = screen(&app, 80, 14);
+    let text = rows.join("\n");
+    assert!(text.contains("-BEAU  1*  +EAT   1"), "{text}");
+}
+
+/// A prefix with no path on the board says so instead of silently dropping its path.
+#[test]
+fn a_prefix_that_cannot_be_traced_says_so() {
+    let mut app = app(None);
+    send(&mut app, "bez");
+    let (rows, reversed) = screen(&app, 80, 24);
+    assert_eq!(rows[21], " > BEZ_   no path on the board");
+    assert!(reversed.is_empty(), "no path lit");
+    send(&mut app, "\nbe");
+    let (rows, _) = screen(&app, 80, 24);
+    assert_eq!(rows[21], " > BE_");
+}
+
+/// Once the turn is over the board is not needed to read the results: on a
+/// screen too small for it the end screen shows the summary and the words.
+#[test]
+fn the_end_screen_on_a_small_terminal_shows_the_words_without_the_board() {
+    let mut app = app(None);
+    send(&mut app, "eat\n");
+    app.handle(Input::Finish);
+    settle(&mut app);
+    let (rows, _) = screen(&app, 40, 16);
+    let text = rows.join("\n");
+    assert!(!text.contains("too small"), "{text}");
+    assert!(text.contains("1 word, 1 of 3 points (33%)"), "{text}");
+    assert!(
+        text.contains("-BEAU  1") && text.contains("+EAT   1"),
+        "{text}"
+    );
 }

@@ -11,84 +11,152 @@ use ratatui::widgets::Paragraph;
 use super::Look;
 use crate::tui::app::{App, Phase};
 
-/// Where `count` entries of `width` go in `area`: top to bottom in columns,
-/// with the last row kept for a "+N more" line when they do not all fit.
+/// Where `count` entries of `width` go in `areas`: top to bottom in columns,
+/// filling each area's columns before the next area's, with the last area's
+/// bottom row kept for a line saying how many are not shown when they do not
+/// all fit.
 pub(super) struct Columns {
     count: usize,
-    width: u16,
-    per_column: usize,
-    visible_columns: usize,
-    overflows: bool,
+    /// Each column's rectangle, in the order entries fill them.
+    slots: Vec<Rect>,
+    /// The row for the line about entries not shown, when some are not.
+    marker: Option<Rect>,
 }
 
 impl Columns {
-    pub(super) fn new(count: usize, width: u16, area: Rect) -> Columns {
-        let rows = usize::from(area.height);
-        let visible_columns = usize::from((area.width / width.max(1)).max(1));
-        // With a single row there is no room for the marker, so it shows entries.
-        let overflows = rows >= 2 && count > rows * visible_columns;
-        let per_column = if overflows { rows - 1 } else { rows.max(1) };
+    pub(super) fn new(count: usize, width: u16, areas: &[Rect]) -> Columns {
+        let slots = column_slots(areas, width);
+        let capacity: usize = slots.iter().map(|s| usize::from(s.height)).sum();
+        if count <= capacity {
+            return Columns {
+                count,
+                slots,
+                marker: None,
+            };
+        }
+        // The marker takes the bottom row of the last area with room, unless
+        // no row would be left for entries (then they are shown instead).
+        let mut areas = areas.to_vec();
+        let last = areas.iter_mut().rev().find(|a| a.height > 0 && a.width > 0);
+        let marker = last.map(|area| {
+            area.height -= 1;
+            Rect::new(area.x, area.bottom(), area.width, 1)
+        });
+        let reserved = column_slots(&areas, width);
+        if reserved.iter().all(|s| s.height == 0) {
+            return Columns {
+                count,
+                slots,
+                marker: None,
+            };
+        }
         Columns {
             count,
-            width,
-            per_column,
-            visible_columns,
-            overflows,
+            slots: reserved,
+            marker,
         }
+    }
+
+    /// How many entries fit on the screen at once.
+    fn capacity(&self) -> usize {
+        self.slots
+            .iter()
+            .map(|s| usize::from(s.height))
+            .sum::<usize>()
+            .max(1)
     }
 
     /// How many entries are on the screen at once.
     pub(super) fn shown(&self) -> usize {
-        (self.per_column * self.visible_columns)
-            .min(self.count)
-            .max(1)
+        self.capacity().min(self.count).max(1)
     }
 
     /// The first entry shown, so that `selected` is in view: `paged`, the
     /// screenful holding it (so PageDown shows the next screenful whole; the
-    /// last one ends with the last entry),
-    /// else the columns ending with its column (so the newest word keeps the
-    /// ones before it in view).
+    /// last one ends with the last entry), else the columns ending with its
+    /// column (so the newest word keeps the ones before it in view; columns
+    /// of one height, as the playing screen's one area has).
     pub(super) fn first(&self, selected: Option<usize>, paged: bool) -> usize {
         let selected = selected.unwrap_or(0);
+        let page = self.capacity();
         if paged {
-            let page = self.per_column * self.visible_columns;
             // The last screenful is a full one, so End shows more than a stub.
             return (selected / page * page).min(self.count.saturating_sub(page));
         }
-        let selected_column = selected / self.per_column;
-        selected_column.saturating_sub(self.visible_columns - 1) * self.per_column
+        let per_column = self
+            .slots
+            .first()
+            .map_or(1, |s| usize::from(s.height).max(1));
+        let selected_column = selected / per_column;
+        selected_column.saturating_sub(self.slots.len().saturating_sub(1)) * per_column
+    }
+
+    /// Where the `n`th entry shown goes.
+    fn place(&self, mut n: usize) -> Option<Rect> {
+        for slot in &self.slots {
+            let rows = usize::from(slot.height);
+            if n < rows {
+                let y = slot.y + u16::try_from(n).unwrap_or(0);
+                return Some(Rect::new(slot.x, y, slot.width, 1));
+            }
+            n -= rows;
+        }
+        None
     }
 }
 
-/// Lays `entries` out top to bottom in columns of `width`, keeping
-/// `selected` in view (see [`Columns::first`] for `paged`); when some do not
-/// fit, the last row says how many are before and after the ones shown.
+/// The columns of `width` that fit in `areas`, in order; an area narrower
+/// than one column gives one clipped column only when it is the first.
+fn column_slots(areas: &[Rect], width: u16) -> Vec<Rect> {
+    let width = width.max(1);
+    let mut slots = Vec::new();
+    for (index, area) in areas.iter().enumerate() {
+        if area.height == 0 || area.width == 0 {
+            continue;
+        }
+        let mut columns = area.width / width;
+        if columns == 0 && index == 0 {
+            columns = 1;
+        }
+        for column in 0..columns {
+            let x = area.x + column * width;
+            slots.push(Rect::new(
+                x,
+                area.y,
+                width.min(area.right() - x),
+                area.height,
+            ));
+        }
+    }
+    slots
+}
+
+/// Lays `entries` out top to bottom in columns of `width` over `areas`,
+/// keeping `selected` in view (see [`Columns::first`] for `paged`); when
+/// some do not fit, the last row says how many are before and after the
+/// ones shown, in words (never a `+`, which marks a found word).
 pub(super) fn columns(
     frame: &mut Frame,
     entries: Vec<Line>,
-    (width, area): (u16, Rect),
+    (width, areas): (u16, &[Rect]),
     selected: Option<usize>,
     paged: bool,
 ) {
-    let layout = Columns::new(entries.len(), width, area);
+    let layout = Columns::new(entries.len(), width, areas);
     let first = layout.first(selected, paged);
-    let end = (first + layout.per_column * layout.visible_columns).min(entries.len());
+    let end = (first + layout.capacity()).min(entries.len());
     for (i, entry) in entries.into_iter().enumerate().take(end).skip(first) {
-        let column = (i - first) / layout.per_column;
-        let x = area.x + u16::try_from(column).unwrap_or(0) * layout.width;
-        let y = area.y + u16::try_from((i - first) % layout.per_column).unwrap_or(0);
-        let rect = Rect::new(x, y, layout.width.min(area.right() - x), 1);
-        frame.render_widget(Paragraph::new(entry), rect);
+        if let Some(rect) = layout.place(i - first) {
+            frame.render_widget(Paragraph::new(entry), rect);
+        }
     }
-    if layout.overflows {
+    if let Some(row) = layout.marker {
         let after = layout.count - end;
         let marker = match (first, after) {
-            (0, after) => format!("+{after} more"),
-            (before, 0) => format!("{before} earlier"),
-            (before, after) => format!("{before} earlier, +{after} more"),
+            (0, after) => format!("... {after} more"),
+            (before, 0) => format!("{before} earlier ..."),
+            (before, after) => format!("{before} earlier ... {after} more"),
         };
-        let row = Rect::new(area.x, area.bottom() - 1, area.width, 1);
         frame.render_widget(Paragraph::new(marker), row);
     }
 }
@@ -119,12 +187,11 @@ pub(super) fn found_words(frame: &mut Frame, app: &App, area: Rect) {
     );
     // The newest word stays in view when the words outgrow the panel.
     let newest = app.found().len().checked_sub(1);
-    columns(frame, entries, (width, list), newest, false);
+    columns(frame, entries, (width, &[list]), newest, false);
 }
 
-/// The end screen's summary lines above the word list, the list's area and
-/// its entries' width.
-pub(super) fn end_layout(app: &App, area: Rect) -> (Vec<String>, Rect, u16) {
+/// The end screen's summary lines, wrapped to `width` columns.
+pub(super) fn summary_lines(app: &App, width: u16) -> Vec<String> {
     let mut lines = vec![format!("{} ({}%)", app.score_line(), app.percent())];
     lines.extend(longest_and_best_table(app));
     lines.extend(app.versus_line());
@@ -140,17 +207,26 @@ pub(super) fn end_layout(app: &App, area: Rect) -> (Vec<String>, Rect, u16) {
         session.total,
         session.average()
     ));
-    lines.push("- missed  + found".to_string());
+    let rare = app.end_words().iter().any(|w| w.rare);
+    lines.push(
+        if rare {
+            "- missed  + found  * rare"
+        } else {
+            "- missed  + found"
+        }
+        .to_string(),
+    );
     // At 60 columns the panel is 34 wide: long lines (the computer's turn, a
     // records warning) wrap rather than lose their ends.
-    let width = usize::from(area.width);
-    let lines: Vec<String> = lines.iter().flat_map(|l| wrap(l, width)).collect();
-    let top = u16::try_from(lines.len())
-        .unwrap_or(u16::MAX)
-        .min(area.height);
-    let list = Rect::new(area.x, area.y + top, area.width, area.height - top);
+    let width = usize::from(width);
+    lines.iter().flat_map(|l| wrap(l, width)).collect()
+}
+
+/// The width of one end-screen entry (`-WORD  3*` and two spaces) for the
+/// longest word on the end screen.
+pub(super) fn end_entry_width(app: &App) -> u16 {
     let longest = app.end_words().iter().map(|w| w.word.len()).max();
-    (lines, list, entry_width(longest.unwrap_or(0)) + 1)
+    entry_width(longest.unwrap_or(0)) + 2
 }
 
 /// `line` broken at spaces into lines of at most `width` characters, the
@@ -205,10 +281,8 @@ pub(super) fn longest_and_best_table(app: &App) -> Vec<String> {
     ]
 }
 
-pub(super) fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
-    let (lines, list, width) = end_layout(app, area);
-    let text: Vec<Line> = lines.into_iter().map(Line::from).collect();
-    frame.render_widget(Paragraph::new(text), area);
+/// The end screen's words in columns over `areas`, the selected one highlighted.
+pub(super) fn end_words(frame: &mut Frame, app: &App, areas: &[Rect], palette: Look) {
     let words = app.end_words();
     let longest = words.iter().map(|w| w.word.len()).max().unwrap_or(0);
     let selected = match app.screen() {
@@ -220,11 +294,11 @@ pub(super) fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Look)
         .enumerate()
         .map(|(i, w)| {
             let mark = if w.found { '+' } else { '-' };
+            let rare = if w.rare { "*" } else { "" };
             let text = format!(
-                "{mark}{:<n$}{:>2}{}",
+                "{mark}{:<n$}{:>2}{rare}",
                 w.word,
                 w.points,
-                if w.rare { " rare" } else { "" },
                 n = longest.max(4) + 1
             );
             let style = if i == selected {
@@ -235,5 +309,11 @@ pub(super) fn end_words(frame: &mut Frame, app: &App, area: Rect, palette: Look)
             Line::from(Span::styled(text, style))
         })
         .collect();
-    columns(frame, entries, (width, list), Some(selected), true);
+    columns(
+        frame,
+        entries,
+        (end_entry_width(app), areas),
+        Some(selected),
+        true,
+    );
 }

@@ -6,9 +6,9 @@ use std::fmt;
 
 use boggle_engine::{MoveRule, SearchRules};
 
-/// Most cells a board may have for `boggle prove` (a path of positions is a `u32` mask,
-/// a board's letters fit one `u128` key, and larger boards have too many classes anyway).
-pub const MAX_CELLS: usize = 16;
+use crate::layout::Layout;
+
+pub use crate::entry::MAX_CELLS;
 
 /// The default buckets for boards of up to 9 cells: three groups, and two
 /// (vowels and the rest) on the corners: 639 classes on 3x3 after symmetry.
@@ -170,7 +170,7 @@ pub struct Classes {
     radix: Vec<u64>,
     /// Each symmetry other than the identity, as `image[cell]`.
     symmetries: Vec<Vec<usize>>,
-    /// The cells in the order the prover forces them (see [`super::tree::Layout`]).
+    /// The cells in the order the prover forces them (see [`Layout`]).
     order: Vec<usize>,
     /// How many of the last positions are free within a group.
     free: usize,
@@ -193,7 +193,7 @@ impl Classes {
         let radix = (0..rows * cols)
             .map(|cell| buckets.for_cell(rows, cols, cell).len() as u64)
             .collect();
-        let layout = super::tree::Layout::new(rules);
+        let layout = Layout::new(rules);
         Classes {
             rows,
             cols,

@@ -343,9 +343,34 @@
 //! Not tried for lack of time: fusing the last filter with the bound, a radix sort
 //! of the keys, and 64-bit keys for boards of up to 12 cells.
 
+mod build;
 pub mod classes;
+mod entry;
+mod flat;
+mod force;
+mod lanes;
+mod layout;
+mod orderly;
+mod paths;
+mod prover;
 pub mod shard;
-pub mod tree;
+mod slack;
+#[cfg(test)]
+mod tests;
+mod walk;
+
+pub use entry::{MAX_CELLS, MAX_TRIE_NODES};
+pub use layout::Layout;
+pub use prover::{Leaf, Prover, Work};
+pub use walk::Scored;
+
+/// The prover under the path it had before its split into modules.
+pub mod tree {
+    pub use crate::entry::MAX_TRIE_NODES;
+    pub use crate::layout::Layout;
+    pub use crate::prover::{Leaf, Prover, Work};
+    pub use crate::walk::Scored;
+}
 
 use std::fmt;
 use std::io;
@@ -357,8 +382,7 @@ use rayon::prelude::*;
 
 use boggle_engine::SearchRules;
 use boggle_engine::trie::Trie;
-use classes::{BucketError, Buckets, Classes, Group, MAX_CELLS};
-use tree::Prover;
+use classes::{BucketError, Buckets, Classes, Group};
 
 /// Why a proof cannot run or its records cannot be read.
 #[derive(Debug)]
@@ -434,7 +458,7 @@ impl fmt::Display for ProveError {
             ProveError::Dictionary { nodes } => write!(
                 f,
                 "the dictionary is too large to prove with ({nodes} trie nodes, at most {})",
-                tree::MAX_TRIE_NODES
+                MAX_TRIE_NODES
             ),
         }
     }
@@ -740,7 +764,7 @@ pub fn prove_groups<F>(
 where
     F: Fn(&ClassRecord) -> Result<(), ProveError> + Sync,
 {
-    if trie.len() > tree::MAX_TRIE_NODES {
+    if trie.len() > MAX_TRIE_NODES {
         return Err(ProveError::Dictionary { nodes: trie.len() });
     }
     let classes = settings.classes();

@@ -346,6 +346,7 @@
 mod build;
 pub mod classes;
 mod entry;
+mod error;
 mod flat;
 mod force;
 mod lanes;
@@ -360,6 +361,7 @@ mod tests;
 mod walk;
 
 pub use entry::{MAX_CELLS, MAX_TRIE_NODES};
+pub use error::{BadRecord, ProveError, ThreadsError};
 pub use layout::Layout;
 pub use prover::{Leaf, Prover, Work};
 pub use walk::Scored;
@@ -372,9 +374,6 @@ pub mod tree {
     pub use crate::walk::Scored;
 }
 
-use std::fmt;
-use std::io;
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -382,108 +381,7 @@ use rayon::prelude::*;
 
 use boggle_engine::SearchRules;
 use boggle_engine::trie::Trie;
-use classes::{BucketError, Buckets, Classes, Group};
-
-/// Why a proof cannot run or its records cannot be read.
-#[derive(Debug)]
-pub enum ProveError {
-    /// The bucket specification is unusable.
-    Buckets(BucketError),
-    /// The board has more cells than the prover handles.
-    Size {
-        /// Rows.
-        rows: usize,
-        /// Columns.
-        cols: usize,
-    },
-    /// `--shard I/N` is not a shard.
-    Shard {
-        /// What was given.
-        given: String,
-    },
-    /// A file or directory could not be read or written.
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What failed.
-        source: io::Error,
-    },
-    /// A shard's file holds something that is not one of its records.
-    Record {
-        /// The file.
-        path: PathBuf,
-        /// One-based line number.
-        line: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A shard was run with other settings than the rest of the proof.
-    Mismatch {
-        /// The file whose settings differ.
-        path: PathBuf,
-    },
-    /// The worker threads could not be started, or one of them failed.
-    Threads(String),
-    /// A record could not be encoded as JSON.
-    Encode(serde_json::Error),
-    /// The dictionary's trie is too large for the prover's 24-bit node numbers.
-    Dictionary {
-        /// Its nodes.
-        nodes: usize,
-    },
-}
-
-impl fmt::Display for ProveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ProveError::Buckets(e) => write!(f, "bad --buckets: {e}"),
-            ProveError::Size { rows, cols } => write!(
-                f,
-                "boggle prove handles boards of at most {MAX_CELLS} cells, not {rows}x{cols}"
-            ),
-            ProveError::Shard { given } => {
-                write!(f, "--shard {given} is not I/N with 0 <= I < N")
-            }
-            ProveError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            ProveError::Record { path, line, reason } => {
-                write!(f, "{}:{line}: {reason}", path.display())
-            }
-            ProveError::Mismatch { path } => write!(
-                f,
-                "{}: this shard was run with other settings",
-                path.display()
-            ),
-            ProveError::Threads(e) => write!(f, "the worker threads failed: {e}"),
-            ProveError::Encode(e) => write!(f, "cannot encode a record: {e}"),
-            ProveError::Dictionary { nodes } => write!(
-                f,
-                "the dictionary is too large to prove with ({nodes} trie nodes, at most {})",
-                MAX_TRIE_NODES
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ProveError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ProveError::Buckets(e) => Some(e),
-            ProveError::Io { source, .. } => Some(source),
-            ProveError::Encode(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl ProveError {
-    /// Whether the error is in what the user asked for (exit 2) rather than in running it.
-    pub fn is_usage(&self) -> bool {
-        matches!(
-            self,
-            ProveError::Buckets(_) | ProveError::Size { .. } | ProveError::Shard { .. }
-        )
-    }
-}
+use classes::{Buckets, Classes, Group};
 
 /// What to prove: the rules (board size, scoring), the buckets and the target.
 #[derive(Debug, Clone)]
@@ -776,7 +674,7 @@ where
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| ProveError::Threads(e.to_string()))?;
+        .map_err(|e| ProveError::Threads(ThreadsError::Pool(e)))?;
     let records = Mutex::new(Vec::with_capacity(todo));
     // Provers are kept between groups (rayon may call a per-job `init` for
     // every group), so their large lists are allocated once per thread.

@@ -17,6 +17,10 @@
 //! forcing shares ([`over_base`]): where a sum node holds only paths that
 //! skip the forced position, it takes the base's node whole and steps over
 //! its paths (on one heavy 4x4 group, 126 of the 196 million paths passed).
+//!
+//! Limits: the stack is [`DEPTH`] deep (16 pairs), and nodes are numbered
+//! in `u32`s; a 4x4 tree written six levels deep runs to hundreds of
+//! megabytes, most of it never walked.
 
 use boggle_engine::cpu::widest;
 

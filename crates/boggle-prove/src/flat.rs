@@ -17,6 +17,9 @@
 //! The lists one position's forcing makes share a *base* ([`Base`]): the
 //! tree of the paths that skip the position, written once at the front of
 //! the arrays, each list's own nodes written after it.
+//!
+//! Limits: nodes are numbered in `u32`s, a choice node's letters are a
+//! 26-bit set, and a sum node's positions leave bit 31 for [`STUB`].
 
 use boggle_engine::cpu::prefetch;
 

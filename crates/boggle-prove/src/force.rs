@@ -15,6 +15,10 @@
 //! [`FORCE_MORE`]), and the walk forces the rest on the built tree. The
 //! lists one position's letters make share the entries that skip it, which
 //! the tree build uses ([`Shared`]).
+//!
+//! Limits: each merge is a pass over the whole list, and its result a new
+//! list as long (up to tens of millions of entries on 4x4), so forcing by
+//! merging pays only high in the tree, where it prunes whole lists.
 
 use crate::entry::{Clear, Entry, merge_into};
 

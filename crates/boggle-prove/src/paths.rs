@@ -13,12 +13,55 @@
 //!
 //! On 3x3 this is most of the proof's time; on 4x4 a group's paths, with
 //! every letter on its four free corners, run to tens of millions.
+//!
+//! Limits: a word's points are held to 255 while collecting, a word longer
+//! than 64 letters scores as one of 64, and `Qu` is one cell (under Qu
+//! rules the trie's `Q` node is followed by its `U` child).
+
+use std::fmt;
 
 use boggle_engine::SearchRules;
 use boggle_engine::trie::{Node, Trie};
 
 use crate::entry::Entry;
-use crate::layout::Cells;
+use crate::layout::{Cells, Layout};
+
+/// A word path of a class, as [`crate::Prover::word_paths`] lists it: the
+/// (cell, letter) pairs its words are spelled on, in position order, and
+/// their points together. It shows as `0A 1E 3T: 3`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WordPath {
+    /// Each pair's cell and letter (`'A'` to `'Z'`; `'Q'` stands for `Qu` under Qu rules).
+    pub pairs: Vec<(usize, char)>,
+    /// The points of the words spelled on these pairs, each once.
+    pub points: u32,
+}
+
+impl WordPath {
+    /// The word path of a merged entry, its positions read through `layout`.
+    pub(crate) fn of(entry: Entry, layout: &Layout) -> WordPath {
+        let pairs = (0..layout.cells())
+            .filter_map(|p| {
+                let letter = entry.letter_at(p);
+                (letter > 0).then(|| (layout.order()[p], char::from(b'A' + letter as u8 - 1)))
+            })
+            .collect();
+        WordPath {
+            pairs,
+            points: entry.points(),
+        }
+    }
+}
+
+impl fmt::Display for WordPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (cell, letter)) in self.pairs.iter().enumerate() {
+            let space = if i == 0 { "" } else { " " };
+            write!(f, "{space}{cell}{letter}")?;
+        }
+        write!(f, ": {}", self.points)
+    }
+}
 
 /// Collects word paths from one dictionary under one set of rules.
 #[derive(Debug)]

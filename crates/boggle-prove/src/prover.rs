@@ -14,6 +14,10 @@
 //! A `Prover` is scratch space as much as a procedure: its lists and trees
 //! run to gigabytes on 4x4 and are kept from one group to the next, one
 //! prover per thread.
+//!
+//! Limits: boards of at most 16 cells and groups of at most 6 free
+//! positions; one group at a time, its memory that of its largest list and
+//! tree.
 
 use boggle_engine::SearchRules;
 use boggle_engine::cpu::widest;
@@ -26,7 +30,7 @@ use crate::force::{BOUNDED, FORCE_MORE, FORCED, Forcing, Shared, make_room};
 use crate::lanes::{Lane, MAX_LANES, Masks, SATURATED, Split, lane_bounds};
 use crate::layout::Cells;
 use crate::orderly::tree_bound;
-use crate::paths::Paths;
+use crate::paths::{Paths, WordPath};
 use crate::walk::{Scored, Walk, Walks};
 
 /// Counters for one class's work.
@@ -208,6 +212,17 @@ impl<'t> Prover<'t> {
     pub fn build(&mut self, letters: &[Vec<u8>]) -> u32 {
         self.collect(letters, 0);
         tree_bound(self.entries.iter().copied())
+    }
+
+    /// The word paths of the class whose cells hold `letters` (by cell,
+    /// letters 0 = A), in the order of the orderly tree.
+    pub fn word_paths(&mut self, letters: &[Vec<u8>]) -> Vec<WordPath> {
+        self.collect(letters, 0);
+        let layout = self.cells.layout();
+        self.entries
+            .iter()
+            .map(|&entry| WordPath::of(entry, layout))
+            .collect()
     }
 
     /// Proves a group of classes: the cells before the last `free.len()`

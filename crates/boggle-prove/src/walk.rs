@@ -23,6 +23,9 @@
 //!
 //! The recursion goes through [`widest`] at every level, so that each
 //! level runs the copy compiled for the processor's widest vectors.
+//!
+//! Limits: 32 positions (the letters chosen are a `[u8; 32]`), and a
+//! recursion as deep as the positions left.
 
 use boggle_engine::Face;
 use boggle_engine::SearchRules;

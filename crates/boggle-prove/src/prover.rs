@@ -81,12 +81,12 @@ impl<'a> Free<'a> {
     /// Free positions taking `buckets`, the assignments `wanted` accepts wanted.
     fn new(buckets: &'a [Vec<Vec<u8>>], wanted: &mut dyn FnMut(&[u8]) -> bool) -> Free<'a> {
         let radix: Vec<usize> = buckets.iter().map(Vec::len).collect();
+        let mut table = Vec::with_capacity(radix.iter().product());
         let mut free = Free {
             buckets,
-            wanted: Vec::with_capacity(radix.iter().product()),
             radix,
+            wanted: Vec::new(),
         };
-        let mut table = Vec::new();
         free.each_assignment(0, &mut vec![0; buckets.len()], &mut |digits| {
             table.push(wanted(digits));
         });

@@ -3,10 +3,10 @@
 //! carries rooms over TCP with its limits, and the clients (line mode, full screen).
 //!
 //! - [`protocol`]: the messages, their decoder and the checks on names and text.
-//! - [`connection`]: the framing both ends share: whole lines under a cap, written in time.
+//! - `connection`: the framing both ends share: whole lines under a cap, written in time.
 //! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
 //! - [`server`]: sockets, rooms by name, limits, timers and shutdown.
-//! - [`link`]: who joins where, and a client's connection to the server, rejoined after a drop.
+//! - `link`: who joins where, and a client's connection to the server, rejoined after a drop.
 //! - [`client`]: why a client ends, the line mode for scripts, the text both clients show.
 //! - [`screen`]: the full-screen client on a terminal, built as the tui is.
 //!

@@ -1,7 +1,7 @@
 //! The real terminal, and the only place that drives crossterm: raw mode and
-//! the alternate screen ([`Session`]), the keys (read on a thread of their
+//! the alternate screen (`Session`), the keys (read on a thread of their
 //! own and passed on as plain [`Key`]s), and the one loop both full screens
-//! run on, the tui's game and `boggle join`'s ([`FullScreen`], [`drive`]):
+//! run on, the tui's game and `boggle join`'s (`FullScreen`, `drive`):
 //! it redraws after every event and every frame, ticks the screen with the
 //! time passed (the only reads of the clock), and ends when the screen says
 //! so, on `SIGTERM`, `SIGHUP` or `SIGINT` from outside (noticed within a

@@ -2,7 +2,7 @@
 //! countdown, the board (large cells when they fit) with the highlighted path
 //! in reverse video, the found words in columns, the typed word, the status
 //! line, the end screen's word list, the help overlay and the paused screen.
-//! The board itself ([`largest_cell`], [`draw_board`]) is drawn the same way
+//! The board itself (`largest_cell`, `draw_board`) is drawn the same way
 //! by the network game's full screen.
 
 use std::time::Duration;

@@ -245,13 +245,17 @@ fn prove_cli(dir: &TempDir, extra: &[&str]) -> common::Run {
     run_boggle(dir.path(), &args, b"")
 }
 
-/// The lines of a report from the `proved:` line on, less the time line.
+/// The lines of a report from the `proved:` line on, less those that differ
+/// between a run and a merge (time, classes, bounds, what was checked).
 fn result_lines(stdout: &str) -> Vec<String> {
     stdout
         .lines()
         .skip_while(|l| !l.starts_with("proved:"))
         .filter(|l| {
-            !l.starts_with("time:") && !l.starts_with("classes:") && !l.starts_with("highest bound")
+            !l.starts_with("time:")
+                && !l.starts_with("classes:")
+                && !l.starts_with("highest bound")
+                && !l.starts_with("checked:")
         })
         .map(str::to_string)
         .collect()
@@ -392,4 +396,188 @@ fn the_report_says_thread_in_the_singular_and_help_marks_size_required() {
         "--words common says which lists have levels: {}",
         game_help.stdout
     );
+}
+
+/// The test proof run as three shards into `out`; the single-process report.
+fn three_shards(dir: &TempDir) -> common::Run {
+    dir.write("words.txt", WORDS.join("\n"));
+    let single = prove_cli(dir, &[]);
+    assert_eq!(single.code, Some(0), "{}", single.stderr);
+    for index in 0..3 {
+        let shard = format!("{index}/3");
+        let run = prove_cli(dir, &["--shard", &shard, "--out", "out"]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+    }
+    single
+}
+
+/// `boggle prove merge out` in `dir`.
+fn merge(dir: &TempDir) -> common::Run {
+    run_boggle(dir.path(), &["prove", "merge", "out"], b"")
+}
+
+/// Asserts that `run` failed with a reason naming `names` and proved nothing.
+fn refused(run: &common::Run, names: &str) {
+    assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("proved:"), "{}", run.stdout);
+    assert!(
+        run.stderr.contains(names),
+        "wanted {names:?} in {}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains('\u{1b}'), "{:?}", run.stderr);
+}
+
+#[test]
+fn repeated_lines_count_once_when_resumed_and_merged() {
+    let dir = TempDir::new("prove-repeats");
+    let single = three_shards(&dir);
+    let records = dir.path().join("out/shard-1-of-3.ndjson");
+    let text = std::fs::read_to_string(&records).expect("shard 1's records");
+    let lines = text.lines().count();
+    // Two overlapping retries of the shard, as a requeue can leave them.
+    std::fs::write(&records, format!("{text}{text}")).expect("repeat the lines");
+    std::fs::remove_file(dir.path().join("out/shard-1-of-3.done")).expect("marker there");
+
+    let resumed = prove_cli(&dir, &["--shard", "1/3", "--out", "out", "--resume"]);
+    assert_eq!(resumed.code, Some(0), "{}", resumed.stderr);
+    assert!(
+        resumed
+            .stderr
+            .contains(&format!("resuming: {lines} of {lines} classes"))
+            && resumed
+                .stderr
+                .contains(&format!("{lines} repeated lines ignored")),
+        "{}",
+        resumed.stderr
+    );
+    let merged = merge(&dir);
+    assert_eq!(merged.code, Some(0), "{}{}", merged.stdout, merged.stderr);
+    assert_eq!(result_lines(&merged.stdout), result_lines(&single.stdout));
+}
+
+#[test]
+fn params_without_records_is_a_fresh_start_and_a_locked_shard_is_refused() {
+    let dir = TempDir::new("prove-fresh");
+    let single = three_shards(&dir);
+    std::fs::remove_file(dir.path().join("out/shard-2-of-3.ndjson")).expect("records there");
+    std::fs::remove_file(dir.path().join("out/shard-2-of-3.done")).expect("marker there");
+    let fresh = prove_cli(&dir, &["--shard", "2/3", "--out", "out", "--resume"]);
+    assert_eq!(fresh.code, Some(0), "{}", fresh.stderr);
+    assert_eq!(
+        result_lines(&merge(&dir).stdout),
+        result_lines(&single.stdout)
+    );
+
+    let held = std::fs::File::open(dir.path().join("out/shard-0-of-3.ndjson")).expect("records");
+    held.try_lock().expect("nothing else holds the lock");
+    let second = prove_cli(&dir, &["--shard", "0/3", "--out", "out", "--resume"]);
+    refused(&second, "another run of this shard holds its lock");
+}
+
+#[test]
+fn a_forged_line_is_named_and_nothing_is_proved() {
+    let dir = TempDir::new("prove-forged");
+    three_shards(&dir);
+    let records = dir.path().join("out/shard-0-of-3.ndjson");
+    let text = std::fs::read_to_string(&records).expect("shard 0's records");
+    let (number, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("\"score\":"))
+        .expect("shard 0 has a class with boards");
+    let score = line
+        .split("\"score\":")
+        .nth(1)
+        .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
+        .expect("a score");
+    let forgeries = [
+        line.replacen(&format!("\"score\":{score}"), "\"score\":999", 1),
+        line.replacen("\"board\":\"", "\"board\":\"ZZ", 1),
+        line.replacen("\"board\":\"", "\"board\":\"\u{1b}[31m", 1),
+    ];
+    for forged in forgeries {
+        let edited = text.replacen(line, &forged, 1);
+        std::fs::write(&records, edited).expect("forge a line");
+        refused(
+            &merge(&dir),
+            &format!("shard-0-of-3.ndjson:{}:", number + 1),
+        );
+    }
+    // A class emptied of its boards reads as a true line; the completion
+    // marker's digest of the records sees it.
+    let emptied: String = line
+        .split("\"boards\":")
+        .next()
+        .map(|head| format!("{head}\"boards\":[],\"cpu\":0.0}}"))
+        .expect("a line with boards");
+    std::fs::write(&records, text.replacen(line, &emptied, 1)).expect("empty a class");
+    refused(&merge(&dir), "shard-0-of-3");
+}
+
+#[test]
+fn crafted_settings_shard_counts_buckets_and_files_are_refused() {
+    let dir = TempDir::new("prove-crafted");
+    three_shards(&dir);
+    let params = dir.path().join("out/shard-0-of-3.params.json");
+    let text = std::fs::read_to_string(&params).expect("params");
+    for shards in ["0", "4294967295"] {
+        std::fs::write(
+            &params,
+            text.replace("\"shards\":3", &format!("\"shards\":{shards}")),
+        )
+        .expect("craft the params");
+        let run = merge(&dir);
+        assert_eq!(run.code, Some(1), "{}", run.stderr);
+        assert!(
+            run.stderr.contains("shard-0-of-3.params.json"),
+            "{}",
+            run.stderr
+        );
+    }
+    std::fs::write(&params, &text).expect("put the params back");
+
+    let same = run_boggle(dir.path(), &["prove", "merge", "out", "out"], b"");
+    refused(&same, "the same shard twice");
+
+    let many = prove_cli(&dir, &["--shard", "0/4294967295", "--out", "many"]);
+    assert_eq!(many.code, Some(2), "{}", many.stderr);
+    assert!(!dir.path().join("many").exists(), "refused before writing");
+
+    let letters: Vec<String> = ('a'..='z').map(String::from).collect();
+    let huge = run_boggle(
+        dir.path(),
+        &[
+            "prove",
+            "--rules",
+            "classic",
+            "--dict",
+            "words.txt",
+            "--size",
+            "3x3",
+            "--above",
+            "6",
+            "--buckets",
+            &letters.join(" "),
+        ],
+        b"",
+    );
+    assert_eq!(huge.code, Some(2), "{}", huge.stderr);
+    assert!(
+        huge.stderr.contains("classes before symmetry"),
+        "{}",
+        huge.stderr
+    );
+
+    #[cfg(unix)]
+    {
+        let records = dir.path().join("out/shard-1-of-3.ndjson");
+        std::fs::remove_file(&records).expect("records there");
+        let made = std::process::Command::new("mkfifo").arg(&records).status();
+        if made.is_ok_and(|s| s.success()) {
+            refused(&merge(&dir), "not a regular file");
+            let resume = prove_cli(&dir, &["--shard", "1/3", "--out", "out", "--resume"]);
+            refused(&resume, "not a regular file");
+        }
+    }
 }

@@ -13,13 +13,16 @@
 //!
 //! Limits: [`Classes::canonical`] walks every class id, which is fine up to
 //! 4x4 (3 buckets off the corners and 2 on them: 1,068,363 classes up to
-//! symmetry); a class id is a `u64`.
+//! symmetry); [`Classes::estimate`] says what the walk and its table would
+//! cost before either is made, and [`crate::Settings::new`] refuses a run
+//! over the caps of `limits`. A class id is a `u64`.
 
 use std::fmt;
 
 use boggle_engine::{MoveRule, SearchRules};
 
 use crate::layout::Layout;
+use crate::limits::Estimate;
 
 pub use crate::entry::MAX_CELLS;
 
@@ -233,6 +236,17 @@ impl Classes {
             .unwrap_or(u64::MAX)
     }
 
+    /// What the table of these classes would cost, known before it is built
+    /// (see [`Estimate`]).
+    pub fn estimate(&self) -> Estimate {
+        Estimate::new(
+            self.rows,
+            self.cols,
+            self.total(),
+            self.symmetries.len() + 1,
+        )
+    }
+
     /// The bucket of each cell for class `id`.
     pub fn digits(&self, id: u64) -> Vec<u8> {
         let mut digits = vec![0u8; self.radix.len()];
@@ -318,6 +332,31 @@ impl Classes {
             }
         }
         ids
+    }
+
+    /// Whether some symmetric image of a board's letters (itself included)
+    /// has every cell's letter in that cell's bucket of class `digits`, under
+    /// `buckets`: whether the board, as reported in the form of it that sorts
+    /// first, is one of the class's.
+    pub fn holds(&self, buckets: &Buckets, digits: &[u8], letters: &[u8]) -> bool {
+        let fits = |image: &[u8]| {
+            image.iter().zip(digits).enumerate().all(|(cell, (l, &d))| {
+                buckets
+                    .for_cell(self.rows, self.cols, cell)
+                    .get(usize::from(d))
+                    .is_some_and(|bucket| bucket.contains(l))
+            })
+        };
+        if fits(letters) {
+            return true;
+        }
+        let mut image = letters.to_vec();
+        self.symmetries.iter().any(|map| {
+            for (cell, &l) in letters.iter().enumerate() {
+                image[map[cell]] = l;
+            }
+            fits(&image)
+        })
     }
 
     /// The symmetric image of a board's letters that sorts first.

@@ -203,7 +203,9 @@
 //!    once, and rescoring the boards that survive.
 //! 7. `prover`: the driver of steps 2 to 6, [`Prover`]; this file: proving
 //!    groups on threads ([`prove_groups`]) and adding up records
-//!    ([`Summary`]); `shard`: shards, resuming and merging.
+//!    ([`Summary`]); `shard`: shards, resuming and merging, and the checks
+//!    every shard's file passes before it is believed; `limits`: the caps
+//!    on what flags and files may ask for.
 //!
 //! # Contract
 //!
@@ -268,6 +270,7 @@ mod flat;
 mod force;
 mod lanes;
 mod layout;
+pub mod limits;
 mod orderly;
 mod paths;
 mod prover;
@@ -278,8 +281,9 @@ mod tests;
 mod walk;
 
 pub use entry::{MAX_CELLS, MAX_TRIE_NODES};
-pub use error::{BadRecord, ProveError, ThreadsError};
+pub use error::{BadBoard, BadMarker, BadParams, BadRecord, ProveError, ThreadsError};
 pub use layout::Layout;
+pub use limits::Estimate;
 pub use paths::WordPath;
 pub use prover::{Leaf, Prover, Work};
 pub use walk::Scored;
@@ -316,18 +320,24 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Checks the board size the prover can handle.
+    /// Checks the board size the prover can handle, and that the table of
+    /// classes the buckets make is within the caps of [`limits`] (estimated
+    /// before it is built: [`Estimate`]).
     pub fn new(
         rules: impl Into<SearchRules>,
         buckets: Buckets,
         above: u32,
     ) -> Result<Settings, ProveError> {
         let rules: SearchRules = rules.into();
-        if rules.cells() > MAX_CELLS || rules.cells() == 0 {
+        if !matches!(rules.rows.checked_mul(rules.cols), Some(1..=MAX_CELLS)) {
             return Err(ProveError::Size {
                 rows: rules.rows,
                 cols: rules.cols,
             });
+        }
+        let estimate = Classes::new(&rules, &buckets).estimate();
+        if !estimate.fits() {
+            return Err(ProveError::TooLarge(estimate));
         }
         Ok(Settings {
             rules,
@@ -393,6 +403,24 @@ pub struct Progress {
     cpu_micros: AtomicU64,
     best: Mutex<Option<FoundBoard>>,
     stop: AtomicBool,
+    groups_done: AtomicU64,
+    groups_total: AtomicU64,
+    /// The CPU seconds of the groups finished: their sum and sum of squares.
+    group_costs: Mutex<(f64, f64)>,
+}
+
+/// How long the groups left may take, from the costs of those finished.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Eta {
+    /// CPU seconds left, about: the groups left times the mean so far.
+    pub cpu: f64,
+    /// Wall seconds left, about, on the threads given.
+    pub seconds: f64,
+    /// A low and a high guess of the wall seconds left: the mean's 95%
+    /// interval and the spread of the groups left, as if group costs were
+    /// normal. They are not (a few groups cost tens of times the median),
+    /// so the range is rough, and early on the true time is often above it.
+    pub range: (f64, f64),
 }
 
 impl Progress {
@@ -424,6 +452,43 @@ impl Progress {
         self.best.lock().map_or(None, |b| b.clone())
     }
 
+    /// Groups finished so far and how many there are (counting only groups
+    /// with a class to prove).
+    pub fn groups(&self) -> (u64, u64) {
+        (
+            self.groups_done.load(Ordering::Relaxed),
+            self.groups_total.load(Ordering::Relaxed),
+        )
+    }
+
+    /// An estimate of the time left on `threads` threads from the costs of
+    /// the groups finished so far; `None` before the first group finishes
+    /// or after the last.
+    pub fn eta(&self, threads: usize) -> Option<Eta> {
+        let (done, total) = self.groups();
+        if done == 0 || done >= total {
+            return None;
+        }
+        let (sum, squares) = *self.group_costs.lock().ok()?;
+        let k = done as f64;
+        let mean = sum / k;
+        // One group says nothing of the spread: take it as large as the mean.
+        let var = if done > 1 {
+            ((squares - sum * sum / k) / (k - 1.0)).max(0.0)
+        } else {
+            mean * mean
+        };
+        let left = (total - done) as f64;
+        let cpu = left * mean;
+        let half = 1.96 * var.sqrt() * (left + left * left / k).sqrt();
+        let lanes = (threads as f64).min(left).max(1.0);
+        Some(Eta {
+            cpu,
+            seconds: cpu / lanes,
+            range: ((cpu - half).max(0.0) / lanes, (cpu + half) / lanes),
+        })
+    }
+
     /// Asks the workers to stop after their current class.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
@@ -432,6 +497,14 @@ impl Progress {
     /// Whether a stop was asked for.
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    fn finish_group(&self, cpu: f64) {
+        self.groups_done.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut costs) = self.group_costs.lock() {
+            costs.0 += cpu;
+            costs.1 += cpu * cpu;
+        }
     }
 
     fn record(&self, record: &ClassRecord) {
@@ -589,6 +662,13 @@ where
         .map(|g| g.classes.iter().filter(|&&c| !skip(c)).count())
         .sum();
     progress.total.fetch_add(todo as u64, Ordering::Relaxed);
+    let todo_groups = groups
+        .iter()
+        .filter(|g| g.classes.iter().any(|&c| !skip(c)))
+        .count();
+    progress
+        .groups_total
+        .fetch_add(todo_groups as u64, Ordering::Relaxed);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
@@ -614,6 +694,9 @@ where
             for record in &done {
                 sink(record)?;
                 progress.record(record);
+            }
+            if !done.is_empty() {
+                progress.finish_group(done.iter().map(|r| r.cpu).sum());
             }
             if let Ok(mut records) = records.lock() {
                 records.extend(done);

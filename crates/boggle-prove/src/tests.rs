@@ -335,3 +335,23 @@ fn lanes_walked_together_find_what_each_class_scores() {
         }
     });
 }
+
+#[test]
+fn the_time_left_comes_from_the_groups_done_and_widens_with_their_spread() {
+    let progress = crate::Progress::new();
+    progress.groups_total.store(6, std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(progress.eta(2), None, "nothing to go on before a group ends");
+    progress.finish_group(4.0);
+    progress.finish_group(4.0);
+    let even = progress.eta(2).expect("two of six groups done");
+    assert_eq!((even.cpu, even.seconds), (16.0, 8.0));
+    assert_eq!(even.range, (8.0, 8.0), "no spread seen, no range");
+    progress.finish_group(1.0);
+    progress.finish_group(7.0);
+    let spread = progress.eta(1).expect("four of six done");
+    assert_eq!(spread.cpu, 8.0);
+    assert!(spread.range.0 < 8.0 && 8.0 < spread.range.1, "{spread:?}");
+    progress.finish_group(4.0);
+    progress.finish_group(4.0);
+    assert_eq!(progress.eta(1), None, "nothing left");
+}

@@ -1,9 +1,14 @@
 //! `boggle prove` and `boggle prove merge`: the command-line glue for the
 //! branch-and-bound proof in [`crate::modes::prove`]: flags, shard files, the
-//! progress line on stderr, Ctrl-C, `--sample` estimates, and the report.
+//! progress line on stderr, Ctrl-C, `--sample` estimates, and the report
+//! (`report`); merging and rechecking shards (`merge`).
 
+mod merge;
+mod report;
+
+use std::collections::HashSet;
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Instant;
 
@@ -13,21 +18,26 @@ use super::args::{self, RulesArgs};
 use super::{CliError, UsageError};
 use crate::error::Error;
 use crate::modes::prove::classes::Buckets;
-use crate::modes::prove::shard::{self, Params, Shard, ShardFiles};
-use crate::modes::prove::{self, ClassRecord, Progress, ProveError, Settings, Summary};
+use crate::modes::prove::shard::{Checker, Origin, Params, Resumed, Shard, ShardFiles};
+use crate::modes::prove::{self, Progress, ProveError, Settings, Summary};
 use crate::player::signals::{self, OnSignal};
-use crate::rules::Preset;
+use crate::rules::{Preset, WordList};
+use report::{report_line, status, write_sample, write_summary};
 
 const PROVE_HELP: &str = "\
 Finds every board (once up to rotation and reflection) scoring at least
 --above, or proves there is none, by branch and bound over classes of boards
 (each cell one bucket of letters). --shard I/N with --out DIR runs one share of
 the classes and writes DIR/shard-I-of-N.{params.json,ndjson,done}; --resume
-continues a shard from its file; 'boggle prove merge DIR...' combines shards and
-says whether the proof is complete. --sample K proves K random groups of
-classes (with --per-class, K classes each on its own) and estimates the whole
-proof's CPU time. Progress goes to stderr; Ctrl-C stops
-after the classes in hand (their lines are kept for --resume).";
+continues a shard from its file; 'boggle prove merge DIR...' checks every line
+of the shards, combines them and says whether the proof is complete. --sample K
+proves K random groups of classes (with --per-class, K classes each on its own)
+and estimates the whole proof's CPU time. Progress (with a rough estimate of the
+time left) goes to stderr; Ctrl-C stops after the classes in hand (their lines
+are kept for --resume).";
+
+/// The version shard files record (`params.json`'s `"version"`).
+const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Flags of `boggle prove`.
 #[derive(Debug, Args, Clone)]
@@ -56,7 +66,7 @@ pub struct ProveArgs {
     /// Worker threads, 1 to 256 [default: all cores]
     #[arg(long, value_name = "T", value_parser = args::threads())]
     pub threads: Option<usize>,
-    /// Run shard I of N of the classes (0 <= I < N)
+    /// Run shard I of N of the classes (0 <= I < N, N at most the groups)
     #[arg(long, value_name = "I/N")]
     pub shard: Option<String>,
     /// Directory for the shard's files
@@ -79,22 +89,14 @@ pub struct ProveArgs {
 /// The subcommands of `boggle prove`.
 #[derive(Debug, Subcommand, Clone)]
 pub enum ProveCommand {
-    /// Combine shards' files and say whether the proof is complete
-    Merge(MergeArgs),
-}
-
-/// Flags of `boggle prove merge`.
-#[derive(Debug, Args, Clone)]
-pub struct MergeArgs {
-    /// Directories holding shard files
-    #[arg(value_name = "DIR", required = true)]
-    pub dirs: Vec<PathBuf>,
+    /// Check every line of shards' files, combine them, and say whether the proof is complete
+    Merge(merge::MergeArgs),
 }
 
 /// Runs `boggle prove` or `boggle prove merge`.
 pub fn run(args: &ProveArgs) -> Result<(), CliError> {
     if let Some(ProveCommand::Merge(merge)) = &args.command {
-        return run_merge(merge);
+        return merge::run(merge);
     }
     if args.rules.size.is_none() {
         return Err(UsageError::NeedsFlag {
@@ -110,12 +112,12 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Classic, "prove")?;
-    let dictionary = args.dict.load(&rules)?;
     let buckets = match &args.buckets {
         Some(spec) => Buckets::parse(spec).map_err(ProveError::Buckets)?,
         None => Buckets::default_for(rules.rows, rules.cols),
     };
     let rules_name = rules.preset.name();
+    // The size and the table of classes are checked before the dictionary is read.
     let mut settings = Settings::new(&rules, buckets, above)?;
     settings.grouped = !args.per_class;
     let shard = match &args.shard {
@@ -134,6 +136,8 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
     }
     let classes = settings.classes();
     let groups = classes.groups();
+    shard.check(groups.len())?;
+    let dictionary = args.dict.load(&rules)?;
     let class_count: usize = groups.iter().map(|g| g.classes.len()).sum();
     let progress = Progress::new();
     let started = Instant::now();
@@ -144,7 +148,7 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
         let mut picked = groups.clone();
         crate::random::shuffle(&mut rng, &mut picked);
         picked.truncate(k);
-        let records = run_watched(&progress, started, || {
+        let records = run_watched(&progress, started, threads, || {
             prove::prove_groups(
                 dictionary.trie(),
                 &settings,
@@ -164,28 +168,33 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
 
     let mine = shard.select(&groups);
     let mine_classes: usize = mine.iter().map(|g| g.classes.len()).sum();
-    let (files, mut records) = match &args.out {
+    let (files, resumed) = match &args.out {
         Some(dir) => {
+            let label = dictionary_label(args.dict.path.as_deref(), rules.word_list);
+            let origin = Origin {
+                version: VERSION,
+                rules: rules_name,
+                dictionary: &label,
+            };
             let params = Params::new(
                 &settings,
-                rules_name,
+                origin,
                 dictionary.words(),
                 class_count as u64,
                 shard.count,
             );
-            let (files, done) = ShardFiles::open(dir, shard, &params, args.resume)?;
-            (Some(files), done)
+            let mut checker =
+                Checker::new(dictionary.trie(), &settings, &classes, &groups, shard.count);
+            let (files, resumed) =
+                ShardFiles::open(dir, shard, &params, args.resume, &mut checker)?;
+            (Some(files), resumed)
         }
-        None => (None, Vec::new()),
+        None => (None, Resumed::default()),
     };
-    let done: std::collections::HashSet<u64> = records.iter().map(|r| r.class).collect();
-    if !done.is_empty() {
-        report_line(&format!(
-            "resuming: {} of {mine_classes} classes already done",
-            done.len()
-        ));
-    }
-    let fresh = run_watched(&progress, started, || {
+    report_resumed(&resumed, mine_classes);
+    let mut records = resumed.records;
+    let done: HashSet<u64> = records.iter().map(|r| r.class).collect();
+    let fresh = run_watched(&progress, started, threads, || {
         prove::prove_groups(
             dictionary.trie(),
             &settings,
@@ -199,10 +208,15 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
             },
         )
     })?;
-    let finished = records.len() + fresh.len() == mine_classes;
     records.extend(fresh);
+    // Finished when every class the shard owns has a record: counted as
+    // classes, never as lines (a class read twice would count twice).
+    let have: HashSet<u64> = records.iter().map(|r| r.class).collect();
+    let finished = mine
+        .iter()
+        .all(|g| g.classes.iter().all(|c| have.contains(c)));
     if let (Some(files), true) = (&files, finished) {
-        files.finish(&records, above)?;
+        files.finish(&records)?;
     }
     let summary = Summary::of(&records, above);
     let wall = started.elapsed().as_secs_f64();
@@ -210,7 +224,7 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
     if !finished {
         out.flush().map_err(Error::Output)?;
         return Err(CliError::Unfinished {
-            done: records.len(),
+            done: have.len(),
             total: mine_classes,
             resumable: files.is_some(),
         });
@@ -228,7 +242,7 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
     write_summary(
         &mut out,
         &summary,
-        above,
+        &settings,
         classes.total(),
         wall,
         threads,
@@ -240,14 +254,57 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
     super::play::finished(Ok(()))
 }
 
+/// Says on stderr what `--resume` found: classes done, repeated lines, a cut line.
+fn report_resumed(resumed: &Resumed, mine: usize) {
+    if resumed.records.is_empty() && resumed.repeats == 0 && !resumed.cut {
+        return;
+    }
+    let mut line = format!(
+        "resuming: {} of {mine} classes already done",
+        resumed.records.len()
+    );
+    if resumed.repeats > 0 {
+        line += &format!(
+            "; {} repeated {} ignored (two runs of this shard overlapped)",
+            resumed.repeats,
+            if resumed.repeats == 1 {
+                "line"
+            } else {
+                "lines"
+            }
+        );
+    }
+    if resumed.cut {
+        line += "; a partial last line cut off";
+    }
+    report_line(&line);
+}
+
+/// Where the word list came from, as the settings record it: its path made
+/// absolute (so `merge` finds it from anywhere), or `builtin:NAME`.
+fn dictionary_label(path: Option<&Path>, list: WordList) -> String {
+    match path {
+        Some(path) => std::fs::canonicalize(path)
+            .unwrap_or_else(|_| path.to_path_buf())
+            .to_string_lossy()
+            .into_owned(),
+        None => match list {
+            WordList::Course => merge::BUILTIN_COURSE.to_string(),
+            WordList::Player => merge::BUILTIN_PLAYER.to_string(),
+        },
+    }
+}
+
 /// Runs `work` on its own thread while showing progress, with Ctrl-C wired to stop it.
-fn run_watched<F>(
+fn run_watched<F, T>(
     progress: &Progress,
     started: Instant,
+    threads: usize,
     work: F,
-) -> Result<Vec<ClassRecord>, CliError>
+) -> Result<T, CliError>
 where
-    F: FnOnce() -> Result<Vec<ClassRecord>, ProveError> + Send,
+    F: FnOnce() -> Result<T, ProveError> + Send,
+    T: Send,
 {
     // Ctrl-C, SIGTERM and SIGHUP stop the workers after their current class.
     signals::install(OnSignal::Finish);
@@ -255,7 +312,7 @@ where
         let worker = scope.spawn(work);
         super::progress::watch(
             started,
-            || status(progress, started),
+            || status(progress, started, threads),
             || worker.is_finished(),
             || progress.stop(),
         );
@@ -263,155 +320,4 @@ where
     })
     .map_err(|_| CliError::WorkerFailed { work: "the proof" })?
     .map_err(CliError::from)
-}
-
-/// Elapsed time, classes done, CPU time and the best board so far.
-fn status(progress: &Progress, started: Instant) -> String {
-    let (done, total) = progress.classes();
-    let best = progress
-        .best()
-        .map_or_else(String::new, |b| format!("  best {} {}", b.board, b.score));
-    format!(
-        "{:.1} s  {done}/{total} classes  {:.1} CPU-s  {} boards{best}",
-        started.elapsed().as_secs_f64(),
-        progress.cpu(),
-        progress.boards()
-    )
-}
-
-fn report_line(line: &str) {
-    let _ = writeln!(io::stderr().lock(), "{line}");
-}
-
-/// The result: the `proved:` line, classes, bounds, time, then each board.
-fn write_summary<W: Write>(
-    out: &mut W,
-    summary: &Summary,
-    above: u32,
-    before_symmetry: u64,
-    wall: f64,
-    threads: usize,
-    partial: bool,
-) -> io::Result<()> {
-    let line = summary.proved_line(above);
-    if partial {
-        writeln!(out, "{}", line.replacen("proved:", "found:", 1))?;
-    } else {
-        writeln!(out, "{line}")?;
-    }
-    writeln!(
-        out,
-        "classes: {} ({before_symmetry} before symmetry); {} with bound >= {above} searched inside; highest bound {}",
-        summary.classes, summary.searched, summary.max_bound
-    )?;
-    writeln!(
-        out,
-        "time: {:.1} CPU-s in the classes, {wall:.1} s wall, {threads} {}",
-        summary.cpu,
-        if threads == 1 { "thread" } else { "threads" }
-    )?;
-    for board in &summary.boards {
-        writeln!(out, "{} {}", board.score, board.board)?;
-    }
-    Ok(())
-}
-
-/// The `--sample` estimate: mean CPU per group times the groups, with a 95% interval.
-fn write_sample<W: Write>(
-    out: &mut W,
-    records: &[ClassRecord],
-    picked: &[crate::modes::prove::classes::Group],
-    groups: usize,
-    classes: usize,
-    seed: u64,
-) -> io::Result<()> {
-    let cpu: std::collections::HashMap<u64, f64> =
-        records.iter().map(|r| (r.class, r.cpu)).collect();
-    // Only groups finished whole count (Ctrl-C may stop the sample early).
-    let per_group: Vec<f64> = picked
-        .iter()
-        .filter(|g| g.classes.iter().all(|c| cpu.contains_key(c)))
-        .map(|g| g.classes.iter().filter_map(|c| cpu.get(c)).sum())
-        .collect();
-    let k = per_group.len().max(1) as f64;
-    let mean = per_group.iter().sum::<f64>() / k;
-    let var = per_group.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
-    let half = 1.96 * (var / k).sqrt();
-    let hours = |per_group: f64| per_group * groups as f64 / 3600.0;
-    writeln!(
-        out,
-        "sample: {} of {groups} groups ({} of {classes} classes; seed {seed}), {mean:.4} CPU-s per group on average",
-        per_group.len(),
-        records.len()
-    )?;
-    if per_group.len() < picked.len() {
-        writeln!(
-            out,
-            "stopped early: {} of the {} groups asked for finished",
-            per_group.len(),
-            picked.len()
-        )?;
-    }
-    writeln!(
-        out,
-        "estimate: {:.3} CPU-hours ({:.0} CPU-s) for the whole proof (95% interval {:.3} to {:.3} CPU-hours)",
-        hours(mean),
-        hours(mean) * 3600.0,
-        hours((mean - half).max(0.0)),
-        hours(mean + half)
-    )?;
-    let max = per_group.iter().copied().fold(0.0, f64::max);
-    writeln!(
-        out,
-        "slowest sampled group: {max:.2} CPU-s; boards found in the sample: {}",
-        records.iter().map(|r| r.boards.len()).sum::<usize>()
-    )
-}
-
-fn run_merge(args: &MergeArgs) -> Result<(), CliError> {
-    let merged = shard::merge(&args.dirs)?;
-    let mut out = BufWriter::new(io::stdout().lock());
-    let p = &merged.params;
-    writeln!(
-        out,
-        "{}x{} {} above {} in {} shards: {} of {} classes accounted for",
-        p.rows, p.cols, p.rules, p.above, p.shards, merged.summary.classes, p.classes
-    )
-    .map_err(Error::Output)?;
-    if merged.is_complete() {
-        writeln!(out, "{}", merged.summary.proved_line(p.above)).map_err(Error::Output)?;
-    } else {
-        writeln!(
-            out,
-            "incomplete: {} shards unfinished {:?}, {} classes missing, {} lines misplaced or repeated",
-            merged.unfinished.len(),
-            merged.unfinished,
-            merged.missing,
-            merged.misplaced
-        ).map_err(Error::Output)?;
-        writeln!(
-            out,
-            "{}",
-            merged
-                .summary
-                .proved_line(p.above)
-                .replacen("proved:", "found so far:", 1)
-        )
-        .map_err(Error::Output)?;
-    }
-    writeln!(
-        out,
-        "highest bound {}; {:.1} CPU-s in the classes",
-        merged.summary.max_bound, merged.summary.cpu
-    )
-    .map_err(Error::Output)?;
-    for board in &merged.summary.boards {
-        writeln!(out, "{} {}", board.score, board.board).map_err(Error::Output)?;
-    }
-    out.flush().map_err(Error::Output)?;
-    if merged.is_complete() {
-        Ok(())
-    } else {
-        Err(CliError::Incomplete)
-    }
 }

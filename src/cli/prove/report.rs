@@ -1,0 +1,191 @@
+//! What `boggle prove` writes: the progress line on stderr (classes done,
+//! CPU time, the best board so far, and a rough estimate of the time left),
+//! the report on stdout (the `proved:` line, the best board as a grid,
+//! classes, bounds, time, every board), and the `--sample` estimate.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::time::Instant;
+
+use crate::GameBoard;
+use crate::modes::prove::classes::Group;
+use crate::modes::prove::limits::duration;
+use crate::modes::prove::{ClassRecord, FoundBoard, Progress, Settings, Summary};
+
+/// Elapsed time, classes done, CPU time, the best board so far, and the
+/// time left on `threads` threads, estimated from the groups done (rough:
+/// group costs are heavy-tailed, so the range is wide and early guesses low).
+pub(super) fn status(progress: &Progress, started: Instant, threads: usize) -> String {
+    let (done, total) = progress.classes();
+    let best = progress
+        .best()
+        .map_or_else(String::new, |b| format!("  best {} {}", b.board, b.score));
+    let left = progress.eta(threads).map_or_else(String::new, |eta| {
+        format!(
+            "  ~{} left (rough: {} to {})",
+            duration(eta.seconds),
+            duration(eta.range.0),
+            duration(eta.range.1)
+        )
+    });
+    format!(
+        "{:.1} s  {done}/{total} classes  {:.1} CPU-s  {} boards{best}{left}",
+        started.elapsed().as_secs_f64(),
+        progress.cpu(),
+        progress.boards()
+    )
+}
+
+/// A line on stderr (what `--resume` found, what a recheck does).
+pub(super) fn report_line(line: &str) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
+
+/// The board as a grid, one row a line, each indented by two spaces (`Qu`
+/// cells padded so the columns line up); nothing if its letters do not
+/// make a board of the settings' size (a record's boards are checked to).
+pub(super) fn write_grid<W: Write>(
+    out: &mut W,
+    board: &FoundBoard,
+    settings: &Settings,
+) -> io::Result<()> {
+    let rules = &settings.rules;
+    let Ok(grid) = GameBoard::from_letters(&board.board, rules.rows, rules.cols, rules.qu) else {
+        return Ok(());
+    };
+    for row in grid.show_board().lines() {
+        writeln!(out, "  {row}")?;
+    }
+    Ok(())
+}
+
+/// The result: the `proved:` line, the best board as a grid, classes,
+/// bounds, time, then each board.
+pub(super) fn write_summary<W: Write>(
+    out: &mut W,
+    summary: &Summary,
+    settings: &Settings,
+    before_symmetry: u64,
+    wall: f64,
+    threads: usize,
+    partial: bool,
+) -> io::Result<()> {
+    let above = settings.above;
+    let line = summary.proved_line(above);
+    if partial {
+        writeln!(out, "{}", line.replacen("proved:", "found:", 1))?;
+    } else {
+        writeln!(out, "{line}")?;
+    }
+    if let Some(best) = summary.boards.first() {
+        write_grid(out, best, settings)?;
+    }
+    writeln!(
+        out,
+        "classes: {} ({before_symmetry} before symmetry); {} with bound >= {above} searched inside; highest bound {}",
+        summary.classes, summary.searched, summary.max_bound
+    )?;
+    writeln!(
+        out,
+        "time: {:.1} CPU-s in the classes, {wall:.1} s wall, {threads} {}",
+        summary.cpu,
+        if threads == 1 { "thread" } else { "threads" }
+    )?;
+    for board in &summary.boards {
+        writeln!(out, "{} {}", board.score, board.board)?;
+    }
+    Ok(())
+}
+
+/// The `--sample` estimate: mean CPU per group times the groups, with a 95% interval.
+pub(super) fn write_sample<W: Write>(
+    out: &mut W,
+    records: &[ClassRecord],
+    picked: &[Group],
+    groups: usize,
+    classes: usize,
+    seed: u64,
+) -> io::Result<()> {
+    let cpu: HashMap<u64, f64> = records.iter().map(|r| (r.class, r.cpu)).collect();
+    // Only groups finished whole count (Ctrl-C may stop the sample early).
+    let per_group: Vec<f64> = picked
+        .iter()
+        .filter(|g| g.classes.iter().all(|c| cpu.contains_key(c)))
+        .map(|g| g.classes.iter().filter_map(|c| cpu.get(c)).sum())
+        .collect();
+    let k = per_group.len().max(1) as f64;
+    let mean = per_group.iter().sum::<f64>() / k;
+    let var = per_group.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
+    let half = 1.96 * (var / k).sqrt();
+    let hours = |per_group: f64| per_group * groups as f64 / 3600.0;
+    writeln!(
+        out,
+        "sample: {} of {groups} groups ({} of {classes} classes; seed {seed}), {mean:.4} CPU-s per group on average",
+        per_group.len(),
+        records.len()
+    )?;
+    if per_group.len() < picked.len() {
+        writeln!(
+            out,
+            "stopped early: {} of the {} groups asked for finished",
+            per_group.len(),
+            picked.len()
+        )?;
+    }
+    writeln!(
+        out,
+        "estimate: {:.3} CPU-hours ({:.0} CPU-s) for the whole proof (95% interval {:.3} to {:.3} CPU-hours)",
+        hours(mean),
+        hours(mean) * 3600.0,
+        hours((mean - half).max(0.0)),
+        hours(mean + half)
+    )?;
+    let max = per_group.iter().copied().fold(0.0, f64::max);
+    writeln!(
+        out,
+        "slowest sampled group: {max:.2} CPU-s; boards found in the sample: {}",
+        records.iter().map(|r| r.boards.len()).sum::<usize>()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::modes::prove::classes::Buckets;
+    use boggle_engine::SearchRules;
+
+    #[test]
+    fn the_best_board_is_shown_as_a_grid_too() {
+        let settings = Settings::new(SearchRules::standard(3, 3), Buckets::default_for(3, 3), 500)
+            .expect("3x3");
+        let summary = Summary {
+            classes: 639,
+            searched: 312,
+            max_bound: 1334,
+            boards: vec![FoundBoard {
+                score: 545,
+                board: "DESLATPER".into(),
+            }],
+            cpu: 17.7,
+        };
+        let mut out = Vec::new();
+        write_summary(&mut out, &summary, &settings, 3888, 17.7, 1, false).expect("written");
+        let text = String::from_utf8(out).expect("text");
+        assert!(
+            text.starts_with(
+                "proved: 1 boards score >= 500; best: DESLATPER 545\n  D E S\n  L A T\n  P E R\nclasses: "
+            ),
+            "{text}"
+        );
+        let mut out = Vec::new();
+        let qu = FoundBoard {
+            score: 1,
+            board: "QUABCDEFGH".into(),
+        };
+        write_grid(&mut out, &qu, &settings).expect("written");
+        assert_eq!(
+            String::from_utf8(out).expect("text"),
+            "  Qu A  B\n  C  D  E\n  F  G  H\n"
+        );
+    }
+}

@@ -187,19 +187,31 @@ fn labelled(label: &str, entries: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// `entries` laid out in lines of at most `width` columns, `sep` apart (one
-/// space after a label, an entry ending in `:`), the first line indented by
+/// `entries` laid out in lines of at most `width` columns, `sep` apart (where
+/// that is not one space, a label, an entry ending in `:`, is one space from
+/// the entry after it and never ends a line), the first line indented by
 /// `first` and the others by `indent`; an entry is never split (one wider
 /// than a line has a line of its own).
 fn flow(entries: &[String], first: &str, indent: &str, sep: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
-    for entry in entries {
-        let sep = if line.ends_with(':') { " " } else { sep };
+    // Words of running text (one space apart) have no labels.
+    let labels = sep != " ";
+    for (at, entry) in entries.iter().enumerate() {
+        let sep = if labels && line.ends_with(':') {
+            " "
+        } else {
+            sep
+        };
+        // A label goes where the entry after it fits beside it.
+        let unit = match entries.get(at + 1) {
+            Some(next) if labels && entry.ends_with(':') => entry.width() + 1 + next.width(),
+            _ => entry.width(),
+        };
         if line.is_empty() {
             let lead = if lines.is_empty() { first } else { indent };
             line = format!("{lead}{entry}");
-        } else if line.width() + sep.width() + entry.width() <= width {
+        } else if line.width() + sep.width() + unit <= width {
             line.push_str(sep);
             line.push_str(entry);
         } else {
@@ -449,6 +461,21 @@ mod tests {
         assert_rows(&rows, LOBBY_80X24);
         let (rows, _) = shown(&screen, 60, 20);
         assert_rows(&rows, LOBBY_60X20);
+    }
+
+    #[test]
+    fn entries_are_never_split_and_a_label_never_ends_a_line() {
+        let entries: Vec<String> = ["AYONT +2", "TAIL +1", "cancelled:", "LANE", "TALE"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            flow(&entries, "  ", "  ", "  ", 28),
+            ["  AYONT +2  TAIL +1", "  cancelled: LANE  TALE"]
+        );
+        assert_eq!(
+            flow(&entries, "", "  ", "  ", 12),
+            ["AYONT +2", "  TAIL +1", "  cancelled:", "  LANE  TALE"]
+        );
     }
 
     const LOBBY_80X24: &[&str] = &[

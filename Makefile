@@ -14,10 +14,14 @@ build:
 run: build
 	./target/release/boggle
 
+# Every crate of the workspace: formatting, lints, unit and integration
+# tests, doctests, and the docs built with warnings denied.
 test:
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy --all-targets -- -D warnings
-	$(CARGO) test --all-targets
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) test --workspace --all-targets
+	$(CARGO) test --workspace --doc
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
 
 # deploy/slurm-array.sh through a throwaway one-node Slurm cluster (installs
 # slurm-wlm and munge as root where missing); DICT, SIZE, ABOVE, SHARDS override.

@@ -119,3 +119,211 @@ fn unsafe_code_stays_in_the_engine() {
         "Cargo.toml denies undocumented unsafe blocks"
     );
 }
+
+/// The longest a source file may be: past it, a reader loses the thread.
+const MAX_LINES: usize = 1_000;
+
+#[test]
+fn no_source_file_is_over_a_thousand_lines() {
+    let long: Vec<String> = all_sources()
+        .into_iter()
+        .filter_map(|path| {
+            let lines = std::fs::read_to_string(&path)
+                .unwrap_or_default()
+                .lines()
+                .count();
+            (lines > MAX_LINES).then(|| format!("{} ({lines} lines)", relative(&path)))
+        })
+        .collect();
+    assert!(long.is_empty(), "over {MAX_LINES} lines: {long:?}");
+}
+
+/// A crate's modules and the modules each one imports from (`crate::a::b`
+/// and `super::x` paths outside comments and test modules), by module path.
+/// A module's use of its own ancestors (its namespace) is not counted.
+fn imports(src: &Path) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let module_of = |path: &Path| -> String {
+        let relative = path.strip_prefix(src).unwrap_or(path).with_extension("");
+        let mut parts: Vec<String> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if matches!(
+            parts.last().map(String::as_str),
+            Some("mod" | "lib" | "main")
+        ) {
+            parts.pop();
+        }
+        parts.join("::")
+    };
+    let files = rust_files(src);
+    let modules: std::collections::BTreeSet<String> = files.iter().map(|p| module_of(p)).collect();
+    let mut graph = std::collections::BTreeMap::new();
+    for path in &files {
+        let module = module_of(path);
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let code: String = text
+            .split("#[cfg(test)]\nmod tests")
+            .next()
+            .unwrap_or_default()
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut used = std::collections::BTreeSet::new();
+        let mut paths: Vec<Vec<String>> = Vec::new();
+        for (prefix, base) in [("crate::", Vec::new()), ("super::", parent(&module))] {
+            for (at, _) in code.match_indices(prefix) {
+                let rest = &code[at + prefix.len()..];
+                if let Some(group) = rest.strip_prefix('{') {
+                    // `use crate::{a::b, c}`: each item of the group.
+                    let end = group.find('}').unwrap_or(group.len());
+                    for item in group[..end].split(',') {
+                        paths.push([base.clone(), segments(item)].concat());
+                    }
+                } else {
+                    paths.push([base.clone(), segments(rest)].concat());
+                }
+            }
+        }
+        for path in paths {
+            // The longest prefix of the path that is a module of this crate.
+            let target = (1..=path.len())
+                .rev()
+                .map(|n| path[..n].join("::"))
+                .find(|candidate| modules.contains(candidate));
+            if let Some(target) = target {
+                let is_ancestor = module == target || module.starts_with(&format!("{target}::"));
+                if !is_ancestor && !target.is_empty() {
+                    used.insert(target);
+                }
+            }
+        }
+        graph.insert(module, used);
+    }
+    graph
+}
+
+/// The path segments at the start of `text` (`a::b::C` gives a, b, C).
+fn segments(text: &str) -> Vec<String> {
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+        .unwrap_or(text.len());
+    text[..end]
+        .split("::")
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The parent of a module path, as segments.
+fn parent(module: &str) -> Vec<String> {
+    let mut parts: Vec<String> = module.split("::").map(str::to_string).collect();
+    parts.pop();
+    parts
+}
+
+/// A cycle in `graph`, if it has one, as the modules on it.
+fn find_cycle(
+    graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut std::collections::BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| n == node) {
+            return Some(path[at..].to_vec());
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(cycle) = visit(next, graph, path, done) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        done.insert(node.to_string());
+        None
+    }
+    let mut done = std::collections::BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|node| visit(node, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn no_crate_has_an_import_cycle() {
+    let cycles: Vec<String> = source_dirs()
+        .iter()
+        .filter_map(|src| {
+            let cycle = find_cycle(&imports(src))?;
+            Some(format!("{}: {}", relative(src), cycle.join(" -> ")))
+        })
+        .collect();
+    assert!(
+        cycles.is_empty(),
+        "modules that import each other in a circle: {cycles:?}"
+    );
+}
+
+#[test]
+fn nothing_below_the_command_line_imports_from_it() {
+    let graph = imports(&root().join("src"));
+    let upward: Vec<String> = graph
+        .iter()
+        .filter(|(module, _)| {
+            *module != "cli" && !module.starts_with("cli::") && !module.is_empty()
+        })
+        .filter(|(_, used)| used.iter().any(|u| u == "cli" || u.starts_with("cli::")))
+        .map(|(module, _)| module.clone())
+        .collect();
+    assert!(upward.is_empty(), "modules importing from cli: {upward:?}");
+}
+
+#[test]
+fn the_engine_and_the_prover_stand_alone() {
+    let manifest = |name: &str| {
+        std::fs::read_to_string(root().join("crates").join(name).join("Cargo.toml"))
+            .expect("the crate's manifest")
+    };
+    let dependencies = |text: &str| -> Vec<String> {
+        text.split("\n[")
+            .filter(|section| section.contains("dependencies]"))
+            .flat_map(|section| section.lines().skip(1))
+            .filter_map(|line| line.split('=').next())
+            .map(|name| name.trim().to_string())
+            .filter(|name| !name.is_empty() && !name.starts_with('#'))
+            .collect()
+    };
+    let engine = dependencies(&manifest("boggle-engine"));
+    for banned in [
+        "boggle",
+        "boggle-prove",
+        "clap",
+        "tokio",
+        "ratatui",
+        "crossterm",
+        "serde",
+    ] {
+        assert!(
+            !engine.iter().any(|d| d == banned),
+            "the engine depends on {banned}"
+        );
+    }
+    let prove = dependencies(&manifest("boggle-prove"));
+    assert!(prove.iter().any(|d| d == "boggle-engine"));
+    assert!(
+        !prove.iter().any(|d| d == "boggle"),
+        "the prover depends on the game"
+    );
+    for name in ["boggle-engine", "boggle-prove"] {
+        assert!(
+            manifest(name).contains("[lints]\nworkspace = true"),
+            "{name} takes the workspace's lints (undocumented unsafe denied)"
+        );
+    }
+}

@@ -40,6 +40,7 @@ fn a_game_played_on_a_pty_ends_and_restores_the_terminal() {
     pty.wait_for("Found:");
     pty.send(b"eat\r\x04");
     pty.wait_for("missed");
+    pty.wait_for("quit");
     pty.send(b"q");
     let (status, output) = pty.finish();
     assert!(status.success(), "{status:?}");
@@ -111,9 +112,10 @@ fn play_again_deals_a_new_board_records_each_game_and_keeps_the_session() {
     };
     pty.wait_for("Found:");
     pty.send(b"\x04");
-    // The record note, then the session's line.
+    // The record note, then the session's line, then (a moment later) the keys.
     pty.wait_for("here,");
     pty.wait_for("Session:");
+    pty.wait_for("board");
     // Enter on the end screen: a new board, the same rules and time.
     pty.send(b"\r");
     pty.wait_for("New");
@@ -121,6 +123,7 @@ fn play_again_deals_a_new_board_records_each_game_and_keeps_the_session() {
     pty.wait_for("here,");
     pty.wait_for("Session:");
     pty.wait_for("games");
+    pty.wait_for("board");
     pty.send(b"q");
     let (status, output) = pty.finish();
     assert!(status.success(), "{status:?}");
@@ -152,4 +155,64 @@ fn a_terminal_that_goes_away_ends_the_game() {
     pty.wait_for("Found:");
     let boggle = pty.program_pid();
     pty.hang_up(&boggle);
+}
+
+/// Keys still being typed when the time runs out (the Enter of a word, a
+/// `q`) do not dismiss the end screen: it takes keys only a moment later.
+#[test]
+fn a_late_key_does_not_throw_away_the_end_screen() {
+    let dir = TempDir::new("tui-pty-late");
+    let args = format!(
+        "--time 2 --seed 4 --no-record --dict '{}'",
+        dictionary(&dir)
+    );
+    let Some(mut pty) = start_tui(&dir, &args) else {
+        return;
+    };
+    pty.wait_for("Found:");
+    pty.send(b"ro");
+    pty.wait_for("missed");
+    // Typed across the end of the turn: a word's last letter, its Enter, a q.
+    pty.send(b"b\rq");
+    pty.wait_for("board");
+    pty.send(b"x");
+    // The end screen is still up (the q was not taken): Ctrl-C ends it.
+    pty.send(b"\x03");
+    let (status, output) = pty.finish();
+    assert!(status.success(), "{status:?}");
+    let after = output
+        .windows(b"missed".len())
+        .position(|w| w == b"missed")
+        .map_or(&output[..], |at| &output[at..]);
+    assert!(
+        !contains(after, b"New"),
+        "the late Enter dealt no new board"
+    );
+}
+
+/// The first key after the terminal is resized is acted on at once, even
+/// when it arrives with the resize.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_first_key_after_a_resize_is_taken() {
+    let dir = TempDir::new("tui-pty-resize");
+    let args = format!("--time 0 --no-record --dict '{}'", dictionary(&dir));
+    let Some(mut pty) = start_tui(&dir, &args) else {
+        return;
+    };
+    pty.wait_for("Found:");
+    pty.send(b"xyzzy");
+    let boggle = pty.program_pid();
+    let tty = std::fs::read_link(format!("/proc/{boggle}/fd/0")).expect("the program's terminal");
+    let resized = Command::new("stty")
+        .args(["-F", &tty.display().to_string(), "rows", "20", "cols", "60"])
+        .status()
+        .expect("stty runs");
+    assert!(resized.success());
+    // The Enter comes with the resize: it alone must submit the word.
+    pty.send(b"\r");
+    pty.wait_for("dictionary");
+    pty.send(b"\x03");
+    let (status, _) = pty.finish();
+    assert!(status.success(), "{status:?}");
 }

@@ -80,7 +80,7 @@ pub fn run(args: &TuiArgs) -> Result<(), CliError> {
         Some(seconds) => Some(Duration::from_secs(seconds)),
     };
     let dictionary = load_game_dictionary(&args.game, &rules, args.level)?;
-    let word_list = format!("Words: {}; ? for help", dictionary.describe());
+    let word_list = dictionary.describe();
     let dictionary = Arc::new(dictionary);
     // One generator for the session: with --seed the boards played again are
     // repeatable too, and the first is the board that seed always gave.
@@ -103,8 +103,8 @@ pub fn run(args: &TuiArgs) -> Result<(), CliError> {
     });
     let mut app = App::new(WordFind::with_rules(dictionary, rules), board, time)
         .with_level(args.level)
-        .with_boards(boards);
-    app.announce(word_list);
+        .with_boards(boards)
+        .with_word_list(word_list);
     let look = Look {
         colour: use_colour(args.color, std::env::var_os("NO_COLOR")),
     };

@@ -1,6 +1,6 @@
 //! The client side of `boggle join`: why it ends ([`JoinError`]), the line
 //! mode for scripts and tests, and the text both clients show. Who joins
-//! where and the connection itself, kept through drops, are [`super::link`]. Every string from the server
+//! where and the connection itself, kept through drops, are `super::link`. Every string from the server
 //! passes through [`clean`] before it is printed, so no byte from the network
 //! can drive the terminal, whatever the server is.
 

@@ -3,12 +3,12 @@
 //! carries rooms over TCP with its limits, and the clients (line mode, full screen).
 //!
 //! - [`protocol`]: the messages, their decoder and the checks on names and text.
-//! - [`connection`]: the framing both ends share: whole lines under a cap, written in time.
+//! - `connection`: the framing both ends share: whole lines under a cap, written in time.
 //! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
 //! - [`limits`]: what the server allows: sizes, rates, times, queues, per address.
-//! - [`outbox`]: each client's send queue, bounded in bytes.
+//! - `outbox`: each client's send queue, bounded in bytes.
 //! - [`server`]: sockets, rooms by name, the limits applied, timers and shutdown.
-//! - [`link`]: who joins where, and a client's connection to the server, rejoined after a drop.
+//! - `link`: who joins where, and a client's connection to the server, rejoined after a drop.
 //! - [`client`]: why a client ends, the line mode for scripts, the text both clients show.
 //! - [`screen`]: the full-screen client on a terminal, built as the tui is.
 //!

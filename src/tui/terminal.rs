@@ -1,7 +1,7 @@
 //! The real terminal, and the only place that drives crossterm: raw mode and
-//! the alternate screen ([`Session`]), the keys (read on a thread of their
+//! the alternate screen (`Session`), the keys (read on a thread of their
 //! own and passed on as plain [`Key`]s), and the one loop both full screens
-//! run on, the tui's game and `boggle join`'s ([`FullScreen`], [`drive`]):
+//! run on, the tui's game and `boggle join`'s (`FullScreen`, `drive`):
 //! it redraws after every event and every frame, ticks the screen with the
 //! time passed (the only reads of the clock), and ends when the screen says
 //! so, on `SIGTERM`, `SIGHUP` or `SIGINT` from outside (noticed within a
@@ -265,8 +265,11 @@ impl<F: FnMut(&mut App)> FullScreen for Game<'_, F> {
 
     fn draw(&mut self, frame: &mut Frame) {
         ui::render(frame, self.app, self.look);
-        // PageUp/PageDown move by what this screen shows, which only the drawer knows.
+        // PageUp/PageDown move by what this screen shows, and the clock stops
+        // while the board cannot be shown: only the drawer knows either.
         self.app.set_page(ui::page_size(self.app, frame.area()));
+        self.app
+            .set_board_fits(ui::board_fits(self.app, frame.area()));
     }
 
     fn key(&mut self, key: Key) {
@@ -428,13 +431,19 @@ impl Drop for KeyReader {
     }
 }
 
+/// How long one ask of crossterm for an event waits. Not zero: crossterm's
+/// reader of the terminal device never looks at its input within a zero
+/// timeout.
+const ASK: Duration = Duration::from_millis(1);
+
 /// The key reader's loop. crossterm's reader spins for ever on a terminal
 /// that hung up (its reads return end of file at once), so it is only asked
 /// for events once the terminal itself says it is still there. It is asked
-/// every frame, not only when input is waiting: its own wait is
-/// edge-triggered, and a resize it has not yet been asked for, taken
-/// together with a key, hid that key from it until the next key came (while
-/// the terminal said input was waiting, and this loop spun).
+/// every frame, not only when input is waiting, so a resize alone is seen.
+/// crossterm reads the terminal device with poll(2) (its `use-dev-tty`
+/// feature): its default reader waits edge-triggered, and when a key came
+/// with a resize it returned the resize and dropped the key's readiness, so
+/// the key waited for the next one.
 fn read_keys(keys: &mpsc::UnboundedSender<TermEvent>, stop: &AtomicBool) {
     let end = |why: TermEvent| {
         let _ = keys.send(why);
@@ -450,7 +459,7 @@ fn read_keys(keys: &mpsc::UnboundedSender<TermEvent>, stop: &AtomicBool) {
         };
         let mut read_any = false;
         loop {
-            match event::poll(Duration::ZERO) {
+            match event::poll(ASK) {
                 Ok(true) => read_any = true,
                 Ok(false) => break,
                 Err(_) => return end(TermEvent::HungUp),

@@ -1,18 +1,32 @@
 //! Board classes: the letter buckets each cell may hold, the classes they
 //! make (one bucket per cell, numbered in mixed radix), the board's
-//! symmetries, and the canonical class and board under them.
+//! symmetries, the canonical class and board under them, and the groups.
+//!
+//! A class's id reads its cells' buckets as digits, cell 0 most
+//! significant. Of the classes a symmetry maps onto each other only the
+//! one whose buckets, read in the prover's cell order ([`Layout`]), sort
+//! first is proved; reading in that order makes a canonical class's
+//! leading positions canonical too, so the classes of a group (which
+//! differ only in the last, free positions) are canonical together. The
+//! symmetries are those the moves allow: 8 for a square board under 8
+//! neighbours, 4 for a rectangle, only the mirror without going up.
+//!
+//! Limits: [`Classes::canonical`] walks every class id, which is fine up to
+//! 4x4 (3 buckets off the corners and 2 on them: 1,068,363 classes up to
+//! symmetry); a class id is a `u64`.
 
 use std::fmt;
 
 use boggle_engine::{MoveRule, SearchRules};
 
-/// Most cells a board may have for `boggle prove` (a path of positions is a `u32` mask,
-/// a board's letters fit one `u128` key, and larger boards have too many classes anyway).
-pub const MAX_CELLS: usize = 16;
+use crate::layout::Layout;
+
+pub use crate::entry::MAX_CELLS;
 
 /// The default buckets for boards of up to 9 cells: three groups, and two
 /// (vowels and the rest) on the corners: 639 classes on 3x3 after symmetry.
-/// The measurements behind the choice are in the module doc of [`super`].
+/// The measurements behind the choice are in `docs/PROVE.md` (three on the
+/// corners took 46.2 CPU-s for the 3x3 proof, two 38.7).
 pub const BUCKETS_3X3: &str = "aeiouy bcdfgjkmpqvwxz hlnrst/aeiouy bcdfghjklmnpqrstvwxz";
 /// The default buckets for larger boards: three groups, two on the corners.
 pub const BUCKETS_LARGE: &str = "aeijou bcdfgmpqvwxz hklnrsty/aeiosuy bcdfghjklmnpqrtvwxz";
@@ -170,7 +184,7 @@ pub struct Classes {
     radix: Vec<u64>,
     /// Each symmetry other than the identity, as `image[cell]`.
     symmetries: Vec<Vec<usize>>,
-    /// The cells in the order the prover forces them (see [`super::tree::Layout`]).
+    /// The cells in the order the prover forces them (see [`Layout`]).
     order: Vec<usize>,
     /// How many of the last positions are free within a group.
     free: usize,
@@ -193,7 +207,7 @@ impl Classes {
         let radix = (0..rows * cols)
             .map(|cell| buckets.for_cell(rows, cols, cell).len() as u64)
             .collect();
-        let layout = super::tree::Layout::new(rules);
+        let layout = Layout::new(rules);
         Classes {
             rows,
             cols,

@@ -1,355 +1,297 @@
-//! `boggle prove`: a branch-and-bound proof of the best boards of a size,
-//! after Dan Vanderkam's method (arXiv 2507.02117), in our own code.
+//! A branch-and-bound proof of the best Boggle boards of a size, after Dan
+//! Vanderkam's method (arXiv 2507.02117), in our own code: `boggle prove`.
 //!
-//! # How it works
+//! Given a dictionary, the rules and a target score, [`prove_groups`] finds
+//! every board scoring at least the target, or proves there is none,
+//! without scoring the boards one by one: it bounds whole *classes* of
+//! boards from above, drops the classes whose bound is under the target,
+//! and searches inside the others. How to run a proof (flags, costs, shards,
+//! batch systems) and the measurements behind the choices made here are in
+//! `docs/PROVE.md`.
 //!
-//! Every board is in exactly one *class*: each cell holds one bucket of
-//! letters (by default, up to 9 cells, `aeiouy bcdfgjkmpqvwxz hlnrst` and
-//! on the corners vowels and the rest: 639 classes on 3x3 after the 8
-//! symmetries). A class's word paths are the
-//! (cell, letter) sets of every path that spells a word, each sorted in one
-//! cell order (centre, edges, corners, each block's cells with the fewest
-//! letters first: [`tree::Layout`]) and packed
-//! into a 128-bit key. Sorted, the keys are the *orderly* tree of sum nodes
-//! (points plus children) and choice nodes (the best of a cell's letters):
-//! [`tree::Prover`] computes its bound in one pass over them. The bound is at
-//! least the score of every board in the class: a board picks one letter per
-//! choice node, and what it then sums counts each of its words at least once
-//! (a word spelled with the same letters on the same cells along several
-//! paths counts once). A class whose bound is under the target is done.
-//! Otherwise the first two positions are forced by *merging*: for each
-//! letter, the keys that skip the position and those with that letter there
-//! (the letter cleared) are merged into one sorted list, whose bound is
-//! tighter than the choice node's (a merged sum node takes the best of its
-//! children's sums, not the sum of their bests). For a list whose bound
-//! still reaches the target the tree is built and walked depth-first: the
-//! rest of the cells are forced in the same order, each pending choice node
-//! of a cell replaced by its child for each letter; the bound of a partial
-//! board is the points collected plus the bounds of the choices still
-//! pending, those of each later position counted together (a board holds
-//! one letter there for all of them: the best letter's sum over their
-//! children, not the sum of each choice's best); a letter whose bound falls
-//! under the target is dropped, and a complete board that is left is scored
-//! exactly by [`boggle_engine::search::Searcher`].
+//! # Terms
 //!
-//! Classes that differ only in their corners form a *group*
-//! ([`classes::Group`]): its word paths are collected once, with every letter
-//! on the corners, forced on its first two positions once for the whole
-//! group, and each forced list built into one tree for all the group's
-//! classes: each node holds a bound per class (its bound in that class's
-//! own tree), in 16-bit vector lanes, and one walk serves them all, going on
-//! in the lanes where a letter's bound reaches the target (and, on a corner,
-//! whose bucket holds the letter). A class's
-//! recorded bound is the highest met on its way down (at least its best
-//! board's score), so a class pruned with its group carries the group's. Classes are
-//! deduplicated under the board's symmetries (8 for a square, 4 for a
-//! rectangle, the mirror without going up), reading buckets in the forcing
-//! order so a group's classes are canonical together; so are the boards found.
+//! In the order the proof meets them.
 //!
-//! [`shard`] deals the groups to shards, writes one ndjson line per class,
-//! resumes, and merges the shards' files into one result.
+//! - **Cell**, **position**: a board's squares, numbered row by row, are
+//!   its cells. A *position* is a cell's place in the order the prover
+//!   forces cells in ([`Layout`]): the cells with the most neighbours
+//!   first, and among those the ones with the fewest letters. An entry's
+//!   key and the levels of the orderly tree follow the positions.
+//! - **Bucket**: a set of letters. [`classes::Buckets`] gives every cell a
+//!   few buckets that hold each letter exactly once (the corners may have
+//!   their own).
+//! - **Class**: one bucket for each cell; the boards whose every cell holds
+//!   a letter of its bucket. Every board is in exactly one class. A class
+//!   is numbered by its buckets in mixed radix (its *id*), and only the
+//!   *canonical* one of the classes a symmetry of the board maps onto
+//!   each other is proved.
+//! - **Group**, **free position**: a group is the classes that differ only
+//!   in the buckets of their last positions, the *free* ones (the corners):
+//!   their word paths are collected once ([`classes::Group`]).
+//! - **Target**: the score sought (`--above`). A class, or a partial board,
+//!   whose bound is under it is *pruned*: no board in it reaches the target.
+//! - **Word path**: the (cell, letter) pairs along which a word is spelled
+//!   on some board of the class. Words spelled on the same pairs (`EAT`,
+//!   `TEA`, `ATE` on the same three cells) are one path whose points add up;
+//!   a word spelled on the same pairs in two orders is counted once.
+//! - **Entry**: a word path packed in a `u128`: the letter at each position
+//!   (the *key*), the positions used, and the points. Sorted, entries are
+//!   the orderly tree in depth-first order.
+//! - **Orderly tree**: the trie of a class's word paths, each inserted in
+//!   position order. A **sum node** is reached from the root by some pairs
+//!   and holds the points of the paths that end there; its children are
+//!   **choice nodes**, at most one per later position, and a choice node's
+//!   children are sum nodes, one per letter its position may hold.
+//! - **Bound**: a sum node's points plus its choices' bounds; a choice
+//!   node's, the best of its children's. The root's bound is at least the
+//!   score of every board of the class: a board picks one child at each
+//!   choice node, and what it keeps holds every word the board has.
+//! - **Forcing**: fixing a position's letter, which keeps that letter's
+//!   child at each of the position's choice nodes. A **forced position** is
+//!   one whose letter is fixed on the way down. The first two positions
+//!   (three in very long lists) are forced by **merging** sorted lists of
+//!   entries, once for a whole group; the rest by the walk.
+//! - **Lane**: one class's bound among several computed side by side, one
+//!   element of a `[u16; 16]` (or `u32`) the compiler keeps in vector
+//!   registers. A **split** divides a group's list of entries among lanes by
+//!   the buckets its free positions take, so one pass bounds many classes.
+//! - **Flat tree**: the orderly tree written out for the walk in three
+//!   arrays, with a bound in every lane at every node. A **stub** is one of
+//!   its sum nodes whose choices are not written yet: the walk writes them
+//!   when it gets there.
+//! - **Base tree**: the lists one position's forcing makes, one per letter,
+//!   share the entries that skip the position; their tree is the base,
+//!   written once, and each letter's tree takes whole nodes from it.
+//! - **Walk**: the depth-first search over the flat tree that forces the
+//!   positions left one at a time, in every lane at once. A **pending**
+//!   choice node is one the letters chosen so far reach, whose position is
+//!   not forced yet.
+//! - **Slack**: the pending choices' bounds summed per position (and their
+//!   children's, per letter), kept as the walk goes, so that a letter's
+//!   bound is one addition. The **gap** is how much tighter a later
+//!   position's share of the bound is once its choices must agree on one
+//!   letter.
+//! - **Rescoring**: scoring a complete board the walk reached with the
+//!   solver ([`boggle_engine::search::Searcher`]): its bound may still be
+//!   above its score.
+//! - **Record**: a class's outcome ([`ClassRecord`]): its bound, the highest
+//!   met on its way down, and its boards that reach the target.
+//! - **Shard**: every Nth group, proved by one process that writes one
+//!   record per line to a file ([`shard`]).
 //!
-//! # What was measured
+//! # A proof by hand: 2x2
 //!
-//! 3x3, ENABLE2K, classic rules, `--above 500`, one thread, on the shared
-//! 2-core machine (the published proof's code: 523 CPU-s). "Estimated" is
-//! `--sample` over 20-30 groups or classes; the full runs are in the README.
+//! Take a 2x2 board, whose cells are numbered
 //!
-//! - Inserting each word path into a pointer tree from the root (the paper's
-//!   way): about 300 ns per node, almost all cache misses; the walk itself was
-//!   under 1% of the time. 385 CPU-s estimated (4 buckets).
-//! - Collecting the paths as sorted 128-bit keys and bounding them in one pass
-//!   (the tree built only for classes whose bound reaches the target): 3-4x
-//!   faster per class; 240 CPU-s estimated.
-//! - Collecting paths was then most of the time, because a path is found again
-//!   in every class that holds it: groups collect once per choice of
-//!   non-corner buckets and filter per corner; the bound pass over the keys
-//!   made one-pass and branch-light: 155.6 CPU-s measured (4 buckets).
-//! - Forcing the first cells by filtering the keys (a merged, tighter bound,
-//!   as the paper forces by merging subtrees) before the walk: 0, 1 and 2
-//!   cells forced measured 174, 214 and 291 CPU-s estimated: the tighter
-//!   bound does not pay for the filtering (so the walk starts at once; the
-//!   switch was removed with the tree rewrite).
-//! - Building the walked tree in one pass over the keys instead of
-//!   recursively: 101 → 84 CPU-s estimated (3 buckets).
-//! - Buckets: the paper's four make 34,960 classes; three
-//!   (`aeiouy bcdfgjkmpqvwxz hlnrst`, 2,862 classes) about 0.6x the time:
-//!   93.6 CPU-s measured for the whole proof (the same 42 boards as with four);
-//!   two (vowels and the rest, 102 classes) 116 CPU-s measured.
-//! - Bounding the last corner's classes straight from their parent's keys
-//!   (never writing keys for classes that end there): within the noise of the
-//!   shared machine (84-95 CPU-s estimated), kept as strictly less work.
-//! - 4x4 (ENABLE2K, default buckets): a group's keys, with every letter on the
-//!   four corners, take close to 1 GB; one group of 16 classes took 119.8
-//!   CPU-s and another over 500 CPU-s (stopped), of 67,257 groups: the
-//!   corners-free grouping that pays on 3x3 is too coarse for 4x4, where
-//!   fixing more cells per group (fewer letters per collected path) is the
-//!   next thing to measure. Measured since with `--sample 20 --per-class
-//!   --seed 1`: single classes take 1 to 1,376 CPU-s; the 10 that finished in
-//!   an hour averaged 244 CPU-s, so the whole proof is at least 72,000
-//!   CPU-hours. The walk is the cost there; forcing the first cells by
-//!   merging (tighter bounds high in the walk, as the paper does) is the
-//!   next thing to try on 4x4, though it did not pay on 3x3. (Done since,
-//!   2.2x on 3x4, below. With it and the tighter bound per letter, the same
-//!   sample finished all 20 classes in 30 minutes, 89.6 CPU-s each on
-//!   average: 26,600 CPU-hours estimated, 95% interval 1,200-51,900.)
+//! ```text
+//! 0 1
+//! 2 3
+//! ```
 //!
-//! - 2026-11-23, the tree rewrite (one commit each, measured on the 3x3
-//!   proof): one pass per key list splits a free cell into all of its
-//!   buckets, with the bounds in vector lanes and the children lists written
-//!   in the same pass; a flat tree written as its nodes close; a walk that
-//!   bounds every letter before queueing any choice; provers kept between
-//!   groups; the path's positions carried along instead of read back from
-//!   the key; two free cells split per pass (up to 16 lanes, 12 for a pass of
-//!   9); a pass's lanes for an entry from one table per two consecutive
-//!   positions; a trie node's children found once per node for all its
-//!   neighbours; 64-bit shifts where the key allows; 16-bit saturating lanes
-//!   when the target fits. Together: 93.6 → 44.4 CPU-s for the whole 3x3
-//!   `--above 500` proof (the same 42 boards).
+//! and touch each other (every cell is a corner). The dictionary is `ATE
+//! EAT SEA TEA`, one point each under the classic rules, and the target is
+//! 4. The buckets `a e st bcdfghijklmnopqruvwxyz` give each cell four: 256
+//! classes, 55 up to the board's 8 symmetries, all in one group (its four
+//! positions are free).
 //!
-//! - 3x3's corners in two buckets (vowels and the rest; 639 classes instead
-//!   of 2,862): full runs 46.2 CPU-s with three corner buckets, 38.7 and 40.0
-//!   with two, 50.6 with one; collecting letter by letter (one AND gives the
-//!   open neighbours that may hold each child letter).
-//! - 3x4, `--above 1500`, `--sample` on 2 threads (seed 1): with the corners
-//!   free in each group (the default) 7.1 CPU-hours estimated for the whole
-//!   proof (95% interval 1.1-13.1; 20 of 1,863 groups, 1 GB peak); with two
-//!   corners free 11.3 (7.3-15.3; 60 groups); with none, every class its own
-//!   group, 9.9 (7.3-12.5; 200 classes). The goal, an hour on two threads, is
-//!   about 3.5x away; grouping does not close it.
-//! - The walk waits on memory: on 3x4 it is 83% of the time, and its hot
-//!   instructions are loads of choice nodes and their children, queued at
-//!   shallower depths anywhere in a tree of hundreds of megabytes. Loading a
-//!   depth's choices, then their children, ahead of the pass over them (so
-//!   the misses overlap instead of following one another): 3x4 `--sample 6
-//!   --seed 1`, one thread, 24.6 and 26.0 → 19.6 and 19.7 CPU-s per group
-//!   (1.3x). Prefetching the sum nodes a letter would queue as well: no
-//!   change (19.78 against 19.78).
+//! Class 26 holds `A` on cell 0, `E` on cell 1 and `S` or `T` on cells 2
+//! and 3: the boards `AESS`, `AEST`, `AETS` and `AETT`. Its positions are
+//! its cells in order (they all have three neighbours, and the two with
+//! one letter come first). Its word paths, sorted as entries are (a path
+//! that skips a position before one that uses it):
 //!
-//! - Forcing the first positions by merging, again (the walk now being the
-//!   cost): 3x4 `--sample 6 --seed 1`, one thread, CPU-s per group: 16.6
-//!   with none; per class, 10.4 with one position, 9.6 with two, 14.1 with
-//!   three, 20.8 with four (each merge is a pass over the whole list, and
-//!   most letters survive the third); two per group, before the corners are
-//!   split, 8.9; the same with each surviving class's list written in a
-//!   second pass instead of filtered from the group's while its tree is
-//!   built, 6.8 (3x4 `--sample 20 --seed 1 --threads 2`: 6.63 → 3.01
-//!   CPU-hours estimated). 3x3: 40.7-42.6 → 38.2 CPU-s. Forcing a third
-//!   position per class on top: 11.2; splitting the third and fourth
-//!   positions into their letters by filtering (one lane each) before
-//!   building: 12.9 and 27.3 (most letters survive, and each gets a tree
-//!   nearly as large). What is left is building the trees (about 40%: a
-//!   class's tree has hundreds of thousands of nodes, most of them for the
-//!   corners, while the walk takes a few thousand steps into it) and the
-//!   walk (about 25%).
+//! ```text
+//! 0A 1E 3S: 1    SEA
+//! 0A 1E 3T: 3    ATE, EAT and TEA on the same cells: one path
+//! 0A 1E 2S: 1    SEA
+//! 0A 1E 2T: 3    ATE, EAT, TEA
+//! ```
 //!
-//! - One tree for a group's classes, and the tighter bound per letter (both
-//!   in the second session of 2026-11-23; 3x4 `--sample 6 --seed 1`, one
-//!   thread, CPU-s per group, the machine's noise about 20% between equal
-//!   runs): main 8.79 (8.41 an hour later). A tree per forced list with a
-//!   bound per class in 16 lanes, walked once for all its classes instead of
-//!   a tree and a walk per class: 5.72 (trees built 2,872 → 385 for the 90
-//!   classes, building them 26.8 → 9.4 s with the lane split and list
-//!   writing they replace; the walk 20.4 → 15.8 s). Each child holding its
-//!   sum node (one miss instead of two) and every line of a choice's
-//!   children loaded ahead: 5.31, 5.12. The walk's letters bounded with the
-//!   later positions' pending choices summed per letter: 6.26 → 4.51 (the
-//!   walk's calls 3.25 million → about a quarter); only from the 6th or 8th
-//!   depth on, 4.83 and 5.26; with one position forced by merging instead of
-//!   two, 5.41 (and 9.8 without the tighter bound); three, 8.0. 3x3: the
-//!   same records (bounds and boards) as before, 35.4 CPU-s. The tighter
-//!   bound must stay out of what is passed down: subtracted there, it counts
-//!   again at every depth, and the brute-force tests fail.
+//! Their orderly tree, with each node's bound:
 //!
-//! - The pending choices summed as they are queued (2026-11-24). On a
-//!   heavy 4x4 group the tighter bound's pass over every later position's
-//!   pending choices (at every call of the walk) was 47% of the time, the
-//!   walk 36%. Each position's sums (its choices' bounds, their children's
-//!   by letter) are now kept as choices are queued and taken off with
-//!   wrapping arithmetic (exact: no sum passes its lane's root bound); the
-//!   tighter bound is computed only when a letter passes the plain one, and
-//!   only the walked letter's children are read. 4x4 `--above 3500`, one
-//!   group each (`--sample 1 --seed S --threads 1`), old and new side by
-//!   side on the two cores and then swapped, CPU-s: seed 2 13.9/13.6 →
-//!   10.6/12.7, seed 4 32.6/34.8 → 24.4/26.9, seed 5 40.3/43.3 →
-//!   33.3/25.3, seed 1's third group 204 → 150: about 1.35x. 3x3: 38.3 →
-//!   35.0 CPU-s side by side, the same records. Slower and dropped: saving
-//!   and restoring the sums of the positions a letter queues to instead of
-//!   taking the choices off (806 against 580 CPU-s on seed 3's group: a
-//!   position's sums are 0.8 KB in 16 lanes); leaving the free corners out
-//!   of the tighter bound (280 against 186 on seed 1's third group: their
-//!   gap prunes). No gain then: loading the queued choices' children ahead,
-//!   or keeping the children's sum nodes and bounds in two arrays (both pay
-//!   on the larger trees of 2026-11-25, below, and are kept).
-//! - 4x4 sampled by groups, as the proof runs them (`--sample 30 --seed 1
-//!   --threads 2`, this code): stopped after 46 minutes with 392 of 472
-//!   classes done in 5,231 CPU-s (13.3 a class) and a group still running,
-//!   so at least about 4,000 CPU-hours; the per-class estimates above
-//!   (26,600) measured classes proved alone, without their group's shared
-//!   tree. Groups are heavy tailed (12 to 770 CPU-s in those measured), so
-//!   the heavy groups are where the next gain is: in them the walk's
-//!   queueing (adding each queued choice's children's bounds, 16 lanes
-//!   each) and taking off are now most of the time.
-//! - The forcing order per group (2026-11-24, second session). Within the
-//!   centre's block and the edges', each group forces its cells with the
-//!   fewest letters first ([`tree::Layout::arrange`]; classes are still read
-//!   in the fixed order, so their ids and the shards do not change). The
-//!   order alone changes a 4x4 group's time up to 3x (`--sample 1 --seed S
-//!   --threads 1`, CPU-s): seed 6's group 142.7 in the fixed order, 53.8
-//!   with the top and bottom edges first (the published code's order),
-//!   137.7 with the left and right first, 47.1 with the fewest letters
-//!   first; seed 7's 169, 125.5, 184.8, 113; seed 3's 574 and 439 (top and
-//!   bottom first). Fixed order and fewest first side by side, then
-//!   swapped: seed 2 12.2/11.8 → 6.7/5.1, seed 5 32.7/28.6 → 22.3/16.4.
-//!   Every non-corner cell by its letters alone (edge cells before centre
-//!   ones that hold more): slower (seed 6 67.4, seed 7 231). 3x3: the same
-//!   boards in every class, 36.7 against 37.9 CPU-s; 3x4 `--sample 6 --seed
-//!   1`, side by side: 27.7/30.2 → 24.4/28.6. The 4x4 grouped sample
-//!   (`--sample 30 --seed 1 --threads 2`) now finishes: 139.3 CPU-s per
-//!   group, **2,600 CPU-hours** estimated (95% interval 1,340-3,870),
-//!   slowest group 701 CPU-s, in 36.8 minutes. With the new order, a third
-//!   position forced by merging (side by side, then swapped, against two):
-//!   seed 6 47.8/46.7 against 59.7/52.8, seed 5 19.8/17.9 against
-//!   26.0/16.7, but seed 2 16.5 against 7.1 (its trees are small, and 216
-//!   merges are not); not kept. A third position forced only in lists
-//!   still longer than [`tree`]'s `FORCE_MORE` after two (side by side
-//!   against two everywhere, env-var scratch build): 2 million paths, seed
-//!   7 109.3 → 69.9, seed 6 51.5 → 37.9, seed 5 15.5, seed 2 6.6 (as
-//!   before); 3 million, seed 6 43.2; 4 million, 52.7; 1 million, seed 6
-//!   46.8 and seed 5 18.5. Kept at 2 million (3x3's lists are all shorter:
-//!   the same records). The 30-group 4x4 sample above was run before it;
-//!   run again with it: 82.2 CPU-s per group, **1,540 CPU-hours** (95%
-//!   interval 870-2,200), slowest group 373 CPU-s, 26.6 minutes.
-//! - The walk's memory, again (2026-11-25; the forcing order and
-//!   `FORCE_MORE` made the trees fewer and larger: seed 5's group walks 48
-//!   trees of up to 5.6 million nodes each). A heavy group's profile (seed 7)
-//!   is now the tree's build 29%, the walk 29%, the queueing 19%, the
-//!   forcing by merging 17%; the queueing waits on the loads of the choices
-//!   and their children's bounds. Kept: the children's bounds in an array of
-//!   their own (two to a cache line, a choice's side by side), and, before a
-//!   letter's choices are queued, a prefetch of them all and then of their
-//!   children's bounds ([`tree`]'s `Tree::prefetch`; no gain when tried
-//!   before, above, on smaller trees). Side by side, then
-//!   swapped, two rounds, CPU-s: seed 6 38.4-44.0 → 34.6-37.4, seed 7
-//!   71.8/76.9 → 70.0/72.9. Not kept: a log of the sums each queued choice
-//!   overwrote, restored as the walk backs up instead of taking the choices
-//!   off (seed 5 14.5/17.6 → 25.0/21.7: the log outgrows the caches);
-//!   prefetching the pending choices' children on entering a position
-//!   (no change); a 4th position forced by merging in lists still longer
-//!   than 2 million (seed 7 63.0/61.3 → 75.6/70.5); within a block, ties
-//!   in letters broken by the most (seed 7 68.3/62.1 → 75.2/82.9) or the
-//!   fewest (no change) neighbours already forced; four buckets off the
-//!   corners (the 3x3 ones: 2.1 million groups at 4.1 CPU-s, 2,420
-//!   CPU-hours from 20 groups); a build for this CPU (`-C
-//!   target-cpu=native`, AVX2): 4% on seed 7, not worth a second build;
-//!   the trees in 2 MB pages (glibc's `GLIBC_TUNABLES=glibc.malloc.hugetlb=1`,
-//!   200 MB of them in use): seed 6 36.5 → 37.7, so the walk does not wait on
-//!   the TLB; a third position forced from 1.2 million paths instead of 2:
-//!   seed 3 100.2/100.7 → 100.4/95.5. Counted on seed 6's group (scratch
-//!   build): 1.1 billion children's bounds added by the queueing, about 5
-//!   per choice queued; a fifth of them leaves; 1% the same in every lane,
-//!   but half of them one value in some lanes and 0 in the rest (a value
-//!   and a 16-bit mask would hold them in 4 bytes instead of 32). Tried in
-//!   its simplest form, each child's bound as 8 bytes (the value and its
-//!   lanes, or an index into the whole bounds kept apart): seed 6 39.7/40.0
-//!   → 55.3/55.9 CPU-s, side by side (a branch per child that goes either
-//!   way half the time, and a scalar unpacking); not kept. Packed only
-//!   where all of a choice's children pack (a flag on the choice, so one
-//!   branch per choice): 36.8/37.4 → 53.8/54.5; with a branch-free
-//!   packing test, 36.1/36.8 → 50.0/50.8: the build grows from about a
-//!   quarter of seed 5's profile to 36%, and the walk and the queueing
-//!   take as long as before; not kept either.
-//!   The 30-group sample with this: 70.7 CPU-s per group, **1,320
-//!   CPU-hours** (95% interval 750-1,890), slowest group 321 CPU-s, 19.1
-//!   minutes. Seed 3's group, 439 CPU-s in the published code's order
-//!   before, is now 98.
-//! - What the walk reaches (2026-11-25, second session). Counted on seed
-//!   6's group: 15.5 million of the 248 million choice nodes built (6%)
-//!   are ever queued, under 0.5% of those more than six levels below the
-//!   root, while writing the nodes was 60% of the build (the same pass
-//!   without writes: 5.6 s against 14.8). And no list forced by merging in
-//!   four heavy groups was under the target (0 of 952), so their bounds
-//!   (17% of seed 6's time) pruned nothing. Kept, side by side then
-//!   swapped, CPU-s: (1) the tree written six levels of sum nodes deep,
-//!   the sum nodes there with choices left as stubs that the walk grows
-//!   when it reaches them ([`tree`]'s `BUILT` and `Tree::grow`; 5 levels
-//!   about the same, 4 and 7 slower); (2) before queueing a walked
-//!   letter's children's choices at every later position, the next
-//!   position's alone, and a check that one of its letters passes (38% of
-//!   the steps stop there); (3) no bound for lists longer than 250,000
-//!   paths ([`tree`]'s `BOUNDED`); (4) a choice node without its bound (8
-//!   bytes instead of 40: the walk takes the best of its children's, which
-//!   it reads anyway). Seed 7 72.7/72.8 → 57.4/62.9 with (1)-(2) and the
-//!   bound skipped for lists forced further, → 55.0/56.9 with (3), →
-//!   53.6/58.8 with (4); seed 6 37.7/38.0 → 33.1/34.7 → 25.9/31.2 → 23.9-26.2;
-//!   seed 2 4.75/5.13 → 3.54/3.86 with (3). 3x3: the same records in every
-//!   class, 33.3/34.4 CPU-s against 38.7/36.6. Not kept: the later
-//!   positions' choices queued in two more stages, each checked like (2)
-//!   (the corners first: seed 7 58.2/58.6 against 60.7/62.4, seed 6
-//!   29.4/34.7 against 28.5/32.8; the rest first: no change); `FORCE_MORE`
-//!   at 1 million (no change) or 4 million (seed 7 54-59 → 100). The
-//!   30-group sample with all four: 59.6 CPU-s per group, **1,110
-//!   CPU-hours** (95% interval 610-1,610), slowest group 280 CPU-s, 15.9
-//!   minutes (2,121 → 1,785 CPU-s for the sample: 1.19x, less than the
-//!   single groups above, 1.2-1.4x).
+//! ```text
+//! sum 6
+//! └─ choice, cell 0: 6
+//!    └─ A: sum 6
+//!       └─ choice, cell 1: 6
+//!          └─ E: sum 6 = 3 + 3
+//!             ├─ choice, cell 2: 3 = best of S: sum 1, T: sum 3
+//!             └─ choice, cell 3: 3 = best of S: sum 1, T: sum 3
+//! ```
 //!
-//! - The machine changed (2026-11-25, third session): an AVX-512 EPYC on
-//!   which the same code runs the 3x3 proof in 18.1 CPU-s (31.7 before) and
-//!   seed 7's group in 29 (53.6); danvk/hybrid-boggle's 3x3 proof takes 400
-//!   CPU-s here (523 before). Measured first on it: the children of a sum
-//!   node's choices written in one block and up to 8 lines of it
-//!   prefetched (an earlier session's unfinished change): no gain (seed 5
-//!   6.95/6.98 → 6.93/6.98, seed 6 15.0/14.6 → 15.2/14.8, seed 7 29.2/29.2
-//!   → 29.8/29.9), not kept; the thresholds again, side by side on seed 6:
-//!   `BUILT` 5 and 7, `FORCE_MORE` 1 and 4 million, `BOUNDED` 60,000 and 1
-//!   million all as good or worse than today's (21.6 CPU-s with `FORCE_MORE`
-//!   at 4 million, against 14.8). Each tree's levels chosen by its slack
-//!   (root bound less target), with the slack known in advance: at best 1.5%
-//!   on seed 6 (the written levels are a small part of the build: the pass
-//!   that bounds every node is most of it).
-//! - Kept: the build and the walk compiled for AVX-512 or AVX2 where the
-//!   processor has them, chosen at run time (`engine::cpu::widest`; the
-//!   baseline build has no unsigned 16-bit maximum or comparison, which the
-//!   16 lanes use at every node). Side by side, then swapped: seed 5
-//!   6.85/6.99 → 6.28/6.31, seed 6 15.17/15.35 → 14.03/14.38, seed 7
-//!   27.90/28.83 → 25.60/26.28 CPU-s (7-9%; a whole build for this CPU,
-//!   `-C target-cpu=native`, gave 8-9%, x86-64-v3 5%, x86-64-v2 3%). 3x3:
-//!   the same records in every class. Not kept: each entry's lanes taken from
-//!   the split's tables of two positions (as `Split::admits`) instead of a
-//!   mask per position (seed 6 13.56/14.07 → 13.37/13.81, seed 7
-//!   26.79/27.37 → 26.96/27.19).
+//! The bound is 6, while the best board scores 4: the bound lets cells 2
+//! and 3 both count their best letter, and counts `EAT` on both sets of
+//! cells, where a board counts a word once. The prover forces cells 0 and
+//! 1 by merging (one letter each, so the bound stays 6) and walks cells 2
+//! and 3. Forcing cell 2 to `S` keeps the `S` child of its choice: 1 + 3 =
+//! 4; to `T`: 3 + 3 = 6. Both reach 4, so the walk goes on to cell 3: after `S`, `S` gives 1 + 1 = 2, under the
+//! target, and `T` 4; after `T`, `S` gives 4 and `T` 6. Three boards are
+//! rescored: `AEST` and `AETS` score 4 and are kept, `AETT` scores 3 (its
+//! `EAT`s count once) and is not. The class's record: bound 6, two boards.
 //!
-//! - Kept: the lists of one forcing share a base (`tree::Base`). The lists
-//!   a position's letters make by merging share the paths that skip the
-//!   position (on seed 6's group 605,000 of each depth-3 list's 700,000 to
-//!   1 million), and each list's tree bounded them again: 196 million paths
-//!   passed by the builds of that group, from 16.8 million collected. Now
-//!   the first list's tree writes the shared paths' tree first (the base,
-//!   recording where each of its sum nodes begins and ends), and each
-//!   list's pass, when a sum node opens on a shared path that the next path
-//!   with the forced letter does not reach, takes the base's node whole and
-//!   steps over its paths: 126 of the 196 million on seed 6, the bases
-//!   passing 26 million once. Stubs of the base that a walk grows are put
-//!   back before the next list's tree. Side by side against the commit
-//!   before, 3 rounds: seed 5 6.31 → 6.04, seed 6 14.16 → 13.57, seed 7
-//!   26.15 → 25.91 CPU-s (medians; the walk over the shared nodes is
-//!   faster too, as they stay in cache from one list to the next). Taking
-//!   only the base's nodes of at least 3 or 8 paths: slower than taking
-//!   none (15.0 and 15.3 against 13.3-13.5 CPU-s on seed 6). 3x3: the same
-//!   records. Together with the compiled-for-AVX-512 walk, against the
-//!   session's start (medians of 4-6 runs side by side): seed 5 6.79 →
-//!   5.95, seed 6 14.90 → 13.65, seed 7 28.50 → 25.86 CPU-s (1.10x).
+//! Over the 55 classes, 6 have a bound of at least 4 (6 each, as class 26
+//! has), and the proof finds 3 boards up to symmetry, each an arrangement
+//! of `AEST`:
 //!
-//! Not tried for lack of time: fusing the last filter with the bound, a radix sort
-//! of the keys, and 64-bit keys for boards of up to 12 cells.
+//! ```
+//! use boggle_engine::{SearchRules, trie::Trie};
+//! use boggle_prove::classes::Buckets;
+//! use boggle_prove::{Progress, Prover, Settings, Summary, class_letters, prove_groups};
+//!
+//! let trie = Trie::from_words(["ate", "eat", "sea", "tea"]);
+//! let rules = SearchRules::standard(2, 2);
+//! let buckets = Buckets::parse("a e st bcdfghijklmnopqruvwxyz")?;
+//! let settings = Settings::new(rules, buckets, 4)?;
+//! let classes = settings.classes();
+//! assert_eq!((classes.total(), classes.canonical().len()), (256, 55));
+//! assert_eq!(classes.groups().len(), 1);
+//!
+//! // Class 26: A, E, S or T, S or T.
+//! let class = classes.id(&[0, 1, 2, 2]);
+//! assert_eq!(class, 26);
+//! let letters = class_letters(&settings, &classes, class);
+//! let mut prover = Prover::new(&trie, rules);
+//! let paths: Vec<String> = prover.word_paths(&letters).iter().map(|p| p.to_string()).collect();
+//! assert_eq!(paths, ["0A 1E 3S: 1", "0A 1E 3T: 3", "0A 1E 2S: 1", "0A 1E 2T: 3"]);
+//! assert_eq!(prover.build(&letters), 6);
+//!
+//! // Cell 2 forced to S, then to T.
+//! let forced = |letter: u8| {
+//!     let mut letters = letters.clone();
+//!     letters[2] = vec![letter - b'A'];
+//!     letters
+//! };
+//! assert_eq!(prover.build(&forced(b'S')), 4);
+//! assert_eq!(prover.build(&forced(b'T')), 6);
+//!
+//! // The walk keeps AEST and AETS (letters 0 = A), and rescores three boards.
+//! let mut records = Vec::new();
+//! prover.prove_group(&letters, &[], 4, &mut |_| true, &mut |_, bound, boards| {
+//!     records.push((bound, boards));
+//! });
+//! assert_eq!(records, [(6, vec![(vec![0, 4, 18, 19], 4), (vec![0, 4, 19, 18], 4)])]);
+//! assert_eq!(prover.work().rescored, 3);
+//!
+//! // The whole proof.
+//! let groups = classes.groups();
+//! let records = prove_groups(&trie, &settings, &groups, &|_| false, 1, &Progress::new(), |_| Ok(()))?;
+//! let summary = Summary::of(&records, 4);
+//! assert_eq!((summary.classes, summary.searched, summary.max_bound), (55, 6, 6));
+//! assert_eq!(summary.proved_line(4), "proved: 3 boards score >= 4; best: ASTE 4");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # How it works, file by file
+//!
+//! In the order a group goes through them; each file's own doc says how.
+//!
+//! 1. `classes`: the buckets, the classes they make, the symmetries, the
+//!    groups; `layout`: the order cells are forced in.
+//! 2. `paths`: a group's word paths, collected once with every letter on its
+//!    free positions, sorted and merged into entries (`entry`: the `u128`
+//!    and its bit layout).
+//! 3. `force`: the first two positions forced by merging, once for the
+//!    whole group, each list bounded in one pass (`orderly`: the orderly
+//!    tree met in one pass over sorted entries, and its bound).
+//! 4. `lanes`: each list left split on the free positions, the bounds of up
+//!    to 32 classes in one pass; the lists of the classes whose bound
+//!    reaches the target written, until at most 16 classes are left.
+//! 5. `flat`, `build`: one tree for those classes, a bound per lane at every
+//!    node, written six levels deep, over the base its forcing shares.
+//! 6. `walk`, `slack`: the walk, forcing the positions left, every lane at
+//!    once, and rescoring the boards that survive.
+//! 7. `prover`: the driver of steps 2 to 6, [`Prover`]; this file: proving
+//!    groups on threads ([`prove_groups`]) and adding up records
+//!    ([`Summary`]); `shard`: shards, resuming and merging.
+//!
+//! # Contract
+//!
+//! - Every board that scores at least the target is found, in the record
+//!   of the class it is in, once up to symmetry, in the form of it that
+//!   sorts first; no board under the target is reported.
+//! - A record's bound is at least the score of every board of its class.
+//!   It is the highest bound met on the class's way down, so it depends on
+//!   the buckets, on grouping and on the thresholds; the boards do not.
+//! - Records, but for their CPU time, do not depend on the number of
+//!   threads, on the order groups are run in, on the shard a class is in,
+//!   or on which of the AVX-512, AVX2 and baseline code the processor runs.
+//!
+//! # Limits
+//!
+//! - At most 16 cells ([`MAX_CELLS`]: an entry's key has 16 fields), and a
+//!   trie of at most 2^24 nodes ([`MAX_TRIE_NODES`]).
+//! - A word's points are held to 255 while collecting, and words longer
+//!   than 64 letters score as 64-letter words.
+//! - A bound that does not fit 16 bits (65,535) makes the tree's lanes 32
+//!   bits wide, about half as many to a register.
+//! - Memory: a 4x4 group's word paths, with every letter on its four free
+//!   corners, run to tens of millions of entries, and each thread keeps its
+//!   prover's lists and trees (a 4x4 sample on two threads peaked at 3.4 GB).
+//! - Time: 3x3 takes under a minute, 3x4 under an hour on two threads, 4x4
+//!   hundreds of CPU-hours (`docs/PROVE.md`).
+//!
+//! # Tried and dropped
+//!
+//! One figure each; the full history, dated, is in `docs/PROVE.md`.
+//!
+//! - Inserting each word path into a pointer tree from the root (the
+//!   paper's way): about 300 ns a node, nearly all cache misses; sorted
+//!   entries bounded in one pass were 3-4x faster per class.
+//! - Every class proved on its own, without groups: 3x4 estimated at 9.9
+//!   CPU-hours against 7.1 grouped.
+//! - Three positions forced by merging instead of two: 14.1 CPU-s per
+//!   class against 9.6 (3x4 sample).
+//! - Four buckets off the corners on 4x4 (the 3x3 ones): 2,420 CPU-hours
+//!   estimated against 1,320 with three.
+//! - Each child's bound packed in 8 bytes (a value and its lanes): one 4x4
+//!   group 39.7 → 55.3 CPU-s.
+//! - Restoring the slack from a log as the walk backs up, instead of taking
+//!   the choices off: one 4x4 group 14.5 → 25.0 CPU-s.
+//! - Leaving the free corners out of the tighter bound: 280 against 186
+//!   CPU-s on one 4x4 group.
+//! - The trees in 2 MB pages: 36.5 → 37.7 CPU-s on one 4x4 group (the walk
+//!   does not wait on the TLB).
+//! - Each tree's written levels chosen by its slack: at best 1.5% on one
+//!   4x4 group.
+//!
+//! Not tried yet: a radix sort of the entries, 64-bit entries for boards of
+//! up to 12 cells, and fusing the last split with the bound.
 
+#![warn(missing_docs)]
+
+mod build;
 pub mod classes;
+mod entry;
+mod error;
+mod flat;
+mod force;
+mod lanes;
+mod layout;
+mod orderly;
+mod paths;
+mod prover;
 pub mod shard;
-pub mod tree;
+mod slack;
+#[cfg(test)]
+mod tests;
+mod walk;
 
-use std::fmt;
-use std::io;
-use std::path::PathBuf;
+pub use entry::{MAX_CELLS, MAX_TRIE_NODES};
+pub use error::{BadRecord, ProveError, ThreadsError};
+pub use layout::Layout;
+pub use paths::WordPath;
+pub use prover::{Leaf, Prover, Work};
+pub use walk::Scored;
+
+/// The prover under the path it had before its split into modules.
+pub mod tree {
+    pub use crate::entry::MAX_TRIE_NODES;
+    pub use crate::layout::Layout;
+    pub use crate::prover::{Leaf, Prover, Work};
+    pub use crate::walk::Scored;
+}
+
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -357,109 +299,7 @@ use rayon::prelude::*;
 
 use boggle_engine::SearchRules;
 use boggle_engine::trie::Trie;
-use classes::{BucketError, Buckets, Classes, Group, MAX_CELLS};
-use tree::Prover;
-
-/// Why a proof cannot run or its records cannot be read.
-#[derive(Debug)]
-pub enum ProveError {
-    /// The bucket specification is unusable.
-    Buckets(BucketError),
-    /// The board has more cells than the prover handles.
-    Size {
-        /// Rows.
-        rows: usize,
-        /// Columns.
-        cols: usize,
-    },
-    /// `--shard I/N` is not a shard.
-    Shard {
-        /// What was given.
-        given: String,
-    },
-    /// A file or directory could not be read or written.
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What failed.
-        source: io::Error,
-    },
-    /// A shard's file holds something that is not one of its records.
-    Record {
-        /// The file.
-        path: PathBuf,
-        /// One-based line number.
-        line: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A shard was run with other settings than the rest of the proof.
-    Mismatch {
-        /// The file whose settings differ.
-        path: PathBuf,
-    },
-    /// The worker threads could not be started, or one of them failed.
-    Threads(String),
-    /// A record could not be encoded as JSON.
-    Encode(serde_json::Error),
-    /// The dictionary's trie is too large for the prover's 24-bit node numbers.
-    Dictionary {
-        /// Its nodes.
-        nodes: usize,
-    },
-}
-
-impl fmt::Display for ProveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ProveError::Buckets(e) => write!(f, "bad --buckets: {e}"),
-            ProveError::Size { rows, cols } => write!(
-                f,
-                "boggle prove handles boards of at most {MAX_CELLS} cells, not {rows}x{cols}"
-            ),
-            ProveError::Shard { given } => {
-                write!(f, "--shard {given} is not I/N with 0 <= I < N")
-            }
-            ProveError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            ProveError::Record { path, line, reason } => {
-                write!(f, "{}:{line}: {reason}", path.display())
-            }
-            ProveError::Mismatch { path } => write!(
-                f,
-                "{}: this shard was run with other settings",
-                path.display()
-            ),
-            ProveError::Threads(e) => write!(f, "the worker threads failed: {e}"),
-            ProveError::Encode(e) => write!(f, "cannot encode a record: {e}"),
-            ProveError::Dictionary { nodes } => write!(
-                f,
-                "the dictionary is too large to prove with ({nodes} trie nodes, at most {})",
-                tree::MAX_TRIE_NODES
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ProveError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ProveError::Buckets(e) => Some(e),
-            ProveError::Io { source, .. } => Some(source),
-            ProveError::Encode(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl ProveError {
-    /// Whether the error is in what the user asked for (exit 2) rather than in running it.
-    pub fn is_usage(&self) -> bool {
-        matches!(
-            self,
-            ProveError::Buckets(_) | ProveError::Size { .. } | ProveError::Shard { .. }
-        )
-    }
-}
+use classes::{Buckets, Classes, Group};
 
 /// What to prove: the rules (board size, scoring), the buckets and the target.
 #[derive(Debug, Clone)]
@@ -740,7 +580,7 @@ pub fn prove_groups<F>(
 where
     F: Fn(&ClassRecord) -> Result<(), ProveError> + Sync,
 {
-    if trie.len() > tree::MAX_TRIE_NODES {
+    if trie.len() > MAX_TRIE_NODES {
         return Err(ProveError::Dictionary { nodes: trie.len() });
     }
     let classes = settings.classes();
@@ -752,7 +592,7 @@ where
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| ProveError::Threads(e.to_string()))?;
+        .map_err(|e| ProveError::Threads(ThreadsError::Pool(e)))?;
     let records = Mutex::new(Vec::with_capacity(todo));
     // Provers are kept between groups (rayon may call a per-job `init` for
     // every group), so their large lists are allocated once per thread.

@@ -1,10 +1,10 @@
 //! The full-screen client of `boggle join` on a terminal, built as the tui
-//! is: [`app`] holds what the screen shows and what each key, tick and word
-//! from the server does to it (no terminal, socket or clock), [`ui`] draws it
+//! is: `app` holds what the screen shows and what each key, tick and word
+//! from the server does to it (no terminal, socket or clock), `ui` draws it
 //! on any ratatui backend, and the tui's terminal driver
 //! ([`crate::tui::terminal`]) runs it, so the terminal is put back on every
 //! way out, a terminal that hangs up ends it, and so does a signal. This
-//! module is the glue: it talks to the server through a [`Link`], which
+//! module is the glue: it talks to the server through a `Link`, which
 //! rejoins after a drop, and, leaving while a round is on, prints the
 //! command that takes the seat back.
 

@@ -1,0 +1,616 @@
+//! Snapshots of the full-screen game on ratatui's `TestBackend`, at 80x24
+//! and 60x20 among others; [`drawn`] and [`assert_rows`] serve the network
+//! screen's tests too.
+
+use std::sync::Arc;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::board::face_text;
+use super::words::wrap;
+use super::*;
+use crate::dictionary::Dictionary;
+use crate::face::Face;
+use crate::game_board::GameBoard;
+use crate::rules::Rules;
+use crate::tui::app::Input;
+use crate::word_find::WordFind;
+
+use crate::tui::app::BoardSource;
+use crate::tui::app::tests::{app, rich_app, settle};
+
+fn send(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        app.handle(match c {
+            '\n' => Input::Enter,
+            c => Input::Char(c),
+        });
+    }
+}
+
+/// The screen as rows of text, trailing spaces trimmed, and the cells drawn reversed.
+fn screen(app: &App, width: u16, height: u16) -> (Vec<String>, Vec<(u16, u16)>) {
+    drawn(width, height, |frame| render(frame, app, Look::default()))
+}
+
+/// What `draw` puts on a `width` x `height` screen, as [`screen`] gives
+/// it; the network game's screen is tested with it too.
+pub(crate) fn drawn(
+    width: u16,
+    height: u16,
+    draw: impl FnOnce(&mut Frame),
+) -> (Vec<String>, Vec<(u16, u16)>) {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test backend");
+    terminal.draw(draw).expect("draws");
+    let buffer = terminal.backend().buffer();
+    let rows = (0..height)
+        .map(|y| {
+            let row: String = (0..width).map(|x| buffer[(x, y)].symbol()).collect();
+            row.trim_end().to_string()
+        })
+        .collect();
+    let reversed = (0..height)
+        .flat_map(|y| (0..width).map(move |x| (x, y)))
+        .filter(|&(x, y)| buffer[(x, y)].modifier.contains(Modifier::REVERSED))
+        .collect();
+    (rows, reversed)
+}
+
+#[track_caller]
+pub(crate) fn assert_rows(got: &[String], expected: &[&str]) {
+    let got: Vec<&str> = got.iter().map(String::as_str).collect();
+    assert_eq!(got, expected, "\n{}", got.join("\n"));
+}
+
+#[test]
+fn playing_at_80x24() {
+    let mut app = app(Some(180));
+    send(&mut app, "eat\nlab\nbea");
+    app.handle(Input::Tick(Duration::from_millis(2500)));
+    let (rows, reversed) = screen(&app, 80, 24);
+    // The board is centred in the left half (6 columns either side), the
+    // words in the right half.
+    assert_rows(
+        &rows,
+        &[
+            " Boggle  project4 4x4  2:58                                              ? help",
+            "                                        Found: 1 word, 1 of 3 points",
+            "",
+            "                                        EAT   1",
+            "",
+            "      ┌1────┐┌2────┐┌─────┐┌─────┐",
+            "      │  B  ││  E  ││  N  ││  H  │",
+            "      └─────┘└─────┘└─────┘└─────┘",
+            "      ┌─────┐┌3────┐┌─────┐┌─────┐",
+            "      │  L  ││  A  ││  U  ││  M  │",
+            "      └─────┘└─────┘└─────┘└─────┘",
+            "      ┌─────┐┌─────┐┌─────┐┌─────┐",
+            "      │  I  ││  T  ││  L  ││  Z  │",
+            "      └─────┘└─────┘└─────┘└─────┘",
+            "      ┌─────┐┌─────┐┌─────┐┌─────┐",
+            "      │  R  ││  G  ││  A  ││  N  │",
+            "      └─────┘└─────┘└─────┘└─────┘",
+            "",
+            "",
+            "",
+            "",
+            " > BEA_",
+            " LAB: not allowed by the no-up rule",
+            " Enter: submit   Esc: clear   Tab: pause   ?: help   Ctrl-D: end   Ctrl-C: quit",
+        ],
+    );
+    // B, E and A (cells 0, 1, 5) are drawn in reverse video, all 7x3 of each.
+    assert_eq!(reversed.len(), 3 * 21);
+    for (x, y) in [(6, 5), (13, 6), (19, 10)] {
+        assert!(reversed.contains(&(x, y)), "({x}, {y})");
+    }
+    assert!(!reversed.contains(&(20, 6)));
+}
+
+#[test]
+fn playing_at_60x20_keeps_the_path_numbers_and_every_key() {
+    let mut app = app(Some(180));
+    send(&mut app, "eat\nlab\nbea");
+    let (rows, reversed) = screen(&app, 60, 20);
+    assert_rows(
+        &rows,
+        &[
+            " Boggle  project4 4x4  3:00                          ? help",
+            "                          Found: 1 word, 1 of 3 points",
+            "",
+            "   ┌1──┐┌2──┐┌───┐┌───┐   EAT   1",
+            "   │ B ││ E ││ N ││ H │",
+            "   └───┘└───┘└───┘└───┘",
+            "   ┌───┐┌3──┐┌───┐┌───┐",
+            "   │ L ││ A ││ U ││ M │",
+            "   └───┘└───┘└───┘└───┘",
+            "   ┌───┐┌───┐┌───┐┌───┐",
+            "   │ I ││ T ││ L ││ Z │",
+            "   └───┘└───┘└───┘└───┘",
+            "   ┌───┐┌───┐┌───┐┌───┐",
+            "   │ R ││ G ││ A ││ N │",
+            "   └───┘└───┘└───┘└───┘",
+            "",
+            "",
+            " > BEA_",
+            " LAB: not allowed by the no-up rule",
+            " Enter submit  Esc clear  Tab pause  ? help  ^D end  ^C quit",
+        ],
+    );
+    assert_eq!(reversed.len(), 3 * 15, "three 5x3 cells");
+}
+
+#[test]
+fn found_words_that_overflow_say_how_many_are_hidden() {
+    let mut app = rich_app();
+    let words: Vec<String> = app.words().iter().take(50).cloned().collect();
+    for word in &words {
+        send(&mut app, &format!("{word}\n"));
+    }
+    let (rows, _) = screen(&app, 60, 20);
+    assert_rows(
+        &rows[1..17],
+        &[
+            "                          Found: 50 words, 99 of 1345 points",
+            "",
+            "   ┌───┐┌───┐┌───┐┌───┐   ANT       1  ARGENT    3",
+            "   │ S ││ E ││ R ││ S │   ANTE      1  ARS       1",
+            "   └───┘└───┘└───┘└───┘   ANTI      1  ART       1",
+            "   ┌───┐┌───┐┌───┐┌───┐   APE       1  ARTERIES 11",
+            "   │ P ││ A ││ T ││ G │   APES      1  ARTES     2",
+            "   └───┘└───┘└───┘└───┘   APIE      1  ARTS      1",
+            "   ┌───┐┌───┐┌───┐┌───┐   APING     2  ASP       1",
+            "   │ L ││ I ││ N ││ E │   APIS      1  ASPER     2",
+            "   └───┘└───┘└───┘└───┘   APLITE    3  ASPERGES 11",
+            "   ┌───┐┌───┐┌───┐┌───┐   APSE      1  ASPIRE    3",
+            "   │ S ││ E ││ R ││ S │   ARE       1  ATE       1",
+            "   └───┘└───┘└───┘└───┘   ARES      1",
+            "                          ARETE     2",
+            "                          26 earlier ...",
+        ],
+    );
+    // The newest word stays in view; the 26 before the shown columns are counted.
+    assert_eq!(words[26], "ANT");
+    assert_eq!(words[49], "ATE");
+}
+
+#[test]
+fn paused_hides_the_board() {
+    let mut app = app(Some(180));
+    app.handle(Input::Pause);
+    let (rows, _) = screen(&app, 80, 24);
+    assert!(rows.iter().all(|r| !r.contains('┌')), "{rows:#?}");
+    assert_eq!(rows[11], "           Paused: Tab resumes");
+    let (rows, _) = screen(&app, 60, 20);
+    assert!(rows.iter().all(|r| !r.contains('┌')), "{rows:#?}");
+    assert_eq!(rows[9], "    Paused: Tab resumes");
+}
+
+#[test]
+fn help_over_the_game_hides_the_board() {
+    let mut app = app(Some(180));
+    let (rows, _) = screen(&app, 80, 24);
+    assert_eq!(rows[6], "      │  B  ││  E  ││  N  ││  H  │");
+    app.handle(Input::Help);
+    // The help box starts at column 10; the board's first column (at 6) was
+    // left showing beside it while the clock stood still.
+    let (rows, _) = screen(&app, 80, 24);
+    for (y, row) in rows.iter().enumerate().take(21).skip(2) {
+        let left: String = row.chars().take(10).collect();
+        assert_eq!(left.trim(), "", "row {y}: {row}");
+    }
+    assert_eq!(
+        rows[6],
+        "          │ Enter submits, Backspace deletes, Esc clears.            │"
+    );
+    let (rows, _) = screen(&app, 60, 20);
+    for face in ["B", "E", "L", "A", "I", "R"] {
+        let cell = format!("│ {face} │");
+        assert!(rows.iter().all(|r| !r.contains(&cell)), "{rows:#?}");
+    }
+    assert_eq!(
+        rows[2],
+        "┌ Help ────────────────────────────────────────────────────┐"
+    );
+}
+
+#[test]
+fn help_overlay_shows_keys_and_rules() {
+    let mut app = app(None);
+    app.handle(Input::Help);
+    let (rows, _) = screen(&app, 80, 24);
+    let text = rows.join("\n");
+    for line in [
+        "│ Moves: to a neighbour in the same row or below, never up │",
+        "│ Points: 3:1 4:1 5:2 6:3 7:4 8+:11",
+        "│ Q: a plain Q",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    assert_eq!(
+        rows[0],
+        " Boggle  project4 4x4  untimed                                           ? help"
+    );
+}
+
+#[test]
+fn the_end_screen_lists_missed_words_first_and_shows_the_selected_path() {
+    let mut app = app(Some(1));
+    send(&mut app, "alt\n");
+    app.handle(Input::Tick(Duration::from_secs(1)));
+    settle(&mut app);
+    app.set_record_note("Games 3, best 7".to_string());
+    app.handle(Input::Down);
+    let (rows, reversed) = screen(&app, 80, 24);
+    assert_rows(
+        &rows,
+        &[
+            " Boggle  project4 4x4  0:00                                              ? help",
+            "                                        1 word, 1 of 3 points (33%)",
+            "                                               Longest  Best",
+            "                                        You    ALT      ALT 1",
+            "                                        Board  BEAU     BEAU 1",
+            "      ┌─────┐┌1────┐┌─────┐┌─────┐      Games 3, best 7",
+            "      │  B  ││  E  ││  N  ││  H  │      Session: 1 game, best 1",
+            "      └─────┘└─────┘└─────┘└─────┘        total 1, average 1.0",
+            "      ┌─────┐┌2────┐┌─────┐┌─────┐      - missed  + found",
+            "      │  L  ││  A  ││  U  ││  M  │      -BEAU  1",
+            "      └─────┘└─────┘└─────┘└─────┘      -EAT   1",
+            "      ┌─────┐┌3────┐┌─────┐┌─────┐      +ALT   1",
+            "      │  I  ││  T  ││  L  ││  Z  │",
+            "      └─────┘└─────┘└─────┘└─────┘",
+            "      ┌─────┐┌─────┐┌─────┐┌─────┐",
+            "      │  R  ││  G  ││  A  ││  N  │",
+            "      └─────┘└─────┘└─────┘└─────┘",
+            "",
+            "",
+            "",
+            "",
+            "",
+            " Time's up: 1 word, 1 of 3 points",
+            " Up/Down: a word's path   PgUp/PgDn/Home/End: more   ?: help   q: quit",
+        ],
+    );
+    // EAT's cells (1, 5, 9) and its list entry, "-EAT   1", are reversed.
+    assert_eq!(reversed.len(), 3 * 21 + 8);
+    let (rows, reversed) = screen(&app, 60, 20);
+    assert_rows(
+        &rows,
+        &[
+            " Boggle  project4 4x4  0:00                          ? help",
+            "                          1 word, 1 of 3 points (33%)",
+            "                                 Longest  Best",
+            "   ┌───┐┌1──┐┌───┐┌───┐   You    ALT      ALT 1",
+            "   │ B ││ E ││ N ││ H │   Board  BEAU     BEAU 1",
+            "   └───┘└───┘└───┘└───┘   Games 3, best 7",
+            "   ┌───┐┌2──┐┌───┐┌───┐   Session: 1 game, best 1",
+            "   │ L ││ A ││ U ││ M │     total 1, average 1.0",
+            "   └───┘└───┘└───┘└───┘   - missed  + found",
+            "   ┌───┐┌3──┐┌───┐┌───┐   -BEAU  1",
+            "   │ I ││ T ││ L ││ Z │   -EAT   1",
+            "   └───┘└───┘└───┘└───┘   +ALT   1",
+            "   ┌───┐┌───┐┌───┐┌───┐",
+            "   │ R ││ G ││ A ││ N │",
+            "   └───┘└───┘└───┘└───┘",
+            "",
+            "",
+            "",
+            " Time's up: 1 word, 1 of 3 points",
+            " Up/Down PgUp/PgDn Home/End: a word's path  ?: help  q: quit",
+        ],
+    );
+    assert_eq!(reversed.len(), 3 * 15 + 8);
+}
+
+/// A rich board played twice: LINES and SEAT, then LINES and SAPIENTES.
+fn second_game() -> App {
+    let again =
+        BoardSource::new(|_: &Rules| GameBoard::new("SERSPATGLINESERS").expect("16 letters"));
+    let mut app = rich_app().with_boards(again);
+    send(&mut app, "lines\nseat\n");
+    app.handle(Input::Finish);
+    settle(&mut app);
+    app.handle(Input::Enter);
+    send(&mut app, "lines\nsapientes\n");
+    app.handle(Input::Finish);
+    settle(&mut app);
+    app.set_record_note("2 games here, best 13 (new best)".to_string());
+    app
+}
+
+#[test]
+fn a_long_end_screen_at_80x24_pages_and_says_what_is_hidden() {
+    let mut app = second_game();
+    let (rows, _) = screen(&app, 80, 24);
+    assert_rows(
+        &rows[1..],
+        &[
+            "                                        2 words, 13 of 1345 points (0%)",
+            "                                               Longest    Best",
+            "                                        You    SAPIENTES  SAPIENTES 11",
+            "                                        Board  SAPIENTES  SAPIENTES 11",
+            "      ┌─────┐┌─────┐┌2────┐┌─────┐      2 games here, best 13 (new best)",
+            "      │  S  ││  E  ││  R  ││  S  │      Session: 2 games, best 13",
+            "      └─────┘└─────┘└─────┘└─────┘        total 16, average 8.0",
+            "      ┌─────┐┌1────┐┌3────┐┌─────┐      - missed  + found",
+            "      │  P  ││  A  ││  T  ││  G  │      -ARTERIES  11   -PILSENER  11",
+            "      └─────┘└─────┘└─────┘└─────┘      -ASPERGES  11   -RELATING  11",
+            "      ┌─────┐┌6────┐┌─────┐┌4────┐      -ENTRAILS  11   -RETAILER  11",
+            "      │  L  ││  I  ││  N  ││  E  │      -ERITREAN  11   -RETAINER  11",
+            "      └─────┘└─────┘└─────┘└─────┘      -ESPALIER  11   -SALPETER  11",
+            "      ┌8────┐┌7────┐┌5────┐┌─────┐      -GESNERIA  11   -SPARGERE  11",
+            "      │  S  ││  E  ││  R  ││  S  │      -GNETALES  11   -SPLINTER  11",
+            "      └─────┘└─────┘└─────┘└─────┘      -INTEGRAL  11   -STEALING  11",
+            "",
+            "-STRAINER  11   -STRAPING  11   -ELATING    5   -ETERNAL    5   -GENITAL    5",
+            "-STRANGER  11   -ANSERES    5   -ERITREA    5   -GENERIS    5   -GENTILE    5",
+            "... 563 more",
+            "",
+            " Turn ended: 2 words, 13 of 1345 points",
+            " Up/Down: a word's path   PgUp/PgDn/Home/End: more   Enter: new board   q: quit",
+        ],
+    );
+    let page = page_size(&app, Rect::new(0, 0, 80, 24));
+    assert_eq!(
+        page, 26,
+        "two columns of 8 beside the board, five of 2 below it"
+    );
+    app.set_page(page);
+    app.handle(Input::PageDown);
+    let (rows, _) = screen(&app, 80, 24);
+    assert_rows(
+        &rows[9..21],
+        &[
+            "      │  P  ││  A  ││  T  ││  G  │      -GRANITE    5   -PARTNER    5",
+            "      └─────┘└─────┘└─────┘└─────┘      -GREATER    5   -PERTAIN    5",
+            "      ┌─────┐┌5────┐┌4────┐┌─────┐      -INGRATE    5   -PIERNAS    5",
+            "      │  L  ││  I  ││  N  ││  E  │      -INTERAL    5   -PLAINER    5",
+            "      └─────┘└─────┘└─────┘└─────┘      -NAPIERS    5   -PLANETS    5",
+            "      ┌─────┐┌─────┐┌─────┐┌─────┐      -PAINTER    5   -PLANTER    5",
+            "      │  S  ││  E  ││  R  ││  S  │      -PANTILE    5   -PLATING    5",
+            "      └─────┘└─────┘└─────┘└─────┘      -PARTING    5   -REGRATE    5",
+            "",
+            "-RELAPSE    5   -RELIANT    5   -RESPIRE    5   -RETINAL    5   -SALIENT    5",
+            "-RELATES    5   -RESIANT    5   -RESPITE    5   -RIENTER    5   -SAPIENS    5",
+            "26 earlier ... 537 more",
+        ],
+    );
+    app.handle(Input::End);
+    let (rows, _) = screen(&app, 80, 24);
+    assert_rows(
+        &rows[9..21],
+        &[
+            "      │  P  ││  A  ││  T  ││  G  │      -TAR        1   -TERA       1",
+            "      └─────┘└─────┘└─────┘└─────┘      -TARE       1   -TERN       1",
+            "      ┌─────┐┌4────┐┌6────┐┌8────┐      -TEA        1   -TIE        1",
+            "      │  L  ││  I  ││  N  ││  E  │      -TEAL       1   -TIEN       1",
+            "      └─────┘└─────┘└─────┘└─────┘      -TEAR       1   -TIER       1",
+            "      ┌─────┐┌5────┐┌─────┐┌9────┐      -TEG        1   -TIES       1",
+            "      │  S  ││  E  ││  R  ││  S  │      -TEN        1   -TILE       1",
+            "      └─────┘└─────┘└─────┘└─────┘      -TER        1   -TIN        1",
+            "",
+            "-TINE       1   -TIP        1   -TIRE       1   -TRAP       1   +LINES      2",
+            "-TING       1   -TIPS       1   -TIS        1   -TRES       1   +SAPIENTES 11",
+            "563 earlier ...",
+        ],
+    );
+}
+
+#[test]
+fn a_long_end_screen_at_60x20_pages_and_says_what_is_hidden() {
+    let mut app = second_game();
+    let (rows, _) = screen(&app, 60, 20);
+    assert_rows(
+        &rows[1..],
+        &[
+            "                          2 words, 13 of 1345 points (0%)",
+            "                                 Longest    Best",
+            "   ┌───┐┌───┐┌2──┐┌───┐   You    SAPIENTES  SAPIENTES 11",
+            "   │ S ││ E ││ R ││ S │   Board  SAPIENTES  SAPIENTES 11",
+            "   └───┘└───┘└───┘└───┘   2 games here, best 13 (new best)",
+            "   ┌───┐┌1──┐┌3──┐┌───┐   Session: 2 games, best 13",
+            "   │ P ││ A ││ T ││ G │     total 16, average 8.0",
+            "   └───┘└───┘└───┘└───┘   - missed  + found",
+            "   ┌───┐┌6──┐┌───┐┌4──┐   -ARTERIES  11   -INTEGRAL  11",
+            "   │ L ││ I ││ N ││ E │   -ASPERGES  11   -PILSENER  11",
+            "   └───┘└───┘└───┘└───┘   -ENTRAILS  11   -RELATING  11",
+            "   ┌8──┐┌7──┐┌5──┐┌───┐   -ERITREAN  11   -RETAILER  11",
+            "   │ S ││ E ││ R ││ S │   -ESPALIER  11   -RETAINER  11",
+            "   └───┘└───┘└───┘└───┘   -GESNERIA  11   -SALPETER  11",
+            "                          -GNETALES  11   -SPARGERE  11",
+            "                          ... 575 more",
+            "",
+            " Turn ended: 2 words, 13 of 1345 points",
+            " Up/Down PgUp/PgDn Home/End: path  Enter: new board  q: quit",
+        ],
+    );
+    assert_eq!(page_size(&app, Rect::new(0, 0, 60, 20)), 14);
+    app.handle(Input::End);
+    let (rows, _) = screen(&app, 60, 20);
+    assert_rows(
+        &rows[9..17],
+        &[
+            "   ┌───┐┌4──┐┌6──┐┌8──┐   -TIER       1   -TIPS       1",
+            "   │ L ││ I ││ N ││ E │   -TIES       1   -TIRE       1",
+            "   └───┘└───┘└───┘└───┘   -TILE       1   -TIS        1",
+            "   ┌───┐┌5──┐┌───┐┌9──┐   -TIN        1   -TRAP       1",
+            "   │ S ││ E ││ R ││ S │   -TINE       1   -TRES       1",
+            "   └───┘└───┘└───┘└───┘   -TING       1   +LINES      2",
+            "                          -TIP        1   +SAPIENTES 11",
+            "                          575 earlier ...",
+        ],
+    );
+}
+
+#[test]
+fn the_computers_turn_wraps_at_60_columns() {
+    let dictionary = Dictionary::from_words(["EAT", "BEAU", "ALT", "BEAN"]);
+    let rules = Rules::preset(crate::rules::Preset::Cs106b);
+    let finder = WordFind::with_rules(Arc::new(dictionary), rules);
+    let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
+    let mut app = App::new(finder, board, None);
+    app.handle(Input::Finish);
+    settle(&mut app);
+    app.set_record_note("Not recorded: see the message after the game".to_string());
+    let (rows, _) = screen(&app, 60, 20);
+    let panel: Vec<String> = rows[1..13]
+        .iter()
+        .map(|r| r.chars().skip(26).collect())
+        .collect();
+    assert_rows(
+        &panel,
+        &[
+            "0 words, 0 of 2 points (0%)",
+            "       Longest  Best",
+            "You    -        -",
+            "Board  BEAN     BEAN 1",
+            "Computer: 2 words, 2 points; the",
+            "  computer wins",
+            "Not recorded: see the message",
+            "  after the game",
+            "Session: 1 game, best 0",
+            "  total 0, average 0.0",
+            "- missed  + found",
+            "-BEAN  1",
+        ],
+    );
+    assert_eq!(wrap("a bb ccc", 4), ["a bb", "  ccc"]);
+    assert_eq!(wrap("abcdefgh ij", 4), ["abcdefgh", "  ij"]);
+    assert_eq!(wrap("", 4), [""]);
+}
+
+#[test]
+fn small_terminals_get_small_cells_then_a_message() {
+    let mut app = app(None);
+    send(&mut app, "bea");
+    let (rows, _) = screen(&app, 50, 12);
+    assert_rows(
+        &rows,
+        &[
+            " Boggle  project4 4x4  untimed             ? help",
+            "                    Found: 0 words, 0 of 3 points",
+            "",
+            "   B1  E2  N   H",
+            "   L   A3  U   M",
+            "   I   T   L   Z",
+            "   R   G   A   N",
+            "",
+            "",
+            " > BEA_",
+            " 3+ letters, never going up a row, Q is plain",
+            " ? help  Tab pause  ^D end  ^C quit",
+        ],
+    );
+    let (rows, _) = screen(&app, 40, 8);
+    assert_eq!(rows[0], "terminal too small: need 50x10; the");
+    assert_eq!(rows[1], "clock is stopped");
+}
+
+#[test]
+fn a_6x6_board_with_qu_fits_80x24_in_large_cells() {
+    let rules = Rules::sized(crate::rules::Preset::Classic, 6, 6);
+    let finder = WordFind::with_rules(Arc::new(Dictionary::from_words(["QUIT"])), rules);
+    let letters = "QITABCDEFGHIJKLMNOPRSTUVWXYZABCDEFGH";
+    let board = GameBoard::from_letters(letters, 6, 6, true).expect("36 cells");
+    let mut app = App::new(finder, board, None);
+    send(&mut app, "quit\nqu");
+    let (rows, reversed) = screen(&app, 80, 24);
+    assert_rows(
+        &rows[1..4],
+        &[
+            "                                              Found: 1 word, 1 of 1 points",
+            "  ┌1────┐┌─────┐┌─────┐┌─────┐┌─────┐┌─────┐",
+            "  │ Qu  ││  I  ││  T  ││  A  ││  B  ││  C  │  QUIT  1",
+        ],
+    );
+    assert_eq!(reversed.len(), 21, "typing QU lights the Qu cell");
+    assert_eq!(rows[19], "  └─────┘└─────┘└─────┘└─────┘└─────┘└─────┘");
+}
+
+#[test]
+fn colour_is_added_to_the_reverse_video_never_instead_of_it() {
+    let mut app = app(None);
+    send(&mut app, "b");
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("test backend");
+    for colour in [false, true] {
+        terminal
+            .draw(|frame| render(frame, &app, Look { colour }))
+            .expect("draws");
+        let cell = &terminal.backend().buffer()[(9, 6)];
+        assert_eq!(cell.symbol(), "B");
+        assert!(cell.modifier.contains(Modifier::REVERSED));
+        let fg = if colour { Color::Yellow } else { Color::Reset };
+        assert_eq!(cell.fg, fg);
+    }
+}
+
+#[test]
+fn clocks_round_up() {
+    assert_eq!(clock(Duration::from_secs(180)), "3:00");
+    assert_eq!(clock(Duration::from_millis(59_001)), "1:00");
+    assert_eq!(clock(Duration::ZERO), "0:00");
+}
+
+#[test]
+fn qu_faces_show_in_their_cells() {
+    assert_eq!(face_text(Face::QU), "Qu");
+    assert_eq!(face_text(Face::BLANK), "");
+    assert_eq!(face_text(Face::letter(b'a').expect("a letter")), "A");
+}
+
+/// A rare word's marker fits its entry and the legend explains it; the line
+/// about words not shown never starts with the `+` of a found word.
+#[test]
+fn rare_words_are_marked_within_their_column_and_explained() {
+    let words = [
+        "EAT\t10", "BEAU\t80", "ALT\t95", "LAB\t10", "NAB\t10", "BEN\t90",
+    ];
+    let dictionary = Dictionary::from_words(words);
+    let finder = WordFind::with_rules(Arc::new(dictionary), Rules::project4());
+    let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
+    let mut app = App::new(finder, board, None);
+    send(&mut app, "eat\n");
+    app.handle(Input::Finish);
+    settle(&mut app);
+    let (rows, _) = screen(&app, 80, 24);
+    let text = rows.join("\n");
+    assert!(text.contains("- missed  + found  * rare"), "{text}");
+    assert!(text.contains("-BEAU  1*\n"), "{text}");
+    assert!(text.contains("+EAT   1\n"), "{text}");
+    // Squeezed into columns, each marker stays inside its own entry.
+    let (rows, _) = screen(&app, 80, 14);
+    let text = rows.join("\n");
+    assert!(text.contains("-BEAU  1*  +EAT   1"), "{text}");
+}
+
+/// A prefix with no path on the board says so instead of silently dropping its path.
+#[test]
+fn a_prefix_that_cannot_be_traced_says_so() {
+    let mut app = app(None);
+    send(&mut app, "bez");
+    let (rows, reversed) = screen(&app, 80, 24);
+    assert_eq!(rows[21], " > BEZ_   no path on the board");
+    assert!(reversed.is_empty(), "no path lit");
+    send(&mut app, "\nbe");
+    let (rows, _) = screen(&app, 80, 24);
+    assert_eq!(rows[21], " > BE_");
+}
+
+/// Once the turn is over the board is not needed to read the results: on a
+/// screen too small for it the end screen shows the summary and the words.
+#[test]
+fn the_end_screen_on_a_small_terminal_shows_the_words_without_the_board() {
+    let mut app = app(None);
+    send(&mut app, "eat\n");
+    app.handle(Input::Finish);
+    settle(&mut app);
+    let (rows, _) = screen(&app, 40, 16);
+    let text = rows.join("\n");
+    assert!(!text.contains("too small"), "{text}");
+    assert!(text.contains("1 word, 1 of 3 points (33%)"), "{text}");
+    assert!(
+        text.contains("-BEAU  1") && text.contains("+EAT   1"),
+        "{text}"
+    );
+}

@@ -23,6 +23,7 @@ ulimit -n 4096 2>/dev/null || true
 ./target/release/boggle serve --listen "127.0.0.1:$port" --rules classic --seed 1 \
     --min-players "$per_room" --max-players "$per_room" --time $(( seconds + 60 )) \
     --rounds 1 --duplicates count --max-connections $(( clients + 100 )) --max-rooms "$rooms" \
+    --address-rate $(( clients + 100 )) \
     > /tmp/net-load-server.out 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT

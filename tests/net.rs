@@ -16,141 +16,11 @@ use boggle::net::client::{JoinOptions, run_lines};
 use boggle::net::protocol::{
     ClientMsg, Duplicates, ErrorCode, PlayerResult, ServerMsg, VERSION, encode,
 };
-use boggle::net::room::RoomConfig;
-use boggle::net::server::{Limits, Server, ServerConfig};
-use boggle::{Dictionary, GameBoard, Rules, WordFind};
+use common::net::{GUARD, Peer, config, lobby_shows, start};
 use common::{exit_code, serve};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
-
-/// Hang guard for any one wait.
-const GUARD: Duration = Duration::from_secs(20);
-
-fn config(duplicates: Duplicates, password: Option<&str>) -> ServerConfig {
-    let words = ["EAT", "BAT", "NAG", "TEA", "LAB"];
-    let find = WordFind::with_rules(Arc::new(Dictionary::from_words(words)), Rules::project4());
-    ServerConfig {
-        room: Arc::new(RoomConfig {
-            word_find: Arc::new(find),
-            board: Some(GameBoard::new("BENHLAUMITLZRGAN").expect("board")),
-            // Rounds here end when every player is done, long before this.
-            time: Duration::from_secs(600),
-            rounds: None,
-            min_players: 2,
-            duplicates,
-            max_players: 10,
-        }),
-        password: password.map(str::to_string),
-        seed: Some(1),
-        limits: Limits::default(),
-    }
-}
-
-async fn start(config: ServerConfig) -> (SocketAddr, oneshot::Sender<()>) {
-    let server = Server::bind("127.0.0.1:0", config).await.expect("binds");
-    let addr = server.local_addr().expect("address");
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(server.run(async move {
-        let _ = stopped.await;
-    }));
-    (addr, stop)
-}
-
-struct Peer {
-    reader: BufReader<OwnedReadHalf>,
-    writer: OwnedWriteHalf,
-}
-
-impl Peer {
-    async fn connect(addr: SocketAddr) -> Peer {
-        let stream = TcpStream::connect(addr).await.expect("connects");
-        let (read, writer) = stream.into_split();
-        Peer {
-            reader: BufReader::new(read),
-            writer,
-        }
-    }
-
-    async fn send_raw(&mut self, bytes: &[u8]) {
-        // The server may already have closed on a hostile line; that is fine.
-        let _ = self.writer.write_all(bytes).await;
-    }
-
-    async fn send(&mut self, msg: &ClientMsg) {
-        self.send_raw(encode(msg).as_bytes()).await;
-    }
-
-    /// The next message, or `None` when the server closed the connection.
-    async fn recv(&mut self) -> Option<ServerMsg> {
-        let mut line = String::new();
-        let read = tokio::time::timeout(GUARD, self.reader.read_line(&mut line))
-            .await
-            .expect("no hang");
-        match read {
-            Ok(0) | Err(_) => None,
-            Ok(_) => Some(serde_json::from_str(&line).expect("server sends protocol messages")),
-        }
-    }
-
-    /// Skips messages until one matches.
-    async fn until(&mut self, pick: impl Fn(&ServerMsg) -> bool) -> ServerMsg {
-        loop {
-            let msg = self.recv().await.expect("connection open");
-            if pick(&msg) {
-                return msg;
-            }
-        }
-    }
-
-    async fn hello(&mut self, name: &str, password: Option<&str>, token: Option<String>) {
-        self.send(&ClientMsg::Hello {
-            version: VERSION,
-            name: name.into(),
-            room: None,
-            password: password.map(str::to_string),
-            token,
-        })
-        .await;
-    }
-
-    /// Joins and returns the seat's token.
-    async fn join(addr: SocketAddr, name: &str, password: Option<&str>) -> (Peer, String) {
-        let mut peer = Peer::connect(addr).await;
-        peer.hello(name, password, None).await;
-        match peer.until(|m| matches!(m, ServerMsg::Welcome { .. })).await {
-            ServerMsg::Welcome { token, .. } => (peer, token),
-            _ => unreachable!(),
-        }
-    }
-
-    async fn word(&mut self, word: &str) -> ServerMsg {
-        self.send(&ClientMsg::Word { word: word.into() }).await;
-        self.until(|m| matches!(m, ServerMsg::Verdict { .. } | ServerMsg::Error { .. }))
-            .await
-    }
-
-    async fn results(&mut self) -> Vec<PlayerResult> {
-        match self.until(|m| matches!(m, ServerMsg::Results { .. })).await {
-            ServerMsg::Results { players, .. } => players,
-            _ => unreachable!(),
-        }
-    }
-
-    /// Expects a fatal error of `code`, then the connection closing.
-    async fn refused(&mut self, code: ErrorCode) {
-        let msg = self.until(|m| matches!(m, ServerMsg::Error { .. })).await;
-        assert!(
-            matches!(msg, ServerMsg::Error { code: c, .. } if c == code),
-            "{msg:?}"
-        );
-        while let Some(msg) = self.recv().await {
-            assert!(!matches!(msg, ServerMsg::Verdict { .. }), "{msg:?}");
-        }
-    }
-}
 
 async fn round_of_two(addr: SocketAddr, password: Option<&str>) -> (Peer, Peer, String) {
     let (mut ann, token) = Peer::join(addr, "ann", password).await;
@@ -499,12 +369,6 @@ fn line_client(
     (keys, screen, played)
 }
 
-/// Whether `msg` is a lobby in which `name` is (or is not) connected.
-fn lobby_shows(msg: &ServerMsg, name: &str, connected: bool) -> bool {
-    matches!(msg, ServerMsg::Lobby { players, .. }
-        if players.iter().any(|p| p.name == name && p.connected == connected))
-}
-
 #[tokio::test]
 async fn a_line_client_whose_connection_is_cut_rejoins_and_keeps_every_word() {
     let (addr, _stop) = start(config(Duplicates::Cancel, None)).await;
@@ -577,13 +441,14 @@ async fn a_line_client_that_cannot_rejoin_gives_up_with_one_error() {
     ));
 }
 
-/// SIGTERM and SIGINT stop `boggle serve` cleanly: every client is told
-/// `bye`, the line-mode client ends at once with that reason (a goodbye is no
-/// drop to rejoin after), and the server exits 0, as docs/GUIDE.md says.
+/// SIGTERM, SIGINT and SIGHUP stop `boggle serve` cleanly: every client is
+/// told `bye`, the line-mode client ends at once with that reason (a goodbye
+/// is no drop to rejoin after), and the server exits 0, as docs/GUIDE.md
+/// says (issue 36, item 12: SIGHUP used to kill it at once).
 #[cfg(unix)]
 #[test]
-fn serve_stops_on_sigterm_and_sigint_telling_its_clients() {
-    for signal in ["TERM", "INT"] {
+fn serve_stops_on_sigterm_sigint_and_sighup_telling_its_clients() {
+    for signal in ["TERM", "INT", "HUP"] {
         let (mut server, addr) = serve(&["--board", "BENHLAUMITLZRGAN"]);
         let mut ann = std::net::TcpStream::connect(addr).expect("connects");
         ann.set_read_timeout(Some(GUARD)).expect("timeout");
@@ -645,4 +510,89 @@ fn serve_stops_on_sigterm_and_sigint_telling_its_clients() {
         );
         assert!(!stderr.contains("rejoin"), "{stderr}");
     }
+}
+
+/// Issue 36, item 12: line-mode `boggle join` stopped by SIGINT, SIGTERM or
+/// SIGHUP says so in the shared line and exits 1.
+#[cfg(unix)]
+#[test]
+fn line_mode_join_stopped_by_a_signal_says_so() {
+    let (mut server, addr) = serve(&["--board", "BENHLAUMITLZRGAN"]);
+    for signal in ["INT", "TERM", "HUP"] {
+        let mut ann = Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args(["join", &addr.to_string(), "--name", "ann"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("boggle join starts");
+        let mut out = std::io::BufReader::new(ann.stdout.take().expect("piped"));
+        let mut first = String::new();
+        out.read_line(&mut first).expect("reads");
+        assert_eq!(first, "joined room main as ann\n");
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &ann.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        assert_eq!(exit_code(&mut ann, "boggle join"), Some(1), "SIG{signal}");
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut ann.stderr.take().expect("piped"), &mut stderr)
+            .expect("reads");
+        assert!(
+            stderr.ends_with("boggle: stopped by a signal\n"),
+            "SIG{signal}: {stderr}"
+        );
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+}
+
+/// Issue 36, item 11: `serve --time` is 1 to 86400 seconds, as in every
+/// mode; beyond, a usage error (it used to panic at every round's start).
+#[test]
+fn serve_time_is_bounded_as_every_mode() {
+    let dir = common::TempDir::new("net-time");
+    for time in ["0", "86401", "9999999999", "18446744073709551615"] {
+        let run = common::run_boggle(dir.path(), &["serve", "--time", time], b"");
+        assert_eq!(run.code, Some(2), "--time {time}: {}", run.stderr);
+        assert!(run.stderr.contains("--time"), "{}", run.stderr);
+    }
+    let run = common::run_boggle(dir.path(), &["serve", "--max-players", "1001"], b"");
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+}
+
+/// Issue 36, item 8: the password from a file for the server and from the
+/// environment for the client, never on a command line.
+#[test]
+fn the_password_can_come_from_a_file_or_the_environment() {
+    let dir = common::TempDir::new("net-secret");
+    let file = dir.write("password", "open sesame\n");
+    let file = file.to_string_lossy().into_owned();
+    let (mut server, addr) = serve(&[
+        "--board",
+        "BENHLAUMITLZRGAN",
+        "--min-players",
+        "1",
+        "--password-file",
+        &file,
+    ]);
+    let join = |password: &str| {
+        Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args(["join", &addr.to_string(), "--name", "ann"])
+            .env("BOGGLE_PASSWORD", password)
+            .stdin(Stdio::null())
+            .output()
+            .expect("boggle join runs")
+    };
+    let played = join("open sesame");
+    let stdout = String::from_utf8_lossy(&played.stdout);
+    assert_eq!(played.status.code(), Some(0), "{stdout}");
+    assert!(stdout.starts_with("joined room main as ann\n"), "{stdout}");
+    let refused = join("sesame");
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("wrong password"), "{stderr}");
+    let _ = server.kill();
+    let _ = server.wait();
 }

@@ -149,3 +149,67 @@ fn a_terminal_that_goes_away_ends_the_client() {
     let join = pty.program_pid();
     pty.hang_up(&join);
 }
+
+/// Issue 33, item 5: ann's full screen is killed with SIGKILL mid-round
+/// (nothing is printed on the way out). The lobby showed her the command
+/// that takes the seat back; joining under her name without the token is
+/// refused with how to take it back; the command from the screen works.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_full_screen_player_takes_the_seat_back_with_the_command_it_showed() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let dir = TempDir::new("net-pty-kill9");
+    let room = Room::open();
+    let Some(mut pty) = room.join(&dir) else {
+        return;
+    };
+    pty.wait_for("--token");
+    pty.send(b"\r");
+    pty.wait_for("your words");
+    pty.send(b"eat\r");
+    pty.wait_for("EAT");
+    let killed = Command::new("kill")
+        .args(["-KILL", &pty.program_pid()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let (_, output) = pty.finish();
+    // The first run of 32 hex digits after it (a cursor move may come between).
+    let after = find(&output, b"--token").expect("the token is on the screen");
+    let token = String::from_utf8_lossy(&output[after..])
+        .split(|c: char| !c.is_ascii_hexdigit())
+        .find(|run| run.len() == 32)
+        .expect("a 32-digit token")
+        .to_string();
+    let binary = env!("CARGO_BIN_EXE_boggle");
+    let addr = room.addr.to_string();
+    let refused = Command::new(binary)
+        .args(["join", &addr, "--name", "ann"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("boggle join runs");
+    assert_eq!(refused.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains("ann left room main") && stderr.contains("--token"),
+        "{stderr}"
+    );
+    let mut back = Command::new(binary)
+        .args(["join", &addr, "--name", "ann", "--token", &token])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("boggle join starts");
+    let mut out = back.stdout.take().expect("piped");
+    let mut seen = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while !contains(&seen, b"found before: EAT +1") {
+        let n = out.read(&mut chunk).expect("reads");
+        assert!(n > 0, "{}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&chunk[..n]);
+    }
+    let _ = back.kill();
+    let _ = back.wait();
+}

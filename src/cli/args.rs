@@ -28,6 +28,34 @@ pub fn game_seconds() -> RangedU64ValueParser<u64> {
     RangedU64ValueParser::new().range(0..=MAX_SECONDS)
 }
 
+/// A secret (a password, a token) from its flag, else the first line of its
+/// file, else the environment variable `env`: a command line is readable by
+/// every local user, a file or the environment need not be.
+pub fn secret(
+    flag: Option<&str>,
+    file: Option<&std::path::Path>,
+    env: &str,
+) -> Result<Option<String>, Error> {
+    use std::io::Read;
+    if let Some(text) = flag {
+        return Ok(Some(text.to_string()));
+    }
+    if let Some(path) = file {
+        let mut text = String::new();
+        std::fs::File::open(path)
+            .and_then(|f| f.take(64 << 10).read_to_string(&mut text))
+            .map_err(|e| {
+                Error::Io(std::io::Error::new(
+                    e.kind(),
+                    format!("cannot read {}: {e}", path.display()),
+                ))
+            })?;
+        let line = text.lines().next().unwrap_or_default();
+        return Ok(Some(line.to_string()));
+    }
+    Ok(std::env::var(env).ok().filter(|v| !v.is_empty()))
+}
+
 /// `--threads T`: 1 to [`MAX_THREADS`].
 pub fn threads() -> RangedU64ValueParser<usize> {
     RangedU64ValueParser::new().range(1..=MAX_THREADS as u64)

@@ -11,7 +11,7 @@ use clap::Args;
 
 use super::tui::{ColorChoice, use_colour};
 use crate::error::Error;
-use crate::net::client::{JoinError, JoinOptions, REJOIN_FOR, run_lines};
+use crate::net::client::{JoinError, JoinOptions, REJOIN_FOR, WELCOME_WITHIN, run_lines};
 use crate::net::protocol::{check_name, check_room};
 use crate::tui::terminal::TerminalError;
 use crate::tui::ui::Look;
@@ -28,12 +28,24 @@ pub struct JoinArgs {
     /// The room to join
     #[arg(long, value_name = "NAME", default_value = "main")]
     pub room: String,
-    /// The server's password
+    /// The server's password (or --password-file, or BOGGLE_PASSWORD: any
+    /// local user can read a command line)
     #[arg(long, value_name = "TEXT")]
     pub password: Option<String>,
-    /// The token printed when you last joined, to take your seat (and words) back
+    /// Read the password from the first line of this file
+    #[arg(
+        long = "password-file",
+        value_name = "PATH",
+        conflicts_with = "password"
+    )]
+    pub password_file: Option<std::path::PathBuf>,
+    /// The token printed when you last joined, to take your seat (and words)
+    /// back (or --token-file, or BOGGLE_TOKEN)
     #[arg(long, value_name = "TOKEN")]
     pub token: Option<String>,
+    /// Read the token from the first line of this file
+    #[arg(long = "token-file", value_name = "PATH", conflicts_with = "token")]
+    pub token_file: Option<std::path::PathBuf>,
     /// Colour on the full screen: auto (honours NO_COLOR), always, never
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -60,9 +72,18 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
         addr: args.addr.clone(),
         name: args.name.clone(),
         room: Some(args.room.clone()),
-        password: args.password.clone(),
-        token: args.token.clone(),
+        password: super::args::secret(
+            args.password.as_deref(),
+            args.password_file.as_deref(),
+            "BOGGLE_PASSWORD",
+        )?,
+        token: super::args::secret(
+            args.token.as_deref(),
+            args.token_file.as_deref(),
+            "BOGGLE_TOKEN",
+        )?,
         rejoin_for: REJOIN_FOR,
+        welcome_within: WELCOME_WITHIN,
     };
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -96,7 +117,11 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
         }
         let input = tokio::io::BufReader::new(tokio::io::stdin());
         let mut out = BufWriter::new(io::stdout().lock());
-        run_lines(&opts, input, &mut out).await.map_err(at_server)
+        // SIGINT, SIGTERM and SIGHUP end it as every mode ends: the shared line, exit 1.
+        tokio::select! {
+            played = run_lines(&opts, input, &mut out) => played.map_err(at_server),
+            () = super::serve::stop_signal() => Err(Error::Stopped.into()),
+        }
     });
     // tokio reads standard input on a blocking thread that a still-open pipe
     // keeps waiting: do not wait for it on the way out.

@@ -1,6 +1,6 @@
 //! `boggle serve`: the networked game's server command. Resolves the rules,
 //! dictionary and board once, prints `listening on ADDR:PORT`, and runs
-//! [`crate::net::server`] until SIGINT or SIGTERM.
+//! [`crate::net::server`] until SIGINT, SIGTERM or SIGHUP.
 
 use super::CliError;
 use std::io::Write;
@@ -12,7 +12,7 @@ use clap::Args;
 use super::UsageError;
 use crate::error::Error;
 use crate::game_board::GameBoard;
-use crate::net::protocol::Duplicates;
+use crate::net::protocol::{Duplicates, MAX_PLAYERS};
 use crate::net::room::RoomConfig;
 use crate::net::server::{Limits, Server, ServerConfig};
 use crate::rules::Preset;
@@ -34,8 +34,8 @@ pub struct ServeArgs {
     /// Seed for repeatable boards (every room rolls the same sequence)
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Seconds a round lasts
-    #[arg(long, value_name = "SECONDS", default_value_t = 180)]
+    /// Seconds a round lasts, 1 to 86400
+    #[arg(long, value_name = "SECONDS", default_value_t = 180, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=super::args::MAX_SECONDS))]
     pub time: u64,
     /// Rounds each room plays (default: no limit)
     #[arg(long, value_name = "N")]
@@ -46,18 +46,29 @@ pub struct ServeArgs {
     /// Words found by two or more players: cancel (the board game's rule) or count
     #[arg(long, value_name = "RULE", value_enum, default_value_t = Duplicates::Cancel)]
     pub duplicates: Duplicates,
-    /// Password every player must give
+    /// Password every player must give (any local user can read a command
+    /// line: --password-file or BOGGLE_PASSWORD keep it out of one)
     #[arg(long, value_name = "TEXT")]
     pub password: Option<String>,
+    /// Read the password from the first line of this file
+    #[arg(
+        long = "password-file",
+        value_name = "PATH",
+        conflicts_with = "password"
+    )]
+    pub password_file: Option<std::path::PathBuf>,
     /// Most connections at once
     #[arg(long = "max-connections", value_name = "N", default_value_t = 1000)]
     pub max_connections: usize,
     /// Most rooms at once
     #[arg(long = "max-rooms", value_name = "N", default_value_t = 200)]
     pub max_rooms: usize,
-    /// Most players in one room
-    #[arg(long = "max-players", value_name = "N", default_value_t = 50)]
+    /// Most players in one room, 1 to 1000
+    #[arg(long = "max-players", value_name = "N", default_value_t = 50, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_PLAYERS as u64))]
     pub max_players: usize,
+    /// New connections a second from one address (bursts of 4 times as many)
+    #[arg(long = "address-rate", value_name = "N", default_value_t = 10, value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(1..=100_000))]
+    pub address_rate: u32,
     /// The rules to play by.
     #[command(flatten)]
     pub rules: super::args::RulesArgs,
@@ -68,13 +79,6 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Classic, "serve")?;
-    if args.time == 0 {
-        return Err(UsageError::TooSmall {
-            flags: "--time",
-            least: "1 second",
-        }
-        .into());
-    }
     if args.min_players == 0 || args.max_players == 0 || args.max_rooms == 0 {
         return Err(UsageError::TooSmall {
             flags: "--min-players, --max-players and --max-rooms",
@@ -120,17 +124,22 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
             duplicates: args.duplicates,
             max_players: args.max_players,
         }),
-        password: args.password.clone(),
+        password: super::args::secret(
+            args.password.as_deref(),
+            args.password_file.as_deref(),
+            "BOGGLE_PASSWORD",
+        )?,
         seed: args.seed,
         limits: Limits {
             max_connections: args.max_connections.max(1),
             max_rooms: args.max_rooms,
+            connects_per_sec: f64::from(args.address_rate),
             ..Limits::default()
         },
     })
 }
 
-/// Runs the server until SIGINT or SIGTERM.
+/// Runs the server until SIGINT, SIGTERM or SIGHUP.
 pub fn run(args: &ServeArgs) -> Result<(), CliError> {
     let config = config(args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -154,15 +163,21 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Completes on Ctrl-C (SIGINT) or SIGTERM.
-async fn stop_signal() {
+/// Completes on Ctrl-C (SIGINT), SIGTERM or SIGHUP: the signals every mode
+/// takes (`player::signals`), here as tokio's (the server and the line-mode
+/// client run on tokio).
+pub(super) async fn stop_signal() {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
+        if let (Ok(mut term), Ok(mut hangup)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+        ) {
             tokio::select! {
                 _ = tokio::signal::ctrl_c() => {}
                 _ = term.recv() => {}
+                _ = hangup.recv() => {}
             }
             return;
         }

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
-pub use super::link::{JoinOptions, LinkError, REJOIN_FOR};
+pub use super::link::{JoinOptions, LinkError, REJOIN_FOR, WELCOME_WITHIN};
 use super::link::{Link, LinkEvent};
 use super::protocol::{ClientMsg, ErrorCode, LobbyPlayer, ServerMsg, WordPoints, clean};
 use crate::tui::terminal::TerminalError;
@@ -46,7 +46,7 @@ impl JoinError {
     /// The end a fatal `error` or a `bye` from the server means, if `msg` is one.
     pub(crate) fn from_server(msg: &ServerMsg) -> Option<JoinError> {
         match msg {
-            ServerMsg::Error { code, message } if code.is_fatal() => Some(JoinError::Refused {
+            ServerMsg::Error { code, message, .. } if code.is_fatal() => Some(JoinError::Refused {
                 code: *code,
                 message: message.clone(),
             }),
@@ -144,7 +144,8 @@ pub fn board_line(faces: &[String]) -> String {
         .collect()
 }
 
-/// Who is in the room: `lobby (2 needed): ann ready, bob waiting, cy away`.
+/// Who is in the room: `lobby (2 needed): ann ready, bob waiting, cy away`,
+/// and, while too few are connected for a round, how many more it waits for.
 pub fn lobby_line(players: &[LobbyPlayer], min_players: usize) -> String {
     let who: Vec<String> = players
         .iter()
@@ -157,18 +158,37 @@ pub fn lobby_line(players: &[LobbyPlayer], min_players: usize) -> String {
             format!("{} {state}", clean(&p.name))
         })
         .collect();
-    format!("lobby ({min_players} needed): {}", who.join(", "))
+    let mut line = format!("lobby ({min_players} needed): {}", who.join(", "));
+    if let Some(wait) = waiting_for(players, min_players) {
+        line.push_str("; ");
+        line.push_str(&wait);
+    }
+    line
+}
+
+/// `waiting for 1 more player to join` while fewer than `min_players` are connected.
+pub fn waiting_for(players: &[LobbyPlayer], min_players: usize) -> Option<String> {
+    let connected = players.iter().filter(|p| p.connected).count();
+    let more = min_players.saturating_sub(connected);
+    (more > 0).then(|| {
+        format!(
+            "waiting for {more} more {} to join",
+            plural(more, "player", "players")
+        )
+    })
+}
+
+/// `one` for 1, `many` otherwise.
+pub fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
 }
 
 /// `N point` or `N points`.
-fn points(n: u32) -> String {
-    if n == 1 {
-        "1 point".to_string()
-    } else {
-        format!("{n} points")
-    }
+pub fn points(n: u32) -> String {
+    format!("{n} {}", plural(n as usize, "point", "points"))
 }
 
+/// `WORD +N, ...`.
 fn word_list(words: &[WordPoints]) -> String {
     let list: Vec<String> = words
         .iter()
@@ -180,65 +200,169 @@ fn word_list(words: &[WordPoints]) -> String {
 /// The results of a round as lines: every player on a line beginning with
 /// their name and holding their round's `N point(s)`.
 pub fn results_lines(msg: &ServerMsg) -> Vec<String> {
-    let ServerMsg::Results {
-        round,
-        last,
-        players,
-        shared,
-        missed,
-        missed_total,
-        ..
-    } = msg
-    else {
+    let Some(results) = Results::from_msg(msg) else {
         return Vec::new();
     };
-    let mut lines = vec![format!(
-        "results of round {round}{}:",
-        if *last { " (last round)" } else { "" }
-    )];
-    for player in players {
-        let kept: Vec<String> = player
-            .words
-            .iter()
-            .filter(|w| !w.cancelled)
-            .map(|w| format!("{} +{}", clean(&w.word), w.points))
-            .collect();
-        let cancelled: Vec<String> = player
-            .words
-            .iter()
-            .filter(|w| w.cancelled)
-            .map(|w| clean(&w.word))
-            .collect();
-        let mut line = format!(
-            "{}: {} (total {})",
-            clean(&player.name),
-            points(player.score),
-            player.total
-        );
-        if !kept.is_empty() {
-            line.push_str(&format!("; words: {}", kept.join(", ")));
+    let mut lines = vec![results.heading()];
+    for player in &results.players {
+        let mut line = player.heading();
+        if !player.kept.is_empty() {
+            line.push_str(&format!("; words: {}", player.kept.join(", ")));
         }
-        if !cancelled.is_empty() {
-            line.push_str(&format!("; cancelled: {}", cancelled.join(", ")));
+        if !player.cancelled.is_empty() {
+            line.push_str(&format!("; cancelled: {}", player.cancelled.join(", ")));
+        }
+        if let Some(more) = &player.more {
+            line.push_str(&format!("; {more}"));
         }
         lines.push(line);
     }
-    for word in shared {
-        let who: Vec<String> = word.players.iter().map(|p| clean(p)).collect();
-        lines.push(format!(
-            "  shared {}: {}",
-            clean(&word.word),
-            who.join(", ")
-        ));
+    for (word, who) in &results.shared {
+        lines.push(format!("  shared {word}: {who}"));
     }
-    if *missed_total > 0 {
-        lines.push(format!(
-            "  missed {} words; the best: {}",
-            missed_total,
-            word_list(missed)
-        ));
+    if let Some(more) = &results.shared_more {
+        lines.push(format!("  {more}"));
+    }
+    if let Some(missed) = &results.missed {
+        lines.push(format!("  {}: {}", missed, results.missed_words.join(", ")));
     }
     lines
+}
+
+/// A round's results as both clients show them, every string from the
+/// server [`clean`]ed: the line mode puts each player on one line, the full
+/// screen lays the entries out to its width.
+#[derive(Debug)]
+pub(crate) struct Results {
+    pub(crate) round: u32,
+    pub(crate) last: bool,
+    pub(crate) players: Vec<PlayerLines>,
+    /// Each shared word and who found it (`bob, ann and 3 more`).
+    pub(crate) shared: Vec<(String, String)>,
+    /// `and 12 more shared words`, when not all are listed.
+    pub(crate) shared_more: Option<String>,
+    /// `missed 25 words; the best` when any were.
+    pub(crate) missed: Option<String>,
+    /// The best missed words, `NAG +1` each.
+    pub(crate) missed_words: Vec<String>,
+}
+
+/// One player's part of [`Results`].
+#[derive(Debug)]
+pub(crate) struct PlayerLines {
+    pub(crate) name: String,
+    pub(crate) score: u32,
+    pub(crate) total: u32,
+    /// `WORD +N` for each word that scored.
+    pub(crate) kept: Vec<String>,
+    /// Each word cancelled.
+    pub(crate) cancelled: Vec<String>,
+    /// `and 40 more words`, when not all are listed.
+    pub(crate) more: Option<String>,
+}
+
+impl PlayerLines {
+    /// `ann: 3 points (total 5)`.
+    pub(crate) fn heading(&self) -> String {
+        format!(
+            "{}: {} (total {})",
+            self.name,
+            points(self.score),
+            self.total
+        )
+    }
+}
+
+impl Results {
+    pub(crate) fn from_msg(msg: &ServerMsg) -> Option<Results> {
+        let ServerMsg::Results {
+            round,
+            last,
+            players,
+            shared,
+            shared_total,
+            missed,
+            missed_total,
+            ..
+        } = msg
+        else {
+            return None;
+        };
+        let players = players
+            .iter()
+            .map(|player| {
+                let listed = player.words.len();
+                let more = player.words_total.saturating_sub(listed);
+                PlayerLines {
+                    name: clean(&player.name),
+                    score: player.score,
+                    total: player.total,
+                    kept: player
+                        .words
+                        .iter()
+                        .filter(|w| !w.cancelled)
+                        .map(|w| format!("{} +{}", clean(&w.word), w.points))
+                        .collect(),
+                    cancelled: player
+                        .words
+                        .iter()
+                        .filter(|w| w.cancelled)
+                        .map(|w| clean(&w.word))
+                        .collect(),
+                    more: (more > 0)
+                        .then(|| format!("and {more} more {}", plural(more, "word", "words"))),
+                }
+            })
+            .collect();
+        let shared_list = shared
+            .iter()
+            .map(|word| {
+                let mut who = word
+                    .players
+                    .iter()
+                    .map(|p| clean(p))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let more = word.count.saturating_sub(word.players.len());
+                if more > 0 {
+                    who.push_str(&format!(" and {more} more"));
+                }
+                (clean(&word.word), who)
+            })
+            .collect();
+        let shared_more = shared_total.saturating_sub(shared.len());
+        Some(Results {
+            round: *round,
+            last: *last,
+            players,
+            shared: shared_list,
+            shared_more: (shared_more > 0).then(|| {
+                format!(
+                    "and {shared_more} more shared {}",
+                    plural(shared_more, "word", "words")
+                )
+            }),
+            missed: (*missed_total > 0).then(|| {
+                format!(
+                    "missed {missed_total} {}; the best",
+                    plural(*missed_total, "word", "words")
+                )
+            }),
+            missed_words: missed
+                .iter()
+                .map(|w| format!("{} +{}", clean(&w.word), w.points))
+                .collect(),
+        })
+    }
+
+    /// `results of round 1:` (and `(last round)`).
+    pub(crate) fn heading(&self) -> String {
+        format!(
+            "results of round {}{}:",
+            self.round,
+            if self.last { " (last round)" } else { "" }
+        )
+    }
 }
 
 /// Standard output in line mode: `writeln!` into it fails with [`JoinError::Output`].

@@ -15,7 +15,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufRea
 use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 
-use super::protocol::{MAX_LINE, encode};
+use super::protocol::{MAX_LINE, MAX_SERVER_LINE, encode};
 
 /// Who is at the other end of a connection: what its lines may hold and how
 /// it is named when it stops reading.
@@ -29,12 +29,14 @@ pub(crate) enum Peer {
 
 impl Peer {
     /// The longest line taken from this peer, newline included. A client's
-    /// messages are short ([`MAX_LINE`]); the results of a big board are
-    /// long, but a server never gets to make a client hold unbounded memory.
+    /// messages are short ([`MAX_LINE`]); the server's longest, the results,
+    /// are capped to fit [`MAX_SERVER_LINE`], so a client takes every message
+    /// a server of this version sends, and a hostile one cannot make it hold
+    /// unbounded memory.
     pub(crate) fn max_line(self) -> usize {
         match self {
             Peer::Client => MAX_LINE,
-            Peer::Server => 4 << 20,
+            Peer::Server => MAX_SERVER_LINE,
         }
     }
 }

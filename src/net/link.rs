@@ -27,6 +27,7 @@ use tokio::io::AsyncBufRead;
 use tokio::sync::mpsc;
 
 use super::connection::{Connection, Line, LineReader};
+use super::limits::Bucket;
 use super::protocol::{ClientMsg, ErrorCode, ProtocolError, ServerMsg, VERSION, decode_server};
 
 /// Who joins where.
@@ -42,14 +43,30 @@ pub struct JoinOptions {
     pub password: Option<String>,
     /// A token from an earlier join, to take that seat back.
     pub token: Option<String>,
-    /// How long to keep trying to rejoin after the connection drops (zero: never).
+    /// How long to keep trying to rejoin after the connection drops (zero:
+    /// never). Drops that come soon after rejoining, before the connection has
+    /// held this long, count against the same time.
     pub rejoin_for: Duration,
+    /// How long to wait for the server's `welcome` (or refusal) after connecting.
+    pub welcome_within: Duration,
 }
 
 /// How long a client tries to rejoin after a drop unless told otherwise:
 /// long enough for a network blip or a restarted router, short enough that
 /// a server that is gone ends the client within a round.
 pub const REJOIN_FOR: Duration = Duration::from_secs(20);
+
+/// How long a client waits for the server to answer its `hello` unless told
+/// otherwise (the server's own limit for the `hello` is as long).
+pub const WELCOME_WITHIN: Duration = Duration::from_secs(10);
+
+/// The messages a second a client sends at most, on average, and in a burst:
+/// under the server's limit (20 a second, bursts of 40), pings included, so
+/// the official client is never refused for its rate, even with a file of
+/// words on its standard input.
+pub const PACE_PER_SEC: f64 = 16.0;
+/// See [`PACE_PER_SEC`].
+pub const PACE_BURST: f64 = 30.0;
 
 impl Default for JoinOptions {
     fn default() -> JoinOptions {
@@ -60,6 +77,7 @@ impl Default for JoinOptions {
             password: None,
             token: None,
             rejoin_for: REJOIN_FOR,
+            welcome_within: WELCOME_WITHIN,
         }
     }
 }
@@ -74,6 +92,8 @@ pub enum LinkError {
     TooLong,
     /// The server sent a line that is not a message.
     BadMessage(ProtocolError),
+    /// The server did not answer the `hello` within the time allowed.
+    NoWelcome(Duration),
     /// The connection dropped (`why`) and could not be got back `within` the
     /// time allowed; `last` is why the last attempt failed.
     NotRejoined {
@@ -93,6 +113,11 @@ impl fmt::Display for LinkError {
         match self {
             LinkError::Io(e) => e.fmt(f),
             LinkError::TooLong => f.write_str("a message from the server is too long"),
+            LinkError::NoWelcome(within) => write!(
+                f,
+                "the server did not answer within {} s",
+                within.as_secs_f64().ceil()
+            ),
             LinkError::BadMessage(e) => write!(f, "bad message from the server: {e}"),
             LinkError::NotRejoined { why, within, last } => write!(
                 f,
@@ -165,9 +190,11 @@ pub(crate) struct Link {
 impl Link {
     /// Connects and says `hello`; a failure to connect is returned at once.
     pub(crate) async fn connect(opts: &JoinOptions) -> Result<Link, LinkError> {
-        let conn = open(opts, opts.token.clone())
-            .await
-            .map_err(LinkError::Io)?;
+        let conn =
+            match tokio::time::timeout(opts.welcome_within, open(opts, opts.token.clone())).await {
+                Ok(conn) => conn.map_err(LinkError::Io)?,
+                Err(_) => return Err(LinkError::NoWelcome(opts.welcome_within)),
+            };
         let (to_server, outgoing) = mpsc::channel(TO_SERVER);
         let (events_tx, events) = mpsc::channel(TO_CLIENT);
         let task = Task {
@@ -178,6 +205,9 @@ impl Link {
             unanswered: VecDeque::new(),
             held: VecDeque::new(),
             welcomed: false,
+            welcomed_at: None,
+            streak: None,
+            pace: Bucket::new(PACE_PER_SEC, PACE_BURST, Instant::now()),
         };
         Ok(Link {
             to_server,
@@ -226,6 +256,14 @@ pub(crate) async fn next_server_msg<R: AsyncBufRead + Unpin>(
             "the server closed the connection",
         ))),
         Line::TooLong => Err(LinkError::TooLong),
+    }
+}
+
+/// Sleeps until `at`, or for ever without one.
+async fn sleep_until_some(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 
@@ -286,6 +324,14 @@ struct Task {
     held: VecDeque<ClientMsg>,
     /// Whether a `welcome` ever came: only a joined client rejoins.
     welcomed: bool,
+    /// When the last `welcome` came.
+    welcomed_at: Option<Instant>,
+    /// When the rejoining that began with the last drop gives up: a drop
+    /// soon after a rejoin goes on with it, so a server that welcomes and
+    /// drops cannot keep the client rejoining for ever.
+    streak: Option<Instant>,
+    /// What is sent is paced under the server's rate limit.
+    pace: Bucket,
 }
 
 impl Task {
@@ -313,7 +359,17 @@ impl Task {
                         Some(rejoin) => rejoin.last = e,
                         None => {
                             let why = e.to_string();
-                            let within = self.opts.rejoin_for;
+                            let now = Instant::now();
+                            // Back only a moment ago: the same attempt to rejoin goes on.
+                            let held = self
+                                .welcomed_at
+                                .is_none_or(|at| now >= at + self.opts.rejoin_for);
+                            let give_up = match self.streak {
+                                Some(give_up) if !held => give_up,
+                                _ => now + self.opts.rejoin_for,
+                            };
+                            self.streak = Some(give_up);
+                            let within = give_up.saturating_duration_since(now);
                             if !self
                                 .emit(LinkEvent::Lost {
                                     why: why.clone(),
@@ -324,7 +380,7 @@ impl Task {
                                 return;
                             }
                             rejoin = Some(Rejoin {
-                                give_up: Instant::now() + within,
+                                give_up,
                                 delay: FIRST_BACKOFF,
                                 fresh: false,
                                 why,
@@ -391,8 +447,29 @@ impl Task {
     async fn serve(&mut self, conn: &mut Connection, rejoin: &mut Option<Rejoin>) -> Served {
         let mut ping =
             tokio::time::interval_at(tokio::time::Instant::now() + PING_EVERY, PING_EVERY);
+        // A server that takes the connection and never answers is no server.
+        let mut answer_by = Some(tokio::time::Instant::now() + self.opts.welcome_within);
         loop {
+            let now = Instant::now();
+            let may_send = self.pace.has(now);
+            let next_send = tokio::time::Instant::now() + self.pace.wait(now);
             tokio::select! {
+                () = sleep_until_some(answer_by) => {
+                    let e = io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        format!(
+                            "the server did not answer within {} s",
+                            self.opts.welcome_within.as_secs_f64().ceil()
+                        ),
+                    );
+                    if !self.welcomed {
+                        self.fail(LinkError::NoWelcome(self.opts.welcome_within)).await;
+                        return Served::Over;
+                    }
+                    return Served::Dropped(e);
+                }
+                // Paced: at most PACE_PER_SEC messages a second leave.
+                () = tokio::time::sleep_until(next_send), if !may_send => {}
                 // Cancel-safe: a partly read line stays in the connection's buffer.
                 msg = next_server_msg(&mut conn.reader) => {
                     let msg = match msg {
@@ -403,6 +480,7 @@ impl Task {
                             return Served::Over;
                         }
                     };
+                    answer_by = None;
                     if let Some(attempt) = rejoin.as_ref() {
                         match &msg {
                             ServerMsg::Error { code: ErrorCode::BadToken, .. } if !attempt.fresh => {
@@ -432,7 +510,7 @@ impl Task {
                         return Served::Over;
                     }
                 }
-                msg = self.outgoing.recv() => {
+                msg = self.outgoing.recv(), if may_send || rejoin.is_some() => {
                     let Some(msg) = msg else { return Served::Over };
                     if rejoin.is_some() {
                         self.hold(msg);
@@ -441,6 +519,7 @@ impl Task {
                     }
                 }
                 _ = ping.tick(), if rejoin.is_none() => {
+                    self.pace.take(Instant::now());
                     if let Err(e) = conn.writer.send(&ClientMsg::Ping).await {
                         return Served::Dropped(e);
                     }
@@ -449,7 +528,8 @@ impl Task {
         }
     }
 
-    /// After a rejoin's welcome: the unanswered words, then what was held.
+    /// After a rejoin's welcome: the unanswered words, then what was held,
+    /// paced as everything else.
     async fn send_again(&mut self, conn: &mut Connection) -> io::Result<()> {
         let words = self
             .unanswered
@@ -457,13 +537,16 @@ impl Task {
             .map(|word| ClientMsg::Word { word });
         let again: Vec<ClientMsg> = words.chain(self.held.drain(..)).collect();
         for msg in again {
+            let wait = self.pace.wait(Instant::now());
+            tokio::time::sleep(wait).await;
             self.write(conn, msg).await?;
         }
         Ok(())
     }
 
-    /// Sends `msg`, remembering a word until it is answered.
+    /// Sends `msg` (taking its place in the pace), remembering a word until it is answered.
     async fn write(&mut self, conn: &mut Connection, msg: ClientMsg) -> io::Result<()> {
+        self.pace.take(Instant::now());
         if let ClientMsg::Word { word } = &msg {
             if self.unanswered.len() >= MAX_HELD {
                 self.unanswered.pop_front();
@@ -485,7 +568,18 @@ impl Task {
         match msg {
             ServerMsg::Welcome { token, .. } => {
                 self.welcomed = true;
+                self.welcomed_at = Some(Instant::now());
                 self.token = Some(token.clone());
+            }
+            // A word refused for the rate was not played: it is not sent again.
+            ServerMsg::Error {
+                code: ErrorCode::RateLimited,
+                word: Some(word),
+                ..
+            } => {
+                if let Some(at) = self.unanswered.iter().position(|w| w == word) {
+                    self.unanswered.remove(at);
+                }
             }
             // Each word is answered once, in order: a verdict, or one of these refusals.
             ServerMsg::Verdict { .. }
@@ -547,9 +641,12 @@ mod tests {
             token: None,
             outgoing,
             events,
-            unanswered: ["EAT", "TEA", "XYZ"].map(String::from).into(),
+            unanswered: ["EAT", "TEA", "XYZ", "ZOO"].map(String::from).into(),
             held: VecDeque::new(),
             welcomed: false,
+            welcomed_at: None,
+            streak: None,
+            pace: Bucket::new(PACE_PER_SEC, PACE_BURST, Instant::now()),
         };
         task.track(&ServerMsg::Verdict {
             word: "EAT".into(),
@@ -561,17 +658,29 @@ mod tests {
         task.track(&ServerMsg::Error {
             code: ErrorCode::RateLimited,
             message: String::new(),
+            word: None,
         });
         assert_eq!(
             task.unanswered,
-            ["TEA", "XYZ"],
-            "a rate limit answers no word"
+            ["TEA", "XYZ", "ZOO"],
+            "a rate limit that names no word answers none"
+        );
+        task.track(&ServerMsg::Error {
+            code: ErrorCode::RateLimited,
+            message: String::new(),
+            word: Some("XYZ".into()),
+        });
+        assert_eq!(
+            task.unanswered,
+            ["TEA", "ZOO"],
+            "a word refused for the rate is not sent again"
         );
         task.track(&ServerMsg::Error {
             code: ErrorCode::BadWord,
             message: String::new(),
+            word: None,
         });
-        assert_eq!(task.unanswered, ["XYZ"]);
+        assert_eq!(task.unanswered, ["ZOO"]);
         task.hold(ClientMsg::Ping);
         task.hold(ClientMsg::Done);
         assert_eq!(task.held, [ClientMsg::Done], "pings are not held");
@@ -581,6 +690,7 @@ mod tests {
             duplicates: super::super::protocol::Duplicates::Cancel,
             players: Vec::new(),
             shared: Vec::new(),
+            shared_total: 0,
             missed: Vec::new(),
             missed_total: 0,
         });

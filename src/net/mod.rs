@@ -5,7 +5,9 @@
 //! - [`protocol`]: the messages, their decoder and the checks on names and text.
 //! - `connection`: the framing both ends share: whole lines under a cap, written in time.
 //! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
-//! - [`server`]: sockets, rooms by name, limits, timers and shutdown.
+//! - [`limits`]: what the server allows: sizes, rates, times, queues, per address.
+//! - `outbox`: each client's send queue, bounded in bytes.
+//! - [`server`]: sockets, rooms by name, the limits applied, timers and shutdown.
 //! - `link`: who joins where, and a client's connection to the server, rejoined after a drop.
 //! - [`client`]: why a client ends, the line mode for scripts, the text both clients show.
 //! - [`screen`]: the full-screen client on a terminal, built as the tui is.
@@ -15,7 +17,9 @@
 
 pub mod client;
 pub(crate) mod connection;
+pub mod limits;
 pub(crate) mod link;
+pub(crate) mod outbox;
 pub mod protocol;
 pub mod room;
 pub mod screen;

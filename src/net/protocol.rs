@@ -21,6 +21,13 @@ pub const MAX_NAME: usize = 20;
 pub const MAX_ROOM: usize = 20;
 /// The most characters a guessed word may have.
 pub const MAX_WORD: usize = 64;
+/// The longest line a client takes from the server, newline included. The
+/// server never sends more: its longest messages, a room's results and its
+/// lobby, are capped so that they fit even at the most players a room may
+/// seat ([`MAX_PLAYERS`]), with the longest names and words (a test checks).
+pub const MAX_SERVER_LINE: usize = 1 << 20;
+/// The most players a room may seat (`serve --max-players`).
+pub const MAX_PLAYERS: usize = 1000;
 
 /// Whether words found by two or more players are cancelled at the end of a round.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -136,6 +143,11 @@ pub enum ErrorCode {
     NotInRound,
     /// A word that is not letters, or too long: it was ignored.
     BadWord,
+    /// Far too many messages too fast, after many `rate_limited`. Fatal.
+    TooManyMessages,
+    /// A code this build does not know (from a newer server). Fatal.
+    #[serde(other)]
+    Unknown,
 }
 
 impl ErrorCode {
@@ -186,8 +198,13 @@ pub struct FoundWord {
 pub struct PlayerResult {
     /// Their name.
     pub name: String,
-    /// The words they found, in the order found.
+    /// The words they found, in the order found; the first
+    /// [`words_listed`] of them when there are more.
     pub words: Vec<FoundWord>,
+    /// How many words they found in all (absent from older servers: `words`
+    /// is all of them then).
+    #[serde(default)]
+    pub words_total: usize,
     /// The round's points (cancelled words count nothing).
     pub score: u32,
     /// Points over all rounds so far.
@@ -199,8 +216,11 @@ pub struct PlayerResult {
 pub struct SharedWord {
     /// The word, upper case.
     pub word: String,
-    /// Who found it.
+    /// Who found it: the first [`SHARED_NAMES`] of them when there are more.
     pub players: Vec<String>,
+    /// How many players found it (absent from older servers: `players` is all of them).
+    #[serde(default)]
+    pub count: usize,
 }
 
 /// A message from the server to a client.
@@ -279,8 +299,13 @@ pub enum ServerMsg {
         duplicates: Duplicates,
         /// Every player, best round score first.
         players: Vec<PlayerResult>,
-        /// Words found by two or more players.
+        /// Words found by two or more players: those most players found,
+        /// [`SHARED_SHOWN`] at most.
         shared: Vec<SharedWord>,
+        /// How many words two or more players found, in all (absent from
+        /// older servers: `shared` is all of them).
+        #[serde(default)]
+        shared_total: usize,
         /// The best words nobody found, best first.
         missed: Vec<WordPoints>,
         /// How many words nobody found, in all.
@@ -292,6 +317,10 @@ pub enum ServerMsg {
         code: ErrorCode,
         /// A sentence for the player.
         message: String,
+        /// The word that was not played, when the refused message was a
+        /// `word` (`rate_limited`), so a client does not send it again.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        word: Option<String>,
     },
     /// The server is closing this connection (it is shutting down).
     Bye {
@@ -300,6 +329,19 @@ pub enum ServerMsg {
     },
     /// The answer to `ping`.
     Pong,
+}
+
+/// The most shared words a results message lists (it says how many there were).
+pub const SHARED_SHOWN: usize = 40;
+/// The most names listed for one shared word (it says how many found it).
+pub const SHARED_NAMES: usize = 5;
+/// The most words the results list for all players together; each player gets
+/// an equal part of it, between 1 and 100.
+const WORDS_LISTED: usize = 4000;
+
+/// How many of each player's words a results message of `players` players lists.
+pub fn words_listed(players: usize) -> usize {
+    (WORDS_LISTED / players.max(1)).clamp(1, 100)
 }
 
 /// Why a line from a client is not a message.
@@ -379,7 +421,7 @@ fn short(e: &serde_json::Error) -> String {
     let text = e.to_string();
     let mut out: String = clean(&text).chars().take(120).collect();
     if text.chars().count() > 120 {
-        out.push('…');
+        out.push_str("...");
     }
     out
 }
@@ -399,19 +441,21 @@ pub fn decode_server(line: &[u8]) -> Result<ServerMsg, ProtocolError> {
         .map_err(|e| ProtocolError::BadMessage(short(&e)))
 }
 
-/// Whether `c` may be shown on another player's terminal: no control
-/// characters (C0, DEL, C1: the escape sequences' introducers) and none of the
-/// invisible format characters that reorder or hide text (bidi overrides,
-/// zero-width marks).
+/// Whether `c` may be in a name, and be shown on another player's terminal:
+/// printable ASCII (a space, letters, digits, punctuation), or a character
+/// Unicode allows in identifiers (UTS #39's General Security Profile:
+/// letters and marks of the scripts in use today; no control, format or
+/// default-ignorable character, no filler that looks blank, no symbol). The
+/// two joiners it allows for some scripts are invisible, so not here.
 pub fn is_printable(c: char) -> bool {
-    !c.is_control()
-        && !matches!(c,
-            '\u{200B}'..='\u{200F}'
-            | '\u{2028}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}'
-            | '\u{FEFF}'
-            | '\u{FFF9}'..='\u{FFFB}'
-            | '\u{E0000}'..='\u{E007F}')
+    use unicode_security::GeneralSecurityProfile;
+    matches!(c, ' '..='~')
+        || (c.identifier_allowed()
+            && c.identifier_type()
+                != Some(
+                    unicode_security::general_security_profile::IdentifierType::Default_Ignorable,
+                )
+            && !matches!(c, '\u{200C}' | '\u{200D}'))
 }
 
 /// `text` with every character that is not [`is_printable`] replaced by `?`:
@@ -423,7 +467,8 @@ pub fn clean(text: &str) -> String {
 }
 
 /// Why a name is refused, or `None` if it is a good player name: 1 to
-/// [`MAX_NAME`] printable characters, no leading or trailing space.
+/// [`MAX_NAME`] [`is_printable`] characters, a letter or digit among them, no
+/// leading or trailing space.
 pub fn check_name(name: &str) -> Option<String> {
     check_label("name", name, MAX_NAME)
 }
@@ -441,15 +486,28 @@ fn check_label(what: &str, text: &str, max: usize) -> Option<String> {
     if count > max {
         return Some(format!("the {what} is longer than {max} characters"));
     }
-    if !text.chars().all(is_printable) {
+    if let Some(c) = text.chars().find(|&c| !is_printable(c)) {
         return Some(format!(
-            "the {what} has a control character or escape sequence"
+            "the {what} has a character that is invisible, a control or a symbol (U+{:04X}); \
+             use letters, digits, spaces and punctuation",
+            u32::from(c)
         ));
+    }
+    if !text.chars().any(char::is_alphanumeric) {
+        return Some(format!("the {what} has no letter or digit"));
     }
     if text.trim() != text {
         return Some(format!("the {what} starts or ends with a space"));
     }
     None
+}
+
+/// What two names are compared by: lower case, then Unicode's confusable
+/// skeleton (UTS #39: normalised, look-alike characters mapped to one), so
+/// `Ann`, `ann` and `аnn` (a Cyrillic а) are the same name, and so are
+/// `main` and `ｍａｉｎ`.
+pub fn name_key(name: &str) -> String {
+    unicode_security::skeleton(&name.to_lowercase()).collect()
 }
 
 /// Compares two secrets in time that depends only on their lengths, so a
@@ -551,5 +609,135 @@ mod tests {
         assert!(!constant_time_eq(b"secret", b"secret2"));
         assert!(!constant_time_eq(b"", b"x"));
         assert!(constant_time_eq(b"", b""));
+    }
+
+    /// Issue 36, item 9: every character the attack got in, after a name,
+    /// in one, or alone, is refused, in player and room names alike, and the
+    /// client's filter replaces each.
+    #[test]
+    fn invisible_and_blank_looking_characters_are_refused() {
+        let sneaky = [
+            '\u{AD}',
+            '\u{61C}',
+            '\u{3164}',
+            '\u{FFA0}',
+            '\u{115F}',
+            '\u{2800}',
+            '\u{34F}',
+            '\u{180E}',
+            '\u{FE0F}',
+            '\u{E0100}',
+            '\u{1D173}',
+            '\u{600}',
+            '\u{FFFC}',
+            '\u{200D}',
+            '\u{200B}',
+            '\u{2028}',
+            '\u{FEFF}',
+            '\u{E0041}',
+            '\u{202E}',
+        ];
+        for c in sneaky {
+            for text in [format!("ann{c}"), format!("a{c}nn"), c.to_string()] {
+                assert!(check_name(&text).is_some(), "{text:?}");
+                assert!(check_room(&text).is_some(), "{text:?}");
+            }
+            assert_eq!(clean(&format!("ann{c}")), "ann?", "{c:?}");
+        }
+        for good in [
+            "Ann B.",
+            "Zoë",
+            "O'Brien",
+            "李小龍",
+            "Ελένη",
+            "José-María",
+            "r2d2",
+        ] {
+            assert_eq!(check_name(good), None, "{good:?}");
+            assert_eq!(clean(good), good);
+        }
+        for blank in ["...", "-", "' '"] {
+            assert!(check_name(blank).is_some(), "{blank:?}");
+        }
+        assert_eq!(name_key("Main"), name_key("main"));
+        assert_eq!(name_key("m\u{430}in"), name_key("main"));
+    }
+
+    /// The client takes every message this server can send: the longest
+    /// lobby and results, at the most players a room seats, with the longest
+    /// names and words, fit [`MAX_SERVER_LINE`].
+    #[test]
+    fn the_longest_messages_fit_the_clients_cap() {
+        let name = "\u{20000}".repeat(MAX_NAME);
+        let word = "Q".repeat(MAX_WORD);
+        let lobby = ServerMsg::Lobby {
+            players: (0..MAX_PLAYERS)
+                .map(|_| LobbyPlayer {
+                    name: name.clone(),
+                    ready: false,
+                    connected: false,
+                    total: u32::MAX,
+                })
+                .collect(),
+            min_players: MAX_PLAYERS,
+            round: u32::MAX,
+        };
+        let found = FoundWord {
+            word: word.clone(),
+            points: u32::MAX,
+            cancelled: false,
+        };
+        let results = ServerMsg::Results {
+            round: u32::MAX,
+            last: false,
+            duplicates: Duplicates::Cancel,
+            players: (0..MAX_PLAYERS)
+                .map(|_| PlayerResult {
+                    name: name.clone(),
+                    words: vec![found.clone(); words_listed(MAX_PLAYERS)],
+                    words_total: usize::MAX,
+                    score: u32::MAX,
+                    total: u32::MAX,
+                })
+                .collect(),
+            shared: vec![
+                SharedWord {
+                    word: word.clone(),
+                    players: vec![name.clone(); SHARED_NAMES],
+                    count: usize::MAX,
+                };
+                SHARED_SHOWN
+            ],
+            shared_total: usize::MAX,
+            missed: vec![
+                WordPoints {
+                    word,
+                    points: u32::MAX,
+                };
+                40
+            ],
+            missed_total: usize::MAX,
+        };
+        for msg in [lobby, results] {
+            let line = encode(&msg);
+            assert!(line.len() <= MAX_SERVER_LINE, "{} bytes", line.len());
+        }
+    }
+
+    #[test]
+    fn an_error_code_from_a_newer_server_is_taken_as_fatal() {
+        let msg = decode_server(br#"{"type":"error","code":"brand_new","message":"m"}"#);
+        assert!(
+            matches!(
+                msg,
+                Ok(ServerMsg::Error {
+                    code: ErrorCode::Unknown,
+                    ..
+                })
+            ),
+            "{msg:?}"
+        );
+        assert!(ErrorCode::Unknown.is_fatal());
+        assert!(ErrorCode::TooManyMessages.is_fatal());
     }
 }

@@ -1,67 +1,45 @@
-//! The server's I/O: accepts TCP connections, reads each client's lines under
-//! the limits (line size, rate, idle time, connection and room caps), feeds
-//! the rooms' state machines ([`Room`]) and delivers what they say through a
-//! bounded queue per client, so a client that stops reading is dropped and
-//! never stalls a room. Rooms live behind short-held locks; a timer task ends
-//! rounds on time; a shutdown says goodbye to every client.
+//! The server's I/O: accepts connections, holds each client to the limits
+//! ([`super::limits`]: line size, rate, the time to say `hello`, idle time,
+//! connection and room caps, connections and failed passwords per address),
+//! feeds the rooms' state machines ([`Room`]) and delivers what they say
+//! through each client's queue, bounded in bytes (`super::outbox`), so a
+//! client that stops reading is dropped and never stalls a room. Rooms live
+//! behind short-held locks; a timer task ends rounds on time and sends the
+//! lobbies that were held back; a shutdown says goodbye to every client.
+//!
+//! The handling of one client (`handle`) is written over two traits,
+//! `Incoming` and `Outgoing`, so that every transport is held to the
+//! same caps: TCP lines ([`Server::run`]) implement them here. A second
+//! transport (a browser's WebSocket) takes an [`Entrance`] from
+//! [`Server::entrance`], asks it to [`Entrance::admit`] each new connection
+//! by its peer's address (the connection cap and the per-address rate), and
+//! runs `Entrance::serve` with its own `Incoming` (each text message is a
+//! line; one longer than [`protocol::MAX_LINE`] is `Received::TooLong`)
+//! and `Outgoing` (each line a text message, written within
+//! [`Limits::write_timeout`]).
 
 use std::collections::HashMap;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use rand::RngCore;
-use tokio::io::{AsyncBufRead, AsyncReadExt};
+use tokio::io::{AsyncReadExt, BufReader};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Notify, Semaphore, mpsc, watch};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 
-use super::connection::{Connection, Line, LineReader, LineWriter, Peer};
+use super::connection::{Connection, Line as Received, LineReader, LineWriter, Peer};
+pub use super::limits::Limits;
+use super::limits::{AddressLimiter, Throttled};
+use super::outbox::{Budget, Kind, Line, Outbox};
 use super::protocol::{
-    self, ClientMsg, ErrorCode, ServerMsg, check_room, constant_time_eq, encode,
+    self, ClientMsg, ErrorCode, ServerMsg, check_room, constant_time_eq, encode, name_key,
 };
 use super::room::{ConnId, Room, RoomConfig};
 use crate::random;
-
-/// What the server allows each client and in all.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// Connections open at once.
-    pub max_connections: usize,
-    /// Rooms at once.
-    pub max_rooms: usize,
-    /// Time to send `hello` after connecting.
-    pub hello_timeout: Duration,
-    /// Time without a message from a joined client before it is dropped.
-    pub idle_timeout: Duration,
-    /// Messages a client may send per second, on average.
-    pub rate_per_sec: f64,
-    /// Messages a client may send in a burst.
-    pub burst: f64,
-    /// Messages refused for rate before the client is dropped.
-    pub max_rate_strikes: u32,
-    /// Messages waiting for a client before it counts as not reading.
-    pub send_queue: usize,
-    /// Time to write one line to a client.
-    pub write_timeout: Duration,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_connections: 1000,
-            max_rooms: 200,
-            hello_timeout: Duration::from_secs(10),
-            idle_timeout: Duration::from_secs(300),
-            rate_per_sec: 20.0,
-            burst: 40.0,
-            max_rate_strikes: 100,
-            send_queue: 256,
-            write_timeout: Duration::from_secs(10),
-        }
-    }
-}
 
 /// Everything a server needs.
 #[derive(Clone, Debug)]
@@ -80,22 +58,32 @@ pub struct ServerConfig {
 struct Slot {
     room: Room,
     clients: HashMap<ConnId, Client>,
+    budget: Arc<Budget>,
 }
 
-/// The server's side of one client's outgoing queue.
+/// The server's side of one client: its queue, and how to tell its
+/// connection's task to close it.
 #[derive(Clone)]
 struct Client {
-    tx: mpsc::Sender<String>,
+    outbox: Arc<Outbox>,
     kill: Arc<Notify>,
 }
 
+/// Rooms by [`name_key`] of their names, so look-alike names are one room.
 type Rooms = Mutex<HashMap<String, Arc<Mutex<Slot>>>>;
+
+/// The room a client joined: its key, and its slot.
+type Joined = (String, Arc<Mutex<Slot>>);
 
 struct Shared {
     config: ServerConfig,
     rooms: Rooms,
     next_conn: AtomicU64,
     shutdown: watch::Receiver<bool>,
+    /// One per open connection, whatever its transport.
+    permits: Arc<Semaphore>,
+    addresses: AddressLimiter,
+    budget: Arc<Budget>,
 }
 
 /// A bound, not yet running server.
@@ -103,7 +91,17 @@ pub struct Server {
     listener: TcpListener,
     shared: Arc<Shared>,
     shutdown_tx: watch::Sender<bool>,
-    permits: Arc<Semaphore>,
+}
+
+/// The way into a server's rooms for any transport: admission and the
+/// handling of a client, under the server's limits and shutdown.
+#[derive(Clone)]
+pub struct Entrance(Arc<Shared>);
+
+/// A connection let in: holding it holds one of [`Limits::max_connections`].
+pub struct Admitted {
+    _permit: OwnedSemaphorePermit,
+    ip: IpAddr,
 }
 
 /// Locks a mutex even if a panic elsewhere poisoned it: a room's state is
@@ -120,6 +118,8 @@ impl Server {
         let listener = TcpListener::bind(addr).await?;
         let (shutdown_tx, shutdown) = watch::channel(false);
         let permits = Arc::new(Semaphore::new(config.limits.max_connections));
+        let addresses = AddressLimiter::new(&config.limits);
+        let budget = Budget::new(config.limits.queued_total);
         Ok(Server {
             listener,
             shared: Arc::new(Shared {
@@ -127,9 +127,11 @@ impl Server {
                 rooms: Mutex::new(HashMap::new()),
                 next_conn: AtomicU64::new(1),
                 shutdown,
+                permits,
+                addresses,
+                budget,
             }),
             shutdown_tx,
-            permits,
         })
     }
 
@@ -138,54 +140,146 @@ impl Server {
         self.listener.local_addr()
     }
 
+    /// The way in for another transport, into the same rooms under the same limits.
+    pub fn entrance(&self) -> Entrance {
+        Entrance(Arc::clone(&self.shared))
+    }
+
     /// Serves until `stop` completes, then tells every client goodbye and
     /// waits (a few seconds at most) for their connections to close.
     pub async fn run(self, stop: impl std::future::Future<Output = ()>) -> io::Result<()> {
         let ticker = tokio::spawn(tick_rooms(Arc::clone(&self.shared)));
+        let entrance = self.entrance();
         tokio::pin!(stop);
         loop {
             tokio::select! {
                 () = &mut stop => break,
                 accepted = self.listener.accept() => {
-                    let Ok((stream, _)) = accepted else {
+                    let Ok((stream, peer)) = accepted else {
                         // Out of file descriptors and the like: wait, do not spin.
                         tokio::time::sleep(Duration::from_millis(50)).await;
                         continue;
                     };
-                    let shared = Arc::clone(&self.shared);
-                    match Arc::clone(&self.permits).try_acquire_owned() {
-                        Ok(permit) => {
-                            tokio::spawn(async move {
-                                connection(shared, stream).await;
-                                drop(permit);
-                            });
+                    let entrance = entrance.clone();
+                    tokio::spawn(async move {
+                        match entrance.admit(peer.ip()) {
+                            Ok(admitted) => {
+                                let limit = entrance.0.config.limits.write_timeout;
+                                let Connection { reader, writer } =
+                                    Connection::new(stream, Peer::Client, limit);
+                                entrance.serve(admitted, reader, writer).await;
+                            }
+                            Err(refusal) => refuse(stream, &refusal).await,
                         }
-                        Err(_) => {
-                            tokio::spawn(refuse(stream, shared.config.limits.max_connections));
-                        }
-                    }
+                    });
                 }
             }
         }
         let _ = self.shutdown_tx.send(true);
         let all = u32::try_from(self.shared.config.limits.max_connections).unwrap_or(u32::MAX);
-        let _ = tokio::time::timeout(Duration::from_secs(5), self.permits.acquire_many(all)).await;
+        let _ = tokio::time::timeout(
+            Duration::from_secs(5),
+            self.shared.permits.acquire_many(all),
+        )
+        .await;
         ticker.abort();
         Ok(())
     }
 }
 
-/// Tells a client over the connection cap so, and closes.
-async fn refuse(stream: TcpStream, max: usize) {
-    let msg = ServerMsg::Error {
-        code: ErrorCode::ServerFull,
-        message: format!("the server has its maximum of {max} connections; try later"),
-    };
-    let mut writer = LineWriter::new(stream, Peer::Client, Duration::from_secs(2));
-    let _ = writer.send(&msg).await;
+impl Entrance {
+    /// Lets a new connection from `ip` in, or says why not (the message to
+    /// send before closing): too many new connections from that address, or
+    /// the server is full.
+    pub fn admit(&self, ip: IpAddr) -> Result<Admitted, ServerMsg> {
+        let limits = &self.0.config.limits;
+        let refused = |message: String| ServerMsg::Error {
+            code: ErrorCode::ServerFull,
+            message,
+            word: None,
+        };
+        if self.0.addresses.connect(ip, Instant::now()).is_err() {
+            return Err(refused(format!(
+                "more than {} new connections a second from your address: try again in a moment",
+                limits.connects_per_sec
+            )));
+        }
+        match Arc::clone(&self.0.permits).try_acquire_owned() {
+            Ok(permit) => Ok(Admitted {
+                _permit: permit,
+                ip,
+            }),
+            Err(_) => Err(refused(format!(
+                "the server has its maximum of {} connections; try later",
+                limits.max_connections
+            ))),
+        }
+    }
+
+    /// Plays one admitted client's connection to its end.
+    pub(crate) async fn serve<I: Incoming, O: Outgoing>(
+        &self,
+        admitted: Admitted,
+        incoming: I,
+        outgoing: O,
+    ) {
+        handle(Arc::clone(&self.0), admitted.ip, incoming, outgoing).await;
+        drop(admitted);
+    }
 }
 
-/// Ends rounds whose time is up and forgets rooms nobody is in.
+/// What a transport delivers from a client: whole messages under the cap.
+pub(crate) trait Incoming: Send {
+    /// The next message (cancel-safe: a partly read one is kept for the next call).
+    fn next_message(&mut self) -> impl Future<Output = io::Result<Received<'_>>> + Send;
+    /// Reads and throws away what the client still sends, up to `limit`
+    /// bytes or its end, so closing does not reset the connection before the
+    /// client has read the last error.
+    fn discard(&mut self, limit: usize) -> impl Future<Output = ()> + Send;
+}
+
+/// How a transport sends a client its messages.
+pub(crate) trait Outgoing: Send + 'static {
+    /// Sends one line (newline included) whole, within the write time limit.
+    fn send_line(&mut self, line: &str) -> impl Future<Output = io::Result<()>> + Send;
+    /// Closes the sending side.
+    fn close(&mut self) -> impl Future<Output = ()> + Send;
+}
+
+impl Incoming for LineReader<BufReader<OwnedReadHalf>> {
+    fn next_message(&mut self) -> impl Future<Output = io::Result<Received<'_>>> + Send {
+        self.next_line()
+    }
+
+    async fn discard(&mut self, limit: usize) {
+        let mut sink = [0u8; 16 * 1024];
+        let mut left = limit;
+        while left > 0 {
+            match self.get_mut().read(&mut sink).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => left = left.saturating_sub(n),
+            }
+        }
+    }
+}
+
+impl Outgoing for LineWriter<OwnedWriteHalf> {
+    fn send_line(&mut self, line: &str) -> impl Future<Output = io::Result<()>> + Send {
+        self.write_line(line)
+    }
+
+    fn close(&mut self) -> impl Future<Output = ()> + Send {
+        self.shutdown()
+    }
+}
+
+/// Tells a client it was not let in, and closes.
+async fn refuse(stream: TcpStream, msg: &ServerMsg) {
+    let mut writer = LineWriter::new(stream, Peer::Client, Duration::from_secs(2));
+    let _ = writer.send(msg).await;
+}
+
+/// Ends rounds whose time is up, sends lobbies held back, and forgets rooms nobody is in.
 async fn tick_rooms(shared: Arc<Shared>) {
     let mut interval = tokio::time::interval(Duration::from_millis(50));
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -193,10 +287,10 @@ async fn tick_rooms(shared: Arc<Shared>) {
         interval.tick().await;
         let slots: Vec<(String, Arc<Mutex<Slot>>)> = lock(&shared.rooms)
             .iter()
-            .map(|(name, slot)| (name.clone(), Arc::clone(slot)))
+            .map(|(key, slot)| (key.clone(), Arc::clone(slot)))
             .collect();
         let now = Instant::now();
-        for (name, slot) in slots {
+        for (key, slot) in slots {
             let abandoned = {
                 let mut slot = lock(&slot);
                 slot.room.tick(now);
@@ -204,56 +298,53 @@ async fn tick_rooms(shared: Arc<Shared>) {
                 slot.room.is_abandoned()
             };
             if abandoned {
-                forget_if_abandoned(&shared, &name);
+                forget_if_abandoned(&shared, &key);
             }
         }
     }
 }
 
-/// Removes room `name` if it is still abandoned (checked under the map's lock,
+/// Removes room `key` if it is still abandoned (checked under the map's lock,
 /// which every join holds, so no one can be joining it meanwhile).
-fn forget_if_abandoned(shared: &Shared, name: &str) {
+fn forget_if_abandoned(shared: &Shared, key: &str) {
     let mut rooms = lock(&shared.rooms);
     let abandoned = rooms
-        .get(name)
+        .get(key)
         .is_some_and(|slot| lock(slot).room.is_abandoned());
     if abandoned {
-        rooms.remove(name);
+        rooms.remove(key);
     }
 }
 
-/// Sends what the room said. A client whose queue is full is not reading: it
-/// is told to go (its connection task closes it) and hears nothing more.
+/// Sends what the room said, each message encoded once however many it goes
+/// to. A client whose queue refuses a line is not reading: it is told to go
+/// (its connection task closes it) and hears nothing more.
 fn dispatch(slot: &mut Slot) {
+    let mut last: Option<(ServerMsg, Line)> = None;
     for (conn, msg) in slot.room.drain() {
+        let kind = if matches!(msg, ServerMsg::Lobby { .. }) {
+            Kind::Lobby
+        } else {
+            Kind::Other
+        };
+        let line = match last.take() {
+            Some((previous, line)) if previous == msg => {
+                last = Some((previous, line.clone()));
+                line
+            }
+            _ => {
+                let line = Line::new(encode(&msg), &slot.budget);
+                last = Some((msg, line.clone()));
+                line
+            }
+        };
         let Some(client) = slot.clients.get(&conn) else {
             continue;
         };
-        if client.tx.try_send(encode(&msg)).is_err() {
+        if !client.outbox.push(line, kind) {
+            client.outbox.abandon();
             client.kill.notify_one();
             slot.clients.remove(&conn);
-        }
-    }
-}
-
-/// A token bucket: `rate` messages a second on average, `burst` at once.
-struct Bucket {
-    tokens: f64,
-    last: Instant,
-    rate: f64,
-    burst: f64,
-}
-
-impl Bucket {
-    fn take(&mut self, now: Instant) -> bool {
-        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
         }
     }
 }
@@ -280,12 +371,12 @@ enum End {
 struct Seat {
     shared: Arc<Shared>,
     conn: ConnId,
-    joined: Option<(String, Arc<Mutex<Slot>>)>,
+    joined: Option<Joined>,
 }
 
 impl Drop for Seat {
     fn drop(&mut self) {
-        let Some((name, slot)) = self.joined.take() else {
+        let Some((key, slot)) = self.joined.take() else {
             return;
         };
         let abandoned = {
@@ -296,130 +387,163 @@ impl Drop for Seat {
             slot.room.is_abandoned()
         };
         if abandoned {
-            forget_if_abandoned(&self.shared, &name);
+            forget_if_abandoned(&self.shared, &key);
         }
     }
 }
 
-/// One client, from connect to close.
-async fn connection(shared: Arc<Shared>, stream: TcpStream) {
+/// One client, from its first message to close, over any transport.
+async fn handle<I: Incoming, O: Outgoing>(
+    shared: Arc<Shared>,
+    ip: IpAddr,
+    mut incoming: I,
+    outgoing: O,
+) {
     let conn = shared.next_conn.fetch_add(1, Ordering::Relaxed);
     let limits = shared.config.limits.clone();
-    let Connection { mut reader, writer } =
-        Connection::new(stream, Peer::Client, limits.write_timeout);
-    let (tx, rx) = mpsc::channel::<String>(limits.send_queue);
+    let outbox = Arc::new(Outbox::new(limits.queue_bytes, &shared.budget));
     let kill = Arc::new(Notify::new());
-    let writer = tokio::spawn(write_lines(writer, rx));
+    let writer = tokio::spawn(write_lines(
+        outgoing,
+        Arc::clone(&outbox),
+        Arc::clone(&kill),
+    ));
+    let client = Client {
+        outbox: Arc::clone(&outbox),
+        kill: Arc::clone(&kill),
+    };
     let mut seat = Seat {
         shared: Arc::clone(&shared),
         conn,
         joined: None,
     };
-    let end = serve_client(&shared, conn, &mut reader, &tx, &kill, &mut seat.joined).await;
+    let end = serve_client(&shared, ip, conn, &mut incoming, &client, &mut seat.joined).await;
     drop(seat);
     let last = match end {
         End::Quiet => None,
-        End::Fatal(code, message) => Some(ServerMsg::Error { code, message }),
+        End::Fatal(code, message) => Some(ServerMsg::Error {
+            code,
+            message,
+            word: None,
+        }),
         End::Shutdown => Some(ServerMsg::Bye {
             reason: "the server is shutting down".into(),
         }),
     };
     let lingering = last.is_some();
-    if let Some(msg) = last {
-        let _ = tx.try_send(encode(&msg));
+    match last {
+        Some(msg) => outbox.close_with(Some(Line::new(encode(&msg), &shared.budget))),
+        None => outbox.abandon(),
     }
-    drop(tx);
     let _ = writer.await;
     if lingering {
         // Read what the client is still sending for a moment, so closing with
         // unread input does not reset the connection before the client reads
         // the error (a 10 MB line is still arriving when it is refused).
-        let mut sink = [0u8; 16 * 1024];
-        let _ = tokio::time::timeout(Duration::from_secs(2), async {
-            let mut left: usize = 32 << 20;
-            while left > 0 {
-                match reader.get_mut().read(&mut sink).await {
-                    Ok(0) | Err(_) => break,
-                    Ok(n) => left = left.saturating_sub(n),
-                }
-            }
-        })
-        .await;
+        let _ = tokio::time::timeout(Duration::from_secs(2), incoming.discard(32 << 20)).await;
     }
 }
 
-/// Writes queued lines until the queue closes; a write that takes too long ends it.
-async fn write_lines(
-    mut writer: LineWriter<tokio::net::tcp::OwnedWriteHalf>,
-    mut rx: mpsc::Receiver<String>,
-) {
-    while let Some(line) = rx.recv().await {
-        if writer.write_line(&line).await.is_err() {
+/// Writes queued lines until the queue closes; a write that fails or takes
+/// too long ends it, and the client with it.
+async fn write_lines<O: Outgoing>(mut out: O, outbox: Arc<Outbox>, kill: Arc<Notify>) {
+    while let Some(line) = outbox.next().await {
+        if out.send_line(line.as_str()).await.is_err() {
+            outbox.abandon();
+            kill.notify_one();
             return;
         }
     }
-    writer.shutdown().await;
+    out.close().await;
+}
+
+/// Queues `msg` for one client; `false` when its queue refuses (it is not reading).
+fn send(shared: &Shared, client: &Client, msg: &ServerMsg) -> bool {
+    client
+        .outbox
+        .push(Line::new(encode(msg), &shared.budget), Kind::Other)
 }
 
 /// Reads and handles a client's messages until the connection should end.
-async fn serve_client<R: AsyncBufRead + Unpin>(
+async fn serve_client<I: Incoming>(
     shared: &Shared,
+    ip: IpAddr,
     conn: ConnId,
-    reader: &mut LineReader<R>,
-    tx: &mpsc::Sender<String>,
-    kill: &Arc<Notify>,
-    joined: &mut Option<(String, Arc<Mutex<Slot>>)>,
+    incoming: &mut I,
+    client: &Client,
+    joined: &mut Option<Joined>,
 ) -> End {
     let limits = &shared.config.limits;
     let mut shutdown = shared.shutdown.clone();
-    let mut bucket = Bucket {
-        tokens: limits.burst,
-        last: Instant::now(),
-        rate: limits.rate_per_sec,
-        burst: limits.burst,
-    };
+    let mut bucket = super::limits::Bucket::new(limits.rate_per_sec, limits.burst, Instant::now());
     let mut strikes = 0u32;
+    // The time to say hello runs from the connection, whatever comes first.
+    let hello_by = tokio::time::Instant::now() + limits.hello_timeout;
     loop {
         if *shutdown.borrow() {
             return End::Shutdown;
         }
-        let wait = if joined.is_some() {
-            limits.idle_timeout
+        let deadline = if joined.is_some() {
+            tokio::time::Instant::now() + limits.idle_timeout
         } else {
-            limits.hello_timeout
+            hello_by
         };
         let read = tokio::select! {
-            read = tokio::time::timeout(wait, reader.next_line()) => read,
-            () = kill.notified() => return End::Quiet,
+            read = tokio::time::timeout_at(deadline, incoming.next_message()) => read,
+            () = client.kill.notified() => return End::Quiet,
             _ = shutdown.changed() => return End::Shutdown,
         };
         let line = match read {
+            Err(_) if joined.is_none() => {
+                return End::Fatal(
+                    ErrorCode::Idle,
+                    format!(
+                        "no hello within {} seconds of connecting",
+                        limits.hello_timeout.as_secs()
+                    ),
+                );
+            }
             Err(_) => {
                 return End::Fatal(
                     ErrorCode::Idle,
-                    format!("nothing heard for {} seconds", wait.as_secs()),
+                    format!(
+                        "nothing heard for {} seconds",
+                        limits.idle_timeout.as_secs()
+                    ),
                 );
             }
-            Ok(Err(_) | Ok(Line::Eof)) => return End::Quiet,
-            Ok(Ok(Line::TooLong)) => {
+            Ok(Err(_) | Ok(Received::Eof)) => return End::Quiet,
+            Ok(Ok(Received::TooLong)) => {
                 let e = protocol::ProtocolError::TooLong;
                 return End::Fatal(e.code(), e.to_string());
             }
-            Ok(Ok(Line::Read(line))) => line,
+            Ok(Ok(Received::Read(line))) => line,
         };
         if !bucket.take(Instant::now()) {
             strikes += 1;
             if strikes > limits.max_rate_strikes {
-                return End::Fatal(ErrorCode::RateLimited, "far too many messages".into());
+                return End::Fatal(
+                    ErrorCode::TooManyMessages,
+                    format!(
+                        "far more than {} messages a second: disconnected",
+                        limits.rate_per_sec
+                    ),
+                );
             }
+            // A refused word is named, so the client knows not to send it again.
+            let word = match protocol::decode(line) {
+                Ok(ClientMsg::Word { word }) => Some(word),
+                _ => None,
+            };
             let msg = ServerMsg::Error {
                 code: ErrorCode::RateLimited,
                 message: format!(
                     "more than {} messages a second: this one was ignored",
                     limits.rate_per_sec
                 ),
+                word,
             };
-            if tx.try_send(encode(&msg)).is_err() {
+            if !send(shared, client, &msg) {
                 return End::Quiet;
             }
             continue;
@@ -431,7 +555,7 @@ async fn serve_client<R: AsyncBufRead + Unpin>(
         let now = Instant::now();
         match (msg, &*joined) {
             (ClientMsg::Ping, _) => {
-                if tx.try_send(encode(&ServerMsg::Pong)).is_err() {
+                if !send(shared, client, &ServerMsg::Pong) {
                     return End::Quiet;
                 }
             }
@@ -446,8 +570,14 @@ async fn serve_client<R: AsyncBufRead + Unpin>(
                 None,
             ) => {
                 let room = room.unwrap_or_else(|| "main".to_string());
-                match hello(shared, conn, &name, &room, password, token, tx, kill, now) {
-                    Ok(slot) => *joined = Some((room, slot)),
+                let asked = Hello {
+                    name: &name,
+                    room: &room,
+                    password,
+                    token,
+                };
+                match hello(shared, ip, conn, asked, client, now) {
+                    Ok(joined_room) => *joined = Some(joined_room),
                     Err((code, message)) => return End::Fatal(code, message),
                 }
             }
@@ -474,32 +604,61 @@ async fn serve_client<R: AsyncBufRead + Unpin>(
     }
 }
 
-/// Checks a `hello` and seats the client: password, room name, room cap, then the room's own checks.
-#[allow(clippy::too_many_arguments)]
-fn hello(
-    shared: &Shared,
-    conn: ConnId,
-    name: &str,
-    room: &str,
+/// What a `hello` asks for.
+struct Hello<'a> {
+    name: &'a str,
+    room: &'a str,
     password: Option<String>,
     token: Option<String>,
-    tx: &mpsc::Sender<String>,
-    kill: &Arc<Notify>,
+}
+
+/// Checks a `hello` and seats the client: the address's failed tries,
+/// password, room name, room cap, then the room's own checks. The room's
+/// key and slot on success.
+fn hello(
+    shared: &Shared,
+    ip: IpAddr,
+    conn: ConnId,
+    asked: Hello<'_>,
+    client: &Client,
     now: Instant,
-) -> Result<Arc<Mutex<Slot>>, (ErrorCode, String)> {
+) -> Result<Joined, (ErrorCode, String)> {
+    let Hello {
+        name,
+        room,
+        password,
+        token,
+    } = asked;
+    let guarded = shared.config.password.is_some() || token.is_some();
+    if guarded && let Err(Throttled::Guessing(wait)) = shared.addresses.may_try(ip, now) {
+        let code = if shared.config.password.is_some() {
+            ErrorCode::Password
+        } else {
+            ErrorCode::BadToken
+        };
+        return Err((
+            code,
+            format!(
+                "too many wrong passwords or tokens from your address: try again in {} s",
+                wait.as_secs().max(1)
+            ),
+        ));
+    }
     if let Some(expected) = &shared.config.password {
         let given = password.unwrap_or_default();
         if !constant_time_eq(given.as_bytes(), expected.as_bytes()) {
+            shared.addresses.failed(ip, now);
             return Err((ErrorCode::Password, "wrong password".into()));
         }
     }
     if let Some(why) = check_room(room) {
         return Err((ErrorCode::BadRoom, why));
     }
+    let key = name_key(room);
     // The map stays locked through the join so a room cannot be forgotten
     // between being found and being joined.
     let mut rooms = lock(&shared.rooms);
-    let slot = match rooms.get(room) {
+    let slot = match rooms.get(&key) {
         Some(slot) => Arc::clone(slot),
         None => {
             if rooms.len() >= shared.config.limits.max_rooms {
@@ -518,29 +677,27 @@ fn hello(
             let slot = Arc::new(Mutex::new(Slot {
                 room: Room::new(room, Arc::clone(&shared.config.room), rng),
                 clients: HashMap::new(),
+                budget: Arc::clone(&shared.budget),
             }));
-            rooms.insert(room.to_string(), Arc::clone(&slot));
+            rooms.insert(key.clone(), Arc::clone(&slot));
             slot
         }
     };
     let mut guard = lock(&slot);
     // Registered first so the welcome reaches it; taken out again on refusal.
-    guard.clients.insert(
-        conn,
-        Client {
-            tx: tx.clone(),
-            kill: Arc::clone(kill),
-        },
-    );
+    guard.clients.insert(conn, client.clone());
     let joined = guard
         .room
         .join(conn, name, token.as_deref(), fresh_token(), now);
     if let Err(refusal) = joined {
+        if refusal.0 == ErrorCode::BadToken {
+            shared.addresses.failed(ip, now);
+        }
         guard.clients.remove(&conn);
         let abandoned = guard.room.is_abandoned();
         drop(guard);
         if abandoned {
-            rooms.remove(room);
+            rooms.remove(&key);
         }
         return Err(refusal);
     }
@@ -558,7 +715,7 @@ fn hello(
     }
     dispatch(&mut guard);
     drop(guard);
-    Ok(slot)
+    Ok((key, slot))
 }
 
 #[cfg(test)]
@@ -585,29 +742,26 @@ mod tests {
         Room::new("main", Arc::new(config), random::seeded(1))
     }
 
+    fn client(cap: usize, budget: &Arc<Budget>) -> Client {
+        Client {
+            outbox: Arc::new(Outbox::new(cap, budget)),
+            kill: Arc::new(Notify::new()),
+        }
+    }
+
     #[test]
     fn a_client_whose_queue_is_full_is_dropped_and_the_others_still_hear() {
-        let (slow_tx, _slow_rx) = mpsc::channel(1);
-        let (fast_tx, mut fast_rx) = mpsc::channel(64);
-        let slow_kill = Arc::new(Notify::new());
+        let budget = Budget::new(1 << 20);
+        // The welcome fits an empty queue; nothing more fits beside it.
+        let slow = client(10, &budget);
+        let fast = client(1 << 20, &budget);
         let mut slot = Slot {
             room: room(),
             clients: HashMap::new(),
+            budget: Arc::clone(&budget),
         };
-        slot.clients.insert(
-            1,
-            Client {
-                tx: slow_tx,
-                kill: Arc::clone(&slow_kill),
-            },
-        );
-        slot.clients.insert(
-            2,
-            Client {
-                tx: fast_tx,
-                kill: Arc::new(Notify::new()),
-            },
-        );
+        slot.clients.insert(1, slow.clone());
+        slot.clients.insert(2, fast.clone());
         let now = Instant::now();
         slot.room
             .join(1, "slow", None, "t1".into(), now)
@@ -615,40 +769,38 @@ mod tests {
         slot.room
             .join(2, "fast", None, "t2".into(), now)
             .expect("joins");
-        // welcome + lobby for slow overflow its queue of one.
         dispatch(&mut slot);
         assert!(!slot.clients.contains_key(&1), "the slow client is dropped");
         assert!(slot.clients.contains_key(&2));
-        slot.room.ready(2, now);
+        slot.room.ready(2, now + Duration::from_secs(1));
         dispatch(&mut slot);
-        let mut heard = 0;
-        while fast_rx.try_recv().is_ok() {
-            heard += 1;
-        }
-        assert!(heard >= 3, "welcome, lobbies and the ready lobby: {heard}");
+        let fast_heard = fast.outbox.bytes();
+        assert!(fast_heard > 0);
         // The slow client's connection task is woken to close it.
-        let woken = slow_kill.notified();
+        let woken = slow.kill.notified();
         tokio::pin!(woken);
         assert!(woken.as_mut().enable(), "the kill was signalled");
     }
 
     #[test]
-    fn the_rate_limit_allows_a_burst_then_the_average() {
-        let t0 = Instant::now();
-        let mut bucket = Bucket {
-            tokens: 3.0,
-            last: t0,
-            rate: 2.0,
-            burst: 3.0,
+    fn a_message_to_the_whole_room_is_encoded_once() {
+        let budget = Budget::new(1 << 20);
+        let mut slot = Slot {
+            room: room(),
+            clients: HashMap::new(),
+            budget: Arc::clone(&budget),
         };
-        assert!((0..3).all(|_| bucket.take(t0)));
-        assert!(!bucket.take(t0));
-        assert!(bucket.take(t0 + Duration::from_millis(500)));
-        assert!(!bucket.take(t0 + Duration::from_millis(500)));
-        assert!(
-            (0..3).all(|_| bucket.take(t0 + Duration::from_secs(60))),
-            "refilled to the burst only"
-        );
-        assert!(!bucket.take(t0 + Duration::from_secs(60)));
+        let now = Instant::now();
+        for (conn, name) in [(1, "ann"), (2, "bob"), (3, "cy")] {
+            slot.clients.insert(conn, client(1 << 20, &budget));
+            slot.room
+                .join(conn, name, None, format!("t{conn}"), now)
+                .expect("joins");
+        }
+        slot.room.drain();
+        slot.room.ready(1, now + Duration::from_secs(1));
+        dispatch(&mut slot);
+        let queued: usize = slot.clients.values().map(|c| c.outbox.bytes()).sum();
+        assert_eq!(queued, 3 * budget.used(), "one lobby, held by three queues");
     }
 }

@@ -2,6 +2,7 @@
 //! the built binary with piped standard input, and `boggle serve` on a free port.
 #![allow(dead_code)]
 
+pub mod net;
 pub mod pty;
 
 use std::io::{BufRead, Write};

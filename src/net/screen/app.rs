@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::engine::path::trace;
 use crate::face::Face;
 use crate::game_board::GameBoard;
-use crate::net::client::{JoinError, results_lines};
+use crate::net::client::{JoinError, JoinOptions, Results, rejoin_command};
 use crate::net::link::LinkEvent;
 use crate::net::protocol::{ClientMsg, LobbyPlayer, MAX_WORD, ServerMsg, clean};
 use crate::rules::MoveRule;
@@ -41,6 +41,10 @@ pub(crate) enum View {
 
 /// The prompt while a round is on.
 const ROUND_STATUS: &str = "type a word, Enter to play it; Enter alone: done   Esc: quit";
+/// The prompt in the lobby.
+const LOBBY_STATUS: &str = "Enter: ready   Esc: quit";
+/// What the status says once the player is ready.
+const READY_STATUS: &str = "ready: the round starts when everyone is   Esc: quit";
 
 /// What the screen shows, and how it ended.
 #[derive(Debug)]
@@ -62,14 +66,19 @@ pub(crate) struct Screen {
     /// Each verdict's text, and whether the word was taken.
     pub(super) verdicts: Vec<(String, bool)>,
     pub(super) score: u32,
-    pub(super) results: Vec<String>,
+    pub(super) results: Option<Results>,
+    /// How far the results are scrolled, in lines (the drawing keeps it in range).
+    pub(super) scroll: usize,
     pub(super) ready: bool,
     /// The room's last round is over.
     pub(super) last: bool,
     pub(super) status: String,
     /// The seat's token, for the rejoin command printed on leaving mid-round.
     token: Option<String>,
-    /// The server said goodbye or refused: there is no seat to go back to.
+    /// Who joins where, for the command that takes the seat back.
+    opts: Option<JoinOptions>,
+    /// The server said goodbye or refused, or could not be reached again:
+    /// there is no seat to go back to.
     closed_by_server: bool,
     /// How it ended: `Ok` when the player left; set once, taken by the driver.
     end: Option<Result<(), JoinError>>,
@@ -92,11 +101,13 @@ impl Screen {
             typed: String::new(),
             verdicts: Vec::new(),
             score: 0,
-            results: Vec::new(),
+            results: None,
+            scroll: 0,
             ready: false,
             last: false,
-            status: "Enter: ready   Esc: quit".into(),
+            status: LOBBY_STATUS.into(),
             token: None,
+            opts: None,
             closed_by_server: false,
             end: None,
             over: false,
@@ -116,6 +127,27 @@ impl Screen {
                 None
             }
             Input::Link(event) => self.event(event),
+        }
+    }
+
+    /// The screen of `opts`'s player, who can be shown how to take the seat back.
+    pub(crate) fn joining(title: String, opts: &JoinOptions) -> Screen {
+        Screen {
+            opts: Some(opts.clone()),
+            ..Screen::new(title)
+        }
+    }
+
+    /// Keeps the results' scrolling within what there is to see (the drawing knows).
+    pub(crate) fn clamp_scroll(&mut self, max: usize) {
+        self.scroll = self.scroll.min(max);
+    }
+
+    /// The command that takes this seat back, once the server has given one.
+    pub(crate) fn rejoin_line(&self) -> Option<String> {
+        match (&self.opts, &self.token) {
+            (Some(opts), Some(token)) => Some(rejoin_command(opts, token)),
+            _ => None,
         }
     }
 
@@ -168,7 +200,11 @@ impl Screen {
                 }
                 .into();
             }
-            LinkEvent::Failed(e) => self.finish(Err(e.into())),
+            LinkEvent::Failed(e) => {
+                // The server could not be reached again: no round to go back to.
+                self.closed_by_server = true;
+                self.finish(Err(e.into()));
+            }
         }
         None
     }
@@ -259,14 +295,15 @@ impl Screen {
             }
             ServerMsg::Results { last, .. } => {
                 self.view = View::Results;
-                self.results = results_lines(&msg);
+                self.results = Results::from_msg(&msg);
+                self.scroll = 0;
                 self.last = last;
                 self.left = None;
                 self.typed.clear();
                 self.status = if last {
                     "the room's last round is over   Esc: quit".into()
                 } else {
-                    "Enter: ready for the next round   Esc: quit".into()
+                    "Enter: ready for the next round   ↑↓: scroll   Esc: quit".into()
                 };
             }
             // Not fatal (those ended the screen above): the message was ignored.
@@ -292,7 +329,22 @@ impl Screen {
             }
             Code::Enter if !self.ready && !self.last => {
                 self.ready = true;
+                self.status = READY_STATUS.into();
                 return Some(ClientMsg::Ready);
+            }
+            Code::Up | Code::PageUp | Code::Home | Code::Down | Code::PageDown | Code::End
+                if self.view == View::Results =>
+            {
+                let by = match key.code {
+                    Code::Up | Code::Down => 1,
+                    Code::PageUp | Code::PageDown => 10,
+                    _ => usize::MAX,
+                };
+                self.scroll = if matches!(key.code, Code::Up | Code::PageUp | Code::Home) {
+                    self.scroll.saturating_sub(by)
+                } else {
+                    self.scroll.saturating_add(by)
+                };
             }
             Code::Backspace => {
                 self.typed.pop();
@@ -493,6 +545,7 @@ pub(crate) mod tests {
         let refused = ServerMsg::Error {
             code: ErrorCode::NameTaken,
             message: "the name ann is taken\u{1b}".into(),
+            word: None,
         };
         let (end, _) = apply(&mut screen, &refused);
         let Some(Err(e)) = end else {
@@ -516,6 +569,7 @@ pub(crate) mod tests {
             &ServerMsg::Error {
                 code: ErrorCode::RateLimited,
                 message: "slow down".into(),
+                word: None,
             },
         );
         assert!(end.is_none());
@@ -539,5 +593,19 @@ pub(crate) mod tests {
             assert_eq!(screen.handle(Input::Key(key)), None);
             assert!(matches!(screen.take_end(), Some(Ok(()))), "{key:?}");
         }
+    }
+
+    /// Issue 33, item 9: once the link gave up (the server is gone), the
+    /// screen no longer offers a round to rejoin.
+    #[test]
+    fn after_the_server_is_gone_there_is_nothing_to_rejoin() {
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &welcome(Moves::EightNeighbours));
+        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        assert_eq!(screen.rejoinable(), Some("t0k"));
+        let gone = crate::net::link::LinkError::NoWelcome(Duration::from_secs(10));
+        screen.handle(Input::Link(LinkEvent::Failed(gone)));
+        assert!(matches!(screen.take_end(), Some(Err(_))));
+        assert_eq!(screen.rejoinable(), None);
     }
 }

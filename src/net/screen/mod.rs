@@ -29,7 +29,7 @@ use crate::tui::ui::Look;
 pub async fn run(opts: &JoinOptions, look: Look) -> Result<(), JoinError> {
     let link = Link::connect(opts).await?;
     let mut client = Client {
-        screen: Screen::new(format!("boggle join {}", clean(&opts.addr))),
+        screen: Screen::joining(format!("boggle join {}", clean(&opts.addr)), opts),
         link,
         look,
     };
@@ -67,7 +67,8 @@ impl FullScreen for Client {
     type End = Result<(), JoinError>;
 
     fn draw(&mut self, frame: &mut Frame) {
-        ui::draw(frame, &self.screen, self.look);
+        let most = ui::draw(frame, &self.screen, self.look);
+        self.screen.clamp_scroll(most);
     }
 
     fn key(&mut self, key: Key) {

@@ -9,29 +9,42 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use unicode_width::UnicodeWidthStr;
 
 use super::app::{Screen, View};
+use crate::net::client::{Results, points, waiting_for};
 use crate::net::protocol::clean;
 use crate::tui::ui::{Look, board_size, clock, draw_board, largest_cell};
 
 /// The narrowest panel beside the board (lobby, words, results).
 const PANEL_MIN_WIDTH: u16 = 30;
+/// The lobby's column of names is at least this wide.
+const NAME_COLUMN: usize = 20;
+/// Said before the command that takes the seat back.
+const REJOIN_NOTE: &str = "to take this seat back if this window closes:";
 
-/// Draws `screen` on the whole frame.
-pub(crate) fn draw(frame: &mut Frame, screen: &Screen, look: Look) {
+/// Draws `screen` on the whole frame. Returns how far the results can be
+/// scrolled at this size (0 when they fit).
+pub(crate) fn draw(frame: &mut Frame, screen: &Screen, look: Look) -> usize {
+    // The status line takes two rows when one would cut it.
+    let status_rows = if screen.status.width() > usize::from(frame.area().width) {
+        2
+    } else {
+        1
+    };
     let [header, body, input, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(3),
         Constraint::Length(1),
-        Constraint::Length(1),
+        Constraint::Length(status_rows),
     ])
     .areas(frame.area());
     let head = match (screen.view, screen.left) {
         (View::Round, Some(left)) => format!(
-            "{}   round {}   {} points   {}",
+            "{}   round {}   {}   {}",
             screen.title,
             screen.round,
-            screen.score,
+            points(screen.score),
             clock(left)
         ),
         _ => screen.title.clone(),
@@ -45,11 +58,11 @@ pub(crate) fn draw(frame: &mut Frame, screen: &Screen, look: Look) {
     } else {
         board_and_panel(frame, screen, body, look)
     };
-    let (title, lines): (&str, Vec<Line>) = match screen.view {
-        View::Lobby => ("lobby", lobby_lines(screen)),
-        View::Round => (
-            "your words",
-            screen
+    let mut most = 0;
+    match screen.view {
+        View::Lobby => panel(frame, side, "lobby", lobby_lines(screen), true),
+        View::Round => {
+            let lines = screen
                 .verdicts
                 .iter()
                 .rev()
@@ -61,30 +74,155 @@ pub(crate) fn draw(frame: &mut Frame, screen: &Screen, look: Look) {
                     };
                     Line::styled(text.clone(), style)
                 })
-                .collect(),
-        ),
-        View::Results => (
-            "results",
-            screen
-                .results
-                .iter()
-                .map(|l| Line::from(l.clone()))
-                .collect(),
-        ),
-    };
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(Block::default().borders(Borders::ALL).title(title)),
-        side,
-    );
+                .collect();
+            panel(frame, side, "your words", lines, true);
+        }
+        View::Results => most = results_panel(frame, screen, side),
+    }
     let prompt = if screen.view == View::Round {
         format!("> {}_", screen.typed)
     } else {
         String::new()
     };
     frame.render_widget(Paragraph::new(prompt), input);
-    frame.render_widget(Paragraph::new(screen.status.clone()), status);
+    frame.render_widget(
+        Paragraph::new(screen.status.clone()).wrap(Wrap { trim: true }),
+        status,
+    );
+    most
+}
+
+/// A bordered panel titled `title` holding `lines` (wrapped where `wrap`).
+fn panel(frame: &mut Frame, area: Rect, title: &str, lines: Vec<Line<'static>>, wrap: bool) {
+    let mut text = Paragraph::new(lines).block(
+        Block::default()
+            .borders(Borders::ALL)
+            .title(title.to_string()),
+    );
+    if wrap {
+        text = text.wrap(Wrap { trim: false });
+    }
+    frame.render_widget(text, area);
+}
+
+/// The results, laid out to the panel's width so that no entry (`WORD +2`)
+/// is ever split, scrolled by `screen.scroll`, with a marker on the border
+/// where there is more above or below. Returns how far they can scroll.
+fn results_panel(frame: &mut Frame, screen: &Screen, area: Rect) -> usize {
+    let inner_width = usize::from(area.width.saturating_sub(2));
+    let height = usize::from(area.height.saturating_sub(2));
+    let mut lines = match &screen.results {
+        Some(results) => results_text(results, inner_width),
+        None => Vec::new(),
+    };
+    if let Some(rejoin) = screen.rejoin_line().filter(|_| !screen.last) {
+        lines.push(Line::from(""));
+        let words: Vec<String> = format!("{REJOIN_NOTE} {rejoin}")
+            .split(' ')
+            .map(str::to_string)
+            .collect();
+        lines.extend(
+            flow(&words, "", "", " ", inner_width)
+                .into_iter()
+                .map(Line::from),
+        );
+    }
+    let most = lines.len().saturating_sub(height);
+    let from = screen.scroll.min(most);
+    let mut block = Block::default().borders(Borders::ALL).title("results");
+    if from > 0 {
+        block = block.title_top(Line::from(" ↑ more ").right_aligned());
+    }
+    if from < most {
+        block = block.title_bottom(Line::from(" ↓ more: ↑↓ PgUp PgDn ").right_aligned());
+    }
+    let shown: Vec<Line> = lines.into_iter().skip(from).take(height).collect();
+    frame.render_widget(Paragraph::new(shown).block(block), area);
+    most
+}
+
+/// The results as lines of at most `width` columns: each player's score
+/// (bold), their words and cancelled words, the shared words, the best missed.
+fn results_text(results: &Results, width: usize) -> Vec<Line<'static>> {
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let mut lines = vec![Line::styled(results.heading(), bold)];
+    let add = |lines: &mut Vec<Line<'static>>, first: &str, entries: &[String]| {
+        lines.extend(
+            flow(entries, first, "  ", "  ", width)
+                .into_iter()
+                .map(Line::from),
+        );
+    };
+    for player in &results.players {
+        lines.push(Line::styled(player.heading(), bold));
+        let mut entries = player.kept.clone();
+        entries.extend(labelled("cancelled:", &player.cancelled));
+        entries.extend(player.more.clone());
+        add(&mut lines, "  ", &entries);
+    }
+    let mut shared: Vec<String> = results
+        .shared
+        .iter()
+        .map(|(word, who)| format!("{word} ({who})"))
+        .collect();
+    shared.extend(results.shared_more.clone());
+    add(&mut lines, "", &labelled("shared:", &shared));
+    if let Some(missed) = &results.missed {
+        add(
+            &mut lines,
+            "",
+            &labelled(&format!("{missed}:"), &results.missed_words),
+        );
+    }
+    lines
+}
+
+/// `label` (ending in `:`) and `entries` after it, or nothing without entries.
+fn labelled(label: &str, entries: &[String]) -> Vec<String> {
+    if entries.is_empty() {
+        return Vec::new();
+    }
+    std::iter::once(label.to_string())
+        .chain(entries.iter().cloned())
+        .collect()
+}
+
+/// `entries` laid out in lines of at most `width` columns, `sep` apart (where
+/// that is not one space, a label, an entry ending in `:`, is one space from
+/// the entry after it and never ends a line), the first line indented by
+/// `first` and the others by `indent`; an entry is never split (one wider
+/// than a line has a line of its own).
+fn flow(entries: &[String], first: &str, indent: &str, sep: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    // Words of running text (one space apart) have no labels.
+    let labels = sep != " ";
+    for (at, entry) in entries.iter().enumerate() {
+        let sep = if labels && line.ends_with(':') {
+            " "
+        } else {
+            sep
+        };
+        // A label goes where the entry after it fits beside it.
+        let unit = match entries.get(at + 1) {
+            Some(next) if labels && entry.ends_with(':') => entry.width() + 1 + next.width(),
+            _ => entry.width(),
+        };
+        if line.is_empty() {
+            let lead = if lines.is_empty() { first } else { indent };
+            line = format!("{lead}{entry}");
+        } else if line.width() + sep.width() + unit <= width {
+            line.push_str(sep);
+            line.push_str(entry);
+        } else {
+            lines.push(std::mem::take(&mut line));
+            line = format!("{indent}{entry}");
+        }
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// Draws the board at the left of `body` with the tui's drawing (largest
@@ -115,31 +253,61 @@ fn board_and_panel(frame: &mut Frame, screen: &Screen, body: Rect, look: Look) -
     side
 }
 
-/// Who is in, who is ready, their points, and what a round waits for.
+/// `text` padded with spaces to `width` columns as a terminal shows them
+/// (a CJK character takes two).
+fn pad(text: &str, width: usize) -> String {
+    let mut padded = text.to_string();
+    padded.extend(std::iter::repeat_n(' ', width.saturating_sub(text.width())));
+    padded
+}
+
+/// Who is in, who is ready, their points, what a round waits for, and the
+/// command that takes this seat back.
 fn lobby_lines(screen: &Screen) -> Vec<Line<'static>> {
-    screen
+    let names: Vec<String> = screen.lobby.iter().map(|p| clean(&p.name)).collect();
+    let column = names
+        .iter()
+        .map(|n| n.width())
+        .max()
+        .unwrap_or(0)
+        .max(NAME_COLUMN);
+    let mut lines: Vec<Line> = screen
         .lobby
         .iter()
-        .map(|p| {
+        .zip(&names)
+        .map(|(p, name)| {
             let state = match (p.connected, p.ready) {
                 (false, _) => "away",
                 (true, true) => "ready",
                 (true, false) => "not ready",
             };
             Line::from(format!(
-                "{:<20} {state:<9} {:>4} points",
-                clean(&p.name),
-                p.total
+                "{} {state:<9} {:>4} {}",
+                pad(name, column),
+                p.total,
+                if p.total == 1 { "point" } else { "points" }
             ))
         })
-        .chain([
-            Line::from(""),
-            Line::from(format!(
-                "a round starts when {} or more are in and all are ready",
-                screen.min_players
-            )),
-        ])
-        .collect()
+        .collect();
+    lines.push(Line::from(""));
+    let wait = match waiting_for(&screen.lobby, screen.min_players) {
+        _ if screen.lobby.is_empty() => "joining...".to_string(),
+        Some(wait) => format!(
+            "{wait}: a round starts when {} are in and all are ready",
+            screen.min_players
+        ),
+        None => format!(
+            "a round starts when {} or more are in and all are ready",
+            screen.min_players
+        ),
+    };
+    lines.push(Line::from(wait));
+    if let Some(rejoin) = screen.rejoin_line() {
+        lines.push(Line::from(""));
+        lines.push(Line::from(REJOIN_NOTE));
+        lines.push(Line::from(rejoin));
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -148,43 +316,65 @@ mod tests {
 
     use super::*;
     use crate::net::link::LinkEvent;
+    use crate::net::protocol::ClientMsg;
     use crate::net::protocol::{
         Duplicates, FoundWord, LobbyPlayer, Moves, PlayerResult, ServerMsg, SharedWord, WordPoints,
     };
     use crate::net::screen::app::Input;
     use crate::net::screen::app::tests::{apply, start, typed, verdicts, welcome};
     use crate::rules::MoveRule;
+    use crate::tui::terminal::{Code, Key};
     use crate::tui::ui::tests::{assert_rows, drawn};
 
     /// The screen at `width` x `height`: its rows, trailing spaces trimmed,
     /// and the cells drawn in reverse video.
     fn shown(screen: &Screen, width: u16, height: u16) -> (Vec<String>, Vec<(u16, u16)>) {
-        drawn(width, height, |frame| draw(frame, screen, Look::default()))
+        drawn(width, height, |frame| {
+            draw(frame, screen, Look::default());
+        })
     }
 
     /// Ann in room main, with bob ready and cy away.
     fn in_the_lobby() -> Screen {
-        let mut screen = Screen::new("boggle join 127.0.0.1:4040".into());
-        apply(&mut screen, &welcome(Moves::NoUp));
-        let player = |name: &str, ready, connected, total| LobbyPlayer {
-            name: name.into(),
-            ready,
-            connected,
-            total,
+        let opts = crate::net::client::JoinOptions {
+            addr: "127.0.0.1:4040".into(),
+            name: "ann".into(),
+            room: Some("main".into()),
+            ..Default::default()
         };
-        apply(
+        let mut screen = Screen::joining("boggle join 127.0.0.1:4040".into(), &opts);
+        apply(&mut screen, &welcome(Moves::NoUp));
+        lobby(
             &mut screen,
-            &ServerMsg::Lobby {
-                players: vec![
-                    player("ann", false, true, 0),
-                    player("bob", true, true, 12),
-                    player("cy", false, false, 3),
-                ],
-                min_players: 2,
-                round: 0,
-            },
+            &[
+                ("ann", false, true, 0),
+                ("bob", true, true, 12),
+                ("cy", false, false, 3),
+            ],
+            0,
         );
         screen
+    }
+
+    /// The server's lobby of `players` (name, ready, connected, total), 2 needed.
+    fn lobby(screen: &mut Screen, players: &[(&str, bool, bool, u32)], round: u32) {
+        let players = players
+            .iter()
+            .map(|&(name, ready, connected, total)| LobbyPlayer {
+                name: name.into(),
+                ready,
+                connected,
+                total,
+            })
+            .collect();
+        apply(
+            screen,
+            &ServerMsg::Lobby {
+                players,
+                min_players: 2,
+                round,
+            },
+        );
     }
 
     /// Round 1 on BENH/LAUM/ITLZ/RGAN, EAT taken and TEA not, BEA typed,
@@ -201,7 +391,8 @@ mod tests {
         screen
     }
 
-    /// The results of round 1: ann and bob shared EAT, NAG was missed.
+    /// The results of round 1: bob found seven words, ann one; they shared
+    /// EAT; 25 words were missed, the best 14 listed.
     fn at_the_results() -> Screen {
         let mut screen = in_a_round();
         let found = |word: &str, points, cancelled| FoundWord {
@@ -209,6 +400,19 @@ mod tests {
             points,
             cancelled,
         };
+        let bob = [
+            ("EAT", 1, true),
+            ("LATE", 1, false),
+            ("AYONT", 2, false),
+            ("BANAL", 2, false),
+            ("TUNA", 1, false),
+            ("GNAT", 1, false),
+            ("TALE", 1, false),
+        ];
+        let missed = [
+            "ABLATE", "BALLET", "TABLET", "LANGUAGE", "AMULET", "HAUNT", "BLUNT", "ULTIMA",
+            "MANTLE", "LAMENT", "GAUNT", "TANGLE", "BANGLE", "MANGLE",
+        ];
         apply(
             &mut screen,
             &ServerMsg::Results {
@@ -218,13 +422,15 @@ mod tests {
                 players: vec![
                     PlayerResult {
                         name: "bob".into(),
-                        words: vec![found("EAT", 1, true), found("LATE", 1, false)],
-                        score: 1,
-                        total: 13,
+                        words: bob.iter().map(|&(w, p, c)| found(w, p, c)).collect(),
+                        words_total: 7,
+                        score: 8,
+                        total: 20,
                     },
                     PlayerResult {
                         name: "ann".into(),
                         words: vec![found("EAT", 1, true)],
+                        words_total: 1,
                         score: 0,
                         total: 0,
                     },
@@ -232,12 +438,17 @@ mod tests {
                 shared: vec![SharedWord {
                     word: "EAT".into(),
                     players: vec!["bob".into(), "ann".into()],
+                    count: 2,
                 }],
-                missed: vec![WordPoints {
-                    word: "NAG".into(),
-                    points: 1,
-                }],
-                missed_total: 1,
+                shared_total: 1,
+                missed: missed
+                    .iter()
+                    .map(|w| WordPoints {
+                        word: (*w).into(),
+                        points: 3,
+                    })
+                    .collect(),
+                missed_total: 25,
             },
         );
         screen
@@ -247,62 +458,101 @@ mod tests {
     fn the_lobby_at_80x24_and_60x20() {
         let screen = in_the_lobby();
         let (rows, _) = shown(&screen, 80, 24);
-        assert_rows(
-            &rows,
-            &[
-                "ann in room main (project4)",
-                "┌lobby─────────────────────────────────────────────────────────────────────────┐",
-                "│ann                  not ready    0 points                                    │",
-                "│bob                  ready       12 points                                    │",
-                "│cy                   away         3 points                                    │",
-                "│                                                                              │",
-                "│a round starts when 2 or more are in and all are ready                        │",
-                "│                                                                              │",
-                "│                                                                              │",
-                "│                                                                              │",
-                "│                                                                              │",
-                "│                                                                              │",
-                "│                                                                              │",
-                "│                                                                              │",
-                "│                                                                              │",
-                "│                                                                              │",
-                "│                                                                              │",
-                "│                                                                              │",
-                "│                                                                              │",
-                "│                                                                              │",
-                "│                                                                              │",
-                "└──────────────────────────────────────────────────────────────────────────────┘",
-                "",
-                "Enter: ready   Esc: quit",
-            ],
-        );
+        assert_rows(&rows, LOBBY_80X24);
         let (rows, _) = shown(&screen, 60, 20);
-        assert_rows(
-            &rows,
-            &[
-                "ann in room main (project4)",
-                "┌lobby─────────────────────────────────────────────────────┐",
-                "│ann                  not ready    0 points                │",
-                "│bob                  ready       12 points                │",
-                "│cy                   away         3 points                │",
-                "│                                                          │",
-                "│a round starts when 2 or more are in and all are ready    │",
-                "│                                                          │",
-                "│                                                          │",
-                "│                                                          │",
-                "│                                                          │",
-                "│                                                          │",
-                "│                                                          │",
-                "│                                                          │",
-                "│                                                          │",
-                "│                                                          │",
-                "│                                                          │",
-                "└──────────────────────────────────────────────────────────┘",
-                "",
-                "Enter: ready   Esc: quit",
-            ],
+        assert_rows(&rows, LOBBY_60X20);
+    }
+
+    #[test]
+    fn entries_are_never_split_and_a_label_never_ends_a_line() {
+        let entries: Vec<String> = ["AYONT +2", "TAIL +1", "cancelled:", "LANE", "TALE"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            flow(&entries, "  ", "  ", "  ", 28),
+            ["  AYONT +2  TAIL +1", "  cancelled: LANE  TALE"]
+        );
+        assert_eq!(
+            flow(&entries, "", "  ", "  ", 12),
+            ["AYONT +2", "  TAIL +1", "  cancelled:", "  LANE  TALE"]
         );
     }
+
+    const LOBBY_80X24: &[&str] = &[
+        "ann in room main (project4)",
+        "┌lobby─────────────────────────────────────────────────────────────────────────┐",
+        "│ann                  not ready    0 points                                    │",
+        "│bob                  ready       12 points                                    │",
+        "│cy                   away         3 points                                    │",
+        "│                                                                              │",
+        "│a round starts when 2 or more are in and all are ready                        │",
+        "│                                                                              │",
+        "│to take this seat back if this window closes:                                 │",
+        "│boggle join 127.0.0.1:4040 --name ann --room main --token t0k                 │",
+        "│                                                                              │",
+        "│                                                                              │",
+        "│                                                                              │",
+        "│                                                                              │",
+        "│                                                                              │",
+        "│                                                                              │",
+        "│                                                                              │",
+        "│                                                                              │",
+        "│                                                                              │",
+        "│                                                                              │",
+        "│                                                                              │",
+        "└──────────────────────────────────────────────────────────────────────────────┘",
+        "",
+        "Enter: ready   Esc: quit",
+    ];
+    const LOBBY_60X20: &[&str] = &[
+        "ann in room main (project4)",
+        "┌lobby─────────────────────────────────────────────────────┐",
+        "│ann                  not ready    0 points                │",
+        "│bob                  ready       12 points                │",
+        "│cy                   away         3 points                │",
+        "│                                                          │",
+        "│a round starts when 2 or more are in and all are ready    │",
+        "│                                                          │",
+        "│to take this seat back if this window closes:             │",
+        "│boggle join 127.0.0.1:4040 --name ann --room main --token │",
+        "│t0k                                                       │",
+        "│                                                          │",
+        "│                                                          │",
+        "│                                                          │",
+        "│                                                          │",
+        "│                                                          │",
+        "│                                                          │",
+        "└──────────────────────────────────────────────────────────┘",
+        "",
+        "Enter: ready   Esc: quit",
+    ];
+
+    /// Ann alone with bob away: the lobby says the room waits for another
+    /// player; wide names keep the columns in line.
+    #[test]
+    fn alone_with_an_away_player_the_lobby_says_it_waits_and_wide_names_line_up() {
+        let mut screen = in_the_lobby();
+        lobby(
+            &mut screen,
+            &[("ann", true, true, 1), ("李小龍李小龍", false, false, 3)],
+            1,
+        );
+        let (rows, _) = shown(&screen, 80, 24);
+        assert_rows(&rows[..6], LOBBY_WAITING);
+        // Columns in terminal cells (one symbol each in the drawn rows: a
+        // wide character's second cell is blank), not characters.
+        let at = |row: &str, text: &str| row.find(text).map(|i| row[..i].chars().count());
+        assert_eq!(at(&rows[2], "ready"), at(&rows[3], "away"));
+    }
+
+    const LOBBY_WAITING: &[&str] = &[
+        "ann in room main (project4)",
+        "┌lobby─────────────────────────────────────────────────────────────────────────┐",
+        "│ann                  ready        1 point                                     │",
+        "│李 小 龍 李 小 龍          away         3 points                                    │",
+        "│                                                                              │",
+        "│waiting for 1 more player to join: a round starts when 2 are in and all are   │",
+    ];
 
     #[test]
     fn a_round_at_80x24_and_60x20() {
@@ -311,7 +561,7 @@ mod tests {
         assert_rows(
             &rows,
             &[
-                "ann in room main (project4)   round 1   1 points   0:48",
+                "ann in room main (project4)   round 1   1 point   0:48",
                 "                                ┌your words────────────────────────────────────┐",
                 "                                │TEA: not on the board                         │",
                 "                                │EAT +1                                        │",
@@ -344,7 +594,7 @@ mod tests {
         assert_rows(
             &rows,
             &[
-                "ann in room main (project4)   round 1   1 points   0:48",
+                "ann in room main (project4)   round 1   1 point   0:48",
                 "                        ┌your words────────────────────────┐",
                 "                        │TEA: not on the board             │",
                 "  ┌1──┐┌2──┐┌───┐┌───┐  │EAT +1                            │",
@@ -371,65 +621,107 @@ mod tests {
 
     #[test]
     fn the_results_at_80x24_and_60x20() {
-        let screen = at_the_results();
+        let mut screen = at_the_results();
         let (rows, reversed) = shown(&screen, 80, 24);
-        assert_rows(
-            &rows,
-            &[
-                "ann in room main (project4)",
-                "                                ┌results───────────────────────────────────────┐",
-                "                                │results of round 1:                           │",
-                "                                │bob: 1 point (total 13); words: LATE +1;      │",
-                "                                │cancelled: EAT                                │",
-                "  ┌─────┐┌─────┐┌─────┐┌─────┐  │ann: 0 points (total 0); cancelled: EAT       │",
-                "  │  B  ││  E  ││  N  ││  H  │  │  shared EAT: bob, ann                        │",
-                "  └─────┘└─────┘└─────┘└─────┘  │  missed 1 words; the best: NAG +1            │",
-                "  ┌─────┐┌─────┐┌─────┐┌─────┐  │                                              │",
-                "  │  L  ││  A  ││  U  ││  M  │  │                                              │",
-                "  └─────┘└─────┘└─────┘└─────┘  │                                              │",
-                "  ┌─────┐┌─────┐┌─────┐┌─────┐  │                                              │",
-                "  │  I  ││  T  ││  L  ││  Z  │  │                                              │",
-                "  └─────┘└─────┘└─────┘└─────┘  │                                              │",
-                "  ┌─────┐┌─────┐┌─────┐┌─────┐  │                                              │",
-                "  │  R  ││  G  ││  A  ││  N  │  │                                              │",
-                "  └─────┘└─────┘└─────┘└─────┘  │                                              │",
-                "                                │                                              │",
-                "                                │                                              │",
-                "                                │                                              │",
-                "                                │                                              │",
-                "                                └──────────────────────────────────────────────┘",
-                "",
-                "Enter: ready for the next round   Esc: quit",
-            ],
-        );
+        assert_rows(&rows, RESULTS_80X24);
         assert!(reversed.is_empty(), "no path once the round is over");
+        // No entry is split over two lines.
+        let text = rows.join("\n");
+        assert!(text.contains("AYONT +2"), "{text}");
         let (rows, _) = shown(&screen, 60, 20);
-        assert_rows(
-            &rows,
-            &[
-                "ann in room main (project4)",
-                "                        ┌results───────────────────────────┐",
-                "                        │results of round 1:               │",
-                "  ┌───┐┌───┐┌───┐┌───┐  │bob: 1 point (total 13); words:   │",
-                "  │ B ││ E ││ N ││ H │  │LATE +1; cancelled: EAT           │",
-                "  └───┘└───┘└───┘└───┘  │ann: 0 points (total 0);          │",
-                "  ┌───┐┌───┐┌───┐┌───┐  │cancelled: EAT                    │",
-                "  │ L ││ A ││ U ││ M │  │  shared EAT: bob, ann            │",
-                "  └───┘└───┘└───┘└───┘  │  missed 1 words; the best: NAG +1│",
-                "  ┌───┐┌───┐┌───┐┌───┐  │                                  │",
-                "  │ I ││ T ││ L ││ Z │  │                                  │",
-                "  └───┘└───┘└───┘└───┘  │                                  │",
-                "  ┌───┐┌───┐┌───┐┌───┐  │                                  │",
-                "  │ R ││ G ││ A ││ N │  │                                  │",
-                "  └───┘└───┘└───┘└───┘  │                                  │",
-                "                        │                                  │",
-                "                        │                                  │",
-                "                        └──────────────────────────────────┘",
-                "",
-                "Enter: ready for the next round   Esc: quit",
-            ],
+        assert_rows(&rows, RESULTS_60X20);
+        // Scrolled to the end: the rest of the missed words, a marker above.
+        typed_keys(&mut screen, &[Code::End]);
+        let (rows, _) = shown(&screen, 60, 20);
+        assert_rows(&rows, RESULTS_60X20_END);
+        // Enter: ready, and the screen says so.
+        assert_eq!(typed(&mut screen, "\n"), vec![Some(ClientMsg::Ready)]);
+        let (rows, _) = shown(&screen, 60, 20);
+        assert_eq!(
+            rows[19],
+            "ready: the round starts when everyone is   Esc: quit"
         );
     }
+
+    fn typed_keys(screen: &mut Screen, codes: &[Code]) {
+        for &code in codes {
+            screen.handle(Input::Key(Key::plain(code)));
+            let mut most = 0;
+            drawn(60, 20, |frame| most = draw(frame, screen, Look::default()));
+            screen.clamp_scroll(most);
+        }
+    }
+
+    const RESULTS_80X24: &[&str] = &[
+        "ann in room main (project4)",
+        "                                ┌results───────────────────────────────────────┐",
+        "                                │results of round 1:                           │",
+        "                                │bob: 8 points (total 20)                      │",
+        "                                │  LATE +1  AYONT +2  BANAL +2  TUNA +1        │",
+        "  ┌─────┐┌─────┐┌─────┐┌─────┐  │  GNAT +1  TALE +1  cancelled: EAT            │",
+        "  │  B  ││  E  ││  N  ││  H  │  │ann: 0 points (total 0)                       │",
+        "  └─────┘└─────┘└─────┘└─────┘  │  cancelled: EAT                              │",
+        "  ┌─────┐┌─────┐┌─────┐┌─────┐  │shared: EAT (bob, ann)                        │",
+        "  │  L  ││  A  ││  U  ││  M  │  │missed 25 words; the best: ABLATE +3          │",
+        "  └─────┘└─────┘└─────┘└─────┘  │  BALLET +3  TABLET +3  LANGUAGE +3  AMULET +3│",
+        "  ┌─────┐┌─────┐┌─────┐┌─────┐  │  HAUNT +3  BLUNT +3  ULTIMA +3  MANTLE +3    │",
+        "  │  I  ││  T  ││  L  ││  Z  │  │  LAMENT +3  GAUNT +3  TANGLE +3  BANGLE +3   │",
+        "  └─────┘└─────┘└─────┘└─────┘  │  MANGLE +3                                   │",
+        "  ┌─────┐┌─────┐┌─────┐┌─────┐  │                                              │",
+        "  │  R  ││  G  ││  A  ││  N  │  │to take this seat back if this window closes: │",
+        "  └─────┘└─────┘└─────┘└─────┘  │boggle join 127.0.0.1:4040 --name ann --room  │",
+        "                                │main --token t0k                              │",
+        "                                │                                              │",
+        "                                │                                              │",
+        "                                │                                              │",
+        "                                └──────────────────────────────────────────────┘",
+        "",
+        "Enter: ready for the next round   ↑↓: scroll   Esc: quit",
+    ];
+    const RESULTS_60X20: &[&str] = &[
+        "ann in room main (project4)",
+        "                        ┌results───────────────────────────┐",
+        "                        │results of round 1:               │",
+        "  ┌───┐┌───┐┌───┐┌───┐  │bob: 8 points (total 20)          │",
+        "  │ B ││ E ││ N ││ H │  │  LATE +1  AYONT +2  BANAL +2     │",
+        "  └───┘└───┘└───┘└───┘  │  TUNA +1  GNAT +1  TALE +1       │",
+        "  ┌───┐┌───┐┌───┐┌───┐  │  cancelled: EAT                  │",
+        "  │ L ││ A ││ U ││ M │  │ann: 0 points (total 0)           │",
+        "  └───┘└───┘└───┘└───┘  │  cancelled: EAT                  │",
+        "  ┌───┐┌───┐┌───┐┌───┐  │shared: EAT (bob, ann)            │",
+        "  │ I ││ T ││ L ││ Z │  │missed 25 words; the best:        │",
+        "  └───┘└───┘└───┘└───┘  │  ABLATE +3  BALLET +3  TABLET +3 │",
+        "  ┌───┐┌───┐┌───┐┌───┐  │  LANGUAGE +3  AMULET +3  HAUNT +3│",
+        "  │ R ││ G ││ A ││ N │  │  BLUNT +3  ULTIMA +3  MANTLE +3  │",
+        "  └───┘└───┘└───┘└───┘  │  LAMENT +3  GAUNT +3  TANGLE +3  │",
+        "                        │  BANGLE +3  MANGLE +3            │",
+        "                        │                                  │",
+        "                        └──────────── ↓ more: ↑↓ PgUp PgDn ┘",
+        "",
+        "Enter: ready for the next round   ↑↓: scroll   Esc: quit",
+    ];
+    const RESULTS_60X20_END: &[&str] = &[
+        "ann in room main (project4)",
+        "                        ┌results─────────────────── ↑ more ┐",
+        "                        │  cancelled: EAT                  │",
+        "  ┌───┐┌───┐┌───┐┌───┐  │ann: 0 points (total 0)           │",
+        "  │ B ││ E ││ N ││ H │  │  cancelled: EAT                  │",
+        "  └───┘└───┘└───┘└───┘  │shared: EAT (bob, ann)            │",
+        "  ┌───┐┌───┐┌───┐┌───┐  │missed 25 words; the best:        │",
+        "  │ L ││ A ││ U ││ M │  │  ABLATE +3  BALLET +3  TABLET +3 │",
+        "  └───┘└───┘└───┘└───┘  │  LANGUAGE +3  AMULET +3  HAUNT +3│",
+        "  ┌───┐┌───┐┌───┐┌───┐  │  BLUNT +3  ULTIMA +3  MANTLE +3  │",
+        "  │ I ││ T ││ L ││ Z │  │  LAMENT +3  GAUNT +3  TANGLE +3  │",
+        "  └───┘└───┘└───┘└───┘  │  BANGLE +3  MANGLE +3            │",
+        "  ┌───┐┌───┐┌───┐┌───┐  │                                  │",
+        "  │ R ││ G ││ A ││ N │  │to take this seat back if this    │",
+        "  └───┘└───┘└───┘└───┘  │window closes: boggle join        │",
+        "                        │127.0.0.1:4040 --name ann --room  │",
+        "                        │main --token t0k                  │",
+        "                        └──────────────────────────────────┘",
+        "",
+        "Enter: ready for the next round   ↑↓: scroll   Esc: quit",
+    ];
 
     #[test]
     fn a_round_then_its_results_with_nothing_unprintable_shown() {
@@ -473,10 +765,12 @@ mod tests {
                     points: 1,
                     cancelled: false,
                 }],
+                words_total: 1,
                 score: 1,
                 total: 1,
             }],
             shared: Vec::new(),
+            shared_total: 0,
             missed: Vec::new(),
             missed_total: 0,
         };

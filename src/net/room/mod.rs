@@ -16,8 +16,8 @@ use crate::random::GameRng;
 use crate::word_find::WordFind;
 
 use super::protocol::{
-    Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, PlayerResult, ServerMsg, SharedWord,
-    WordPoints, check_name,
+    Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, PlayerResult, SHARED_NAMES,
+    SHARED_SHOWN, ServerMsg, SharedWord, WordPoints, check_name, name_key, words_listed,
 };
 
 /// Which connection a message comes from or goes to (the server numbers them).
@@ -25,6 +25,14 @@ pub type ConnId = u64;
 
 /// The most missed words a results message lists (a big board has thousands).
 pub const MISSED_SHOWN: usize = 40;
+
+/// The lobby goes out at most this often: joins and leaves in between (a
+/// client connecting and leaving a thousand times a second) make one lobby,
+/// sent when this has passed since the last.
+pub const LOBBY_EVERY: Duration = Duration::from_millis(100);
+
+/// The longest round a room plays (`serve --time`'s limit, as every mode's).
+pub const MAX_TIME: Duration = Duration::from_secs(86_400);
 
 /// How every room of a server plays.
 #[derive(Clone, Debug)]
@@ -49,8 +57,13 @@ pub struct RoomConfig {
 #[derive(Debug)]
 struct Player {
     name: String,
+    /// What the name is compared by ([`name_key`]).
+    key: String,
     token: String,
     conn: Option<ConnId>,
+    /// When the player left, while away: a seat empty for a whole round's
+    /// time is given up.
+    left: Option<Instant>,
     ready: bool,
     done: bool,
     /// This round's game; `None` before the player's first round.
@@ -85,6 +98,10 @@ pub struct Room {
     phase: Phase,
     round: u32,
     outbox: Vec<Outgoing>,
+    /// When the last lobby went out.
+    lobby_sent: Option<Instant>,
+    /// The lobby changed since: it goes out once [`LOBBY_EVERY`] has passed.
+    lobby_due: bool,
 }
 
 /// Why a join is refused: the error to send before closing the connection.
@@ -101,6 +118,8 @@ impl Room {
             phase: Phase::Lobby,
             round: 0,
             outbox: Vec::new(),
+            lobby_sent: None,
+            lobby_due: false,
         }
     }
 
@@ -169,13 +188,16 @@ impl Room {
                 format!("room {} has played all its rounds", self.name),
             ));
         }
+        // Seats empty for a whole round's time are given up first.
+        self.tick(now);
+        let key = name_key(name);
         let index = if let Some(token) = token {
             // Tokens are random, unguessable strings; which seat they name is
             // no secret worth a constant-time search.
             let Some(index) = self
                 .players
                 .iter()
-                .position(|p| p.token == token && p.name == name)
+                .position(|p| p.token == token && p.key == key)
             else {
                 return Err((
                     ErrorCode::BadToken,
@@ -184,17 +206,11 @@ impl Room {
             };
             // A second connection with the token takes the seat over; the old one hears nothing more.
             self.players[index].conn = Some(conn);
+            self.players[index].left = None;
             index
         } else {
-            if self
-                .players
-                .iter()
-                .any(|p| p.name.to_lowercase() == name.to_lowercase())
-            {
-                return Err((
-                    ErrorCode::NameTaken,
-                    format!("someone in room {} is already called {name}", self.name),
-                ));
+            if let Some(holder) = self.players.iter().find(|p| p.key == key) {
+                return Err((ErrorCode::NameTaken, self.name_taken(holder, now)));
             }
             if self.players.len() >= self.config.max_players {
                 return Err((
@@ -211,8 +227,10 @@ impl Room {
             };
             self.players.push(Player {
                 name: name.to_string(),
+                key,
                 token: fresh_token,
                 conn: Some(conn),
+                left: None,
                 ready: false,
                 done: false,
                 game,
@@ -233,12 +251,39 @@ impl Room {
             duplicates: self.config.duplicates,
         };
         self.outbox.push((conn, welcome));
-        self.broadcast_lobby();
+        // The round before the lobby: a client that joins mid-round is in it.
         if let Phase::Playing { deadline, .. } = &self.phase {
             let start = round_start(self.round, &self.players[index], *deadline, now);
             self.outbox.push((conn, start));
         }
+        // The newcomer hears the lobby at once; the others within LOBBY_EVERY.
+        if !self.broadcast_lobby(now) {
+            let lobby = self.lobby();
+            self.outbox.push((conn, lobby));
+        }
         Ok(())
+    }
+
+    /// Why a name is taken: by a player here, or by one who left and may come back.
+    fn name_taken(&self, holder: &Player, now: Instant) -> String {
+        match holder.left {
+            None => format!(
+                "someone in room {} is already called {}",
+                self.name, holder.name
+            ),
+            Some(left) => {
+                let free = (left + self.config.time.min(MAX_TIME)).saturating_duration_since(now);
+                format!(
+                    "{} left room {} and keeps the seat for {} s more: to take it back, join \
+                     with --token and the token shown when {} joined; otherwise wait, or pick \
+                     another name",
+                    holder.name,
+                    self.name,
+                    free.as_secs().max(1),
+                    holder.name
+                )
+            }
+        }
     }
 
     /// `conn` is ready for the next round; it starts once everyone connected is.
@@ -248,7 +293,7 @@ impl Room {
             return;
         }
         self.players[index].ready = true;
-        self.broadcast_lobby();
+        self.broadcast_lobby(now);
         self.maybe_start(now);
     }
 
@@ -307,11 +352,12 @@ impl Room {
         let playing = self.is_playing();
         let player = &mut self.players[index];
         player.conn = None;
+        player.left = Some(now);
         player.ready = false;
         if !playing && player.game.is_none() {
             self.players.remove(index);
         }
-        self.broadcast_lobby();
+        self.broadcast_lobby(now);
         // The one who left may have been the last one not ready, or not done.
         if self.is_playing() {
             self.tick(now);
@@ -321,15 +367,26 @@ impl Room {
     }
 
     /// Moves the clock to `now`: ends the round when its time is up or every
-    /// connected player is done.
+    /// connected player is done; between rounds, gives up the seats empty for
+    /// a whole round's time; sends the lobby if it is due.
     pub fn tick(&mut self, now: Instant) {
-        let Phase::Playing { deadline, .. } = &self.phase else {
-            return;
-        };
-        let connected = self.players.iter().filter(|p| p.conn.is_some());
-        let all_done = connected.clone().count() > 0 && connected.clone().all(|p| p.done);
-        if now >= *deadline || all_done {
-            self.end_round();
+        if let Phase::Playing { deadline, .. } = &self.phase {
+            let connected = self.players.iter().filter(|p| p.conn.is_some());
+            let all_done = connected.clone().count() > 0 && connected.clone().all(|p| p.done);
+            if now >= *deadline || all_done {
+                self.end_round(now);
+            }
+        } else {
+            let time = self.config.time;
+            let before = self.players.len();
+            self.players
+                .retain(|p| p.left.is_none_or(|left| now < left + time.min(MAX_TIME)));
+            if self.players.len() != before {
+                self.broadcast_lobby(now);
+            }
+        }
+        if self.lobby_due {
+            self.broadcast_lobby(now);
         }
     }
 
@@ -359,31 +416,44 @@ impl Room {
             ServerMsg::Error {
                 code,
                 message: message.to_string(),
+                word: None,
             },
         ));
     }
 
-    fn broadcast_lobby(&mut self) {
-        let players: Vec<LobbyPlayer> = self
-            .players
-            .iter()
-            .map(|p| LobbyPlayer {
-                name: p.name.clone(),
-                ready: p.ready,
-                connected: p.conn.is_some(),
-                total: p.total,
-            })
-            .collect();
-        for conn in self.conns() {
-            self.outbox.push((
-                conn,
-                ServerMsg::Lobby {
-                    players: players.clone(),
-                    min_players: self.config.min_players,
-                    round: self.round,
-                },
-            ));
+    /// The lobby as it is now.
+    fn lobby(&self) -> ServerMsg {
+        ServerMsg::Lobby {
+            players: self
+                .players
+                .iter()
+                .map(|p| LobbyPlayer {
+                    name: p.name.clone(),
+                    ready: p.ready,
+                    connected: p.conn.is_some(),
+                    total: p.total,
+                })
+                .collect(),
+            min_players: self.config.min_players,
+            round: self.round,
         }
+    }
+
+    /// Sends everyone the lobby if none went out in the last [`LOBBY_EVERY`];
+    /// otherwise marks it due for a later [`Room::tick`]. Whether it went out.
+    fn broadcast_lobby(&mut self, now: Instant) -> bool {
+        let recent = self.lobby_sent.is_some_and(|sent| now < sent + LOBBY_EVERY);
+        if recent {
+            self.lobby_due = true;
+            return false;
+        }
+        self.lobby_due = false;
+        self.lobby_sent = Some(now);
+        let lobby = self.lobby();
+        for conn in self.conns() {
+            self.outbox.push((conn, lobby.clone()));
+        }
+        true
     }
 
     fn maybe_start(&mut self, now: Instant) {
@@ -410,7 +480,7 @@ impl Room {
             player.done = false;
         }
         self.round += 1;
-        let deadline = now + self.config.time;
+        let deadline = now + self.config.time.min(MAX_TIME);
         for index in 0..self.players.len() {
             if let Some(conn) = self.players[index].conn {
                 let start = round_start(self.round, &self.players[index], deadline, now);
@@ -423,7 +493,7 @@ impl Room {
         };
     }
 
-    fn end_round(&mut self) {
+    fn end_round(&mut self, now: Instant) {
         let phase = std::mem::replace(&mut self.phase, Phase::Lobby);
         let Phase::Playing { template, .. } = phase else {
             self.phase = phase;
@@ -439,9 +509,13 @@ impl Room {
         }
         let mut results: Vec<PlayerResult> = Vec::with_capacity(self.players.len());
         let mut scores = Vec::with_capacity(self.players.len());
+        // The message goes to every player: each one's words are listed up to
+        // a share of a fixed budget, so it stays small however many play.
+        let listed = words_listed(self.players.len());
         for player in &self.players {
             let mut words = Vec::new();
             let mut score = 0u32;
+            let mut words_total = 0;
             if let Some(game) = &player.game {
                 for word in game.found_words() {
                     let points = game.get_word_score(word);
@@ -450,30 +524,44 @@ impl Room {
                     if !cancelled {
                         score = score.saturating_add(points);
                     }
-                    words.push(FoundWord {
-                        word: word.clone(),
-                        points,
-                        cancelled,
-                    });
+                    words_total += 1;
+                    if words.len() < listed {
+                        words.push(FoundWord {
+                            word: word.clone(),
+                            points,
+                            cancelled,
+                        });
+                    }
                 }
             }
             scores.push(score);
             results.push(PlayerResult {
                 name: player.name.clone(),
                 words,
+                words_total,
                 score,
                 total: player.total.saturating_add(score),
             });
         }
-        let shared: Vec<SharedWord> = finders
+        // The words most players shared first, A-Z among equals; a few names each.
+        let mut shared: Vec<(&str, &Vec<usize>)> = finders
             .iter()
             .filter(|(_, seats)| seats.len() >= 2)
+            .map(|(word, seats)| (*word, seats))
+            .collect();
+        let shared_total = shared.len();
+        shared.sort_by_key(|(_, seats)| std::cmp::Reverse(seats.len()));
+        let shared: Vec<SharedWord> = shared
+            .into_iter()
+            .take(SHARED_SHOWN)
             .map(|(word, seats)| SharedWord {
-                word: (*word).to_string(),
+                word: word.to_string(),
                 players: seats
                     .iter()
+                    .take(SHARED_NAMES)
                     .map(|&s| self.players[s].name.clone())
                     .collect(),
+                count: seats.len(),
             })
             .collect();
         let mut missed: Vec<WordPoints> = template
@@ -506,6 +594,7 @@ impl Room {
             duplicates: self.config.duplicates,
             players: results,
             shared,
+            shared_total,
             missed,
             missed_total,
         };
@@ -513,7 +602,9 @@ impl Room {
             self.outbox.push((conn, msg.clone()));
         }
         self.phase = if last { Phase::Over } else { Phase::Lobby };
-        self.broadcast_lobby();
+        // The totals changed: the lobby goes out now, after the results.
+        self.lobby_sent = None;
+        self.broadcast_lobby(now);
     }
 }
 
@@ -550,297 +641,4 @@ fn round_start(round: u32, player: &Player, deadline: Instant, now: Instant) -> 
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dictionary::Dictionary;
-    use crate::random;
-    use crate::rules::Rules;
-
-    const BOARD: &str = "BENHLAUMITLZRGAN";
-
-    fn config(duplicates: Duplicates, min_players: usize, rounds: Option<u32>) -> Arc<RoomConfig> {
-        let words = ["EAT", "BAT", "NAG", "TEA", "LAB"];
-        let find = WordFind::with_rules(Arc::new(Dictionary::from_words(words)), Rules::project4());
-        Arc::new(RoomConfig {
-            word_find: Arc::new(find),
-            board: Some(GameBoard::new(BOARD).expect("16 letters")),
-            time: Duration::from_secs(60),
-            rounds,
-            min_players,
-            duplicates,
-            max_players: 3,
-        })
-    }
-
-    fn room(duplicates: Duplicates, min_players: usize, rounds: Option<u32>) -> Room {
-        Room::new(
-            "main",
-            config(duplicates, min_players, rounds),
-            random::seeded(1),
-        )
-    }
-
-    fn to(out: &[Outgoing], conn: ConnId) -> Vec<&ServerMsg> {
-        out.iter()
-            .filter(|(c, _)| *c == conn)
-            .map(|(_, m)| m)
-            .collect()
-    }
-
-    fn results(out: &[Outgoing], conn: ConnId) -> Vec<PlayerResult> {
-        to(out, conn)
-            .into_iter()
-            .find_map(|m| match m {
-                ServerMsg::Results { players, .. } => Some(players.clone()),
-                _ => None,
-            })
-            .expect("results sent")
-    }
-
-    fn start_two(room: &mut Room, t0: Instant) {
-        room.join(1, "ann", None, "t1".into(), t0).expect("joins");
-        room.join(2, "bob", None, "t2".into(), t0).expect("joins");
-        room.ready(1, t0);
-        assert!(!room.is_playing(), "bob is not ready yet");
-        room.ready(2, t0);
-        assert!(room.is_playing());
-    }
-
-    #[test]
-    fn a_round_starts_when_everyone_is_ready_with_the_same_board() {
-        let mut room = room(Duplicates::Cancel, 2, None);
-        let t0 = Instant::now();
-        start_two(&mut room, t0);
-        let out = room.drain();
-        for conn in [1, 2] {
-            let start = to(&out, conn)
-                .into_iter()
-                .find(|m| matches!(m, ServerMsg::RoundStart { .. }))
-                .expect("round start");
-            let ServerMsg::RoundStart {
-                board,
-                remaining_ms,
-                round,
-                ..
-            } = start
-            else {
-                unreachable!()
-            };
-            assert_eq!(board.concat(), BOARD);
-            assert_eq!((*remaining_ms, *round), (60_000, 1));
-        }
-    }
-
-    #[test]
-    fn min_players_holds_the_round() {
-        let mut room = room(Duplicates::Cancel, 2, None);
-        let t0 = Instant::now();
-        room.join(1, "ann", None, "t1".into(), t0).expect("joins");
-        room.ready(1, t0);
-        assert!(!room.is_playing());
-        room.join(2, "bob", None, "t2".into(), t0).expect("joins");
-        room.ready(2, t0);
-        assert!(room.is_playing());
-    }
-
-    #[test]
-    fn verdicts_go_to_their_player_only_and_shared_words_cancel() {
-        let mut room = room(Duplicates::Cancel, 2, None);
-        let t0 = Instant::now();
-        start_two(&mut room, t0);
-        room.drain();
-        room.word(1, "eat", t0);
-        room.word(1, "bat", t0);
-        room.word(2, "EAT", t0);
-        room.word(2, "xyz", t0);
-        let out = room.drain();
-        assert_eq!(to(&out, 1).len(), 2);
-        assert_eq!(
-            to(&out, 2)[1],
-            &ServerMsg::Verdict {
-                word: "XYZ".into(),
-                accepted: false,
-                points: 0,
-                reason: "not in the dictionary".into(),
-                score: 1
-            }
-        );
-        room.tick(t0 + Duration::from_secs(59));
-        assert!(room.is_playing());
-        room.tick(t0 + Duration::from_secs(60));
-        assert!(!room.is_playing());
-        let out = room.drain();
-        let players = results(&out, 2);
-        assert_eq!(players[0].name, "ann");
-        assert_eq!((players[0].score, players[1].score), (1, 0));
-        assert!(players[1].words[0].cancelled);
-        let Some(ServerMsg::Results {
-            shared,
-            missed_total,
-            ..
-        }) = to(&out, 1)
-            .into_iter()
-            .find(|m| matches!(m, ServerMsg::Results { .. }))
-        else {
-            panic!("results")
-        };
-        assert_eq!(
-            shared,
-            &[SharedWord {
-                word: "EAT".into(),
-                players: vec!["ann".into(), "bob".into()]
-            }]
-        );
-        assert_eq!(*missed_total, 1, "NAG (TEA and LAB are not on the board)");
-    }
-
-    #[test]
-    fn duplicates_count_keeps_shared_words() {
-        let mut room = room(Duplicates::Count, 2, None);
-        let t0 = Instant::now();
-        start_two(&mut room, t0);
-        room.word(1, "eat", t0);
-        room.word(2, "eat", t0);
-        room.done(1, t0);
-        assert!(room.is_playing());
-        room.done(2, t0);
-        assert!(!room.is_playing(), "everyone is done");
-        let players = results(&room.drain(), 1);
-        assert_eq!((players[0].score, players[1].score), (1, 1));
-    }
-
-    #[test]
-    fn words_outside_a_round_or_not_letters_are_refused_not_judged() {
-        let mut room = room(Duplicates::Cancel, 1, None);
-        let t0 = Instant::now();
-        room.join(1, "ann", None, "t".into(), t0).expect("joins");
-        room.word(1, "eat", t0);
-        room.ready(1, t0);
-        room.word(1, "e\x1bat", t0);
-        room.word(1, &"A".repeat(MAX_WORD + 1), t0);
-        room.word(1, "eat", t0 + Duration::from_secs(61));
-        let codes: Vec<ErrorCode> = room
-            .drain()
-            .into_iter()
-            .filter_map(|(_, m)| match m {
-                ServerMsg::Error { code, .. } => Some(code),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(
-            codes,
-            [
-                ErrorCode::NotInRound,
-                ErrorCode::BadWord,
-                ErrorCode::BadWord,
-                ErrorCode::NotInRound
-            ]
-        );
-    }
-
-    #[test]
-    fn a_dropped_player_rejoins_with_the_token_and_keeps_the_words() {
-        let mut room = room(Duplicates::Cancel, 2, None);
-        let t0 = Instant::now();
-        start_two(&mut room, t0);
-        room.word(1, "eat", t0);
-        room.leave(1, t0);
-        assert!(room.is_playing());
-        room.drain();
-        let refused = room.join(3, "ann", None, "t3".into(), t0);
-        assert_eq!(refused.map_err(|e| e.0), Err(ErrorCode::NameTaken));
-        let refused = room.join(3, "ann", Some("wrong"), "t3".into(), t0);
-        assert_eq!(refused.map_err(|e| e.0), Err(ErrorCode::BadToken));
-        let t1 = t0 + Duration::from_secs(10);
-        room.join(3, "ann", Some("t1"), "t3".into(), t1)
-            .expect("rejoins");
-        let out = room.drain();
-        let start = to(&out, 3)
-            .into_iter()
-            .find(|m| matches!(m, ServerMsg::RoundStart { .. }));
-        let Some(ServerMsg::RoundStart {
-            found,
-            remaining_ms,
-            score,
-            ..
-        }) = start
-        else {
-            panic!("the round is sent again")
-        };
-        assert_eq!((found.len(), *score, *remaining_ms), (1, 1, 50_000));
-        room.word(3, "eat", t1);
-        let out = room.drain();
-        assert!(
-            matches!(&to(&out, 3)[0], ServerMsg::Verdict { reason, .. } if reason == "already found")
-        );
-        room.tick(t0 + Duration::from_secs(60));
-        let players = results(&room.drain(), 3);
-        assert_eq!((players[0].name.as_str(), players[0].total), ("ann", 1));
-    }
-
-    #[test]
-    fn names_are_checked_and_rooms_have_a_cap() {
-        let mut room = room(Duplicates::Cancel, 1, None);
-        let t0 = Instant::now();
-        let bad = room.join(1, "\x1b[2Jevil", None, "t".into(), t0);
-        assert_eq!(bad.map_err(|e| e.0), Err(ErrorCode::BadName));
-        for (conn, name) in [(1, "a"), (2, "b"), (3, "c")] {
-            room.join(conn, name, None, format!("t{conn}"), t0)
-                .expect("joins");
-        }
-        assert_eq!(
-            room.join(4, "d", None, "t4".into(), t0).map_err(|e| e.0),
-            Err(ErrorCode::RoomFull)
-        );
-        assert_eq!(
-            room.join(4, "A", None, "t4".into(), t0).map_err(|e| e.0),
-            Err(ErrorCode::NameTaken)
-        );
-    }
-
-    #[test]
-    fn next_round_without_rejoining_and_the_last_round_closes_the_room() {
-        let mut room = room(Duplicates::Cancel, 1, Some(2));
-        let t0 = Instant::now();
-        room.join(1, "ann", None, "t".into(), t0).expect("joins");
-        room.ready(1, t0);
-        room.word(1, "eat", t0);
-        room.done(1, t0);
-        room.ready(1, t0);
-        assert_eq!((room.is_playing(), room.round()), (true, 2));
-        room.word(1, "eat", t0);
-        room.tick(t0 + Duration::from_secs(60));
-        let out = room.drain();
-        let last = to(&out, 1)
-            .into_iter()
-            .filter_map(|m| match m {
-                ServerMsg::Results { last, players, .. } => Some((*last, players[0].total)),
-                _ => None,
-            })
-            .next_back();
-        assert_eq!(
-            last,
-            Some((true, 2)),
-            "a fresh game each round, totals carried"
-        );
-        room.ready(1, t0);
-        assert!(!room.is_playing());
-        let late = room.join(2, "bob", None, "t2".into(), t0);
-        assert_eq!(late.map_err(|e| e.0), Err(ErrorCode::RoundsOver));
-    }
-
-    #[test]
-    fn leaving_the_lobby_frees_the_seat_and_may_start_the_round() {
-        let mut room = room(Duplicates::Cancel, 1, None);
-        let t0 = Instant::now();
-        room.join(1, "ann", None, "t1".into(), t0).expect("joins");
-        room.join(2, "bob", None, "t2".into(), t0).expect("joins");
-        room.ready(1, t0);
-        room.leave(2, t0);
-        assert!(room.is_playing(), "ann was the only one left, and ready");
-        room.leave(1, t0);
-        assert!(!room.is_abandoned(), "ann may come back within the round");
-        room.tick(t0 + Duration::from_secs(60));
-        assert!(room.is_abandoned());
-    }
-}
+mod tests;

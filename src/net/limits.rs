@@ -1,0 +1,281 @@
+//! What the server allows, kept apart from any one transport so that every
+//! way in (TCP lines today, a browser's WebSocket later) is held to the same
+//! caps: [`Limits`] (sizes, rates, times, queues), the token `Bucket` every
+//! rate is measured with (the client paces itself with one too), and the
+//! `AddressLimiter`, which counts by address what an attacker could
+//! otherwise repeat without end over fresh connections: new connections (each
+//! join is one, since a second `hello` on a connection is refused) and failed
+//! passwords and tokens.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What the server allows each client and in all.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Connections open at once.
+    pub max_connections: usize,
+    /// Rooms at once.
+    pub max_rooms: usize,
+    /// Time to send `hello` after connecting, whatever comes before it.
+    pub hello_timeout: Duration,
+    /// Time without a message from a joined client before it is dropped.
+    pub idle_timeout: Duration,
+    /// Messages a client may send per second, on average.
+    pub rate_per_sec: f64,
+    /// Messages a client may send in a burst.
+    pub burst: f64,
+    /// Messages refused for rate before the client is dropped.
+    pub max_rate_strikes: u32,
+    /// New connections a second from one address, on average (bursts of
+    /// [`CONNECT_BURST`] times as many).
+    pub connects_per_sec: f64,
+    /// Failed passwords and tokens a second from one address, on average,
+    /// after a first few ([`FAILURE_BURST`]).
+    pub failures_per_sec: f64,
+    /// Bytes waiting for one client before it counts as not reading (a
+    /// message is always taken into an empty queue, whatever its size).
+    pub queue_bytes: usize,
+    /// Bytes waiting for all clients together; past it, a client with more
+    /// than [`SLOW_QUEUE`] bytes waiting is dropped.
+    pub queued_total: usize,
+    /// Time to write one line to a client.
+    pub write_timeout: Duration,
+}
+
+/// A connection burst from one address may be this many seconds' worth.
+pub const CONNECT_BURST: f64 = 4.0;
+/// Failed passwords or tokens from one address before the throttle starts.
+pub const FAILURE_BURST: f64 = 5.0;
+/// Past [`Limits::queued_total`], a client with more than this waiting is
+/// taken for one that does not read (a reading client's queue is near empty).
+pub const SLOW_QUEUE: usize = 32 << 10;
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: 1000,
+            max_rooms: 200,
+            hello_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(300),
+            rate_per_sec: 20.0,
+            burst: 40.0,
+            max_rate_strikes: 100,
+            connects_per_sec: 10.0,
+            failures_per_sec: 0.5,
+            queue_bytes: 2 << 20,
+            queued_total: 32 << 20,
+            write_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A token bucket: `rate` a second on average, `burst` at once.
+#[derive(Clone, Debug)]
+pub(crate) struct Bucket {
+    tokens: f64,
+    last: Instant,
+    rate: f64,
+    burst: f64,
+}
+
+impl Bucket {
+    /// A full bucket.
+    pub(crate) fn new(rate: f64, burst: f64, now: Instant) -> Bucket {
+        Bucket {
+            tokens: burst,
+            last: now,
+            rate,
+            burst,
+        }
+    }
+
+    fn refill(&mut self, now: Instant) {
+        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = self.last.max(now);
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+    }
+
+    /// Takes a token if there is one.
+    pub(crate) fn take(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Whether a token is there, without taking it.
+    pub(crate) fn has(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        self.tokens >= 1.0
+    }
+
+    /// How long until a token is there (zero if one is).
+    pub(crate) fn wait(&mut self, now: Instant) -> Duration {
+        self.refill(now);
+        if self.tokens >= 1.0 || self.rate <= 0.0 {
+            return Duration::ZERO;
+        }
+        Duration::from_secs_f64((1.0 - self.tokens) / self.rate)
+    }
+
+    /// Whether it is full (nothing taken lately): its entry may be forgotten.
+    fn is_full(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        self.tokens >= self.burst
+    }
+}
+
+/// The addresses counted at most (past it, those with nothing counted are forgotten).
+const MAX_ADDRESSES: usize = 16_384;
+
+/// Rates counted by address. An IPv6 address counts by its /64, the block
+/// one machine is usually given, so a client cannot dodge the count by
+/// changing addresses within it.
+#[derive(Debug)]
+pub(crate) struct AddressLimiter {
+    limits: Limits,
+    by_address: Mutex<HashMap<IpAddr, Counted>>,
+}
+
+#[derive(Debug)]
+struct Counted {
+    connects: Bucket,
+    failures: Bucket,
+}
+
+/// Why an address is turned away.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Throttled {
+    /// More new connections than [`Limits::connects_per_sec`].
+    Connecting,
+    /// More failed passwords or tokens than [`Limits::failures_per_sec`]; try after this.
+    Guessing(Duration),
+}
+
+impl AddressLimiter {
+    pub(crate) fn new(limits: &Limits) -> AddressLimiter {
+        AddressLimiter {
+            limits: limits.clone(),
+            by_address: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn with<T>(&self, ip: IpAddr, now: Instant, f: impl FnOnce(&mut Counted) -> T) -> T {
+        let key = match ip {
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => IpAddr::V4(v4),
+                None => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+            },
+            v4 => v4,
+        };
+        let mut map = self
+            .by_address
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if map.len() >= MAX_ADDRESSES && !map.contains_key(&key) {
+            map.retain(|_, c| !(c.connects.is_full(now) && c.failures.is_full(now)));
+        }
+        let limits = &self.limits;
+        let counted = map.entry(key).or_insert_with(|| Counted {
+            connects: Bucket::new(
+                limits.connects_per_sec,
+                (limits.connects_per_sec * CONNECT_BURST).max(1.0),
+                now,
+            ),
+            failures: Bucket::new(limits.failures_per_sec, FAILURE_BURST, now),
+        });
+        f(counted)
+    }
+
+    /// Counts a new connection from `ip`; `Err` if it comes too fast.
+    pub(crate) fn connect(&self, ip: IpAddr, now: Instant) -> Result<(), Throttled> {
+        if self.with(ip, now, |c| c.connects.take(now)) {
+            Ok(())
+        } else {
+            Err(Throttled::Connecting)
+        }
+    }
+
+    /// Whether `ip` may try a password or a token now.
+    pub(crate) fn may_try(&self, ip: IpAddr, now: Instant) -> Result<(), Throttled> {
+        self.with(ip, now, |c| {
+            if c.failures.has(now) {
+                Ok(())
+            } else {
+                Err(Throttled::Guessing(c.failures.wait(now)))
+            }
+        })
+    }
+
+    /// Counts a wrong password or token from `ip`.
+    pub(crate) fn failed(&self, ip: IpAddr, now: Instant) {
+        self.with(ip, now, |c| c.failures.take(now));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rate_limit_allows_a_burst_then_the_average() {
+        let t0 = Instant::now();
+        let mut bucket = Bucket::new(2.0, 3.0, t0);
+        assert!((0..3).all(|_| bucket.take(t0)));
+        assert!(!bucket.take(t0));
+        assert_eq!(bucket.wait(t0), Duration::from_millis(500));
+        assert!(bucket.take(t0 + Duration::from_millis(500)));
+        assert!(!bucket.take(t0 + Duration::from_millis(500)));
+        assert!(
+            (0..3).all(|_| bucket.take(t0 + Duration::from_secs(60))),
+            "refilled to the burst only"
+        );
+        assert!(!bucket.take(t0 + Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn an_address_is_counted_for_connections_and_failures_and_others_are_not() {
+        let limits = Limits {
+            connects_per_sec: 10.0,
+            failures_per_sec: 0.5,
+            ..Limits::default()
+        };
+        let limiter = AddressLimiter::new(&limits);
+        let t0 = Instant::now();
+        let one: IpAddr = "127.0.0.1".parse().expect("address");
+        let other: IpAddr = "127.0.0.2".parse().expect("address");
+        let taken = (0..1000)
+            .filter(|_| limiter.connect(one, t0).is_ok())
+            .count();
+        assert_eq!(taken, 40, "a burst of 4 s worth");
+        assert!(limiter.connect(other, t0).is_ok());
+        assert!(
+            limiter
+                .connect(one, t0 + Duration::from_millis(100))
+                .is_ok()
+        );
+        for _ in 0..5 {
+            assert!(limiter.may_try(one, t0).is_ok());
+            limiter.failed(one, t0);
+        }
+        assert_eq!(
+            limiter.may_try(one, t0),
+            Err(Throttled::Guessing(Duration::from_secs(2)))
+        );
+        assert!(limiter.may_try(other, t0).is_ok());
+        assert!(limiter.may_try(one, t0 + Duration::from_secs(2)).is_ok());
+        // One machine's IPv6 block is one address.
+        let a: IpAddr = "2001:db8::1".parse().expect("address");
+        let b: IpAddr = "2001:db8::2:3".parse().expect("address");
+        for _ in 0..5 {
+            limiter.failed(a, t0);
+        }
+        assert!(limiter.may_try(b, t0).is_err());
+    }
+}

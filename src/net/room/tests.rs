@@ -1,0 +1,502 @@
+//! The room's tests: whole rounds driven with made-up instants.
+use super::*;
+use crate::dictionary::Dictionary;
+use crate::random;
+use crate::rules::Rules;
+use crate::word_find::WordFind;
+
+const BOARD: &str = "BENHLAUMITLZRGAN";
+
+fn config(duplicates: Duplicates, min_players: usize, rounds: Option<u32>) -> Arc<RoomConfig> {
+    let words = ["EAT", "BAT", "NAG", "TEA", "LAB"];
+    let find = WordFind::with_rules(Arc::new(Dictionary::from_words(words)), Rules::project4());
+    Arc::new(RoomConfig {
+        word_find: Arc::new(find),
+        board: Some(GameBoard::new(BOARD).expect("16 letters")),
+        time: Duration::from_secs(60),
+        rounds,
+        min_players,
+        duplicates,
+        max_players: 3,
+    })
+}
+
+fn room(duplicates: Duplicates, min_players: usize, rounds: Option<u32>) -> Room {
+    Room::new(
+        "main",
+        config(duplicates, min_players, rounds),
+        random::seeded(1),
+    )
+}
+
+fn to(out: &[Outgoing], conn: ConnId) -> Vec<&ServerMsg> {
+    out.iter()
+        .filter(|(c, _)| *c == conn)
+        .map(|(_, m)| m)
+        .collect()
+}
+
+fn results(out: &[Outgoing], conn: ConnId) -> Vec<PlayerResult> {
+    to(out, conn)
+        .into_iter()
+        .find_map(|m| match m {
+            ServerMsg::Results { players, .. } => Some(players.clone()),
+            _ => None,
+        })
+        .expect("results sent")
+}
+
+fn start_two(room: &mut Room, t0: Instant) {
+    room.join(1, "ann", None, "t1".into(), t0).expect("joins");
+    room.join(2, "bob", None, "t2".into(), t0).expect("joins");
+    room.ready(1, t0);
+    assert!(!room.is_playing(), "bob is not ready yet");
+    room.ready(2, t0);
+    assert!(room.is_playing());
+}
+
+#[test]
+fn a_round_starts_when_everyone_is_ready_with_the_same_board() {
+    let mut room = room(Duplicates::Cancel, 2, None);
+    let t0 = Instant::now();
+    start_two(&mut room, t0);
+    let out = room.drain();
+    for conn in [1, 2] {
+        let start = to(&out, conn)
+            .into_iter()
+            .find(|m| matches!(m, ServerMsg::RoundStart { .. }))
+            .expect("round start");
+        let ServerMsg::RoundStart {
+            board,
+            remaining_ms,
+            round,
+            ..
+        } = start
+        else {
+            unreachable!()
+        };
+        assert_eq!(board.concat(), BOARD);
+        assert_eq!((*remaining_ms, *round), (60_000, 1));
+    }
+}
+
+#[test]
+fn min_players_holds_the_round() {
+    let mut room = room(Duplicates::Cancel, 2, None);
+    let t0 = Instant::now();
+    room.join(1, "ann", None, "t1".into(), t0).expect("joins");
+    room.ready(1, t0);
+    assert!(!room.is_playing());
+    room.join(2, "bob", None, "t2".into(), t0).expect("joins");
+    room.ready(2, t0);
+    assert!(room.is_playing());
+}
+
+#[test]
+fn verdicts_go_to_their_player_only_and_shared_words_cancel() {
+    let mut room = room(Duplicates::Cancel, 2, None);
+    let t0 = Instant::now();
+    start_two(&mut room, t0);
+    room.drain();
+    room.word(1, "eat", t0);
+    room.word(1, "bat", t0);
+    room.word(2, "EAT", t0);
+    room.word(2, "xyz", t0);
+    let out = room.drain();
+    assert_eq!(to(&out, 1).len(), 2);
+    assert_eq!(
+        to(&out, 2)[1],
+        &ServerMsg::Verdict {
+            word: "XYZ".into(),
+            accepted: false,
+            points: 0,
+            reason: "not in the dictionary".into(),
+            score: 1
+        }
+    );
+    room.tick(t0 + Duration::from_secs(59));
+    assert!(room.is_playing());
+    room.tick(t0 + Duration::from_secs(60));
+    assert!(!room.is_playing());
+    let out = room.drain();
+    let players = results(&out, 2);
+    assert_eq!(players[0].name, "ann");
+    assert_eq!((players[0].score, players[1].score), (1, 0));
+    assert!(players[1].words[0].cancelled);
+    let Some(ServerMsg::Results {
+        shared,
+        missed_total,
+        ..
+    }) = to(&out, 1)
+        .into_iter()
+        .find(|m| matches!(m, ServerMsg::Results { .. }))
+    else {
+        panic!("results")
+    };
+    assert_eq!(
+        shared,
+        &[SharedWord {
+            word: "EAT".into(),
+            players: vec!["ann".into(), "bob".into()],
+            count: 2,
+        }]
+    );
+    assert_eq!(*missed_total, 1, "NAG (TEA and LAB are not on the board)");
+}
+
+#[test]
+fn duplicates_count_keeps_shared_words() {
+    let mut room = room(Duplicates::Count, 2, None);
+    let t0 = Instant::now();
+    start_two(&mut room, t0);
+    room.word(1, "eat", t0);
+    room.word(2, "eat", t0);
+    room.done(1, t0);
+    assert!(room.is_playing());
+    room.done(2, t0);
+    assert!(!room.is_playing(), "everyone is done");
+    let players = results(&room.drain(), 1);
+    assert_eq!((players[0].score, players[1].score), (1, 1));
+}
+
+#[test]
+fn words_outside_a_round_or_not_letters_are_refused_not_judged() {
+    let mut room = room(Duplicates::Cancel, 1, None);
+    let t0 = Instant::now();
+    room.join(1, "ann", None, "t".into(), t0).expect("joins");
+    room.word(1, "eat", t0);
+    room.ready(1, t0);
+    room.word(1, "e\x1bat", t0);
+    room.word(1, &"A".repeat(MAX_WORD + 1), t0);
+    room.word(1, "eat", t0 + Duration::from_secs(61));
+    let codes: Vec<ErrorCode> = room
+        .drain()
+        .into_iter()
+        .filter_map(|(_, m)| match m {
+            ServerMsg::Error { code, .. } => Some(code),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            ErrorCode::NotInRound,
+            ErrorCode::BadWord,
+            ErrorCode::BadWord,
+            ErrorCode::NotInRound
+        ]
+    );
+}
+
+#[test]
+fn a_dropped_player_rejoins_with_the_token_and_keeps_the_words() {
+    let mut room = room(Duplicates::Cancel, 2, None);
+    let t0 = Instant::now();
+    start_two(&mut room, t0);
+    room.word(1, "eat", t0);
+    room.leave(1, t0);
+    assert!(room.is_playing());
+    room.drain();
+    let refused = room.join(3, "ann", None, "t3".into(), t0);
+    assert_eq!(refused.map_err(|e| e.0), Err(ErrorCode::NameTaken));
+    let refused = room.join(3, "ann", Some("wrong"), "t3".into(), t0);
+    assert_eq!(refused.map_err(|e| e.0), Err(ErrorCode::BadToken));
+    let t1 = t0 + Duration::from_secs(10);
+    room.join(3, "ann", Some("t1"), "t3".into(), t1)
+        .expect("rejoins");
+    let out = room.drain();
+    let start = to(&out, 3)
+        .into_iter()
+        .find(|m| matches!(m, ServerMsg::RoundStart { .. }));
+    let Some(ServerMsg::RoundStart {
+        found,
+        remaining_ms,
+        score,
+        ..
+    }) = start
+    else {
+        panic!("the round is sent again")
+    };
+    assert_eq!((found.len(), *score, *remaining_ms), (1, 1, 50_000));
+    room.word(3, "eat", t1);
+    let out = room.drain();
+    assert!(
+        matches!(&to(&out, 3)[0], ServerMsg::Verdict { reason, .. } if reason == "already found")
+    );
+    room.tick(t0 + Duration::from_secs(60));
+    let players = results(&room.drain(), 3);
+    assert_eq!((players[0].name.as_str(), players[0].total), ("ann", 1));
+}
+
+#[test]
+fn names_are_checked_and_rooms_have_a_cap() {
+    let mut room = room(Duplicates::Cancel, 1, None);
+    let t0 = Instant::now();
+    let bad = room.join(1, "\x1b[2Jevil", None, "t".into(), t0);
+    assert_eq!(bad.map_err(|e| e.0), Err(ErrorCode::BadName));
+    for (conn, name) in [(1, "a"), (2, "b"), (3, "c")] {
+        room.join(conn, name, None, format!("t{conn}"), t0)
+            .expect("joins");
+    }
+    assert_eq!(
+        room.join(4, "d", None, "t4".into(), t0).map_err(|e| e.0),
+        Err(ErrorCode::RoomFull)
+    );
+    assert_eq!(
+        room.join(4, "A", None, "t4".into(), t0).map_err(|e| e.0),
+        Err(ErrorCode::NameTaken)
+    );
+}
+
+#[test]
+fn next_round_without_rejoining_and_the_last_round_closes_the_room() {
+    let mut room = room(Duplicates::Cancel, 1, Some(2));
+    let t0 = Instant::now();
+    room.join(1, "ann", None, "t".into(), t0).expect("joins");
+    room.ready(1, t0);
+    room.word(1, "eat", t0);
+    room.done(1, t0);
+    room.ready(1, t0);
+    assert_eq!((room.is_playing(), room.round()), (true, 2));
+    room.word(1, "eat", t0);
+    room.tick(t0 + Duration::from_secs(60));
+    let out = room.drain();
+    let last = to(&out, 1)
+        .into_iter()
+        .filter_map(|m| match m {
+            ServerMsg::Results { last, players, .. } => Some((*last, players[0].total)),
+            _ => None,
+        })
+        .next_back();
+    assert_eq!(
+        last,
+        Some((true, 2)),
+        "a fresh game each round, totals carried"
+    );
+    room.ready(1, t0);
+    assert!(!room.is_playing());
+    let late = room.join(2, "bob", None, "t2".into(), t0);
+    assert_eq!(late.map_err(|e| e.0), Err(ErrorCode::RoundsOver));
+}
+
+#[test]
+fn leaving_the_lobby_frees_the_seat_and_may_start_the_round() {
+    let mut room = room(Duplicates::Cancel, 1, None);
+    let t0 = Instant::now();
+    room.join(1, "ann", None, "t1".into(), t0).expect("joins");
+    room.join(2, "bob", None, "t2".into(), t0).expect("joins");
+    room.ready(1, t0);
+    room.leave(2, t0);
+    assert!(room.is_playing(), "ann was the only one left, and ready");
+    room.leave(1, t0);
+    assert!(!room.is_abandoned(), "ann may come back within the round");
+    room.tick(t0 + Duration::from_secs(60));
+    assert!(room.is_abandoned());
+}
+
+fn lobbies(out: &[Outgoing], conn: ConnId) -> usize {
+    to(out, conn)
+        .iter()
+        .filter(|m| matches!(m, ServerMsg::Lobby { .. }))
+        .count()
+}
+
+/// A client joining and leaving every millisecond for a second (issue 36,
+/// item 4): the players hear at most one lobby each 100 ms, and the last
+/// one as the room is.
+#[test]
+fn churn_makes_one_lobby_each_tenth_of_a_second() {
+    let mut room = room(Duplicates::Cancel, 2, None);
+    let t0 = Instant::now();
+    room.join(1, "ann", None, "t1".into(), t0).expect("joins");
+    room.drain();
+    for i in 0..1000u64 {
+        let at = t0 + Duration::from_millis(i);
+        room.join(100 + i, "eve", None, format!("e{i}"), at)
+            .expect("joins");
+        room.leave(100 + i, at);
+        room.tick(at);
+    }
+    let end = t0 + Duration::from_millis(1100);
+    room.tick(end);
+    let out = room.drain();
+    let heard = lobbies(&out, 1);
+    assert!(heard <= 11, "{heard} lobbies in 1.1 s");
+    let last = to(&out, 1)
+        .into_iter()
+        .rev()
+        .find(|m| matches!(m, ServerMsg::Lobby { .. }));
+    assert!(
+        matches!(last, Some(ServerMsg::Lobby { players, .. }) if players.len() == 1),
+        "{last:?}"
+    );
+}
+
+/// 49 players who all found the same 500 words of a 10x10 board (issue
+/// 36, item 5): the results list a share of each player's words and a
+/// few names per shared word, and say how many there were.
+#[test]
+fn the_results_of_a_crowded_big_board_stay_small() {
+    use crate::dictionary::Dictionary;
+    use crate::net::protocol::{MAX_SERVER_LINE, encode};
+    let mut rules = Rules::preset(crate::rules::Preset::Algs4);
+    rules.rows = 10;
+    rules.cols = 10;
+    let dictionary = Dictionary::load_builtin(rules.word_list).expect("built in");
+    let board = GameBoard::random(&rules, &mut random::seeded(7));
+    let find = WordFind::with_rules(Arc::new(dictionary), rules);
+    let words: Vec<String> = find.get_all_words(&board).into_iter().take(500).collect();
+    assert_eq!(words.len(), 500, "a 10x10 board has hundreds of words");
+    let config = Arc::new(RoomConfig {
+        word_find: Arc::new(find),
+        board: Some(board),
+        time: Duration::from_secs(60),
+        rounds: None,
+        min_players: 49,
+        duplicates: Duplicates::Cancel,
+        max_players: 50,
+    });
+    let mut room = Room::new("main", config, random::seeded(1));
+    let t0 = Instant::now();
+    for conn in 0..49 {
+        room.join(conn, &format!("player{conn}"), None, format!("t{conn}"), t0)
+            .expect("joins");
+        room.ready(conn, t0);
+    }
+    assert!(room.is_playing());
+    for conn in 0..49 {
+        for word in &words {
+            room.word(conn, word, t0);
+        }
+    }
+    room.drain();
+    room.tick(t0 + Duration::from_secs(60));
+    let out = room.drain();
+    let results = to(&out, 0)
+        .into_iter()
+        .find(|m| matches!(m, ServerMsg::Results { .. }))
+        .expect("results");
+    let line = encode(results);
+    assert!(line.len() < 256 << 10, "{} bytes", line.len());
+    assert!(line.len() <= MAX_SERVER_LINE);
+    let ServerMsg::Results {
+        players,
+        shared,
+        shared_total,
+        ..
+    } = results
+    else {
+        unreachable!()
+    };
+    assert_eq!(*shared_total, 500);
+    assert_eq!(shared.len(), SHARED_SHOWN);
+    assert!(
+        shared
+            .iter()
+            .all(|w| w.count == 49 && w.players.len() == SHARED_NAMES)
+    );
+    assert!(
+        players
+            .iter()
+            .all(|p| p.words_total == 500 && p.words.len() == words_listed(49))
+    );
+}
+
+/// Ann drops mid-round and cannot come back with her token: the
+/// refusal says how to take the seat back, and a whole round's time
+/// after she left the seat is free again (issue 33, item 5).
+#[test]
+fn a_seat_left_for_a_whole_round_is_given_up_and_the_refusal_says_how_to_take_it_back() {
+    let mut room = room(Duplicates::Cancel, 2, None);
+    let t0 = Instant::now();
+    start_two(&mut room, t0);
+    room.word(1, "eat", t0);
+    let left = t0 + Duration::from_secs(5);
+    room.leave(1, left);
+    let refused = room
+        .join(3, "ANN", None, "t3".into(), left)
+        .expect_err("held");
+    assert_eq!(refused.0, ErrorCode::NameTaken);
+    assert!(
+        refused.1.contains("ann left room main") && refused.1.contains("--token"),
+        "{}",
+        refused.1
+    );
+    room.tick(t0 + Duration::from_secs(60));
+    assert!(!room.is_playing());
+    // Bob alone (2 needed): still held 59 s after she left...
+    let early = left + Duration::from_secs(59);
+    assert!(room.join(3, "ann", None, "t3".into(), early).is_err());
+    // ... and free once a round's time (60 s) has passed.
+    let later = left + Duration::from_secs(60);
+    room.join(3, "ann", None, "t3".into(), later)
+        .expect("the seat was given up");
+}
+
+/// A player joining mid-round hears the round before the lobby, so a
+/// line-mode client shows the board, not `lobby ... waiting` (issue 33, item 9).
+#[test]
+fn joining_mid_round_sends_the_round_before_the_lobby() {
+    let mut room = room(Duplicates::Cancel, 2, None);
+    let t0 = Instant::now();
+    start_two(&mut room, t0);
+    room.drain();
+    room.join(3, "cy", None, "t3".into(), t0 + Duration::from_secs(1))
+        .expect("joins");
+    let out = room.drain();
+    let kinds: Vec<&str> = to(&out, 3)
+        .into_iter()
+        .map(|m| match m {
+            ServerMsg::Welcome { .. } => "welcome",
+            ServerMsg::RoundStart { .. } => "round",
+            ServerMsg::Lobby { .. } => "lobby",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["welcome", "round", "lobby"]);
+}
+
+/// Look-alike names are one name (issue 36, item 9).
+#[test]
+fn names_are_compared_after_normalisation() {
+    let mut room = room(Duplicates::Cancel, 2, None);
+    let t0 = Instant::now();
+    room.join(1, "ann", None, "t1".into(), t0).expect("joins");
+    room.join(3, "\u{E1}nn", None, "t3".into(), t0)
+        .expect("á is not a");
+    // Case, a Cyrillic а, and á composed or not.
+    for same in ["Ann", "\u{430}nn", "a\u{301}nn"] {
+        let refused = room.join(2, same, None, "t2".into(), t0);
+        assert_eq!(
+            refused.map_err(|e| e.0),
+            Err(ErrorCode::NameTaken),
+            "{same:?}"
+        );
+    }
+    // Invisible additions, a blank filler, a fullwidth look-alike.
+    for invisible in ["ann\u{AD}", "ann\u{180E}", "\u{3164}", "\u{FF41}nn"] {
+        let refused = room.join(2, invisible, None, "t2".into(), t0);
+        assert_eq!(
+            refused.map_err(|e| e.0),
+            Err(ErrorCode::BadName),
+            "{invisible:?}"
+        );
+    }
+}
+
+/// A round of `--time 18446744073709551615` through the library: no
+/// overflow, the round is held to a day.
+#[test]
+fn a_round_longer_than_a_day_is_a_day() {
+    let mut config = (*config(Duplicates::Cancel, 1, None)).clone();
+    config.time = Duration::from_secs(u64::MAX);
+    let mut room = Room::new("main", Arc::new(config), random::seeded(1));
+    let t0 = Instant::now();
+    room.join(1, "ann", None, "t1".into(), t0).expect("joins");
+    room.ready(1, t0);
+    assert_eq!(room.deadline(), Some(t0 + MAX_TIME));
+    room.leave(1, t0);
+    room.tick(t0 + MAX_TIME);
+    assert!(!room.is_playing());
+    room.tick(t0 + MAX_TIME + MAX_TIME);
+}

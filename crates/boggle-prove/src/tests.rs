@@ -339,8 +339,14 @@ fn lanes_walked_together_find_what_each_class_scores() {
 #[test]
 fn the_time_left_comes_from_the_groups_done_and_widens_with_their_spread() {
     let progress = crate::Progress::new();
-    progress.groups_total.store(6, std::sync::atomic::Ordering::Relaxed);
-    assert_eq!(progress.eta(2), None, "nothing to go on before a group ends");
+    progress
+        .groups_total
+        .store(6, std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(
+        progress.eta(2),
+        None,
+        "nothing to go on before a group ends"
+    );
     progress.finish_group(4.0);
     progress.finish_group(4.0);
     let even = progress.eta(2).expect("two of six groups done");

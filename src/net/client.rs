@@ -4,6 +4,7 @@
 //! passes through [`clean`] before it is printed, so no byte from the network
 //! can drive the terminal, whatever the server is.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, Write};
 
@@ -127,7 +128,7 @@ fn shell_word(text: &str) -> String {
     }
 }
 
-/// The words queued before a round starts, at most (a script piping a huge file waits its turn).
+/// The words read ahead of the link, at most (a script piping a huge file waits its turn).
 const MAX_QUEUED: usize = 10_000;
 
 /// The board as the line mode prints it: one character per face, row-major,
@@ -393,7 +394,13 @@ where
     let mut input_lines = input.lines();
     let mut input_done = false;
     let mut in_round = false;
-    let mut queued: Vec<String> = Vec::new();
+    // Words read but not yet handed to the link: those typed before a round
+    // starts, and those the link has no room for yet. Handing them over one
+    // at a time as room appears keeps a long file from overflowing the
+    // link's queue (its words and the final `done` dropped).
+    let mut backlog: VecDeque<String> = VecDeque::new();
+    let mut done_sent = false;
+    let to_server = link.sender();
     let mut joined = false;
     let mut token_shown = String::new();
     loop {
@@ -452,12 +459,7 @@ where
                             writeln!(out, "found before: {}", word_list(found))?;
                         }
                         in_round = true;
-                        for word in queued.drain(..) {
-                            link.send(ClientMsg::Word { word });
-                        }
-                        if input_done {
-                            link.send(ClientMsg::Done);
-                        }
+                        done_sent = false;
                     }
                     ServerMsg::Verdict { word, accepted, points, reason, .. } => {
                         if *accepted {
@@ -485,25 +487,27 @@ where
                 }
                 out.flush()?;
             }
-            // Input waits while the link's queue is full, so a long file is
-            // read no faster than the server takes it.
-            line = input_lines.next_line(), if !input_done && link.has_room() => {
-                match line.map_err(JoinError::Input)? {
+            // In a round, the next word (or, after the last, `done`) goes
+            // out as soon as the link has room for it.
+            permit = to_server.reserve(), if in_round && (!backlog.is_empty() || (input_done && !done_sent)) => {
+                let Ok(permit) = permit else { continue };
+                match backlog.pop_front() {
+                    Some(word) => permit.send(ClientMsg::Word { word }),
                     None => {
-                        input_done = true;
-                        if in_round {
-                            link.send(ClientMsg::Done);
-                        }
+                        permit.send(ClientMsg::Done);
+                        done_sent = true;
                     }
+                }
+            }
+            // Input waits while the backlog is full, so a long file is read
+            // no faster than the server takes it.
+            line = input_lines.next_line(), if !input_done && backlog.len() < MAX_QUEUED => {
+                match line.map_err(JoinError::Input)? {
+                    None => input_done = true,
                     Some(line) => {
-                        let word = line.trim().to_string();
-                        if word.is_empty() {
-                            continue;
-                        }
-                        if in_round {
-                            link.send(ClientMsg::Word { word });
-                        } else if queued.len() < MAX_QUEUED {
-                            queued.push(word);
+                        let word = line.trim();
+                        if !word.is_empty() {
+                            backlog.push_back(word.to_string());
                         }
                     }
                 }

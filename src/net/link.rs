@@ -216,15 +216,15 @@ impl Link {
         })
     }
 
-    /// Queues `msg` for the server; `false` when the queue is full (see [`Link::has_room`]).
+    /// Queues `msg` for the server; `false` when the queue is full.
     pub(crate) fn send(&self, msg: ClientMsg) -> bool {
         self.to_server.try_send(msg).is_ok()
     }
 
-    /// Whether [`Link::send`] has room: a client reading words from a pipe
-    /// stops reading while it has none.
-    pub(crate) fn has_room(&self) -> bool {
-        self.to_server.capacity() > 0
+    /// The queue to the server, for a client that waits for room in it
+    /// (`Sender::reserve`) while it also waits on [`Link::next`].
+    pub(crate) fn sender(&self) -> mpsc::Sender<ClientMsg> {
+        self.to_server.clone()
     }
 
     /// The next event (cancel-safe).

@@ -44,7 +44,7 @@ const ROUND_STATUS: &str = "type a word, Enter to play it; Enter alone: done   E
 /// The prompt in the lobby.
 const LOBBY_STATUS: &str = "Enter: ready   Esc: quit";
 /// What the status says once the player is ready.
-const READY_STATUS: &str = "ready: the round starts when everyone is   Esc: quit";
+const READY_STATUS: &str = "ready: the round starts when everyone is ready   Esc: quit";
 
 /// What the screen shows, and how it ended.
 #[derive(Debug)]

@@ -639,7 +639,7 @@ mod tests {
         let (rows, _) = shown(&screen, 60, 20);
         assert_eq!(
             rows[19],
-            "ready: the round starts when everyone is   Esc: quit"
+            "ready: the round starts when everyone is ready   Esc: quit"
         );
     }
 

@@ -198,7 +198,7 @@
       if (!p.connected) name.append(el("span", "", " (away)"));
       li.append(name);
       li.append(el("span", "state" + (p.ready ? " ready" : ""), p.ready ? "ready" : "not ready"));
-      li.append(el("span", "total", String(Number(p.total) || 0) + " pts"));
+      li.append(el("span", "total", pointsShort(Number(p.total) || 0)));
       list.append(li);
       if (p.ready) readyCount += 1;
       if (p.name === state.name) state.ready = !!p.ready;
@@ -224,6 +224,7 @@
     drawBoard();
     const list = $("verdicts");
     list.replaceChildren();
+    $("last").textContent = "";
     const found = Array.isArray(msg.found) ? msg.found : [];
     for (const f of found) addVerdict(f.word, true, f.points, pointsText(f.points));
     $("score").textContent = String(Number(msg.score) || 0);
@@ -235,6 +236,10 @@
     tick();
     setStatus("round " + msg.round + ": find words!");
     $("word").focus();
+  }
+
+  function pointsShort(points) {
+    return points === 1 ? "1 pt" : String(points) + " pts";
   }
 
   function pointsText(points) {
@@ -258,6 +263,10 @@
     li.append(el("span", "reason", reason));
     const list = $("verdicts");
     list.prepend(li);
+    // The latest verdict also shows under the board, in sight on a phone.
+    const last = $("last");
+    last.textContent = String(word).toUpperCase() + ": " + reason;
+    last.className = accepted ? "accepted" : "refused";
   }
 
   function onResults(msg) {
@@ -276,7 +285,9 @@
       const head = el("div", "head");
       head.append(el("span", "name", p.name));
       const score = el("span", "score", String(Number(p.score) || 0));
-      head.append(el("span", "", "round: "), score);
+      const round = el("span", "round", "round: ");
+      round.append(score);
+      head.append(round);
       head.append(el("span", "total", "total: " + String(Number(p.total) || 0)));
       card.append(head);
       const words = el("ul", "words");

@@ -1,8 +1,8 @@
 //! What the server allows, kept apart from any one transport so that every
 //! way in (TCP lines today, a browser's WebSocket later) is held to the same
-//! caps: [`Limits`] (sizes, rates, times, queues), the token [`Bucket`] every
+//! caps: [`Limits`] (sizes, rates, times, queues), the token `Bucket` every
 //! rate is measured with (the client paces itself with one too), and the
-//! [`AddressLimiter`], which counts by address what an attacker could
+//! `AddressLimiter`, which counts by address what an attacker could
 //! otherwise repeat without end over fresh connections: new connections (each
 //! join is one, since a second `hello` on a connection is refused) and failed
 //! passwords and tokens.

@@ -2,19 +2,19 @@
 //! ([`super::limits`]: line size, rate, the time to say `hello`, idle time,
 //! connection and room caps, connections and failed passwords per address),
 //! feeds the rooms' state machines ([`Room`]) and delivers what they say
-//! through each client's queue, bounded in bytes ([`super::outbox`]), so a
+//! through each client's queue, bounded in bytes (`super::outbox`), so a
 //! client that stops reading is dropped and never stalls a room. Rooms live
 //! behind short-held locks; a timer task ends rounds on time and sends the
 //! lobbies that were held back; a shutdown says goodbye to every client.
 //!
-//! The handling of one client ([`handle`]) is written over two traits,
-//! [`Incoming`] and [`Outgoing`], so that every transport is held to the
+//! The handling of one client (`handle`) is written over two traits,
+//! `Incoming` and `Outgoing`, so that every transport is held to the
 //! same caps: TCP lines ([`Server::run`]) implement them here. A second
 //! transport (a browser's WebSocket) takes an [`Entrance`] from
 //! [`Server::entrance`], asks it to [`Entrance::admit`] each new connection
 //! by its peer's address (the connection cap and the per-address rate), and
-//! runs [`Entrance::serve`] with its own `Incoming` (each text message is a
-//! line; one longer than [`protocol::MAX_LINE`] is [`Received::TooLong`])
+//! runs `Entrance::serve` with its own `Incoming` (each text message is a
+//! line; one longer than [`protocol::MAX_LINE`] is `Received::TooLong`)
 //! and `Outgoing` (each line a text message, written within
 //! [`Limits::write_timeout`]).
 

@@ -12,16 +12,16 @@
 //!   refused (403) when the request's `Origin` names another site than its
 //!   `Host`, so a page elsewhere cannot play in a visitor's name. Each
 //!   connection is let in by the server's [`Entrance`] (the connection cap
-//!   and the per-address rate) and played by [`Entrance::serve`], so the
+//!   and the per-address rate) and played by `Entrance::serve`, so the
 //!   message cap, the rate, the names, the times and the queues are the
-//!   TCP clients' own: [`WsIncoming`] hands over one message as a line (one
+//!   TCP clients' own: `WsIncoming` hands over one message as a line (one
 //!   of [`MAX_LINE`] bytes or more, newline counted, is `too_long`), and
-//!   [`WsOutgoing`] sends each line as one text message within the write
+//!   `WsOutgoing` sends each line as one text message within the write
 //!   time limit.
 //!
 //! Limits: HTTP connections (page loads, and each WebSocket's own) are
 //! capped at the server's `max_connections` plus [`HTTP_HEADROOM`]
-//! ([`Capped`]), so a WebSocket over the server's cap still gets its
+//! (`Capped`), so a WebSocket over the server's cap still gets its
 //! `server_full` message; a connection past the HTTP cap waits in the
 //! kernel's queue until one closes. There is no TLS: put a reverse
 //! proxy in front to serve the page beyond a trusted network. A message over

@@ -177,6 +177,8 @@
     who.textContent = state.name + " in room " + state.room + " · " + String(msg.rules || "") +
       (msg.duplicates === "cancel" ? " · shared words cancel" : "");
     setStatus(rejoined ? "rejoined" : "joined: press Ready when you are");
+    // The join button is gone: the keyboard's focus goes on to Ready.
+    if (!rejoined) $("ready").focus();
     const resend = state.pending.slice();
     state.pending = [];
     for (const word of resend) sendWord(word);

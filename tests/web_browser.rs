@@ -4,8 +4,10 @@
 //! 1280 px), plus one line-mode `boggle join` player, and plays one round:
 //! the board shown is the server's, a word two players find is cancelled for
 //! both, each score is the points of its verdicts, a name with markup in it
-//! shows as text. It saves screenshots of the lobby, the round and the
-//! results at both widths in `target/web-screenshots/`.
+//! shows as text, and a page whose connection drops mid-round rejoins with
+//! its seat's token and keeps its words (the phone goes through a proxy
+//! here that the test cuts). It saves screenshots of the lobby, the round
+//! and the results at both widths in `target/web-screenshots/`.
 //!
 //! Every wait is bounded (an element or a state polled for at most
 //! [`GUARD`]); every process started here is killed on drop, also when an
@@ -16,7 +18,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use fantoccini::actions::{InputSource, PointerAction, TouchActions};
@@ -39,6 +41,62 @@ impl Drop for Killed {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
+    }
+}
+
+/// A TCP proxy on loopback whose connections the test can cut, as a
+/// network would drop them, while it goes on accepting new ones.
+struct Proxy {
+    addr: std::net::SocketAddr,
+    conns: Arc<Mutex<Vec<tokio::task::AbortHandle>>>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl Proxy {
+    async fn start(target: std::net::SocketAddr) -> Proxy {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("binds");
+        let addr = listener.local_addr().expect("address");
+        let conns = Arc::new(Mutex::new(Vec::new()));
+        let held = Arc::clone(&conns);
+        let accept = tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                let task = tokio::spawn(async move {
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(target).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+                held.lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push(task.abort_handle());
+            }
+        });
+        Proxy {
+            addr,
+            conns,
+            accept,
+        }
+    }
+
+    /// Closes every connection open through the proxy.
+    fn cut(&self) {
+        let conns = std::mem::take(
+            &mut *self
+                .conns
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        for conn in conns {
+            conn.abort();
+        }
+    }
+}
+
+impl Drop for Proxy {
+    fn drop(&mut self) {
+        self.accept.abort();
+        self.cut();
     }
 }
 
@@ -326,7 +384,13 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         }
     };
 
-    join(&phone, &web, "ann").await;
+    let web_addr: std::net::SocketAddr = web
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .expect("the web address");
+    let proxy = Proxy::start(web_addr).await;
+    join(&phone, &format!("http://{}/", proxy.addr), "ann").await;
     join(&desk, &web, MARKUP_NAME).await;
     // The terminal player: always ready, its words queued for the round,
     // done when its input ends.
@@ -401,6 +465,23 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         "BAT traced and accepted",
     )
     .await;
+    // The phone's connection drops: it rejoins with its seat's token, and
+    // the server gives its words back.
+    proxy.cut();
+    wait_js(
+        &phone,
+        "return document.body.dataset.rejoins === '1' && \
+         document.getElementById('status').textContent === 'rejoined: your words this round are kept';",
+        "the phone rejoined",
+    )
+    .await;
+    let kept = verdicts(&phone).await;
+    for word in ["EAT", "BAT"] {
+        assert!(
+            kept.iter().any(|(w, p, ok)| w == word && *ok && *p == 1),
+            "{kept:?}"
+        );
+    }
     type_word(&phone, "zzz").await;
     // x: EAT, TEA (not on the board), LAB.
     type_word(&desk, "eat").await;

@@ -176,6 +176,10 @@
     who.hidden = false;
     who.textContent = state.name + " in room " + state.room + " · " + String(msg.rules || "") +
       (msg.duplicates === "cancel" ? " · shared words cancel" : "");
+    if (rejoined) {
+      // Counted where a reader (or a test) can see that the page came back.
+      document.body.dataset.rejoins = String((Number(document.body.dataset.rejoins) || 0) + 1);
+    }
     setStatus(rejoined ? "rejoined" : "joined: press Ready when you are");
     // The join button is gone: the keyboard's focus goes on to Ready.
     if (!rejoined) $("ready").focus();
@@ -236,7 +240,9 @@
     $("done").disabled = false;
     $("clock").hidden = false;
     tick();
-    setStatus("round " + msg.round + ": find words!");
+    setStatus(found.length > 0
+      ? "rejoined: your words this round are kept"
+      : "round " + msg.round + ": find words!");
     $("word").focus();
   }
 

@@ -23,11 +23,15 @@
 //! capped at the server's `max_connections` plus [`HTTP_HEADROOM`]
 //! (`Capped`), so a WebSocket over the server's cap still gets its
 //! `server_full` message; a connection past the HTTP cap waits in the
-//! kernel's queue until one closes. There is no TLS: put a reverse
+//! kernel's queue until one closes. A connection that sends nothing within
+//! the server's time to say `hello` after it opens, or nothing for the
+//! server's idle time later, is closed (`Held`), so silent connections
+//! cannot keep the places. There is no TLS: put a reverse
 //! proxy in front to serve the page beyond a trusted network. A message over
 //! [`MAX_WS_MESSAGE`] is refused by the WebSocket layer itself, which closes
 //! the connection without a protocol error.
 
+use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -106,10 +110,15 @@ impl Web {
             .max_connections
             .saturating_add(HTTP_HEADROOM);
         let mut shutdown = self.entrance.shutdown();
+        let quiet = Quiet {
+            first: self.entrance.limits().hello_timeout,
+            later: self.entrance.limits().idle_timeout,
+        };
         let app = router(self.entrance);
         let listener = Capped {
             inner: self.listener,
             permits: Arc::new(Semaphore::new(limit)),
+            quiet,
         };
         axum::serve(
             listener,
@@ -330,12 +339,23 @@ impl Outgoing for WsOutgoing {
 struct Capped {
     inner: TcpListener,
     permits: Arc<Semaphore>,
+    quiet: Quiet,
 }
 
-/// An accepted connection and its permit.
+/// How long a connection may send nothing: at first, and once it has spoken.
+#[derive(Clone, Copy, Debug)]
+struct Quiet {
+    first: Duration,
+    later: Duration,
+}
+
+/// An accepted connection and its permit; its reads fail once the peer has
+/// been silent too long ([`Quiet`]), which closes it.
 struct Held {
     stream: TcpStream,
     _permit: OwnedSemaphorePermit,
+    quiet: Quiet,
+    deadline: Pin<Box<tokio::time::Sleep>>,
 }
 
 impl axum::serve::Listener for Capped {
@@ -352,10 +372,13 @@ impl axum::serve::Listener for Capped {
             match self.inner.accept().await {
                 Ok((stream, peer)) => {
                     let _ = stream.set_nodelay(true);
+                    let deadline = Box::pin(tokio::time::sleep(self.quiet.first));
                     return (
                         Held {
                             stream,
                             _permit: permit,
+                            quiet: self.quiet,
+                            deadline,
                         },
                         peer,
                     );
@@ -387,7 +410,23 @@ impl AsyncRead for Held {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_read(cx, buf)
+        let before = buf.filled().len();
+        match Pin::new(&mut self.stream).poll_read(cx, buf) {
+            Poll::Ready(read) => {
+                if buf.filled().len() > before {
+                    let later = tokio::time::Instant::now() + self.quiet.later;
+                    self.deadline.as_mut().reset(later);
+                }
+                Poll::Ready(read)
+            }
+            Poll::Pending => match self.deadline.as_mut().poll(cx) {
+                Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "the peer sent nothing for too long",
+                ))),
+                Poll::Pending => Poll::Pending,
+            },
+        }
     }
 }
 

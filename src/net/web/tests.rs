@@ -524,3 +524,20 @@ async fn a_shutdown_says_goodbye_to_a_browser_and_stops_the_web_side() {
     }
     assert!(gone, "the web listener closed");
 }
+
+#[tokio::test]
+async fn a_connection_that_says_nothing_is_closed() {
+    let limits = Limits {
+        hello_timeout: Duration::from_millis(200),
+        ..Limits::default()
+    };
+    let (_, http_addr, _stop) = start(config(None, limits)).await;
+    let mut silent = TcpStream::connect(http_addr).await.expect("connects");
+    let mut byte = [0u8; 1];
+    let read = tokio::time::timeout(GUARD, silent.read(&mut byte))
+        .await
+        .expect("closed before the guard");
+    assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
+    // One that speaks is served.
+    assert_eq!(get(http_addr, "/").await.status, 200);
+}

@@ -244,6 +244,13 @@ async fn join(client: &Client, web: &str, name: &str) {
         Some("kitchen"),
         "the room comes from the link"
     );
+    // The style and the script ran under the page's Content-Security-Policy.
+    let styled = js(
+        client,
+        "return getComputedStyle(document.querySelector('header')).backgroundColor;",
+    )
+    .await;
+    assert_eq!(styled, json!("rgb(45, 42, 34)"), "app.css applied");
     let focused = client.active_element().await.expect("focus");
     assert_eq!(
         focused.attr("id").await.expect("id").as_deref(),

@@ -437,15 +437,19 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     screenshot(&phone, "lobby-360").await;
     screenshot(&desk, "lobby-1280").await;
 
-    for client in [&phone, &desk] {
-        client
-            .find(Locator::Id("ready"))
-            .await
-            .expect("ready button")
-            .click()
-            .await
-            .expect("clicked");
-    }
+    // The phone with the keyboard alone: after joining, the focus is on Ready.
+    let focused = phone.active_element().await.expect("focus");
+    assert_eq!(
+        focused.attr("id").await.expect("id").as_deref(),
+        Some("ready")
+    );
+    focused.send_keys("\u{E007}").await.expect("Enter");
+    desk.find(Locator::Id("ready"))
+        .await
+        .expect("ready button")
+        .click()
+        .await
+        .expect("clicked");
     for client in [&phone, &desk] {
         visible(client, "round").await;
         let faces = js(

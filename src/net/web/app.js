@@ -342,7 +342,9 @@
     ready.textContent = "Ready";
     $("ready-note").textContent = state.last ? "that was the room's last round" : "press Ready for the next round";
     setStatus(state.last ? "game over" : "round over");
-    if (!state.last) ready.focus();
+    // Ready takes the focus for the keyboard, without scrolling the results away.
+    if (!state.last) ready.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
   }
 
   function onError(msg) {

@@ -232,9 +232,14 @@ async fn socket(
     if !same_origin(origin, text(header::HOST)) {
         return forbidden();
     }
+    // Small buffers: tungstenite's default read buffer is 128 KiB per
+    // socket, allocated up front (32 MB for 250 browsers), while a client's
+    // message is at most MAX_LINE; each line is flushed as it is sent.
     let upgrade = upgrade
         .max_message_size(MAX_WS_MESSAGE)
-        .max_frame_size(MAX_WS_MESSAGE);
+        .max_frame_size(MAX_WS_MESSAGE)
+        .read_buffer_size(8 << 10)
+        .write_buffer_size(0);
     let entrance = app.entrance;
     let write_limit = entrance.limits().write_timeout;
     match entrance.admit(peer.ip()) {
@@ -356,6 +361,8 @@ struct Held {
     _permit: OwnedSemaphorePermit,
     quiet: Quiet,
     deadline: Pin<Box<tokio::time::Sleep>>,
+    /// When the peer last sent something since the deadline was set.
+    heard: Option<tokio::time::Instant>,
 }
 
 impl axum::serve::Listener for Capped {
@@ -379,6 +386,7 @@ impl axum::serve::Listener for Capped {
                             _permit: permit,
                             quiet: self.quiet,
                             deadline,
+                            heard: None,
                         },
                         peer,
                     );
@@ -414,17 +422,28 @@ impl AsyncRead for Held {
         match Pin::new(&mut self.stream).poll_read(cx, buf) {
             Poll::Ready(read) => {
                 if buf.filled().len() > before {
-                    let later = tokio::time::Instant::now() + self.quiet.later;
-                    self.deadline.as_mut().reset(later);
+                    // Noted only: the timer is moved when it fires, not on
+                    // every read (moving it takes the timer driver's lock).
+                    self.heard = Some(tokio::time::Instant::now());
                 }
                 Poll::Ready(read)
             }
-            Poll::Pending => match self.deadline.as_mut().poll(cx) {
-                Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
-                    io::ErrorKind::TimedOut,
-                    "the peer sent nothing for too long",
-                ))),
-                Poll::Pending => Poll::Pending,
+            Poll::Pending => loop {
+                match self.deadline.as_mut().poll(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(()) => match self.heard.take() {
+                        Some(heard) => {
+                            let next = heard + self.quiet.later;
+                            self.deadline.as_mut().reset(next);
+                        }
+                        None => {
+                            return Poll::Ready(Err(io::Error::new(
+                                io::ErrorKind::TimedOut,
+                                "the peer sent nothing for too long",
+                            )));
+                        }
+                    },
+                }
             },
         }
     }

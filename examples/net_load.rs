@@ -101,6 +101,16 @@ struct Outcome {
     result_score: Option<u32>,
     latencies_us: Vec<u64>,
     error: Option<String>,
+    /// Played over the web side's WebSocket.
+    web: bool,
+}
+
+/// The `q` quantile of sorted `latencies`, in µs.
+fn quantile(latencies: &[u64], q: f64) -> u64 {
+    latencies
+        .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
+        .copied()
+        .unwrap_or(0)
 }
 
 fn main() {
@@ -154,6 +164,7 @@ fn main() {
                     result_score: None,
                     latencies_us: Vec::new(),
                     error: None,
+                    web: web.is_some() && i % 2 == 1,
                 };
                 let name = format!("p{i}");
                 let via = web.filter(|_| i % 2 == 1);
@@ -186,12 +197,7 @@ fn main() {
         .flat_map(|o| o.latencies_us.iter().copied())
         .collect();
     latencies.sort_unstable();
-    let at = |q: f64| {
-        latencies
-            .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
-            .copied()
-            .unwrap_or(0)
-    };
+    let at = |q: f64| quantile(&latencies, q);
     let sent: usize = outcomes.iter().map(|o| o.sent).sum();
     let verdicts: usize = outcomes.iter().map(|o| o.verdicts).sum();
     let mut failures = clients - outcomes.len();
@@ -226,6 +232,21 @@ fn main() {
         at(0.99) as f64 / 1000.0,
         latencies.last().copied().unwrap_or(0) as f64 / 1000.0
     );
+    if web.is_some() {
+        for (label, over_web) in [("TCP", false), ("WebSocket", true)] {
+            let mut part: Vec<u64> = outcomes
+                .iter()
+                .filter(|o| o.web == over_web)
+                .flat_map(|o| o.latencies_us.iter().copied())
+                .collect();
+            part.sort_unstable();
+            println!(
+                "  {label} clients: p50 {:.2} ms, p99 {:.2} ms",
+                quantile(&part, 0.50) as f64 / 1000.0,
+                quantile(&part, 0.99) as f64 / 1000.0
+            );
+        }
+    }
     if failures > 0 {
         std::process::exit(1);
     }

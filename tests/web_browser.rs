@@ -2,7 +2,8 @@
 //! on loopback (port 0 for both sides), Debian's chromedriver on a free
 //! port, and two headless Chromium sessions (one 360 px wide, a phone; one
 //! 1280 px), plus one line-mode `boggle join` player, and plays one round:
-//! the board shown is the server's, a word two players find is cancelled for
+//! the board shown is the server's, a trace follows the room's move rule
+//! (`project4`: never up a row), a word two players find is cancelled for
 //! both, each score is the points of its verdicts, a name with markup in it
 //! shows as text, and a page whose connection drops mid-round rejoins with
 //! its seat's token and keeps its words (the phone goes through a proxy
@@ -29,8 +30,10 @@ use serde_json::{Value, json};
 const GUARD: Duration = Duration::from_secs(30);
 /// The board every round is played on (`--board`).
 const BOARD: &str = "BENHLAUMITLZRGAN";
-/// The whole dictionary (`--dict`): EAT, BAT, LAB and NAG lie on the board, TEA does not.
-const WORDS: &str = "eat\nbat\nlab\nnag\ntea\n";
+/// The whole dictionary (`--dict`). Under `project4`'s rule (never up a
+/// row) EAT, BAT, BEN and NAG lie on the board; LAB (its B is up from its A)
+/// and TEA do not.
+const WORDS: &str = "eat\nbat\nben\nlab\nnag\ntea\n";
 /// A name a careless page would turn into markup.
 const MARKUP_NAME: &str = "<b>x</b>";
 
@@ -347,6 +350,7 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         Command::new(binary)
             .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
             .args(["--board", BOARD, "--time", "600", "--min-players", "2"])
+            .args(["--rules", "project4"])
             .arg("--dict")
             .arg(&dict)
             .stdin(Stdio::null())
@@ -469,6 +473,16 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
 
     // ann: EAT typed (ann and x both find it), BAT traced by touch, ZZZ refused.
     type_word(&phone, "eat").await;
+    // A trace upwards (T, then the A and E above it) never leaves the T:
+    // the page follows the room's move rule, so only "T" is sent.
+    trace(&phone, &[9, 5, 1]).await;
+    wait_js(
+        &phone,
+        "return !!document.querySelector('#verdicts li[data-word=\"T\"][data-accepted=\"false\"]') && \
+         !document.querySelector('#verdicts li[data-word=\"TA\"], #verdicts li[data-word=\"TAE\"]');",
+        "the upward trace stopped at T",
+    )
+    .await;
     trace(&phone, &[0, 5, 9]).await;
     wait_js(
         &phone,
@@ -494,10 +508,11 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         );
     }
     type_word(&phone, "zzz").await;
-    // x: EAT, TEA (not on the board), LAB.
+    // x: EAT, TEA and LAB (neither on the board under the rule), BEN.
     type_word(&desk, "eat").await;
     type_word(&desk, "tea").await;
     type_word(&desk, "lab").await;
+    type_word(&desk, "ben").await;
     screenshot(&phone, "round-360").await;
     screenshot(&desk, "round-1280").await;
 
@@ -519,6 +534,10 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     }
     assert!(played[0].iter().any(|(w, _, ok)| w == "ZZZ" && !ok));
     assert!(played[1].iter().any(|(w, _, ok)| w == "TEA" && !ok));
+    assert!(
+        played[1].iter().any(|(w, _, ok)| w == "LAB" && !ok),
+        "never up a row"
+    );
 
     for client in [&phone, &desk] {
         client

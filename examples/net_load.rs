@@ -4,9 +4,11 @@
 //! verdict and that the results' score equals the points of the verdicts
 //! (run the server with `--duplicates count`). Prints the p50/p99/max
 //! verdict latency. `scripts/net-load.sh` starts the server, runs this, and
-//! reports the server's peak memory.
+//! reports the server's peak memory. With a sixth argument, the address of
+//! the server's web side (`serve --web`), every second client plays over its
+//! WebSocket instead of TCP, in the same rooms.
 //!
-//!     cargo run --release --example net_load -- ADDR [CLIENTS] [ROOMS] [SECONDS] [INTERVAL_MS]
+//!     cargo run --release --example net_load -- ADDR [CLIENTS] [ROOMS] [SECONDS] [INTERVAL_MS] [WEB_ADDR]
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -15,8 +17,82 @@ use std::time::{Duration, Instant};
 
 use boggle::net::protocol::{ClientMsg, ServerMsg, VERSION, encode};
 use boggle::{Dictionary, GameBoard, Rules, WordFind};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::net::TcpStream;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::Message;
+
+type Ws = WebSocketStream<TcpStream>;
+
+/// Where a client's messages come from: TCP lines or WebSocket messages.
+enum Reader {
+    Tcp(Lines<BufReader<OwnedReadHalf>>),
+    Ws(SplitStream<Ws>),
+}
+
+/// Where a client's messages go.
+enum Writer {
+    Tcp(OwnedWriteHalf),
+    Ws(SplitSink<Ws, Message>),
+}
+
+impl Reader {
+    /// The next message, `None` at the end.
+    async fn next(&mut self) -> std::io::Result<Option<String>> {
+        match self {
+            Reader::Tcp(lines) => lines.next_line().await,
+            Reader::Ws(stream) => loop {
+                match stream.next().await {
+                    None | Some(Ok(Message::Close(_))) => return Ok(None),
+                    Some(Ok(Message::Text(text))) => return Ok(Some(text.to_string())),
+                    Some(Ok(_)) => continue,
+                    Some(Err(e)) => return Err(std::io::Error::other(e)),
+                }
+            },
+        }
+    }
+}
+
+impl Writer {
+    async fn send(&mut self, msg: &ClientMsg) -> std::io::Result<()> {
+        let line = encode(msg);
+        match self {
+            Writer::Tcp(write) => write.write_all(line.as_bytes()).await,
+            Writer::Ws(sink) => sink
+                .send(Message::text(line.trim_end()))
+                .await
+                .map_err(std::io::Error::other),
+        }
+    }
+}
+
+/// Connects over TCP, or to the web side's WebSocket when `web` is given.
+async fn connect(addr: SocketAddr, web: Option<SocketAddr>) -> std::io::Result<(Reader, Writer)> {
+    match web {
+        None => {
+            let stream = TcpStream::connect(addr).await?;
+            stream.set_nodelay(true)?;
+            let (read, write) = stream.into_split();
+            Ok((
+                Reader::Tcp(BufReader::new(read).lines()),
+                Writer::Tcp(write),
+            ))
+        }
+        Some(web) => {
+            let stream = TcpStream::connect(web).await?;
+            stream.set_nodelay(true)?;
+            let url = format!("ws://{web}/ws");
+            let (socket, _) = tokio_tungstenite::client_async(url, stream)
+                .await
+                .map_err(std::io::Error::other)?;
+            let (sink, stream) = socket.split();
+            Ok((Reader::Ws(stream), Writer::Ws(sink)))
+        }
+    }
+}
 
 struct Outcome {
     sent: usize,
@@ -25,6 +101,16 @@ struct Outcome {
     result_score: Option<u32>,
     latencies_us: Vec<u64>,
     error: Option<String>,
+    /// Played over the web side's WebSocket.
+    web: bool,
+}
+
+/// The `q` quantile of sorted `latencies`, in µs.
+fn quantile(latencies: &[u64], q: f64) -> u64 {
+    latencies
+        .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
+        .copied()
+        .unwrap_or(0)
 }
 
 fn main() {
@@ -45,6 +131,13 @@ fn main() {
     let (clients, rooms) = (number(1, 500) as usize, number(2, 50).max(1) as usize);
     let seconds = number(3, 60).min(600);
     let interval = Duration::from_millis(number(4, 100).max(1));
+    let web = args.get(5).map(|a| match a.parse::<SocketAddr>() {
+        Ok(web) if web.ip().is_loopback() => web,
+        _ => {
+            eprintln!("net_load: WEB_ADDR must be a loopback ADDR:PORT");
+            std::process::exit(2)
+        }
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -71,10 +164,20 @@ fn main() {
                     result_score: None,
                     latencies_us: Vec::new(),
                     error: None,
+                    web: web.is_some() && i % 2 == 1,
                 };
                 let name = format!("p{i}");
-                if let Err(e) =
-                    client(addr, &name, &room, seconds, interval, &find, &mut outcome).await
+                let via = web.filter(|_| i % 2 == 1);
+                if let Err(e) = client(
+                    (addr, via),
+                    &name,
+                    &room,
+                    seconds,
+                    interval,
+                    &find,
+                    &mut outcome,
+                )
+                .await
                 {
                     outcome.error = Some(format!("{name}: {e}"));
                 }
@@ -94,12 +197,7 @@ fn main() {
         .flat_map(|o| o.latencies_us.iter().copied())
         .collect();
     latencies.sort_unstable();
-    let at = |q: f64| {
-        latencies
-            .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
-            .copied()
-            .unwrap_or(0)
-    };
+    let at = |q: f64| quantile(&latencies, q);
     let sent: usize = outcomes.iter().map(|o| o.sent).sum();
     let verdicts: usize = outcomes.iter().map(|o| o.verdicts).sum();
     let mut failures = clients - outcomes.len();
@@ -120,8 +218,13 @@ fn main() {
         }
     }
     println!(
-        "clients {clients} rooms {rooms} seconds {seconds} interval {} ms: words sent {sent}, verdicts {verdicts}, clients failing {failures}",
-        interval.as_millis()
+        "clients {clients} rooms {rooms} seconds {seconds} interval {} ms{}: words sent {sent}, verdicts {verdicts}, clients failing {failures}",
+        interval.as_millis(),
+        if web.is_some() {
+            " (half over the web side's WebSocket)"
+        } else {
+            ""
+        }
     );
     println!(
         "verdict latency: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
@@ -129,13 +232,28 @@ fn main() {
         at(0.99) as f64 / 1000.0,
         latencies.last().copied().unwrap_or(0) as f64 / 1000.0
     );
+    if web.is_some() {
+        for (label, over_web) in [("TCP", false), ("WebSocket", true)] {
+            let mut part: Vec<u64> = outcomes
+                .iter()
+                .filter(|o| o.web == over_web)
+                .flat_map(|o| o.latencies_us.iter().copied())
+                .collect();
+            part.sort_unstable();
+            println!(
+                "  {label} clients: p50 {:.2} ms, p99 {:.2} ms",
+                quantile(&part, 0.50) as f64 / 1000.0,
+                quantile(&part, 0.99) as f64 / 1000.0
+            );
+        }
+    }
     if failures > 0 {
         std::process::exit(1);
     }
 }
 
 async fn client(
-    addr: SocketAddr,
+    (addr, web): (SocketAddr, Option<SocketAddr>),
     name: &str,
     room: &str,
     seconds: u64,
@@ -143,10 +261,7 @@ async fn client(
     find: &WordFind,
     outcome: &mut Outcome,
 ) -> std::io::Result<()> {
-    let stream = TcpStream::connect(addr).await?;
-    stream.set_nodelay(true)?;
-    let (read, mut write) = stream.into_split();
-    let mut lines = BufReader::new(read).lines();
+    let (mut lines, mut write) = connect(addr, web).await?;
     let hello = ClientMsg::Hello {
         version: VERSION,
         name: name.into(),
@@ -154,12 +269,10 @@ async fn client(
         password: None,
         token: None,
     };
-    write.write_all(encode(&hello).as_bytes()).await?;
-    write
-        .write_all(encode(&ClientMsg::Ready).as_bytes())
-        .await?;
+    write.send(&hello).await?;
+    write.send(&ClientMsg::Ready).await?;
     let board = loop {
-        let Some(line) = lines.next_line().await? else {
+        let Some(line) = lines.next().await? else {
             return Err(std::io::Error::other("closed before the round"));
         };
         if let Ok(ServerMsg::RoundStart {
@@ -185,15 +298,15 @@ async fn client(
             _ = ticker.tick(), if sending => {
                 if Instant::now() >= end {
                     sending = false;
-                    write.write_all(encode(&ClientMsg::Done).as_bytes()).await?;
+                    write.send(&ClientMsg::Done).await?;
                     continue;
                 }
                 let word = &words[outcome.sent % words.len()];
                 pending.push_back(Instant::now());
-                write.write_all(encode(&ClientMsg::Word { word: word.clone() }).as_bytes()).await?;
+                write.send(&ClientMsg::Word { word: word.clone() }).await?;
                 outcome.sent += 1;
             }
-            line = lines.next_line() => {
+            line = lines.next() => {
                 let Some(line) = line? else {
                     return Err(std::io::Error::other("closed during the round"));
                 };

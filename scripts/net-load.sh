@@ -13,6 +13,13 @@ rooms=${2:-50}
 seconds=${3:-60}
 interval=${4:-100}
 port=${NET_LOAD_PORT:-47474}
+web_port=${NET_LOAD_WEB_PORT:-47475}
+web_flags=()
+web_arg=()
+if [ "${NET_LOAD_WEB:-0}" = 1 ]; then
+    web_flags=(--web "127.0.0.1:$web_port")
+    web_arg=("127.0.0.1:$web_port")
+fi
 per_room=$(( (clients + rooms - 1) / rooms ))
 
 cargo build --release --quiet --bin boggle --example net_load
@@ -23,7 +30,7 @@ ulimit -n 4096 2>/dev/null || true
 ./target/release/boggle serve --listen "127.0.0.1:$port" --rules classic --seed 1 \
     --min-players "$per_room" --max-players "$per_room" --time $(( seconds + 60 )) \
     --rounds 1 --duplicates count --max-connections $(( clients + 100 )) --max-rooms "$rooms" \
-    --address-rate $(( clients + 100 )) \
+    --address-rate $(( clients + 100 )) "${web_flags[@]}" \
     > /tmp/net-load-server.out 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
@@ -32,8 +39,20 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 
+if [ "${#web_arg[@]}" -gt 0 ]; then
+    for _ in $(seq 100); do
+        grep -q "web page on" /tmp/net-load-server.out 2>/dev/null && break
+        sleep 0.1
+    done
+    # The page, as a browser would load it first (bash's /dev/tcp: no curl needed).
+    exec 3<>"/dev/tcp/127.0.0.1/$web_port"
+    printf 'GET / HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nConnection: close\r\n\r\n' "$web_port" >&3
+    echo "web page: $(head -n 1 <&3 | tr -d '\r')"
+    exec 3<&-
+fi
+
 status=0
 timeout $(( seconds + 120 )) ./target/release/examples/net_load "127.0.0.1:$port" \
-    "$clients" "$rooms" "$seconds" "$interval" || status=$?
+    "$clients" "$rooms" "$seconds" "$interval" "${web_arg[@]}" || status=$?
 echo "server peak memory: $(grep VmHWM "/proc/$server/status" | awk '{print $2, $3}')"
 exit "$status"

@@ -596,3 +596,39 @@ fn the_password_can_come_from_a_file_or_the_environment() {
     let _ = server.kill();
     let _ = server.wait();
 }
+
+/// Issue 35: `serve --web` on a port already taken is a runtime error: one
+/// line on stderr naming the address, exit 1, and no server left running.
+#[test]
+fn serve_web_on_a_port_in_use_says_so_and_exits_1() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
+    let web = taken.local_addr().expect("address").to_string();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_boggle"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--web", &web])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("boggle serve runs");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = server.try_wait().expect("waits") {
+            break status;
+        }
+        if start.elapsed() > GUARD {
+            let _ = server.kill();
+            let _ = server.wait();
+            panic!("serve kept running on a port in use");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut server.stderr.take().expect("stderr"), &mut stderr)
+        .expect("stderr read");
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("boggle: cannot serve the web page on {web}: ")),
+        "{stderr}"
+    );
+}

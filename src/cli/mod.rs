@@ -297,6 +297,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn serve_web_is_off_unless_asked_and_loopback_without_an_address() {
+        let web = |args: &[&str]| match Cli::try_parse_from(args).expect("valid").command {
+            Some(Command::Serve(serve)) => serve.web,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(web(&["boggle", "serve"]), None);
+        assert_eq!(
+            web(&["boggle", "serve", "--web"]).as_deref(),
+            Some(serve::DEFAULT_WEB)
+        );
+        assert_eq!(
+            web(&["boggle", "serve", "--web", "--time", "60"]).as_deref(),
+            Some("127.0.0.1:8040")
+        );
+        assert_eq!(
+            web(&["boggle", "serve", "--web", "0.0.0.0:9000"]).as_deref(),
+            Some("0.0.0.0:9000")
+        );
+    }
+
+    #[test]
     fn parses_game_flags() {
         let cli = Cli::try_parse_from(["boggle", "--dict", "w.txt", "--seed", "7"]).expect("valid");
         assert_eq!(cli.game.dict.path, Some("w.txt".into()));

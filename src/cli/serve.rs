@@ -1,6 +1,8 @@
 //! `boggle serve`: the networked game's server command. Resolves the rules,
-//! dictionary and board once, prints `listening on ADDR:PORT`, and runs
-//! [`crate::net::server`] until SIGINT, SIGTERM or SIGHUP.
+//! dictionary and board once, prints `listening on ADDR:PORT` (and, with
+//! `--web`, `web page on http://ADDR:PORT/`), and runs
+//! [`crate::net::server`] (and [`crate::net::web`] beside it, into the same
+//! rooms) until SIGINT, SIGTERM or SIGHUP.
 
 use super::CliError;
 use std::io::Write;
@@ -15,8 +17,12 @@ use crate::game_board::GameBoard;
 use crate::net::protocol::{Duplicates, MAX_PLAYERS};
 use crate::net::room::RoomConfig;
 use crate::net::server::{Limits, Server, ServerConfig};
+use crate::net::web::Web;
 use crate::rules::Preset;
 use crate::word_find::WordFind;
+
+/// Where `--web` without a value serves the page: loopback, as `--listen`.
+pub const DEFAULT_WEB: &str = "127.0.0.1:8040";
 
 /// The flags of `boggle serve`.
 #[derive(Debug, Args, Clone)]
@@ -25,6 +31,10 @@ pub struct ServeArgs {
     /// Address to listen on (0.0.0.0:PORT for every interface)
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:4040")]
     pub listen: String,
+    /// Also serve the game to browsers: the page at http://ADDR:PORT/ and
+    /// its WebSocket at /ws, into the same rooms (127.0.0.1:8040 without a value)
+    #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, default_missing_value = DEFAULT_WEB)]
+    pub web: Option<String>,
     /// The word list.
     #[command(flatten)]
     pub dict: super::args::DictArgs,
@@ -154,10 +164,27 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
             ))
         })?;
         let addr = server.local_addr().map_err(Error::Io)?;
+        let web = match &args.web {
+            Some(web_addr) => Some(Web::bind(web_addr, server.entrance()).await.map_err(|e| {
+                Error::Io(std::io::Error::new(
+                    e.kind(),
+                    format!("cannot serve the web page on {web_addr}: {e}"),
+                ))
+            })?),
+            None => None,
+        };
         let mut out = std::io::stdout().lock();
         writeln!(out, "listening on {addr}").map_err(Error::Output)?;
+        if let Some(web) = &web {
+            let web_addr = web.local_addr().map_err(Error::Io)?;
+            writeln!(out, "web page on http://{web_addr}/").map_err(Error::Output)?;
+        }
         out.flush().map_err(Error::Output)?;
         drop(out);
+        if let Some(web) = web {
+            // It stops when the server starts shutting down (the entrance says so).
+            tokio::spawn(web.run());
+        }
         server.run(stop_signal()).await.map_err(Error::Io)
     })?;
     Ok(())

@@ -11,9 +11,11 @@
 //! - `link`: who joins where, and a client's connection to the server, rejoined after a drop.
 //! - [`client`]: why a client ends, the line mode for scripts, the text both clients show.
 //! - [`screen`]: the full-screen client on a terminal, built as the tui is.
+//! - [`web`]: the browser's way in: the page and a WebSocket into the server's rooms.
 //!
 //! Each uses only those above it in this list (`client` and `screen` also
-//! the tui's terminal driver, `screen` its board drawing).
+//! the tui's terminal driver, `screen` its board drawing; `web` uses
+//! `server`, `connection` and `protocol`, not the clients).
 
 pub mod client;
 pub(crate) mod connection;
@@ -24,3 +26,4 @@ pub mod protocol;
 pub mod room;
 pub mod screen;
 pub mod server;
+pub mod web;

@@ -216,6 +216,22 @@ impl Entrance {
         }
     }
 
+    /// The server's limits, which every transport applies.
+    pub fn limits(&self) -> &Limits {
+        &self.0.config.limits
+    }
+
+    /// Whether a `hello` must carry a password (the page asks for one only then).
+    pub fn has_password(&self) -> bool {
+        self.0.config.password.is_some()
+    }
+
+    /// Becomes `true` when the server starts shutting down, so another
+    /// transport's listener stops with it.
+    pub fn shutdown(&self) -> watch::Receiver<bool> {
+        self.0.shutdown.clone()
+    }
+
     /// Plays one admitted client's connection to its end.
     pub(crate) async fn serve<I: Incoming, O: Outgoing>(
         &self,

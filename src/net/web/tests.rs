@@ -1,0 +1,543 @@
+//! The web side over real loopback sockets, spoken by hand: HTTP/1.1
+//! requests and RFC 6455 frames written on a plain `TcpStream`, so the
+//! tests need no HTTP or WebSocket client of their own and see exactly the
+//! bytes a browser would.
+
+use super::*;
+use crate::dictionary::Dictionary;
+use crate::game_board::GameBoard;
+use crate::net::protocol::{ClientMsg, Duplicates, ErrorCode, VERSION};
+use crate::net::room::RoomConfig;
+use crate::net::server::{Limits, Server, ServerConfig};
+use crate::rules::Rules;
+use crate::word_find::WordFind;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::oneshot;
+
+/// Hang guard for any one wait.
+const GUARD: Duration = Duration::from_secs(20);
+
+fn config(password: Option<&str>, limits: Limits) -> ServerConfig {
+    let find = WordFind::with_rules(
+        Arc::new(Dictionary::from_words(["EAT", "BAT", "TEA", "LAB"])),
+        Rules::project4(),
+    );
+    ServerConfig {
+        room: Arc::new(RoomConfig {
+            word_find: Arc::new(find),
+            board: GameBoard::new("BENHLAUMITLZRGAN").ok(),
+            time: Duration::from_secs(600),
+            rounds: None,
+            min_players: 2,
+            duplicates: Duplicates::Cancel,
+            max_players: 10,
+        }),
+        password: password.map(str::to_string),
+        seed: Some(1),
+        limits,
+    }
+}
+
+/// A server with its web side; the TCP and web addresses, and its stop switch.
+async fn start(config: ServerConfig) -> (SocketAddr, SocketAddr, oneshot::Sender<()>) {
+    let server = Server::bind("127.0.0.1:0", config).await.expect("binds");
+    let tcp = server.local_addr().expect("address");
+    let web = Web::bind("127.0.0.1:0", server.entrance())
+        .await
+        .expect("binds");
+    let http = web.local_addr().expect("address");
+    tokio::spawn(web.run());
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(server.run(async move {
+        let _ = stopped.await;
+    }));
+    (tcp, http, stop)
+}
+
+/// A raw HTTP/1.1 response: status, headers (lower-case names), body.
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Sends `request` and reads the response head; the body too unless the
+/// connection was upgraded (then the stream is handed back for frames).
+async fn http(addr: SocketAddr, request: String) -> (Reply, BufReader<TcpStream>) {
+    let mut stream = TcpStream::connect(addr).await.expect("connects");
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .expect("request sent");
+    let mut reader = BufReader::new(stream);
+    let mut status_line = String::new();
+    tokio::time::timeout(GUARD, reader.read_line(&mut status_line))
+        .await
+        .expect("no hang")
+        .expect("status line");
+    let status: u16 = status_line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status code");
+    let mut headers = Vec::new();
+    loop {
+        let mut line = String::new();
+        tokio::time::timeout(GUARD, reader.read_line(&mut line))
+            .await
+            .expect("no hang")
+            .expect("header line");
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+        }
+    }
+    let mut reply = Reply {
+        status,
+        headers,
+        body: String::new(),
+    };
+    if status != 101 {
+        let length: usize = reply
+            .header("content-length")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let mut body = vec![0u8; length];
+        tokio::time::timeout(GUARD, reader.read_exact(&mut body))
+            .await
+            .expect("no hang")
+            .expect("body");
+        reply.body = String::from_utf8(body).expect("text");
+    }
+    (reply, reader)
+}
+
+async fn get(addr: SocketAddr, path: &str) -> Reply {
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    http(addr, request).await.0
+}
+
+/// The opening handshake, with `origin` if given.
+async fn upgrade(addr: SocketAddr, origin: Option<&str>) -> (Reply, BufReader<TcpStream>) {
+    let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+    let request = format!(
+        "GET /ws HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{origin}\r\n"
+    );
+    http(addr, request).await
+}
+
+/// A client's frame: final, masked (as RFC 6455 requires of clients).
+fn frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
+    let mask = [0x12u8, 0x34, 0x56, 0x78];
+    let mut out = vec![0x80 | opcode];
+    match payload.len() {
+        n if n < 126 => out.push(0x80 | n as u8),
+        n if n <= 0xffff => {
+            out.push(0x80 | 126);
+            out.extend_from_slice(&(n as u16).to_be_bytes());
+        }
+        n => {
+            out.push(0x80 | 127);
+            out.extend_from_slice(&(n as u64).to_be_bytes());
+        }
+    }
+    out.extend_from_slice(&mask);
+    out.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    out
+}
+
+/// A WebSocket client over the upgraded stream.
+struct Ws {
+    stream: BufReader<TcpStream>,
+}
+
+/// What the server sent.
+#[derive(Debug)]
+enum Frame {
+    Text(String),
+    Close,
+}
+
+impl Ws {
+    async fn open(addr: SocketAddr) -> Ws {
+        let (reply, stream) = upgrade(addr, Some(&format!("http://{addr}"))).await;
+        assert_eq!(reply.status, 101);
+        Ws { stream }
+    }
+
+    async fn send_text(&mut self, text: &str) {
+        // The server may already have closed on a hostile message; that is fine.
+        let _ = self
+            .stream
+            .get_mut()
+            .write_all(&frame(1, text.as_bytes()))
+            .await;
+    }
+
+    async fn send(&mut self, msg: &ClientMsg) {
+        let line = encode(msg);
+        self.send_text(line.trim_end()).await;
+    }
+
+    /// The next text or close frame (`None` at the end of the stream).
+    async fn recv(&mut self) -> Option<Frame> {
+        loop {
+            let mut head = [0u8; 2];
+            let read = tokio::time::timeout(GUARD, self.stream.read_exact(&mut head))
+                .await
+                .expect("no hang");
+            if read.is_err() {
+                return None;
+            }
+            let opcode = head[0] & 0x0f;
+            let mut len = u64::from(head[1] & 0x7f);
+            if len == 126 {
+                let mut b = [0u8; 2];
+                self.stream.read_exact(&mut b).await.ok()?;
+                len = u64::from(u16::from_be_bytes(b));
+            } else if len == 127 {
+                let mut b = [0u8; 8];
+                self.stream.read_exact(&mut b).await.ok()?;
+                len = u64::from_be_bytes(b);
+            }
+            assert_eq!(head[1] & 0x80, 0, "a server's frames are not masked");
+            let mut payload = vec![0u8; usize::try_from(len).expect("fits")];
+            self.stream.read_exact(&mut payload).await.ok()?;
+            match opcode {
+                1 => return Some(Frame::Text(String::from_utf8(payload).expect("text"))),
+                8 => return Some(Frame::Close),
+                _ => continue,
+            }
+        }
+    }
+
+    /// The next protocol message, or `None` when the server closed.
+    async fn message(&mut self) -> Option<ServerMsg> {
+        match self.recv().await? {
+            Frame::Text(text) => {
+                assert!(!text.ends_with('\n'), "one message, no newline: {text:?}");
+                Some(serde_json::from_str(&text).expect("a protocol message"))
+            }
+            Frame::Close => None,
+        }
+    }
+
+    async fn until(&mut self, pick: impl Fn(&ServerMsg) -> bool) -> ServerMsg {
+        loop {
+            let msg = self.message().await.expect("connection open");
+            if pick(&msg) {
+                return msg;
+            }
+        }
+    }
+
+    /// Expects a fatal error of `code`, then the socket closing.
+    async fn refused(&mut self, code: ErrorCode) {
+        let msg = self.until(|m| matches!(m, ServerMsg::Error { .. })).await;
+        assert!(
+            matches!(&msg, ServerMsg::Error { code: c, .. } if *c == code),
+            "{msg:?}"
+        );
+        while let Some(msg) = self.message().await {
+            assert!(!matches!(msg, ServerMsg::Welcome { .. }), "{msg:?}");
+        }
+    }
+}
+
+fn hello(name: &str) -> ClientMsg {
+    ClientMsg::Hello {
+        version: VERSION,
+        name: name.into(),
+        room: None,
+        password: None,
+        token: None,
+    }
+}
+
+#[test]
+fn an_origin_must_name_the_host_it_was_sent_to() {
+    assert!(same_origin(None, Some("127.0.0.1:8040")), "not a browser");
+    assert!(same_origin(
+        Some("http://127.0.0.1:8040"),
+        Some("127.0.0.1:8040")
+    ));
+    assert!(same_origin(
+        Some("https://Game.Example:443"),
+        Some("game.example:443")
+    ));
+    assert!(!same_origin(
+        Some("http://evil.example"),
+        Some("127.0.0.1:8040")
+    ));
+    assert!(!same_origin(
+        Some("http://127.0.0.1:9999"),
+        Some("127.0.0.1:8040")
+    ));
+    assert!(!same_origin(Some("null"), Some("127.0.0.1:8040")));
+    assert!(!same_origin(Some("http://127.0.0.1:8040"), None));
+    assert!(!same_origin(Some("http://"), Some("")));
+    assert!(!same_origin(
+        Some("ws://127.0.0.1:8040"),
+        Some("127.0.0.1:8040")
+    ));
+}
+
+#[test]
+fn the_page_loads_nothing_from_elsewhere_and_runs_no_inline_code() {
+    assert!(PAGE.contains(r#"<script src="/app.js" defer></script>"#));
+    assert!(PAGE.contains(r#"<link rel="stylesheet" href="/app.css">"#));
+    assert_eq!(
+        PAGE.matches("<script").count(),
+        1,
+        "one script, no inline one"
+    );
+    assert!(!PAGE.contains("<style"), "no inline style");
+    assert!(!PAGE.contains(" style="), "no style attribute");
+    let handler = PAGE.split(" on").skip(1).find(|rest| {
+        rest.chars().take_while(char::is_ascii_lowercase).count() > 0
+            && rest
+                .trim_start_matches(|c: char| c.is_ascii_lowercase())
+                .starts_with('=')
+    });
+    assert_eq!(handler, None, "no inline event handler");
+    for text in [PAGE, SCRIPT, STYLE] {
+        assert!(!text.contains("http://") && !text.contains("https://"));
+        assert!(!text.contains("//cdn") && !text.contains("@import"));
+    }
+    // Nothing from a peer is ever parsed as markup.
+    assert!(!SCRIPT.contains("innerHTML") && !SCRIPT.contains("outerHTML"));
+    assert!(!SCRIPT.contains("insertAdjacentHTML") && !SCRIPT.contains("document.write"));
+    assert!(!SCRIPT.contains("eval(") && !SCRIPT.contains("new Function"));
+}
+
+#[tokio::test]
+async fn the_page_its_files_and_the_security_headers_are_served() {
+    let (_, http_addr, _stop) = start(config(None, Limits::default())).await;
+    let page = get(http_addr, "/?room=kitchen").await;
+    assert_eq!(page.status, 200);
+    assert_eq!(
+        page.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    assert_eq!(page.header("content-security-policy"), Some(CSP));
+    assert_eq!(page.header("x-content-type-options"), Some("nosniff"));
+    assert_eq!(page.header("x-frame-options"), Some("DENY"));
+    assert!(page.body.contains(r#"data-password="no""#));
+    let script = get(http_addr, "/app.js").await;
+    assert_eq!(script.status, 200);
+    assert_eq!(
+        script.header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    assert_eq!(script.body, SCRIPT);
+    let style = get(http_addr, "/app.css").await;
+    assert_eq!(style.status, 200);
+    assert_eq!(
+        style.header("content-type"),
+        Some("text/css; charset=utf-8")
+    );
+    assert_eq!(style.header("content-security-policy"), Some(CSP));
+    assert_eq!(get(http_addr, "/etc/passwd").await.status, 404);
+    assert_eq!(get(http_addr, "/ws").await.status, 400, "not an upgrade");
+
+    let (_, guarded, _stop) = start(config(Some("pw"), Limits::default())).await;
+    assert!(
+        get(guarded, "/")
+            .await
+            .body
+            .contains(r#"data-password="yes""#)
+    );
+}
+
+#[tokio::test]
+async fn a_websocket_from_another_origin_is_refused() {
+    let (_, http_addr, _stop) = start(config(None, Limits::default())).await;
+    let (reply, _) = upgrade(http_addr, Some("http://evil.example")).await;
+    assert_eq!(reply.status, 403);
+    assert_eq!(reply.header("content-security-policy"), Some(CSP));
+    let (reply, _) = upgrade(http_addr, Some("null")).await;
+    assert_eq!(reply.status, 403);
+    let (same, _) = upgrade(http_addr, Some(&format!("http://{http_addr}"))).await;
+    assert_eq!(same.status, 101);
+    let (tool, _) = upgrade(http_addr, None).await;
+    assert_eq!(tool.status, 101, "a client without Origin is not a browser");
+}
+
+#[tokio::test]
+async fn a_browser_and_a_tcp_player_play_one_round_in_one_room() {
+    let (tcp_addr, http_addr, _stop) = start(config(None, Limits::default())).await;
+    let mut ws = Ws::open(http_addr).await;
+    ws.send(&hello("ann")).await;
+    assert!(matches!(
+        ws.until(|m| matches!(m, ServerMsg::Welcome { .. })).await,
+        ServerMsg::Welcome { .. }
+    ));
+    let stream = TcpStream::connect(tcp_addr).await.expect("connects");
+    let (read, mut write) = stream.into_split();
+    let mut lines = BufReader::new(read).lines();
+    write
+        .write_all(encode(&hello("bob")).as_bytes())
+        .await
+        .expect("sent");
+    for msg in [ClientMsg::Ready] {
+        ws.send(&msg).await;
+        write
+            .write_all(encode(&msg).as_bytes())
+            .await
+            .expect("sent");
+    }
+    let start = ws
+        .until(|m| matches!(m, ServerMsg::RoundStart { .. }))
+        .await;
+    let ServerMsg::RoundStart { board, .. } = start else {
+        unreachable!()
+    };
+    assert_eq!(board.concat(), "BENHLAUMITLZRGAN");
+    ws.send(&ClientMsg::Word { word: "eat".into() }).await;
+    let verdict = ws.until(|m| matches!(m, ServerMsg::Verdict { .. })).await;
+    assert!(
+        matches!(verdict, ServerMsg::Verdict { accepted: true, .. }),
+        "{verdict:?}"
+    );
+    for msg in [ClientMsg::Word { word: "eat".into() }, ClientMsg::Done] {
+        write
+            .write_all(encode(&msg).as_bytes())
+            .await
+            .expect("sent");
+    }
+    ws.send(&ClientMsg::Done).await;
+    let results = ws.until(|m| matches!(m, ServerMsg::Results { .. })).await;
+    let ServerMsg::Results { players, .. } = results else {
+        unreachable!()
+    };
+    assert_eq!(players.len(), 2);
+    for player in &players {
+        assert_eq!(player.score, 0, "EAT is cancelled for both: {players:?}");
+        assert!(player.words.iter().all(|w| w.cancelled));
+    }
+    // The TCP player heard the same results.
+    let mut heard = false;
+    while let Ok(Ok(Some(line))) = tokio::time::timeout(GUARD, lines.next_line()).await {
+        if line.contains(r#""type":"results""#) {
+            heard = true;
+            break;
+        }
+    }
+    assert!(heard);
+}
+
+#[tokio::test]
+async fn a_message_over_the_cap_is_too_long_as_a_tcp_line_is() {
+    let (_, http_addr, _stop) = start(config(None, Limits::default())).await;
+    // Just under: MAX_LINE counts a newline the message does not carry.
+    let mut ws = Ws::open(http_addr).await;
+    let padded = format!(
+        r#"{{"type":"hello","version":1,"name":"ann","pad":"{}"}}"#,
+        "x".repeat(MAX_LINE - 100)
+    );
+    assert!(padded.len() < MAX_LINE - 1);
+    let fits = format!("{padded:<width$}", width = MAX_LINE - 1);
+    ws.send_text(&fits).await;
+    assert!(matches!(
+        ws.until(|m| matches!(m, ServerMsg::Welcome { .. })).await,
+        ServerMsg::Welcome { .. }
+    ));
+    let mut ws = Ws::open(http_addr).await;
+    ws.send_text(&format!("{padded:<width$}", width = MAX_LINE))
+        .await;
+    ws.refused(ErrorCode::TooLong).await;
+    // Far over, the WebSocket layer itself refuses it: closed, never welcomed.
+    let mut ws = Ws::open(http_addr).await;
+    ws.send_text(&"x".repeat(MAX_WS_MESSAGE * 2)).await;
+    while let Some(frame) = ws.recv().await {
+        assert!(
+            !matches!(&frame, Frame::Text(t) if t.contains("welcome")),
+            "{frame:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_rate_names_and_connection_caps_are_the_servers() {
+    let limits = Limits {
+        max_connections: 2,
+        rate_per_sec: 1.0,
+        burst: 2.0,
+        max_rate_strikes: 3,
+        ..Limits::default()
+    };
+    let (_, http_addr, _stop) = start(config(None, limits)).await;
+    let mut ws = Ws::open(http_addr).await;
+    ws.send(&hello("<b>x</b>")).await;
+    assert!(matches!(
+        ws.until(|m| matches!(m, ServerMsg::Welcome { .. })).await,
+        ServerMsg::Welcome { .. }
+    ));
+    let mut other = Ws::open(http_addr).await;
+    // The third connection is over the cap.
+    let mut third = Ws::open(http_addr).await;
+    third.refused(ErrorCode::ServerFull).await;
+    other.send(&hello("a\u{202e}b")).await;
+    other.refused(ErrorCode::BadName).await;
+    for _ in 0..10 {
+        ws.send(&ClientMsg::Ping).await;
+    }
+    let mut codes = Vec::new();
+    while let Some(msg) = ws.message().await {
+        if let ServerMsg::Error { code, .. } = msg {
+            codes.push(code);
+        }
+    }
+    assert!(codes.contains(&ErrorCode::RateLimited), "{codes:?}");
+    assert_eq!(codes.last(), Some(&ErrorCode::TooManyMessages), "{codes:?}");
+}
+
+#[tokio::test]
+async fn a_shutdown_says_goodbye_to_a_browser_and_stops_the_web_side() {
+    let (_, http_addr, stop) = start(config(None, Limits::default())).await;
+    let mut ws = Ws::open(http_addr).await;
+    ws.send(&hello("ann")).await;
+    ws.until(|m| matches!(m, ServerMsg::Lobby { .. })).await;
+    let _ = stop.send(());
+    let bye = ws.until(|m| matches!(m, ServerMsg::Bye { .. })).await;
+    assert!(matches!(bye, ServerMsg::Bye { .. }));
+    let mut gone = false;
+    for _ in 0..100 {
+        if TcpStream::connect(http_addr).await.is_err() {
+            gone = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(gone, "the web listener closed");
+}
+
+#[tokio::test]
+async fn a_connection_that_says_nothing_is_closed() {
+    let limits = Limits {
+        hello_timeout: Duration::from_millis(200),
+        ..Limits::default()
+    };
+    let (_, http_addr, _stop) = start(config(None, limits)).await;
+    let mut silent = TcpStream::connect(http_addr).await.expect("connects");
+    let mut byte = [0u8; 1];
+    let read = tokio::time::timeout(GUARD, silent.read(&mut byte))
+        .await
+        .expect("closed before the guard");
+    assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
+    // One that speaks is served.
+    assert_eq!(get(http_addr, "/").await.status, 200);
+}

@@ -225,7 +225,13 @@ proptest! {
     }
 }
 
+/// `boggle prove` of the test words on 2x3 above 6 with [`BUCKETS`], and `extra`.
 fn prove_cli(dir: &TempDir, extra: &[&str]) -> common::Run {
+    prove_with(dir, "2x3", BUCKETS, extra)
+}
+
+/// `boggle prove` of the test words on `size` above 6 with `buckets`, and `extra`.
+fn prove_with(dir: &TempDir, size: &str, buckets: &str, extra: &[&str]) -> common::Run {
     let mut args = vec![
         "prove",
         "--rules",
@@ -233,11 +239,11 @@ fn prove_cli(dir: &TempDir, extra: &[&str]) -> common::Run {
         "--dict",
         "words.txt",
         "--size",
-        "2x3",
+        size,
         "--above",
         "6",
         "--buckets",
-        BUCKETS,
+        buckets,
         "--threads",
         "1",
     ];
@@ -411,6 +417,13 @@ fn three_shards(dir: &TempDir) -> common::Run {
     single
 }
 
+/// The path of `out/NAME` in `dir` and what it holds.
+fn out_file(dir: &TempDir, name: &str) -> (std::path::PathBuf, String) {
+    let path = dir.path().join("out").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    (path, text)
+}
+
 /// `boggle prove merge out` in `dir`.
 fn merge(dir: &TempDir) -> common::Run {
     run_boggle(dir.path(), &["prove", "merge", "out"], b"")
@@ -432,8 +445,7 @@ fn refused(run: &common::Run, names: &str) {
 fn repeated_lines_count_once_when_resumed_and_merged() {
     let dir = TempDir::new("prove-repeats");
     let single = three_shards(&dir);
-    let records = dir.path().join("out/shard-1-of-3.ndjson");
-    let text = std::fs::read_to_string(&records).expect("shard 1's records");
+    let (records, text) = out_file(&dir, "shard-1-of-3.ndjson");
     let lines = text.lines().count();
     // Two overlapping retries of the shard, as a requeue can leave them.
     std::fs::write(&records, format!("{text}{text}")).expect("repeat the lines");
@@ -479,8 +491,7 @@ fn params_without_records_is_a_fresh_start_and_a_locked_shard_is_refused() {
 fn a_forged_line_is_named_and_nothing_is_proved() {
     let dir = TempDir::new("prove-forged");
     three_shards(&dir);
-    let records = dir.path().join("out/shard-0-of-3.ndjson");
-    let text = std::fs::read_to_string(&records).expect("shard 0's records");
+    let (records, text) = out_file(&dir, "shard-0-of-3.ndjson");
     let (number, line) = text
         .lines()
         .enumerate()
@@ -519,8 +530,7 @@ fn a_forged_line_is_named_and_nothing_is_proved() {
 fn crafted_settings_shard_counts_buckets_and_files_are_refused() {
     let dir = TempDir::new("prove-crafted");
     three_shards(&dir);
-    let params = dir.path().join("out/shard-0-of-3.params.json");
-    let text = std::fs::read_to_string(&params).expect("params");
+    let (params, text) = out_file(&dir, "shard-0-of-3.params.json");
     for shards in ["0", "4294967295"] {
         std::fs::write(
             &params,
@@ -545,23 +555,7 @@ fn crafted_settings_shard_counts_buckets_and_files_are_refused() {
     assert!(!dir.path().join("many").exists(), "refused before writing");
 
     let letters: Vec<String> = ('a'..='z').map(String::from).collect();
-    let huge = run_boggle(
-        dir.path(),
-        &[
-            "prove",
-            "--rules",
-            "classic",
-            "--dict",
-            "words.txt",
-            "--size",
-            "3x3",
-            "--above",
-            "6",
-            "--buckets",
-            &letters.join(" "),
-        ],
-        b"",
-    );
+    let huge = prove_with(&dir, "3x3", &letters.join(" "), &[]);
     assert_eq!(huge.code, Some(2), "{}", huge.stderr);
     assert!(
         huge.stderr.contains("classes before symmetry"),

@@ -20,6 +20,9 @@ use crate::classes::BucketError;
 use crate::entry::{MAX_CELLS, MAX_TRIE_NODES};
 use crate::limits::{Estimate, bytes, printable};
 
+/// How a word list is recognised: its word count and FNV-1a hash in hex.
+pub type WordListId = (usize, String);
+
 /// Why a proof cannot run or its records cannot be read or believed.
 #[derive(Debug)]
 pub enum ProveError {
@@ -119,9 +122,9 @@ pub enum ProveError {
         /// The settings that name the proof's word list.
         path: PathBuf,
         /// Words and hash of the list given.
-        given: (usize, String),
+        given: WordListId,
         /// Words and hash the settings record.
-        expected: (usize, String),
+        expected: WordListId,
     },
     /// The word list the settings name cannot be read (`merge` without `--dict`).
     UnreadableWords {

@@ -16,11 +16,9 @@ use serde::{Deserialize, Serialize};
 use crate::classes::{Buckets, Classes};
 use crate::entry::MAX_CELLS;
 use crate::error::BadParams;
+pub use crate::error::WordListId;
 use crate::limits::MAX_TEXT_BYTES;
 use crate::{ProveError, Settings};
-
-/// How a word list is recognised: its word count and FNV-1a hash in hex.
-pub type WordListId = (usize, String);
 
 /// The settings a shard ran with; every shard of one proof has the same
 /// (but for [`Params::dictionary`]).

@@ -542,15 +542,7 @@ fn parse_line(line: &[u8]) -> Option<(&[u8], Option<u8>)> {
 
 /// `n` with commas between thousands: `66,925`.
 pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
+    crate::engine::thousands(n as u64)
 }
 
 /// A word file's bytes, or why it could not be read.

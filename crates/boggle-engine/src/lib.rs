@@ -8,6 +8,8 @@
 //! word files and games live above it. It is the only place in the project
 //! with `unsafe` code (in `search`, `vector` and `cpu`, each block with the
 //! reason it is sound, and each `unsafe fn` with a `# Safety` section).
+//! Besides the search it holds [`thousands`], the one way the modes above
+//! it and the prover write a count, so that they print counts alike.
 //!
 //! ```
 //! use boggle_engine::{Face, SearchRules, search::Searcher, trie::Trie};
@@ -29,6 +31,33 @@ mod vector;
 
 pub use face::Face;
 pub use rules::{Grid, MAX_CELLS, MoveRule, Scoring, SearchRules};
+
+/// `n` with commas between thousands: `1,068,363`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thousands;
+
+    #[test]
+    fn counts_have_commas_between_thousands() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(1_068_363), "1,068,363");
+        assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
+    }
+}
 
 #[cfg(test)]
 pub(crate) mod testing {

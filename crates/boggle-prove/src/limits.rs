@@ -15,6 +15,8 @@
 
 use std::fmt;
 
+use boggle_engine::thousands;
+
 /// The most classes before symmetry: finding the canonical ones walks them
 /// all, at about 160 ns each (about three minutes at the cap). The default
 /// 4x4 buckets make 8.5 million.
@@ -107,19 +109,6 @@ impl fmt::Display for Estimate {
     }
 }
 
-/// `n` with commas between thousands: `1,068,363`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// A number of bytes in the largest unit that keeps it at least 1: `4 GiB`.
 pub fn bytes(n: u64) -> String {
     const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
@@ -172,8 +161,6 @@ mod tests {
 
     #[test]
     fn numbers_read_as_people_write_them() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(1_068_363), "1,068,363");
         assert_eq!(bytes(500), "500 bytes");
         assert_eq!(bytes(4 << 30), "4 GiB");
         assert_eq!(bytes(3 << 19), "1.5 MiB");

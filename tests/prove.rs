@@ -371,6 +371,28 @@ fn samples_groups_or_single_classes_and_estimates_the_whole() {
         single.stdout
     );
 
+    assert!(
+        !single.stdout.contains("--shard"),
+        "a class sampled alone is not a shard's group: {}",
+        single.stdout
+    );
+
+    // The slowest group's `--shard` proves that group alone: one group
+    // sampled, so it is the slowest, and the shard proves its classes.
+    let one = prove_cli(&dir, &["--sample", "1", "--seed", "3"]);
+    let (_, _, sampled, _) = sample_counts(&one.stdout).expect("a sample line");
+    let shard = one
+        .stdout
+        .split("--shard ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("the slowest group's shard");
+    let run = prove_cli(&dir, &["--shard", shard, "--out", "out"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let name = format!("shard-{}.ndjson", shard.replace('/', "-of-"));
+    let (_, records) = out_file(&dir, &name);
+    assert_eq!(records.lines().count(), sampled, "{}", one.stdout);
+
     let alone = prove_cli(&dir, &["--per-class"]);
     assert_eq!(
         alone.code,

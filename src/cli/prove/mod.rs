@@ -22,7 +22,7 @@ use crate::modes::prove::shard::{Checker, Origin, Params, Resumed, Shard, ShardF
 use crate::modes::prove::{self, Progress, ProveError, Settings, Summary};
 use crate::player::signals::{self, OnSignal};
 use crate::rules::{Preset, WordList};
-use report::{report_line, status, write_sample, write_summary};
+use report::{Sampled, report_line, status, write_sample, write_summary};
 
 const PROVE_HELP: &str = "\
 Finds every board (once up to rotation and reflection) scoring at least
@@ -160,8 +160,14 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
             )
         })?;
         let mut out = BufWriter::new(io::stdout().lock());
-        write_sample(&mut out, &records, &picked, groups.len(), class_count, seed)
-            .map_err(Error::Output)?;
+        let sampled = Sampled {
+            picked: &picked,
+            groups: &groups,
+            classes: class_count,
+            seed,
+            grouped: settings.grouped,
+        };
+        write_sample(&mut out, &records, &sampled).map_err(Error::Output)?;
         out.flush().map_err(Error::Output)?;
         return super::play::finished(Ok(()));
     }

@@ -97,22 +97,45 @@ pub(super) fn write_summary<W: Write>(
     Ok(())
 }
 
-/// The `--sample` estimate: mean CPU per group times the groups, with a 95% interval.
+/// What a `--sample` ran: the groups picked, out of all of them, and how
+/// they were picked.
+pub(super) struct Sampled<'a> {
+    /// The groups proved, in the order picked.
+    pub(super) picked: &'a [Group],
+    /// Every group of the proof, in the order `--shard` deals them.
+    pub(super) groups: &'a [Group],
+    /// How many classes the whole proof has.
+    pub(super) classes: usize,
+    /// The seed that picked them.
+    pub(super) seed: u64,
+    /// Whether the groups are real ones (not single classes, `--per-class`),
+    /// so that `--shard` can prove one alone.
+    pub(super) grouped: bool,
+}
+
+/// The `--sample` estimate: mean CPU per group times the groups, with a
+/// 95% interval, and the slowest group with the `--shard` that proves it
+/// alone (heavy groups decide the mean, so they are the ones to study).
 pub(super) fn write_sample<W: Write>(
     out: &mut W,
     records: &[ClassRecord],
-    picked: &[Group],
-    groups: usize,
-    classes: usize,
-    seed: u64,
+    sampled: &Sampled<'_>,
 ) -> io::Result<()> {
+    let Sampled {
+        picked,
+        classes,
+        seed,
+        ..
+    } = *sampled;
+    let groups = sampled.groups.len();
     let cpu: HashMap<u64, f64> = records.iter().map(|r| (r.class, r.cpu)).collect();
     // Only groups finished whole count (Ctrl-C may stop the sample early).
-    let per_group: Vec<f64> = picked
+    let finished: Vec<(&Group, f64)> = picked
         .iter()
         .filter(|g| g.classes.iter().all(|c| cpu.contains_key(c)))
-        .map(|g| g.classes.iter().filter_map(|c| cpu.get(c)).sum())
+        .map(|g| (g, g.classes.iter().filter_map(|c| cpu.get(c)).sum()))
         .collect();
+    let per_group: Vec<f64> = finished.iter().map(|&(_, t)| t).collect();
     let k = per_group.len().max(1) as f64;
     let mean = per_group.iter().sum::<f64>() / k;
     let var = per_group.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
@@ -140,10 +163,21 @@ pub(super) fn write_sample<W: Write>(
         hours((mean - half).max(0.0)),
         hours(mean + half)
     )?;
-    let max = per_group.iter().copied().fold(0.0, f64::max);
+    let slowest = finished
+        .iter()
+        .copied()
+        .reduce(|a, b| if b.1 > a.1 { b } else { a });
+    let max = slowest.map_or(0.0, |(_, t)| t);
+    // `--shard I/N`, N the number of groups, deals group I alone.
+    let alone = slowest
+        .filter(|_| sampled.grouped)
+        .and_then(|(group, _)| sampled.groups.iter().position(|g| g.id == group.id))
+        .map_or_else(String::new, |i| {
+            format!(" (--shard {i}/{groups} proves it alone)")
+        });
     writeln!(
         out,
-        "slowest sampled group: {max:.2} CPU-s; boards found in the sample: {}",
+        "slowest sampled group: {max:.2} CPU-s{alone}; boards found in the sample: {}",
         records.iter().map(|r| r.boards.len()).sum::<usize>()
     )
 }
@@ -186,6 +220,52 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).expect("text"),
             "  Qu A  B\n  C  D  E\n  F  G  H\n"
+        );
+    }
+
+    #[test]
+    fn the_sample_names_the_shard_that_proves_its_slowest_group_alone() {
+        let group = |id: u64, classes: &[u64]| Group {
+            id,
+            classes: classes.to_vec(),
+        };
+        let groups = [group(10, &[1, 2]), group(11, &[3]), group(12, &[4, 5])];
+        let record = |class: u64, cpu: f64| ClassRecord {
+            class,
+            bound: 0,
+            boards: Vec::new(),
+            cpu,
+        };
+        // Group 12 (the third dealt) costs 3 + 4 CPU-s, group 11 6.
+        let records = [record(3, 6.0), record(4, 3.0), record(5, 4.0)];
+        let picked = [groups[1].clone(), groups[2].clone()];
+        let sample = |grouped: bool| {
+            let sampled = Sampled {
+                picked: &picked,
+                groups: &groups,
+                classes: 5,
+                seed: 9,
+                grouped,
+            };
+            let mut out = Vec::new();
+            write_sample(&mut out, &records, &sampled).expect("written");
+            String::from_utf8(out).expect("text")
+        };
+        let text = sample(true);
+        assert!(
+            text.starts_with("sample: 2 of 3 groups (3 of 5 classes; seed 9), 6.5000 CPU-s"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(
+                "slowest sampled group: 7.00 CPU-s (--shard 2/3 proves it alone); boards found in the sample: 0\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            sample(false)
+                .ends_with("slowest sampled group: 7.00 CPU-s; boards found in the sample: 0\n"),
+            "single classes are not a shard's groups"
         );
     }
 }

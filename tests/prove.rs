@@ -12,6 +12,7 @@ use boggle::Dictionary;
 use boggle::engine::search::Searcher;
 use boggle::face::Face;
 use boggle::modes::prove::classes::Buckets;
+use boggle::modes::prove::shard::Shard;
 use boggle::modes::prove::tree::Prover;
 use boggle::modes::prove::{Progress, Settings, Summary, class_letters, prove_groups};
 use boggle::rules::{Preset, Rules};
@@ -389,7 +390,8 @@ fn samples_groups_or_single_classes_and_estimates_the_whole() {
         .expect("the slowest group's shard");
     let run = prove_cli(&dir, &["--shard", shard, "--out", "out"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let name = format!("shard-{}.ndjson", shard.replace('/', "-of-"));
+    let stem = Shard::parse(shard).expect("a shard the CLI takes").stem();
+    let name = format!("{stem}.ndjson");
     let (_, records) = out_file(&dir, &name);
     assert_eq!(records.lines().count(), sampled, "{}", one.stdout);
 

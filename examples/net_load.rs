@@ -15,8 +15,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use boggle::net::protocol::{ClientMsg, ServerMsg, VERSION, encode};
 use boggle::{Dictionary, GameBoard, Rules, WordFind};
+use boggle_net::protocol::{ClientMsg, ServerMsg, VERSION, encode};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};

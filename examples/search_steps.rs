@@ -1,12 +1,12 @@
 //! Measures how many steps the search takes on real boards, against the
-//! budget a crafted board hits (`boggle::engine::search::STEP_BUDGET`):
+//! budget a crafted board hits (`boggle_engine::search::STEP_BUDGET`):
 //! `cargo run --release --example search_steps [WORD_FILE]` (default: the
 //! player list). docs/GUIDE.md's "Reliability" section quotes its figures.
 
 use std::sync::Arc;
 
-use boggle::engine::search::STEP_BUDGET;
 use boggle::{Dictionary, GameBoard, Preset, Rules, WordFind};
+use boggle_engine::search::STEP_BUDGET;
 
 fn main() {
     let dictionary = match std::env::args().nth(1) {

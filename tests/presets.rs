@@ -58,7 +58,7 @@ fn check_game(args: &[&str], stdin: &str, expected: &str) {
 fn args_rules(args: &[&str]) -> Rules {
     let preset = args
         .get(1)
-        .and_then(|name| <Preset as clap::ValueEnum>::from_str(name, false).ok())
+        .and_then(|name| Preset::from_name(name))
         .expect("a preset name");
     match args {
         [_, _, "--size", "2x8"] => Rules::sized(preset, 2, 8),

@@ -9,13 +9,13 @@ mod common;
 use std::collections::BTreeSet;
 
 use boggle::Dictionary;
-use boggle::engine::search::Searcher;
 use boggle::face::Face;
-use boggle::modes::prove::classes::Buckets;
-use boggle::modes::prove::shard::Shard;
-use boggle::modes::prove::tree::Prover;
-use boggle::modes::prove::{Progress, Settings, Summary, class_letters, prove_groups};
 use boggle::rules::{Preset, Rules};
+use boggle_engine::search::Searcher;
+use boggle_prove::Prover;
+use boggle_prove::classes::Buckets;
+use boggle_prove::shard::Shard;
+use boggle_prove::{Progress, Settings, Summary, class_letters, prove_groups};
 use common::{TempDir, run_boggle};
 use proptest::prelude::*;
 

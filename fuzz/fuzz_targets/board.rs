@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use boggle::engine::path;
+use boggle_engine::path;
 use boggle::{Dictionary, GameBoard, MoveRule, Rules, WordFind};
 use libfuzzer_sys::fuzz_target;
 

@@ -3,7 +3,7 @@
 //! and the search over it reports only words that lie on the board.
 #![no_main]
 
-use boggle::engine::path;
+use boggle_engine::path;
 use boggle::{Dictionary, GameBoard, MoveRule, Rules, WordFind};
 use libfuzzer_sys::fuzz_target;
 

@@ -3,7 +3,7 @@
 //! that decodes to the same message; names that pass the check are printable.
 #![no_main]
 
-use boggle::net::protocol::{self, ClientMsg};
+use boggle_net::protocol::{self, ClientMsg};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

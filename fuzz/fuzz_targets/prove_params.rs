@@ -3,7 +3,7 @@
 //! building their classes neither panics nor exhausts memory.
 #![no_main]
 
-use boggle::modes::prove::shard::Params;
+use boggle_prove::shard::Params;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

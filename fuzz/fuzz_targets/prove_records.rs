@@ -6,13 +6,13 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use boggle::engine::SearchRules;
-use boggle::engine::search::Searcher;
-use boggle::engine::trie::Trie;
+use boggle_engine::SearchRules;
+use boggle_engine::search::Searcher;
+use boggle_engine::trie::Trie;
 use boggle::GameBoard;
-use boggle::modes::prove::Settings;
-use boggle::modes::prove::classes::{Buckets, Classes, Group};
-use boggle::modes::prove::shard::{Checker, ShardRecords};
+use boggle_prove::Settings;
+use boggle_prove::classes::{Buckets, Classes, Group};
+use boggle_prove::shard::{Checker, ShardRecords};
 use libfuzzer_sys::fuzz_target;
 
 const WORDS: [&str; 8] = ["ate", "eat", "sea", "tea", "seat", "east", "quest", "quae"];

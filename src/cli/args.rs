@@ -8,14 +8,15 @@ use clap::builder::{PossibleValuesParser, RangedU64ValueParser, TypedValueParser
 use clap::{Arg, Args, ValueEnum};
 
 use super::UsageError;
-use crate::dice::DiceSet;
-use crate::dictionary::Dictionary;
-use crate::error::Error;
-use crate::rules::{Preset, Rules};
+use super::values::{self, DiceArg, PresetArg};
+use boggle_game::dice::DiceSet;
+use boggle_game::dictionary::Dictionary;
+use boggle_game::error::Error;
+use boggle_game::rules::{Preset, Rules};
 
 // Longest `--time`: a day. Beyond it a clock would overflow (2^64 seconds
 // cannot be added to an instant), and no game or search needs more.
-pub use crate::rules::MAX_SECONDS;
+pub use boggle_game::rules::MAX_SECONDS;
 
 /// Most `--threads`: 4 per core of a 64-core machine. The same on every
 /// machine, so a `best --seed S --threads T` run repeats anywhere; beyond it
@@ -83,12 +84,13 @@ pub const DICTIONARY_PRESETS: [Preset; 5] = [
 /// is absent, and only `offered` presets are listed in its help. The others
 /// still parse, so a mode can say why it refuses them and where to play them.
 pub fn rules_arg(arg: Arg, default: Preset, offered: &[Preset]) -> Arg {
-    let values = Preset::value_variants().iter().filter_map(|preset| {
-        let value = preset.to_possible_value()?;
-        Some(value.hide(!offered.contains(preset)))
+    let values = PresetArg::value_variants().iter().filter_map(|arg| {
+        let value = arg.to_possible_value()?;
+        Some(value.hide(!offered.contains(&Preset::from(*arg))))
     });
     arg.value_parser(
-        PossibleValuesParser::new(values).try_map(|name| Preset::from_str(&name, true)),
+        PossibleValuesParser::new(values)
+            .try_map(|name| PresetArg::from_str(&name, true).map(Preset::from)),
     )
     .default_value(default.name())
 }
@@ -116,13 +118,13 @@ impl DictArgs {
 #[derive(Debug, Args, Clone, Default, PartialEq, Eq)]
 pub struct RulesArgs {
     /// Rule set
-    #[arg(long = "rules", value_name = "NAME", ignore_case = true)]
+    #[arg(long = "rules", value_name = "NAME", ignore_case = true, value_parser = values::parser::<PresetArg, Preset>())]
     pub preset: Option<Preset>,
     /// Board size: N for N x N, or RxC [default: the rules' own]
     #[arg(long, value_name = "N|RxC", value_parser = parse_size)]
     pub size: Option<(usize, usize)>,
     /// Dice [default: the rules' own for the board size]
-    #[arg(long, value_name = "SET", value_enum, ignore_case = true)]
+    #[arg(long, value_name = "SET", ignore_case = true, value_parser = values::parser::<DiceArg, DiceSet>())]
     pub dice: Option<DiceSet>,
     /// Fewest letters a word may have [default: the rules' own]
     #[arg(short = 'w', long = "min-len", value_name = "N")]

@@ -11,11 +11,11 @@ use clap::builder::RangedU64ValueParser;
 
 use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
 use crate::cli::board_file::read_board_list;
-use crate::error::Error;
-use crate::game_board::GameBoard;
 use crate::modes::bench::{Totals, Workers};
-use crate::random;
-use crate::rules::Preset;
+use boggle_game::error::Error;
+use boggle_game::game_board::GameBoard;
+use boggle_game::random;
+use boggle_game::rules::Preset;
 
 /// Flags of `boggle bench`.
 #[derive(Debug, Args)]
@@ -80,7 +80,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
             None => solve_rolled(trie, &rules, args.seed, args.count, &workers),
         };
         if totals.exhausted > 0 {
-            return Err(Error::Search(crate::engine::search::Exhausted).into());
+            return Err(Error::Search(boggle_engine::search::Exhausted).into());
         }
         best = match best {
             // The engine is deterministic, so this would be a bug, never a slow pass.
@@ -114,8 +114,8 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
 /// order, as rolling them all at once. Returns the totals and the seconds spent
 /// solving (rolling is not timed).
 fn solve_rolled(
-    trie: &crate::engine::trie::Trie,
-    rules: &crate::rules::Rules,
+    trie: &boggle_engine::trie::Trie,
+    rules: &boggle_game::rules::Rules,
     seed: u64,
     count: u64,
     workers: &Workers,

@@ -12,11 +12,11 @@ use clap::builder::RangedU64ValueParser;
 
 use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
 use super::{CliError, UsageError};
-use crate::error::Error;
-use crate::face::Face;
 use crate::modes::best::{self, Budget, Options, Progress, Ranked, Schedule, Space};
 use crate::player::signals::{self, OnSignal};
-use crate::rules::{Preset, Rules};
+use boggle_game::error::Error;
+use boggle_game::face::Face;
+use boggle_game::rules::{Preset, Rules};
 
 /// Search time when neither `--time` nor `--iterations` is given.
 const DEFAULT_SECONDS: f64 = 10.0;

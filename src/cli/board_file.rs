@@ -8,8 +8,8 @@ use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use crate::face::Face;
-use crate::game_board::{BoardError, GameBoard, MAX_CELLS};
+use boggle_game::face::Face;
+use boggle_game::game_board::{BoardError, GameBoard, MAX_CELLS};
 
 /// Largest board file read: the largest board ([`MAX_CELLS`] cells written
 /// as `Qu` and a space) is 12 KiB, so this only stops endless input such as

@@ -1,7 +1,7 @@
 //! The command line's error: everything a run of `boggle` can end with
 //! besides success, and its exit status: 2 for a usage error (the command
 //! line asks for something impossible), 1 for everything else. It wraps the
-//! game's [`crate::Error`] beside the command line's own outcomes (board
+//! game's [`boggle_game::Error`] beside the command line's own outcomes (board
 //! files, the prover's and the benchmark's), each an enum
 //! variant with its data, so nothing that is not I/O travels as an
 //! `io::Error`.
@@ -10,10 +10,10 @@ use std::fmt;
 
 use super::UsageError;
 use super::board_file::BoardFileError;
-use crate::dictionary::DictionaryError;
 use crate::modes::bench::Totals;
-use crate::modes::prove::ProveError;
 use crate::net::client::JoinError;
+use boggle_game::dictionary::DictionaryError;
+use boggle_prove::ProveError;
 
 /// What a run of the command line failed with.
 #[derive(Debug)]
@@ -21,7 +21,7 @@ pub enum CliError {
     /// The command line asks for something impossible (exit status 2).
     Usage(UsageError),
     /// A mode failed.
-    Game(crate::Error),
+    Game(boggle_game::Error),
     /// A board file or board list cannot be opened, read or understood.
     BoardFile(BoardFileError),
     /// A worker thread ended without an answer (it panicked: a bug).
@@ -126,8 +126,8 @@ impl std::error::Error for CliError {
     }
 }
 
-impl From<crate::Error> for CliError {
-    fn from(e: crate::Error) -> Self {
+impl From<boggle_game::Error> for CliError {
+    fn from(e: boggle_game::Error) -> Self {
         CliError::Game(e)
     }
 }

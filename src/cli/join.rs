@@ -10,11 +10,11 @@ use std::io::{self, BufWriter, IsTerminal};
 use clap::Args;
 
 use super::tui::{ColorChoice, use_colour};
-use crate::error::Error;
 use crate::net::client::{JoinError, JoinOptions, REJOIN_FOR, WELCOME_WITHIN, run_lines};
-use crate::net::protocol::{check_name, check_room};
 use crate::tui::terminal::TerminalError;
 use crate::tui::ui::Look;
+use boggle_game::error::Error;
+use boggle_net::protocol::{check_name, check_room};
 
 /// The flags of `boggle join`.
 #[derive(Debug, Args, Clone)]

@@ -15,6 +15,7 @@ mod serve;
 mod solve;
 mod tui;
 mod usage;
+pub mod values;
 mod versus;
 
 pub use error::CliError;
@@ -24,12 +25,13 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 
-use crate::dictionary::{Dictionary, Level, WordsCounted};
-use crate::error::Error;
-use crate::game_board::GameBoard;
-use crate::rules::Preset;
+use boggle_game::dictionary::{Dictionary, Level, WordsCounted};
+use boggle_game::error::Error;
+use boggle_game::game_board::GameBoard;
+use boggle_game::rules::Preset;
+use values::WordsArg;
 
 const EXIT_STATUS: &str = "\
 Exit status: 0 when the game or command finished (also when the output pipe
@@ -47,7 +49,7 @@ combination of settings).";
     // Game flags before a subcommand would otherwise be dropped without a word.
     args_conflicts_with_subcommands = true,
     // The console game plays every preset, ece209 included.
-    mut_arg("preset", |arg| args::rules_arg(arg, Preset::Project4, Preset::value_variants())),
+    mut_arg("preset", |arg| args::rules_arg(arg, Preset::Project4, &Preset::ALL)),
     mut_arg("time", |arg| arg.help(
         "Seconds to find words, 0 (untimed) to 86400 [default: untimed; under ece209, asked at the start]"
     ))
@@ -96,7 +98,7 @@ pub struct GameArgs {
     #[arg(short, long, value_name = "SECONDS", value_parser = args::game_seconds())]
     pub time: Option<u64>,
     /// Words that count: common (a casual game: everyday and desk-dictionary words; needs a list with commonness levels, as every preset's but project4's) or all
-    #[arg(long, value_name = "WHICH", value_enum, default_value_t = WordsCounted::All)]
+    #[arg(long, value_name = "WHICH", value_parser = values::parser::<WordsArg, WordsCounted>(), default_value = "all")]
     pub words: WordsCounted,
     /// The board to play, row-major: spaces allowed, Qu or Th for two-letter faces, . for a blank
     #[arg(short, long, value_name = "LETTERS")]
@@ -234,7 +236,7 @@ pub const MAX_ROLLS: u32 = 10_000;
 /// does not fit them is a usage error).
 pub(crate) fn given_board(
     args: &GameArgs,
-    rules: &crate::Rules,
+    rules: &boggle_game::Rules,
 ) -> Result<Option<GameBoard>, CliError> {
     args.board
         .as_deref()
@@ -253,7 +255,7 @@ pub(crate) fn given_board(
 /// A random board worth at least `min_points` (any board without it), rolled
 /// with `rng`; gives up after [`MAX_ROLLS`] boards.
 pub(crate) fn roll_board<R: rand::RngCore + ?Sized>(
-    finder: &crate::WordFind,
+    finder: &boggle_game::WordFind,
     rng: &mut R,
     min_points: Option<u32>,
 ) -> Result<GameBoard, Error> {
@@ -278,7 +280,7 @@ pub(crate) fn roll_board<R: rand::RngCore + ?Sized>(
 /// computer `level` below perfect, need a word list that has commonness levels.
 pub(crate) fn load_game_dictionary(
     args: &GameArgs,
-    rules: &crate::Rules,
+    rules: &boggle_game::Rules,
     level: Level,
 ) -> Result<Dictionary, CliError> {
     let dictionary = args.dict.load(rules)?;
@@ -398,7 +400,7 @@ mod tests {
         let cli = Cli::try_parse_from(["boggle", "--rules", "CS106B", "--dice", "SuperBig"])
             .expect("valid");
         assert_eq!(cli.game.rules.preset, Some(Preset::Cs106b));
-        assert_eq!(cli.game.rules.dice, Some(crate::DiceSet::SuperBig));
+        assert_eq!(cli.game.rules.dice, Some(boggle_game::DiceSet::SuperBig));
         let default_of = |args: &[&str]| {
             let cli = Cli::try_parse_from(args).expect("valid");
             match cli.command {
@@ -440,12 +442,14 @@ mod tests {
     fn the_report_joins_causes_and_says_each_once() {
         let read = Error::Input(std::io::Error::other("Is a directory"));
         assert_eq!(chain(&read), "cannot read the input: Is a directory");
-        let dictionary = Error::from(crate::DictionaryError::Io {
+        let dictionary = Error::from(boggle_game::DictionaryError::Io {
             path: "w.txt".into(),
             source: std::io::Error::other("gone"),
         });
         assert_eq!(chain(&dictionary), "cannot read dictionary w.txt: gone");
-        let rules = CliError::from(UsageError::Rules(crate::rules::RulesError::ZeroMinLength));
+        let rules = CliError::from(UsageError::Rules(
+            boggle_game::rules::RulesError::ZeroMinLength,
+        ));
         assert_eq!(
             chain(&rules),
             "impossible rules: the minimum word length must be at least 1"

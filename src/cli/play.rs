@@ -9,16 +9,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{GameArgs, UsageError, given_board, load_game_dictionary, roll_board};
-use crate::dictionary::{Level, WordsCounted};
-use crate::error::Error;
-use crate::game::Game;
 use crate::modes::boggleish::{self, Answers};
 use crate::modes::console::{self, Options};
 use crate::player::keyboard::{Keyboard, Plain, SystemClock, ThreadedLines, Timed};
 use crate::player::signals::{self, OnSignal};
-use crate::random;
-use crate::rules::{Preset, Rules};
-use crate::word_find::WordFind;
+use boggle_game::dictionary::{Level, WordsCounted};
+use boggle_game::error::Error;
+use boggle_game::game::Game;
+use boggle_game::random;
+use boggle_game::rules::{Preset, Rules};
+use boggle_game::word_find::WordFind;
 
 /// Said once on stderr when the console game starts at a terminal.
 pub const TUI_TIP: &str =
@@ -66,7 +66,7 @@ pub fn run(args: &GameArgs) -> Result<(), CliError> {
 /// Names the word list in play on one line of `err` (stderr, so spec 004's
 /// stdout transcript is unchanged); a failed write is ignored, as diagnostics
 /// must never stop a game.
-pub(super) fn name_word_list(err: &mut impl Write, dictionary: &crate::Dictionary) {
+pub(super) fn name_word_list(err: &mut impl Write, dictionary: &boggle_game::Dictionary) {
     let _ = writeln!(err, "words: {}", dictionary.describe());
 }
 

@@ -1,7 +1,7 @@
 //! `boggle serve`: the networked game's server command. Resolves the rules,
 //! dictionary and board once, prints `listening on ADDR:PORT` (and, with
 //! `--web`, `web page on http://ADDR:PORT/`), and runs
-//! [`crate::net::server`] (and [`crate::net::web`] beside it, into the same
+//! [`boggle_net::server`] (and [`boggle_net::web`] beside it, into the same
 //! rooms) until SIGINT, SIGTERM or SIGHUP.
 
 use super::CliError;
@@ -12,14 +12,15 @@ use std::time::Duration;
 use clap::Args;
 
 use super::UsageError;
-use crate::error::Error;
-use crate::game_board::GameBoard;
-use crate::net::protocol::{Duplicates, MAX_PLAYERS};
-use crate::net::room::RoomConfig;
-use crate::net::server::{Limits, Server, ServerConfig};
-use crate::net::web::Web;
-use crate::rules::Preset;
-use crate::word_find::WordFind;
+use super::values::{self, DuplicatesArg};
+use boggle_game::error::Error;
+use boggle_game::game_board::GameBoard;
+use boggle_game::rules::Preset;
+use boggle_game::word_find::WordFind;
+use boggle_net::protocol::{Duplicates, MAX_PLAYERS};
+use boggle_net::room::RoomConfig;
+use boggle_net::server::{Limits, Server, ServerConfig};
+use boggle_net::web::Web;
 
 /// Where `--web` without a value serves the page: loopback, as `--listen`.
 pub const DEFAULT_WEB: &str = "127.0.0.1:8040";
@@ -54,7 +55,7 @@ pub struct ServeArgs {
     #[arg(long = "min-players", value_name = "N", default_value_t = 2)]
     pub min_players: usize,
     /// Words found by two or more players: cancel (the board game's rule) or count
-    #[arg(long, value_name = "RULE", value_enum, default_value_t = Duplicates::Cancel)]
+    #[arg(long, value_name = "RULE", value_parser = values::parser::<DuplicatesArg, Duplicates>(), default_value = "cancel")]
     pub duplicates: Duplicates,
     /// Password every player must give (any local user can read a command
     /// line: --password-file or BOGGLE_PASSWORD keep it out of one)

@@ -10,10 +10,10 @@ use clap::Args;
 use super::args::{DictArgs, RulesArgs, rules_arg};
 use super::{CliError, UsageError};
 use crate::cli::board_file::read_board_file;
-use crate::error::Error;
-use crate::game_board::GameBoard;
-use crate::rules::Preset;
-use crate::word_find::WordFind;
+use boggle_game::error::Error;
+use boggle_game::game_board::GameBoard;
+use boggle_game::rules::Preset;
+use boggle_game::word_find::WordFind;
 
 /// Flags of `boggle solve`.
 #[derive(Debug, Args)]

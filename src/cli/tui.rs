@@ -3,6 +3,7 @@
 //! [`crate::tui::terminal::run`], and records the finished game.
 
 use super::CliError;
+use super::values::{self, LevelArg};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
@@ -12,17 +13,17 @@ use clap::{Args, ValueEnum};
 
 use super::args::{DICTIONARY_PRESETS, rules_arg};
 use super::{GameArgs, given_board, load_game_dictionary, report, roll_board};
-use crate::Dictionary;
-use crate::dictionary::{Level, WordList};
-use crate::error::Error;
-use crate::game_board::GameBoard;
-use crate::random;
-use crate::rules::{Preset, Rules};
 use crate::tui::app::{App, BoardSource};
 use crate::tui::records::{self, RecordKey, Records};
 use crate::tui::terminal;
 use crate::tui::ui::{self, Look};
-use crate::word_find::WordFind;
+use boggle_game::Dictionary;
+use boggle_game::dictionary::{Level, WordList};
+use boggle_game::error::Error;
+use boggle_game::game_board::GameBoard;
+use boggle_game::random;
+use boggle_game::rules::{Preset, Rules};
+use boggle_game::word_find::WordFind;
 
 /// A turn's length when `--time` is not given: the sand timer of standard and
 /// Big Boggle; Super Big Boggle's 6x6 and larger boards get its four minutes.
@@ -55,7 +56,7 @@ pub struct TuiArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// The computer's vocabulary under cs106b and tddd86: easy, medium, hard or perfect
-    #[arg(long, value_name = "LEVEL", value_enum, default_value_t = Level::Perfect)]
+    #[arg(long, value_name = "LEVEL", value_parser = values::parser::<LevelArg, Level>(), default_value = "perfect")]
     pub level: Level,
     /// Do not read or write the records file
     #[arg(long)]
@@ -151,8 +152,8 @@ fn record_key(
         ),
         None if rules.word_list == WordList::Player => "player-list".to_string(),
         // The rule `DictArgs::load` follows; the fingerprint, not the name, tells lists apart.
-        None if Path::new(crate::dictionary::DEFAULT_FILE).exists() => {
-            crate::dictionary::DEFAULT_FILE.to_string()
+        None if Path::new(boggle_game::dictionary::DEFAULT_FILE).exists() => {
+            boggle_game::dictionary::DEFAULT_FILE.to_string()
         }
         None => "built-in".to_string(),
     };

@@ -5,11 +5,11 @@
 
 use std::fmt;
 
-use crate::game_board::BoardError;
 use crate::modes::best::SpaceError;
 use crate::modes::boggleish::MAX_SEED;
-use crate::modes::prove::ProveError;
-use crate::rules::{Preset, RulesError};
+use boggle_game::game_board::BoardError;
+use boggle_game::rules::{Preset, RulesError};
+use boggle_prove::ProveError;
 
 /// A command line that cannot be run as given.
 #[derive(Debug)]
@@ -25,7 +25,7 @@ pub enum UsageError {
     },
     /// `--words common`, or a computer below perfect, with a word list without commonness levels.
     NeedsLevels {
-        /// The word list, as [`crate::Dictionary::describe`] names it.
+        /// The word list, as [`boggle_game::Dictionary::describe`] names it.
         word_list: String,
     },
     /// A `--seed` beyond what ece209's 16-bit register can take.

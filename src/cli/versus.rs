@@ -3,6 +3,7 @@
 //! dictionary and rolls boards from `--seed` or the system's entropy.
 
 use super::CliError;
+use super::values::{self, LevelArg};
 use std::io::{self, BufWriter, IsTerminal};
 use std::sync::Arc;
 
@@ -11,11 +12,11 @@ use clap::Args;
 use super::args::{DICTIONARY_PRESETS, rules_arg};
 use super::play::{finished, keyboard, name_word_list, time_limit};
 use super::{GameArgs, given_board, load_game_dictionary, roll_board};
-use crate::dictionary::Level;
 use crate::modes::versus::{self, Highlight, Settings};
-use crate::random;
-use crate::rules::Preset;
-use crate::word_find::WordFind;
+use boggle_game::dictionary::Level;
+use boggle_game::random;
+use boggle_game::rules::Preset;
+use boggle_game::word_find::WordFind;
 
 /// The flags of `boggle versus`.
 #[derive(Debug, Args, Clone, Default)]
@@ -28,7 +29,7 @@ pub struct VersusArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// The computer's vocabulary: easy, medium, hard or perfect (every word)
-    #[arg(long, value_name = "LEVEL", value_enum, default_value_t = Level::Perfect)]
+    #[arg(long, value_name = "LEVEL", value_parser = values::parser::<LevelArg, Level>(), default_value = "perfect")]
     pub level: Level,
     /// Skip the rules shown when a match starts at a terminal
     #[arg(long)]

@@ -4,10 +4,10 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::engine::search::Searcher;
-use crate::engine::trie::Trie;
-use crate::game_board::GameBoard;
-use crate::rules::Rules;
+use boggle_engine::search::Searcher;
+use boggle_engine::trie::Trie;
+use boggle_game::game_board::GameBoard;
+use boggle_game::rules::Rules;
 
 /// What solving a batch of boards found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

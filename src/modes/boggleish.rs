@@ -19,15 +19,15 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::dice::{DiceSet, LETTER_FREQUENCIES};
-use crate::die::Die;
-use crate::error::Error;
-use crate::face::Face;
-use crate::game::Game;
-use crate::game_board::{BoardError, GameBoard};
 use crate::modes::lfsr::{Lfsr, permute_by};
 use crate::player::keyboard::{Keyboard, Typed, ask};
-use crate::rules::Rules;
+use boggle_game::dice::{DiceSet, LETTER_FREQUENCIES};
+use boggle_game::die::Die;
+use boggle_game::error::Error;
+use boggle_game::face::Face;
+use boggle_game::game::Game;
+use boggle_game::game_board::{BoardError, GameBoard};
+use boggle_game::rules::Rules;
 
 /// The classic (1976) dice in spec 001's order. The spec fixes die 0
 /// (AACIOT), 1 (AHMORS), 2 (EGKLUY), 4 (ACDEMP) and 10 (the Q die); the others
@@ -40,7 +40,7 @@ pub const ECE209_DICE: [&str; 16] = [
 /// The largest seed: the register holds 16 bits.
 pub const MAX_SEED: u64 = 0xFFFF;
 /// The longest timer the game asks for: a day, as `--time` allows.
-pub const MAX_TIME: u64 = crate::rules::MAX_SECONDS;
+pub const MAX_TIME: u64 = boggle_game::rules::MAX_SECONDS;
 
 /// The seed prompt.
 pub const SEED_PROMPT: &str = "Enter a seed number (0 to 65535): ";
@@ -274,7 +274,7 @@ fn unit(seconds: u64) -> &'static str {
 mod tests {
     use super::*;
     use crate::player::keyboard::Plain;
-    use crate::rules::Preset;
+    use boggle_game::rules::Preset;
 
     fn tray(seed: u16, size: usize) -> GameBoard {
         let rules = Rules::sized(Preset::Ece209, size, size);

@@ -7,11 +7,11 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use crate::error::Error;
-use crate::game::Game;
-use crate::game_board::GameBoard;
 use crate::player::keyboard::{Keyboard, Plain, Typed, time_left};
-use crate::rules::Rules;
+use boggle_game::error::Error;
+use boggle_game::game::Game;
+use boggle_game::game_board::GameBoard;
+use boggle_game::rules::Rules;
 
 /// The first prompt.
 pub const BOARD_PROMPT: &str =

@@ -8,5 +8,4 @@ pub mod best;
 pub mod boggleish;
 pub mod console;
 pub mod lfsr;
-pub use boggle_prove as prove;
 pub mod versus;

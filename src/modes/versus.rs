@@ -12,14 +12,14 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::dictionary::Level;
-use crate::error::Error;
-use crate::game::{Game, Verdict, Winner};
-use crate::game_board::{BoardError, GameBoard};
 use crate::modes::console::TIME_UP;
 use crate::player::keyboard::{Keyboard, Typed, ask, time_left};
-use crate::rules::{MoveRule, Rules};
-use crate::word_find::WordFind;
+use boggle_game::dictionary::Level;
+use boggle_game::error::Error;
+use boggle_game::game::{Game, Verdict, Winner};
+use boggle_game::game_board::{BoardError, GameBoard};
+use boggle_game::rules::{MoveRule, Rules};
+use boggle_game::word_find::WordFind;
 
 /// Asked before each round.
 pub const TYPE_BOARD_PROMPT: &str = "Do you want to type the board yourself? (y/n) ";

@@ -12,8 +12,8 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 pub use super::link::{JoinOptions, LinkError, REJOIN_FOR, WELCOME_WITHIN};
 use super::link::{Link, LinkEvent};
-use super::protocol::{ClientMsg, ErrorCode, LobbyPlayer, ServerMsg, WordPoints, clean};
 use crate::tui::terminal::TerminalError;
+use boggle_net::protocol::{ClientMsg, ErrorCode, LobbyPlayer, ServerMsg, WordPoints, clean};
 
 /// Why `boggle join` ended, other than the player leaving or the room's
 /// last round being over.

@@ -26,9 +26,11 @@ use std::time::{Duration, Instant};
 use tokio::io::AsyncBufRead;
 use tokio::sync::mpsc;
 
-use super::connection::{Connection, Line, LineReader};
-use super::limits::Bucket;
-use super::protocol::{ClientMsg, ErrorCode, ProtocolError, ServerMsg, VERSION, decode_server};
+use boggle_net::connection::{Connection, Line, LineReader};
+use boggle_net::limits::Bucket;
+use boggle_net::protocol::{
+    ClientMsg, ErrorCode, ProtocolError, ServerMsg, VERSION, decode_server,
+};
 
 /// Who joins where.
 #[derive(Clone, Debug)]
@@ -608,7 +610,7 @@ impl Task {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::connection::Peer;
+    use boggle_net::connection::Peer;
 
     #[tokio::test]
     async fn the_end_of_the_stream_is_a_drop_and_garbage_is_not() {
@@ -687,7 +689,7 @@ mod tests {
         task.track(&ServerMsg::Results {
             round: 1,
             last: false,
-            duplicates: super::super::protocol::Duplicates::Cancel,
+            duplicates: boggle_net::protocol::Duplicates::Cancel,
             players: Vec::new(),
             shared: Vec::new(),
             shared_total: 0,

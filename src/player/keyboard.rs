@@ -14,9 +14,9 @@ use std::rc::Rc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use crate::error::Error;
 use crate::player::input::{Input, MAX_LINE, MAX_TOKEN, is_space};
 use crate::player::signals;
+use boggle_game::error::Error;
 
 /// How often a wait for the player looks for a signal.
 const SIGNAL_CHECK: Duration = Duration::from_millis(100);

@@ -5,12 +5,12 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use boggle::net::protocol::{
+use boggle::{Dictionary, GameBoard, Rules, WordFind};
+use boggle_net::protocol::{
     ClientMsg, Duplicates, ErrorCode, PlayerResult, ServerMsg, VERSION, encode,
 };
-use boggle::net::room::RoomConfig;
-use boggle::net::server::{Limits, Server, ServerConfig};
-use boggle::{Dictionary, GameBoard, Rules, WordFind};
+use boggle_net::room::RoomConfig;
+use boggle_net::server::{Limits, Server, ServerConfig};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};

@@ -288,14 +288,6 @@ pub use paths::WordPath;
 pub use prover::{Leaf, Prover, Work};
 pub use walk::Scored;
 
-/// The prover under the path it had before its split into modules.
-pub mod tree {
-    pub use crate::entry::MAX_TRIE_NODES;
-    pub use crate::layout::Layout;
-    pub use crate::prover::{Leaf, Prover, Work};
-    pub use crate::walk::Scored;
-}
-
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 

@@ -13,13 +13,13 @@ use clap::Args;
 
 use super::report::{report_line, write_grid};
 use super::{VERSION, run_watched};
-use crate::Dictionary;
 use crate::cli::CliError;
 use crate::cli::args;
-use crate::error::Error;
-use crate::modes::prove::shard::{self, Merged, Params};
-use crate::modes::prove::{BadParams, Progress, ProveError};
-use crate::rules::Rules;
+use boggle_game::Dictionary;
+use boggle_game::error::Error;
+use boggle_game::rules::Rules;
+use boggle_prove::shard::{self, Merged, Params};
+use boggle_prove::{BadParams, Progress, ProveError};
 
 /// How the settings name the built-in course list.
 pub(super) const BUILTIN_COURSE: &str = "builtin:course";
@@ -154,8 +154,8 @@ fn recheck_classes(
         Recheck::Some(n) => n.min(have),
     };
     let seed = args.seed.unwrap_or_else(rand::random);
-    let mut rng = crate::random::seeded(seed);
-    crate::random::shuffle(&mut rng, &mut classes);
+    let mut rng = boggle_game::random::seeded(seed);
+    boggle_game::random::shuffle(&mut rng, &mut classes);
     classes.truncate(n);
     let threads = args
         .threads

@@ -1,5 +1,5 @@
 //! `boggle prove` and `boggle prove merge`: the command-line glue for the
-//! branch-and-bound proof in [`crate::modes::prove`]: flags, shard files, the
+//! branch-and-bound proof in [`boggle_prove`]: flags, shard files, the
 //! progress line on stderr, Ctrl-C, `--sample` estimates, and the report
 //! (`report`); merging and rechecking shards (`merge`).
 
@@ -16,12 +16,12 @@ use clap::{Args, Subcommand};
 
 use super::args::{self, RulesArgs};
 use super::{CliError, UsageError};
-use crate::error::Error;
-use crate::modes::prove::classes::Buckets;
-use crate::modes::prove::shard::{Checker, Origin, Params, Resumed, Shard, ShardFiles};
-use crate::modes::prove::{self, Progress, ProveError, Settings, Summary};
 use crate::player::signals::{self, OnSignal};
-use crate::rules::{Preset, WordList};
+use boggle_game::error::Error;
+use boggle_game::rules::{Preset, WordList};
+use boggle_prove::classes::Buckets;
+use boggle_prove::shard::{Checker, Origin, Params, Resumed, Shard, ShardFiles};
+use boggle_prove::{self, Progress, ProveError, Settings, Summary};
 use report::{Sampled, report_line, status, write_sample, write_summary};
 
 const PROVE_HELP: &str = "\
@@ -144,12 +144,12 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
 
     if let Some(k) = args.sample {
         let seed = args.seed.unwrap_or_else(rand::random);
-        let mut rng = crate::random::seeded(seed);
+        let mut rng = boggle_game::random::seeded(seed);
         let mut picked = groups.clone();
-        crate::random::shuffle(&mut rng, &mut picked);
+        boggle_game::random::shuffle(&mut rng, &mut picked);
         picked.truncate(k);
         let records = run_watched(&progress, started, threads, || {
-            prove::prove_groups(
+            boggle_prove::prove_groups(
                 dictionary.trie(),
                 &settings,
                 &picked,
@@ -201,7 +201,7 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
     let mut records = resumed.records;
     let done: HashSet<u64> = records.iter().map(|r| r.class).collect();
     let fresh = run_watched(&progress, started, threads, || {
-        prove::prove_groups(
+        boggle_prove::prove_groups(
             dictionary.trie(),
             &settings,
             &mine,

@@ -7,10 +7,10 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 use std::time::Instant;
 
-use crate::GameBoard;
-use crate::modes::prove::classes::Group;
-use crate::modes::prove::limits::duration;
-use crate::modes::prove::{ClassRecord, FoundBoard, Progress, Settings, Summary};
+use boggle_game::GameBoard;
+use boggle_prove::classes::Group;
+use boggle_prove::limits::duration;
+use boggle_prove::{ClassRecord, FoundBoard, Progress, Settings, Summary};
 
 /// Elapsed time, classes done, CPU time, the best board so far, and the
 /// time left on `threads` threads, estimated from the groups done (rough:
@@ -185,8 +185,8 @@ pub(super) fn write_sample<W: Write>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::modes::prove::classes::Buckets;
     use boggle_engine::SearchRules;
+    use boggle_prove::classes::Buckets;
 
     #[test]
     fn the_best_board_is_shown_as_a_grid_too() {

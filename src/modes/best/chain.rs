@@ -9,9 +9,9 @@ use std::time::Instant;
 use ahash::AHashSet;
 
 use super::{Move, Progress, Schedule, Space, State, Symmetries, Top, unit};
-use crate::engine::search::Searcher;
-use crate::face::Face;
-use crate::random::GameRng;
+use boggle_engine::search::Searcher;
+use boggle_game::face::Face;
+use boggle_game::random::GameRng;
 
 /// One independent chain of annealing runs.
 pub(super) struct Chain<'a, 't> {

@@ -50,13 +50,13 @@ use ahash::AHashSet;
 use rand::RngCore;
 use rayon::prelude::*;
 
-use crate::die::Die;
-use crate::engine::search::Searcher;
-use crate::engine::trie::Trie;
-use crate::face::Face;
-use crate::game_board::GameBoard;
-use crate::random::{self, GameRng};
-use crate::rules::Rules;
+use boggle_engine::search::Searcher;
+use boggle_engine::trie::Trie;
+use boggle_game::die::Die;
+use boggle_game::face::Face;
+use boggle_game::game_board::GameBoard;
+use boggle_game::random::{self, GameRng};
+use boggle_game::rules::Rules;
 
 mod chain;
 mod symmetry;

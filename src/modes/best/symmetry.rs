@@ -3,9 +3,9 @@
 //! search keeps one canonical form of each: the smallest image in row-major
 //! face order.
 
-use crate::face::Face;
-use crate::game_board::GameBoard;
-use crate::rules::MoveRule;
+use boggle_game::face::Face;
+use boggle_game::game_board::GameBoard;
+use boggle_game::rules::MoveRule;
 
 /// The rotations and reflections of a board shape that keep every word in place.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,10 +2,10 @@
 //! small boards, real dice, repeatable seeds, targets and stopping.
 
 use super::*;
-use crate::dictionary::Dictionary;
-use crate::engine::trie::Trie;
-use crate::rules::MoveRule;
-use crate::rules::Preset;
+use boggle_engine::trie::Trie;
+use boggle_game::dictionary::Dictionary;
+use boggle_game::rules::MoveRule;
+use boggle_game::rules::Preset;
 
 fn faces(letters: &str) -> Vec<Face> {
     letters.bytes().filter_map(Face::letter).collect()

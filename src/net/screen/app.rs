@@ -8,14 +8,14 @@
 
 use std::time::Duration;
 
-use crate::engine::path::trace;
-use crate::face::Face;
-use crate::game_board::GameBoard;
 use crate::net::client::{JoinError, JoinOptions, Results, rejoin_command};
 use crate::net::link::LinkEvent;
-use crate::net::protocol::{ClientMsg, LobbyPlayer, MAX_WORD, ServerMsg, clean};
-use crate::rules::MoveRule;
 use crate::tui::terminal::{Code, Key};
+use boggle_engine::path::trace;
+use boggle_game::face::Face;
+use boggle_game::game_board::GameBoard;
+use boggle_game::rules::MoveRule;
+use boggle_net::protocol::{ClientMsg, LobbyPlayer, MAX_WORD, ServerMsg, clean};
 
 /// One thing that happens to the screen.
 #[derive(Debug)]
@@ -381,7 +381,7 @@ fn board_from(rows: usize, cols: usize, faces: &[String]) -> Option<GameBoard> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::net::protocol::{Duplicates, Moves, WordPoints};
+    use boggle_net::protocol::{Duplicates, Moves, WordPoints};
 
     /// Sends `msg` as the link would; what the screen answers, and its end if it ended.
     pub(crate) fn apply(
@@ -540,7 +540,7 @@ pub(crate) mod tests {
 
     #[test]
     fn refusals_end_the_screen_with_the_code_and_the_servers_words() {
-        use crate::net::protocol::ErrorCode;
+        use boggle_net::protocol::ErrorCode;
         let mut screen = Screen::new("test".into());
         let refused = ServerMsg::Error {
             code: ErrorCode::NameTaken,

@@ -19,9 +19,9 @@ use ratatui::Frame;
 use self::app::{Input, Screen};
 use super::client::{JoinError, JoinOptions, rejoin_command};
 use super::link::{Link, LinkEvent};
-use super::protocol::clean;
 use crate::tui::terminal::{FullScreen, Key, run_screen};
 use crate::tui::ui::Look;
+use boggle_net::protocol::clean;
 
 /// Plays full-screen until the player quits (Esc, Ctrl-C), the room's last
 /// round is over, or the server goes. Leaving while a round is on prints, once

@@ -13,8 +13,8 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{Screen, View};
 use crate::net::client::{Results, points, waiting_for};
-use crate::net::protocol::clean;
 use crate::tui::ui::{Look, board_size, clock, draw_board, largest_cell};
+use boggle_net::protocol::clean;
 
 /// The narrowest panel beside the board (lobby, words, results).
 const PANEL_MIN_WIDTH: u16 = 30;
@@ -316,15 +316,15 @@ mod tests {
 
     use super::*;
     use crate::net::link::LinkEvent;
-    use crate::net::protocol::ClientMsg;
-    use crate::net::protocol::{
-        Duplicates, FoundWord, LobbyPlayer, Moves, PlayerResult, ServerMsg, SharedWord, WordPoints,
-    };
     use crate::net::screen::app::Input;
     use crate::net::screen::app::tests::{apply, start, typed, verdicts, welcome};
-    use crate::rules::MoveRule;
     use crate::tui::terminal::{Code, Key};
     use crate::tui::ui::tests::{assert_rows, drawn};
+    use boggle_game::rules::MoveRule;
+    use boggle_net::protocol::ClientMsg;
+    use boggle_net::protocol::{
+        Duplicates, FoundWord, LobbyPlayer, Moves, PlayerResult, ServerMsg, SharedWord, WordPoints,
+    };
 
     /// The screen at `width` x `height`: its rows, trailing spaces trimmed,
     /// and the cells drawn in reverse video.

@@ -12,12 +12,12 @@ use std::fmt;
 use std::rc::Rc;
 use std::time::Duration;
 
-use crate::dictionary::Level;
-use crate::engine::path::trace;
-use crate::game::{Game, Winner};
-use crate::game_board::GameBoard;
-use crate::rules::Rules;
-use crate::word_find::WordFind;
+use boggle_engine::path::trace;
+use boggle_game::dictionary::Level;
+use boggle_game::game::{Game, Winner};
+use boggle_game::game_board::GameBoard;
+use boggle_game::rules::Rules;
+use boggle_game::word_find::WordFind;
 
 /// One thing the player did, or time passing; the terminal layer maps keys to these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -611,8 +611,8 @@ fn longest_and_best<'a>(
 /// Q is plain`); the help overlay has the rest.
 pub fn rules_strip(rules: &Rules) -> String {
     let moves = match rules.moves {
-        crate::rules::MoveRule::NoUp => "never going up a row",
-        crate::rules::MoveRule::EightNeighbours => "8 neighbours",
+        boggle_game::rules::MoveRule::NoUp => "never going up a row",
+        boggle_game::rules::MoveRule::EightNeighbours => "8 neighbours",
     };
     let q = if rules.qu { "Q is Qu" } else { "Q is plain" };
     format!("{}+ letters, {moves}, {q}", rules.min_len)

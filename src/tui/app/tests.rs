@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::dictionary::Dictionary;
-use crate::rules::Preset;
+use boggle_game::dictionary::Dictionary;
+use boggle_game::rules::Preset;
 
 /// BENH / LAUM / ITLZ / RGAN under project4 (no-up) rules, with a tiny
 /// dictionary (the screen tests draw the same game).

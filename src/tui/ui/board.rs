@@ -9,8 +9,8 @@ use ratatui::style::Style;
 use ratatui::widgets::{Block, Borders, Paragraph};
 
 use super::Look;
-use crate::face::Face;
-use crate::game_board::GameBoard;
+use boggle_game::face::Face;
+use boggle_game::game_board::GameBoard;
 
 /// How big one board cell is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use crate::rules::{MoveRule, Rules, Scoring};
+use boggle_game::rules::{MoveRule, Rules, Scoring};
 
 use super::app::{App, Phase};
 

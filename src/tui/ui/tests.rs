@@ -10,12 +10,12 @@ use ratatui::backend::TestBackend;
 use super::board::face_text;
 use super::words::wrap;
 use super::*;
-use crate::dictionary::Dictionary;
-use crate::face::Face;
-use crate::game_board::GameBoard;
-use crate::rules::Rules;
 use crate::tui::app::Input;
-use crate::word_find::WordFind;
+use boggle_game::dictionary::Dictionary;
+use boggle_game::face::Face;
+use boggle_game::game_board::GameBoard;
+use boggle_game::rules::Rules;
+use boggle_game::word_find::WordFind;
 
 use crate::tui::app::BoardSource;
 use crate::tui::app::tests::{app, rich_app, settle};
@@ -446,7 +446,7 @@ fn a_long_end_screen_at_60x20_pages_and_says_what_is_hidden() {
 #[test]
 fn the_computers_turn_wraps_at_60_columns() {
     let dictionary = Dictionary::from_words(["EAT", "BEAU", "ALT", "BEAN"]);
-    let rules = Rules::preset(crate::rules::Preset::Cs106b);
+    let rules = Rules::preset(boggle_game::rules::Preset::Cs106b);
     let finder = WordFind::with_rules(Arc::new(dictionary), rules);
     let board = GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters");
     let mut app = App::new(finder, board, None);
@@ -509,7 +509,7 @@ fn small_terminals_get_small_cells_then_a_message() {
 
 #[test]
 fn a_6x6_board_with_qu_fits_80x24_in_large_cells() {
-    let rules = Rules::sized(crate::rules::Preset::Classic, 6, 6);
+    let rules = Rules::sized(boggle_game::rules::Preset::Classic, 6, 6);
     let finder = WordFind::with_rules(Arc::new(Dictionary::from_words(["QUIT"])), rules);
     let letters = "QITABCDEFGHIJKLMNOPRSTUVWXYZABCDEFGH";
     let board = GameBoard::from_letters(letters, 6, 6, true).expect("36 cells");

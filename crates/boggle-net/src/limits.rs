@@ -74,7 +74,7 @@ impl Default for Limits {
 
 /// A token bucket: `rate` a second on average, `burst` at once.
 #[derive(Clone, Debug)]
-pub(crate) struct Bucket {
+pub struct Bucket {
     tokens: f64,
     last: Instant,
     rate: f64,
@@ -83,7 +83,7 @@ pub(crate) struct Bucket {
 
 impl Bucket {
     /// A full bucket.
-    pub(crate) fn new(rate: f64, burst: f64, now: Instant) -> Bucket {
+    pub fn new(rate: f64, burst: f64, now: Instant) -> Bucket {
         Bucket {
             tokens: burst,
             last: now,
@@ -99,7 +99,7 @@ impl Bucket {
     }
 
     /// Takes a token if there is one.
-    pub(crate) fn take(&mut self, now: Instant) -> bool {
+    pub fn take(&mut self, now: Instant) -> bool {
         self.refill(now);
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
@@ -110,13 +110,13 @@ impl Bucket {
     }
 
     /// Whether a token is there, without taking it.
-    pub(crate) fn has(&mut self, now: Instant) -> bool {
+    pub fn has(&mut self, now: Instant) -> bool {
         self.refill(now);
         self.tokens >= 1.0
     }
 
     /// How long until a token is there (zero if one is).
-    pub(crate) fn wait(&mut self, now: Instant) -> Duration {
+    pub fn wait(&mut self, now: Instant) -> Duration {
         self.refill(now);
         if self.tokens >= 1.0 || self.rate <= 0.0 {
             return Duration::ZERO;

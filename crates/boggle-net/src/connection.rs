@@ -4,7 +4,7 @@
 //! written whole within a time limit, so a peer that stops reading is noticed
 //! instead of waited on. What a line means is the caller's business: the
 //! server decodes a client's lines after its rate limit, the client's
-//! [`super::link`] decodes the server's.
+//! link (in the `boggle` crate) decodes the server's.
 
 use std::fmt;
 use std::io;
@@ -20,7 +20,7 @@ use super::protocol::{MAX_LINE, MAX_SERVER_LINE, encode};
 /// Who is at the other end of a connection: what its lines may hold and how
 /// it is named when it stops reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Peer {
+pub enum Peer {
     /// A player's client, as the server sees it.
     Client,
     /// The server, as a client sees it.
@@ -33,7 +33,7 @@ impl Peer {
     /// are capped to fit [`MAX_SERVER_LINE`], so a client takes every message
     /// a server of this version sends, and a hostile one cannot make it hold
     /// unbounded memory.
-    pub(crate) fn max_line(self) -> usize {
+    pub fn max_line(self) -> usize {
         match self {
             Peer::Client => MAX_LINE,
             Peer::Server => MAX_SERVER_LINE,
@@ -52,7 +52,7 @@ impl fmt::Display for Peer {
 
 /// How reading one line went.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Line<'a> {
+pub enum Line<'a> {
     /// A whole line, its newline included (missing only when the stream
     /// ended in the middle of the last line).
     Read(&'a [u8]),
@@ -63,7 +63,7 @@ pub(crate) enum Line<'a> {
 }
 
 /// The reading half: whole lines, never more than the cap of them held.
-pub(crate) struct LineReader<R> {
+pub struct LineReader<R> {
     reader: R,
     buf: Vec<u8>,
     max: usize,
@@ -73,7 +73,7 @@ pub(crate) struct LineReader<R> {
 
 impl<R: AsyncBufRead + Unpin> LineReader<R> {
     /// Reads lines of at most `max` bytes from `reader`.
-    pub(crate) fn new(reader: R, max: usize) -> LineReader<R> {
+    pub fn new(reader: R, max: usize) -> LineReader<R> {
         LineReader {
             reader,
             buf: Vec::with_capacity(256),
@@ -84,7 +84,7 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
 
     /// The next line. Cancel-safe: a partly read line stays in the buffer
     /// until the next call.
-    pub(crate) async fn next_line(&mut self) -> io::Result<Line<'_>> {
+    pub async fn next_line(&mut self) -> io::Result<Line<'_>> {
         if std::mem::take(&mut self.returned) {
             self.buf.clear();
         }
@@ -114,13 +114,13 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
     }
 
     /// The stream underneath, to drain what a peer being closed still sends.
-    pub(crate) fn get_mut(&mut self) -> &mut R {
+    pub fn get_mut(&mut self) -> &mut R {
         &mut self.reader
     }
 }
 
 /// The writing half: whole lines, each within a time limit.
-pub(crate) struct LineWriter<W> {
+pub struct LineWriter<W> {
     writer: W,
     peer: Peer,
     limit: Duration,
@@ -128,7 +128,7 @@ pub(crate) struct LineWriter<W> {
 
 impl<W: AsyncWrite + Unpin> LineWriter<W> {
     /// Writes to `peer` through `writer`, giving each line `limit`.
-    pub(crate) fn new(writer: W, peer: Peer, limit: Duration) -> LineWriter<W> {
+    pub fn new(writer: W, peer: Peer, limit: Duration) -> LineWriter<W> {
         LineWriter {
             writer,
             peer,
@@ -138,7 +138,7 @@ impl<W: AsyncWrite + Unpin> LineWriter<W> {
 
     /// Writes `line` (its newline included) whole. A peer that takes longer
     /// than the limit to take it has stopped reading: `TimedOut`.
-    pub(crate) async fn write_line(&mut self, line: &str) -> io::Result<()> {
+    pub async fn write_line(&mut self, line: &str) -> io::Result<()> {
         match tokio::time::timeout(self.limit, self.writer.write_all(line.as_bytes())).await {
             Ok(written) => written,
             Err(_) => Err(io::Error::new(
@@ -149,28 +149,28 @@ impl<W: AsyncWrite + Unpin> LineWriter<W> {
     }
 
     /// Writes `msg` as one line.
-    pub(crate) async fn send<T: Serialize>(&mut self, msg: &T) -> io::Result<()> {
+    pub async fn send<T: Serialize>(&mut self, msg: &T) -> io::Result<()> {
         self.write_line(&encode(msg)).await
     }
 
     /// Closes the writing side, within the limit.
-    pub(crate) async fn shutdown(&mut self) {
+    pub async fn shutdown(&mut self) {
         let _ = tokio::time::timeout(self.limit, self.writer.shutdown()).await;
     }
 }
 
 /// One TCP connection, framed.
-pub(crate) struct Connection {
+pub struct Connection {
     /// Lines from the peer.
-    pub(crate) reader: LineReader<BufReader<OwnedReadHalf>>,
+    pub reader: LineReader<BufReader<OwnedReadHalf>>,
     /// Lines to the peer.
-    pub(crate) writer: LineWriter<OwnedWriteHalf>,
+    pub writer: LineWriter<OwnedWriteHalf>,
 }
 
 impl Connection {
     /// Frames `stream` to `peer`, giving each line written `write_limit`.
     /// Nagle's algorithm is off: every message is a whole line, sent at once.
-    pub(crate) fn new(stream: TcpStream, peer: Peer, write_limit: Duration) -> Connection {
+    pub fn new(stream: TcpStream, peer: Peer, write_limit: Duration) -> Connection {
         let _ = stream.set_nodelay(true);
         let (read_half, write_half) = stream.into_split();
         Connection {
@@ -180,7 +180,7 @@ impl Connection {
     }
 
     /// Connects to the server at `addr` (`HOST:PORT`).
-    pub(crate) async fn connect(addr: &str, write_limit: Duration) -> io::Result<Connection> {
+    pub async fn connect(addr: &str, write_limit: Duration) -> io::Result<Connection> {
         let stream = TcpStream::connect(addr).await?;
         Ok(Connection::new(stream, Peer::Server, write_limit))
     }

@@ -39,7 +39,7 @@ use super::protocol::{
     self, ClientMsg, ErrorCode, ServerMsg, check_room, constant_time_eq, encode, name_key,
 };
 use super::room::{ConnId, Room, RoomConfig};
-use crate::random;
+use boggle_game::random;
 
 /// Everything a server needs.
 #[derive(Clone, Debug)]
@@ -737,11 +737,11 @@ fn hello(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dictionary::Dictionary;
-    use crate::game_board::GameBoard;
-    use crate::net::protocol::Duplicates;
-    use crate::rules::Rules;
-    use crate::word_find::WordFind;
+    use crate::protocol::Duplicates;
+    use boggle_game::dictionary::Dictionary;
+    use boggle_game::game_board::GameBoard;
+    use boggle_game::rules::Rules;
+    use boggle_game::word_find::WordFind;
 
     fn room() -> Room {
         let find =

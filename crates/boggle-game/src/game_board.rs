@@ -57,7 +57,7 @@ pub use crate::rules::MAX_CELLS;
 /// A rows x cols grid of faces.
 ///
 /// ```
-/// use boggle::GameBoard;
+/// use boggle_game::GameBoard;
 ///
 /// // Spec 004's example board, typed row by row.
 /// let board = GameBoard::new("BENHLAUMITLZRGAN").unwrap();
@@ -112,7 +112,7 @@ impl GameBoard {
 
     /// A board of freshly rolled faces; `faces` holds exactly rows x cols faces
     /// (any shortfall is filled with blanks, any excess dropped).
-    pub(crate) fn from_rolled(rows: usize, cols: usize, mut faces: Vec<Face>) -> GameBoard {
+    pub fn from_rolled(rows: usize, cols: usize, mut faces: Vec<Face>) -> GameBoard {
         faces.resize(rows * cols, Face::BLANK);
         GameBoard { rows, cols, faces }
     }

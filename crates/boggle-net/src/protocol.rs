@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::MoveRule;
+use boggle_game::rules::MoveRule;
 
 /// The protocol version this build speaks; a `hello` of any other version is refused.
 pub const VERSION: u32 = 1;
@@ -30,7 +30,7 @@ pub const MAX_SERVER_LINE: usize = 1 << 20;
 pub const MAX_PLAYERS: usize = 1000;
 
 /// Whether words found by two or more players are cancelled at the end of a round.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Duplicates {
     /// The board game's rule: a word two players found scores for neither.

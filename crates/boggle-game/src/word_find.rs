@@ -1,5 +1,5 @@
 //! The design's `WordFind`: every word a board holds under a set of rules.
-//! `get_all_words` runs the fast engine in [`crate::engine::search`];
+//! `get_all_words` runs the fast engine in [`boggle_engine::search`];
 //! `append_dfs_words` is the design's readable backtracking helper, kept as a
 //! second, independent implementation that the tests hold the engine to.
 
@@ -7,16 +7,16 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use crate::dictionary::Dictionary;
-use crate::engine::neighbours::Neighbours;
-use crate::engine::search::{Exhausted, Searcher};
 use crate::game_board::GameBoard;
 use crate::rules::{MoveRule, Rules};
+use boggle_engine::neighbours::Neighbours;
+use boggle_engine::search::{Exhausted, Searcher};
 
 /// Finds all words on a board with one dictionary and one set of rules.
 ///
 /// ```
 /// use std::sync::Arc;
-/// use boggle::{Dictionary, GameBoard, WordFind};
+/// use boggle_game::{Dictionary, GameBoard, WordFind};
 ///
 /// let words = Dictionary::from_words(["EAT", "BAT", "NAG", "LAB", "ZIT"]);
 /// let find = WordFind::with_dictionary(Arc::new(words));

@@ -81,44 +81,49 @@ pub const LETTER_FREQUENCIES: [f64; 26] = [
     0.02758, 0.00978, 0.02360, 0.00150, 0.01974, 0.00074,
 ];
 
-/// Where a random board's faces come from. The command line parses these
-/// through [`clap::ValueEnum`], whose names come from [`DiceSet::NAMES`];
-/// each `help` is the line `--help` shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+/// Where a random board's faces come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DiceSet {
     /// Spec 004's dice (4x4).
-    #[value(name = DiceSet::NAMES[0], help = "spec 004's 16 dice (4x4)")]
     Project4,
     /// The classic 1976 dice (4x4).
-    #[value(name = DiceSet::NAMES[1], help = "the 1976 dice (4x4)")]
     Classic,
     /// The new 1987 dice (4x4).
-    #[value(name = DiceSet::NAMES[2], help = "the 1987 dice (4x4)")]
     New,
     /// Big Boggle dice (5x5).
-    #[value(name = DiceSet::NAMES[3], help = "Big Boggle's 25 dice (5x5)")]
     Big,
     /// Super Big Boggle dice (6x6).
-    #[value(name = DiceSet::NAMES[4], help = "Super Big Boggle's 36 dice (6x6)")]
     SuperBig,
     /// Independent letters by English frequency (any size).
-    #[value(
-        name = DiceSet::NAMES[5],
-        help = "each cell a letter drawn by English frequency (any size)"
-    )]
     Frequency,
 }
 
 impl DiceSet {
-    /// Each set's name on the command line, in the order the variants are
-    /// declared: the one table of names, which the derive of
-    /// [`clap::ValueEnum`] reads too.
+    /// Every set, in the order the variants are declared.
+    pub const ALL: [DiceSet; 6] = [
+        DiceSet::Project4,
+        DiceSet::Classic,
+        DiceSet::New,
+        DiceSet::Big,
+        DiceSet::SuperBig,
+        DiceSet::Frequency,
+    ];
+
+    /// Each set's name, in the order the variants are declared: the one table
+    /// of names, which the command line's `--dice` reads too.
     pub const NAMES: [&'static str; 6] =
         ["project4", "classic", "new", "big", "superbig", "frequency"];
 
-    /// The name used on the command line (the same one [`clap::ValueEnum`] parses).
+    /// The set's name (as `--dice` takes it).
     pub fn name(self) -> &'static str {
         DiceSet::NAMES[self as usize]
+    }
+
+    /// The set of that name, in any case.
+    pub fn from_name(name: &str) -> Option<DiceSet> {
+        DiceSet::ALL
+            .into_iter()
+            .find(|set| set.name().eq_ignore_ascii_case(name))
     }
 
     /// The dice as written, or `None` for letter frequencies.
@@ -192,23 +197,21 @@ fn frequency_face<R: RngCore + ?Sized>(rng: &mut R, qu: bool) -> Face {
 
 #[cfg(test)]
 mod tests {
-    use clap::ValueEnum;
-
     use super::*;
 
     #[test]
     fn sets_parse_by_their_names_in_any_case() {
-        for &set in DiceSet::value_variants() {
-            assert_eq!(DiceSet::from_str(set.name(), false), Ok(set));
+        for set in DiceSet::ALL {
+            assert_eq!(DiceSet::from_name(set.name()), Some(set));
             let upper = set.name().to_ascii_uppercase();
-            assert_eq!(DiceSet::from_str(&upper, true), Ok(set));
+            assert_eq!(DiceSet::from_name(&upper), Some(set));
         }
-        assert!(DiceSet::from_str("loaded", true).is_err());
+        assert_eq!(DiceSet::from_name("loaded"), None);
     }
 
     #[test]
     fn every_set_has_six_faces_per_die() {
-        for &set in DiceSet::value_variants() {
+        for set in DiceSet::ALL {
             for die in set.dice() {
                 assert_eq!(die.faces().len(), 6, "{set}: {die:?}");
             }

@@ -8,7 +8,7 @@ use crate::random;
 /// A die with any number of faces (six for every real set).
 ///
 /// ```
-/// use boggle::Die;
+/// use boggle_game::Die;
 ///
 /// let die = Die::new("RIFOBX"); // spec 004's first die
 /// assert_eq!(die.faces().len(), 6);

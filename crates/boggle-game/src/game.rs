@@ -15,12 +15,12 @@ use rand::RngCore;
 use crate::dice::DiceSet;
 use crate::dictionary::{Dictionary, Level};
 use crate::die::Die;
-use crate::engine::path::find_path;
-use crate::engine::search::Exhausted;
 use crate::game_board::{BoardError, GameBoard};
 use crate::random;
 use crate::rules::{MoveRule, Rules};
 use crate::word_find::WordFind;
+use boggle_engine::path::find_path;
+use boggle_engine::search::Exhausted;
 
 /// What a guess earns, or why it earns nothing. Checked in spec 003's order:
 /// length, dictionary, repeat, board.
@@ -95,8 +95,8 @@ pub enum Winner {
 ///
 /// ```
 /// use std::sync::Arc;
-/// use boggle::game::Verdict;
-/// use boggle::{Dictionary, Game, GameBoard, WordFind};
+/// use boggle_game::game::Verdict;
+/// use boggle_game::{Dictionary, Game, GameBoard, WordFind};
 ///
 /// let words = Dictionary::from_words(["EAT", "BAT", "NAG", "LAB", "BEAUTY"]);
 /// let find = WordFind::with_dictionary(Arc::new(words));

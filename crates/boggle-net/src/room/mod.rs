@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::game::Game;
-use crate::game_board::GameBoard;
-use crate::random::GameRng;
-use crate::word_find::WordFind;
+use boggle_game::game::Game;
+use boggle_game::game_board::GameBoard;
+use boggle_game::random::GameRng;
+use boggle_game::word_find::WordFind;
 
 use super::protocol::{
     Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, PlayerResult, SHARED_NAMES,

@@ -1,9 +1,9 @@
 //! The room's tests: whole rounds driven with made-up instants.
 use super::*;
-use crate::dictionary::Dictionary;
-use crate::random;
-use crate::rules::Rules;
-use crate::word_find::WordFind;
+use boggle_game::dictionary::Dictionary;
+use boggle_game::random;
+use boggle_game::rules::Rules;
+use boggle_game::word_find::WordFind;
 
 const BOARD: &str = "BENHLAUMITLZRGAN";
 
@@ -337,9 +337,9 @@ fn churn_makes_one_lobby_each_tenth_of_a_second() {
 /// few names per shared word, and say how many there were.
 #[test]
 fn the_results_of_a_crowded_big_board_stay_small() {
-    use crate::dictionary::Dictionary;
-    use crate::net::protocol::{MAX_SERVER_LINE, encode};
-    let mut rules = Rules::preset(crate::rules::Preset::Algs4);
+    use crate::protocol::{MAX_SERVER_LINE, encode};
+    use boggle_game::dictionary::Dictionary;
+    let mut rules = Rules::preset(boggle_game::rules::Preset::Algs4);
     rules.rows = 10;
     rules.cols = 10;
     let dictionary = Dictionary::load_builtin(rules.word_list).expect("built in");

@@ -4,13 +4,13 @@
 //! bytes a browser would.
 
 use super::*;
-use crate::dictionary::Dictionary;
-use crate::game_board::GameBoard;
-use crate::net::protocol::{ClientMsg, Duplicates, ErrorCode, VERSION};
-use crate::net::room::RoomConfig;
-use crate::net::server::{Limits, Server, ServerConfig};
-use crate::rules::Rules;
-use crate::word_find::WordFind;
+use crate::protocol::{ClientMsg, Duplicates, ErrorCode, VERSION};
+use crate::room::RoomConfig;
+use crate::server::{Limits, Server, ServerConfig};
+use boggle_game::dictionary::Dictionary;
+use boggle_game::game_board::GameBoard;
+use boggle_game::rules::Rules;
+use boggle_game::word_find::WordFind;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::sync::oneshot;
 

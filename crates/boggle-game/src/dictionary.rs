@@ -15,15 +15,15 @@ use std::sync::{Arc, OnceLock};
 
 use ahash::AHashSet;
 
-use crate::engine::trie::Trie;
+use boggle_engine::trie::Trie;
 
 /// The course's `words.txt` (spec 004's starter list, unchanged), built into
 /// the binary so the Project 4 game gives the same answers from any directory.
-pub const EMBEDDED_WORDS: &str = include_str!("../words.txt");
+pub const EMBEDDED_WORDS: &str = include_str!("../../../words.txt");
 
 /// The player list (`data/player-words.txt`): the Letterpress word list with
 /// SCOWL commonness levels, built in; every preset but `project4` plays it.
-pub const PLAYER_WORDS: &str = include_str!("../data/player-words.txt");
+pub const PLAYER_WORDS: &str = include_str!("../../../data/player-words.txt");
 
 /// The commonness of a word in a list with no level for it: rarer than every level.
 pub const RARE: u8 = u8::MAX;
@@ -31,7 +31,7 @@ pub const RARE: u8 = u8::MAX;
 pub use crate::rules::WordList;
 
 /// How much of the word list a computer player knows (`--level`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Level {
     /// Everyday words only (SCOWL 10 and 20): about a seventh of a board's points.
     Easy,
@@ -62,7 +62,7 @@ impl Level {
 }
 
 /// Which words count in a game (`--words`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum WordsCounted {
     /// Only common words (SCOWL up to 50, a desk dictionary): a casual game.
     Common,
@@ -162,7 +162,7 @@ impl std::error::Error for DictionaryError {
 /// A set of words, upper case, with a prefix index.
 ///
 /// ```
-/// use boggle::Dictionary;
+/// use boggle_game::Dictionary;
 ///
 /// let dictionary = Dictionary::from_words(["eat", "Bat", "NAG", "N'T"]);
 /// assert!(dictionary.is_word("EAT") && dictionary.is_word("bat"));
@@ -542,7 +542,7 @@ fn parse_line(line: &[u8]) -> Option<(&[u8], Option<u8>)> {
 
 /// `n` with commas between thousands: `66,925`.
 pub fn thousands(n: usize) -> String {
-    crate::engine::thousands(n as u64)
+    boggle_engine::thousands(n as u64)
 }
 
 /// A word file's bytes, or why it could not be read.

@@ -6,15 +6,15 @@
 //!
 //! Each `Display` is short and never repeats its `source()`: the binary
 //! prints the whole chain on one line, joined with ": " (see
-//! [`crate::cli`]'s reporter). Variants that only wrap another error are
+//! the `boggle` command line's reporter). Variants that only wrap another error are
 //! transparent: they show the wrapped error and pass on its source.
 
 use std::fmt;
 use std::io;
 
 use crate::dictionary::DictionaryError;
-use crate::engine::search::Exhausted;
 use crate::game_board::BoardError;
+use boggle_engine::search::Exhausted;
 
 /// Anything a mode of the program can fail with.
 #[derive(Debug)]

@@ -1,0 +1,24 @@
+//! The server side of the networked game (`boggle serve`): the
+//! line-delimited JSON protocol, each room's pure state machine, the limits,
+//! the tokio server that carries rooms over TCP, and the browser's way in.
+//! The clients (`boggle join`, line mode and full screen) live in the
+//! `boggle` crate, over [`protocol`], [`connection`] and [`limits`].
+//!
+//! - [`protocol`]: the messages, their decoder and the checks on names and text.
+//! - [`connection`]: the framing both ends share: whole lines under a cap, written in time.
+//! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
+//! - [`limits`]: what the server allows: sizes, rates, times, queues, per address.
+//! - `outbox`: each client's send queue, bounded in bytes.
+//! - [`server`]: sockets, rooms by name, the limits applied, timers and shutdown.
+//! - [`web`]: the browser's way in: the page and a WebSocket into the server's rooms.
+//!
+//! Each uses only those above it in this list (`web` uses `server`,
+//! `connection` and `protocol`).
+
+pub mod connection;
+pub mod limits;
+pub(crate) mod outbox;
+pub mod protocol;
+pub mod room;
+pub mod server;
+pub mod web;

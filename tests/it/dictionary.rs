@@ -1,6 +1,6 @@
 //! The dictionary suite: the project's words.txt and files with every quirk.
 
-mod common;
+use crate::common;
 
 use boggle::{Dictionary, DictionaryError};
 use common::TempDir;

@@ -3,7 +3,7 @@
 //! byte-order mark or bad UTF-8, usage errors against runtime failures, and
 //! one `boggle:` line per failure.
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::process::{Command, Stdio};

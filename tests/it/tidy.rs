@@ -3,8 +3,11 @@
 //! module of every crate, the lints that forbid `unsafe` outside the engine
 //! and make every unsafe block there say why it is sound, no import cycle
 //! inside a crate, nothing below `cli` importing from it, and which crates
-//! each layer may reach (`cargo tree`, transitively). Which crate may use
-//! which is Cargo's to enforce: a crate cannot name what it does not depend on.
+//! each layer may reach (`cargo tree`, transitively), and the invariants of
+//! ARCHITECTURE.md that a reading of the sources can check (no print
+//! macros, no clock in the game, no I/O in the judge, one judge, no branch
+//! on a preset's name, no test sleeping in hope). Which crate may use which
+//! is Cargo's to enforce: a crate cannot name what it does not depend on.
 
 use std::path::{Path, PathBuf};
 
@@ -354,4 +357,205 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         "boggle-net",
         &banned(&[&front, &["boggle", "boggle-prove"]]),
     );
+}
+
+/// The lines of `path` a reader of the shipped program would read: nothing
+/// from a `tests.rs` file or after the first `#[cfg(test)]`, and no comment.
+/// Each line with its 1-based number.
+fn shipped_lines(path: &Path) -> Vec<(usize, String)> {
+    if path.file_name().is_some_and(|n| n == "tests.rs") {
+        return Vec::new();
+    }
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .take_while(|line| line.trim() != "#[cfg(test)]")
+        .enumerate()
+        .filter(|(_, line)| !line.trim_start().starts_with("//"))
+        .map(|(at, line)| (at + 1, line.to_string()))
+        .collect()
+}
+
+/// Every shipped line under `files` holding one of `needles`, as `path:line: text`.
+fn shipped_uses(files: &[PathBuf], needles: &[&str]) -> Vec<String> {
+    files
+        .iter()
+        .flat_map(|path| {
+            shipped_lines(path)
+                .into_iter()
+                .filter(|(_, line)| needles.iter().any(|n| line.contains(n)))
+                .map(move |(at, line)| format!("{}:{at}: {}", relative(path), line.trim()))
+        })
+        .collect()
+}
+
+/// ARCHITECTURE.md, "Nothing writes with `println!`": a closed pipe must be
+/// an error value, and the print macros panic on one.
+#[test]
+fn nothing_shipped_writes_with_the_print_macros() {
+    let found = shipped_uses(
+        &all_sources(),
+        &["println!", "print!(", "eprintln!", "eprint!(", "dbg!("],
+    );
+    assert!(found.is_empty(), "print macros in shipped code: {found:#?}");
+}
+
+/// ARCHITECTURE.md, "No game module reads the real clock": the design's
+/// classes, the console modes and the full screens (but `tui/terminal.rs`,
+/// which makes the ticks) take time from a `Keyboard` or as ticks.
+#[test]
+fn no_game_module_reads_the_real_clock() {
+    let mut files = rust_files(&root().join("crates/boggle-game/src"));
+    for mode in ["console.rs", "versus.rs", "boggleish.rs"] {
+        files.push(root().join("src/modes").join(mode));
+    }
+    files.extend(
+        rust_files(&root().join("src/tui"))
+            .into_iter()
+            .filter(|path| !path.ends_with("tui/terminal.rs")),
+    );
+    let found = shipped_uses(&files, &["Instant::now", "SystemTime"]);
+    assert!(
+        found.is_empty(),
+        "game modules reading the clock: {found:#?}"
+    );
+}
+
+/// ARCHITECTURE.md, "`Game`, `WordFind`, the engine and `Rules` do no I/O".
+#[test]
+fn the_judge_and_the_engine_do_no_io() {
+    let mut files = rust_files(&root().join("crates/boggle-engine/src"));
+    for name in ["game.rs", "word_find.rs", "rules.rs"] {
+        files.push(root().join("crates/boggle-game/src").join(name));
+    }
+    let io = [
+        "std::fs", "fs::", "File::", "std::io", "io::", "std::net", "std::env", "stdin", "stdout",
+    ];
+    let found = shipped_uses(&files, &io);
+    assert!(
+        found.is_empty(),
+        "I/O in the judge or the engine: {found:#?}"
+    );
+}
+
+/// ARCHITECTURE.md, "One judge": in the modes (the program's `src/`) and
+/// the server, no code looks a word up to decide whether it counts or
+/// scores a length; the full screen's scoring table only shows the rules'
+/// points. (The engine and the prover are searches, not judges of a
+/// player's word.)
+#[test]
+fn only_the_game_judges_words() {
+    let files: Vec<PathBuf> = [root().join("src"), root().join("crates/boggle-net/src")]
+        .iter()
+        .flat_map(|dir| rust_files(dir))
+        .collect();
+    let found: Vec<String> = shipped_uses(&files, &[".is_word(", ".scoring.points("])
+        .into_iter()
+        .filter(|hit| {
+            !hit.starts_with("src/tui/ui/mod.rs:") || !hit.contains("format!(\"{n}{plus}")
+        })
+        .collect();
+    assert!(found.is_empty(), "words judged outside Game: {found:#?}");
+}
+
+/// ARCHITECTURE.md, "behaviour follows rule fields, never a preset's name":
+/// outside `rules.rs` (which builds a preset's fields) and the command line
+/// (which names presets), no code compares or matches a `Preset`.
+#[test]
+fn no_code_branches_on_a_preset_name() {
+    let files: Vec<PathBuf> = all_sources()
+        .into_iter()
+        .filter(|path| !path.ends_with("boggle-game/src/rules.rs"))
+        .filter(|path| !path.starts_with(root().join("src/cli")))
+        .collect();
+    let found: Vec<String> = shipped_uses(&files, &["== Preset::", "!= Preset::", "Preset::"])
+        .into_iter()
+        .filter(|hit| {
+            hit.contains("== Preset::")
+                || hit.contains("!= Preset::")
+                || hit.contains("Preset::") && hit.contains("=>")
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "code that branches on a preset: {found:#?}"
+    );
+}
+
+/// The longest pause a polling loop may take between looks.
+const MAX_POLL_MS: u64 = 100;
+
+/// The one pause in the tests that is not a poll: the records test kills a
+/// writer at moments it chooses, and the delay is that choice.
+const DELIBERATE_PAUSES: &[&str] =
+    &["tests/it/tui_records.rs: std::thread::sleep(Duration::from_millis(delay_ms));"];
+
+/// ARCHITECTURE.md, "No test sleeps to wait": every pause in test code is a
+/// short pause inside a loop that polls for a condition (against a deadline),
+/// or one of [`DELIBERATE_PAUSES`]. A sleep that hopes something happened
+/// meanwhile is neither.
+#[test]
+fn no_test_sleeps_in_hope() {
+    // Not this file: it names `sleep(` in its own checks.
+    let mut files: Vec<PathBuf> = rust_files(&root().join("tests"))
+        .into_iter()
+        .filter(|path| !path.ends_with("tests/it/tidy.rs"))
+        .collect();
+    for dir in source_dirs() {
+        files.extend(rust_files(&dir));
+    }
+    let mut hoping = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        let in_tests = path.starts_with(root().join("tests"));
+        let test_from = if in_tests || path.ends_with("tests.rs") {
+            0
+        } else {
+            match lines.iter().position(|l| l.trim() == "#[cfg(test)]") {
+                Some(at) => at,
+                None => continue,
+            }
+        };
+        for (at, line) in lines.iter().enumerate().skip(test_from) {
+            let code = line.trim();
+            if code.starts_with("//") || !code.contains("sleep(") {
+                continue;
+            }
+            let named = format!("{}: {code}", relative(&path));
+            let short = poll_ms(code).is_some_and(|ms| ms <= MAX_POLL_MS);
+            if !(DELIBERATE_PAUSES.contains(&named.as_str()) || short && in_a_loop(&lines, at)) {
+                hoping.push(format!("{}:{}: {code}", relative(&path), at + 1));
+            }
+        }
+    }
+    assert!(hoping.is_empty(), "sleeps that are not polls: {hoping:#?}");
+}
+
+/// The milliseconds of a `sleep(Duration::from_millis(N))` with a literal N.
+fn poll_ms(code: &str) -> Option<u64> {
+    let after = code.split("sleep(Duration::from_millis(").nth(1)?;
+    after.split(')').next()?.trim().parse().ok()
+}
+
+/// Whether line `at` lies in a `loop`, `while` or `for` body of its function:
+/// walks out through the lines that open its enclosing blocks.
+fn in_a_loop(lines: &[&str], at: usize) -> bool {
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut level = indent(lines[at]);
+    for line in lines[..at].iter().rev() {
+        let code = line.trim();
+        // A lone `{` ends a condition that spans lines; the loop's keyword is above it.
+        if code.is_empty() || code == "{" || indent(line) >= level {
+            continue;
+        }
+        level = indent(line);
+        let opens_loop = code.starts_with("loop") || code.ends_with("loop {");
+        if opens_loop || code.starts_with("while ") || code.starts_with("for ") {
+            return true;
+        }
+        if code.contains("fn ") {
+            return false;
+        }
+    }
+    false
 }

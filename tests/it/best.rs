@@ -2,7 +2,7 @@
 //! a tiny dictionary, repeatable with a fixed seed, thread count and
 //! iteration budget, and the flags it refuses.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, assert_text, run_boggle};
 

@@ -1,7 +1,7 @@
 //! Checks against the course and research reference files, which are not in
 //! the repository (their licences do not allow it). They are ignored by a plain
 //! `cargo test`, which lists them as ignored with the reason; `make reference`
-//! runs them (`BOGGLE_REFERENCE=DIR cargo test --test reference -- --ignored`,
+//! runs them (`BOGGLE_REFERENCE=DIR cargo test --test it reference:: -- --ignored`,
 //! DIR holding `reference-dicts/` and `reference-boards/`), and there a
 //! missing variable or file is a failure, not a pass.
 

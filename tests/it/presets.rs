@@ -11,7 +11,7 @@
 //! D  E N I
 //! ```
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

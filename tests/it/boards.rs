@@ -3,7 +3,7 @@
 //! asked for (spec 004's own prompt keeps its rule and says why), and
 //! `--min-points` for random boards worth playing.
 
-mod common;
+use crate::common;
 
 use common::{EXAMPLE_WORDS, TempDir, diagnostics, run_boggle};
 

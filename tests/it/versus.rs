@@ -2,7 +2,7 @@
 //! board and the dice are fixed), the end of input at every prompt, timed
 //! turns on a fake clock, and one run of the binary.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! closed, huge, or not text, and the documented exit statuses. Each either
 //! does its job or fails with one clear line naming what was wrong.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::path::Path;

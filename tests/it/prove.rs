@@ -4,7 +4,7 @@
 //! merge contract of the binary (a shard cut off mid-line and resumed; the
 //! merged result equals the single-process one).
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

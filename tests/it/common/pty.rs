@@ -1,6 +1,7 @@
 //! A shell command run on a real pseudo-terminal (util-linux `script`), for
-//! tests of what a player at a terminal sees and types. Callers skip, with a
-//! note, where `script` is not installed.
+//! tests of what a player at a terminal sees and types. Where `script` is not
+//! installed a test says it cannot run and returns, or fails under `CI=true`
+//! ([`super::cannot_run`]).
 
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -23,7 +24,8 @@ pub struct Pty {
 }
 
 impl Pty {
-    /// Runs the shell `command` in `dir`, or returns `None` when `script` is missing.
+    /// Runs the shell `command` in `dir`, or returns `None` when `script` is
+    /// missing (failing instead under `CI=true`).
     pub fn start(dir: &TempDir, command: &str) -> Option<Pty> {
         let found = Command::new("script")
             .arg("--version")
@@ -32,9 +34,7 @@ impl Pty {
             .status()
             .is_ok_and(|status| status.success());
         if !found {
-            let note =
-                "note: util-linux `script` is not installed; skipping the pseudo-terminal test";
-            let _ = writeln!(std::io::stderr(), "{note}");
+            super::cannot_run("util-linux `script` is not installed (the pseudo-terminal tests)");
             return None;
         }
         // The pty starts 0x0 when script's stdin is a pipe; give it a real size.

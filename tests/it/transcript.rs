@@ -1,7 +1,7 @@
 //! Byte-exact transcripts of the console game, run through the built binary
 //! with piped standard input and a dictionary written by the test.
 
-mod common;
+use crate::common;
 
 use common::{EXAMPLE_WORDS, TempDir, assert_text, run_boggle};
 
@@ -196,4 +196,36 @@ fn flags_and_exit_codes() {
     assert_eq!(missing.code, Some(1));
     assert_eq!(missing.stderr.lines().count(), 1, "{}", missing.stderr);
     assert!(missing.stderr.contains("missing.txt"));
+}
+
+/// ARCHITECTURE.md: a read error is the end of input. Standard input that
+/// cannot be read (a directory) ends the game with its whole summary on
+/// standard output, and only then is the error reported (exit 1).
+#[cfg(unix)]
+#[test]
+fn a_read_error_ends_the_game_with_its_summary() {
+    let dir = TempDir::new("read-error");
+    let stdin = std::fs::File::open(dir.path()).expect("a directory opens for reading");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_boggle"))
+        .args(["--board", "NIEHGTIBGUALRWGC"])
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .stdin(stdin)
+        .output()
+        .expect("the binary runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(
+        stdout.contains("Enter a word (q to quit): You got 0 points and had 0 incorrect guesses.\nThere were 23 points possible\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("TUG\n"),
+        "the summary ends with the last word: {stdout}"
+    );
+    assert!(
+        stderr.ends_with("boggle: cannot read the input: Is a directory (os error 21)\n"),
+        "{stderr}"
+    );
 }

@@ -2,7 +2,7 @@
 //! the time left shows at each prompt) and spec 001's waiting timer with its
 //! cues. Time is a fake clock here, so no test sleeps or measures time.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

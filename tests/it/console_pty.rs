@@ -2,9 +2,10 @@
 //! `script`): it points a player at the full-screen game once, on stderr,
 //! and after Ctrl-D the summary starts on a line of its own. Piped input
 //! gets neither (spec 004's transcript stays byte for byte: see
-//! tests/transcript.rs). Skipped, with a note, where `script` is missing.
+//! transcript.rs). Skipped, with a note, where `script` is missing
+//! (failing under `CI=true`).
 
-mod common;
+use crate::common;
 
 use common::TempDir;
 use common::pty::{Pty, contains};

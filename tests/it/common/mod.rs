@@ -1,5 +1,6 @@
-//! Helpers shared by the integration suites: temporary directories, running
-//! the built binary with piped standard input, and `boggle serve` on a free port.
+//! Helpers shared by the integration tests: temporary directories, running
+//! the built binary with piped standard input, `boggle serve` on a free port,
+//! and the one way a test that lacks a tool says it cannot run.
 #![allow(dead_code)]
 
 pub mod net;
@@ -9,40 +10,49 @@ use std::io::{BufRead, Write};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// A temporary directory removed when dropped.
-pub struct TempDir(PathBuf);
+/// A fresh, empty directory from `tempfile` (removed when dropped), with a
+/// helper to fill it.
+pub struct TempDir(tempfile::TempDir);
 
 impl TempDir {
-    /// A fresh, empty directory.
+    /// A fresh, empty directory whose name starts `boggle-TAG-`.
     pub fn new(tag: &str) -> TempDir {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNT.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("boggle-{tag}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("temp dir can be created");
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("boggle-{tag}-"))
+            .tempdir()
+            .expect("temp dir can be created");
         TempDir(dir)
     }
 
     /// The directory.
     pub fn path(&self) -> &Path {
-        &self.0
+        self.0.path()
     }
 
     /// Writes `contents` to `name` inside the directory and returns its path.
     pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.0.join(name);
+        let path = self.0.path().join(name);
         std::fs::write(&path, contents).expect("temp file can be written");
         path
     }
 }
 
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// Whether this run is under continuous integration (`CI=true`), where every
+/// tool a test needs must be installed.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| v == "true")
+}
+
+/// Says a test cannot run because `why`, and returns so the caller can stop:
+/// under `CI=true` it fails the test instead, so a missing tool never passes
+/// there. The note goes to the process's standard error, not through
+/// `eprintln!`, which the harness captures and shows only for a failing test.
+#[track_caller]
+pub fn cannot_run(why: &str) {
+    assert!(!under_ci(), "CI=true and {why}");
+    let _ = writeln!(std::io::stderr(), "skipped: {why}");
 }
 
 /// What a run of the binary produced.

@@ -1,7 +1,7 @@
 //! `boggle solve` (spec 002's test client) and `boggle bench`, run through the
 //! built binary with dictionaries and board files written by the tests.
 
-mod common;
+use crate::common;
 
 use common::{TempDir, assert_text, run_boggle};
 

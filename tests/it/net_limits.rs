@@ -5,7 +5,7 @@
 //! what happened (codes, counts, messages), with margins far beyond any
 //! machine's speed where a rate is involved.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

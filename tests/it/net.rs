@@ -4,7 +4,7 @@
 //! `boggle serve` stopped by a signal. Timeouts here only guard against
 //! hangs; nothing asserts timing.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, Write};
 use std::net::SocketAddr;

@@ -9,7 +9,7 @@
 //! it, the same test is the parent and makes the real assertions, so no test
 //! passes by doing nothing.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -38,8 +38,13 @@ fn child_path() -> Option<PathBuf> {
 
 /// Runs this test binary's test `name` alone in a child process writing to `path`.
 fn spawn_child(name: &str, path: &Path) -> Child {
+    // The harness names a test by its path below the binary's root (`it`).
+    let module = module_path!()
+        .split_once("::")
+        .map_or("", |(_, below)| below);
     Command::new(std::env::current_exe().expect("test binary"))
-        .args(["--exact", name, "--nocapture", "--test-threads", "1"])
+        .args(["--exact", &format!("{module}::{name}")])
+        .args(["--nocapture", "--test-threads", "1"])
         .env(CHILD_PATH, path)
         // The harness's chatter would mix into the parent's; a panic still shows on stderr.
         .stdout(Stdio::null())

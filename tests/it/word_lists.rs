@@ -3,7 +3,7 @@
 //! serves every other preset, `--level` and `--words` follow the levels, and
 //! every mode names its list and refuses a bad one before any prompt.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -32,7 +32,7 @@ bench:
 	$(CARGO) bench
 
 reference:
-	BOGGLE_REFERENCE=$(BOGGLE_REFERENCE) $(CARGO) test --release --test reference -- --ignored
+	BOGGLE_REFERENCE=$(BOGGLE_REFERENCE) $(CARGO) test --release --test it -- --ignored reference::
 
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -379,6 +379,13 @@ impl<W: Write> Output<'_, W> {
     }
 }
 
+/// Writes a line about the connection (lost, back, the seat's token) to
+/// standard error through its `Write`. A closed standard error loses the
+/// note and nothing else (`eprintln!` would panic): the game goes on in `out`.
+fn note(args: fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr().lock(), "{args}");
+}
+
 /// Plays in line mode: words from `input` (one per line), verdicts and
 /// results to `out`, what happens to the connection on standard error.
 /// Returns after the room's last round, or after the round in which `input`
@@ -409,19 +416,19 @@ where
                 let msg = match event {
                     LinkEvent::Msg(msg) => msg,
                     LinkEvent::Lost { why, within } => {
-                        eprintln!(
+                        note(format_args!(
                             "connection lost ({}); rejoining for up to {} s",
                             clean(&why),
                             within.as_secs()
-                        );
+                        ));
                         continue;
                     }
                     LinkEvent::Back { fresh } => {
-                        eprintln!("{}", if fresh {
+                        note(format_args!("{}", if fresh {
                             "rejoined with a new seat (the server had given the old one up)"
                         } else {
                             "rejoined: your words this round are kept"
-                        });
+                        }));
                         continue;
                     }
                     LinkEvent::Failed(e) => return Err(e.into()),
@@ -437,7 +444,7 @@ where
                         }
                         if *token != token_shown {
                             // The token lets a killed client take its seat back with --token.
-                            eprintln!("token: {}", clean(token));
+                            note(format_args!("token: {}", clean(token)));
                             token_shown.clone_from(token);
                         }
                         // Not in a round until the server says one is on (after a

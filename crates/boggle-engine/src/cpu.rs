@@ -11,7 +11,7 @@
 //!
 //! Measured on `boggle prove`'s 4x4 groups (16 bounds of 16 bits side by
 //! side, where SSE2 lacks unsigned 16-bit maxima and comparisons): see
-//! `docs/PROVE.md`.
+//! `docs/notebook/2026-11-25-prove-avx512-epyc.md`.
 
 /// Calls `f` compiled for the widest vector instructions this processor has.
 #[inline]

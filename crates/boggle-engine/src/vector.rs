@@ -29,19 +29,7 @@
 //! board or the processor lacks AVX-512 it declines, and the bitmask walk
 //! runs instead.
 //!
-//! # Tried and dropped
-//!
-//! On the 100,000 dice boards with ENABLE2K, one thread (the figures and
-//! their processor are in `docs/PERFORMANCE.md`):
-//!
-//! - One path at a time: 162,000 boards/s, no faster than the bitmask walk;
-//!   eight at a time, 397,000.
-//! - Batches of 12 and 16 paths: no better than 8.
-//! - Prefetching the children of every path pushed: 280,000 boards/s
-//!   against 318,000.
-//! - A gather for every step's children: a masked load of the node's first
-//!   16 children and a permute is a little faster (larger nodes, near the
-//!   root, are still gathered).
+//! What was tried and dropped is in `docs/notebook/` (the engine files).
 //!
 //! # Limits
 //!

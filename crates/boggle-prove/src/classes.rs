@@ -28,7 +28,7 @@ pub use crate::entry::MAX_CELLS;
 
 /// The default buckets for boards of up to 9 cells: three groups, and two
 /// (vowels and the rest) on the corners: 639 classes on 3x3 after symmetry.
-/// The measurements behind the choice are in `docs/PROVE.md` (three on the
+/// The measurements behind the choice are in `docs/notebook/` (the prove files) (three on the
 /// corners took 46.2 CPU-s for the 3x3 proof, two 38.7).
 pub const BUCKETS_3X3: &str = "aeiouy bcdfgjkmpqvwxz hlnrst/aeiouy bcdfghjklmnpqrstvwxz";
 /// The default buckets for larger boards: three groups, two on the corners.

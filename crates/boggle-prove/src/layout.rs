@@ -81,7 +81,7 @@ impl Layout {
     /// letters are forced first, the rest of the order kept. A cell with few
     /// letters forced early leaves fewer partial boards for the walk, and its
     /// letters (the vowels, usually) are in more words: on 4x4 groups, 1.3 to
-    /// 3x fewer CPU-s (see `docs/PROVE.md`).
+    /// 3x fewer CPU-s (see the prove files of `docs/notebook/`).
     pub fn arrange(&mut self, letters: &[Vec<u8>], free: usize) {
         let fixed = self.reading.len().saturating_sub(free);
         self.order.copy_from_slice(&self.reading);

@@ -233,32 +233,8 @@
 //! - Time: 3x3 takes under a minute, 3x4 under an hour on two threads, 4x4
 //!   hundreds of CPU-hours (`docs/PROVE.md`).
 //!
-//! # Tried and dropped
-//!
-//! One figure each; the full history, dated, is in `docs/PROVE.md`.
-//!
-//! - Inserting each word path into a pointer tree from the root (the
-//!   paper's way): about 300 ns a node, nearly all cache misses; sorted
-//!   entries bounded in one pass were 3-4x faster per class.
-//! - Every class proved on its own, without groups: 3x4 estimated at 9.9
-//!   CPU-hours against 7.1 grouped.
-//! - Three positions forced by merging instead of two: 14.1 CPU-s per
-//!   class against 9.6 (3x4 sample).
-//! - Four buckets off the corners on 4x4 (the 3x3 ones): 2,420 CPU-hours
-//!   estimated against 1,320 with three.
-//! - Each child's bound packed in 8 bytes (a value and its lanes): one 4x4
-//!   group 39.7 → 55.3 CPU-s.
-//! - Restoring the slack from a log as the walk backs up, instead of taking
-//!   the choices off: one 4x4 group 14.5 → 25.0 CPU-s.
-//! - Leaving the free corners out of the tighter bound: 280 against 186
-//!   CPU-s on one 4x4 group.
-//! - The trees in 2 MB pages: 36.5 → 37.7 CPU-s on one 4x4 group (the walk
-//!   does not wait on the TLB).
-//! - Each tree's written levels chosen by its slack: at best 1.5% on one
-//!   4x4 group.
-//!
-//! Not tried yet: a radix sort of the entries, 64-bit entries for boards of
-//! up to 12 cells, and fusing the last split with the bound.
+//! What was tried and dropped, with its figures, is in `docs/notebook/`
+//! (the `prove` files, by date).
 
 #![warn(missing_docs)]
 

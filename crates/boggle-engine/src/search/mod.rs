@@ -59,24 +59,7 @@
 //! - A [`Searcher`] is reused board after board; its buffers are cleared by
 //!   the words found, not swept.
 //!
-//! # Tried and dropped
-//!
-//! Each measured on the 100,000 dice boards with ENABLE2K, one thread;
-//! `docs/PERFORMANCE.md` has the whole notebook, the machines and the rest
-//! of the list.
-//!
-//! - Recursion instead of the explicit stack: the stack, pushed without a
-//!   branch, is 13% faster.
-//! - A breadth-first queue of paths with no data-dependent branches: 4x the
-//!   instructions.
-//! - Recording raw word ends and checking length and repeats after the walk:
-//!   14% fewer instructions, the same time.
-//! - Checking for a word's end with a branch: costs 10%.
-//! - Two boards' walks interleaved a path at a time: 0–3%, within the noise.
-//! - The child's "has children" flag kept in its parent (a 12-byte node):
-//!   twice the second-level misses, 0–8% slower.
-//! - Prefetching the children of every path the vector walk pushes: 280,000
-//!   boards/s against 318,000.
+//! What was tried and dropped is in `docs/notebook/` (the engine files).
 //!
 //! # Limits
 //!

@@ -1,0 +1,359 @@
+//! The command line as a user meets it, through the built binary: bounded
+//! board input, capped `--time` and `--threads`, board files with a
+//! byte-order mark or bad UTF-8, usage errors against runtime failures, and
+//! one `boggle:` line per failure.
+
+use crate::common;
+
+use std::fs::File;
+use std::process::{Command, Stdio};
+
+use common::{Run, TempDir, run_boggle};
+
+const SPEC_BOARD: &str = "4 4\nA T E E\nA P Y O\nT I N U\nE D S E\n";
+const SPEC_WORDS: &str = "PINS\nPINES\nDATES\nPINT\nTEPEE\nTAP\nQUIT\n";
+
+fn dir_with(files: &[(&str, &[u8])]) -> TempDir {
+    let dir = TempDir::new("cli");
+    for (name, bytes) in files {
+        dir.write(name, bytes);
+    }
+    dir
+}
+
+/// Asserts one `boggle:` line on stderr containing `needle`, no output, and `code`.
+#[track_caller]
+fn assert_one_line(run: &Run, code: i32, needle: &str) {
+    assert_eq!(run.code, Some(code), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.starts_with("boggle: "), "{}", run.stderr);
+    assert!(!run.stderr.contains("boggle: boggle"), "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(run.stderr.contains(needle), "{needle:?}: {}", run.stderr);
+    assert_eq!(run.stdout, "");
+}
+
+/// Runs `boggle` with standard input read from `/dev/zero` (endless NUL bytes).
+fn run_on_zeros(dir: &TempDir, args: &[&str]) -> Run {
+    let zeros = File::open("/dev/zero").expect("/dev/zero opens");
+    let output = Command::new(env!("CARGO_BIN_EXE_boggle"))
+        .args(args)
+        .current_dir(dir.path())
+        .stdin(Stdio::from(zeros))
+        .output()
+        .expect("the binary runs");
+    Run {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        code: output.status.code(),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Issue 15 item 6: board input is bounded.
+
+#[test]
+fn endless_board_input_stops_at_the_cap() {
+    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
+    let run = run_boggle(
+        dir.path(),
+        &["solve", "--dict", "dict.txt", "/dev/zero"],
+        b"",
+    );
+    assert_one_line(&run, 1, "/dev/zero is larger than 1 MiB");
+    let run = run_on_zeros(&dir, &["solve", "--dict", "dict.txt", "-"]);
+    assert_one_line(&run, 1, "standard input is larger than 1 MiB");
+    let run = run_boggle(
+        dir.path(),
+        &["bench", "--dict", "dict.txt", "--boards", "/dev/zero"],
+        b"",
+    );
+    assert_one_line(&run, 1, "/dev/zero:1: a line longer than 64 KiB");
+}
+
+#[test]
+fn board_lists_are_read_line_by_line_with_a_cap_per_line() {
+    let long = format!(
+        "{}\n{}\n{}\n",
+        "a".repeat(16),
+        "b".repeat(16),
+        "c".repeat(70_000)
+    );
+    let dir = dir_with(&[("dict.txt", b"ABBA\n"), ("boards.txt", long.as_bytes())]);
+    let run = run_boggle(
+        dir.path(),
+        &["bench", "--dict", "dict.txt", "--boards", "boards.txt"],
+        b"",
+    );
+    assert_one_line(&run, 1, "boards.txt:3: a line longer than 64 KiB");
+}
+
+// ---------------------------------------------------------------------------
+// Issue 15 items 8 and 9: --threads and --time have upper bounds.
+
+#[test]
+fn a_huge_time_is_a_usage_error_naming_the_range_in_every_mode() {
+    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
+    let huge = "18446744073709551615";
+    let modes: [&[&str]; 5] = [
+        &["--dict", "dict.txt", "--time", huge],
+        &["--dict", "dict.txt", "--rules", "ece209", "-t", huge],
+        &["versus", "--dict", "dict.txt", "--time", huge],
+        &["tui", "--dict", "dict.txt", "--time", huge],
+        &["best", "--dict", "dict.txt", "--time", huge],
+    ];
+    for args in modes {
+        let run = run_boggle(dir.path(), args, b"q\n");
+        assert_one_line(&run, 2, "86400");
+    }
+    // The longest allowed turn still plays (and ends at once on "q").
+    let run = run_boggle(
+        dir.path(),
+        &["--dict", "dict.txt", "--time", "86400"],
+        b"\nq\n",
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+}
+
+#[test]
+fn too_many_threads_is_a_usage_error_in_every_subcommand_that_takes_them() {
+    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
+    // prove's own flags come first so that only --threads can be wrong.
+    for mode in [
+        &["bench"][..],
+        &["best"],
+        &["prove", "--size", "2x2", "--above", "1"],
+    ] {
+        for threads in ["1152921504606846976", "257", "0"] {
+            let mut args = mode.to_vec();
+            args.extend(["--dict", "dict.txt", "--threads", threads]);
+            let run = run_boggle(dir.path(), &args, b"");
+            assert_one_line(&run, 2, "1..=256");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Issue 15 item 12: board files with a byte-order mark or bad UTF-8.
+
+#[test]
+fn a_board_file_may_start_with_a_byte_order_mark() {
+    let with_bom = [b"\xEF\xBB\xBF".as_slice(), SPEC_BOARD.as_bytes()].concat();
+    let list = b"\xEF\xBB\xBFatee\napyo\n".to_vec();
+    let dir = dir_with(&[
+        ("dict.txt", SPEC_WORDS.as_bytes()),
+        ("board.txt", &with_bom),
+        ("boards.txt", &list),
+    ]);
+    let run = run_boggle(
+        dir.path(),
+        &["solve", "--dict", "dict.txt", "board.txt"],
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stdout, "PINES\nPINS\nTAP\nScore = 4\n");
+    let run = run_boggle(
+        dir.path(),
+        &[
+            "bench",
+            "--dict",
+            "dict.txt",
+            "--size",
+            "1x4",
+            "--boards",
+            "boards.txt",
+        ],
+        b"",
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stdout.starts_with("boards=2 "), "{}", run.stdout);
+}
+
+#[test]
+fn bad_utf8_is_reported_on_its_own_line() {
+    let bad = b"4 4\nA T E E\nA P Y O\nT I N U\nE D \xFF E\n".to_vec();
+    let list = b"abcd\nefgh\n\xC3\n".to_vec();
+    let dir = dir_with(&[
+        ("dict.txt", SPEC_WORDS.as_bytes()),
+        ("bad.txt", &bad),
+        ("boards.txt", &list),
+    ]);
+    let run = run_boggle(dir.path(), &["solve", "--dict", "dict.txt", "bad.txt"], b"");
+    assert_one_line(&run, 1, "bad.txt:5: not UTF-8 text");
+    let run = run_boggle(
+        dir.path(),
+        &[
+            "bench",
+            "--dict",
+            "dict.txt",
+            "--size",
+            "1x4",
+            "--boards",
+            "boards.txt",
+        ],
+        b"",
+    );
+    assert_one_line(&run, 1, "boards.txt:3: not UTF-8 text");
+}
+
+// ---------------------------------------------------------------------------
+// Issue 14 defect 9: what solve says about a bad --board and a missing file.
+
+#[test]
+fn a_malformed_board_flag_is_a_usage_error() {
+    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
+    let run = run_boggle(
+        dir.path(),
+        &["solve", "--dict", "dict.txt", "--board", "ABC"],
+        b"",
+    );
+    assert_one_line(
+        &run,
+        2,
+        "--board does not spell a 4x4 board: a board needs exactly 16 letters, got 3",
+    );
+}
+
+#[test]
+fn a_missing_board_file_cannot_be_opened_and_has_no_line() {
+    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
+    let run = run_boggle(
+        dir.path(),
+        &["solve", "--dict", "dict.txt", "/nonexistent.txt"],
+        b"",
+    );
+    assert_one_line(&run, 1, "cannot open /nonexistent.txt: ");
+    assert!(!run.stderr.contains(":1:"), "{}", run.stderr);
+    let run = run_boggle(
+        dir.path(),
+        &["bench", "--dict", "dict.txt", "--boards", "nope.txt"],
+        b"",
+    );
+    assert_one_line(&run, 1, "cannot open nope.txt: ");
+}
+
+// ---------------------------------------------------------------------------
+// Issue 13 items 3 and 4: one line per failure, with its causes and hints.
+
+#[test]
+fn causes_are_joined_on_one_line_and_said_once() {
+    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
+    let run = run_boggle(dir.path(), &["--size", "5", "--dice", "new"], b"");
+    assert_one_line(
+        &run,
+        2,
+        "impossible rules: the new dice do not fit a 5x5 board (they fill 16 cells)",
+    );
+    let run = run_boggle(
+        dir.path(),
+        &[
+            "solve",
+            "--dict",
+            "missing.txt",
+            "--board",
+            "ABCDEFGHIJKLMNOP",
+        ],
+        b"",
+    );
+    assert_one_line(&run, 1, "cannot read dictionary missing.txt: ");
+    let cause = "No such file or directory";
+    assert_eq!(run.stderr.matches(cause).count(), 1, "{}", run.stderr);
+}
+
+#[test]
+fn refusals_have_one_prefix() {
+    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
+    let cases: [&[&str]; 6] = [
+        &["versus", "--rules", "ece209"],
+        &["best", "--rules", "ece209"],
+        &["tui", "--rules", "ece209"],
+        &["solve", "--rules", "ece209", "--board", "ABCDEFGHIJKLMNOP"],
+        &["bench", "--rules", "ece209"],
+        &["--rules", "ece209", "--seed", "65536"],
+    ];
+    for args in cases {
+        let run = run_boggle(dir.path(), args, b"");
+        assert_one_line(&run, 2, "ece209");
+    }
+}
+
+#[test]
+fn a_misspelt_flag_gets_a_suggestion() {
+    let dir = TempDir::new("cli-suggest");
+    let run = run_boggle(dir.path(), &["--seeed", "1"], b"");
+    assert_one_line(&run, 2, "did you mean '--seed'?");
+    let run = run_boggle(dir.path(), &["solve", "--rule", "algs4"], b"");
+    assert_one_line(
+        &run,
+        2,
+        "did you mean '--rules'? (see 'boggle solve --help')",
+    );
+    // Without a near miss, the line lists what the mode offers.
+    let run = run_boggle(dir.path(), &["versus", "--rules", "scrabble"], b"");
+    assert_one_line(
+        &run,
+        2,
+        "(choose one of project4, classic, cs106b, tddd86, algs4) (see 'boggle versus --help')",
+    );
+}
+
+#[test]
+fn short_flags_of_bsd_boggle_play_a_game() {
+    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
+    let run = run_boggle(
+        dir.path(),
+        &["--dict", "dict.txt", "-s", "3", "-t", "0", "-w", "4"],
+        b"\nq\n",
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+}
+
+#[test]
+fn each_subcommand_states_its_own_default_rules() {
+    let dir = TempDir::new("cli-help");
+    let help = |args: &[&str]| {
+        let run = run_boggle(dir.path(), args, b"");
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        run.stdout
+    };
+    let solve = help(&["solve", "--help"]);
+    assert!(solve.contains("[default: algs4]"), "{solve}");
+    assert!(!solve.contains("project4 (default)"), "{solve}");
+    let bench = help(&["bench", "--help"]);
+    assert!(bench.contains("[default: classic]"), "{bench}");
+    for mode in ["versus", "tui"] {
+        for flag in ["-h", "--help"] {
+            let text = help(&[mode, flag]);
+            assert!(!text.contains("ece209"), "{mode} {flag}: {text}");
+        }
+    }
+    assert!(help(&["versus", "-h"]).contains("[default: cs106b]"));
+    let game = help(&["--help"]);
+    assert!(game.contains("ece209"), "{game}");
+    assert!(game.contains("[default: project4]"), "{game}");
+}
+
+/// Standard input that cannot be read (a directory) is a read error in every
+/// mode, never "cannot write the output" (issue 13: an implicit conversion
+/// used to call every I/O error a write).
+#[cfg(unix)]
+#[test]
+fn unreadable_standard_input_is_reported_as_a_read_error() {
+    let dir = TempDir::new("stdin-dir");
+    for args in [&["versus"][..], &["--rules", "ece209"], &[]] {
+        let stdin = File::open(dir.path()).expect("a directory opens for reading");
+        let run = Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(stdin)
+            .output()
+            .expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("boggle: cannot read the input: Is a directory"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("cannot write"), "{args:?}: {stderr}");
+    }
+}

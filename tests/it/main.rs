@@ -1,0 +1,40 @@
+//! The project's integration tests as one binary (as ripgrep keeps its own):
+//! one module per area, the helpers they share in `common/`. One binary links
+//! the crate and its dependencies once instead of once per file.
+//!
+//! Cargo still discovers `tests/*.rs` and `tests/*/main.rs` on its own
+//! (autotests stay on), so a test file dropped into `tests/` builds and runs
+//! as a binary of its own beside this one. Run one area with
+//! `cargo test --test it cli::`; `make reference` runs the ignored
+//! `reference::` tests against the files outside the repository.
+
+mod common;
+
+mod bench;
+mod best;
+mod boards;
+mod cli;
+mod console_pty;
+mod deploy;
+mod dice_roll;
+mod dictionary;
+mod game;
+mod game_board;
+mod hostile;
+mod net;
+mod net_limits;
+mod net_pty;
+mod presets;
+mod properties;
+mod prove;
+mod reference;
+mod solve;
+mod tidy;
+mod timed;
+mod transcript;
+mod tui_pty;
+mod tui_records;
+mod versus;
+mod web_browser;
+mod word_find;
+mod word_lists;

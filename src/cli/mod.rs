@@ -7,6 +7,8 @@ mod bench;
 mod best;
 pub mod board_file;
 mod error;
+#[cfg(test)]
+mod error_tests;
 mod join;
 mod play;
 mod progress;

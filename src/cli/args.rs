@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, RangedU64ValueParser, TypedValueParser};
 use clap::{Arg, Args, ValueEnum};
 
-use super::UsageError;
 use super::values::{self, DiceArg, PresetArg};
+use super::{CliError, UsageError};
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::Dictionary;
 use boggle_game::error::Error;
@@ -30,13 +30,15 @@ pub fn game_seconds() -> RangedU64ValueParser<u64> {
 }
 
 /// A secret (a password, a token) from its flag, else the first line of its
-/// file, else the environment variable `env`: a command line is readable by
-/// every local user, a file or the environment need not be.
+/// file (named by `file_flag`), else the environment variable `env`: a
+/// command line is readable by every local user, a file or the environment
+/// need not be.
 pub fn secret(
     flag: Option<&str>,
     file: Option<&std::path::Path>,
+    file_flag: &'static str,
     env: &str,
-) -> Result<Option<String>, Error> {
+) -> Result<Option<String>, CliError> {
     use std::io::Read;
     if let Some(text) = flag {
         return Ok(Some(text.to_string()));
@@ -45,11 +47,10 @@ pub fn secret(
         let mut text = String::new();
         std::fs::File::open(path)
             .and_then(|f| f.take(64 << 10).read_to_string(&mut text))
-            .map_err(|e| {
-                Error::Io(std::io::Error::new(
-                    e.kind(),
-                    format!("cannot read {}: {e}", path.display()),
-                ))
+            .map_err(|source| CliError::SecretFile {
+                flag: file_flag,
+                path: path.to_path_buf(),
+                source,
             })?;
         let line = text.lines().next().unwrap_or_default();
         return Ok(Some(line.to_string()));

@@ -22,9 +22,10 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 pub const MAX_LIST_BYTES: u64 = 64 << 20;
 
 /// Why a board file or board list could not be used.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BoardFileError {
     /// The file could not be opened (missing, no permission, ...).
+    #[error("cannot open {}", shown(path))]
     Open {
         /// The file.
         path: PathBuf,
@@ -32,6 +33,7 @@ pub enum BoardFileError {
         source: io::Error,
     },
     /// The file was opened but reading it failed (a directory, a device error, ...).
+    #[error("cannot read {}", shown(path))]
     Read {
         /// The file (`-`: standard input).
         path: PathBuf,
@@ -39,6 +41,11 @@ pub enum BoardFileError {
         source: io::Error,
     },
     /// The input is longer than the cap for its kind.
+    #[error(
+        "{} is larger than {} MiB, the most boggle reads as boards",
+        shown(path),
+        limit >> 20
+    )]
     TooLarge {
         /// The file (`-`: standard input).
         path: PathBuf,
@@ -46,6 +53,11 @@ pub enum BoardFileError {
         limit: u64,
     },
     /// A line of a board list is longer than [`MAX_LINE_BYTES`].
+    #[error(
+        "{}:{line}: a line longer than {} KiB (the largest board has {MAX_CELLS} cells)",
+        shown(path),
+        MAX_LINE_BYTES >> 10
+    )]
     LineTooLong {
         /// The file (`-`: standard input).
         path: PathBuf,
@@ -53,6 +65,7 @@ pub enum BoardFileError {
         line: usize,
     },
     /// A line is not UTF-8 text.
+    #[error("{}:{line}: not UTF-8 text", shown(path))]
     NotText {
         /// The file (`-`: standard input).
         path: PathBuf,
@@ -60,12 +73,14 @@ pub enum BoardFileError {
         line: usize,
     },
     /// The text does not describe a board.
+    #[error("{}:{line}", shown(path))]
     Malformed {
         /// The file (`-`: standard input).
         path: PathBuf,
         /// One-based line number.
         line: usize,
         /// What is wrong there.
+        #[source]
         problem: BoardProblem,
     },
 }
@@ -76,45 +91,6 @@ fn shown(path: &Path) -> Cow<'_, str> {
         Cow::Borrowed("standard input")
     } else {
         path.to_string_lossy()
-    }
-}
-
-impl fmt::Display for BoardFileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BoardFileError::Open { path, .. } => write!(f, "cannot open {}", shown(path)),
-            BoardFileError::Read { path, .. } => write!(f, "cannot read {}", shown(path)),
-            BoardFileError::TooLarge { path, limit } => write!(
-                f,
-                "{} is larger than {} MiB, the most boggle reads as boards",
-                shown(path),
-                limit >> 20
-            ),
-            BoardFileError::LineTooLong { path, line } => write!(
-                f,
-                "{}:{line}: a line longer than {} KiB (the largest board has {MAX_CELLS} cells)",
-                shown(path),
-                MAX_LINE_BYTES >> 10
-            ),
-            BoardFileError::NotText { path, line } => {
-                write!(f, "{}:{line}: not UTF-8 text", shown(path))
-            }
-            BoardFileError::Malformed { path, line, .. } => write!(f, "{}:{line}", shown(path)),
-        }
-    }
-}
-
-impl std::error::Error for BoardFileError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BoardFileError::Open { source, .. } | BoardFileError::Read { source, .. } => {
-                Some(source)
-            }
-            BoardFileError::Malformed { problem, .. } => Some(problem),
-            BoardFileError::TooLarge { .. }
-            | BoardFileError::LineTooLong { .. }
-            | BoardFileError::NotText { .. } => None,
-        }
     }
 }
 
@@ -137,11 +113,13 @@ impl fmt::Display for Dimension {
 }
 
 /// What is wrong with the text of a board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoardProblem {
     /// The header stops before this number.
+    #[error("missing the number of {0}")]
     MissingDimension(Dimension),
     /// A header number that is not a positive whole number.
+    #[error("the number of {dimension} must be a positive whole number, not {found:?}")]
     BadDimension {
         /// Which number.
         dimension: Dimension,
@@ -149,6 +127,7 @@ pub enum BoardProblem {
         found: String,
     },
     /// More cells than any board may have.
+    #[error("a {rows}x{cols} board is too large (at most {MAX_CELLS} cells)")]
     TooLarge {
         /// Rows given.
         rows: usize,
@@ -156,6 +135,7 @@ pub enum BoardProblem {
         cols: usize,
     },
     /// Cells beyond the last one the header allows.
+    #[error("more than the {} cells of a {rows}x{cols} board", rows * cols)]
     TooManyCells {
         /// Rows given.
         rows: usize,
@@ -163,6 +143,7 @@ pub enum BoardProblem {
         cols: usize,
     },
     /// The text ends before the last cell.
+    #[error("only {found} of the {} cells of a {rows}x{cols} board", rows * cols)]
     TooFewCells {
         /// Cells found.
         found: usize,
@@ -172,66 +153,25 @@ pub enum BoardProblem {
         cols: usize,
     },
     /// A cell that is not a face.
+    #[error("{found:?} is not a board cell (a letter, or Qu)")]
     NotACell {
         /// The text found.
         found: String,
     },
     /// The cells do not make a board (a board list's line).
+    #[error(transparent)]
     Board(BoardError),
 }
 
-impl fmt::Display for BoardProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BoardProblem::MissingDimension(what) => write!(f, "missing the number of {what}"),
-            BoardProblem::BadDimension { dimension, found } => write!(
-                f,
-                "the number of {dimension} must be a positive whole number, not {found:?}"
-            ),
-            BoardProblem::TooLarge { rows, cols } => write!(
-                f,
-                "a {rows}x{cols} board is too large (at most {MAX_CELLS} cells)"
-            ),
-            BoardProblem::TooManyCells { rows, cols } => write!(
-                f,
-                "more than the {} cells of a {rows}x{cols} board",
-                rows * cols
-            ),
-            BoardProblem::TooFewCells { found, rows, cols } => write!(
-                f,
-                "only {found} of the {} cells of a {rows}x{cols} board",
-                rows * cols
-            ),
-            BoardProblem::NotACell { found } => {
-                write!(f, "{found:?} is not a board cell (a letter, or Qu)")
-            }
-            // Transparent: the board's own error says it all.
-            BoardProblem::Board(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for BoardProblem {}
-
 /// What is wrong with a board file's text, and on which line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}")]
 pub struct BoardSyntaxError {
     /// One-based line number.
     pub line: usize,
     /// What is wrong there.
+    #[source]
     pub problem: BoardProblem,
-}
-
-impl fmt::Display for BoardSyntaxError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}", self.line)
-    }
-}
-
-impl std::error::Error for BoardSyntaxError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.problem)
-    }
 }
 
 /// Parses a spec 002 board file. With `qu`, a lone `Q` cell is the Qu face.

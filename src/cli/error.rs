@@ -1,37 +1,52 @@
 //! The command line's error: everything a run of `boggle` can end with
 //! besides success, and its exit status: 2 for a usage error (the command
-//! line asks for something impossible), 1 for everything else. It wraps the
-//! game's [`boggle_game::Error`] beside the command line's own outcomes (board
-//! files, the prover's and the benchmark's), each an enum
-//! variant with its data, so nothing that is not I/O travels as an
-//! `io::Error`.
+//! line asks for something impossible), 1 for everything else, and 0 when
+//! no one is left to read the message (a closed pipe, a terminal that hung
+//! up). It wraps the game's [`boggle_game::Error`] beside what only the
+//! program has: board files, the prover's and the benchmark's outcomes,
+//! the terminal, the server and the network client. Each is an enum variant
+//! with its data, so nothing that is not I/O travels as an `io::Error`.
+//!
+//! Each `Display` says what happened in its own words and never repeats its
+//! `source()`: [`super::chain`] prints the causes after it on one line.
 
-use std::fmt;
+use std::io;
+use std::path::PathBuf;
 
 use super::UsageError;
 use super::board_file::BoardFileError;
 use crate::modes::bench::Totals;
 use crate::net::client::JoinError;
+use crate::tui::terminal::TerminalError;
 use boggle_game::dictionary::DictionaryError;
 use boggle_prove::ProveError;
 
 /// What a run of the command line failed with.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum CliError {
     /// The command line asks for something impossible (exit status 2).
-    Usage(UsageError),
-    /// A mode failed.
-    Game(boggle_game::Error),
+    #[error(transparent)]
+    Usage(#[from] UsageError),
+    /// A game failed.
+    #[error(transparent)]
+    Game(#[from] boggle_game::Error),
     /// A board file or board list cannot be opened, read or understood.
-    BoardFile(BoardFileError),
+    #[error(transparent)]
+    BoardFile(#[from] BoardFileError),
     /// A worker thread ended without an answer (it panicked: a bug).
+    #[error("{work} stopped unexpectedly")]
     WorkerFailed {
         /// What it was doing: "the proof", "the search".
         work: &'static str,
     },
     /// The prover failed while running: its files, its records or its threads.
+    #[error(transparent)]
     Prove(ProveError),
     /// `boggle prove` stopped (by a signal) before every class of its shard was done.
+    #[error(
+        "stopped after {done} of {total} classes: nothing is proved{}",
+        if *resumable { " (--resume continues)" } else { "" }
+    )]
     Unfinished {
         /// Classes done.
         done: usize,
@@ -41,18 +56,66 @@ pub enum CliError {
         resumable: bool,
     },
     /// `boggle prove merge`: the shards do not make a whole proof.
+    #[error("the proof is not complete")]
     Incomplete,
     /// `boggle bench`: two passes over the same boards found different totals
     /// (the engine is deterministic, so this is a bug, never a slow pass).
+    #[error("bench passes disagree: {first:?} then {then:?}")]
     PassesDisagree {
         /// The first pass's totals.
         first: Totals,
         /// A later pass's.
         then: Totals,
     },
-    /// The search's pool of worker threads could not be started.
+    /// The search's pool of worker threads could not be started. rayon's
+    /// error prints its own cause and passes it on as its `source()` too, so
+    /// it is shown here and not passed on: the chain says it once.
+    #[error("cannot start the search's worker threads: {0}")]
     Threads(rayon::ThreadPoolBuildError),
+    /// The full-screen game was started without a terminal to draw on (a
+    /// runtime condition, not a mistake on the command line: exit status 1).
+    #[error(
+        "the tui needs a terminal on standard input and output; \
+         pipe words into 'boggle' for the console game"
+    )]
+    NoTerminal,
+    /// The full screen's terminal: a signal, a hang-up, or drawing failed.
+    #[error(transparent)]
+    Terminal(#[from] TerminalError),
+    /// A secret's file (`--password-file`, `--token-file`) cannot be read.
+    #[error("cannot read {flag} {}", path.display())]
+    SecretFile {
+        /// The flag that named the file.
+        flag: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The network's runtime (tokio's threads and event loop) could not be started.
+    #[error("cannot start the network runtime")]
+    Runtime(#[source] io::Error),
+    /// `boggle serve` cannot listen on the address it was given.
+    #[error("cannot listen on {addr}")]
+    Listen {
+        /// The address, as given.
+        addr: String,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// `boggle serve --web` cannot listen on the web page's address.
+    #[error("cannot serve the web page on {addr}")]
+    ListenWeb {
+        /// The address, as given.
+        addr: String,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The server stopped on an error after it started listening.
+    #[error("the server failed")]
+    Server(#[source] io::Error),
     /// `boggle join`: the server refused or closed, or its connection failed.
+    #[error("{addr}")]
     Join {
         /// The server's address, as given.
         addr: String,
@@ -71,76 +134,15 @@ impl CliError {
         }
     }
 
-    /// Whether this is a write to a closed pipe (the reader went away: not a failure).
+    /// Whether no one is left to read a message: a write to a closed pipe
+    /// (`boggle ... | head`) or a terminal that went away. Not a failure.
     pub fn is_broken_pipe(&self) -> bool {
-        matches!(self, CliError::Game(e) if e.is_broken_pipe())
-    }
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Usage(e) => e.fmt(f),
-            CliError::Game(e) => e.fmt(f),
-            CliError::BoardFile(e) => e.fmt(f),
-            CliError::WorkerFailed { work } => write!(f, "{work} stopped unexpectedly"),
-            CliError::Prove(e) => e.fmt(f),
-            CliError::Unfinished {
-                done,
-                total,
-                resumable,
-            } => write!(
-                f,
-                "stopped after {done} of {total} classes: nothing is proved{}",
-                if *resumable {
-                    " (--resume continues)"
-                } else {
-                    ""
-                }
-            ),
-            CliError::Incomplete => f.write_str("the proof is not complete"),
-            CliError::PassesDisagree { first, then } => {
-                write!(f, "bench passes disagree: {first:?} then {then:?}")
-            }
-            CliError::Threads(e) => e.fmt(f),
-            CliError::Join { addr, source } => write!(f, "{addr}: {source}"),
+            CliError::Game(e) => e.is_broken_pipe(),
+            CliError::Terminal(TerminalError::HungUp) => true,
+            CliError::Terminal(TerminalError::Io(e)) => e.kind() == io::ErrorKind::BrokenPipe,
+            _ => false,
         }
-    }
-}
-
-impl std::error::Error for CliError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        // Transparent variants pass on their error's source, so the chain never says a thing twice.
-        match self {
-            CliError::Usage(e) => std::error::Error::source(e),
-            CliError::Game(e) => std::error::Error::source(e),
-            CliError::BoardFile(e) => std::error::Error::source(e),
-            CliError::Prove(e) => std::error::Error::source(e),
-            CliError::Threads(e) => std::error::Error::source(e),
-            CliError::Join { source, .. } => std::error::Error::source(source),
-            CliError::WorkerFailed { .. }
-            | CliError::Unfinished { .. }
-            | CliError::Incomplete
-            | CliError::PassesDisagree { .. } => None,
-        }
-    }
-}
-
-impl From<boggle_game::Error> for CliError {
-    fn from(e: boggle_game::Error) -> Self {
-        CliError::Game(e)
-    }
-}
-
-impl From<UsageError> for CliError {
-    fn from(e: UsageError) -> Self {
-        CliError::Usage(e)
-    }
-}
-
-impl From<BoardFileError> for CliError {
-    fn from(e: BoardFileError) -> Self {
-        CliError::BoardFile(e)
     }
 }
 

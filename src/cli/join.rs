@@ -75,11 +75,13 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
         password: super::args::secret(
             args.password.as_deref(),
             args.password_file.as_deref(),
+            "--password-file",
             "BOGGLE_PASSWORD",
         )?,
         token: super::args::secret(
             args.token.as_deref(),
             args.token_file.as_deref(),
+            "--token-file",
             "BOGGLE_TOKEN",
         )?,
         rejoin_for: REJOIN_FOR,
@@ -88,14 +90,14 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(Error::Io)?;
+        .map_err(CliError::Runtime)?;
     let on_terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
     // Network errors name the server; the terminal's own (hung up, a signal)
     // do not, and a closed standard output is no failure.
     let at_server = |e: JoinError| -> CliError {
         match e {
             JoinError::Terminal(e @ (TerminalError::Signalled | TerminalError::HungUp)) => {
-                Error::Io(e.into()).into()
+                CliError::Terminal(e)
             }
             JoinError::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => {
                 Error::Output(e).into()

@@ -138,6 +138,7 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
         password: super::args::secret(
             args.password.as_deref(),
             args.password_file.as_deref(),
+            "--password-file",
             "BOGGLE_PASSWORD",
         )?,
         seed: args.seed,
@@ -156,28 +157,29 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(Error::Io)?;
+        .map_err(CliError::Runtime)?;
     runtime.block_on(async {
-        let server = Server::bind(&args.listen, config).await.map_err(|e| {
-            Error::Io(std::io::Error::new(
-                e.kind(),
-                format!("cannot listen on {}: {e}", args.listen),
-            ))
-        })?;
-        let addr = server.local_addr().map_err(Error::Io)?;
+        let server =
+            Server::bind(&args.listen, config)
+                .await
+                .map_err(|source| CliError::Listen {
+                    addr: args.listen.clone(),
+                    source,
+                })?;
+        let addr = server.local_addr().map_err(CliError::Server)?;
         let web = match &args.web {
-            Some(web_addr) => Some(Web::bind(web_addr, server.entrance()).await.map_err(|e| {
-                Error::Io(std::io::Error::new(
-                    e.kind(),
-                    format!("cannot serve the web page on {web_addr}: {e}"),
-                ))
-            })?),
+            Some(web_addr) => Some(Web::bind(web_addr, server.entrance()).await.map_err(
+                |source| CliError::ListenWeb {
+                    addr: web_addr.clone(),
+                    source,
+                },
+            )?),
             None => None,
         };
         let mut out = std::io::stdout().lock();
         writeln!(out, "listening on {addr}").map_err(Error::Output)?;
         if let Some(web) = &web {
-            let web_addr = web.local_addr().map_err(Error::Io)?;
+            let web_addr = web.local_addr().map_err(CliError::Server)?;
             writeln!(out, "web page on http://{web_addr}/").map_err(Error::Output)?;
         }
         out.flush().map_err(Error::Output)?;
@@ -186,7 +188,7 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
             // It stops when the server starts shutting down (the entrance says so).
             tokio::spawn(web.run());
         }
-        server.run(stop_signal()).await.map_err(Error::Io)
+        server.run(stop_signal()).await.map_err(CliError::Server)
     })?;
     Ok(())
 }

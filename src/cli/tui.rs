@@ -19,7 +19,6 @@ use crate::tui::terminal;
 use crate::tui::ui::{self, Look};
 use boggle_game::Dictionary;
 use boggle_game::dictionary::{Level, WordList};
-use boggle_game::error::Error;
 use boggle_game::game_board::GameBoard;
 use boggle_game::random;
 use boggle_game::rules::{Preset, Rules};
@@ -73,7 +72,7 @@ pub fn run(args: &TuiArgs) -> Result<(), CliError> {
         .rules
         .resolve_with_dictionary(Preset::Project4, "tui")?;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-        return Err(Error::NoTerminal.into());
+        return Err(CliError::NoTerminal);
     }
     let time = match args.game.time {
         None => Some(default_time(&rules)),
@@ -121,8 +120,7 @@ pub fn run(args: &TuiArgs) -> Result<(), CliError> {
     for warning in &warnings {
         report(warning);
     }
-    result.map_err(Error::Io)?;
-    Ok(())
+    Ok(result?)
 }
 
 /// Whether to colour: `auto` follows NO_COLOR (set and non-empty means no

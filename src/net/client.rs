@@ -10,20 +10,23 @@ use std::io::{self, Write};
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
-pub use super::link::{JoinOptions, LinkError, REJOIN_FOR, WELCOME_WITHIN};
+pub use super::link::{Dropped, JoinOptions, LinkError, REJOIN_FOR, WELCOME_WITHIN};
 use super::link::{Link, LinkEvent};
 use crate::tui::terminal::TerminalError;
 use boggle_net::protocol::{ClientMsg, ErrorCode, LobbyPlayer, ServerMsg, WordPoints, clean};
 
 /// Why `boggle join` ended, other than the player leaving or the room's
-/// last round being over.
-#[derive(Debug)]
+/// last round being over. The server's words pass through [`clean`]: no
+/// byte of theirs drives the terminal.
+#[derive(Debug, thiserror::Error)]
 pub enum JoinError {
     /// The connection to the server failed, could not be got back, or
     /// carried something that is not a message.
-    Link(LinkError),
+    #[error(transparent)]
+    Link(#[from] LinkError),
     /// The server refused the client: an `error` of a fatal `code` (see
     /// `docs/protocol.md`), with the server's sentence for the player.
+    #[error("the server refused: {}", clean(message))]
     Refused {
         /// Why, as the protocol names it.
         code: ErrorCode,
@@ -31,16 +34,20 @@ pub enum JoinError {
         message: String,
     },
     /// The server said goodbye (it is shutting down).
+    #[error("the server closed: {}", clean(reason))]
     Closed {
         /// What the server said, as it said it.
         reason: String,
     },
     /// The full screen's terminal: a signal, a hang-up, or drawing failed.
-    Terminal(TerminalError),
+    #[error(transparent)]
+    Terminal(#[from] TerminalError),
     /// Reading the words to play failed (line mode).
-    Input(io::Error),
+    #[error("cannot read the input")]
+    Input(#[source] io::Error),
     /// Writing verdicts and results failed (line mode).
-    Output(io::Error),
+    #[error("cannot write the output")]
+    Output(#[source] io::Error),
 }
 
 impl JoinError {
@@ -56,45 +63,6 @@ impl JoinError {
             }),
             _ => None,
         }
-    }
-}
-
-impl fmt::Display for JoinError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The server's words pass through `clean`: no byte of theirs drives the terminal.
-        match self {
-            JoinError::Link(e) => e.fmt(f),
-            JoinError::Refused { message, .. } => {
-                write!(f, "the server refused: {}", clean(message))
-            }
-            JoinError::Closed { reason } => write!(f, "the server closed: {}", clean(reason)),
-            JoinError::Terminal(e) => e.fmt(f),
-            JoinError::Input(e) | JoinError::Output(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for JoinError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        // Transparent: each variant shows its error and passes on that error's source.
-        match self {
-            JoinError::Link(e) => e.source(),
-            JoinError::Terminal(e) => e.source(),
-            JoinError::Input(e) | JoinError::Output(e) => e.source(),
-            JoinError::Refused { .. } | JoinError::Closed { .. } => None,
-        }
-    }
-}
-
-impl From<LinkError> for JoinError {
-    fn from(e: LinkError) -> JoinError {
-        JoinError::Link(e)
-    }
-}
-
-impl From<TerminalError> for JoinError {
-    fn from(e: TerminalError) -> JoinError {
-        JoinError::Terminal(e)
     }
 }
 

@@ -19,7 +19,6 @@
 //! goodbye or a refusal reaches the client as the server's message.
 
 use std::collections::VecDeque;
-use std::fmt;
 use std::io;
 use std::time::{Duration, Instant};
 
@@ -84,62 +83,60 @@ impl Default for JoinOptions {
     }
 }
 
+/// Why a connection to the server ended, or the attempt to make one failed.
+#[derive(Debug, thiserror::Error)]
+pub enum Dropped {
+    /// Connecting (or saying `hello`) failed.
+    #[error("cannot connect to the server")]
+    Connect(#[source] io::Error),
+    /// An attempt to rejoin was still connecting when the time to rejoin ran out.
+    #[error("connecting took too long")]
+    ConnectTimedOut,
+    /// The server closed the connection without a goodbye.
+    #[error("the server closed the connection")]
+    Closed,
+    /// The server did not answer a rejoin's `hello` within the time allowed.
+    #[error("the server did not answer within {} s", .0.as_secs_f64().ceil())]
+    Silent(Duration),
+    /// Reading or writing the connection failed.
+    #[error(transparent)]
+    Io(io::Error),
+}
+
 /// Why a link is over (the server's goodbye and refusals are messages, not these).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum LinkError {
     /// Connecting failed, or the connection did before the server welcomed
     /// the client (or with rejoining turned off).
-    Io(io::Error),
+    #[error(transparent)]
+    Dropped(Dropped),
     /// The server sent a line longer than a client takes.
+    #[error("a message from the server is too long")]
     TooLong,
     /// The server sent a line that is not a message.
-    BadMessage(ProtocolError),
+    #[error("bad message from the server")]
+    BadMessage(#[source] ProtocolError),
     /// The server did not answer the `hello` within the time allowed.
+    #[error("the server did not answer within {} s", .0.as_secs_f64().ceil())]
     NoWelcome(Duration),
     /// The connection dropped (`why`) and could not be got back `within` the
     /// time allowed; `last` is why the last attempt failed.
+    #[error(
+        "lost the connection to the server ({why}) and could not rejoin within {} s",
+        within.as_secs_f64().ceil()
+    )]
     NotRejoined {
         /// What ended the connection.
-        why: String,
+        why: Dropped,
         /// How long the link tried.
         within: Duration,
-        /// Why the last attempt failed.
-        last: io::Error,
+        /// Why the last attempt failed (`None` when the time ran out before any did).
+        #[source]
+        last: Option<Dropped>,
     },
     /// The link's task is gone.
+    #[error("the connection to the server is closed")]
     Closed,
-}
-
-impl fmt::Display for LinkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LinkError::Io(e) => e.fmt(f),
-            LinkError::TooLong => f.write_str("a message from the server is too long"),
-            LinkError::NoWelcome(within) => write!(
-                f,
-                "the server did not answer within {} s",
-                within.as_secs_f64().ceil()
-            ),
-            LinkError::BadMessage(e) => write!(f, "bad message from the server: {e}"),
-            LinkError::NotRejoined { why, within, last } => write!(
-                f,
-                "lost the connection to the server ({why}) and could not rejoin within {} s \
-                 (last try: {last})",
-                within.as_secs_f64().ceil()
-            ),
-            LinkError::Closed => f.write_str("the connection to the server is closed"),
-        }
-    }
-}
-
-impl std::error::Error for LinkError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        // Each message already says what its cause says.
-        match self {
-            LinkError::Io(e) => e.source(),
-            _ => None,
-        }
-    }
 }
 
 /// The first wait before connecting again; it doubles up to [`MAX_BACKOFF`].
@@ -194,7 +191,7 @@ impl Link {
     pub(crate) async fn connect(opts: &JoinOptions) -> Result<Link, LinkError> {
         let conn =
             match tokio::time::timeout(opts.welcome_within, open(opts, opts.token.clone())).await {
-                Ok(conn) => conn.map_err(LinkError::Io)?,
+                Ok(conn) => conn.map_err(|e| LinkError::Dropped(Dropped::Connect(e)))?,
                 Err(_) => return Err(LinkError::NoWelcome(opts.welcome_within)),
             };
         let (to_server, outgoing) = mpsc::channel(TO_SERVER);
@@ -245,18 +242,19 @@ impl Drop for Link {
 }
 
 /// The next message from the server (cancel-safe: a partly read line stays
-/// in the reader until the next call). The end of the stream is an
-/// `UnexpectedEof` I/O error, a drop like any other; a line that is too long
+/// in the reader until the next call). The end of the stream is
+/// [`Dropped::Closed`], a drop like any other; a line that is too long
 /// or not a message is not, and the link never takes it for a drop.
 pub(crate) async fn next_server_msg<R: AsyncBufRead + Unpin>(
     server: &mut LineReader<R>,
 ) -> Result<ServerMsg, LinkError> {
-    match server.next_line().await.map_err(LinkError::Io)? {
+    let line = server
+        .next_line()
+        .await
+        .map_err(|e| LinkError::Dropped(Dropped::Io(e)))?;
+    match line {
         Line::Read(line) => decode_server(line).map_err(LinkError::BadMessage),
-        Line::Eof => Err(LinkError::Io(io::Error::new(
-            io::ErrorKind::UnexpectedEof,
-            "the server closed the connection",
-        ))),
+        Line::Eof => Err(LinkError::Dropped(Dropped::Closed)),
         Line::TooLong => Err(LinkError::TooLong),
     }
 }
@@ -293,7 +291,7 @@ enum Served {
     /// or a failure was reported.
     Over,
     /// The connection dropped.
-    Dropped(io::Error),
+    Dropped(Dropped),
     /// Rejoining with the token was refused: the server gave the seat up.
     SeatGone,
 }
@@ -307,9 +305,9 @@ struct Rejoin {
     /// Join without the token: the seat is gone.
     fresh: bool,
     /// Why the connection dropped.
-    why: String,
-    /// Why the last attempt failed.
-    last: io::Error,
+    why: Dropped,
+    /// Why the last attempt failed; `None` until one has.
+    last: Option<Dropped>,
 }
 
 /// The link's task: one connection at a time, and what it remembers across them.
@@ -354,13 +352,12 @@ impl Task {
                 }
                 Served::Dropped(e) => {
                     if !self.welcomed || self.opts.rejoin_for.is_zero() {
-                        return self.fail(LinkError::Io(e)).await;
+                        return self.fail(LinkError::Dropped(e)).await;
                     }
                     match rejoin.as_mut() {
                         // An attempt that connected but dropped before its welcome.
-                        Some(rejoin) => rejoin.last = e,
+                        Some(rejoin) => rejoin.last = Some(e),
                         None => {
-                            let why = e.to_string();
                             let now = Instant::now();
                             // Back only a moment ago: the same attempt to rejoin goes on.
                             let held = self
@@ -374,7 +371,7 @@ impl Task {
                             let within = give_up.saturating_duration_since(now);
                             if !self
                                 .emit(LinkEvent::Lost {
-                                    why: why.clone(),
+                                    why: e.to_string(),
                                     within,
                                 })
                                 .await
@@ -385,8 +382,8 @@ impl Task {
                                 give_up,
                                 delay: FIRST_BACKOFF,
                                 fresh: false,
-                                why,
-                                last: e,
+                                why: e,
+                                last: None,
                             });
                         }
                     }
@@ -408,10 +405,12 @@ impl Task {
         loop {
             let now = Instant::now();
             if now >= rejoin.give_up {
+                // The rejoin is over: its reasons move into the error (a
+                // placeholder is left behind for the moment it still lives).
                 self.fail(LinkError::NotRejoined {
-                    why: std::mem::take(&mut rejoin.why),
+                    why: std::mem::replace(&mut rejoin.why, Dropped::Closed),
                     within: self.opts.rejoin_for,
-                    last: std::mem::replace(&mut rejoin.last, io::ErrorKind::Other.into()),
+                    last: rejoin.last.take(),
                 })
                 .await;
                 return None;
@@ -436,10 +435,8 @@ impl Task {
             let left = rejoin.give_up.saturating_duration_since(Instant::now());
             match tokio::time::timeout(left, open(&self.opts, token)).await {
                 Ok(Ok(conn)) => return Some(conn),
-                Ok(Err(e)) => rejoin.last = e,
-                Err(_) => {
-                    rejoin.last = io::Error::new(io::ErrorKind::TimedOut, "connecting timed out");
-                }
+                Ok(Err(e)) => rejoin.last = Some(Dropped::Connect(e)),
+                Err(_) => rejoin.last = Some(Dropped::ConnectTimedOut),
             }
         }
     }
@@ -457,18 +454,11 @@ impl Task {
             let next_send = tokio::time::Instant::now() + self.pace.wait(now);
             tokio::select! {
                 () = sleep_until_some(answer_by) => {
-                    let e = io::Error::new(
-                        io::ErrorKind::TimedOut,
-                        format!(
-                            "the server did not answer within {} s",
-                            self.opts.welcome_within.as_secs_f64().ceil()
-                        ),
-                    );
                     if !self.welcomed {
                         self.fail(LinkError::NoWelcome(self.opts.welcome_within)).await;
                         return Served::Over;
                     }
-                    return Served::Dropped(e);
+                    return Served::Dropped(Dropped::Silent(self.opts.welcome_within));
                 }
                 // Paced: at most PACE_PER_SEC messages a second leave.
                 () = tokio::time::sleep_until(next_send), if !may_send => {}
@@ -476,7 +466,7 @@ impl Task {
                 msg = next_server_msg(&mut conn.reader) => {
                     let msg = match msg {
                         Ok(msg) => msg,
-                        Err(LinkError::Io(e)) => return Served::Dropped(e),
+                        Err(LinkError::Dropped(e)) => return Served::Dropped(e),
                         Err(garbage) => {
                             self.fail(garbage).await;
                             return Served::Over;
@@ -496,7 +486,7 @@ impl Task {
                                 }
                                 if let Err(e) = self.send_again(conn).await {
                                     // The welcome is not passed on: the next one will be.
-                                    return Served::Dropped(e);
+                                    return Served::Dropped(Dropped::Io(e));
                                 }
                             }
                             _ => {}
@@ -517,13 +507,13 @@ impl Task {
                     if rejoin.is_some() {
                         self.hold(msg);
                     } else if let Err(e) = self.write(conn, msg).await {
-                        return Served::Dropped(e);
+                        return Served::Dropped(Dropped::Io(e));
                     }
                 }
                 _ = ping.tick(), if rejoin.is_none() => {
                     self.pace.take(Instant::now());
                     if let Err(e) = conn.writer.send(&ClientMsg::Ping).await {
-                        return Served::Dropped(e);
+                        return Served::Dropped(Dropped::Io(e));
                     }
                 }
             }
@@ -618,10 +608,7 @@ mod tests {
         let e = next_server_msg(&mut reader(b""))
             .await
             .expect_err("end of stream");
-        assert!(
-            matches!(&e, LinkError::Io(e) if e.kind() == io::ErrorKind::UnexpectedEof),
-            "{e:?}"
-        );
+        assert!(matches!(&e, LinkError::Dropped(Dropped::Closed)), "{e:?}");
         let e = next_server_msg(&mut reader(b"{\"type\":\"nonsense\"}\n"))
             .await
             .expect_err("not a message");

@@ -16,7 +16,6 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -126,17 +125,32 @@ pub struct Updated<T> {
 }
 
 /// Why the records could not be read or saved; the file on disk is unchanged.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum RecordsError {
+    /// The records path ends in no file name (`/`, `..`).
+    #[error("the records path {} names no file", path.display())]
+    NoFileName {
+        /// The records path.
+        path: PathBuf,
+    },
     /// The directory or the lock file could not be created, opened or locked.
+    #[error("cannot lock the records with {}", path.display())]
     Lock {
         /// The lock file.
         path: PathBuf,
         /// What the operating system said.
         source: io::Error,
     },
-    /// The records file exists but could not be read (or is not a regular
-    /// file): it is left as it is and nothing is saved over it.
+    /// The records file or its lock is not a regular file (a directory, a
+    /// FIFO, a device): it is left as it is and nothing is saved over it.
+    #[error("{} is not a regular file (left as it is)", path.display())]
+    NotAFile {
+        /// The records file or its lock.
+        path: PathBuf,
+    },
+    /// The records file exists but could not be read: it is left as it is
+    /// and nothing is saved over it.
+    #[error("cannot read the records in {} (left as it is)", path.display())]
     Read {
         /// The records file.
         path: PathBuf,
@@ -144,53 +158,35 @@ pub enum RecordsError {
         source: io::Error,
     },
     /// The file is corrupt and could not be moved aside, so it is left as it is.
+    #[error(
+        "the records in {} are corrupt and could not be moved aside (left as they are)",
+        path.display()
+    )]
     SetAside {
         /// The records file.
         path: PathBuf,
         /// What the operating system said.
         source: io::Error,
     },
+    /// The file is corrupt and every name to move it aside to is taken by an
+    /// earlier backup, so it is left as it is.
+    #[error(
+        "the records in {} are corrupt and {MAX_BACKUPS} corrupt backups are already there \
+         (left as they are)",
+        path.display()
+    )]
+    NoBackupLeft {
+        /// The records file.
+        path: PathBuf,
+    },
     /// The new records could not be written; the old file is unchanged.
+    #[error("cannot save the records to {}", path.display())]
     Write {
         /// The records file.
         path: PathBuf,
         /// What the operating system said.
         source: io::Error,
     },
-}
-
-impl fmt::Display for RecordsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RecordsError::Lock { path, .. } => {
-                write!(f, "cannot lock the records with {}", path.display())
-            }
-            RecordsError::Read { path, .. } => write!(
-                f,
-                "cannot read the records in {} (left as it is)",
-                path.display()
-            ),
-            RecordsError::SetAside { path, .. } => write!(
-                f,
-                "the records in {} are corrupt and could not be moved aside (left as they are)",
-                path.display()
-            ),
-            RecordsError::Write { path, .. } => {
-                write!(f, "cannot save the records to {}", path.display())
-            }
-        }
-    }
-}
-
-impl std::error::Error for RecordsError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            RecordsError::Lock { source, .. }
-            | RecordsError::Read { source, .. }
-            | RecordsError::SetAside { source, .. }
-            | RecordsError::Write { source, .. } => Some(source),
-        }
-    }
 }
 
 impl Records {
@@ -274,7 +270,7 @@ impl Records {
 /// [`Records::update`] with the file read through `read`, so tests can make the read fail.
 fn update_with<T>(
     path: &Path,
-    read: impl FnOnce(&Path) -> io::Result<Option<Vec<u8>>>,
+    read: impl FnOnce(&Path) -> Result<Option<Vec<u8>>, RecordsError>,
     change: impl FnOnce(&mut Records) -> T,
 ) -> Result<Updated<T>, RecordsError> {
     locked(path, || {
@@ -309,10 +305,9 @@ fn locked<T>(
         source,
     };
     if path.file_name().is_none() {
-        return Err(fail(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "the records path names no file",
-        )));
+        return Err(RecordsError::NoFileName {
+            path: path.to_path_buf(),
+        });
     }
     fs::create_dir_all(directory(path)).map_err(fail)?;
     let mut options = OpenOptions::new();
@@ -322,7 +317,7 @@ fn locked<T>(
         .open(&lock_path)
         .map_err(fail)?;
     if !file.metadata().map_err(fail)?.is_file() {
-        return Err(fail(not_regular()));
+        return Err(RecordsError::NotAFile { path: lock_path });
     }
     let mut lock = fd_lock::RwLock::new(file);
     let _guard = loop {
@@ -349,52 +344,50 @@ fn special_flags(options: &mut OpenOptions, no_follow: bool) -> &mut OpenOptions
     options
 }
 
-fn not_regular() -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidInput, "not a regular file")
-}
-
 /// The records file's bytes, `None` if there is none. Only a regular file is
-/// read (a FIFO, a device or a directory is an error), and at most one byte
-/// more than [`MAX_FILE_BYTES`], so the caller can tell it was too large.
-fn read_capped(path: &Path) -> io::Result<Option<Vec<u8>>> {
+/// read (a FIFO, a device or a directory is [`RecordsError::NotAFile`]), and
+/// at most one byte more than [`MAX_FILE_BYTES`], so the caller can tell it
+/// was too large.
+fn read_capped(path: &Path) -> Result<Option<Vec<u8>>, RecordsError> {
+    let fail = |source| RecordsError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
     let mut options = OpenOptions::new();
     options.read(true);
     // Links are followed: a player may keep the records in a synced folder.
     let file = match special_flags(&mut options, false).open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e),
+        Err(e) => return Err(fail(e)),
     };
-    if !file.metadata()?.is_file() {
-        return Err(not_regular());
+    if !file.metadata().map_err(fail)?.is_file() {
+        return Err(RecordsError::NotAFile {
+            path: path.to_path_buf(),
+        });
     }
     let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(fail)?;
     Ok(Some(bytes))
 }
 
-/// Reads the records through `read` (the lock is held). A read error other
-/// than "not found" is returned and the file is left alone, so the caller
+/// Reads the records through `read` (the lock is held). A read error (a
+/// missing file is none) is returned and the file is left alone, so the caller
 /// never saves over records it could not see; a file that is read but is not
 /// records is moved aside (never over an earlier backup) and the records
 /// start afresh.
 fn read_or_set_aside(
     path: &Path,
-    read: impl FnOnce(&Path) -> io::Result<Option<Vec<u8>>>,
+    read: impl FnOnce(&Path) -> Result<Option<Vec<u8>>, RecordsError>,
 ) -> Result<Loaded, RecordsError> {
     let fresh = |warning: Option<String>| Loaded {
         records: Records::default(),
         warning,
     };
-    let bytes = match read(path) {
-        Ok(Some(bytes)) => bytes,
-        Ok(None) => return Ok(fresh(None)),
-        Err(source) => {
-            return Err(RecordsError::Read {
-                path: path.to_path_buf(),
-                source,
-            });
-        }
+    let Some(bytes) = read(path)? else {
+        return Ok(fresh(None));
     };
     let parsed = if bytes.len() as u64 > MAX_FILE_BYTES {
         None
@@ -407,10 +400,7 @@ fn read_or_set_aside(
             warning: None,
         });
     }
-    let aside = set_aside(path).map_err(|source| RecordsError::SetAside {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let aside = set_aside(path)?;
     Ok(fresh(Some(format!(
         "the records in {} were corrupt; moved them to {} and started afresh",
         path.display(),
@@ -422,7 +412,11 @@ fn read_or_set_aside(
 /// `<path>.corrupt.2`, `<path>.corrupt.3`, …: a second corrupt file never
 /// replaces the first one's backup. Free is checked under the lock, which
 /// every saver holds.
-fn set_aside(path: &Path) -> io::Result<PathBuf> {
+fn set_aside(path: &Path) -> Result<PathBuf, RecordsError> {
+    let fail = |source| RecordsError::SetAside {
+        path: path.to_path_buf(),
+        source,
+    };
     for n in 1..=MAX_BACKUPS {
         let aside = if n == 1 {
             sibling(path, ".corrupt")
@@ -432,16 +426,15 @@ fn set_aside(path: &Path) -> io::Result<PathBuf> {
         match fs::symlink_metadata(&aside) {
             Ok(_) => continue,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                fs::rename(path, &aside)?;
+                fs::rename(path, &aside).map_err(fail)?;
                 return Ok(aside);
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(fail(e)),
         }
     }
-    Err(io::Error::new(
-        io::ErrorKind::AlreadyExists,
-        format!("{MAX_BACKUPS} corrupt backups are already there"),
-    ))
+    Err(RecordsError::NoBackupLeft {
+        path: path.to_path_buf(),
+    })
 }
 
 /// The prefix of every temporary file a save writes beside `path`.
@@ -636,7 +629,12 @@ mod tests {
         let old = "boggle records 1\nproject4\t4x4\tbuilt-in\t3:00\t290\t41\n";
         fs::write(&path, old).expect("writes");
         // As root nothing denies a read, so the failing read is injected.
-        let denied = |_: &Path| Err(io::Error::from(io::ErrorKind::PermissionDenied));
+        let denied = |path: &Path| {
+            Err(RecordsError::Read {
+                path: path.to_path_buf(),
+                source: io::Error::from(io::ErrorKind::PermissionDenied),
+            })
+        };
         let result = update_with(&path, denied, |records| records.add_game(key("3:00"), 1));
         let Err(e @ RecordsError::Read { .. }) = result else {
             panic!("an unreadable file is an error: {result:?}");
@@ -648,7 +646,7 @@ mod tests {
         fs::create_dir(&path).expect("a directory");
         let result = Records::update(&path, |records| records.add_game(key("3:00"), 1));
         assert!(
-            matches!(result, Err(RecordsError::Read { .. })),
+            matches!(&result, Err(RecordsError::NotAFile { path: named }) if *named == path),
             "{result:?}"
         );
         assert!(path.is_dir());

@@ -10,7 +10,6 @@
 //! (through a panic hook), a signal and a hang-up.
 
 use std::convert::Infallible;
-use std::fmt;
 use std::io::{self, Stdout};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -81,61 +80,25 @@ pub enum Code {
 }
 
 /// Why a full screen ended without saying so itself.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum TerminalError {
-    /// Setting up or drawing on the terminal failed.
-    Io(io::Error),
+    /// Setting up the terminal (or the loop that drives it) or drawing on it failed.
+    #[error("cannot draw on the terminal")]
+    Io(#[from] io::Error),
     /// `SIGTERM`, `SIGHUP` or `SIGINT` arrived; the terminal is restored.
+    #[error("stopped by a signal; the terminal is restored")]
     Signalled,
-    /// The terminal went away (its window closed, without a signal).
+    /// The terminal went away (its window closed, without a signal). No one
+    /// is left to read a message: the command line exits 0 without one, as
+    /// for a closed pipe.
+    #[error("the terminal went away")]
     HungUp,
-}
-
-impl fmt::Display for TerminalError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TerminalError::Io(e) => e.fmt(f),
-            TerminalError::Signalled => {
-                f.write_str("stopped by a signal; the terminal is restored")
-            }
-            TerminalError::HungUp => f.write_str("the terminal went away"),
-        }
-    }
-}
-
-impl std::error::Error for TerminalError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            TerminalError::Io(e) => e.source(),
-            TerminalError::Signalled | TerminalError::HungUp => None,
-        }
-    }
-}
-
-impl From<io::Error> for TerminalError {
-    fn from(e: io::Error) -> TerminalError {
-        TerminalError::Io(e)
-    }
 }
 
 /// For backends that cannot fail (ratatui's `TestBackend`).
 impl From<Infallible> for TerminalError {
     fn from(never: Infallible) -> TerminalError {
         match never {}
-    }
-}
-
-/// As the command line reports them: a signal is `Interrupted` (exit status
-/// 1), a terminal that hung up is a `BrokenPipe` (no one is left to read a
-/// message: exit status 0, as for a closed pipe).
-impl From<TerminalError> for io::Error {
-    fn from(e: TerminalError) -> io::Error {
-        let kind = match e {
-            TerminalError::Io(e) => return e,
-            TerminalError::Signalled => io::ErrorKind::Interrupted,
-            TerminalError::HungUp => io::ErrorKind::BrokenPipe,
-        };
-        io::Error::new(kind, e.to_string())
     }
 }
 
@@ -234,7 +197,7 @@ pub(crate) async fn run_screen<S: FullScreen>(screen: &mut S) -> Result<S::End, 
 
 /// Plays `app` on the terminal until the player quits; `on_over` runs once
 /// each time a turn ends (once per board when the player plays again).
-pub fn run(app: &mut App, look: Look, on_over: impl FnMut(&mut App)) -> io::Result<()> {
+pub fn run(app: &mut App, look: Look, on_over: impl FnMut(&mut App)) -> Result<(), TerminalError> {
     let mut game = Game {
         app,
         look,
@@ -245,9 +208,7 @@ pub fn run(app: &mut App, look: Look, on_over: impl FnMut(&mut App)) -> io::Resu
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()?;
-    runtime
-        .block_on(run_screen(&mut game))
-        .map_err(io::Error::from)
+    runtime.block_on(run_screen(&mut game))
 }
 
 /// The tui's game as a [`FullScreen`].
@@ -669,16 +630,6 @@ mod tests {
         assert!(
             matches!(end, Err(TerminalError::HungUp)),
             "a reader gone is a terminal gone: {end:?}"
-        );
-        let e = io::Error::from(TerminalError::Signalled);
-        assert_eq!(e.kind(), io::ErrorKind::Interrupted);
-        assert_eq!(
-            e.to_string(),
-            "stopped by a signal; the terminal is restored"
-        );
-        assert_eq!(
-            io::Error::from(TerminalError::HungUp).kind(),
-            io::ErrorKind::BrokenPipe
         );
     }
 }

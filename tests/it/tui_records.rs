@@ -198,7 +198,7 @@ fn a_fifo_or_a_device_at_the_path_is_left_alone_without_hanging() {
     let path = fifo.clone();
     let result = finishes(move || Records::update(&path, |records| records.add_game(key(0), 1)));
     assert!(
-        matches!(result, Err(RecordsError::Read { .. })),
+        matches!(result, Err(RecordsError::NotAFile { .. })),
         "{result:?}"
     );
     let kind = std::fs::symlink_metadata(&fifo)
@@ -211,7 +211,7 @@ fn a_fifo_or_a_device_at_the_path_is_left_alone_without_hanging() {
     let path = device.clone();
     let result = finishes(move || Records::update(&path, |records| records.add_game(key(0), 1)));
     assert!(
-        matches!(result, Err(RecordsError::Read { .. })),
+        matches!(result, Err(RecordsError::NotAFile { .. })),
         "{result:?}"
     );
     let link = std::fs::read_link(&device).expect("the link is not replaced");

@@ -8,7 +8,6 @@
 //! follow a word with white space and its level (`CAT\t10`); a word without
 //! one, in a list that has levels, is rarer than any level.
 
-use std::fmt;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -106,57 +105,45 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 pub const MAX_LETTERS: usize = 16 << 20;
 
 /// Why a dictionary file could not be used.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum DictionaryError {
     /// The file could not be read (missing, a directory, no permission, ...).
+    #[error("cannot read dictionary {}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What the operating system said.
         source: io::Error,
     },
+    /// The file is larger than [`MAX_FILE_BYTES`]: no word list is.
+    #[error(
+        "dictionary {} is larger than {} MiB (a word list is a few MB)",
+        path.display(),
+        MAX_FILE_BYTES >> 20
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file was read but holds no word made only of letters.
+    #[error(
+        "dictionary {} holds no words (one word of letters A-Z per line)",
+        path.display()
+    )]
     NoWords {
         /// The file.
         path: PathBuf,
     },
     /// The file's words hold more letters than [`MAX_LETTERS`].
+    #[error(
+        "dictionary {} holds more than {} million letters (a word list holds a few)",
+        path.display(),
+        MAX_LETTERS >> 20
+    )]
     TooManyLetters {
         /// The file.
         path: PathBuf,
     },
-}
-
-impl fmt::Display for DictionaryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DictionaryError::Io { path, source } => {
-                write!(f, "cannot read dictionary {}: {source}", path.display())
-            }
-            DictionaryError::NoWords { path } => {
-                write!(
-                    f,
-                    "dictionary {} holds no words (one word of letters A-Z per line)",
-                    path.display()
-                )
-            }
-            DictionaryError::TooManyLetters { path } => write!(
-                f,
-                "dictionary {} holds more than {} million letters (a word list holds a few)",
-                path.display(),
-                MAX_LETTERS >> 20
-            ),
-        }
-    }
-}
-
-impl std::error::Error for DictionaryError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            DictionaryError::Io { source, .. } => Some(source),
-            DictionaryError::NoWords { .. } | DictionaryError::TooManyLetters { .. } => None,
-        }
-    }
 }
 
 /// A set of words, upper case, with a prefix index.
@@ -545,28 +532,21 @@ pub fn thousands(n: usize) -> String {
     boggle_engine::thousands(n as u64)
 }
 
-/// A word file's bytes, or why it could not be read.
+/// A word file's bytes, or why it could not be read: at most
+/// [`MAX_FILE_BYTES`], so a path naming something endless such as
+/// `/dev/zero` costs no more memory than that.
 fn read_words_file(path: &Path) -> Result<Vec<u8>, DictionaryError> {
-    read_capped(path).map_err(|source| DictionaryError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
-/// The whole file, unless it is longer than [`MAX_FILE_BYTES`].
-fn read_capped(path: &Path) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)?;
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|source| DictionaryError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
-                "it is larger than {} MiB (a word list is a few MB)",
-                MAX_FILE_BYTES >> 20
-            ),
-        ));
+        return Err(DictionaryError::TooLarge {
+            path: path.to_path_buf(),
+        });
     }
     Ok(bytes)
 }

@@ -6,9 +6,10 @@ use std::fmt;
 use crate::face::Face;
 
 /// Why a board could not be made from the given text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
     /// The text has the wrong number of cells.
+    #[error("a board needs exactly {expected} letters, got {got}")]
     WrongLength {
         /// Cells the board needs.
         expected: usize,
@@ -16,6 +17,7 @@ pub enum BoardError {
         got: usize,
     },
     /// A cell is not a letter (or a face the rules allow).
+    #[error("{found:?} at position {} is not a letter", index + 1)]
     NotALetter {
         /// Zero-based cell (or character) index.
         index: usize,
@@ -23,6 +25,7 @@ pub enum BoardError {
         found: String,
     },
     /// A board dimension is zero or the board is too large.
+    #[error("a {rows}x{cols} board is not allowed (1 to {MAX_CELLS} cells)")]
     BadSize {
         /// Rows asked for.
         rows: usize,
@@ -30,27 +33,6 @@ pub enum BoardError {
         cols: usize,
     },
 }
-
-impl fmt::Display for BoardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BoardError::WrongLength { expected, got } => {
-                write!(f, "a board needs exactly {expected} letters, got {got}")
-            }
-            BoardError::NotALetter { index, found } => {
-                write!(f, "{found:?} at position {} is not a letter", index + 1)
-            }
-            BoardError::BadSize { rows, cols } => {
-                write!(
-                    f,
-                    "a {rows}x{cols} board is not allowed (1 to {MAX_CELLS} cells)"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for BoardError {}
 
 pub use crate::rules::MAX_CELLS;
 

@@ -73,9 +73,10 @@ impl fmt::Display for Preset {
 }
 
 /// Why a set of rules cannot be played.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
     /// The board has no cells, or more than the search supports.
+    #[error("a {rows}x{cols} board is not possible (1 to {MAX_CELLS} cells)")]
     BadSize {
         /// Rows asked for.
         rows: usize,
@@ -83,6 +84,10 @@ pub enum RulesError {
         cols: usize,
     },
     /// The dice fill a different number of cells than the board has.
+    #[error(
+        "the {dice} dice do not fit a {rows}x{cols} board (they fill {} cells)",
+        dice.faces().map_or(0, <[&str]>::len)
+    )]
     DiceDoNotFit {
         /// The dice asked for.
         dice: DiceSet,
@@ -92,8 +97,10 @@ pub enum RulesError {
         cols: usize,
     },
     /// A minimum word length of 0 letters.
+    #[error("the minimum word length must be at least 1")]
     ZeroMinLength,
     /// A maximum word length below the minimum.
+    #[error("the maximum word length ({max}) is below the minimum ({min})")]
     MaxBelowMin {
         /// The minimum length.
         min: usize,
@@ -101,29 +108,6 @@ pub enum RulesError {
         max: usize,
     },
 }
-
-impl fmt::Display for RulesError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RulesError::BadSize { rows, cols } => write!(
-                f,
-                "a {rows}x{cols} board is not possible (1 to {MAX_CELLS} cells)"
-            ),
-            RulesError::DiceDoNotFit { dice, rows, cols } => write!(
-                f,
-                "the {dice} dice do not fit a {rows}x{cols} board (they fill {} cells)",
-                dice.faces().map_or(0, <[&str]>::len)
-            ),
-            RulesError::ZeroMinLength => f.write_str("the minimum word length must be at least 1"),
-            RulesError::MaxBelowMin { min, max } => write!(
-                f,
-                "the maximum word length ({max}) is below the minimum ({min})"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for RulesError {}
 
 /// Everything that decides what counts as a word and what it scores.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -4,8 +4,6 @@
 //! and the checks on names and text that keep one player's bytes out of
 //! another player's terminal.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 use boggle_game::rules::MoveRule;
@@ -345,15 +343,23 @@ pub fn words_listed(players: usize) -> usize {
 }
 
 /// Why a line from a client is not a message.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProtocolError {
     /// More than [`MAX_LINE`] bytes without a newline.
+    #[error("message longer than {MAX_LINE} bytes")]
     TooLong,
     /// Not UTF-8.
+    #[error("message is not UTF-8")]
     NotUtf8,
-    /// Valid text but not a message of this protocol.
+    /// Valid text but not a message of this protocol (what the JSON decoder
+    /// said, sent to the client as it is).
+    #[error("not a message of this protocol: {0}")]
     BadMessage(String),
     /// A `hello` of another protocol version.
+    #[error(
+        "this server speaks boggle protocol version {VERSION} and the client speaks version \
+         {0}: use a boggle of the same version as the server"
+    )]
     Version(u64),
 }
 
@@ -368,23 +374,6 @@ impl ProtocolError {
         }
     }
 }
-
-impl fmt::Display for ProtocolError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ProtocolError::TooLong => write!(f, "message longer than {MAX_LINE} bytes"),
-            ProtocolError::NotUtf8 => f.write_str("message is not UTF-8"),
-            ProtocolError::BadMessage(why) => write!(f, "not a message of this protocol: {why}"),
-            ProtocolError::Version(v) => write!(
-                f,
-                "this server speaks boggle protocol version {VERSION} and the client speaks \
-                 version {v}: use a boggle of the same version as the server"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ProtocolError {}
 
 /// Only the fields every version's `hello` has, read first so that a client
 /// of another version gets the version error rather than a parse error.

@@ -17,8 +17,6 @@
 //! cost before either is made, and [`crate::Settings::new`] refuses a run
 //! over the caps of `limits`. A class id is a `u64`.
 
-use std::fmt;
-
 use boggle_engine::{MoveRule, SearchRules};
 
 use crate::layout::Layout;
@@ -35,41 +33,30 @@ pub const BUCKETS_3X3: &str = "aeiouy bcdfgjkmpqvwxz hlnrst/aeiouy bcdfghjklmnpq
 pub const BUCKETS_LARGE: &str = "aeijou bcdfgmpqvwxz hklnrsty/aeiosuy bcdfghjklmnpqrtvwxz";
 
 /// Why a bucket specification cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BucketError {
     /// A group holds something other than the letters a to z.
+    #[error("bucket '{group}' is not letters a-z")]
     NotALetter {
         /// The offending group.
         group: String,
     },
     /// A letter is in two groups of one set, or twice in one group.
+    #[error("letter {letter} is in two buckets")]
     Repeated {
         /// The letter.
         letter: char,
     },
     /// A letter is in no group of a set, so some boards would never be looked at.
+    #[error("letter {letter} is in no bucket")]
     Missing {
         /// The letter.
         letter: char,
     },
     /// The specification has no groups, or more than one `/`.
+    #[error("buckets are groups of letters, with corner groups after a '/'")]
     Shape,
 }
-
-impl fmt::Display for BucketError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BucketError::NotALetter { group } => write!(f, "bucket '{group}' is not letters a-z"),
-            BucketError::Repeated { letter } => write!(f, "letter {letter} is in two buckets"),
-            BucketError::Missing { letter } => write!(f, "letter {letter} is in no bucket"),
-            BucketError::Shape => {
-                f.write_str("buckets are groups of letters, with corner groups after a '/'")
-            }
-        }
-    }
-}
-
-impl std::error::Error for BucketError {}
 
 /// Which letters each cell's buckets hold: one set of groups for every cell,
 /// optionally another for the four corners.

@@ -1,18 +1,22 @@
 //! Why a proof cannot run, or a shard's files cannot be read or believed:
 //! typed, with the data a caller needs, and a one-line `Display` for the
-//! user.
+//! user that never repeats its `source()` (the command line prints the
+//! chain of causes after it).
 //!
 //! Only I/O travels as [`io::Error`], inside [`ProveError::Io`] with the
 //! file it concerns. What is wrong with a line of a shard's records is a
 //! [`BadRecord`] (a board in it, a [`BadBoard`]), with its settings a
 //! [`BadParams`], with its completion marker a [`BadMarker`], and a failure
-//! of the worker threads a [`ThreadsError`]. Nothing read from a file is
-//! shown unless it was checked to be what it should be (a board's letters)
-//! or passed through [`crate::limits::printable`] (JSON errors quote
-//! what they did not expect). [`ProveError::is_usage`] says which errors
-//! are in what the user asked for (the command line exits 2 on those).
+//! of the worker threads a [`ThreadsError`]. Those reasons are part of
+//! their variant's own message (`path:line: reason`), not causes after it.
+//! Nothing read from a file is shown unless it was checked to be what it
+//! should be (a board's letters) or passed through
+//! [`crate::limits::printable`] (JSON errors quote what they did not
+//! expect): that is why a JSON error is shown inside its reason's message
+//! and never passed on as a `source()`, which the reporter would print raw.
+//! [`ProveError::is_usage`] says which errors are in what the user asked
+//! for (the command line exits 2 on those).
 
-use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
@@ -24,11 +28,13 @@ use crate::limits::{Estimate, bytes, printable};
 pub type WordListId = (usize, String);
 
 /// Why a proof cannot run or its records cannot be read or believed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ProveError {
     /// The bucket specification is unusable.
-    Buckets(BucketError),
+    #[error("bad --buckets")]
+    Buckets(#[source] BucketError),
     /// The board has more cells than the prover handles.
+    #[error("boggle prove handles boards of at most {MAX_CELLS} cells, not {rows}x{cols}")]
     Size {
         /// Rows.
         rows: usize,
@@ -36,11 +42,18 @@ pub enum ProveError {
         cols: usize,
     },
     /// `--shard I/N` is not a shard.
+    #[error("--shard {} is not I/N with 0 <= I < N", printable(given))]
     Shard {
         /// What was given.
         given: String,
     },
     /// `--shard I/N` with more shards than the proof has groups.
+    #[error(
+        "--shard .../{count}: the proof has {groups} {} of classes and a shard proves whole \
+         groups, so at most {groups} {}",
+        if *groups == 1 { "group" } else { "groups" },
+        if *groups == 1 { "shard" } else { "shards" }
+    )]
     TooManyShards {
         /// The shards asked for.
         count: u32,
@@ -48,8 +61,10 @@ pub enum ProveError {
         groups: usize,
     },
     /// The buckets make a table of classes too large to build.
+    #[error("{0}")]
     TooLarge(Estimate),
     /// A file or directory could not be read or written.
+    #[error("cannot read or write {}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -57,11 +72,20 @@ pub enum ProveError {
         source: io::Error,
     },
     /// A shard's file is not a regular file (a FIFO, a device, a directory).
+    #[error(
+        "{}: not a regular file (a shard's files are never FIFOs, devices or directories)",
+        path.display()
+    )]
     NotAFile {
         /// The file.
         path: PathBuf,
     },
     /// A shard's file is larger than its kind of file may be.
+    #[error(
+        "{}: larger than {} (more than this kind of file holds)",
+        path.display(),
+        bytes(*limit)
+    )]
     TooBig {
         /// The file.
         path: PathBuf,
@@ -69,16 +93,23 @@ pub enum ProveError {
         limit: u64,
     },
     /// Another run holds the shard's lock.
+    #[error(
+        "{}: another run of this shard holds its lock (two runs of one shard must not write \
+         its file together; wait for it or stop it)",
+        path.display()
+    )]
     Locked {
         /// The shard's records, which the lock is on.
         path: PathBuf,
     },
     /// A directory given to merge holds no shard's files.
+    #[error("{}: no shard files here", dir.display())]
     NoShards {
         /// The directory (the first one given).
         dir: PathBuf,
     },
     /// A line of a shard's records is not a record that can be believed.
+    #[error("{}:{line}: {reason}", path.display())]
     Record {
         /// The file.
         path: PathBuf,
@@ -88,6 +119,7 @@ pub enum ProveError {
         reason: BadRecord,
     },
     /// A shard's settings cannot be used.
+    #[error("{}: {reason}", path.display())]
     Params {
         /// The file.
         path: PathBuf,
@@ -95,6 +127,7 @@ pub enum ProveError {
         reason: BadParams,
     },
     /// Two shards, or a shard and the command line, have other settings.
+    #[error("{}", mismatch(first, second.as_ref(), fields))]
     Mismatch {
         /// The first shard's settings.
         first: PathBuf,
@@ -104,6 +137,7 @@ pub enum ProveError {
         fields: Vec<&'static str>,
     },
     /// Two directories (or one given twice) hold the same shard.
+    #[error("{} and {}: the same shard twice", first.display(), second.display())]
     SameShard {
         /// One of its settings files.
         first: PathBuf,
@@ -111,6 +145,7 @@ pub enum ProveError {
         second: PathBuf,
     },
     /// A shard's completion marker disagrees with its records.
+    #[error("{}: {reason}", path.display())]
     Marker {
         /// The marker.
         path: PathBuf,
@@ -118,6 +153,15 @@ pub enum ProveError {
         reason: BadMarker,
     },
     /// The word list is not the one the proof was made with.
+    #[error(
+        "{}: the proof was made with another word list ({} words, hash {}; this one has {} \
+         words, hash {}): give the proof's with --dict",
+        path.display(),
+        expected.0,
+        printable(&expected.1),
+        given.0,
+        given.1
+    )]
     WrongWords {
         /// The settings that name the proof's word list.
         path: PathBuf,
@@ -127,15 +171,42 @@ pub enum ProveError {
         expected: WordListId,
     },
     /// The word list the settings name cannot be read (`merge` without `--dict`).
+    #[error(
+        "{}: cannot read the word list it names, {} (give the proof's word list with --dict)",
+        params.display(),
+        named.display()
+    )]
     UnreadableWords {
         /// The settings.
         params: PathBuf,
         /// The path they name (checked to hold no control characters).
         named: PathBuf,
-        /// Why: an I/O error, or none for a path that is not a regular file.
-        source: Option<io::Error>,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// The word list the settings name is not a regular file (`merge` without `--dict`).
+    #[error(
+        "{}: the word list it names, {}, is not a regular file; give the proof's word list \
+         with --dict",
+        params.display(),
+        named.display()
+    )]
+    WordsNotAFile {
+        /// The settings.
+        params: PathBuf,
+        /// The path they name (checked to hold no control characters).
+        named: PathBuf,
     },
     /// A class proved again does not give the record its shard holds.
+    #[error(
+        "{}:{line}: class {class} proved again gives bound {} and {} boards, but the line says \
+         bound {} and {} boards: the records are wrong, nothing is proved",
+        path.display(),
+        found.0,
+        found.1,
+        claimed.0,
+        claimed.1
+    )]
     Recheck {
         /// The shard's records.
         path: PathBuf,
@@ -149,33 +220,59 @@ pub enum ProveError {
         found: (u32, usize),
     },
     /// The worker threads could not be started, or one of them failed.
-    Threads(ThreadsError),
+    #[error("the worker threads failed")]
+    Threads(#[source] ThreadsError),
     /// A record could not be encoded as JSON.
-    Encode(serde_json::Error),
+    #[error("cannot encode a record")]
+    Encode(#[source] serde_json::Error),
     /// The dictionary's trie is too large for the prover's 24-bit node numbers.
+    #[error(
+        "the dictionary is too large to prove with ({nodes} trie nodes, at most {MAX_TRIE_NODES})"
+    )]
     Dictionary {
         /// Its nodes.
         nodes: usize,
     },
 }
 
+/// [`ProveError::Mismatch`]'s message: between two shards, or a shard and the command line.
+fn mismatch(first: &std::path::Path, second: Option<&PathBuf>, fields: &[&str]) -> String {
+    match second {
+        Some(second) => format!(
+            "{} and {}: the two shards were run with other settings ({} differ)",
+            first.display(),
+            second.display(),
+            fields.join(", ")
+        ),
+        None => format!(
+            "{}: this shard was run with other settings ({} differ from this command line's)",
+            first.display(),
+            fields.join(", ")
+        ),
+    }
+}
+
 /// What is wrong with a line of a shard's records.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BadRecord {
     /// It is not the JSON of a record.
+    #[error("not a record: {}", printable(&.0.to_string()))]
     Json(serde_json::Error),
     /// It is longer than any record may be.
+    #[error("longer than any record ({})", bytes(*limit as u64))]
     TooLong {
         /// The most bytes a line may have.
         limit: usize,
     },
     /// Its class is not a class of this proof (an id past the last, or one
     /// that is not the canonical class of its symmetries).
+    #[error("class {class} is not one of this proof's classes")]
     NotAClass {
         /// The class id.
         class: u64,
     },
     /// Its class belongs to another shard.
+    #[error("class {class} belongs to shard {owner}, not this one")]
     OtherShard {
         /// The class id.
         class: u64,
@@ -183,6 +280,7 @@ pub enum BadRecord {
         owner: u32,
     },
     /// Its class is on an earlier line too, with another bound or boards.
+    #[error("class {class} is on line {first} too, with another bound or other boards")]
     Conflict {
         /// The class id.
         class: u64,
@@ -190,8 +288,10 @@ pub enum BadRecord {
         first: usize,
     },
     /// Its CPU time is not a number of seconds.
+    #[error("its cpu is not a number of seconds")]
     Cpu,
     /// One of its boards cannot be believed.
+    #[error("board {index}: {reason}")]
     Board {
         /// The board's place in the line, from 1.
         index: usize,
@@ -202,20 +302,23 @@ pub enum BadRecord {
 
 /// What is wrong with a board in a shard's record. A board is shown only
 /// once its letters are known to be letters of the board's size.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BadBoard {
     /// It is not one letter A to Z per cell (`QU` for `Q` under Qu rules).
+    #[error("not {cells} cells of letters A to Z (QU for a Q under Qu rules)")]
     Letters {
         /// The cells it should have.
         cells: usize,
     },
     /// No rotation or reflection of it (itself included) has its letters in
     /// the class's buckets.
+    #[error("{board} is not in the line's class (no rotation or reflection of it is)")]
     NotInClass {
         /// The board.
         board: String,
     },
     /// It is not the form of itself that sorts first under the symmetries.
+    #[error("{board} is not the form of itself that sorts first ({canonical})")]
     NotCanonical {
         /// The board.
         board: String,
@@ -223,11 +326,13 @@ pub enum BadBoard {
         canonical: String,
     },
     /// It is in the record twice.
+    #[error("{board} is in the record twice")]
     Twice {
         /// The board.
         board: String,
     },
     /// Its score is not the one claimed.
+    #[error("{board} scores {actual}, not {claimed}")]
     Score {
         /// The board.
         board: String,
@@ -237,6 +342,7 @@ pub enum BadBoard {
         actual: u32,
     },
     /// Its claimed score is under the target, so it would not be reported.
+    #[error("{board} {score} is under the target {above}")]
     UnderTarget {
         /// The board.
         board: String,
@@ -246,6 +352,7 @@ pub enum BadBoard {
         above: u32,
     },
     /// Its score is above its class's bound, which bounds every board of the class.
+    #[error("{board} scores {score}, above its class's bound {bound}")]
     AboveBound {
         /// The board.
         board: String,
@@ -257,11 +364,13 @@ pub enum BadBoard {
 }
 
 /// What is wrong with a shard's settings (`shard-I-of-N.params.json`).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BadParams {
     /// It is not the JSON of the settings.
+    #[error("not a shard's settings: {}", printable(&.0.to_string()))]
     Json(serde_json::Error),
     /// A field is out of its range.
+    #[error("\"{field}\" must be {must}")]
     Field {
         /// The field.
         field: &'static str,
@@ -269,6 +378,7 @@ pub enum BadParams {
         must: &'static str,
     },
     /// The board has more cells than the prover handles.
+    #[error("a {rows}x{cols} board: boggle prove handles at most {MAX_CELLS} cells")]
     Size {
         /// Rows.
         rows: usize,
@@ -276,10 +386,13 @@ pub enum BadParams {
         cols: usize,
     },
     /// The buckets cannot be used.
+    #[error("\"buckets\": {0}")]
     Buckets(BucketError),
     /// The buckets make a table of classes too large to build.
+    #[error("{0}")]
     TooLarge(Estimate),
     /// The number of classes is not the one the settings make.
+    #[error("\"classes\" says {claimed}, but the settings make {actual}")]
     Classes {
         /// The number recorded.
         claimed: u64,
@@ -287,6 +400,7 @@ pub enum BadParams {
         actual: u64,
     },
     /// More shards than the proof has groups.
+    #[error("\"shards\" says {count}, more than the proof's {groups} groups")]
     Shards {
         /// The shards recorded.
         count: u32,
@@ -294,6 +408,7 @@ pub enum BadParams {
         groups: usize,
     },
     /// The file's name says another number of shards than its content.
+    #[error("the file's name says {named} shards, its \"shards\" {recorded}")]
     Name {
         /// The shards its name says.
         named: u32,
@@ -302,6 +417,7 @@ pub enum BadParams {
     },
     /// The rules named are not rules this program has, or do not give the
     /// rest of the settings.
+    #[error("rules {name}: {why}")]
     Rules {
         /// The name recorded (checked to be short lower-case ASCII).
         name: String,
@@ -311,11 +427,22 @@ pub enum BadParams {
 }
 
 /// How a shard's completion marker disagrees with its records.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BadMarker {
     /// It is not the JSON of a marker.
+    #[error("not a completion marker: {}", printable(&.0.to_string()))]
     Json(serde_json::Error),
     /// Its counts or digest are not those of the records.
+    #[error(
+        "the marker says {} classes, {} boards, digest {}; the records hold {} classes, {} \
+         boards, digest {}: they changed after the shard finished",
+        marker.0,
+        marker.1,
+        printable(&marker.2),
+        records.0,
+        records.1,
+        records.2
+    )]
     Differs {
         /// Classes, boards and digest the marker says.
         marker: (u64, u64, String),
@@ -323,6 +450,9 @@ pub enum BadMarker {
         records: (u64, u64, String),
     },
     /// It says the shard is done, but classes the shard owns have no record.
+    #[error(
+        "the marker says the shard is done, but only {have} of its {owned} classes have a record"
+    )]
     Missing {
         /// Classes with a record.
         have: u64,
@@ -332,298 +462,16 @@ pub enum BadMarker {
 }
 
 /// How the worker threads failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ThreadsError {
-    /// The pool of threads could not be started.
+    /// The pool of threads could not be started. rayon's error prints its
+    /// own cause (the system's error) and passes it on as its `source()`
+    /// too, so it is shown here and not passed on: the chain says it once.
+    #[error("cannot start them: {0}")]
     Pool(rayon::ThreadPoolBuildError),
     /// A worker failed while it held a shard's file for writing.
+    #[error("a worker failed while writing")]
     Writing,
-}
-
-impl fmt::Display for ProveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ProveError::Buckets(e) => write!(f, "bad --buckets: {e}"),
-            ProveError::Size { rows, cols } => write!(
-                f,
-                "boggle prove handles boards of at most {MAX_CELLS} cells, not {rows}x{cols}"
-            ),
-            ProveError::Shard { given } => {
-                write!(f, "--shard {} is not I/N with 0 <= I < N", printable(given))
-            }
-            ProveError::TooManyShards { count, groups } => {
-                let (group, shard) = if *groups == 1 {
-                    ("group", "shard")
-                } else {
-                    ("groups", "shards")
-                };
-                write!(
-                    f,
-                    "--shard .../{count}: the proof has {groups} {group} of classes and a shard \
-                     proves whole groups, so at most {groups} {shard}"
-                )
-            }
-            ProveError::TooLarge(estimate) => estimate.fmt(f),
-            ProveError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            ProveError::NotAFile { path } => write!(
-                f,
-                "{}: not a regular file (a shard's files are never FIFOs, devices or directories)",
-                path.display()
-            ),
-            ProveError::TooBig { path, limit } => write!(
-                f,
-                "{}: larger than {} (more than this kind of file holds)",
-                path.display(),
-                bytes(*limit)
-            ),
-            ProveError::Locked { path } => write!(
-                f,
-                "{}: another run of this shard holds its lock (two runs of one shard must not \
-                 write its file together; wait for it or stop it)",
-                path.display()
-            ),
-            ProveError::NoShards { dir } => write!(f, "{}: no shard files here", dir.display()),
-            ProveError::Record { path, line, reason } => {
-                write!(f, "{}:{line}: {reason}", path.display())
-            }
-            ProveError::Params { path, reason } => write!(f, "{}: {reason}", path.display()),
-            ProveError::Mismatch {
-                first,
-                second: Some(second),
-                fields,
-            } => write!(
-                f,
-                "{} and {}: the two shards were run with other settings ({} differ)",
-                first.display(),
-                second.display(),
-                fields.join(", ")
-            ),
-            ProveError::Mismatch {
-                first,
-                second: None,
-                fields,
-            } => write!(
-                f,
-                "{}: this shard was run with other settings ({} differ from this command line's)",
-                first.display(),
-                fields.join(", ")
-            ),
-            ProveError::SameShard { first, second } => write!(
-                f,
-                "{} and {}: the same shard twice",
-                first.display(),
-                second.display()
-            ),
-            ProveError::Marker { path, reason } => write!(f, "{}: {reason}", path.display()),
-            ProveError::WrongWords {
-                path,
-                given,
-                expected,
-            } => write!(
-                f,
-                "{}: the proof was made with another word list ({} words, hash {}; this one has \
-                 {} words, hash {}): give the proof's with --dict",
-                path.display(),
-                expected.0,
-                printable(&expected.1),
-                given.0,
-                given.1
-            ),
-            ProveError::UnreadableWords {
-                params,
-                named,
-                source,
-            } => {
-                write!(
-                    f,
-                    "{}: the word list it names, {}, ",
-                    params.display(),
-                    named.display()
-                )?;
-                match source {
-                    Some(e) => write!(f, "cannot be read ({e})")?,
-                    None => f.write_str("is not a regular file")?,
-                }
-                f.write_str("; give the proof's word list with --dict")
-            }
-            ProveError::Recheck {
-                path,
-                line,
-                class,
-                claimed,
-                found,
-            } => write!(
-                f,
-                "{}:{line}: class {class} proved again gives bound {} and {} boards, but the line \
-                 says bound {} and {} boards: the records are wrong, nothing is proved",
-                path.display(),
-                found.0,
-                found.1,
-                claimed.0,
-                claimed.1
-            ),
-            ProveError::Threads(e) => write!(f, "the worker threads failed: {e}"),
-            ProveError::Encode(e) => write!(f, "cannot encode a record: {e}"),
-            ProveError::Dictionary { nodes } => write!(
-                f,
-                "the dictionary is too large to prove with ({nodes} trie nodes, at most {MAX_TRIE_NODES})"
-            ),
-        }
-    }
-}
-
-impl fmt::Display for BadRecord {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BadRecord::Json(e) => write!(f, "not a record: {}", printable(&e.to_string())),
-            BadRecord::TooLong { limit } => {
-                write!(f, "longer than any record ({})", bytes(*limit as u64))
-            }
-            BadRecord::NotAClass { class } => {
-                write!(f, "class {class} is not one of this proof's classes")
-            }
-            BadRecord::OtherShard { class, owner } => {
-                write!(f, "class {class} belongs to shard {owner}, not this one")
-            }
-            BadRecord::Conflict { class, first } => write!(
-                f,
-                "class {class} is on line {first} too, with another bound or other boards"
-            ),
-            BadRecord::Cpu => f.write_str("its cpu is not a number of seconds"),
-            BadRecord::Board { index, reason } => write!(f, "board {index}: {reason}"),
-        }
-    }
-}
-
-impl fmt::Display for BadBoard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BadBoard::Letters { cells } => write!(
-                f,
-                "not {cells} cells of letters A to Z (QU for a Q under Qu rules)"
-            ),
-            BadBoard::NotInClass { board } => write!(
-                f,
-                "{board} is not in the line's class (no rotation or reflection of it is)"
-            ),
-            BadBoard::NotCanonical { board, canonical } => write!(
-                f,
-                "{board} is not the form of itself that sorts first ({canonical})"
-            ),
-            BadBoard::Twice { board } => write!(f, "{board} is in the record twice"),
-            BadBoard::Score {
-                board,
-                claimed,
-                actual,
-            } => write!(f, "{board} scores {actual}, not {claimed}"),
-            BadBoard::UnderTarget {
-                board,
-                score,
-                above,
-            } => write!(f, "{board} {score} is under the target {above}"),
-            BadBoard::AboveBound {
-                board,
-                score,
-                bound,
-            } => write!(f, "{board} scores {score}, above its class's bound {bound}"),
-        }
-    }
-}
-
-impl fmt::Display for BadParams {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BadParams::Json(e) => {
-                write!(f, "not a shard's settings: {}", printable(&e.to_string()))
-            }
-            BadParams::Field { field, must } => write!(f, "\"{field}\" must be {must}"),
-            BadParams::Size { rows, cols } => write!(
-                f,
-                "a {rows}x{cols} board: boggle prove handles at most {MAX_CELLS} cells"
-            ),
-            BadParams::Buckets(e) => write!(f, "\"buckets\": {e}"),
-            BadParams::TooLarge(estimate) => estimate.fmt(f),
-            BadParams::Classes { claimed, actual } => write!(
-                f,
-                "\"classes\" says {claimed}, but the settings make {actual}"
-            ),
-            BadParams::Shards { count, groups } => write!(
-                f,
-                "\"shards\" says {count}, more than the proof's {groups} groups"
-            ),
-            BadParams::Name { named, recorded } => write!(
-                f,
-                "the file's name says {named} shards, its \"shards\" {recorded}"
-            ),
-            BadParams::Rules { name, why } => write!(f, "rules {name}: {why}"),
-        }
-    }
-}
-
-impl fmt::Display for BadMarker {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BadMarker::Json(e) => {
-                write!(f, "not a completion marker: {}", printable(&e.to_string()))
-            }
-            BadMarker::Differs { marker, records } => write!(
-                f,
-                "the marker says {} classes, {} boards, digest {}; the records hold {} classes, \
-                 {} boards, digest {}: they changed after the shard finished",
-                marker.0,
-                marker.1,
-                printable(&marker.2),
-                records.0,
-                records.1,
-                records.2
-            ),
-            BadMarker::Missing { have, owned } => write!(
-                f,
-                "the marker says the shard is done, but only {have} of its {owned} classes have a record"
-            ),
-        }
-    }
-}
-
-impl fmt::Display for ThreadsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ThreadsError::Pool(e) => e.fmt(f),
-            ThreadsError::Writing => f.write_str("a worker failed while writing"),
-        }
-    }
-}
-
-impl std::error::Error for ProveError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ProveError::Buckets(e) => Some(e),
-            ProveError::Io { source, .. } => Some(source),
-            ProveError::UnreadableWords {
-                source: Some(source),
-                ..
-            } => Some(source),
-            ProveError::Encode(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-impl std::error::Error for BadRecord {}
-
-impl std::error::Error for BadBoard {}
-
-impl std::error::Error for BadParams {}
-
-impl std::error::Error for BadMarker {}
-
-impl std::error::Error for ThreadsError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ThreadsError::Pool(e) => Some(e),
-            ThreadsError::Writing => None,
-        }
-    }
 }
 
 impl ProveError {
@@ -662,10 +510,9 @@ mod tests {
         };
         assert_eq!(e.to_string(), "out: no shard files here");
         let e = ProveError::Threads(ThreadsError::Writing);
-        assert_eq!(
-            e.to_string(),
-            "the worker threads failed: a worker failed while writing"
-        );
+        assert_eq!(e.to_string(), "the worker threads failed");
+        let cause = std::error::Error::source(&e).map(ToString::to_string);
+        assert_eq!(cause.as_deref(), Some("a worker failed while writing"));
         assert!(!e.is_usage());
     }
 

@@ -124,15 +124,23 @@ fn word_list(dict: Option<&Path>, params: &Params, path: &Path) -> Result<Dictio
         BUILTIN_COURSE => Ok(Dictionary::load_default()?),
         named => {
             let named = PathBuf::from(named);
-            let unreadable = |source| ProveError::UnreadableWords {
-                params: path.to_path_buf(),
-                named: named.clone(),
-                source,
-            };
             match std::fs::metadata(&named) {
                 Ok(meta) if meta.is_file() => {}
-                Ok(_) => return Err(unreadable(None).into()),
-                Err(e) => return Err(unreadable(Some(e)).into()),
+                Ok(_) => {
+                    return Err(ProveError::WordsNotAFile {
+                        params: path.to_path_buf(),
+                        named,
+                    }
+                    .into());
+                }
+                Err(source) => {
+                    return Err(ProveError::UnreadableWords {
+                        params: path.to_path_buf(),
+                        named,
+                        source,
+                    }
+                    .into());
+                }
             }
             Ok(Dictionary::from_file(&named)?)
         }

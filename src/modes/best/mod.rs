@@ -226,9 +226,10 @@ impl Progress {
 }
 
 /// Why the boards a search would visit cannot be made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpaceError {
     /// The dice are not one per cell.
+    #[error("{dice} dice do not fill a {rows}x{cols} board")]
     DiceDoNotFill {
         /// Dice in the set.
         dice: usize,
@@ -238,21 +239,9 @@ pub enum SpaceError {
         cols: usize,
     },
     /// A die has no faces.
+    #[error("a die has no faces")]
     FacelessDie,
 }
-
-impl std::fmt::Display for SpaceError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SpaceError::DiceDoNotFill { dice, rows, cols } => {
-                write!(f, "{dice} dice do not fill a {rows}x{cols} board")
-            }
-            SpaceError::FacelessDie => f.write_str("a die has no faces"),
-        }
-    }
-}
-
-impl std::error::Error for SpaceError {}
 
 /// The boards the search may visit: any letters, or what a set of real dice can show.
 #[derive(Clone, Debug, PartialEq, Eq)]

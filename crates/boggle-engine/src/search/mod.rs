@@ -91,6 +91,10 @@ use general::{BitSet, Sink, Walk};
 pub const STEP_BUDGET: u64 = 50_000_000;
 
 /// A search that reached [`STEP_BUDGET`]: its words may be incomplete.
+///
+/// Its `Display` and `Error` are written by hand, not derived with
+/// `thiserror` as every other crate's errors are: the engine keeps zero
+/// dependencies, and one unit struct does not need a derive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Exhausted;
 

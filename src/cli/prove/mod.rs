@@ -17,6 +17,7 @@ use clap::{Args, Subcommand};
 use super::args::{self, RulesArgs};
 use super::{CliError, UsageError};
 use crate::player::signals::{self, OnSignal};
+use boggle_engine::plural;
 use boggle_game::error::Error;
 use boggle_game::rules::{Preset, WordList};
 use boggle_prove::classes::Buckets;
@@ -273,11 +274,7 @@ fn report_resumed(resumed: &Resumed, mine: usize) {
         line += &format!(
             "; {} repeated {} ignored (two runs of this shard overlapped)",
             resumed.repeats,
-            if resumed.repeats == 1 {
-                "line"
-            } else {
-                "lines"
-            }
+            plural(resumed.repeats, "line", "lines")
         );
     }
     if resumed.cut {

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 use std::time::Instant;
 
+use boggle_engine::plural;
 use boggle_game::GameBoard;
 use boggle_prove::classes::Group;
 use boggle_prove::limits::duration;
@@ -50,7 +51,7 @@ pub(super) fn write_grid<W: Write>(
     settings: &Settings,
 ) -> io::Result<()> {
     let rules = &settings.rules;
-    let Ok(grid) = GameBoard::from_letters(&board.board, rules.rows, rules.cols, rules.qu) else {
+    let Ok(grid) = GameBoard::from_letters(&board.board, rules.rows, rules.cols, rules.q) else {
         return Ok(());
     };
     for row in grid.show_board().lines() {
@@ -89,7 +90,7 @@ pub(super) fn write_summary<W: Write>(
         out,
         "time: {:.1} CPU-s in the classes, {wall:.1} s wall, {threads} {}",
         summary.cpu,
-        if threads == 1 { "thread" } else { "threads" }
+        plural(threads, "thread", "threads")
     )?;
     for board in &summary.boards {
         writeln!(out, "{} {}", board.score, board.board)?;

@@ -14,6 +14,7 @@ use unicode_width::UnicodeWidthStr;
 use super::app::{Screen, View};
 use crate::net::client::{Results, points, waiting_for};
 use crate::tui::ui::{Look, board_size, clock, draw_board, largest_cell};
+use boggle_engine::plural;
 use boggle_net::protocol::clean;
 
 /// The narrowest panel beside the board (lobby, words, results).
@@ -285,7 +286,7 @@ fn lobby_lines(screen: &Screen) -> Vec<Line<'static>> {
                 "{} {state:<9} {:>4} {}",
                 pad(name, column),
                 p.total,
-                if p.total == 1 { "point" } else { "points" }
+                plural(p.total, "point", "points")
             ))
         })
         .collect();

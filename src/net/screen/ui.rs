@@ -61,7 +61,7 @@ pub(crate) fn draw(frame: &mut Frame, screen: &Screen, look: Look) -> usize {
     };
     let mut most = 0;
     match screen.view {
-        View::Lobby => panel(frame, side, "lobby", lobby_lines(screen), true),
+        View::Lobby => panel(frame, side, "lobby", lobby_lines(screen)),
         View::Round => {
             let lines = screen
                 .verdicts
@@ -76,7 +76,7 @@ pub(crate) fn draw(frame: &mut Frame, screen: &Screen, look: Look) -> usize {
                     Line::styled(text.clone(), style)
                 })
                 .collect();
-            panel(frame, side, "your words", lines, true);
+            panel(frame, side, "your words", lines);
         }
         View::Results => most = results_panel(frame, screen, side),
     }
@@ -93,16 +93,15 @@ pub(crate) fn draw(frame: &mut Frame, screen: &Screen, look: Look) -> usize {
     most
 }
 
-/// A bordered panel titled `title` holding `lines` (wrapped where `wrap`).
-fn panel(frame: &mut Frame, area: Rect, title: &str, lines: Vec<Line<'static>>, wrap: bool) {
-    let mut text = Paragraph::new(lines).block(
-        Block::default()
-            .borders(Borders::ALL)
-            .title(title.to_string()),
-    );
-    if wrap {
-        text = text.wrap(Wrap { trim: false });
-    }
+/// A bordered panel titled `title` holding `lines`, wrapped to its width.
+fn panel(frame: &mut Frame, area: Rect, title: &str, lines: Vec<Line<'static>>) {
+    let text = Paragraph::new(lines)
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(title.to_string()),
+        )
+        .wrap(Wrap { trim: false });
     frame.render_widget(text, area);
 }
 

@@ -15,7 +15,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use boggle::{Dictionary, GameBoard, Rules, WordFind};
+use boggle::{Dictionary, GameBoard, QReads, Rules, WordFind};
 use boggle_net::protocol::{ClientMsg, ServerMsg, VERSION, encode};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
@@ -280,8 +280,8 @@ async fn client(
         }) = serde_json::from_str(&line)
         {
             let cells: Vec<&str> = board.iter().map(String::as_str).collect();
-            let board =
-                GameBoard::from_cells(cells, rows, cols, true).map_err(std::io::Error::other)?;
+            let board = GameBoard::from_cells(cells, rows, cols, QReads::Qu)
+                .map_err(std::io::Error::other)?;
             break board;
         }
     };

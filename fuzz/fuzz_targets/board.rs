@@ -6,7 +6,7 @@
 use std::sync::{Arc, OnceLock};
 
 use boggle_engine::path;
-use boggle::{Dictionary, GameBoard, MoveRule, Rules, WordFind};
+use boggle::{Dictionary, GameBoard, MoveRule, QReads, Rules, WordFind};
 use libfuzzer_sys::fuzz_target;
 
 fn dictionary() -> Arc<Dictionary> {
@@ -25,26 +25,26 @@ fuzz_target!(|data: &[u8]| {
     };
     // Shapes up to 9x9 exercise both the bitmask and the bit-vector search paths.
     let (rows, cols) = (usize::from(rows % 10), usize::from(cols % 10));
-    let qu = flags & 1 != 0;
+    let q = if flags & 1 != 0 { QReads::Qu } else { QReads::Q };
     let text = String::from_utf8_lossy(rest);
     let _ = GameBoard::new(&text);
     for board in [
-        GameBoard::from_letters(&text, rows, cols, qu),
-        GameBoard::from_cells(text.split_whitespace(), rows, cols, qu),
+        GameBoard::from_letters(&text, rows, cols, q),
+        GameBoard::from_cells(text.split_whitespace(), rows, cols, q),
     ]
     .into_iter()
     .flatten()
     {
         assert_eq!((board.rows(), board.cols()), (rows, cols));
         let shown = board.show_board();
-        let again = GameBoard::from_cells(shown.split_whitespace(), rows, cols, false);
+        let again = GameBoard::from_cells(shown.split_whitespace(), rows, cols, QReads::Q);
         assert_eq!(again.as_ref(), Ok(&board), "shown as {shown:?}");
         for moves in [MoveRule::NoUp, MoveRule::EightNeighbours] {
             let rules = Rules {
                 rows,
                 cols,
                 moves,
-                qu,
+                q,
                 min_len: 1,
                 ..Rules::project4()
             };

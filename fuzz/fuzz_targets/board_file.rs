@@ -3,7 +3,7 @@
 //! a board read back from its own cells is the same board.
 #![no_main]
 
-use boggle::GameBoard;
+use boggle::{GameBoard, QReads};
 use boggle::cli::board_file::{parse_board_file, parse_board_line};
 use libfuzzer_sys::fuzz_target;
 
@@ -11,16 +11,16 @@ fuzz_target!(|data: &[u8]| {
     let Some((&knobs, rest)) = data.split_first() else {
         return;
     };
-    let qu = knobs & 1 != 0;
+    let q = if knobs & 1 != 0 { QReads::Qu } else { QReads::Q };
     let text = String::from_utf8_lossy(rest);
-    match parse_board_file(&text, qu) {
+    match parse_board_file(&text, q) {
         Ok(board) => {
             let cells: Vec<String> = board.faces().iter().map(ToString::to_string).collect();
             let again = GameBoard::from_cells(
                 cells.iter().map(String::as_str),
                 board.rows(),
                 board.cols(),
-                qu,
+                q,
             )
             .expect("a board's own cells read back");
             assert_eq!(again, board);
@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let (rows, cols) = (usize::from(knobs >> 1 & 7) + 1, usize::from(knobs >> 4) + 1);
-    if let Ok(board) = parse_board_line(&text, rows, cols, qu) {
+    if let Ok(board) = parse_board_line(&text, rows, cols, q) {
         assert_eq!((board.rows(), board.cols()), (rows, cols));
     }
 });

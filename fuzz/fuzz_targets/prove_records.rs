@@ -48,7 +48,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(checker.owner(record.class), Some(shard));
         for board in &record.boards {
             let rules = &p.settings.rules;
-            let grid = GameBoard::from_letters(&board.board, rules.rows, rules.cols, rules.qu)
+            let grid = GameBoard::from_letters(&board.board, rules.rows, rules.cols, rules.q)
                 .expect("a checked board has the proof's size");
             assert_eq!(searcher.score(&grid), board.score, "{}", board.board);
         }

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use boggle::dictionary::Level;
 use boggle::modes::versus::{self, Highlight, Settings};
 use boggle::player::keyboard::Plain;
-use boggle::{Dictionary, GameBoard, Preset, Rules, WordFind};
+use boggle::{Dictionary, GameBoard, Preset, QReads, Rules, WordFind};
 use libfuzzer_sys::fuzz_target;
 
 fn finder() -> &'static WordFind {
@@ -38,7 +38,7 @@ fuzz_target!(|data: &[u8]| {
     let mut keys = Plain::new(data);
     let mut out = Vec::new();
     let roll =
-        || GameBoard::from_letters("QITEARSNSTRADENI", 4, 4, true).map_err(boggle::Error::Board);
+        || GameBoard::from_letters("QITEARSNSTRADENI", 4, 4, QReads::Qu).map_err(boggle::Error::Board);
     let record = versus::play(&mut keys, &mut out, &settings, roll).expect("a byte slice reads");
     assert!(record.human_wins <= record.rounds);
     let out = String::from_utf8_lossy(&out);

@@ -59,7 +59,7 @@ pub fn run(args: &BenchArgs) -> Result<(), CliError> {
         .rules
         .resolve_with_dictionary(Preset::Classic, "bench")?;
     let listed = match &args.boards {
-        Some(path) => Some(read_board_list(path, rules.rows, rules.cols, rules.qu)?),
+        Some(path) => Some(read_board_list(path, rules.rows, rules.cols, rules.q)?),
         None => None,
     };
     let loading = Instant::now();

@@ -12,8 +12,9 @@ use clap::builder::RangedU64ValueParser;
 
 use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
 use super::{CliError, UsageError};
-use crate::modes::best::{self, Budget, Options, Progress, Ranked, Schedule, Space};
+use crate::modes::best::{self, Budget, Options, Progress, Ranked, Schedule, Space, SpaceOf};
 use crate::player::signals::{self, OnSignal};
+use boggle_engine::plural;
 use boggle_game::error::Error;
 use boggle_game::face::Face;
 use boggle_game::rules::{Preset, Rules};
@@ -90,7 +91,13 @@ pub fn run(args: &BestArgs) -> Result<(), CliError> {
         .rules
         .resolve_with_dictionary(Preset::Project4, "best")?;
     let options = options(args)?;
-    let space = Space::for_rules(&rules, args.rules.dice.is_some()).map_err(UsageError::Search)?;
+    // Dice named on the command line are searched as dice; otherwise any letters.
+    let of = if args.rules.dice.is_some() {
+        SpaceOf::Dice
+    } else {
+        SpaceOf::Letters
+    };
+    let space = Space::for_rules(&rules, of).map_err(UsageError::Search)?;
     let dictionary = args.dict.load(&rules)?;
     let progress = Arc::new(Progress::new());
     // Ctrl-C, SIGTERM and SIGHUP stop the search and keep its boards (the
@@ -190,11 +197,11 @@ fn summarise(progress: &Progress, started: Instant, options: &Options) {
     } else {
         "done"
     };
-    let threads = if options.threads == 1 {
-        "1 thread".to_string()
-    } else {
-        format!("{} threads", options.threads)
-    };
+    let threads = format!(
+        "{} {}",
+        options.threads,
+        plural(options.threads, "thread", "threads")
+    );
     let line = format!(
         "{how}: {}{}, {} boards, seed {}, {threads}",
         status(progress, started),

@@ -8,7 +8,7 @@ use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use boggle_game::face::Face;
+use boggle_game::face::{Face, QReads};
 use boggle_game::game_board::{BoardError, GameBoard, MAX_CELLS};
 
 /// Largest board file read: the largest board ([`MAX_CELLS`] cells written
@@ -174,9 +174,9 @@ pub struct BoardSyntaxError {
     pub problem: BoardProblem,
 }
 
-/// Parses a spec 002 board file. With `qu`, a lone `Q` cell is the Qu face.
+/// Parses a spec 002 board file. Under [`QReads::Qu`], a lone `Q` cell is the Qu face.
 /// A leading UTF-8 byte-order mark is skipped, as word lists' are.
-pub fn parse_board_file(text: &str, qu: bool) -> Result<GameBoard, BoardSyntaxError> {
+pub fn parse_board_file(text: &str, q: QReads) -> Result<GameBoard, BoardSyntaxError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let at = |line: usize, problem: BoardProblem| BoardSyntaxError { line, problem };
     let mut tokens = text
@@ -214,7 +214,7 @@ pub fn parse_board_file(text: &str, qu: bool) -> Result<GameBoard, BoardSyntaxEr
             let found = token.to_string();
             at(line, BoardProblem::NotACell { found })
         })?;
-        faces.push(face.with_qu(qu));
+        faces.push(face.with_q(q));
     }
     if faces.len() < cells {
         let found = faces.len();
@@ -247,7 +247,7 @@ fn line_at(bytes: &[u8], offset: usize) -> usize {
 
 /// Reads and parses one spec 002 board file (`-`: standard input), at most
 /// [`MAX_FILE_BYTES`] of it.
-pub fn read_board_file(path: &Path, qu: bool) -> Result<GameBoard, BoardFileError> {
+pub fn read_board_file(path: &Path, q: QReads) -> Result<GameBoard, BoardFileError> {
     let mut bytes = Vec::new();
     open(path)?
         .take(MAX_FILE_BYTES + 1)
@@ -266,7 +266,7 @@ pub fn read_board_file(path: &Path, qu: bool) -> Result<GameBoard, BoardFileErro
         path: path.to_path_buf(),
         line: line_at(&bytes, e.valid_up_to()),
     })?;
-    parse_board_file(text, qu).map_err(|e| BoardFileError::Malformed {
+    parse_board_file(text, q).map_err(|e| BoardFileError::Malformed {
         path: path.to_path_buf(),
         line: e.line,
         problem: e.problem,
@@ -280,7 +280,7 @@ pub fn read_board_list(
     path: &Path,
     rows: usize,
     cols: usize,
-    qu: bool,
+    q: QReads,
 ) -> Result<Vec<GameBoard>, BoardFileError> {
     let file = || path.to_path_buf();
     let mut reader = BufReader::new(open(path)?);
@@ -324,7 +324,7 @@ pub fn read_board_list(
             continue;
         }
         let board =
-            parse_board_line(text, rows, cols, qu).map_err(|e| BoardFileError::Malformed {
+            parse_board_line(text, rows, cols, q).map_err(|e| BoardFileError::Malformed {
                 path: file(),
                 line,
                 problem: BoardProblem::Board(e),
@@ -334,16 +334,16 @@ pub fn read_board_list(
 }
 
 /// Parses one row-major line of a board list: one letter per cell, any case;
-/// with `qu`, `q` is the Qu face (a following `u` is the next cell).
+/// under [`QReads::Qu`], `q` is the Qu face (a following `u` is the next cell).
 pub fn parse_board_line(
     line: &str,
     rows: usize,
     cols: usize,
-    qu: bool,
+    q: QReads,
 ) -> Result<GameBoard, BoardError> {
     // Each character is one cell, so the design's parser of cells reads it.
     let cells: Vec<String> = line.trim().chars().map(String::from).collect();
-    GameBoard::from_cells(cells.iter().map(String::as_str), rows, cols, qu)
+    GameBoard::from_cells(cells.iter().map(String::as_str), rows, cols, q)
 }
 
 #[cfg(test)]
@@ -352,15 +352,16 @@ mod tests {
 
     #[test]
     fn reads_spec_002_files() {
-        let board =
-            parse_board_file("4 4\nS N R T\nO I E L\nE Qu T T\nR S A T\n", true).expect("valid");
+        let board = parse_board_file("4 4\nS N R T\nO I E L\nE Qu T T\nR S A T\n", QReads::Qu)
+            .expect("valid");
         assert_eq!(
             board.show_board(),
             "S  N  R  T\nO  I  E  L\nE  Qu T  T\nR  S  A  T\n"
         );
-        let q = parse_board_file("4 4\nS N R T\nO I E L\nE Q T T\nR S A T", true).expect("valid");
+        let q =
+            parse_board_file("4 4\nS N R T\nO I E L\nE Q T T\nR S A T", QReads::Qu).expect("valid");
         assert_eq!(q, board);
-        let wide = parse_board_file("2 3 a b c\nd e f", true).expect("valid");
+        let wide = parse_board_file("2 3 a b c\nd e f", QReads::Qu).expect("valid");
         assert_eq!((wide.rows(), wide.cols()), (2, 3));
     }
 
@@ -377,7 +378,7 @@ mod tests {
             ("99999 99999", 1, "too large"),
         ];
         for (text, line, message) in cases {
-            let err = parse_board_file(text, true).expect_err(text);
+            let err = parse_board_file(text, QReads::Qu).expect_err(text);
             let problem = err.problem.to_string();
             assert_eq!(err.line, line, "{text:?}: {problem}");
             assert!(problem.contains(message), "{text:?}: {problem}");
@@ -386,8 +387,8 @@ mod tests {
 
     #[test]
     fn a_byte_order_mark_is_skipped() {
-        let plain = parse_board_file("2 2\nA B\nC D\n", true).expect("valid");
-        let marked = parse_board_file("\u{feff}2 2\nA B\nC D\n", true).expect("valid");
+        let plain = parse_board_file("2 2\nA B\nC D\n", QReads::Qu).expect("valid");
+        let marked = parse_board_file("\u{feff}2 2\nA B\nC D\n", QReads::Qu).expect("valid");
         assert_eq!(marked, plain);
     }
 
@@ -400,12 +401,12 @@ mod tests {
 
     #[test]
     fn board_lines_read_q_as_qu() {
-        let board = parse_board_line("quitxxxxxxxxaqua", 4, 4, true).expect("16 cells");
+        let board = parse_board_line("quitxxxxxxxxaqua", 4, 4, QReads::Qu).expect("16 cells");
         assert_eq!(
             board.show_board(),
             "Qu U  I  T\nX  X  X  X\nX  X  X  X\nA  Qu U  A\n"
         );
-        assert!(parse_board_line("abc", 4, 4, true).is_err());
-        assert!(parse_board_line("abcdefghijklmno!", 4, 4, true).is_err());
+        assert!(parse_board_line("abc", 4, 4, QReads::Qu).is_err());
+        assert!(parse_board_line("abcdefghijklmno!", 4, 4, QReads::Qu).is_err());
     }
 }

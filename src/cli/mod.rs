@@ -238,7 +238,7 @@ pub(crate) fn given_board(
     args.board
         .as_deref()
         .map(|text| {
-            GameBoard::from_typed(text, rules.rows, rules.cols, rules.qu).map_err(|source| {
+            GameBoard::from_typed(text, rules.rows, rules.cols, rules.q).map_err(|source| {
                 CliError::Usage(UsageError::Board {
                     rows: rules.rows,
                     cols: rules.cols,

@@ -113,7 +113,7 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
     }
     let board = match &args.board {
         Some(letters) => Some(
-            GameBoard::from_letters(letters, rules.rows, rules.cols, rules.qu).map_err(
+            GameBoard::from_letters(letters, rules.rows, rules.cols, rules.q).map_err(
                 |source| UsageError::Board {
                     rows: rules.rows,
                     cols: rules.cols,

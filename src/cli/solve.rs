@@ -43,7 +43,7 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
     }
     let mut boards = Vec::new();
     if let Some(letters) = &args.board {
-        let board = GameBoard::from_typed(letters, rules.rows, rules.cols, rules.qu);
+        let board = GameBoard::from_typed(letters, rules.rows, rules.cols, rules.q);
         boards.push(board.map_err(|source| UsageError::Board {
             rows: rules.rows,
             cols: rules.cols,
@@ -51,7 +51,7 @@ pub fn run(args: &SolveArgs) -> Result<(), CliError> {
         })?);
     }
     for path in &args.files {
-        boards.push(read_board_file(path, rules.qu)?);
+        boards.push(read_board_file(path, rules.q)?);
     }
     let dictionary = Arc::new(args.dict.load(&rules)?);
     let mut out = BufWriter::new(io::stdout().lock());

@@ -17,6 +17,7 @@ use crate::tui::app::{App, BoardSource};
 use crate::tui::records::{self, RecordKey, Records};
 use crate::tui::terminal;
 use crate::tui::ui::{self, Look};
+use boggle_engine::plural;
 use boggle_game::Dictionary;
 use boggle_game::dictionary::{Level, WordList};
 use boggle_game::game_board::GameBoard;
@@ -171,7 +172,7 @@ fn record(key: RecordKey, score: u32) -> (String, Option<String>) {
     match Records::update(&path, |records| records.add_game(key, score)) {
         Ok(updated) => {
             let (record, new_best) = updated.value;
-            let games = if record.played == 1 { "game" } else { "games" };
+            let games = plural(record.played, "game", "games");
             let best = if new_best { " (new best)" } else { "" };
             let note = format!("{} {games} here, best {}{best}", record.played, record.best);
             (note, updated.warning)

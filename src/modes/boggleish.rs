@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use crate::modes::lfsr::{Lfsr, permute_by};
 use crate::player::keyboard::{Keyboard, Typed, ask};
+use boggle_engine::plural;
 use boggle_game::dice::{DiceSet, LETTER_FREQUENCIES};
 use boggle_game::die::Die;
 use boggle_game::error::Error;
@@ -83,10 +84,7 @@ pub fn shake(rules: &Rules, lfsr: &mut Lfsr) -> Result<GameBoard, BoardError> {
             (0..cells).map(|_| frequency_face(&mut draw)).collect()
         }
     };
-    let faces = faces
-        .into_iter()
-        .map(|face| face.with_qu(rules.qu))
-        .collect();
+    let faces = faces.into_iter().map(|face| face.with_q(rules.q)).collect();
     GameBoard::from_faces(rules.rows, rules.cols, faces)
 }
 
@@ -205,9 +203,19 @@ where
         let word = String::from_utf8_lossy(&word).to_ascii_uppercase();
         let points = game.judge(&word).points();
         total = total.saturating_add(points);
-        writeln!(out, "{word}: {points} {}", plural(points)).map_err(Error::Output)?;
+        writeln!(
+            out,
+            "{word}: {points} {}",
+            plural(points, "point", "points")
+        )
+        .map_err(Error::Output)?;
     }
-    writeln!(out, "Total score: {total} {}", plural(total)).map_err(Error::Output)?;
+    writeln!(
+        out,
+        "Total score: {total} {}",
+        plural(total, "point", "points")
+    )
+    .map_err(Error::Output)?;
     out.flush().map_err(Error::Output)?;
     Ok(total)
 }
@@ -248,26 +256,19 @@ fn run_timer<K: Keyboard + ?Sized, W: Write>(
     writeln!(
         out,
         "You have {seconds} {}: write down every word you find!",
-        unit(seconds)
+        plural(seconds, "second", "seconds")
     )
     .map_err(Error::Output)?;
     for left in (1..=seconds).rev() {
         if left < seconds && (left % 10 == 0 || left <= 5) {
-            writeln!(out, "{left} {} left", unit(left)).map_err(Error::Output)?;
+            writeln!(out, "{left} {} left", plural(left, "second", "seconds"))
+                .map_err(Error::Output)?;
         }
         out.flush().map_err(Error::Output)?;
         keys.wait(Duration::from_secs(1));
     }
     writeln!(out, "Time's up! Enter the words you found.").map_err(Error::Output)?;
     Ok(())
-}
-
-fn plural(points: u32) -> &'static str {
-    if points == 1 { "point" } else { "points" }
-}
-
-fn unit(seconds: u64) -> &'static str {
-    if seconds == 1 { "second" } else { "seconds" }
 }
 
 #[cfg(test)]

@@ -8,7 +8,9 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use crate::player::keyboard::{Keyboard, Plain, Typed, time_left};
+use boggle_engine::plural;
 use boggle_game::error::Error;
+use boggle_game::face::QReads;
 use boggle_game::game::Game;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Rules;
@@ -129,10 +131,9 @@ pub fn board_prompt(rules: &Rules) -> String {
     if is_spec_board(rules) {
         return BOARD_PROMPT.to_owned();
     }
-    let qu = if rules.qu {
-        " (Q or Qu for the Qu face)"
-    } else {
-        ""
+    let qu = match rules.q {
+        QReads::Qu => " (Q or Qu for the Qu face)",
+        QReads::Q => "",
     };
     format!(
         "Enter the {} letters of a {}x{} board{qu} to run manual tests, or leave empty to get a random board: ",
@@ -149,7 +150,7 @@ fn is_spec_game(rules: &Rules) -> bool {
 
 /// Whether the board is spec 004's: 4x4 with a plain `Q`.
 fn is_spec_board(rules: &Rules) -> bool {
-    rules.rows == 4 && rules.cols == 4 && !rules.qu
+    rules.rows == 4 && rules.cols == 4 && rules.q == QReads::Q
 }
 
 /// The board in the first answer, once trimmed. Spec 004 takes exactly 16
@@ -165,7 +166,7 @@ fn typed_board<E: Write>(line: &[u8], rules: &Rules, err: &mut E) -> Option<Game
     if is_spec_board(rules) && text.chars().count() != rules.cells() {
         // Spec 004's rule: anything but 16 characters is a random board. Where
         // it was a board with spaces in it, say why it was not taken.
-        let spaced = GameBoard::from_typed(text, rules.rows, rules.cols, rules.qu).is_ok();
+        let spaced = GameBoard::from_typed(text, rules.rows, rules.cols, rules.q).is_ok();
         if spaced {
             let _ = writeln!(
                 err,
@@ -174,7 +175,7 @@ fn typed_board<E: Write>(line: &[u8], rules: &Rules, err: &mut E) -> Option<Game
         }
         return None;
     }
-    match GameBoard::from_typed(text, rules.rows, rules.cols, rules.qu) {
+    match GameBoard::from_typed(text, rules.rows, rules.cols, rules.q) {
         Ok(board) => Some(board),
         Err(e) => {
             // Diagnostics must never stop the game, so a failed write is ignored.
@@ -267,8 +268,4 @@ pub fn write_summary<W: Write>(out: &mut W, game: &Game) -> std::io::Result<()> 
         writeln!(out, "{found} {word:<width$} {points:>2}{rare}")?;
     }
     Ok(())
-}
-
-fn plural(n: u32, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 { one } else { many }
 }

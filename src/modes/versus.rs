@@ -14,8 +14,10 @@ use std::time::Duration;
 
 use crate::modes::console::TIME_UP;
 use crate::player::keyboard::{Keyboard, Typed, ask, time_left};
+use boggle_engine::plural;
 use boggle_game::dictionary::Level;
 use boggle_game::error::Error;
+use boggle_game::face::QReads;
 use boggle_game::game::{Game, Verdict, Winner};
 use boggle_game::game_board::{BoardError, GameBoard};
 use boggle_game::rules::{MoveRule, Rules};
@@ -140,11 +142,7 @@ where
             "You won {} of {} {}. Thanks for playing!",
             record.human_wins,
             record.rounds,
-            if record.rounds == 1 {
-                "round"
-            } else {
-                "rounds"
-            }
+            plural(record.rounds, "round", "rounds")
         )
         .map_err(Error::Output)?;
     }
@@ -169,10 +167,9 @@ where
         Some(false) => return roll().map(Some),
         Some(true) => {}
     }
-    let qu = if rules.qu {
-        " (Q or Qu for the Qu face)"
-    } else {
-        ""
+    let qu = match rules.q {
+        QReads::Qu => " (Q or Qu for the Qu face)",
+        QReads::Q => "",
     };
     loop {
         write!(
@@ -189,12 +186,12 @@ where
             return Ok(None);
         };
         let text = String::from_utf8_lossy(&line);
-        match GameBoard::from_typed(text.trim(), rules.rows, rules.cols, rules.qu) {
+        match GameBoard::from_typed(text.trim(), rules.rows, rules.cols, rules.q) {
             Ok(board) => return Ok(Some(board)),
             Err(e) => writeln!(
                 out,
                 "That is not a board: {}. Try again.",
-                board_problem(&e, rules.qu)
+                board_problem(&e, rules.q)
             )
             .map_err(Error::Output)?,
         }
@@ -202,10 +199,13 @@ where
 }
 
 /// What is wrong with a typed board, in the player's terms.
-fn board_problem(e: &BoardError, qu: bool) -> String {
+fn board_problem(e: &BoardError, q: QReads) -> String {
     match e {
         BoardError::WrongLength { expected, got } => {
-            let counting = if qu { " (Q or QU counting as one)" } else { "" };
+            let counting = match q {
+                QReads::Qu => " (Q or QU counting as one)",
+                QReads::Q => "",
+            };
             format!("it has {got} letters{counting}, and the board needs exactly {expected}")
         }
         BoardError::NotALetter { found, .. } => format!("{found:?} is not a letter from A to Z"),
@@ -284,7 +284,10 @@ pub fn feedback(word: &str, verdict: &Verdict) -> String {
     let word = word.to_ascii_uppercase();
     match verdict {
         Verdict::Accepted { points, .. } => {
-            format!("You found {word}: {points} {}.", points_word(*points))
+            format!(
+                "You found {word}: {points} {}.",
+                plural(*points, "point", "points")
+            )
         }
         Verdict::TooShort { min } => {
             format!("{word} is too short: words need at least {min} letters.")
@@ -392,17 +395,14 @@ fn columns(entries: &[String], width: usize) -> String {
     text
 }
 
-fn points_word(points: u32) -> &'static str {
-    if points == 1 { "point" } else { "points" }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn render_marks_the_path_and_pads_two_letter_faces() {
-        let board = GameBoard::from_cells(["Qu", "A", "-", "T"], 2, 2, true).expect("4 cells");
+        let board =
+            GameBoard::from_cells(["Qu", "A", "-", "T"], 2, 2, QReads::Qu).expect("4 cells");
         assert_eq!(
             render(&board, &[0, 3], Highlight::LowerCase),
             "qu A\n-  t\n"

@@ -13,6 +13,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 pub use super::link::{Dropped, JoinOptions, LinkError, REJOIN_FOR, WELCOME_WITHIN};
 use super::link::{Link, LinkEvent};
 use crate::tui::terminal::TerminalError;
+use boggle_engine::plural;
 use boggle_net::protocol::{ClientMsg, ErrorCode, LobbyPlayer, ServerMsg, WordPoints, clean};
 
 /// Why `boggle join` ended, other than the player leaving or the room's
@@ -147,14 +148,9 @@ pub fn waiting_for(players: &[LobbyPlayer], min_players: usize) -> Option<String
     })
 }
 
-/// `one` for 1, `many` otherwise.
-pub fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 { one } else { many }
-}
-
 /// `N point` or `N points`.
 pub fn points(n: u32) -> String {
-    format!("{n} {}", plural(n as usize, "point", "points"))
+    format!("{n} {}", plural(n, "point", "points"))
 }
 
 /// `WORD +N, ...`.

@@ -313,7 +313,7 @@ fn locked<T>(
     let mut options = OpenOptions::new();
     options.write(true).create(true);
     // A link or a FIFO planted at the lock's path is an error, not a hang or a write elsewhere.
-    let file = special_flags(&mut options, true)
+    let file = special_flags(&mut options, Links::Refuse)
         .open(&lock_path)
         .map_err(fail)?;
     if !file.metadata().map_err(fail)?.is_file() {
@@ -330,17 +330,29 @@ fn locked<T>(
     body()
 }
 
-/// Adds `O_NONBLOCK` (and `O_NOFOLLOW` if `no_follow`) on Unix: opening a FIFO
-/// for reading then returns at once instead of waiting for a writer.
-fn special_flags(options: &mut OpenOptions, no_follow: bool) -> &mut OpenOptions {
+/// Whether opening a path goes through a symbolic link there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Links {
+    /// Open what the link points to.
+    Follow,
+    /// Fail on a link (`O_NOFOLLOW`).
+    Refuse,
+}
+
+/// Adds `O_NONBLOCK` (and `O_NOFOLLOW` under [`Links::Refuse`]) on Unix:
+/// opening a FIFO for reading then returns at once instead of waiting for a writer.
+fn special_flags(options: &mut OpenOptions, links: Links) -> &mut OpenOptions {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        let follow = if no_follow { libc::O_NOFOLLOW } else { 0 };
+        let follow = match links {
+            Links::Refuse => libc::O_NOFOLLOW,
+            Links::Follow => 0,
+        };
         options.custom_flags(libc::O_NONBLOCK | follow);
     }
     #[cfg(not(unix))]
-    let _ = no_follow;
+    let _ = links;
     options
 }
 
@@ -356,7 +368,7 @@ fn read_capped(path: &Path) -> Result<Option<Vec<u8>>, RecordsError> {
     let mut options = OpenOptions::new();
     options.read(true);
     // Links are followed: a player may keep the records in a synced folder.
-    let file = match special_flags(&mut options, false).open(path) {
+    let file = match special_flags(&mut options, Links::Follow).open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(fail(e)),

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use boggle::modes::boggleish::{score_word, shake, tray_text};
 use boggle::modes::lfsr::Lfsr;
-use boggle::{Dictionary, GameBoard, Preset, Rules, WordFind};
+use boggle::{Dictionary, GameBoard, Preset, QReads, Rules, WordFind};
 use common::{TempDir, assert_text, run_boggle};
 
 const WORDS: &[&str] = &[
@@ -262,7 +262,7 @@ fn points(preset: Preset, rows: usize, cols: usize, board: &GameBoard, words: &[
 
 #[test]
 fn scoring_tables_per_preset_on_one_board() {
-    let board = GameBoard::from_letters(BOARD, 4, 4, true).expect("16 cells");
+    let board = GameBoard::from_letters(BOARD, 4, 4, QReads::Qu).expect("16 cells");
     let plain = GameBoard::new(BOARD).expect("16 letters");
     assert_eq!(points(Preset::Project4, 4, 4, &plain, WORDS), 19);
     assert_eq!(points(Preset::Classic, 4, 4, &board, WORDS), 28);
@@ -270,7 +270,7 @@ fn scoring_tables_per_preset_on_one_board() {
     assert_eq!(points(Preset::Tddd86, 4, 4, &board, WORDS), 19);
     assert_eq!(points(Preset::Algs4, 4, 4, &board, WORDS), 28);
     // One word of each length, 3 to 8 letters, on a snake through a 2x4 board.
-    let snake = GameBoard::from_letters("ABCDHGFE", 2, 4, true).expect("8 cells");
+    let snake = GameBoard::from_letters("ABCDHGFE", 2, 4, QReads::Qu).expect("8 cells");
     let words = ["ABC", "ABCD", "ABCDE", "ABCDEF", "ABCDEFG", "ABCDEFGH"];
     let table = [
         (Preset::Classic, 1 + 1 + 2 + 3 + 5 + 11),
@@ -288,7 +288,7 @@ fn big_boards_need_four_letters_and_multi_letter_faces_count_their_letters() {
     // A 6x6 super-big board: Th counts two letters, a blank cell joins nothing.
     let mut cells = vec!["Th", "E", "N", "-", "A", "X"];
     cells.extend(["X"; 30]);
-    let board = GameBoard::from_cells(cells, 6, 6, true).expect("36 cells");
+    let board = GameBoard::from_cells(cells, 6, 6, QReads::Qu).expect("36 cells");
     let words = ["THE", "THEN", "NEXT", "NA"];
     // THE is 3 letters: too short for 6x6 classic; THEN is 4 letters from 3 cells.
     assert_eq!(points(Preset::Classic, 6, 6, &board, &words), 1);
@@ -315,7 +315,7 @@ fn ece209_scores_any_string_on_the_board() {
         assert_eq!(score_word(&board, &rules, word), expected, "{word}");
     }
     // 17 letters fit a 4x4 board with a Qu, but spec 001 stops at 16.
-    let snake = GameBoard::from_letters("QABCGFEDHIJKONML", 4, 4, true).expect("16 cells");
+    let snake = GameBoard::from_letters("QABCGFEDHIJKONML", 4, 4, QReads::Qu).expect("16 cells");
     assert_eq!(score_word(&snake, &rules, "QUABCDEFGHIJKLMN"), 11);
     assert_eq!(score_word(&snake, &rules, "QUABCDEFGHIJKLMNO"), 0);
 }

@@ -15,7 +15,7 @@ use boggle::dictionary::MAX_WORD_LEN;
 use boggle::modes::console;
 use boggle::player::input::Input;
 use boggle::{
-    Dictionary, Error, Face, Game, GameBoard, MoveRule, Rules, Scoring, WordFind, random,
+    Dictionary, Error, Face, Game, GameBoard, MoveRule, QReads, Rules, Scoring, WordFind, random,
 };
 use boggle_engine::path;
 use proptest::prelude::*;
@@ -157,14 +157,19 @@ const CELLS: &[&str] = &["A", "B", "E", "S", "T", "A", "E", "Q", "U", "TH", "-"]
 /// Letters dictionary words are made of: the board's, plus one never on a board.
 const LETTERS: &[u8] = b"ABESTQUHZ";
 
-/// A random board of 1x1 to 5x5 cells, with `Q` read as `Qu` when `qu`.
-fn board(qu: bool) -> impl Strategy<Value = GameBoard> {
-    sized_board(qu, 1..=5, 1..=5)
+/// Either way of reading a `Q`.
+fn q_reads() -> impl Strategy<Value = QReads> {
+    prop_oneof![Just(QReads::Q), Just(QReads::Qu)]
+}
+
+/// A random board of 1x1 to 5x5 cells, each `Q` read as `q` says.
+fn board(q: QReads) -> impl Strategy<Value = GameBoard> {
+    sized_board(q, 1..=5, 1..=5)
 }
 
 /// A random board with rows and columns in the given ranges.
 fn sized_board(
-    qu: bool,
+    q: QReads,
     rows: std::ops::RangeInclusive<usize>,
     cols: std::ops::RangeInclusive<usize>,
 ) -> impl Strategy<Value = GameBoard> {
@@ -179,8 +184,8 @@ fn sized_board(
         .prop_map(move |(rows, cols, cells)| {
             let faces = cells
                 .iter()
-                .map(|&c| match (c, qu) {
-                    ("Q", true) => Face::QU,
+                .map(|&c| match (c, q) {
+                    ("Q", QReads::Qu) => Face::QU,
                     _ => Face::parse(c).unwrap_or(Face::BLANK),
                 })
                 .collect();
@@ -237,16 +242,16 @@ struct Case {
 fn case() -> impl Strategy<Value = Case> {
     let rules = (
         prop_oneof![Just(MoveRule::NoUp), Just(MoveRule::EightNeighbours)],
-        any::<bool>(),
+        q_reads(),
         1usize..=4,
         prop::option::weighted(0.2, 2usize..=8),
         scoring(),
     );
     rules
-        .prop_flat_map(|(moves, qu, min_len, max_len, scoring)| {
+        .prop_flat_map(|(moves, q, min_len, max_len, scoring)| {
             let rules = Rules {
                 moves,
-                qu,
+                q,
                 min_len,
                 max_len: max_len.map(|m| m.max(min_len)),
                 scoring,
@@ -254,7 +259,7 @@ fn case() -> impl Strategy<Value = Case> {
             };
             (
                 Just(rules),
-                board(qu),
+                board(q),
                 prop::collection::vec((0usize..25, prop::collection::vec(0usize..8, 1..=7)), 0..6),
                 prop::collection::vec(loose_word(4), 0..40),
                 prop::collection::vec(loose_word(3), 0..3),
@@ -369,7 +374,7 @@ proptest! {
     #![proptest_config(cases(200))]
 
     #[test]
-    fn one_searcher_serves_many_boards(first in case(), boards in prop::collection::vec(board(true), 1..4)) {
+    fn one_searcher_serves_many_boards(first in case(), boards in prop::collection::vec(board(QReads::Qu), 1..4)) {
         // Scratch space kept between boards of other shapes must never leak words.
         // Words of up to 5 letters keep the reference quick on every board.
         let mut first = first;
@@ -387,12 +392,12 @@ proptest! {
 
     #[test]
     fn boards_over_64_cells_search_the_same(
-        board in sized_board(true, 8..=10, 8..=10),
+        board in sized_board(QReads::Qu, 8..=10, 8..=10),
         moves in prop_oneof![Just(MoveRule::NoUp), Just(MoveRule::EightNeighbours)],
         words in prop::collection::vec(loose_word(3), 1..80),
     ) {
         // Past 64 cells the engine tracks the path in a bit vector, not a word.
-        let rules = Rules { moves, qu: true, min_len: 1, rows: board.rows(), cols: board.cols(), ..Rules::project4() };
+        let rules = Rules { moves, q: QReads::Qu, min_len: 1, rows: board.rows(), cols: board.cols(), ..Rules::project4() };
         let find = WordFind::with_rules(Arc::new(Dictionary::from_words(&words)), rules.clone());
         let expected = reference(&board, &words.iter().cloned().collect(), &rules);
         let got = find.get_all_words(&board);
@@ -601,18 +606,18 @@ proptest! {
         bytes in hostile_bytes(),
         rows in 0usize..7,
         cols in 0usize..7,
-        qu in any::<bool>(),
+        q in q_reads(),
     ) {
         let text = String::from_utf8_lossy(&bytes);
         let _ = GameBoard::new(&text);
         let boards = [
-            GameBoard::from_letters(&text, rows, cols, qu),
-            GameBoard::from_cells(text.split_whitespace(), rows, cols, qu),
+            GameBoard::from_letters(&text, rows, cols, q),
+            GameBoard::from_cells(text.split_whitespace(), rows, cols, q),
         ];
         for board in boards.into_iter().flatten() {
             prop_assert_eq!((board.rows(), board.cols()), (rows, cols));
             let shown = board.show_board();
-            let again = GameBoard::from_cells(shown.split_whitespace(), rows, cols, false);
+            let again = GameBoard::from_cells(shown.split_whitespace(), rows, cols, QReads::Q);
             prop_assert_eq!(again, Ok(board));
         }
     }
@@ -621,19 +626,19 @@ proptest! {
     fn typed_boards_read_back(case in case()) {
         // A board of letters and Qu, written as letters (Qu as `QU`, or as `q`
         // where no `U` cell follows it), parses to itself.
-        let (rows, cols, qu) = (case.board.rows(), case.board.cols(), case.rules.qu);
+        let (rows, cols, q) = (case.board.rows(), case.board.cols(), case.rules.q);
         let faces = case.board.faces().iter().map(|&f| match f.len() {
             1 => f,
-            2 if qu && f == Face::QU => f,
+            2 if q == QReads::Qu && f == Face::QU => f,
             _ => Face::parse("A").unwrap_or(f),
         });
         let board = GameBoard::from_faces(rows, cols, faces.collect())
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let text = board.letters();
-        prop_assert_eq!(GameBoard::from_letters(&text, rows, cols, qu), Ok(board.clone()));
-        if qu && !text.contains("QUU") {
+        prop_assert_eq!(GameBoard::from_letters(&text, rows, cols, q), Ok(board.clone()));
+        if q == QReads::Qu && !text.contains("QUU") {
             let short = text.replace("QU", "q");
-            prop_assert_eq!(GameBoard::from_letters(&short, rows, cols, true), Ok(board.clone()));
+            prop_assert_eq!(GameBoard::from_letters(&short, rows, cols, QReads::Qu), Ok(board.clone()));
         }
     }
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use boggle::cli::board_file::{parse_board_file, parse_board_line};
 use boggle::modes::bench::solve_all;
-use boggle::{Dictionary, Preset, Rules, WordFind};
+use boggle::{Dictionary, Preset, QReads, Rules, WordFind};
 
 fn reference() -> PathBuf {
     std::env::var_os("BOGGLE_REFERENCE")
@@ -27,7 +27,7 @@ fn dictionary(root: &std::path::Path, name: &str) -> Arc<Dictionary> {
 
 fn algs4_score(find: &WordFind, path: &std::path::Path) -> u32 {
     let text = std::fs::read_to_string(path).expect("board file reads");
-    let board = parse_board_file(&text, true).expect("board file parses");
+    let board = parse_board_file(&text, QReads::Qu).expect("board file parses");
     let mut rules = find.rules().clone();
     rules.rows = board.rows();
     rules.cols = board.cols();
@@ -74,7 +74,7 @@ fn dice_boards_total_as_every_solver_agrees() {
     let boards: Vec<_> = text
         .lines()
         .take(1000)
-        .map(|line| parse_board_line(line, 4, 4, true).expect("board line"))
+        .map(|line| parse_board_line(line, 4, 4, QReads::Qu).expect("board line"))
         .collect();
     for (name, total) in [("enable2k.txt", 137_457), ("dictionary-yawl.txt", 184_259)] {
         let dictionary = dictionary(&root, name);

@@ -11,7 +11,7 @@ use boggle::dictionary::Level;
 use boggle::game::{Verdict, Winner};
 use boggle::modes::versus::{self, COMPUTER_WINS, HUMAN_WINS, Highlight, Record, Settings};
 use boggle::player::keyboard::{FakeClock, Keyboard, Plain, Scripted, Timed};
-use boggle::{Dictionary, Game, GameBoard, Preset, Rules, WordFind};
+use boggle::{Dictionary, Game, GameBoard, Preset, QReads, Rules, WordFind};
 use common::{TempDir, assert_text, run_boggle};
 
 const WORDS: &[&str] = &[
@@ -28,7 +28,7 @@ fn finder() -> WordFind {
 
 /// The board random rounds get: `QITEARSNSTRADENI` with Qu.
 fn rolled() -> GameBoard {
-    GameBoard::from_letters("QITEARSNSTRADENI", 4, 4, true).expect("16 cells")
+    GameBoard::from_letters("QITEARSNSTRADENI", 4, 4, QReads::Qu).expect("16 cells")
 }
 
 fn play_with<K: Keyboard>(keys: &mut K, time: Option<Duration>) -> (String, Record) {

@@ -3,6 +3,25 @@
 
 use std::fmt;
 
+/// How a board reads a one-letter `Q` face: as the letter `Q` alone, or as
+/// the two letters `Qu` (the classic dice print `Qu`; boards typed as letters
+/// write it `Q`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QReads {
+    /// A `Q` is the letter `Q` alone.
+    Q,
+    /// A `Q` is the two-letter `Qu` face.
+    Qu,
+}
+
+impl From<bool> for QReads {
+    /// `true` for [`QReads::Qu`]: the form the graders' API took before the
+    /// enum (`GameBoard::from_letters("QITS", 2, 2, true)`).
+    fn from(qu: bool) -> QReads {
+        if qu { QReads::Qu } else { QReads::Q }
+    }
+}
+
 /// One face of a die: up to two upper-case ASCII letters, or blank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Face {
@@ -34,10 +53,10 @@ impl Face {
         })
     }
 
-    /// This face as rules with (`qu`) or without a `Qu` face read it: there a
+    /// This face as rules that read a `Q` as `q` says: under [`QReads::Qu`] a
     /// plain `Q` is the `Qu` face. The one place that mapping is written.
-    pub fn with_qu(self, qu: bool) -> Face {
-        if qu && self.as_str() == "Q" {
+    pub fn with_q(self, q: QReads) -> Face {
+        if q == QReads::Qu && self.as_str() == "Q" {
             Face::QU
         } else {
             self
@@ -126,5 +145,16 @@ mod tests {
         assert_eq!(Face::parse("abc"), None);
         assert_eq!(Face::parse(""), None);
         assert_eq!(Face::parse("é"), None);
+    }
+
+    #[test]
+    fn only_qu_reads_a_plain_q_as_qu() {
+        let q = Face::letter(b'q').expect("a letter");
+        assert_eq!(q.with_q(QReads::Qu), Face::QU);
+        assert_eq!(q.with_q(QReads::Q), q);
+        let t = Face::letter(b'T').expect("a letter");
+        assert_eq!(t.with_q(QReads::Qu), t);
+        assert_eq!(QReads::from(true), QReads::Qu);
+        assert_eq!(QReads::from(false), QReads::Q);
     }
 }

@@ -8,8 +8,9 @@
 //! word files and games live above it. It is the only place in the project
 //! with `unsafe` code (in `search`, `vector` and `cpu`, each block with the
 //! reason it is sound, and each `unsafe fn` with a `# Safety` section).
-//! Besides the search it holds [`thousands`], the one way the modes above
-//! it and the prover write a count, so that they print counts alike.
+//! Besides the search it holds [`thousands`] and [`plural`], the one way the
+//! modes above it and the prover write a count and its noun, so that they
+//! print counts alike.
 //!
 //! ```
 //! use boggle_engine::{Face, SearchRules, search::Searcher, trie::Trie};
@@ -29,7 +30,7 @@ pub mod search;
 pub mod trie;
 mod vector;
 
-pub use face::Face;
+pub use face::{Face, QReads};
 pub use rules::{Grid, MAX_CELLS, MoveRule, Scoring, SearchRules};
 
 /// `n` with commas between thousands: `1,068,363`.
@@ -45,9 +46,27 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `one` when `n` is 1, `many` otherwise: `plural(n, "point", "points")`
+/// for `1 point`, `0 points`, `2 points`. Any integer type.
+pub fn plural<'a, N>(n: N, one: &'a str, many: &'a str) -> &'a str
+where
+    N: PartialEq + From<u8>,
+{
+    if n == N::from(1) { one } else { many }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::thousands;
+    use super::{plural, thousands};
+
+    #[test]
+    fn only_one_takes_the_singular() {
+        assert_eq!(plural(1u32, "point", "points"), "point");
+        assert_eq!(plural(0u32, "point", "points"), "points");
+        assert_eq!(plural(2usize, "guess", "guesses"), "guesses");
+        assert_eq!(plural(u64::MAX, "line", "lines"), "lines");
+        assert_eq!(plural(1u64, "", "s"), "");
+    }
 
     #[test]
     fn counts_have_commas_between_thousands() {
@@ -68,7 +87,7 @@ pub(crate) mod testing {
     use rand_chacha::ChaCha8Rng;
 
     use crate::trie::Trie;
-    use crate::{Face, Grid};
+    use crate::{Face, Grid, QReads};
 
     /// The course's word list (the repository's `words.txt`), as a trie.
     pub fn course_trie() -> &'static Trie {
@@ -100,8 +119,8 @@ pub(crate) mod testing {
     }
 
     impl Letters {
-        /// `cells` random faces, `Q` as `Qu` when `qu`.
-        pub fn roll(self, cells: usize, qu: bool, rng: &mut ChaCha8Rng) -> Vec<Face> {
+        /// `cells` random faces, each `Q` read as `q` says.
+        pub fn roll(self, cells: usize, q: QReads, rng: &mut ChaCha8Rng) -> Vec<Face> {
             (0..cells)
                 .map(|cell| {
                     let letters = match self {
@@ -109,7 +128,7 @@ pub(crate) mod testing {
                         Letters::Frequency => FREQUENT.as_bytes(),
                     };
                     let letter = letters[rng.random_range(0..letters.len())];
-                    Face::letter(letter).map_or(Face::BLANK, |f| f.with_qu(qu))
+                    Face::letter(letter).map_or(Face::BLANK, |f| f.with_q(q))
                 })
                 .collect()
         }
@@ -140,12 +159,12 @@ pub(crate) mod testing {
         }
     }
 
-    /// A rows x cols board of single letters, `Q` read as `Qu` when `qu`.
-    pub fn grid(letters: &str, rows: usize, cols: usize, qu: bool) -> TestGrid {
+    /// A rows x cols board of single letters, each `Q` read as `q` says.
+    pub fn grid(letters: &str, rows: usize, cols: usize, q: QReads) -> TestGrid {
         let faces: Vec<Face> = letters
             .bytes()
             .filter_map(Face::letter)
-            .map(|f| f.with_qu(qu))
+            .map(|f| f.with_q(q))
             .collect();
         assert_eq!(
             faces.len(),

@@ -68,11 +68,12 @@ fn extend(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::QReads;
     use crate::testing::grid;
 
     #[test]
     fn finds_paths_under_each_move_rule() {
-        let board = grid("BENHLAUMITLZRGAN", 4, 4, false);
+        let board = grid("BENHLAUMITLZRGAN", 4, 4, QReads::Q);
         assert_eq!(
             find_path(&board, MoveRule::NoUp, "eat"),
             Some(vec![1, 5, 9])
@@ -90,7 +91,7 @@ mod tests {
 
     #[test]
     fn qu_faces_match_whole() {
-        let board = grid("QITX", 2, 2, true);
+        let board = grid("QITX", 2, 2, QReads::Qu);
         assert_eq!(
             find_path(&board, MoveRule::EightNeighbours, "QUIT"),
             Some(vec![0, 1, 2])
@@ -100,7 +101,7 @@ mod tests {
 
     #[test]
     fn a_typed_q_is_traced_onto_a_qu_face() {
-        let board = grid("QITX", 2, 2, true);
+        let board = grid("QITX", 2, 2, QReads::Qu);
         assert_eq!(trace(&board, MoveRule::EightNeighbours, "Q"), Some(vec![0]));
         assert_eq!(
             trace(&board, MoveRule::EightNeighbours, "QUI"),
@@ -111,7 +112,7 @@ mod tests {
 
     #[test]
     fn a_cell_is_used_once() {
-        let board = grid("ABXX", 2, 2, false);
+        let board = grid("ABXX", 2, 2, QReads::Q);
         assert!(find_path(&board, MoveRule::EightNeighbours, "ABA").is_none());
     }
 }

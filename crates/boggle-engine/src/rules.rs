@@ -6,7 +6,7 @@
 //! that needs them; the game's own `Rules` (dice, presets, word lists) adds
 //! the rest above and hands the search its [`SearchRules`].
 
-use crate::face::Face;
+use crate::face::{Face, QReads};
 
 /// The most cells a board may have: the general walk's neighbour table holds
 /// cells as `u16`, and no game comes near it.
@@ -64,7 +64,7 @@ pub struct SearchRules {
     /// How a path may move.
     pub moves: MoveRule,
     /// Whether a `Q` face means `Qu` (two letters).
-    pub qu: bool,
+    pub q: QReads,
 }
 
 impl SearchRules {
@@ -78,7 +78,7 @@ impl SearchRules {
             max_len: None,
             scoring: Scoring::STANDARD,
             moves: MoveRule::EightNeighbours,
-            qu: true,
+            q: QReads::Qu,
         }
     }
 

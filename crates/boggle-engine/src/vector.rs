@@ -41,6 +41,7 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
 
+use crate::face::QReads;
 use crate::trie::{Node, Trie};
 
 /// Most cells a board may have for the vector walk.
@@ -147,13 +148,13 @@ impl Default for Scratch {
 }
 
 /// One board for the walk: each cell's letter (0 = A, `Q` for `Qu`), and
-/// whether `Q` cells are `Qu`.
+/// how its `Q` cells read.
 #[derive(Clone, Copy, Debug)]
 pub struct Board {
     /// `letters[cell]` for the shape's cells; 0 past them.
     pub letters: [u32; MAX_CELLS],
     /// Whether a `Q` cell shows `Qu`.
-    pub qu: bool,
+    pub q: QReads,
 }
 
 /// How a walk ended.
@@ -248,7 +249,7 @@ unsafe fn run(
         _mm512_storeu_si512(near.as_mut_ptr().cast(), near_lo);
         _mm512_storeu_si512(near.as_mut_ptr().add(16).cast(), near_hi);
     }
-    let q_code = _mm256_set1_epi32(if board.qu { Q as i32 } else { -1 });
+    let q_code = _mm256_set1_epi32(if board.q == QReads::Qu { Q as i32 } else { -1 });
     let ones = _mm256_set1_epi32(1);
     let terminal = _mm256_set1_epi32(crate::trie::TERMINAL as i32);
     let stack = &mut scratch.stack;
@@ -259,7 +260,7 @@ unsafe fn run(
     // The first letters: a path of one cell waits only if its node goes on
     // with a letter next to it.
     for (cell, (&letter, &near)) in board.letters.iter().zip(&near).take(cells).enumerate() {
-        let Some(child) = first_step(nodes, root, letter, board.qu) else {
+        let Some(child) = first_step(nodes, root, letter, board.q) else {
             continue;
         };
         // A word of one cell (under rules that count one or two letters).
@@ -429,9 +430,9 @@ unsafe fn children(
 
 /// The node a path starting on a cell showing `letter` reaches (through the
 /// `U` as well for a `Qu` cell), if any word starts that way.
-fn first_step(nodes: &[Node], root: Node, letter: u32, qu: bool) -> Option<u32> {
+fn first_step(nodes: &[Node], root: Node, letter: u32, q: QReads) -> Option<u32> {
     let child = root.child(letter as u8)?;
-    if qu && letter == Q {
+    if q == QReads::Qu && letter == Q {
         return nodes[child as usize].child(U as u8);
     }
     Some(child)

@@ -6,7 +6,7 @@ use std::fmt;
 use rand::RngCore;
 
 use crate::die::Die;
-use crate::face::Face;
+use crate::face::{Face, QReads};
 use crate::random;
 
 /// Spec 004's 16 dice, in the order it lists them (its Q is a plain letter).
@@ -151,11 +151,11 @@ impl DiceSet {
     }
 
     /// Rolls a board of `cells` cells: shuffles the dice into the positions and rolls
-    /// each, or draws each cell by letter frequency. `qu` turns a frequency `Q` into `Qu`.
-    pub fn roll<R: RngCore + ?Sized>(self, cells: usize, qu: bool, rng: &mut R) -> Vec<Face> {
+    /// each, or draws each cell by letter frequency. `q` says whether a frequency `Q` is `Qu`.
+    pub fn roll<R: RngCore + ?Sized>(self, cells: usize, q: QReads, rng: &mut R) -> Vec<Face> {
         let mut dice = self.dice();
         if dice.is_empty() {
-            return (0..cells).map(|_| frequency_face(rng, qu)).collect();
+            return (0..cells).map(|_| frequency_face(rng, q)).collect();
         }
         random::shuffle(rng, &mut dice);
         let mut faces: Vec<Face> = dice
@@ -165,7 +165,7 @@ impl DiceSet {
             .collect();
         // More cells than dice (only for rules built by hand): the rest by frequency.
         while faces.len() < cells {
-            faces.push(frequency_face(rng, qu));
+            faces.push(frequency_face(rng, q));
         }
         faces
     }
@@ -178,7 +178,7 @@ impl fmt::Display for DiceSet {
 }
 
 /// One letter drawn by English frequency.
-fn frequency_face<R: RngCore + ?Sized>(rng: &mut R, qu: bool) -> Face {
+fn frequency_face<R: RngCore + ?Sized>(rng: &mut R, q: QReads) -> Face {
     // 2^53 steps make the draw uniform over [0, 1) with full f64 precision.
     let unit = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
     let total: f64 = LETTER_FREQUENCIES.iter().sum();
@@ -192,7 +192,7 @@ fn frequency_face<R: RngCore + ?Sized>(rng: &mut R, qu: bool) -> Face {
         target -= weight;
     }
     let letter = b'A' + index as u8;
-    Face::letter(letter).map_or(Face::BLANK, |face| face.with_qu(qu))
+    Face::letter(letter).map_or(Face::BLANK, |face| face.with_q(q))
 }
 
 #[cfg(test)]
@@ -257,7 +257,7 @@ mod tests {
         let mut rng = random::seeded(9);
         for set in [DiceSet::Project4, DiceSet::New, DiceSet::SuperBig] {
             let cells = set.dice().len();
-            let faces = set.roll(cells, true, &mut rng);
+            let faces = set.roll(cells, QReads::Qu, &mut rng);
             assert_eq!(faces.len(), cells);
             assert!(one_die_per_face(&faces, &set.dice()), "{set}: {faces:?}");
         }
@@ -268,7 +268,7 @@ mod tests {
     #[test]
     fn frequency_boards_favour_common_letters() {
         let mut rng = random::seeded(5);
-        let faces = DiceSet::Frequency.roll(10_000, true, &mut rng);
+        let faces = DiceSet::Frequency.roll(10_000, QReads::Qu, &mut rng);
         let count = |l: &str| faces.iter().filter(|f| f.as_str() == l).count();
         assert!(count("E") > count("Z") * 20);
         assert_eq!(count("Q"), 0);

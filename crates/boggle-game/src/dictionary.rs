@@ -14,6 +14,7 @@ use std::sync::{Arc, OnceLock};
 
 use ahash::AHashSet;
 
+use boggle_engine::plural;
 use boggle_engine::trie::Trie;
 
 /// The course's `words.txt` (spec 004's starter list, unchanged), built into
@@ -423,8 +424,11 @@ impl Dictionary {
     /// Where the words came from, with how many there are, as a player reads it:
     /// `words.txt (course list, 66,925 words)`.
     pub fn describe(&self) -> String {
-        let plural = if self.len() == 1 { "" } else { "s" };
-        let count = format!("{} word{plural}", thousands(self.len()));
+        let count = format!(
+            "{} word{}",
+            thousands(self.len()),
+            plural(self.len(), "", "s")
+        );
         match self.source.split_once(" (") {
             Some((name, kind)) => format!("{name} ({}, {count})", kind.trim_end_matches(')')),
             None => format!("{} ({count})", self.source),

@@ -26,7 +26,7 @@ pub use dice::DiceSet;
 pub use dictionary::{Dictionary, DictionaryError};
 pub use die::Die;
 pub use error::Error;
-pub use face::Face;
+pub use face::{Face, QReads};
 pub use game::Game;
 pub use game_board::{BoardError, GameBoard};
 pub use rules::{MoveRule, Preset, Rules, Scoring};

@@ -7,6 +7,7 @@ use std::fmt;
 pub use boggle_engine::{MAX_CELLS, MoveRule, Scoring, SearchRules};
 
 use crate::dice::DiceSet;
+use crate::face::QReads;
 
 /// The longest timed turn any mode accepts, in seconds (a day).
 pub const MAX_SECONDS: u64 = 24 * 60 * 60;
@@ -129,7 +130,7 @@ pub struct Rules {
     /// How a path may move.
     pub moves: MoveRule,
     /// Whether a `Q` face means `Qu` (two letters).
-    pub qu: bool,
+    pub q: QReads,
     /// Whether a word must be in the dictionary (ECE 209 scores any string on the board).
     pub dictionary_required: bool,
     /// The built-in word list played when no `--dict` is given.
@@ -157,7 +158,7 @@ impl Rules {
             max_len: None,
             scoring: Scoring::PROJECT4,
             moves: MoveRule::NoUp,
-            qu: false,
+            q: QReads::Q,
             dictionary_required: true,
             word_list: WordList::Course,
             against_computer: false,
@@ -171,7 +172,7 @@ impl Rules {
             dice: DiceSet::New,
             scoring: Scoring::STANDARD,
             moves: MoveRule::EightNeighbours,
-            qu: true,
+            q: QReads::Qu,
             word_list: WordList::Player,
             ..Rules::project4()
         };
@@ -272,7 +273,7 @@ impl Rules {
             max_len: self.max_len,
             scoring: self.scoring,
             moves: self.moves,
-            qu: self.qu,
+            q: self.q,
         }
     }
 
@@ -299,7 +300,10 @@ impl Rules {
             MoveRule::EightNeighbours => "8 neighbours",
             MoveRule::NoUp => "never going up a row",
         };
-        let q = if self.qu { "Q is Qu" } else { "Q is plain" };
+        let q = match self.q {
+            QReads::Qu => "Q is Qu",
+            QReads::Q => "Q is plain",
+        };
         format!(
             "{}: {}x{} board, {} dice, {letters} scoring {scoring}, {moves}, {q}",
             self.preset, self.rows, self.cols, self.dice

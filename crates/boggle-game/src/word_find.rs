@@ -170,6 +170,7 @@ impl WordFind {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::face::QReads;
 
     fn finder(words: &[&str], rules: Rules) -> WordFind {
         WordFind::with_rules(Arc::new(Dictionary::from_words(words)), rules)
@@ -202,7 +203,7 @@ mod tests {
         let mut rules = Rules::preset(crate::rules::Preset::Classic);
         rules.rows = 2;
         rules.cols = 2;
-        let board = GameBoard::from_letters("QITS", 2, 2, true).expect("4 cells");
+        let board = GameBoard::from_letters("QITS", 2, 2, QReads::Qu).expect("4 cells");
         let find = finder(&["QUIT", "QUITS", "QIS", "ITS", "SIT"], rules);
         let got: Vec<String> = find.get_all_words(&board).into_iter().collect();
         assert_eq!(got, ["ITS", "QUIT", "QUITS", "SIT"]);

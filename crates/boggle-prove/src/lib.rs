@@ -269,8 +269,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use boggle_engine::SearchRules;
 use boggle_engine::trie::Trie;
+use boggle_engine::{QReads, SearchRules};
 use classes::{Buckets, Classes, Group};
 
 /// What to prove: the rules (board size, scoring), the buckets and the target.
@@ -330,7 +330,7 @@ impl Settings {
         letters
             .iter()
             .map(|&l| {
-                if self.rules.qu && l == b'Q' - b'A' {
+                if self.rules.q == QReads::Qu && l == b'Q' - b'A' {
                     "QU".to_string()
                 } else {
                     char::from(b'A' + l).to_string()

@@ -20,8 +20,8 @@
 
 use std::fmt;
 
-use boggle_engine::SearchRules;
 use boggle_engine::trie::{Node, Trie};
+use boggle_engine::{QReads, SearchRules};
 
 use crate::entry::Entry;
 use crate::layout::{Cells, Layout};
@@ -71,7 +71,7 @@ pub(crate) struct Paths<'t> {
     /// at most 255, which a collected entry holds).
     points: Vec<u32>,
     /// Whether `Q` stands for `QU`.
-    qu: bool,
+    q: QReads,
     /// Longest word that counts, if the rules say.
     max_len: Option<usize>,
 }
@@ -82,7 +82,7 @@ impl<'t> Paths<'t> {
         Paths {
             trie,
             points: (0..=64).map(|n| rules.word_score(n).min(255)).collect(),
-            qu: rules.qu,
+            q: rules.q,
             max_len: rules.max_len,
         }
     }
@@ -167,7 +167,7 @@ impl Search<'_, '_> {
                 continue;
             }
             let mut more = 1;
-            if self.paths.qu && l == u32::from(b'Q' - b'A') {
+            if self.paths.q == QReads::Qu && l == u32::from(b'Q' - b'A') {
                 match self.paths.trie.node(node).child(b'U' - b'A') {
                     Some(u) => (node, more) = (u, 2),
                     None => continue,

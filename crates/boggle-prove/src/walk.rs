@@ -27,11 +27,11 @@
 //! Limits: 32 positions (the letters chosen are a `[u8; 32]`), and a
 //! recursion as deep as the positions left.
 
-use boggle_engine::Face;
 use boggle_engine::SearchRules;
 use boggle_engine::cpu::widest;
 use boggle_engine::search::Searcher;
 use boggle_engine::trie::Trie;
+use boggle_engine::{Face, QReads};
 
 use crate::build::Grow;
 use crate::flat::{STUB, SumNode, Tree};
@@ -98,7 +98,7 @@ impl<'t> Walks<'t> {
             rescorer: Rescorer {
                 searcher: Searcher::new(trie, *rules),
                 faces: vec![Face::BLANK; cells],
-                qu: rules.qu,
+                q: rules.q,
                 found: Vec::new(),
             },
         }
@@ -158,7 +158,7 @@ struct Rescorer<'t> {
     /// The board being scored, by cell.
     faces: Vec<Face>,
     /// Whether `Q` stands for `QU`.
-    qu: bool,
+    q: QReads,
     /// The boards kept, each with the lanes (as bits) it was found in.
     found: Vec<(u32, Scored)>,
 }
@@ -172,7 +172,7 @@ impl Rescorer<'_> {
         for (p, &cell) in layout.order().iter().enumerate() {
             let letter = cells.letters(p)[usize::from(chosen[p])];
             letters[cell] = letter;
-            self.faces[cell] = if self.qu && letter == b'Q' - b'A' {
+            self.faces[cell] = if self.q == QReads::Qu && letter == b'Q' - b'A' {
                 Face::QU
             } else {
                 Face::letter(b'A' + letter).unwrap_or(Face::BLANK)

@@ -17,12 +17,14 @@ use clap::{Args, Subcommand};
 use super::args::{self, RulesArgs};
 use super::{CliError, UsageError};
 use crate::player::signals::{self, OnSignal};
+use boggle_engine::plural;
+use boggle_game::Dictionary;
 use boggle_game::error::Error;
-use boggle_game::rules::{Preset, WordList};
-use boggle_prove::classes::Buckets;
+use boggle_game::rules::{Preset, Rules, WordList};
+use boggle_prove::classes::{Buckets, Classes, Group};
 use boggle_prove::shard::{Checker, Origin, Params, Resumed, Shard, ShardFiles};
-use boggle_prove::{self, Progress, ProveError, Settings, Summary};
-use report::{Sampled, report_line, status, write_sample, write_summary};
+use boggle_prove::{self, ClassRecord, Progress, ProveError, Settings, Summary};
+use report::{Covers, Sampled, report_line, status, write_sample, write_summary};
 
 const PROVE_HELP: &str = "\
 Finds every board (once up to rotation and reflection) scoring at least
@@ -98,6 +100,215 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
     if let Some(ProveCommand::Merge(merge)) = &args.command {
         return merge::run(merge);
     }
+    let job = Job::prepare(args)?;
+    match args.sample {
+        Some(k) => job.sample(k, args.seed),
+        None => job.prove_shard(args),
+    }
+}
+
+/// A proof ready to run: the flags checked, the classes dealt into groups,
+/// the word list read, the clock started.
+struct Job {
+    rules: Rules,
+    settings: Settings,
+    shard: Shard,
+    threads: usize,
+    classes: Classes,
+    groups: Vec<Group>,
+    dictionary: Dictionary,
+    progress: Progress,
+    started: Instant,
+}
+
+impl Job {
+    /// Checks the flags in the order their errors are reported (the size and
+    /// the table of classes before the word list is read), then reads it.
+    fn prepare(args: &ProveArgs) -> Result<Job, CliError> {
+        let (rules, settings) = settings(args)?;
+        let shard = match &args.shard {
+            Some(text) => Shard::parse(text)?,
+            None => Shard::ALL,
+        };
+        let threads = args
+            .threads
+            .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()));
+        if args.sample == Some(0) {
+            return Err(UsageError::TooSmall {
+                flags: "--sample",
+                least: "1",
+            }
+            .into());
+        }
+        let classes = settings.classes();
+        let groups = classes.groups();
+        shard.check(groups.len())?;
+        let dictionary = args.dict.load(&rules)?;
+        Ok(Job {
+            rules,
+            settings,
+            shard,
+            threads,
+            classes,
+            groups,
+            dictionary,
+            progress: Progress::new(),
+            started: Instant::now(),
+        })
+    }
+
+    /// `--sample K`: proves K groups (or classes) picked at random and
+    /// estimates the whole proof's time from them.
+    fn sample(&self, k: usize, seed: Option<u64>) -> Result<(), CliError> {
+        let seed = seed.unwrap_or_else(rand::random);
+        let mut rng = boggle_game::random::seeded(seed);
+        let mut picked = self.groups.clone();
+        boggle_game::random::shuffle(&mut rng, &mut picked);
+        picked.truncate(k);
+        let records = self.prove(&picked, &|_| false, |_| Ok(()))?;
+        let sampled = Sampled {
+            picked: &picked,
+            groups: &self.groups,
+            classes: class_count(&self.groups),
+            seed,
+            grouped: self.settings.grouped,
+        };
+        print(|out| write_sample(out, &records, &sampled))?;
+        super::play::finished(Ok(()))
+    }
+
+    /// Proves this shard's groups (all of them without `--shard`), skipping
+    /// the classes `--resume` finds done and appending each class's line to
+    /// the shard's file with `--out`; then the summary, if every class is done.
+    fn prove_shard(&self, args: &ProveArgs) -> Result<(), CliError> {
+        let mine = self.shard.select(&self.groups);
+        let (files, resumed) = match &args.out {
+            Some(dir) => {
+                let (files, resumed) = self.open_files(dir, args)?;
+                (Some(files), resumed)
+            }
+            None => (None, Resumed::default()),
+        };
+        report_resumed(&resumed, class_count(&mine));
+        let mut records = resumed.records;
+        let done: HashSet<u64> = records.iter().map(|r| r.class).collect();
+        let fresh = self.prove(&mine, &|c| done.contains(&c), |record| match &files {
+            Some(files) => files.append(record),
+            None => Ok(()),
+        })?;
+        records.extend(fresh);
+        // Finished when every class the shard owns has a record: counted as
+        // classes, never as lines (a class read twice would count twice).
+        let have: HashSet<u64> = records.iter().map(|r| r.class).collect();
+        let finished = mine
+            .iter()
+            .all(|g| g.classes.iter().all(|c| have.contains(c)));
+        if !finished {
+            io::stdout().lock().flush().map_err(Error::Output)?;
+            return Err(CliError::Unfinished {
+                done: have.len(),
+                total: class_count(&mine),
+                resumable: files.is_some(),
+            });
+        }
+        if let Some(files) = &files {
+            files.finish(&records)?;
+        }
+        self.write_result(&records)
+    }
+
+    /// Opens (or, with `--resume`, reopens and checks) the shard's files in `dir`.
+    fn open_files(&self, dir: &Path, args: &ProveArgs) -> Result<(ShardFiles, Resumed), CliError> {
+        let label = dictionary_label(args.dict.path.as_deref(), self.rules.word_list);
+        let origin = Origin {
+            version: VERSION,
+            rules: self.rules.preset.name(),
+            dictionary: &label,
+        };
+        let params = Params::new(
+            &self.settings,
+            origin,
+            self.dictionary.words(),
+            class_count(&self.groups) as u64,
+            self.shard.count,
+        );
+        let mut checker = Checker::new(
+            self.dictionary.trie(),
+            &self.settings,
+            &self.classes,
+            &self.groups,
+            self.shard.count,
+        );
+        Ok(ShardFiles::open(
+            dir,
+            self.shard,
+            &params,
+            args.resume,
+            &mut checker,
+        )?)
+    }
+
+    /// Proves `groups` on the worker threads, showing progress, skipping
+    /// the classes `skip` names and passing each class's record to `sink`.
+    fn prove<F>(
+        &self,
+        groups: &[Group],
+        skip: &(dyn Fn(u64) -> bool + Sync),
+        sink: F,
+    ) -> Result<Vec<ClassRecord>, CliError>
+    where
+        F: Fn(&ClassRecord) -> Result<(), ProveError> + Sync + Send,
+    {
+        run_watched(&self.progress, self.started, self.threads, || {
+            boggle_prove::prove_groups(
+                self.dictionary.trie(),
+                &self.settings,
+                groups,
+                skip,
+                self.threads,
+                &self.progress,
+                sink,
+            )
+        })
+    }
+
+    /// The shard's line (when there are several shards) and the summary, on stdout.
+    fn write_result(&self, records: &[ClassRecord]) -> Result<(), CliError> {
+        let summary = Summary::of(records, self.settings.above);
+        let wall = self.started.elapsed().as_secs_f64();
+        let covers = if self.shard.count > 1 {
+            Covers::OneShard
+        } else {
+            Covers::AllClasses
+        };
+        print(|out| {
+            if covers == Covers::OneShard {
+                writeln!(
+                    out,
+                    "shard {}/{}: {} classes done; 'boggle prove merge' gives the proof",
+                    self.shard.index,
+                    self.shard.count,
+                    records.len()
+                )?;
+            }
+            write_summary(
+                out,
+                &summary,
+                &self.settings,
+                self.classes.total(),
+                wall,
+                self.threads,
+                covers,
+            )
+        })?;
+        // Stopped by a signal: what was proved is written; the exit status says it is not all.
+        super::play::finished(Ok(()))
+    }
+}
+
+/// The rules and the proof's settings the flags give: `--size` and
+/// `--above` required, the rules resolved, the buckets parsed.
+fn settings(args: &ProveArgs) -> Result<(Rules, Settings), CliError> {
     if args.rules.size.is_none() {
         return Err(UsageError::NeedsFlag {
             mode: "prove",
@@ -116,148 +327,26 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
         Some(spec) => Buckets::parse(spec).map_err(ProveError::Buckets)?,
         None => Buckets::default_for(rules.rows, rules.cols),
     };
-    let rules_name = rules.preset.name();
-    // The size and the table of classes are checked before the dictionary is read.
     let mut settings = Settings::new(&rules, buckets, above)?;
     settings.grouped = !args.per_class;
-    let shard = match &args.shard {
-        Some(text) => Shard::parse(text)?,
-        None => Shard::ALL,
-    };
-    let threads = args
-        .threads
-        .unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()));
-    if args.sample == Some(0) {
-        return Err(UsageError::TooSmall {
-            flags: "--sample",
-            least: "1",
-        }
-        .into());
-    }
-    let classes = settings.classes();
-    let groups = classes.groups();
-    shard.check(groups.len())?;
-    let dictionary = args.dict.load(&rules)?;
-    let class_count: usize = groups.iter().map(|g| g.classes.len()).sum();
-    let progress = Progress::new();
-    let started = Instant::now();
+    Ok((rules, settings))
+}
 
-    if let Some(k) = args.sample {
-        let seed = args.seed.unwrap_or_else(rand::random);
-        let mut rng = boggle_game::random::seeded(seed);
-        let mut picked = groups.clone();
-        boggle_game::random::shuffle(&mut rng, &mut picked);
-        picked.truncate(k);
-        let records = run_watched(&progress, started, threads, || {
-            boggle_prove::prove_groups(
-                dictionary.trie(),
-                &settings,
-                &picked,
-                &|_| false,
-                threads,
-                &progress,
-                |_| Ok(()),
-            )
-        })?;
-        let mut out = BufWriter::new(io::stdout().lock());
-        let sampled = Sampled {
-            picked: &picked,
-            groups: &groups,
-            classes: class_count,
-            seed,
-            grouped: settings.grouped,
-        };
-        write_sample(&mut out, &records, &sampled).map_err(Error::Output)?;
-        out.flush().map_err(Error::Output)?;
-        return super::play::finished(Ok(()));
-    }
+/// How many classes `groups` hold.
+fn class_count(groups: &[Group]) -> usize {
+    groups.iter().map(|g| g.classes.len()).sum()
+}
 
-    let mine = shard.select(&groups);
-    let mine_classes: usize = mine.iter().map(|g| g.classes.len()).sum();
-    let (files, resumed) = match &args.out {
-        Some(dir) => {
-            let label = dictionary_label(args.dict.path.as_deref(), rules.word_list);
-            let origin = Origin {
-                version: VERSION,
-                rules: rules_name,
-                dictionary: &label,
-            };
-            let params = Params::new(
-                &settings,
-                origin,
-                dictionary.words(),
-                class_count as u64,
-                shard.count,
-            );
-            let mut checker =
-                Checker::new(dictionary.trie(), &settings, &classes, &groups, shard.count);
-            let (files, resumed) =
-                ShardFiles::open(dir, shard, &params, args.resume, &mut checker)?;
-            (Some(files), resumed)
-        }
-        None => (None, Resumed::default()),
-    };
-    report_resumed(&resumed, mine_classes);
-    let mut records = resumed.records;
-    let done: HashSet<u64> = records.iter().map(|r| r.class).collect();
-    let fresh = run_watched(&progress, started, threads, || {
-        boggle_prove::prove_groups(
-            dictionary.trie(),
-            &settings,
-            &mine,
-            &|c| done.contains(&c),
-            threads,
-            &progress,
-            |record| match &files {
-                Some(files) => files.append(record),
-                None => Ok(()),
-            },
-        )
-    })?;
-    records.extend(fresh);
-    // Finished when every class the shard owns has a record: counted as
-    // classes, never as lines (a class read twice would count twice).
-    let have: HashSet<u64> = records.iter().map(|r| r.class).collect();
-    let finished = mine
-        .iter()
-        .all(|g| g.classes.iter().all(|c| have.contains(c)));
-    if let (Some(files), true) = (&files, finished) {
-        files.finish(&records)?;
-    }
-    let summary = Summary::of(&records, above);
-    let wall = started.elapsed().as_secs_f64();
+/// Writes to standard output through one buffer, flushed at the end.
+fn print<F>(write: F) -> Result<(), CliError>
+where
+    F: FnOnce(&mut BufWriter<io::StdoutLock<'static>>) -> io::Result<()>,
+{
     let mut out = BufWriter::new(io::stdout().lock());
-    if !finished {
-        out.flush().map_err(Error::Output)?;
-        return Err(CliError::Unfinished {
-            done: have.len(),
-            total: mine_classes,
-            resumable: files.is_some(),
-        });
-    }
-    if shard.count > 1 {
-        writeln!(
-            out,
-            "shard {}/{}: {} classes done; 'boggle prove merge' gives the proof",
-            shard.index,
-            shard.count,
-            records.len()
-        )
+    write(&mut out)
+        .and_then(|()| out.flush())
         .map_err(Error::Output)?;
-    }
-    write_summary(
-        &mut out,
-        &summary,
-        &settings,
-        classes.total(),
-        wall,
-        threads,
-        shard.count > 1,
-    )
-    .map_err(Error::Output)?;
-    out.flush().map_err(Error::Output)?;
-    // Stopped by a signal: what was proved is written; the exit status says it is not all.
-    super::play::finished(Ok(()))
+    Ok(())
 }
 
 /// Says on stderr what `--resume` found: classes done, repeated lines, a cut line.
@@ -273,11 +362,7 @@ fn report_resumed(resumed: &Resumed, mine: usize) {
         line += &format!(
             "; {} repeated {} ignored (two runs of this shard overlapped)",
             resumed.repeats,
-            if resumed.repeats == 1 {
-                "line"
-            } else {
-                "lines"
-            }
+            plural(resumed.repeats, "line", "lines")
         );
     }
     if resumed.cut {

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 use std::time::Instant;
 
+use boggle_engine::plural;
 use boggle_game::GameBoard;
 use boggle_prove::classes::Group;
 use boggle_prove::limits::duration;
@@ -50,7 +51,7 @@ pub(super) fn write_grid<W: Write>(
     settings: &Settings,
 ) -> io::Result<()> {
     let rules = &settings.rules;
-    let Ok(grid) = GameBoard::from_letters(&board.board, rules.rows, rules.cols, rules.qu) else {
+    let Ok(grid) = GameBoard::from_letters(&board.board, rules.rows, rules.cols, rules.q) else {
         return Ok(());
     };
     for row in grid.show_board().lines() {
@@ -59,8 +60,18 @@ pub(super) fn write_grid<W: Write>(
     Ok(())
 }
 
-/// The result: the `proved:` line, the best board as a grid, classes,
-/// bounds, time, then each board.
+/// What a summary covers: the whole proof, or one shard of several (whose
+/// boards are found, not proved the best until `boggle prove merge`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Covers {
+    /// Every class of the proof.
+    AllClasses,
+    /// One shard's classes.
+    OneShard,
+}
+
+/// The result: the `proved:` line (`found:` for one shard), the best board
+/// as a grid, classes, bounds, time, then each board.
 pub(super) fn write_summary<W: Write>(
     out: &mut W,
     summary: &Summary,
@@ -68,14 +79,13 @@ pub(super) fn write_summary<W: Write>(
     before_symmetry: u64,
     wall: f64,
     threads: usize,
-    partial: bool,
+    covers: Covers,
 ) -> io::Result<()> {
     let above = settings.above;
     let line = summary.proved_line(above);
-    if partial {
-        writeln!(out, "{}", line.replacen("proved:", "found:", 1))?;
-    } else {
-        writeln!(out, "{line}")?;
+    match covers {
+        Covers::OneShard => writeln!(out, "{}", line.replacen("proved:", "found:", 1))?,
+        Covers::AllClasses => writeln!(out, "{line}")?,
     }
     if let Some(best) = summary.boards.first() {
         write_grid(out, best, settings)?;
@@ -89,7 +99,7 @@ pub(super) fn write_summary<W: Write>(
         out,
         "time: {:.1} CPU-s in the classes, {wall:.1} s wall, {threads} {}",
         summary.cpu,
-        if threads == 1 { "thread" } else { "threads" }
+        plural(threads, "thread", "threads")
     )?;
     for board in &summary.boards {
         writeln!(out, "{} {}", board.score, board.board)?;
@@ -203,7 +213,16 @@ mod tests {
             cpu: 17.7,
         };
         let mut out = Vec::new();
-        write_summary(&mut out, &summary, &settings, 3888, 17.7, 1, false).expect("written");
+        write_summary(
+            &mut out,
+            &summary,
+            &settings,
+            3888,
+            17.7,
+            1,
+            Covers::AllClasses,
+        )
+        .expect("written");
         let text = String::from_utf8(out).expect("text");
         assert!(
             text.starts_with(

@@ -10,7 +10,7 @@ use ahash::AHashSet;
 
 use super::{Move, Progress, Schedule, Space, State, Symmetries, Top, unit};
 use boggle_engine::search::Searcher;
-use boggle_game::face::Face;
+use boggle_game::face::{Face, QReads};
 use boggle_game::random::GameRng;
 
 /// One independent chain of annealing runs.
@@ -220,14 +220,14 @@ impl Chain<'_, '_> {
         let letters =
             if new >= OPEN_WALK_FACES && room >= faces.len() as u64 && !self.out_of_budget() {
                 self.searcher
-                    .score_letters(space.rows, space.cols, &state.faces, cell, space.qu)
+                    .score_letters(space.rows, space.cols, &state.faces, cell, space.q)
             } else {
                 None
             };
         let mut scores = Vec::with_capacity(faces.len());
         for face in faces {
             state.faces[cell] = face;
-            let known = letters.zip(letter_index(face, space.qu));
+            let known = letters.zip(letter_index(face, space.q));
             let score = match known {
                 Some((letters, index)) => {
                     self.used += 1;
@@ -289,11 +289,11 @@ impl Chain<'_, '_> {
 const OPEN_WALK_FACES: usize = 8;
 
 /// The letter code [`Searcher::score_letters`] gives `face` (0 = A, the `Q`
-/// code for `Qu` when `qu`), if it is a single letter or that `Qu`.
-fn letter_index(face: Face, qu: bool) -> Option<usize> {
-    match (face.as_bytes(), qu) {
-        ([b'Q'], true) | ([b'Q', b'U'], false) => None,
-        ([letter @ b'A'..=b'Z'], _) | ([letter @ b'Q', b'U'], true) => {
+/// code for `Qu` under [`QReads::Qu`]), if it is a single letter or that `Qu`.
+fn letter_index(face: Face, q: QReads) -> Option<usize> {
+    match (face.as_bytes(), q) {
+        ([b'Q'], QReads::Qu) | ([b'Q', b'U'], QReads::Q) => None,
+        ([letter @ b'A'..=b'Z'], _) | ([letter @ b'Q', b'U'], QReads::Qu) => {
             Some(usize::from(letter - b'A'))
         }
         _ => None,

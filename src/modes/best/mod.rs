@@ -53,7 +53,7 @@ use rayon::prelude::*;
 use boggle_engine::search::Searcher;
 use boggle_engine::trie::Trie;
 use boggle_game::die::Die;
-use boggle_game::face::Face;
+use boggle_game::face::{Face, QReads};
 use boggle_game::game_board::GameBoard;
 use boggle_game::random::{self, GameRng};
 use boggle_game::rules::Rules;
@@ -253,22 +253,31 @@ pub struct Space {
     dice: Vec<Vec<Face>>,
     real_dice: bool,
     /// Whether a `Q` face is `Qu` (for scoring all of a cell's faces at once).
-    qu: bool,
+    q: QReads,
+}
+
+/// What a [`Space`] for some rules draws its boards from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpaceOf {
+    /// Any letter in any cell.
+    Letters,
+    /// The rules' own dice (letters still, where the rules draw letters by frequency).
+    Dice,
 }
 
 impl Space {
-    /// Any letter in any cell of a rows x cols board; with `qu`, `Q` is the `Qu` face.
-    pub fn letters(rows: usize, cols: usize, qu: bool) -> Space {
+    /// Any letter in any cell of a rows x cols board, each `Q` read as `q` says.
+    pub fn letters(rows: usize, cols: usize, q: QReads) -> Space {
         let alphabet = (b'A'..=b'Z')
             .filter_map(Face::letter)
-            .map(|face| face.with_qu(qu))
+            .map(|face| face.with_q(q))
             .collect();
         Space {
             rows,
             cols,
             dice: vec![alphabet],
             real_dice: false,
-            qu,
+            q,
         }
     }
 
@@ -293,24 +302,28 @@ impl Space {
         if dice.iter().any(Vec::is_empty) {
             return Err(SpaceError::FacelessDie);
         }
-        let qu = dice.iter().flatten().any(|face| face.as_bytes() == b"QU");
+        let q = if dice.iter().flatten().any(|face| *face == Face::QU) {
+            QReads::Qu
+        } else {
+            QReads::Q
+        };
         Ok(Space {
             rows,
             cols,
             dice,
             real_dice: true,
-            qu,
+            q,
         })
     }
 
-    /// The space for `rules`: their dice when `real_dice` (and they are real
-    /// dice, not letter frequencies), any letters otherwise.
-    pub fn for_rules(rules: &Rules, real_dice: bool) -> Result<Space, SpaceError> {
+    /// The space for `rules`: their dice under [`SpaceOf::Dice`] (if they
+    /// are real dice, not letter frequencies), any letters otherwise.
+    pub fn for_rules(rules: &Rules, of: SpaceOf) -> Result<Space, SpaceError> {
         let dice = rules.dice.dice();
-        if real_dice && !dice.is_empty() {
+        if of == SpaceOf::Dice && !dice.is_empty() {
             Space::dice(rules.rows, rules.cols, &dice)
         } else {
-            Ok(Space::letters(rules.rows, rules.cols, rules.qu))
+            Ok(Space::letters(rules.rows, rules.cols, rules.q))
         }
     }
 

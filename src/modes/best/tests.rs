@@ -132,7 +132,7 @@ fn images_hold_the_same_words() {
         (4, 4, Preset::Project4),
     ] {
         let rules = Rules::sized(preset, rows, cols);
-        let space = Space::letters(rows, cols, rules.qu);
+        let space = Space::letters(rows, cols, rules.q);
         let symmetries = Symmetries::new(rows, cols, rules.moves);
         let mut searcher = Searcher::new(dictionary.trie(), &rules);
         for _ in 0..20 {
@@ -156,7 +156,7 @@ fn finds_the_brute_force_optimum_of_a_small_board() {
         // Letters no word uses score nothing, so one stands for all of them.
         let space = Space {
             dice: vec![faces("AENOSTXZ")],
-            ..Space::letters(2, 2, rules.qu)
+            ..Space::letters(2, 2, rules.q)
         };
         let expected = brute_force(dictionary.trie(), &rules, &space, 3);
         // With kicks of the best local maximum, and with fresh starts only.
@@ -183,7 +183,7 @@ fn real_dice_boards_come_from_the_dice() {
 
 #[test]
 fn moves_keep_one_die_per_cell_showing_its_own_face() {
-    let space = Space::for_rules(&Rules::preset(Preset::Classic), true).expect("16 dice");
+    let space = Space::for_rules(&Rules::preset(Preset::Classic), SpaceOf::Dice).expect("16 dice");
     let mut rng = random::seeded(4);
     let mut state = space.random(&mut rng);
     for step in 0..2_000 {
@@ -207,7 +207,7 @@ fn moves_keep_one_die_per_cell_showing_its_own_face() {
 fn a_fixed_seed_and_thread_count_repeat() {
     let dictionary = Dictionary::embedded();
     let rules = Rules::preset(Preset::Classic);
-    let space = Space::for_rules(&rules, false).expect("letters");
+    let space = Space::for_rules(&rules, SpaceOf::Letters).expect("letters");
     let run = |threads| {
         let progress = Progress::new();
         let boards = search(
@@ -232,7 +232,7 @@ fn a_fixed_seed_and_thread_count_repeat() {
 fn a_target_stops_the_search_at_the_first_board_reaching_it() {
     let dictionary = Dictionary::embedded();
     let rules = Rules::preset(Preset::Classic);
-    let space = Space::for_rules(&rules, false).expect("letters");
+    let space = Space::for_rules(&rules, SpaceOf::Letters).expect("letters");
     let run = |target| {
         let progress = Progress::new();
         let options = Options {
@@ -260,7 +260,7 @@ fn a_target_stops_the_search_at_the_first_board_reaching_it() {
 fn a_stopped_search_returns_at_once() {
     let dictionary = Dictionary::embedded();
     let rules = Rules::preset(Preset::Classic);
-    let space = Space::for_rules(&rules, false).expect("letters");
+    let space = Space::for_rules(&rules, SpaceOf::Letters).expect("letters");
     let progress = Progress::new();
     progress.stop();
     let boards = search(

@@ -14,6 +14,7 @@ use unicode_width::UnicodeWidthStr;
 use super::app::{Screen, View};
 use crate::net::client::{Results, points, waiting_for};
 use crate::tui::ui::{Look, board_size, clock, draw_board, largest_cell};
+use boggle_engine::plural;
 use boggle_net::protocol::clean;
 
 /// The narrowest panel beside the board (lobby, words, results).
@@ -60,7 +61,7 @@ pub(crate) fn draw(frame: &mut Frame, screen: &Screen, look: Look) -> usize {
     };
     let mut most = 0;
     match screen.view {
-        View::Lobby => panel(frame, side, "lobby", lobby_lines(screen), true),
+        View::Lobby => panel(frame, side, "lobby", lobby_lines(screen)),
         View::Round => {
             let lines = screen
                 .verdicts
@@ -75,7 +76,7 @@ pub(crate) fn draw(frame: &mut Frame, screen: &Screen, look: Look) -> usize {
                     Line::styled(text.clone(), style)
                 })
                 .collect();
-            panel(frame, side, "your words", lines, true);
+            panel(frame, side, "your words", lines);
         }
         View::Results => most = results_panel(frame, screen, side),
     }
@@ -92,16 +93,15 @@ pub(crate) fn draw(frame: &mut Frame, screen: &Screen, look: Look) -> usize {
     most
 }
 
-/// A bordered panel titled `title` holding `lines` (wrapped where `wrap`).
-fn panel(frame: &mut Frame, area: Rect, title: &str, lines: Vec<Line<'static>>, wrap: bool) {
-    let mut text = Paragraph::new(lines).block(
-        Block::default()
-            .borders(Borders::ALL)
-            .title(title.to_string()),
-    );
-    if wrap {
-        text = text.wrap(Wrap { trim: false });
-    }
+/// A bordered panel titled `title` holding `lines`, wrapped to its width.
+fn panel(frame: &mut Frame, area: Rect, title: &str, lines: Vec<Line<'static>>) {
+    let text = Paragraph::new(lines)
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(title.to_string()),
+        )
+        .wrap(Wrap { trim: false });
     frame.render_widget(text, area);
 }
 
@@ -285,7 +285,7 @@ fn lobby_lines(screen: &Screen) -> Vec<Line<'static>> {
                 "{} {state:<9} {:>4} {}",
                 pad(name, column),
                 p.total,
-                if p.total == 1 { "point" } else { "points" }
+                plural(p.total, "point", "points")
             ))
         })
         .collect();

@@ -13,7 +13,9 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use boggle_engine::path::trace;
+use boggle_engine::plural;
 use boggle_game::dictionary::Level;
+use boggle_game::face::QReads;
 use boggle_game::game::{Game, Winner};
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Rules;
@@ -449,7 +451,7 @@ impl App {
     /// `12 words, 17 of 183 points`.
     pub fn score_line(&self) -> String {
         let n = self.game.found_words().len();
-        let words = if n == 1 { "word" } else { "words" };
+        let words = plural(n, "word", "words");
         format!(
             "{n} {words}, {} of {} points",
             self.score(),
@@ -614,14 +616,16 @@ pub fn rules_strip(rules: &Rules) -> String {
         boggle_game::rules::MoveRule::NoUp => "never going up a row",
         boggle_game::rules::MoveRule::EightNeighbours => "8 neighbours",
     };
-    let q = if rules.qu { "Q is Qu" } else { "Q is plain" };
+    let q = match rules.q {
+        QReads::Qu => "Q is Qu",
+        QReads::Q => "Q is plain",
+    };
     format!("{}+ letters, {moves}, {q}", rules.min_len)
 }
 
 /// `1 word`, `2 words`.
 fn counted(n: usize, noun: &str) -> String {
-    let s = if n == 1 { "" } else { "s" };
-    format!("{n} {noun}{s}")
+    format!("{n} {noun}{}", plural(n, "", "s"))
 }
 
 #[cfg(test)]

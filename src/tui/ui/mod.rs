@@ -13,6 +13,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
+use boggle_game::face::QReads;
 use boggle_game::rules::{MoveRule, Rules, Scoring};
 
 use super::app::{App, Phase};
@@ -338,10 +339,9 @@ pub fn help_lines(rules: &Rules) -> Vec<String> {
         format!("Moves: {moves}"),
         format!(
             "Q: {}",
-            if rules.qu {
-                "Qu (two letters)"
-            } else {
-                "a plain Q"
+            match rules.q {
+                QReads::Qu => "Qu (two letters)",
+                QReads::Q => "a plain Q",
             }
         ),
         format!("Points: {}", scoring_text(rules)),

@@ -512,7 +512,7 @@ fn a_6x6_board_with_qu_fits_80x24_in_large_cells() {
     let rules = Rules::sized(boggle_game::rules::Preset::Classic, 6, 6);
     let finder = WordFind::with_rules(Arc::new(Dictionary::from_words(["QUIT"])), rules);
     let letters = "QITABCDEFGHIJKLMNOPRSTUVWXYZABCDEFGH";
-    let board = GameBoard::from_letters(letters, 6, 6, true).expect("36 cells");
+    let board = GameBoard::from_letters(letters, 6, 6, QReads::Qu).expect("36 cells");
     let mut app = App::new(finder, board, None);
     send(&mut app, "quit\nqu");
     let (rows, reversed) = screen(&app, 80, 24);

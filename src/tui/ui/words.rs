@@ -10,6 +10,7 @@ use ratatui::widgets::Paragraph;
 
 use super::Look;
 use crate::tui::app::{App, Phase};
+use boggle_engine::plural;
 
 /// Where `count` entries of `width` go in `areas`: top to bottom in columns,
 /// filling each area's columns before the next area's, with the last area's
@@ -197,7 +198,7 @@ pub(super) fn summary_lines(app: &App, width: u16) -> Vec<String> {
     lines.extend(app.versus_line());
     lines.extend(app.record_note().map(str::to_string));
     let session = app.session();
-    let games = if session.games == 1 { "game" } else { "games" };
+    let games = plural(session.games, "game", "games");
     lines.push(format!(
         "Session: {} {games}, best {}",
         session.games, session.best

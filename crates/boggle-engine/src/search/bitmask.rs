@@ -7,7 +7,7 @@
 
 use super::Found;
 use crate::cpu::prefetch;
-use crate::face::Face;
+use crate::face::{Face, QReads};
 use crate::trie::{Node, Trie};
 
 /// A board of at most 64 cells of single letters and `Qu`, ready for the fast walk.
@@ -20,8 +20,8 @@ pub(super) struct FastBoard {
     pub(super) near_letters: [u32; 64],
     /// `letters[cell]`: the letter the cell shows, 0 = A (`Q` for `Qu`).
     pub(super) letters: [u8; 64],
-    /// Whether `Q` cells show `Qu`.
-    pub(super) qu: bool,
+    /// How `Q` cells read.
+    pub(super) q: QReads,
     /// The open cell of [`Searcher::score_letters`], as a bit (0 for none):
     /// it shows every letter at once.
     pub(super) open: u64,
@@ -34,7 +34,7 @@ impl FastBoard {
         faces: &[Face],
         neighbour_masks: &[u64],
         max_len: Option<usize>,
-        open: Option<(usize, bool)>,
+        open: Option<(usize, QReads)>,
     ) -> Option<FastBoard> {
         if faces.len() > 64 || neighbour_masks.len() != faces.len() {
             return None;
@@ -48,7 +48,7 @@ impl FastBoard {
             neighbours: [0; 64],
             near_letters: [0; 64],
             letters: [0; 64],
-            qu: false,
+            q: QReads::Q,
             open: 0,
         };
         let mut plain_q = false;
@@ -62,7 +62,7 @@ impl FastBoard {
                     letter - b'A'
                 }
                 [b'Q', b'U'] => {
-                    board.qu = true;
+                    board.q = QReads::Qu;
                     b'Q' - b'A'
                 }
                 _ => return None,
@@ -71,14 +71,18 @@ impl FastBoard {
             board.cells_of[usize::from(letter)] |= 1 << cell;
         }
         // One letter code stands for Q or Qu, so a board needs all of one kind.
-        if board.qu && plain_q {
+        if board.q == QReads::Qu && plain_q {
             return None;
         }
-        if let Some((open, qu)) = open {
-            if (qu && plain_q) || (!qu && board.qu) {
+        if let Some((open, q)) = open {
+            let clash = match q {
+                QReads::Qu => plain_q,
+                QReads::Q => board.q == QReads::Qu,
+            };
+            if clash {
                 return None;
             }
-            board.qu = qu;
+            board.q = q;
             board.open = 1 << open;
             for cells in &mut board.cells_of {
                 *cells |= board.open;
@@ -144,7 +148,7 @@ impl FastWalk<'_> {
     pub(super) fn step(&self, node: Node, letter: u8, len: u32) -> Option<(Node, u32, u32)> {
         let mut index = node.child(letter)?;
         let mut len = len + 1;
-        if self.board.qu && letter == b'Q' - b'A' {
+        if self.board.q == QReads::Qu && letter == b'Q' - b'A' {
             // The Qu face: the U must follow the Q in the trie too.
             index = self.nodes[index as usize].child(b'U' - b'A')?;
             len += 1;

@@ -70,7 +70,7 @@
 //! 3. `score_letters` needs the fast walker (it declines the boards that
 //!    need the general one).
 
-use crate::face::Face;
+use crate::face::{Face, QReads};
 use crate::neighbours::Neighbours;
 use crate::rules::{Grid, SearchRules};
 use crate::trie::Trie;
@@ -359,12 +359,12 @@ impl<'t> Searcher<'t> {
 
     /// The total score of the board `faces` (row-major) with cell `open`
     /// showing each letter in turn: `scores[0]` with `A` there, up to
-    /// `scores[25]` with `Z` (`Q` is the `Qu` face when `qu`). One walk
+    /// `scores[25]` with `Z` (`Q` is the `Qu` face under [`QReads::Qu`]). One walk
     /// serves all 26 boards: the paths that avoid the open cell are walked
     /// once, and only those through it once per letter, so it costs about
     /// what 3 or 4 boards do. `None` when the fast walk cannot take the board
     /// (see "Limits": more than 64 cells, faces other than letters and `Qu`,
-    /// a `Q` face unlike `qu`, a length cap) or its search passed
+    /// a `Q` face unlike `q`, a length cap) or its search passed
     /// [`STEP_BUDGET`]: score the boards one by one then.
     pub fn score_letters(
         &mut self,
@@ -372,7 +372,7 @@ impl<'t> Searcher<'t> {
         cols: usize,
         faces: &[Face],
         open: usize,
-        qu: bool,
+        q: QReads,
     ) -> Option<[u32; 26]> {
         if rows.checked_mul(cols) != Some(faces.len()) || open >= faces.len() {
             return None;
@@ -386,7 +386,7 @@ impl<'t> Searcher<'t> {
             faces,
             &self.neighbour_masks,
             self.rules.max_len,
-            Some((open, qu)),
+            Some((open, q)),
         )?;
         if self.letter_masks.len() != self.trie.len() {
             self.letter_masks = vec![0; self.trie.len()];
@@ -493,7 +493,7 @@ fn vector_board(faces: &[Face]) -> Option<vector::Board> {
     }
     let mut board = vector::Board {
         letters: [0; vector::MAX_CELLS],
-        qu: false,
+        q: QReads::Q,
     };
     let mut plain_q = false;
     for (letter, face) in board.letters.iter_mut().zip(faces) {
@@ -503,13 +503,13 @@ fn vector_board(faces: &[Face]) -> Option<vector::Board> {
                 u32::from(letter - b'A')
             }
             [b'Q', b'U'] => {
-                board.qu = true;
+                board.q = QReads::Qu;
                 u32::from(b'Q' - b'A')
             }
             _ => return None,
         };
     }
-    (!(board.qu && plain_q)).then_some(board)
+    (!(board.q == QReads::Qu && plain_q)).then_some(board)
 }
 
 #[cfg(test)]

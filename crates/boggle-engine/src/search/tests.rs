@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use super::*;
+use crate::face::QReads;
 use crate::rules::{MoveRule, Scoring};
 use crate::testing::{Letters, course_trie, grid_of, rng};
 
@@ -18,7 +19,7 @@ fn project4(rows: usize, cols: usize) -> SearchRules {
     SearchRules {
         moves: MoveRule::NoUp,
         scoring: Scoring::PROJECT4,
-        qu: false,
+        q: QReads::Q,
         ..SearchRules::standard(rows, cols)
     }
 }
@@ -50,7 +51,7 @@ fn one_by_one(
     std::array::from_fn(|letter| {
         faces[open] = Face::letter(b'A' + letter as u8)
             .expect("a letter")
-            .with_qu(rules.qu);
+            .with_q(rules.q);
         searcher.score_faces(rules.rows, rules.cols, &faces)
     })
 }
@@ -75,10 +76,10 @@ fn an_open_cell_scores_each_letter_as_its_own_board_does() {
             rules.min_len = min_len;
             let mut searcher = Searcher::new(trie, rules);
             for _ in 0..4 {
-                let faces = letters.roll(rows * cols, rules.qu, &mut rng);
+                let faces = letters.roll(rows * cols, rules.q, &mut rng);
                 for open in 0..faces.len() {
                     let expected = one_by_one(&mut searcher, &rules, &faces, open);
-                    let got = searcher.score_letters(rows, cols, &faces, open, rules.qu);
+                    let got = searcher.score_letters(rows, cols, &faces, open, rules.q);
                     assert_eq!(got, Some(expected), "{rules:?} {open}");
                 }
             }
@@ -92,23 +93,43 @@ fn an_open_cell_scores_each_letter_as_its_own_board_does() {
 fn an_open_cell_declines_what_the_fast_walk_cannot_take() {
     let rules = classic(4, 4);
     let mut searcher = Searcher::new(course_trie(), rules);
-    let faces = |letters: &str, qu: bool| -> Vec<Face> {
+    let faces = |letters: &str, q: QReads| -> Vec<Face> {
         letters
             .bytes()
             .filter_map(Face::letter)
-            .map(|f| f.with_qu(qu))
+            .map(|f| f.with_q(q))
             .collect()
     };
-    let board = faces("ABCDEFGHIJKLMNOP", true);
-    assert!(searcher.score_letters(4, 4, &board, 16, true).is_none());
-    assert!(searcher.score_letters(4, 5, &board, 0, true).is_none());
-    let with_qu = faces("QBCDEFGHIJKLMNOP", true);
-    assert!(searcher.score_letters(4, 4, &with_qu, 3, false).is_none());
-    assert!(searcher.score_letters(4, 4, &with_qu, 3, true).is_some());
+    let board = faces("ABCDEFGHIJKLMNOP", QReads::Qu);
+    assert!(
+        searcher
+            .score_letters(4, 4, &board, 16, QReads::Qu)
+            .is_none()
+    );
+    assert!(
+        searcher
+            .score_letters(4, 5, &board, 0, QReads::Qu)
+            .is_none()
+    );
+    let with_qu = faces("QBCDEFGHIJKLMNOP", QReads::Qu);
+    assert!(
+        searcher
+            .score_letters(4, 4, &with_qu, 3, QReads::Q)
+            .is_none()
+    );
+    assert!(
+        searcher
+            .score_letters(4, 4, &with_qu, 3, QReads::Qu)
+            .is_some()
+    );
     // The open cell's own face does not count, Qu or not.
-    assert!(searcher.score_letters(4, 4, &with_qu, 0, false).is_some());
-    let big = faces(&"ABCDEFGHIJ".repeat(9), false);
-    assert!(searcher.score_letters(9, 10, &big, 0, false).is_none());
+    assert!(
+        searcher
+            .score_letters(4, 4, &with_qu, 0, QReads::Q)
+            .is_some()
+    );
+    let big = faces(&"ABCDEFGHIJ".repeat(9), QReads::Q);
+    assert!(searcher.score_letters(9, 10, &big, 0, QReads::Q).is_none());
 }
 
 /// The vector walk finds what the bitmask walk finds (the same words,
@@ -145,9 +166,9 @@ fn the_vector_walk_finds_what_the_bitmask_walk_finds() {
             let mut bitmask = Searcher::new(trie, rules);
             assert!(fast.vector.is_some(), "{rows}x{cols} takes the vector walk");
             bitmask.vector = None;
-            for qu in [true, false] {
+            for q in [QReads::Qu, QReads::Q] {
                 for _ in 0..20 {
-                    let board = grid_of(rows, cols, letters.roll(rows * cols, qu, &mut rng));
+                    let board = grid_of(rows, cols, letters.roll(rows * cols, q, &mut rng));
                     let words = fast.find(&board).to_vec();
                     assert_eq!(words, bitmask.find(&board), "{rules:?} {board:?}");
                     assert!(!fast.exhausted());
@@ -170,7 +191,7 @@ fn the_portable_walk_finds_what_the_fast_one_finds() {
     ] {
         let rules = classic(side, side);
         for _ in 0..50 {
-            let faces = letters.roll(side * side, true, &mut rng);
+            let faces = letters.roll(side * side, QReads::Qu, &mut rng);
             let portable = walk_with(
                 |w, c, p| w.run_portable::<false>(c, p),
                 trie,
@@ -182,9 +203,13 @@ fn the_portable_walk_finds_what_the_fast_one_finds() {
             let opened = |run: fn(&mut FastWalk, usize, &mut [Pending; STACK])| {
                 let mut searcher = Searcher::new(trie, rules);
                 searcher.letter_masks = vec![0; trie.len()];
-                let board =
-                    FastBoard::new(&faces, &searcher.neighbour_masks, None, Some((open, true)))
-                        .expect("single letters and Qu on at most 64 cells");
+                let board = FastBoard::new(
+                    &faces,
+                    &searcher.neighbour_masks,
+                    None,
+                    Some((open, QReads::Qu)),
+                )
+                .expect("single letters and Qu on at most 64 cells");
                 let mut walk = FastWalk {
                     nodes: trie.nodes(),
                     board: &board,

@@ -21,9 +21,9 @@ use std::collections::{BTreeMap, HashSet};
 use std::io::BufRead;
 use std::path::Path;
 
-use boggle_engine::Face;
 use boggle_engine::search::Searcher;
 use boggle_engine::trie::Trie;
+use boggle_engine::{Face, QReads};
 use serde::{Deserialize, Serialize};
 
 use super::files::{Tail, for_each_line};
@@ -205,7 +205,7 @@ impl<'a> Checker<'a> {
         let rules = &self.settings.rules;
         let cells = rules.cells();
         let letters =
-            letters_of(&board.board, cells, rules.qu).ok_or(BadBoard::Letters { cells })?;
+            letters_of(&board.board, cells, rules.q).ok_or(BadBoard::Letters { cells })?;
         // The text is known to be letters of the board's size from here on: it may be shown.
         let text = board.board;
         if !self.classes.holds(&self.settings.buckets, digits, &letters) {
@@ -253,7 +253,7 @@ impl<'a> Checker<'a> {
     fn score(&mut self, letters: &[u8]) -> u32 {
         let rules = &self.settings.rules;
         for (face, &letter) in self.faces.iter_mut().zip(letters) {
-            *face = if rules.qu && letter == b'Q' - b'A' {
+            *face = if rules.q == QReads::Qu && letter == b'Q' - b'A' {
                 Face::QU
             } else {
                 Face::letter(b'A' + letter).unwrap_or(Face::BLANK)
@@ -265,8 +265,8 @@ impl<'a> Checker<'a> {
 }
 
 /// A board's letters (0 = A), if `text` is exactly `cells` letters A to Z,
-/// each `Q` written `QU` when `qu`.
-fn letters_of(text: &str, cells: usize, qu: bool) -> Option<Vec<u8>> {
+/// each `Q` written `QU` under [`QReads::Qu`].
+fn letters_of(text: &str, cells: usize, q: QReads) -> Option<Vec<u8>> {
     let bytes = text.as_bytes();
     let mut letters = Vec::with_capacity(cells);
     let mut i = 0;
@@ -277,7 +277,7 @@ fn letters_of(text: &str, cells: usize, qu: bool) -> Option<Vec<u8>> {
         }
         letters.push(byte - b'A');
         i += 1;
-        if qu && byte == b'Q' {
+        if q == QReads::Qu && byte == b'Q' {
             if bytes.get(i) != Some(&b'U') {
                 return None;
             }

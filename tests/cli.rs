@@ -357,3 +357,18 @@ fn unreadable_standard_input_is_reported_as_a_read_error() {
         assert!(!stderr.contains("cannot write"), "{args:?}: {stderr}");
     }
 }
+
+/// Issue 46, item 7: a missing argument is named on the one line (clap
+/// lists them on lines of their own, which the one line used to drop).
+#[test]
+fn a_missing_argument_is_named() {
+    let dir = TempDir::new("cli-missing");
+    let run = common::run_boggle(dir.path(), &["join"], b"");
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("<HOST[:PORT]>") && run.stderr.contains("--name <NAME>"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+}

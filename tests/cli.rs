@@ -372,3 +372,23 @@ fn a_missing_argument_is_named() {
     );
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
 }
+
+/// Issue 46, item 12: help wraps at word boundaries to the terminal's width
+/// (clap's `wrap_help`; `COLUMNS` where there is no terminal to ask), not at
+/// a fixed 100 columns that an 80-column terminal cuts mid-word.
+#[test]
+fn help_wraps_to_the_terminals_width() {
+    let dir = TempDir::new("cli-wrap");
+    for args in [&["-h"][..], &["join", "-h"], &["tui", "-h"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args(args)
+            .current_dir(dir.path())
+            .env("COLUMNS", "60")
+            .stdin(Stdio::null())
+            .output()
+            .expect("boggle runs");
+        let help = String::from_utf8_lossy(&out.stdout);
+        let widest = help.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(widest <= 60, "{args:?}: {widest} columns\n{help}");
+    }
+}

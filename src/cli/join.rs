@@ -9,18 +9,20 @@ use std::io::{self, BufWriter, IsTerminal};
 
 use clap::Args;
 
+use super::serve::DEFAULT_PORT;
 use super::tui::{ColorChoice, use_colour};
 use crate::net::client::{JoinError, JoinOptions, REJOIN_FOR, WELCOME_WITHIN, run_lines};
+use crate::net::seat::SeatFile;
 use crate::tui::terminal::TerminalError;
 use crate::tui::ui::Look;
 use boggle_game::error::Error;
-use boggle_net::protocol::{check_name, check_room};
+use boggle_net::protocol::{ErrorCode, check_name, check_room};
 
 /// The flags of `boggle join`.
 #[derive(Debug, Args, Clone)]
 pub struct JoinArgs {
-    /// The server, ADDR:PORT
-    #[arg(value_name = "ADDR:PORT")]
+    /// The server, HOST or HOST:PORT (the port `boggle serve` listens on by default when not given)
+    #[arg(value_name = "HOST[:PORT]")]
     pub addr: String,
     /// Your name in the room (at most 20 printable characters)
     #[arg(long, value_name = "NAME")]
@@ -40,7 +42,9 @@ pub struct JoinArgs {
     )]
     pub password_file: Option<std::path::PathBuf>,
     /// The token printed when you last joined, to take your seat (and words)
-    /// back (or --token-file, or BOGGLE_TOKEN)
+    /// back from another machine (or --token-file, or BOGGLE_TOKEN); on this
+    /// one the token is kept for the next run
+    /// (under $XDG_STATE_HOME/boggle/seats, readable by you only)
     #[arg(long, value_name = "TOKEN")]
     pub token: Option<String>,
     /// Read the token from the first line of this file
@@ -68,8 +72,10 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
         }
         .into());
     }
-    let opts = JoinOptions {
-        addr: args.addr.clone(),
+    let addr = with_default_port(&args.addr);
+    let seat = SeatFile::for_seat(&addr, &args.room, &args.name);
+    let mut opts = JoinOptions {
+        addr: addr.clone(),
         name: args.name.clone(),
         room: Some(args.room.clone()),
         password: super::args::secret(
@@ -86,47 +92,137 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
         )?,
         rejoin_for: REJOIN_FOR,
         welcome_within: WELCOME_WITHIN,
+        seat,
     };
+    // No token given: the one kept by the last run here, if it was killed.
+    let kept = opts.token.is_none();
+    if kept {
+        opts.token = opts.seat.as_ref().and_then(SeatFile::load);
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(CliError::Runtime)?;
-    let on_terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
-    // Network errors name the server; the terminal's own (hung up, a signal)
-    // do not, and a closed standard output is no failure.
-    let at_server = |e: JoinError| -> CliError {
-        match e {
-            JoinError::Terminal(e @ (TerminalError::Signalled | TerminalError::HungUp)) => {
-                CliError::Terminal(e)
-            }
-            JoinError::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-                Error::Output(e).into()
-            }
-            source => CliError::Join {
-                addr: args.addr.clone(),
-                source,
-            },
-        }
+    let mut played = runtime.block_on(play(&opts, args.color));
+    let stale = |played: &Option<Result<(), JoinError>>| {
+        matches!(
+            played,
+            Some(Err(JoinError::Refused {
+                code: ErrorCode::BadToken,
+                ..
+            }))
+        )
     };
-    let played = runtime.block_on(async {
-        if on_terminal {
-            let look = Look {
-                colour: use_colour(args.color, std::env::var_os("NO_COLOR")),
-            };
-            return crate::net::screen::run(&opts, look)
-                .await
-                .map_err(at_server);
-        }
-        let input = tokio::io::BufReader::new(tokio::io::stdin());
-        let mut out = BufWriter::new(io::stdout().lock());
-        // SIGINT, SIGTERM and SIGHUP end it as every mode ends: the shared line, exit 1.
-        tokio::select! {
-            played = run_lines(&opts, input, &mut out) => played.map_err(at_server),
-            () = super::serve::stop_signal() => Err(Error::Stopped.into()),
-        }
-    });
+    if kept && opts.token.is_some() && stale(&played) {
+        // The kept token's seat is gone (the server restarted, or held it
+        // long enough): join afresh under the same name.
+        opts.token = None;
+        forget(opts.seat.as_ref());
+        played = runtime.block_on(play(&opts, args.color));
+    }
+    // Left on purpose (or the room is over): nothing to take back next time.
+    if matches!(played, Some(Ok(()))) {
+        forget(opts.seat.as_ref());
+    }
+    let played = match played {
+        Some(played) => played.map_err(|e| at_server(e, &addr)),
+        None => Err(Error::Stopped.into()),
+    };
     // tokio reads standard input on a blocking thread that a still-open pipe
     // keeps waiting: do not wait for it on the way out.
     runtime.shutdown_background();
     played
+}
+
+/// Plays once: full-screen on a terminal, else in line mode; `None` when
+/// a signal stopped the line mode (the full screen says so itself).
+async fn play(opts: &JoinOptions, color: ColorChoice) -> Option<Result<(), JoinError>> {
+    if io::stdin().is_terminal() && io::stdout().is_terminal() {
+        let look = Look {
+            colour: use_colour(color, std::env::var_os("NO_COLOR")),
+        };
+        return Some(crate::net::screen::run(opts, look).await);
+    }
+    let input = tokio::io::BufReader::new(tokio::io::stdin());
+    let mut out = BufWriter::new(io::stdout().lock());
+    // SIGINT, SIGTERM and SIGHUP end it as every mode ends: the shared line, exit 1.
+    tokio::select! {
+        played = run_lines(opts, input, &mut out) => Some(played),
+        () = super::serve::stop_signal() => None,
+    }
+}
+
+/// Removes the kept token; a file that cannot be removed is said, not fatal.
+fn forget(seat: Option<&SeatFile>) {
+    if let Some(seat) = seat
+        && let Err(e) = seat.forget()
+    {
+        super::report(&format!(
+            "cannot remove the seat's token {}: {e}",
+            seat.path().display()
+        ));
+    }
+}
+
+/// `HOST:PORT` as given, or `HOST` with the server's default port.
+fn with_default_port(addr: &str) -> String {
+    let has_port = match addr.rsplit_once(':') {
+        // `[::1]:4040`, or `host:4040`; a bare IPv6 address has colons but no port.
+        Some((host, port)) => {
+            port.parse::<u16>().is_ok() && (!host.contains(':') || host.ends_with(']'))
+        }
+        None => false,
+    };
+    if has_port {
+        addr.to_string()
+    } else if addr.contains(':') && !addr.starts_with('[') {
+        format!("[{addr}]:{DEFAULT_PORT}")
+    } else {
+        format!("{addr}:{DEFAULT_PORT}")
+    }
+}
+
+/// Network errors name the server; the terminal's own (hung up, a signal)
+/// do not, and a closed standard output is no failure.
+fn at_server(e: JoinError, addr: &str) -> CliError {
+    match e {
+        JoinError::Terminal(e @ (TerminalError::Signalled | TerminalError::HungUp)) => {
+            CliError::Terminal(e)
+        }
+        JoinError::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => Error::Output(e).into(),
+        source => CliError::Join {
+            addr: addr.to_string(),
+            source,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 46, item 7: a server named without its port is at the default port.
+    #[test]
+    fn a_server_without_a_port_is_at_the_default_port() {
+        let port = DEFAULT_PORT;
+        assert_eq!(
+            with_default_port("example.org"),
+            format!("example.org:{port}")
+        );
+        assert_eq!(with_default_port("10.0.0.2:5000"), "10.0.0.2:5000");
+        assert_eq!(with_default_port("::1"), format!("[::1]:{port}"));
+        assert_eq!(with_default_port("[::1]:5000"), "[::1]:5000");
+        assert_eq!(with_default_port("[::1]"), format!("[::1]:{port}"));
+        // The port `boggle serve` listens on unless told.
+        use clap::Parser;
+        let cli = crate::cli::Cli::try_parse_from(["boggle", "serve"]).expect("valid");
+        let Some(crate::cli::Command::Serve(serve)) = cli.command else {
+            panic!("serve parses as the serve command");
+        };
+        assert!(
+            serve.listen.ends_with(&format!(":{port}")),
+            "{}",
+            serve.listen
+        );
+    }
 }

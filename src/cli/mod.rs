@@ -183,6 +183,14 @@ fn clap_exit(e: &clap::Error, command: &str) -> ExitCode {
             let text = e.render().to_string();
             let first = text.lines().next().unwrap_or("invalid arguments");
             let first = first.strip_prefix("error: ").unwrap_or(first);
+            // clap lists what is missing on the lines after the first: name it on the one line.
+            let missing = match (e.kind(), e.get(ContextKind::InvalidArg)) {
+                (ErrorKind::MissingRequiredArgument, Some(ContextValue::Strings(args))) => {
+                    format!("{} {}", first.trim_end_matches(':'), args.join(", "))
+                }
+                _ => first.to_string(),
+            };
+            let first = missing.as_str();
             let suggested = [
                 ContextKind::SuggestedArg,
                 ContextKind::SuggestedSubcommand,
@@ -417,7 +425,7 @@ mod tests {
         assert_eq!(default_of(&["boggle", "bench"]), Some(Preset::Classic));
         assert_eq!(default_of(&["boggle", "versus"]), Some(Preset::Cs106b));
         assert_eq!(default_of(&["boggle", "best"]), Some(Preset::Project4));
-        assert_eq!(default_of(&["boggle", "tui"]), Some(Preset::Project4));
+        assert_eq!(default_of(&["boggle", "tui"]), Some(Preset::Classic));
         assert_eq!(default_of(&["boggle", "serve"]), Some(Preset::Classic));
         assert_eq!(default_of(&["boggle", "prove"]), Some(Preset::Classic));
         // Not offered, but parsed, so the mode can say where ece209 is played.

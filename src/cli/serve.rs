@@ -22,6 +22,10 @@ use boggle_net::room::RoomConfig;
 use boggle_net::server::{Limits, Server, ServerConfig};
 use boggle_net::web::Web;
 
+/// The port `boggle serve` listens on and `boggle join HOST` connects to
+/// when none is given.
+pub const DEFAULT_PORT: u16 = 4040;
+
 /// Where `--web` without a value serves the page: loopback, as `--listen`.
 pub const DEFAULT_WEB: &str = "127.0.0.1:8040";
 

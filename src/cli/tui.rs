@@ -31,6 +31,10 @@ fn default_time(rules: &Rules) -> Duration {
     Duration::from_secs(if rules.cells() >= 36 { 240 } else { 180 })
 }
 
+/// The rules `boggle tui` plays without `--rules`: a player who has played
+/// Boggle expects the classic ones; `--rules project4` is one flag away.
+pub const DEFAULT_PRESET: Preset = Preset::Classic;
+
 /// When to use colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
@@ -46,7 +50,7 @@ pub enum ColorChoice {
 /// The full-screen game's flags.
 #[derive(Debug, Args, Clone)]
 #[command(
-    mut_arg("preset", |arg| rules_arg(arg, Preset::Project4, &DICTIONARY_PRESETS)),
+    mut_arg("preset", |arg| rules_arg(arg, DEFAULT_PRESET, &DICTIONARY_PRESETS)),
     mut_arg("time", |arg| arg.help(
         "Seconds for the game, 0 (untimed) to 86400 [default: 180, the sand timer; 240 from 6x6]"
     ))
@@ -71,7 +75,7 @@ pub fn run(args: &TuiArgs) -> Result<(), CliError> {
     let rules = args
         .game
         .rules
-        .resolve_with_dictionary(Preset::Project4, "tui")?;
+        .resolve_with_dictionary(DEFAULT_PRESET, "tui")?;
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         return Err(CliError::NoTerminal);
     }
@@ -218,6 +222,30 @@ mod tests {
         assert!(Cli::try_parse_from(["boggle", "tui", "--color", "pink"]).is_err());
     }
 
+    /// Issue 46, item 8: without `--rules` the tui plays the classic rules,
+    /// and says so in its help.
+    #[test]
+    fn the_tui_plays_classic_rules_unless_told() {
+        use clap::CommandFactory;
+        let cli = Cli::try_parse_from(["boggle", "tui"]).expect("valid");
+        let Some(Command::Tui(args)) = cli.command else {
+            panic!("tui parses as the tui command");
+        };
+        let rules = args
+            .game
+            .rules
+            .resolve_with_dictionary(DEFAULT_PRESET, "tui")
+            .expect("valid");
+        assert_eq!(rules.preset, Preset::Classic);
+        let mut command = Cli::command();
+        let help = command
+            .find_subcommand_mut("tui")
+            .expect("a tui command")
+            .render_help()
+            .to_string();
+        assert!(help.contains("[default: classic]"), "{help}");
+    }
+
     #[test]
     fn colour_follows_no_color() {
         assert!(use_colour(ColorChoice::Auto, None));
@@ -241,7 +269,7 @@ mod tests {
         let hash = records::fingerprint(["CAT", "DOG"]);
         assert_eq!(
             key.describe(),
-            format!("project4 4x4 my words.txt@{hash:016x} 3:00")
+            format!("classic 4x4 my words.txt@{hash:016x} 3:00")
         );
         let super_big = Rules::sized(Preset::Classic, 6, 6);
         assert_eq!(default_time(&super_big), Duration::from_secs(240));

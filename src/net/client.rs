@@ -12,6 +12,7 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 pub use super::link::{Dropped, JoinOptions, LinkError, REJOIN_FOR, WELCOME_WITHIN};
 use super::link::{Link, LinkEvent};
+use super::seat::SeatFile;
 use crate::tui::terminal::TerminalError;
 use boggle_engine::plural;
 use boggle_net::protocol::{ClientMsg, ErrorCode, LobbyPlayer, ServerMsg, WordPoints, clean};
@@ -100,16 +101,27 @@ fn shell_word(text: &str) -> String {
 /// The words read ahead of the link, at most (a script piping a huge file waits its turn).
 const MAX_QUEUED: usize = 10_000;
 
-/// The board as the line mode prints it: one character per face, row-major,
-/// `q` for the Qu face, any other two-letter face in lower case, `-` for a blank.
-pub fn board_line(faces: &[String]) -> String {
+/// The board as the line mode prints it: a row a line, the faces
+/// [`clean`]ed and spaced (`Qu` and other two-letter faces take two
+/// columns, a blank `-`), so it reads as the board on the table.
+pub fn board_grid(faces: &[String], rows: usize, cols: usize) -> Vec<String> {
+    let face = |f: &String| match f.as_str() {
+        "" => "- ".to_string(),
+        "QU" => "Qu".to_string(),
+        f if f.chars().count() == 1 => format!("{} ", clean(f)),
+        f => clean(&f.to_ascii_lowercase()),
+    };
+    let cols = cols.max(1);
     faces
-        .iter()
-        .map(|face| match face.as_str() {
-            "QU" => "q".to_string(),
-            "" => "-".to_string(),
-            f if f.len() == 1 => clean(f),
-            f => clean(&f.to_ascii_lowercase()),
+        .chunks(cols)
+        .take(rows.max(1))
+        .map(|row| {
+            row.iter()
+                .map(face)
+                .collect::<Vec<_>>()
+                .join(" ")
+                .trim_end()
+                .to_string()
         })
         .collect()
 }
@@ -361,135 +373,242 @@ where
     W: Write,
 {
     let mut link = Link::connect(opts).await?;
-    let mut out = Output(out);
-    let mut input_lines = input.lines();
-    let mut input_done = false;
-    let mut in_round = false;
-    // Words read but not yet handed to the link: those typed before a round
-    // starts, and those the link has no room for yet. Handing them over one
-    // at a time as room appears keeps a long file from overflowing the
-    // link's queue (its words and the final `done` dropped).
-    let mut backlog: VecDeque<String> = VecDeque::new();
-    let mut done_sent = false;
     let to_server = link.sender();
-    let mut joined = false;
-    let mut token_shown = String::new();
+    let mut input_lines = input.lines();
+    let mut lines = LineMode {
+        out: Output(out),
+        seat: opts.seat.as_ref(),
+        joined: false,
+        token_kept: String::new(),
+        in_round: false,
+        words: Words::default(),
+    };
     loop {
         tokio::select! {
             event = link.next() => {
-                let msg = match event {
-                    LinkEvent::Msg(msg) => msg,
-                    LinkEvent::Lost { why, within } => {
-                        note(format_args!(
-                            "connection lost ({}); rejoining for up to {} s",
-                            clean(&why),
-                            within.as_secs()
-                        ));
-                        continue;
-                    }
-                    LinkEvent::Back { fresh } => {
-                        note(format_args!("{}", if fresh {
-                            "rejoined with a new seat (the server had given the old one up)"
-                        } else {
-                            "rejoined: your words this round are kept"
-                        }));
-                        continue;
-                    }
-                    LinkEvent::Failed(e) => return Err(e.into()),
-                };
-                if let Some(end) = JoinError::from_server(&msg) {
-                    return Err(end);
+                let Some(msg) = said(event)? else { continue };
+                if lines.message(&msg, &link)? == Flow::Over {
+                    return Ok(());
                 }
-                match &msg {
-                    ServerMsg::Welcome { room, name, token, .. } => {
-                        if !joined {
-                            writeln!(out, "joined room {} as {}", clean(room), clean(name))?;
-                            joined = true;
-                        }
-                        if *token != token_shown {
-                            // The token lets a killed client take its seat back with --token.
-                            note(format_args!("token: {}", clean(token)));
-                            token_shown.clone_from(token);
-                        }
-                        // Not in a round until the server says one is on (after a
-                        // rejoin it may have ended meanwhile); line-mode players are
-                        // always ready, and a rejoin starts out not ready.
-                        in_round = false;
-                        link.send(ClientMsg::Ready);
-                    }
-                    ServerMsg::Lobby { players, min_players, .. } => {
-                        if !in_round {
-                            writeln!(out, "{}", lobby_line(players, *min_players))?;
-                        }
-                    }
-                    ServerMsg::Pong => {}
-                    ServerMsg::RoundStart { round, board, remaining_ms, found, .. } => {
-                        writeln!(out, "round {round}: {} seconds", remaining_ms.div_ceil(1000))?;
-                        writeln!(out, "board: {}", board_line(board))?;
-                        if !found.is_empty() {
-                            writeln!(out, "found before: {}", word_list(found))?;
-                        }
-                        in_round = true;
-                        done_sent = false;
-                    }
-                    ServerMsg::Verdict { word, accepted, points, reason, .. } => {
-                        if *accepted {
-                            writeln!(out, "{}: +{points}", clean(word))?;
-                        } else {
-                            writeln!(out, "{}: {}", clean(word), clean(reason))?;
-                        }
-                    }
-                    ServerMsg::Results { last, .. } => {
-                        in_round = false;
-                        for line in results_lines(&msg) {
-                            writeln!(out, "{line}")?;
-                        }
-                        if *last || input_done {
-                            out.flush()?;
-                            return Ok(());
-                        }
-                        link.send(ClientMsg::Ready);
-                    }
-                    ServerMsg::Error { message, .. } => {
-                        writeln!(out, "error: {}", clean(message))?;
-                    }
-                    // Ended above.
-                    ServerMsg::Bye { .. } => {}
-                }
-                out.flush()?;
             }
             // In a round, the next word (or, after the last, `done`) goes
             // out as soon as the link has room for it.
-            permit = to_server.reserve(), if in_round && (!backlog.is_empty() || (input_done && !done_sent)) => {
-                let Ok(permit) = permit else { continue };
-                match backlog.pop_front() {
-                    Some(word) => permit.send(ClientMsg::Word { word }),
-                    None => {
-                        permit.send(ClientMsg::Done);
-                        done_sent = true;
-                    }
+            permit = to_server.reserve(), if lines.in_round && lines.words.to_send() => {
+                if let Ok(permit) = permit {
+                    permit.send(lines.words.next_msg());
                 }
             }
             // Input waits while the backlog is full, so a long file is read
             // no faster than the server takes it.
-            line = input_lines.next_line(), if !input_done && backlog.len() < MAX_QUEUED => {
-                match line.map_err(JoinError::Input)? {
-                    None => input_done = true,
-                    Some(line) => {
-                        let word = line.trim();
-                        if !word.is_empty() {
-                            backlog.push_back(word.to_string());
-                        }
-                    }
+            line = input_lines.next_line(), if lines.words.reading() => {
+                lines.words.read(line.map_err(JoinError::Input)?);
+            }
+        }
+    }
+}
+
+/// The server's message in a link event; what happened to the connection
+/// is said on standard error, and a link that gave up ends the game.
+fn said(event: LinkEvent) -> Result<Option<ServerMsg>, JoinError> {
+    match event {
+        LinkEvent::Msg(msg) => return Ok(Some(msg)),
+        LinkEvent::Lost { why, within } => note(format_args!(
+            "connection lost ({}); rejoining for up to {} s",
+            clean(&why),
+            within.as_secs()
+        )),
+        LinkEvent::Back { fresh: true } => {
+            note(format_args!(
+                "rejoined with a new seat (the server had given the old one up)"
+            ));
+        }
+        LinkEvent::Back { fresh: false } => {
+            note(format_args!("rejoined: your words this round are kept"));
+        }
+        LinkEvent::Failed(e) => return Err(e.into()),
+    }
+    Ok(None)
+}
+
+/// Whether the line mode goes on after a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    /// More to come.
+    On,
+    /// The room's last round, or the round after the input ended, is over.
+    Over,
+}
+
+/// The words read from the input on their way to the server: those typed
+/// before a round starts, and those the link has no room for yet. Handing
+/// them over one at a time as room appears keeps a long file from
+/// overflowing the link's queue (its words and the final `done` dropped).
+#[derive(Default)]
+struct Words {
+    backlog: VecDeque<String>,
+    /// The input has ended: `done` follows the last word.
+    input_done: bool,
+    /// This round's `done` went out.
+    done_sent: bool,
+}
+
+impl Words {
+    /// Whether to read another line: not after the end, nor while the backlog is full.
+    fn reading(&self) -> bool {
+        !self.input_done && self.backlog.len() < MAX_QUEUED
+    }
+
+    /// Takes in a line of input (`None` at its end); blank lines are no word.
+    fn read(&mut self, line: Option<String>) {
+        match line {
+            None => self.input_done = true,
+            Some(line) => {
+                let word = line.trim();
+                if !word.is_empty() {
+                    self.backlog.push_back(word.to_string());
                 }
             }
         }
+    }
+
+    /// Whether a word or this round's `done` waits to go out.
+    fn to_send(&self) -> bool {
+        !self.backlog.is_empty() || (self.input_done && !self.done_sent)
+    }
+
+    /// The next message to send: a word, or `done` once they are all out.
+    fn next_msg(&mut self) -> ClientMsg {
+        match self.backlog.pop_front() {
+            Some(word) => ClientMsg::Word { word },
+            None => {
+                self.done_sent = true;
+                ClientMsg::Done
+            }
+        }
+    }
+}
+
+/// The line mode's state between messages.
+struct LineMode<'a, W> {
+    out: Output<'a, W>,
+    /// Where the seat's token is kept for the next run.
+    seat: Option<&'a SeatFile>,
+    joined: bool,
+    /// The token last said on standard error and kept in the seat file.
+    token_kept: String,
+    in_round: bool,
+    words: Words,
+}
+
+impl<W: Write> LineMode<'_, W> {
+    /// Prints what `msg` says and answers it; whether the game goes on.
+    fn message(&mut self, msg: &ServerMsg, link: &Link) -> Result<Flow, JoinError> {
+        if let Some(end) = JoinError::from_server(msg) {
+            return Err(end);
+        }
+        match msg {
+            ServerMsg::Welcome {
+                room, name, token, ..
+            } => {
+                if !self.joined {
+                    writeln!(self.out, "joined room {} as {}", clean(room), clean(name))?;
+                    self.joined = true;
+                }
+                self.keep_token(token);
+                // Not in a round until the server says one is on (after a
+                // rejoin it may have ended meanwhile); line-mode players are
+                // always ready, and a rejoin starts out not ready.
+                self.in_round = false;
+                link.send(ClientMsg::Ready);
+            }
+            ServerMsg::Lobby {
+                players,
+                min_players,
+                ..
+            } if !self.in_round => writeln!(self.out, "{}", lobby_line(players, *min_players))?,
+            ServerMsg::RoundStart {
+                round,
+                rows,
+                cols,
+                board,
+                remaining_ms,
+                found,
+                ..
+            } => {
+                writeln!(
+                    self.out,
+                    "round {round}: {} seconds",
+                    remaining_ms.div_ceil(1000)
+                )?;
+                for row in board_grid(board, *rows, *cols) {
+                    writeln!(self.out, "  {row}")?;
+                }
+                if !found.is_empty() {
+                    writeln!(self.out, "found before: {}", word_list(found))?;
+                }
+                self.in_round = true;
+                self.words.done_sent = false;
+            }
+            ServerMsg::Verdict {
+                word,
+                accepted: true,
+                points,
+                ..
+            } => writeln!(self.out, "{}: +{points}", clean(word))?,
+            ServerMsg::Verdict { word, reason, .. } => {
+                writeln!(self.out, "{}: {}", clean(word), clean(reason))?;
+            }
+            ServerMsg::Results { last, .. } => {
+                self.in_round = false;
+                for line in results_lines(msg) {
+                    writeln!(self.out, "{line}")?;
+                }
+                if *last || self.words.input_done {
+                    self.out.flush()?;
+                    return Ok(Flow::Over);
+                }
+                link.send(ClientMsg::Ready);
+            }
+            ServerMsg::Error { message, .. } => {
+                writeln!(self.out, "error: {}", clean(message))?;
+            }
+            // A lobby during a round is not shown; a bye ended it above.
+            ServerMsg::Lobby { .. } | ServerMsg::Pong | ServerMsg::Bye { .. } => {}
+        }
+        self.out.flush()?;
+        Ok(Flow::On)
+    }
+
+    /// Says a new token on standard error and keeps it in the seat file, so
+    /// a killed client takes its seat back (with `--token` elsewhere).
+    fn keep_token(&mut self, token: &str) {
+        if token == self.token_kept {
+            return;
+        }
+        note(format_args!("token: {}", clean(token)));
+        if let Some(seat) = self.seat
+            && let Err(e) = seat.save(token)
+        {
+            note(format_args!(
+                "cannot keep the seat's token in {}: {e}",
+                seat.path().display()
+            ));
+        }
+        self.token_kept = token.to_string();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_board_is_printed_as_a_grid() {
+        let faces: Vec<String> = ["QU", "I", "T", "", "E", "\u{1b}", "HE", "S", "A"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(board_grid(&faces, 3, 3), ["Qu I  T", "-  E  ?", "he S  A"]);
+    }
 
     #[test]
     fn the_rejoin_command_quotes_what_a_shell_would_split() {

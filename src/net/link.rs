@@ -50,6 +50,8 @@ pub struct JoinOptions {
     pub rejoin_for: Duration,
     /// How long to wait for the server's `welcome` (or refusal) after connecting.
     pub welcome_within: Duration,
+    /// Where the clients keep the seat's token for the next run (`None`: nowhere).
+    pub seat: Option<super::seat::SeatFile>,
 }
 
 /// How long a client tries to rejoin after a drop unless told otherwise:
@@ -79,6 +81,7 @@ impl Default for JoinOptions {
             token: None,
             rejoin_for: REJOIN_FOR,
             welcome_within: WELCOME_WITHIN,
+            seat: None,
         }
     }
 }

@@ -5,9 +5,11 @@
 //! - `link`: who joins where, and a client's connection to the server, rejoined after a drop.
 //! - [`client`]: why a client ends, the line mode for scripts, the text both clients show.
 //! - [`screen`]: the full-screen client on a terminal, built as the tui is.
+//! - [`seat`]: the seat's token kept between runs, so a killed client takes its seat back.
 //!
 //! `client` and `screen` also use the tui's terminal driver, `screen` its board drawing.
 
 pub mod client;
 pub(crate) mod link;
 pub mod screen;
+pub mod seat;

@@ -271,6 +271,7 @@ fn game_input(key: Key) -> Option<Input> {
             Code::Char('c' | 'q') => Some(Input::Quit),
             Code::Char('d') => Some(Input::Finish),
             Code::Char('p') => Some(Input::Pause),
+            Code::Char('u' | 'w') => Some(Input::Clear),
             _ => None,
         };
     }
@@ -538,6 +539,9 @@ mod tests {
         assert_eq!(key(K::Char('d'), ctrl), Some(Input::Finish));
         assert_eq!(key(K::Tab, none), Some(Input::Pause));
         assert_eq!(key(K::Char('x'), ctrl), None);
+        // Issue 46, item 4: Ctrl-U and Ctrl-W clear the word, as in a shell.
+        assert_eq!(key(K::Char('u'), ctrl), Some(Input::Clear));
+        assert_eq!(key(K::Char('w'), ctrl), Some(Input::Clear));
         assert_eq!(key(K::Home, none), Some(Input::Home));
         assert_eq!(key(K::End, none), Some(Input::End));
         assert_eq!(key(K::PageUp, none), Some(Input::PageUp));

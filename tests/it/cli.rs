@@ -357,3 +357,38 @@ fn unreadable_standard_input_is_reported_as_a_read_error() {
         assert!(!stderr.contains("cannot write"), "{args:?}: {stderr}");
     }
 }
+
+/// Issue 46, item 7: a missing argument is named on the one line (clap
+/// lists them on lines of their own, which the one line used to drop).
+#[test]
+fn a_missing_argument_is_named() {
+    let dir = TempDir::new("cli-missing");
+    let run = common::run_boggle(dir.path(), &["join"], b"");
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains("<HOST[:PORT]>") && run.stderr.contains("--name <NAME>"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+}
+
+/// Issue 46, item 12: help wraps at word boundaries to the terminal's width
+/// (clap's `wrap_help`; `COLUMNS` where there is no terminal to ask), not at
+/// a fixed 100 columns that an 80-column terminal cuts mid-word.
+#[test]
+fn help_wraps_to_the_terminals_width() {
+    let dir = TempDir::new("cli-wrap");
+    for args in [&["-h"][..], &["join", "-h"], &["tui", "-h"]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args(args)
+            .current_dir(dir.path())
+            .env("COLUMNS", "60")
+            .stdin(Stdio::null())
+            .output()
+            .expect("boggle runs");
+        let help = String::from_utf8_lossy(&out.stdout);
+        let widest = help.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(widest <= 60, "{args:?}: {widest} columns\n{help}");
+    }
+}

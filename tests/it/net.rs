@@ -226,7 +226,11 @@ async fn line_mode_clients_play_a_round_and_print_the_results() {
     assert_eq!(ann.0, Ok(()));
     assert_eq!(bob.0, Ok(()));
     let ann = ann.1;
-    assert!(ann.contains("board: BENHLAUMITLZRGAN\n"), "{ann}");
+    // Issue 46, item 6: the board as a grid, as it lies on the table.
+    assert!(
+        ann.contains("  B  E  N  H\n  L  A  U  M\n  I  T  L  Z\n  R  G  A  N\n"),
+        "{ann}"
+    );
     for line in ["EAT: +1\n", "BAT: +1\n", "XYZZY: not in the dictionary\n"] {
         assert!(ann.contains(line), "{line} in {ann}");
     }
@@ -376,7 +380,7 @@ async fn a_line_client_whose_connection_is_cut_rejoins_and_keeps_every_word() {
     let (mut bob, _) = Peer::join(addr, "bob", None).await;
     bob.send(&ClientMsg::Ready).await;
     let (mut keys, ann, played) = line_client(relay.addr, "ann", Duration::from_secs(20));
-    ann.wait_for("board: BENHLAUMITLZRGAN\n").await;
+    ann.wait_for("  R  G  A  N\n").await;
     keys.write_all(b"eat\n").await.expect("types");
     ann.wait_for("EAT: +1\n").await;
     relay.cut();
@@ -423,7 +427,7 @@ async fn a_line_client_that_cannot_rejoin_gives_up_with_one_error() {
     let (mut bob, _) = Peer::join(addr, "bob", None).await;
     bob.send(&ClientMsg::Ready).await;
     let (_keys, ann, played) = line_client(relay.addr, "ann", Duration::from_secs(1));
-    ann.wait_for("board: ").await;
+    ann.wait_for("round 1: ").await;
     relay.close();
     let played = tokio::time::timeout(GUARD, played)
         .await

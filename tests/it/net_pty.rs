@@ -99,18 +99,28 @@ fn a_round_on_the_full_screen_traces_the_word_and_leaving_says_how_to_rejoin() {
     );
     pty.send(b"\x7f\x7f\x7feat\r");
     pty.wait_for("EAT");
-    pty.send(b"\x1b");
+    // Ctrl-C leaves at once (Esc on an empty word asks first).
+    pty.send(b"\x03");
     let (status, output) = pty.finish();
     assert!(status.success(), "{status:?}");
     let text = String::from_utf8_lossy(&output);
     let leave = find(&output, LEAVE_ALTERNATE_SCREEN).expect("the terminal is restored");
+    // Issue 46, item 5: the command alone on its line, to copy whole.
+    let command = format!("boggle join {} --name ann --room main --token ", room.addr);
     let rejoin = text
         .find(&format!(
-            "to rejoin this round: boggle join {} --name ann --room main --token ",
-            room.addr
+            "to rejoin this round: the same boggle join again here, or elsewhere:\r\n{command}"
         ))
         .unwrap_or_else(|| panic!("no rejoin line in {text}"));
     assert!(rejoin > leave, "printed on the restored terminal");
+    let line = text[rejoin..].lines().nth(1).unwrap_or_default();
+    assert!(line.starts_with(&command), "{line:?}");
+    assert!(
+        line.trim_end()[command.len()..]
+            .chars()
+            .all(|c| c.is_ascii_hexdigit()),
+        "the token and nothing after it: {line:?}"
+    );
 }
 
 #[cfg(target_os = "linux")]
@@ -131,7 +141,8 @@ fn a_kill_mid_round_restores_the_terminal_and_says_how_to_rejoin() {
     let (status, output) = pty.finish();
     assert_eq!(status.code(), Some(1), "a signal is not a normal exit");
     assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
-    assert!(contains(&output, b"to rejoin this round: boggle join"));
+    assert!(contains(&output, b"to rejoin this round"));
+    assert!(contains(&output, b"\nboggle join "));
     assert!(contains(&output, b"boggle: stopped by a signal"));
 }
 
@@ -150,21 +161,23 @@ fn a_terminal_that_goes_away_ends_the_client() {
     pty.hang_up(&join);
 }
 
-/// Issue 33, item 5: ann's full screen is killed with SIGKILL mid-round
-/// (nothing is printed on the way out). The lobby showed her the command
-/// that takes the seat back; joining under her name without the token is
-/// refused with how to take it back; the command from the screen works.
+/// Issue 46, item 1 (after issue 33, item 5): ann's full screen is killed
+/// with SIGKILL mid-round (nothing is printed on the way out). The same
+/// `boggle join` run again, with no token, takes her seat and its words
+/// back: the client kept the token in a file of her own.
 #[cfg(target_os = "linux")]
 #[test]
-fn a_killed_full_screen_player_takes_the_seat_back_with_the_command_it_showed() {
+fn a_killed_full_screen_player_takes_the_seat_back_by_joining_again() {
     use std::io::Read;
+    use std::os::unix::fs::PermissionsExt;
     use std::process::Stdio;
     let dir = TempDir::new("net-pty-kill9");
     let room = Room::open();
     let Some(mut pty) = room.join(&dir) else {
         return;
     };
-    pty.wait_for("--token");
+    // The lobby says the seat is kept (drawn a word at a time).
+    pty.wait_for("kept:");
     pty.send(b"\r");
     pty.wait_for("your words");
     pty.send(b"eat\r");
@@ -174,29 +187,23 @@ fn a_killed_full_screen_player_takes_the_seat_back_with_the_command_it_showed() 
         .status()
         .expect("kill runs");
     assert!(killed.success());
-    let (_, output) = pty.finish();
-    // The first run of 32 hex digits after it (a cursor move may come between).
-    let after = find(&output, b"--token").expect("the token is on the screen");
-    let token = String::from_utf8_lossy(&output[after..])
-        .split(|c: char| !c.is_ascii_hexdigit())
-        .find(|run| run.len() == 32)
-        .expect("a 32-digit token")
-        .to_string();
+    pty.finish();
+    let seats = dir.path().join("boggle/seats");
+    let kept: Vec<_> = std::fs::read_dir(&seats)
+        .expect("a seats directory")
+        .map(|entry| entry.expect("an entry").path())
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let mode = std::fs::metadata(&kept[0])
+        .expect("the seat file")
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600, "readable by its user only");
     let binary = env!("CARGO_BIN_EXE_boggle");
     let addr = room.addr.to_string();
-    let refused = Command::new(binary)
-        .args(["join", &addr, "--name", "ann"])
-        .stdin(Stdio::null())
-        .output()
-        .expect("boggle join runs");
-    assert_eq!(refused.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&refused.stderr);
-    assert!(
-        stderr.contains("ann left room main") && stderr.contains("--token"),
-        "{stderr}"
-    );
     let mut back = Command::new(binary)
-        .args(["join", &addr, "--name", "ann", "--token", &token])
+        .args(["join", &addr, "--name", "ann"])
+        .env("XDG_STATE_HOME", dir.path())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

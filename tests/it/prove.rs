@@ -419,9 +419,11 @@ fn the_report_says_thread_in_the_singular_and_help_marks_size_required() {
         .unwrap_or_default();
     assert!(size.ends_with("(required)"), "{size}");
     let game_help = run_boggle(dir.path(), &["--help"], b"");
+    // Help wraps to the terminal's width: read it as running text.
+    let words: Vec<&str> = game_help.stdout.split_whitespace().collect();
     assert!(
-        game_help
-            .stdout
+        words
+            .join(" ")
             .contains("needs a list with commonness levels"),
         "--words common says which lists have levels: {}",
         game_help.stdout

@@ -10,12 +10,13 @@ use std::time::Duration;
 
 use crate::net::client::{JoinError, JoinOptions, Results, rejoin_command};
 use crate::net::link::LinkEvent;
+use crate::tui::app::GRACE;
 use crate::tui::terminal::{Code, Key};
 use boggle_engine::path::trace;
 use boggle_game::face::Face;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::MoveRule;
-use boggle_net::protocol::{ClientMsg, LobbyPlayer, MAX_WORD, ServerMsg, clean};
+use boggle_net::protocol::{ClientMsg, LobbyPlayer, MAX_WORD, ServerMsg, WordPoints, clean};
 
 /// One thing that happens to the screen.
 #[derive(Debug)]
@@ -40,11 +41,14 @@ pub(crate) enum View {
 }
 
 /// The prompt while a round is on.
-const ROUND_STATUS: &str = "type a word, Enter to play it; Enter alone: done   Esc: quit";
+const ROUND_STATUS: &str = "type a word, Enter to play it; Enter twice: done   Ctrl-C: quit";
 /// The prompt in the lobby.
-const LOBBY_STATUS: &str = "Enter: ready   Esc: quit";
+const LOBBY_STATUS: &str = "Enter: ready   q: quit";
+/// What the lobby and the results say where the seat's token is kept.
+pub(crate) const SEAT_NOTE: &str =
+    "your seat is kept: if this window closes, run the same boggle join again to take it back";
 /// What the status says once the player is ready.
-const READY_STATUS: &str = "ready: the round starts when everyone is ready   Esc: quit";
+const READY_STATUS: &str = "ready: the round starts when everyone is ready   q: quit";
 
 /// What the screen shows, and how it ended.
 #[derive(Debug)]
@@ -84,6 +88,10 @@ pub(crate) struct Screen {
     end: Option<Result<(), JoinError>>,
     /// It ended: nothing more changes it.
     over: bool,
+    /// How long the results have been shown: keys wait [`GRACE`].
+    results_for: Duration,
+    /// A key that, pressed again, finishes the round or leaves.
+    confirm: Option<Confirm>,
 }
 
 impl Screen {
@@ -111,6 +119,8 @@ impl Screen {
             closed_by_server: false,
             end: None,
             over: false,
+            results_for: Duration::ZERO,
+            confirm: None,
         }
     }
 
@@ -124,6 +134,9 @@ impl Screen {
             Input::Key(key) => self.key(key),
             Input::Tick(elapsed) => {
                 self.left = self.left.map(|left| left.saturating_sub(elapsed));
+                if self.view == View::Results {
+                    self.results_for = self.results_for.saturating_add(elapsed);
+                }
                 None
             }
             Input::Link(event) => self.event(event),
@@ -149,6 +162,22 @@ impl Screen {
             (Some(opts), Some(token)) => Some(rejoin_command(opts, token)),
             _ => None,
         }
+    }
+
+    /// The seat's token, once the server has given one.
+    pub(crate) fn token(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+
+    /// What the screen says about taking the seat back if the window
+    /// closes: with a seat file, that the same command does it (no token in
+    /// a box to copy); without one, the command with its token.
+    pub(crate) fn rejoin_hint(&self) -> Option<String> {
+        let line = self.rejoin_line()?;
+        Some(match self.opts.as_ref().and_then(|o| o.seat.as_ref()) {
+            Some(_) => SEAT_NOTE.to_string(),
+            None => format!("to take this seat back if this window closes: {line}"),
+        })
     }
 
     /// How the screen ended, once it has (`Ok` when the player left).
@@ -183,7 +212,7 @@ impl Screen {
             LinkEvent::Msg(msg) => return self.apply(msg),
             LinkEvent::Lost { why, within } => {
                 self.status = format!(
-                    "connection lost ({}): rejoining for up to {} s   Esc: quit",
+                    "connection lost ({}): rejoining for up to {} s   Ctrl-C: quit",
                     clean(&why),
                     within.as_secs()
                 );
@@ -194,9 +223,9 @@ impl Screen {
                     self.view = View::Lobby;
                 }
                 self.status = if fresh {
-                    "rejoined with a new seat (the old one was given up)   Enter: ready   Esc: quit"
+                    "rejoined with a new seat (the old one was given up)   Enter: ready   q: quit"
                 } else {
-                    "rejoined: your words are kept   Enter: ready   Esc: quit"
+                    "rejoined: your words are kept   Enter: ready   q: quit"
                 }
                 .into();
             }
@@ -209,7 +238,8 @@ impl Screen {
         None
     }
 
-    /// Takes in one message from the server.
+    /// Takes in one message from the server: a fatal one ends the screen,
+    /// each other kind has its step.
     fn apply(&mut self, msg: ServerMsg) -> Option<ClientMsg> {
         if let Some(end) = JoinError::from_server(&msg) {
             self.closed_by_server = true;
@@ -234,9 +264,7 @@ impl Screen {
                 self.moves = moves.into();
                 self.token = Some(token);
                 // A rejoined seat starts out not ready: say so again for the player.
-                if self.ready {
-                    return Some(ClientMsg::Ready);
-                }
+                return self.ready.then_some(ClientMsg::Ready);
             }
             ServerMsg::Lobby {
                 players,
@@ -255,28 +283,8 @@ impl Screen {
                 found,
                 score,
             } => {
-                let same_round = round == self.round && self.board.is_some();
-                self.view = View::Round;
-                self.round = round;
-                self.board = board_from(rows, cols, &board);
-                self.left = Some(Duration::from_millis(remaining_ms));
-                let found = found
-                    .iter()
-                    .map(|w| (format!("{} +{}", clean(&w.word), w.points), true));
-                if same_round {
-                    // Back after a drop: keep the verdicts shown, add any whose answer was lost.
-                    for entry in found {
-                        if !self.verdicts.contains(&entry) {
-                            self.verdicts.push(entry);
-                        }
-                    }
-                } else {
-                    self.verdicts = found.collect();
-                    self.typed.clear();
-                }
+                self.round_start(round, board_from(rows, cols, &board), remaining_ms, &found);
                 self.score = score;
-                self.ready = false;
-                self.status = ROUND_STATUS.into();
             }
             ServerMsg::Verdict {
                 word,
@@ -293,19 +301,7 @@ impl Screen {
                 self.verdicts.push((text, accepted));
                 self.score = score;
             }
-            ServerMsg::Results { last, .. } => {
-                self.view = View::Results;
-                self.results = Results::from_msg(&msg);
-                self.scroll = 0;
-                self.last = last;
-                self.left = None;
-                self.typed.clear();
-                self.status = if last {
-                    "the room's last round is over   Esc: quit".into()
-                } else {
-                    "Enter: ready for the next round   ↑↓: scroll   Esc: quit".into()
-                };
-            }
+            ServerMsg::Results { last, .. } => self.results(Results::from_msg(&msg), last),
             // Not fatal (those ended the screen above): the message was ignored.
             ServerMsg::Error { message, .. } => self.status = clean(&message),
             ServerMsg::Bye { .. } | ServerMsg::Pong => {}
@@ -313,38 +309,94 @@ impl Screen {
         None
     }
 
-    /// What a key press does.
-    fn key(&mut self, key: Key) -> Option<ClientMsg> {
-        match key.code {
-            Code::Esc => self.finish(Ok(())),
-            Code::Char('c' | 'd') if key.ctrl => self.finish(Ok(())),
-            Code::Enter if self.view == View::Round => {
-                let word = std::mem::take(&mut self.typed);
-                if word.is_empty() {
-                    // Enter on an empty word: finished with the round.
-                    self.status = "done: waiting for the others   Esc: quit".into();
-                    return Some(ClientMsg::Done);
+    /// A round starts, or goes on after a rejoin (the same round again): the
+    /// verdicts shown are kept then, and any whose answer was lost are added.
+    fn round_start(
+        &mut self,
+        round: u32,
+        board: Option<GameBoard>,
+        remaining_ms: u64,
+        found: &[WordPoints],
+    ) {
+        let same_round = round == self.round && self.board.is_some();
+        self.view = View::Round;
+        self.round = round;
+        self.board = board;
+        self.left = Some(Duration::from_millis(remaining_ms));
+        let found = found
+            .iter()
+            .map(|w| (format!("{} +{}", clean(&w.word), w.points), true));
+        if same_round {
+            for entry in found {
+                if !self.verdicts.contains(&entry) {
+                    self.verdicts.push(entry);
                 }
-                return Some(ClientMsg::Word { word });
             }
+        } else {
+            self.verdicts = found.collect();
+            self.typed.clear();
+        }
+        self.ready = false;
+        self.confirm = None;
+        self.status = ROUND_STATUS.into();
+    }
+
+    /// The round's results: shown from the top, and no key taken for
+    /// [`GRACE`], so a word still being typed does not dismiss them unseen.
+    fn results(&mut self, results: Option<Results>, last: bool) {
+        self.view = View::Results;
+        self.results = results;
+        self.scroll = 0;
+        self.last = last;
+        self.left = None;
+        self.typed.clear();
+        self.results_for = Duration::ZERO;
+        self.confirm = None;
+        self.status = if last {
+            "the room's last round is over   q: quit".into()
+        } else {
+            "Enter: ready for the next round   ↑↓: scroll   q: quit".into()
+        };
+    }
+
+    /// What a key press does. Keys with Ctrl are never letters; the others
+    /// wait [`GRACE`] on the results; Enter on an empty word and Esc on an
+    /// empty word ask once before they finish the round or leave.
+    fn key(&mut self, key: Key) -> Option<ClientMsg> {
+        if key.ctrl {
+            return self.ctrl_key(key.code);
+        }
+        if self.view == View::Results && self.results_for < GRACE {
+            return None;
+        }
+        let asked = self.confirm.take();
+        if let Some(asked) = &asked
+            && !matches!(
+                (asked.what, key.code),
+                (Ask::Done, Code::Enter) | (Ask::Leave, Code::Esc)
+            )
+        {
+            self.status.clone_from(&asked.status);
+        }
+        match key.code {
+            Code::Esc if !self.typed.is_empty() => self.typed.clear(),
+            Code::Esc => match asked {
+                Some(Confirm {
+                    what: Ask::Leave, ..
+                }) => self.finish(Ok(())),
+                _ => self.ask(Ask::Leave, "press Esc again to leave the game"),
+            },
+            Code::Enter if self.view == View::Round => return self.enter_in_round(asked),
             Code::Enter if !self.ready && !self.last => {
                 self.ready = true;
                 self.status = READY_STATUS.into();
                 return Some(ClientMsg::Ready);
             }
+            Code::Char('q' | 'Q') if self.view != View::Round => self.finish(Ok(())),
             Code::Up | Code::PageUp | Code::Home | Code::Down | Code::PageDown | Code::End
                 if self.view == View::Results =>
             {
-                let by = match key.code {
-                    Code::Up | Code::Down => 1,
-                    Code::PageUp | Code::PageDown => 10,
-                    _ => usize::MAX,
-                };
-                self.scroll = if matches!(key.code, Code::Up | Code::PageUp | Code::Home) {
-                    self.scroll.saturating_sub(by)
-                } else {
-                    self.scroll.saturating_add(by)
-                };
+                self.scroll_by(key.code);
             }
             Code::Backspace => {
                 self.typed.pop();
@@ -360,6 +412,80 @@ impl Screen {
         }
         None
     }
+
+    /// Ctrl with a key, as in the tui, BSD boggle and a shell: C leaves, D
+    /// finishes the round (leaves outside one), U and W clear the word (it
+    /// is one word); the rest do nothing (never a letter).
+    fn ctrl_key(&mut self, code: Code) -> Option<ClientMsg> {
+        match code {
+            Code::Char('c') => self.finish(Ok(())),
+            Code::Char('d') if self.view == View::Round => return self.done(),
+            Code::Char('d') => self.finish(Ok(())),
+            Code::Char('u' | 'w') => self.typed.clear(),
+            _ => {}
+        }
+        None
+    }
+
+    /// Enter in a round: plays the typed word; on an empty word asks once,
+    /// then says the player is done (the round ends when everyone is).
+    fn enter_in_round(&mut self, asked: Option<Confirm>) -> Option<ClientMsg> {
+        if !self.typed.is_empty() {
+            let word = std::mem::take(&mut self.typed);
+            return Some(ClientMsg::Word { word });
+        }
+        match asked {
+            Some(Confirm {
+                what: Ask::Done, ..
+            }) => self.done(),
+            _ => {
+                self.ask(Ask::Done, "press Enter again to finish the round");
+                None
+            }
+        }
+    }
+
+    /// Finished with the round.
+    fn done(&mut self) -> Option<ClientMsg> {
+        self.status = "done: waiting for the others   Ctrl-C: quit".into();
+        Some(ClientMsg::Done)
+    }
+
+    /// Asks the player to press the key again, keeping the status to put back.
+    fn ask(&mut self, what: Ask, question: &str) {
+        let status = std::mem::replace(&mut self.status, question.into());
+        self.confirm = Some(Confirm { what, status });
+    }
+
+    /// Scrolls the results by a line, a page, or to an end.
+    fn scroll_by(&mut self, code: Code) {
+        let by = match code {
+            Code::Up | Code::Down => 1,
+            Code::PageUp | Code::PageDown => 10,
+            _ => usize::MAX,
+        };
+        self.scroll = if matches!(code, Code::Up | Code::PageUp | Code::Home) {
+            self.scroll.saturating_sub(by)
+        } else {
+            self.scroll.saturating_add(by)
+        };
+    }
+}
+
+/// What a key pressed twice does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ask {
+    /// Enter on an empty word: finish the round.
+    Done,
+    /// Esc on an empty word: leave the game.
+    Leave,
+}
+
+/// A question on the status line, and the status it replaced.
+#[derive(Debug)]
+struct Confirm {
+    what: Ask,
+    status: String,
 }
 
 /// The board from a `round_start`'s faces (`"A"`, `"QU"`, `""` for a blank),
@@ -576,22 +702,117 @@ pub(crate) mod tests {
         assert_eq!(screen.status, "slow down");
     }
 
+    fn ctrl(c: char) -> Input {
+        Input::Key(Key {
+            code: Code::Char(c),
+            ctrl: true,
+        })
+    }
+
     #[test]
-    fn esc_or_ctrl_c_leaves_and_ctrl_d_too() {
-        for key in [
-            Key::plain(Code::Esc),
-            Key {
-                code: Code::Char('c'),
-                ctrl: true,
-            },
-            Key {
-                code: Code::Char('d'),
-                ctrl: true,
-            },
-        ] {
+    fn ctrl_c_leaves_and_ctrl_d_too_outside_a_round() {
+        for key in [ctrl('c'), ctrl('d')] {
             let mut screen = Screen::new("test".into());
-            assert_eq!(screen.handle(Input::Key(key)), None);
-            assert!(matches!(screen.take_end(), Some(Ok(()))), "{key:?}");
+            assert_eq!(screen.handle(key), None);
+            assert!(matches!(screen.take_end(), Some(Ok(()))));
+        }
+    }
+
+    /// Issue 46, item 2: `ab` and Enter typed as the results appear neither
+    /// mark the player ready nor skip the results; after a second they do.
+    #[test]
+    fn an_enter_across_the_end_of_a_round_is_ignored_for_a_second() {
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &welcome(Moves::EightNeighbours));
+        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        typed(&mut screen, "a");
+        apply(&mut screen, &results_msg());
+        assert_eq!(screen.view, View::Results);
+        assert_eq!(typed(&mut screen, "b\n"), vec![None, None]);
+        assert!(!screen.ready);
+        screen.handle(Input::Tick(GRACE - Duration::from_millis(1)));
+        assert_eq!(typed(&mut screen, "\n"), vec![None]);
+        screen.handle(Input::Tick(Duration::from_millis(1)));
+        assert_eq!(typed(&mut screen, "\n"), vec![Some(ClientMsg::Ready)]);
+        // Ctrl-C is no typing accident: it leaves at once.
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &results_msg());
+        screen.handle(ctrl('c'));
+        assert!(matches!(screen.take_end(), Some(Ok(()))));
+    }
+
+    /// Issue 46, item 3: Enter on an empty word asks once; a second Enter
+    /// finishes the round, anything else between them takes the question back.
+    #[test]
+    fn a_double_enter_asks_before_finishing_the_round() {
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &welcome(Moves::EightNeighbours));
+        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        assert_eq!(
+            typed(&mut screen, "eat\n\n"),
+            [
+                vec![None; 3],
+                vec![Some(ClientMsg::Word { word: "EAT".into() }), None]
+            ]
+            .concat()
+        );
+        assert_eq!(screen.status, "press Enter again to finish the round");
+        assert_eq!(typed(&mut screen, "t"), vec![None]);
+        assert_eq!(screen.status, ROUND_STATUS, "the question is taken back");
+        screen.handle(Input::Key(Key::plain(Code::Backspace)));
+        assert_eq!(typed(&mut screen, "\n"), vec![None]);
+        assert_eq!(typed(&mut screen, "\n"), vec![Some(ClientMsg::Done)]);
+        // Ctrl-D finishes at once, as in the tui.
+        apply(&mut screen, &start(2, "BENHLAUMITLZRGAN", &[]));
+        assert_eq!(screen.handle(ctrl('d')), Some(ClientMsg::Done));
+        assert!(screen.take_end().is_none());
+    }
+
+    /// Issue 46, item 4: Ctrl-U and Ctrl-W clear the word, no Ctrl key types
+    /// its letter, Esc clears the word and then asks before leaving, and `q`
+    /// leaves where no word is typed.
+    #[test]
+    fn keys_mean_what_they_mean_in_the_tui_and_a_shell() {
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &welcome(Moves::EightNeighbours));
+        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        typed(&mut screen, "hat");
+        for c in ['a', 'u'] {
+            screen.handle(ctrl(c));
+        }
+        assert_eq!(screen.typed, "");
+        typed(&mut screen, "hat");
+        screen.handle(ctrl('w'));
+        assert_eq!(screen.typed, "");
+        typed(&mut screen, "q");
+        assert_eq!(screen.typed, "Q", "q is a letter in a round");
+        let esc = || Input::Key(Key::plain(Code::Esc));
+        screen.handle(esc());
+        assert_eq!(screen.typed, "");
+        screen.handle(esc());
+        assert!(screen.take_end().is_none());
+        assert_eq!(screen.status, "press Esc again to leave the game");
+        screen.handle(esc());
+        assert!(matches!(screen.take_end(), Some(Ok(()))));
+        let mut screen = Screen::new("test".into());
+        typed(&mut screen, "q");
+        assert!(
+            matches!(screen.take_end(), Some(Ok(()))),
+            "q leaves the lobby"
+        );
+    }
+
+    /// The results of round 1, not the last.
+    fn results_msg() -> ServerMsg {
+        ServerMsg::Results {
+            round: 1,
+            last: false,
+            duplicates: Duplicates::Cancel,
+            players: Vec::new(),
+            shared: Vec::new(),
+            shared_total: 0,
+            missed: Vec::new(),
+            missed_total: 0,
         }
     }
 

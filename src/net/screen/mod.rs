@@ -5,8 +5,10 @@
 //! ([`crate::tui::terminal`]) runs it, so the terminal is put back on every
 //! way out, a terminal that hangs up ends it, and so does a signal. This
 //! module is the glue: it talks to the server through a `Link`, which
-//! rejoins after a drop, and, leaving while a round is on, prints the
-//! command that takes the seat back.
+//! rejoins after a drop, keeps the seat's token in its seat file (so the
+//! same `boggle join` run again after a crash takes the seat back), and,
+//! leaving while a round is on, prints the command that takes the seat back
+//! from elsewhere, alone on its line.
 
 pub(crate) mod app;
 pub(crate) mod ui;
@@ -19,11 +21,12 @@ use ratatui::Frame;
 use self::app::{Input, Screen};
 use super::client::{JoinError, JoinOptions, rejoin_command};
 use super::link::{Link, LinkEvent};
+use super::seat::SeatFile;
 use crate::tui::terminal::{FullScreen, Key, run_screen};
 use crate::tui::ui::Look;
 use boggle_net::protocol::clean;
 
-/// Plays full-screen until the player quits (Esc, Ctrl-C), the room's last
+/// Plays full-screen until the player quits (Esc twice, `q`, Ctrl-C), the room's last
 /// round is over, or the server goes. Leaving while a round is on prints, once
 /// the terminal is back, the command that rejoins it.
 pub async fn run(opts: &JoinOptions, look: Look) -> Result<(), JoinError> {
@@ -32,13 +35,25 @@ pub async fn run(opts: &JoinOptions, look: Look) -> Result<(), JoinError> {
         screen: Screen::joining(format!("boggle join {}", clean(&opts.addr)), opts),
         link,
         look,
+        seat: opts.seat.clone(),
+        token_kept: None,
+        not_kept: None,
     };
     let played = run_screen(&mut client).await;
-    if let Some(token) = client.screen.rejoinable() {
-        // Standard error may be gone with the terminal: nothing more to do then.
+    // Standard error may be gone with the terminal: nothing more to do then.
+    let mut err = io::stderr().lock();
+    if let Some((seat, e)) = &client.not_kept {
         let _ = writeln!(
-            io::stderr(),
-            "to rejoin this round: {}",
+            err,
+            "boggle: cannot keep the seat's token in {}: {e}",
+            seat.path().display()
+        );
+    }
+    if let Some(token) = client.screen.rejoinable() {
+        // The command alone on its line, to copy whole.
+        let _ = writeln!(
+            err,
+            "to rejoin this round: the same boggle join again here, or elsewhere:\n{}",
             rejoin_command(opts, token)
         );
     }
@@ -50,6 +65,12 @@ struct Client {
     screen: Screen,
     link: Link,
     look: Look,
+    /// Where the seat's token is kept for the next run.
+    seat: Option<SeatFile>,
+    /// The token last kept there.
+    token_kept: Option<String>,
+    /// Why keeping it failed (said once the terminal is back).
+    not_kept: Option<(SeatFile, io::Error)>,
 }
 
 impl Client {
@@ -59,6 +80,21 @@ impl Client {
             // and a key's message is dropped rather than stalling the screen.
             self.link.send(msg);
         }
+    }
+
+    /// Keeps a token the server just gave in the seat file, so a killed
+    /// client's next run takes the seat back.
+    fn keep_token(&mut self) {
+        let (Some(seat), Some(token)) = (&self.seat, self.screen.token()) else {
+            return;
+        };
+        if self.token_kept.as_deref() == Some(token) {
+            return;
+        }
+        if let Err(e) = seat.save(token) {
+            self.not_kept = Some((seat.clone(), e));
+        }
+        self.token_kept = Some(token.to_string());
     }
 }
 
@@ -85,6 +121,7 @@ impl FullScreen for Client {
 
     fn event(&mut self, event: LinkEvent) {
         self.feed(Input::Link(event));
+        self.keep_token();
     }
 
     fn end(&mut self) -> Option<Self::End> {

@@ -21,8 +21,6 @@ use boggle_net::protocol::clean;
 const PANEL_MIN_WIDTH: u16 = 30;
 /// The lobby's column of names is at least this wide.
 const NAME_COLUMN: usize = 20;
-/// Said before the command that takes the seat back.
-const REJOIN_NOTE: &str = "to take this seat back if this window closes:";
 
 /// Draws `screen` on the whole frame. Returns how far the results can be
 /// scrolled at this size (0 when they fit).
@@ -40,20 +38,23 @@ pub(crate) fn draw(frame: &mut Frame, screen: &Screen, look: Look) -> usize {
         Constraint::Length(status_rows),
     ])
     .areas(frame.area());
-    let head = match (screen.view, screen.left) {
+    // The round, the points and the clock at the right, kept whole: a
+    // narrow terminal cuts the title, never the time left.
+    let round = match (screen.view, screen.left) {
         (View::Round, Some(left)) => format!(
-            "{}   round {}   {}   {}",
-            screen.title,
+            "   round {}   {}   {}",
             screen.round,
             points(screen.score),
             clock(left)
         ),
-        _ => screen.title.clone(),
+        _ => String::new(),
     };
-    frame.render_widget(
-        Paragraph::new(head).style(Style::default().add_modifier(Modifier::BOLD)),
-        header,
-    );
+    let round_width = u16::try_from(round.width()).unwrap_or(u16::MAX);
+    let [title, clock_area] =
+        Layout::horizontal([Constraint::Min(0), Constraint::Length(round_width)]).areas(header);
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    frame.render_widget(Paragraph::new(screen.title.clone()).style(bold), title);
+    frame.render_widget(Paragraph::new(round).style(bold), clock_area);
     let side = if screen.view == View::Lobby && screen.round == 0 {
         body
     } else {
@@ -115,12 +116,9 @@ fn results_panel(frame: &mut Frame, screen: &Screen, area: Rect) -> usize {
         Some(results) => results_text(results, inner_width),
         None => Vec::new(),
     };
-    if let Some(rejoin) = screen.rejoin_line().filter(|_| !screen.last) {
+    if let Some(rejoin) = screen.rejoin_hint().filter(|_| !screen.last) {
         lines.push(Line::from(""));
-        let words: Vec<String> = format!("{REJOIN_NOTE} {rejoin}")
-            .split(' ')
-            .map(str::to_string)
-            .collect();
+        let words: Vec<String> = rejoin.split(' ').map(str::to_string).collect();
         lines.extend(
             flow(&words, "", "", " ", inner_width)
                 .into_iter()
@@ -222,6 +220,39 @@ fn flow(entries: &[String], first: &str, indent: &str, sep: &str, width: usize) 
     if !line.is_empty() {
         lines.push(line);
     }
+    // An entry wider than a line (a shared word with a long list of names)
+    // is wrapped at its spaces rather than cut off by the panel's edge.
+    lines
+        .into_iter()
+        .flat_map(|line| fit(line, indent, width))
+        .collect()
+}
+
+/// `line` as lines of at most `width` columns: broken at the last space
+/// that fits, or, in a word wider than that, anywhere; the rest indented.
+fn fit(line: String, indent: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut rest = line;
+    while rest.width() > width && width > indent.width() + 1 {
+        let mut cut = 0;
+        let mut space = None;
+        for (at, c) in rest.char_indices() {
+            if rest[..at + c.len_utf8()].width() > width {
+                break;
+            }
+            cut = at + c.len_utf8();
+            if c == ' ' && rest[..at].trim().len() > indent.len() {
+                space = Some(at);
+            }
+        }
+        let (head, tail) = match space {
+            Some(at) => (&rest[..at], &rest[at + 1..]),
+            None => rest.split_at(cut.max(1)),
+        };
+        lines.push(head.trim_end().to_string());
+        rest = format!("{indent}{}", tail.trim_start());
+    }
+    lines.push(rest);
     lines
 }
 
@@ -302,9 +333,9 @@ fn lobby_lines(screen: &Screen) -> Vec<Line<'static>> {
         ),
     };
     lines.push(Line::from(wait));
-    if let Some(rejoin) = screen.rejoin_line() {
+    if let Some(rejoin) = screen.rejoin_hint() {
         lines.push(Line::from(""));
-        lines.push(Line::from(REJOIN_NOTE));
+        // The panel wraps it at word boundaries.
         lines.push(Line::from(rejoin));
     }
     lines
@@ -451,6 +482,8 @@ mod tests {
                 missed_total: 25,
             },
         );
+        // The results take keys once their moment without keys has passed.
+        screen.handle(Input::Tick(crate::tui::app::GRACE));
         screen
     }
 
@@ -461,6 +494,33 @@ mod tests {
         assert_rows(&rows, LOBBY_80X24);
         let (rows, _) = shown(&screen, 60, 20);
         assert_rows(&rows, LOBBY_60X20);
+    }
+
+    /// Issue 46, item 6: an entry wider than the panel is wrapped, not cut
+    /// (`AHI (<img src=x onerror=a, Desk Player, term` lost its `)`).
+    #[test]
+    fn an_entry_wider_than_the_panel_is_wrapped_not_cut() {
+        let entries =
+            ["shared:", "AHI (<img src=x onerror=a, Desk Player, term)"].map(String::from);
+        let lines = flow(&entries, "", "  ", "  ", 24);
+        assert!(lines.iter().all(|l| l.width() <= 24), "{lines:?}");
+        assert_eq!(
+            lines,
+            [
+                "shared:",
+                "  AHI (<img src=x",
+                "  onerror=a, Desk",
+                "  Player, term)"
+            ]
+        );
+    }
+
+    /// Issue 46, item 6: at 40x12 the clock stays on screen while a round runs.
+    #[test]
+    fn the_clock_stays_on_a_40_column_screen() {
+        let screen = in_a_round();
+        let (rows, _) = shown(&screen, 40, 12);
+        assert!(rows[0].ends_with("round 1   1 point   0:48"), "{rows:?}");
     }
 
     #[test]
@@ -487,8 +547,8 @@ mod tests {
         "│                                                                              │",
         "│a round starts when 2 or more are in and all are ready                        │",
         "│                                                                              │",
-        "│to take this seat back if this window closes:                                 │",
-        "│boggle join 127.0.0.1:4040 --name ann --room main --token t0k                 │",
+        "│to take this seat back if this window closes: boggle join 127.0.0.1:4040      │",
+        "│--name ann --room main --token t0k                                            │",
         "│                                                                              │",
         "│                                                                              │",
         "│                                                                              │",
@@ -502,7 +562,7 @@ mod tests {
         "│                                                                              │",
         "└──────────────────────────────────────────────────────────────────────────────┘",
         "",
-        "Enter: ready   Esc: quit",
+        "Enter: ready   q: quit",
     ];
     const LOBBY_60X20: &[&str] = &[
         "ann in room main (project4)",
@@ -513,9 +573,9 @@ mod tests {
         "│                                                          │",
         "│a round starts when 2 or more are in and all are ready    │",
         "│                                                          │",
-        "│to take this seat back if this window closes:             │",
-        "│boggle join 127.0.0.1:4040 --name ann --room main --token │",
-        "│t0k                                                       │",
+        "│to take this seat back if this window closes: boggle join │",
+        "│127.0.0.1:4040 --name ann --room main --token t0k         │",
+        "│                                                          │",
         "│                                                          │",
         "│                                                          │",
         "│                                                          │",
@@ -524,7 +584,7 @@ mod tests {
         "│                                                          │",
         "└──────────────────────────────────────────────────────────┘",
         "",
-        "Enter: ready   Esc: quit",
+        "Enter: ready   q: quit",
     ];
 
     /// Ann alone with bob away: the lobby says the room waits for another
@@ -561,7 +621,7 @@ mod tests {
         assert_rows(
             &rows,
             &[
-                "ann in room main (project4)   round 1   1 point   0:48",
+                "ann in room main (project4)                             round 1   1 point   0:48",
                 "                                ┌your words────────────────────────────────────┐",
                 "                                │TEA: not on the board                         │",
                 "                                │EAT +1                                        │",
@@ -584,7 +644,7 @@ mod tests {
                 "                                │                                              │",
                 "                                └──────────────────────────────────────────────┘",
                 "> BEA_",
-                "type a word, Enter to play it; Enter alone: done   Esc: quit",
+                "type a word, Enter to play it; Enter twice: done   Ctrl-C: quit",
             ],
         );
         // B, E and A, 7x3 each, in reverse video.
@@ -594,7 +654,7 @@ mod tests {
         assert_rows(
             &rows,
             &[
-                "ann in room main (project4)   round 1   1 point   0:48",
+                "ann in room main (project4)         round 1   1 point   0:48",
                 "                        ┌your words────────────────────────┐",
                 "                        │TEA: not on the board             │",
                 "  ┌1──┐┌2──┐┌───┐┌───┐  │EAT +1                            │",
@@ -610,10 +670,10 @@ mod tests {
                 "  │ R ││ G ││ A ││ N │  │                                  │",
                 "  └───┘└───┘└───┘└───┘  │                                  │",
                 "                        │                                  │",
-                "                        │                                  │",
                 "                        └──────────────────────────────────┘",
                 "> BEA_",
-                "type a word, Enter to play it; Enter alone: done   Esc: quit",
+                "type a word, Enter to play it; Enter twice: done   Ctrl-C:",
+                "quit",
             ],
         );
         assert_eq!(reversed.len(), 3 * 15, "{reversed:?}");
@@ -639,7 +699,7 @@ mod tests {
         let (rows, _) = shown(&screen, 60, 20);
         assert_eq!(
             rows[19],
-            "ready: the round starts when everyone is ready   Esc: quit"
+            "ready: the round starts when everyone is ready   q: quit"
         );
     }
 
@@ -676,7 +736,7 @@ mod tests {
         "                                │                                              │",
         "                                └──────────────────────────────────────────────┘",
         "",
-        "Enter: ready for the next round   ↑↓: scroll   Esc: quit",
+        "Enter: ready for the next round   ↑↓: scroll   q: quit",
     ];
     const RESULTS_60X20: &[&str] = &[
         "ann in room main (project4)",
@@ -698,7 +758,7 @@ mod tests {
         "                        │                                  │",
         "                        └──────────── ↓ more: ↑↓ PgUp PgDn ┘",
         "",
-        "Enter: ready for the next round   ↑↓: scroll   Esc: quit",
+        "Enter: ready for the next round   ↑↓: scroll   q: quit",
     ];
     const RESULTS_60X20_END: &[&str] = &[
         "ann in room main (project4)",
@@ -720,7 +780,7 @@ mod tests {
         "                        │main --token t0k                  │",
         "                        └──────────────────────────────────┘",
         "",
-        "Enter: ready for the next round   ↑↓: scroll   Esc: quit",
+        "Enter: ready for the next round   ↑↓: scroll   q: quit",
     ];
 
     #[test]
@@ -825,7 +885,7 @@ mod tests {
         let (rows, _) = shown(&screen, 80, 24);
         assert_eq!(
             rows[23],
-            "connection lost (reset): rejoining for up to 20 s   Esc: quit"
+            "connection lost (reset): rejoining for up to 20 s   Ctrl-C: quit"
         );
     }
 }

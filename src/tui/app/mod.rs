@@ -24,10 +24,13 @@ use boggle_game::word_find::WordFind;
 /// One thing the player did, or time passing; the terminal layer maps keys to these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Input {
-    /// A typed character (letters are kept, the rest ignored; `q` quits the end screen).
+    /// A typed character (letters are kept, Space plays the word as in BSD
+    /// boggle, the rest ignored; `q` quits the end screen).
     Char(char),
     /// Deletes the last typed letter.
     Backspace,
+    /// Clears the typed word (Ctrl-U, and Ctrl-W: the word is the whole line).
+    Clear,
     /// Submits the typed word.
     Enter,
     /// Clears the typed word; leaves help; quits the end screen.
@@ -250,8 +253,8 @@ impl App {
             Input::Backspace => {
                 self.typed.pop();
             }
-            Input::Esc => self.typed.clear(),
-            Input::Enter => self.submit(),
+            Input::Esc | Input::Clear => self.typed.clear(),
+            Input::Enter | Input::Char(' ') => self.submit(),
             Input::Pause => self.phase = Phase::Paused,
             Input::Help => self.open_help(),
             Input::Finish => self.finish("Turn ended"),
@@ -400,9 +403,10 @@ impl App {
         self.word_list.as_deref()
     }
 
-    /// Every word for the end screen: the missed ones first (what the player
-    /// came to browse), common first where the word list has levels, then best
-    /// first, then alphabetical; then the found ones in the order found.
+    /// Every word for the end screen: the player's own first, in the order
+    /// found (a long list of missed words must not push them out of sight),
+    /// then the missed ones, common first where the word list has levels,
+    /// then best first, then alphabetical.
     pub fn end_words(&self) -> Vec<EndWord> {
         let dictionary = self.game.dictionary();
         let found = self.game.found_words().iter().map(|word| EndWord {
@@ -422,7 +426,7 @@ impl App {
                 found: false,
                 rare,
             });
-        missed.chain(found).collect()
+        found.chain(missed).collect()
     }
 
     /// The cells to highlight: the typed word's path while playing, the selected word's at the end.

@@ -220,7 +220,7 @@ fn help_stops_the_clock_and_returns_where_it_was() {
 }
 
 #[test]
-fn the_end_screen_browses_missed_then_found_words() {
+fn the_end_screen_browses_found_then_missed_words() {
     let mut app = app(Some(1));
     type_word(&mut app, "alt");
     app.handle(Input::Tick(Duration::from_secs(1)));
@@ -229,14 +229,15 @@ fn the_end_screen_browses_missed_then_found_words() {
         .into_iter()
         .map(|w| (w.word, w.points, w.found))
         .collect();
-    // Missed first: the words the player has not seen yet need no scrolling.
-    let expected = [("BEAU", 1, false), ("EAT", 1, false), ("ALT", 1, true)];
+    // Issue 46, item 9: the player's own first, then the missed ones (a
+    // long list of those used to push the player's out of sight).
+    let expected = [("ALT", 1, true), ("BEAU", 1, false), ("EAT", 1, false)];
     let expected: Vec<(String, u32, bool)> = expected
         .into_iter()
         .map(|(w, p, f)| (w.to_string(), p, f))
         .collect();
     assert_eq!(words, expected);
-    assert_eq!(app.highlight(), vec![0, 1, 5, 6]);
+    assert_eq!(app.highlight(), vec![5, 4, 9]);
     settle(&mut app);
     app.handle(Input::Up);
     assert_eq!(app.phase(), Phase::Over { selected: 0 });
@@ -244,7 +245,7 @@ fn the_end_screen_browses_missed_then_found_words() {
     app.handle(Input::Down);
     app.handle(Input::Down);
     assert_eq!(app.phase(), Phase::Over { selected: 2 });
-    assert_eq!(app.highlight(), vec![5, 4, 9]);
+    assert_eq!(app.highlight(), vec![1, 5, 9]);
     app.handle(Input::Char('e'));
     assert!(!app.should_quit());
     app.handle(Input::Char('q'));
@@ -469,4 +470,18 @@ fn missed_words_read_common_first_and_the_computer_keeps_to_its_level() {
         app.versus_line().as_deref(),
         Some("Computer: 3 words, 3 points; the computer wins")
     );
+}
+
+/// Issue 46, item 4: Space plays the word, as in BSD boggle; Clear (Ctrl-U,
+/// Ctrl-W) drops what was typed.
+#[test]
+fn space_plays_the_word_and_clear_drops_it() {
+    let mut app = app(None);
+    "eat ".chars().for_each(|c| app.handle(Input::Char(c)));
+    assert_eq!(app.found(), [("EAT", 1)]);
+    assert_eq!(app.typed(), "");
+    "lab".chars().for_each(|c| app.handle(Input::Char(c)));
+    app.handle(Input::Clear);
+    assert_eq!(app.typed(), "");
+    assert_eq!(app.found().len(), 1);
 }

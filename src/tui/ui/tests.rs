@@ -235,7 +235,7 @@ fn help_overlay_shows_keys_and_rules() {
 }
 
 #[test]
-fn the_end_screen_lists_missed_words_first_and_shows_the_selected_path() {
+fn the_end_screen_lists_the_players_words_first_and_shows_the_selected_path() {
     let mut app = app(Some(1));
     send(&mut app, "alt\n");
     app.handle(Input::Tick(Duration::from_secs(1)));
@@ -251,13 +251,13 @@ fn the_end_screen_lists_missed_words_first_and_shows_the_selected_path() {
             "                                               Longest  Best",
             "                                        You    ALT      ALT 1",
             "                                        Board  BEAU     BEAU 1",
-            "      ┌─────┐┌1────┐┌─────┐┌─────┐      Games 3, best 7",
+            "      ┌1────┐┌2────┐┌─────┐┌─────┐      Games 3, best 7",
             "      │  B  ││  E  ││  N  ││  H  │      Session: 1 game, best 1",
             "      └─────┘└─────┘└─────┘└─────┘        total 1, average 1.0",
-            "      ┌─────┐┌2────┐┌─────┐┌─────┐      - missed  + found",
-            "      │  L  ││  A  ││  U  ││  M  │      -BEAU  1",
-            "      └─────┘└─────┘└─────┘└─────┘      -EAT   1",
-            "      ┌─────┐┌3────┐┌─────┐┌─────┐      +ALT   1",
+            "      ┌─────┐┌3────┐┌4────┐┌─────┐      - missed  + found",
+            "      │  L  ││  A  ││  U  ││  M  │      +ALT   1",
+            "      └─────┘└─────┘└─────┘└─────┘      -BEAU  1",
+            "      ┌─────┐┌─────┐┌─────┐┌─────┐      -EAT   1",
             "      │  I  ││  T  ││  L  ││  Z  │",
             "      └─────┘└─────┘└─────┘└─────┘",
             "      ┌─────┐┌─────┐┌─────┐┌─────┐",
@@ -272,8 +272,9 @@ fn the_end_screen_lists_missed_words_first_and_shows_the_selected_path() {
             " Up/Down: a word's path   PgUp/PgDn/Home/End: more   ?: help   q: quit",
         ],
     );
-    // EAT's cells (1, 5, 9) and its list entry, "-EAT   1", are reversed.
-    assert_eq!(reversed.len(), 3 * 21 + 8);
+    // Issue 46, item 9: the player's ALT first, then the missed words.
+    // BEAU's cells (0, 1, 5, 6) and its list entry, "-BEAU  1", are reversed.
+    assert_eq!(reversed.len(), 4 * 21 + 8);
     let (rows, reversed) = screen(&app, 60, 20);
     assert_rows(
         &rows,
@@ -281,15 +282,15 @@ fn the_end_screen_lists_missed_words_first_and_shows_the_selected_path() {
             " Boggle  project4 4x4  0:00                          ? help",
             "                          1 word, 1 of 3 points (33%)",
             "                                 Longest  Best",
-            "   ┌───┐┌1──┐┌───┐┌───┐   You    ALT      ALT 1",
+            "   ┌1──┐┌2──┐┌───┐┌───┐   You    ALT      ALT 1",
             "   │ B ││ E ││ N ││ H │   Board  BEAU     BEAU 1",
             "   └───┘└───┘└───┘└───┘   Games 3, best 7",
-            "   ┌───┐┌2──┐┌───┐┌───┐   Session: 1 game, best 1",
+            "   ┌───┐┌3──┐┌4──┐┌───┐   Session: 1 game, best 1",
             "   │ L ││ A ││ U ││ M │     total 1, average 1.0",
             "   └───┘└───┘└───┘└───┘   - missed  + found",
-            "   ┌───┐┌3──┐┌───┐┌───┐   -BEAU  1",
-            "   │ I ││ T ││ L ││ Z │   -EAT   1",
-            "   └───┘└───┘└───┘└───┘   +ALT   1",
+            "   ┌───┐┌───┐┌───┐┌───┐   +ALT   1",
+            "   │ I ││ T ││ L ││ Z │   -BEAU  1",
+            "   └───┘└───┘└───┘└───┘   -EAT   1",
             "   ┌───┐┌───┐┌───┐┌───┐",
             "   │ R ││ G ││ A ││ N │",
             "   └───┘└───┘└───┘└───┘",
@@ -300,7 +301,7 @@ fn the_end_screen_lists_missed_words_first_and_shows_the_selected_path() {
             " Up/Down PgUp/PgDn Home/End: a word's path  ?: help  q: quit",
         ],
     );
-    assert_eq!(reversed.len(), 3 * 15 + 8);
+    assert_eq!(reversed.len(), 4 * 15 + 8);
 }
 
 /// A rich board played twice: LINES and SEAT, then LINES and SAPIENTES.
@@ -330,21 +331,21 @@ fn a_long_end_screen_at_80x24_pages_and_says_what_is_hidden() {
             "                                               Longest    Best",
             "                                        You    SAPIENTES  SAPIENTES 11",
             "                                        Board  SAPIENTES  SAPIENTES 11",
-            "      ┌─────┐┌─────┐┌2────┐┌─────┐      2 games here, best 13 (new best)",
+            "      ┌─────┐┌─────┐┌─────┐┌─────┐      2 games here, best 13 (new best)",
             "      │  S  ││  E  ││  R  ││  S  │      Session: 2 games, best 13",
             "      └─────┘└─────┘└─────┘└─────┘        total 16, average 8.0",
-            "      ┌─────┐┌1────┐┌3────┐┌─────┐      - missed  + found",
-            "      │  P  ││  A  ││  T  ││  G  │      -ARTERIES  11   -PILSENER  11",
-            "      └─────┘└─────┘└─────┘└─────┘      -ASPERGES  11   -RELATING  11",
-            "      ┌─────┐┌6────┐┌─────┐┌4────┐      -ENTRAILS  11   -RETAILER  11",
-            "      │  L  ││  I  ││  N  ││  E  │      -ERITREAN  11   -RETAINER  11",
-            "      └─────┘└─────┘└─────┘└─────┘      -ESPALIER  11   -SALPETER  11",
-            "      ┌8────┐┌7────┐┌5────┐┌─────┐      -GESNERIA  11   -SPARGERE  11",
-            "      │  S  ││  E  ││  R  ││  S  │      -GNETALES  11   -SPLINTER  11",
-            "      └─────┘└─────┘└─────┘└─────┘      -INTEGRAL  11   -STEALING  11",
+            "      ┌─────┐┌─────┐┌─────┐┌─────┐      - missed  + found",
+            "      │  P  ││  A  ││  T  ││  G  │      +LINES      2   -GNETALES  11",
+            "      └─────┘└─────┘└─────┘└─────┘      +SAPIENTES 11   -INTEGRAL  11",
+            "      ┌1────┐┌2────┐┌3────┐┌4────┐      -ARTERIES  11   -PILSENER  11",
+            "      │  L  ││  I  ││  N  ││  E  │      -ASPERGES  11   -RELATING  11",
+            "      └─────┘└─────┘└─────┘└─────┘      -ENTRAILS  11   -RETAILER  11",
+            "      ┌─────┐┌─────┐┌─────┐┌5────┐      -ERITREAN  11   -RETAINER  11",
+            "      │  S  ││  E  ││  R  ││  S  │      -ESPALIER  11   -SALPETER  11",
+            "      └─────┘└─────┘└─────┘└─────┘      -GESNERIA  11   -SPARGERE  11",
             "",
-            "-STRAINER  11   -STRAPING  11   -ELATING    5   -ETERNAL    5   -GENITAL    5",
-            "-STRANGER  11   -ANSERES    5   -ERITREA    5   -GENERIS    5   -GENTILE    5",
+            "-SPLINTER  11   -STRAINER  11   -STRAPING  11   -ELATING    5   -ETERNAL    5",
+            "-STEALING  11   -STRANGER  11   -ANSERES    5   -ERITREA    5   -GENERIS    5",
             "... 563 more",
             "",
             " Turn ended: 2 words, 13 of 1345 points",
@@ -362,17 +363,17 @@ fn a_long_end_screen_at_80x24_pages_and_says_what_is_hidden() {
     assert_rows(
         &rows[9..21],
         &[
-            "      │  P  ││  A  ││  T  ││  G  │      -GRANITE    5   -PARTNER    5",
-            "      └─────┘└─────┘└─────┘└─────┘      -GREATER    5   -PERTAIN    5",
-            "      ┌─────┐┌5────┐┌4────┐┌─────┐      -INGRATE    5   -PIERNAS    5",
-            "      │  L  ││  I  ││  N  ││  E  │      -INTERAL    5   -PLAINER    5",
-            "      └─────┘└─────┘└─────┘└─────┘      -NAPIERS    5   -PLANETS    5",
-            "      ┌─────┐┌─────┐┌─────┐┌─────┐      -PAINTER    5   -PLANTER    5",
-            "      │  S  ││  E  ││  R  ││  S  │      -PANTILE    5   -PLATING    5",
-            "      └─────┘└─────┘└─────┘└─────┘      -PARTING    5   -REGRATE    5",
+            "      │  P  ││  A  ││  T  ││  G  │      -GENITAL    5   -PANTILE    5",
+            "      └─────┘└─────┘└─────┘└─────┘      -GENTILE    5   -PARTING    5",
+            "      ┌7────┐┌4────┐┌3────┐┌2────┐      -GRANITE    5   -PARTNER    5",
+            "      │  L  ││  I  ││  N  ││  E  │      -GREATER    5   -PERTAIN    5",
+            "      └─────┘└─────┘└─────┘└─────┘      -INGRATE    5   -PIERNAS    5",
+            "      ┌─────┐┌─────┐┌─────┐┌─────┐      -INTERAL    5   -PLAINER    5",
+            "      │  S  ││  E  ││  R  ││  S  │      -NAPIERS    5   -PLANETS    5",
+            "      └─────┘└─────┘└─────┘└─────┘      -PAINTER    5   -PLANTER    5",
             "",
-            "-RELAPSE    5   -RELIANT    5   -RESPIRE    5   -RETINAL    5   -SALIENT    5",
-            "-RELATES    5   -RESIANT    5   -RESPITE    5   -RIENTER    5   -SAPIENS    5",
+            "-PLATING    5   -RELAPSE    5   -RELIANT    5   -RESPIRE    5   -RETINAL    5",
+            "-REGRATE    5   -RELATES    5   -RESIANT    5   -RESPITE    5   -RIENTER    5",
             "26 earlier ... 537 more",
         ],
     );
@@ -381,17 +382,17 @@ fn a_long_end_screen_at_80x24_pages_and_says_what_is_hidden() {
     assert_rows(
         &rows[9..21],
         &[
-            "      │  P  ││  A  ││  T  ││  G  │      -TAR        1   -TERA       1",
-            "      └─────┘└─────┘└─────┘└─────┘      -TARE       1   -TERN       1",
-            "      ┌─────┐┌4────┐┌6────┐┌8────┐      -TEA        1   -TIE        1",
-            "      │  L  ││  I  ││  N  ││  E  │      -TEAL       1   -TIEN       1",
-            "      └─────┘└─────┘└─────┘└─────┘      -TEAR       1   -TIER       1",
-            "      ┌─────┐┌5────┐┌─────┐┌9────┐      -TEG        1   -TIES       1",
-            "      │  S  ││  E  ││  R  ││  S  │      -TEN        1   -TILE       1",
-            "      └─────┘└─────┘└─────┘└─────┘      -TER        1   -TIN        1",
+            "      │  P  ││  A  ││  T  ││  G  │      -TAPE       1   -TEN        1",
+            "      └─────┘└─────┘└─────┘└─────┘      -TAPS       1   -TER        1",
+            "      ┌─────┐┌─────┐┌─────┐┌─────┐      -TAR        1   -TERA       1",
+            "      │  L  ││  I  ││  N  ││  E  │      -TARE       1   -TERN       1",
+            "      └─────┘└─────┘└─────┘└─────┘      -TEA        1   -TIE        1",
+            "      ┌─────┐┌─────┐┌─────┐┌─────┐      -TEAL       1   -TIEN       1",
+            "      │  S  ││  E  ││  R  ││  S  │      -TEAR       1   -TIER       1",
+            "      └─────┘└─────┘└─────┘└─────┘      -TEG        1   -TIES       1",
             "",
-            "-TINE       1   -TIP        1   -TIRE       1   -TRAP       1   +LINES      2",
-            "-TING       1   -TIPS       1   -TIS        1   -TRES       1   +SAPIENTES 11",
+            "-TILE       1   -TINE       1   -TIP        1   -TIRE       1   -TRAP       1",
+            "-TIN        1   -TING       1   -TIPS       1   -TIS        1   -TRES       1",
             "563 earlier ...",
         ],
     );
@@ -406,19 +407,19 @@ fn a_long_end_screen_at_60x20_pages_and_says_what_is_hidden() {
         &[
             "                          2 words, 13 of 1345 points (0%)",
             "                                 Longest    Best",
-            "   ┌───┐┌───┐┌2──┐┌───┐   You    SAPIENTES  SAPIENTES 11",
+            "   ┌───┐┌───┐┌───┐┌───┐   You    SAPIENTES  SAPIENTES 11",
             "   │ S ││ E ││ R ││ S │   Board  SAPIENTES  SAPIENTES 11",
             "   └───┘└───┘└───┘└───┘   2 games here, best 13 (new best)",
-            "   ┌───┐┌1──┐┌3──┐┌───┐   Session: 2 games, best 13",
+            "   ┌───┐┌───┐┌───┐┌───┐   Session: 2 games, best 13",
             "   │ P ││ A ││ T ││ G │     total 16, average 8.0",
             "   └───┘└───┘└───┘└───┘   - missed  + found",
-            "   ┌───┐┌6──┐┌───┐┌4──┐   -ARTERIES  11   -INTEGRAL  11",
-            "   │ L ││ I ││ N ││ E │   -ASPERGES  11   -PILSENER  11",
-            "   └───┘└───┘└───┘└───┘   -ENTRAILS  11   -RELATING  11",
-            "   ┌8──┐┌7──┐┌5──┐┌───┐   -ERITREAN  11   -RETAILER  11",
-            "   │ S ││ E ││ R ││ S │   -ESPALIER  11   -RETAINER  11",
-            "   └───┘└───┘└───┘└───┘   -GESNERIA  11   -SALPETER  11",
-            "                          -GNETALES  11   -SPARGERE  11",
+            "   ┌1──┐┌2──┐┌3──┐┌4──┐   +LINES      2   -GESNERIA  11",
+            "   │ L ││ I ││ N ││ E │   +SAPIENTES 11   -GNETALES  11",
+            "   └───┘└───┘└───┘└───┘   -ARTERIES  11   -INTEGRAL  11",
+            "   ┌───┐┌───┐┌───┐┌5──┐   -ASPERGES  11   -PILSENER  11",
+            "   │ S ││ E ││ R ││ S │   -ENTRAILS  11   -RELATING  11",
+            "   └───┘└───┘└───┘└───┘   -ERITREAN  11   -RETAILER  11",
+            "                          -ESPALIER  11   -RETAINER  11",
             "                          ... 575 more",
             "",
             " Turn ended: 2 words, 13 of 1345 points",
@@ -431,13 +432,13 @@ fn a_long_end_screen_at_60x20_pages_and_says_what_is_hidden() {
     assert_rows(
         &rows[9..17],
         &[
-            "   ┌───┐┌4──┐┌6──┐┌8──┐   -TIER       1   -TIPS       1",
-            "   │ L ││ I ││ N ││ E │   -TIES       1   -TIRE       1",
-            "   └───┘└───┘└───┘└───┘   -TILE       1   -TIS        1",
-            "   ┌───┐┌5──┐┌───┐┌9──┐   -TIN        1   -TRAP       1",
-            "   │ S ││ E ││ R ││ S │   -TINE       1   -TRES       1",
-            "   └───┘└───┘└───┘└───┘   -TING       1   +LINES      2",
-            "                          -TIP        1   +SAPIENTES 11",
+            "   ┌───┐┌───┐┌───┐┌───┐   -TIE        1   -TING       1",
+            "   │ L ││ I ││ N ││ E │   -TIEN       1   -TIP        1",
+            "   └───┘└───┘└───┘└───┘   -TIER       1   -TIPS       1",
+            "   ┌───┐┌───┐┌───┐┌───┐   -TIES       1   -TIRE       1",
+            "   │ S ││ E ││ R ││ S │   -TILE       1   -TIS        1",
+            "   └───┘└───┘└───┘└───┘   -TIN        1   -TRAP       1",
+            "                          -TINE       1   -TRES       1",
             "                          575 earlier ...",
         ],
     );
@@ -581,7 +582,7 @@ fn rare_words_are_marked_within_their_column_and_explained() {
     // Squeezed into columns, each marker stays inside its own entry.
     let (rows, _) = screen(&app, 80, 14);
     let text = rows.join("\n");
-    assert!(text.contains("-BEAU  1*  +EAT   1"), "{text}");
+    assert!(text.contains("+EAT   1   -ALT   1*"), "{text}");
 }
 
 /// A prefix with no path on the board says so instead of silently dropping its path.

@@ -68,6 +68,8 @@ pub fn run_boggle(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        // `boggle join` keeps seat tokens there: never in the user's own.
+        .env("XDG_STATE_HOME", dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -45,6 +45,7 @@ impl Pty {
             .env("TERM", "xterm")
             .env("NO_COLOR", "1")
             .env("XDG_DATA_HOME", dir.path())
+            .env("XDG_STATE_HOME", dir.path())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -6,6 +6,7 @@ pub mod args;
 mod bench;
 mod best;
 pub mod board_file;
+mod daily;
 mod error;
 mod join;
 mod play;
@@ -80,6 +81,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Join a networked game (boggle serve); words from standard input, one per line
     Join(join::JoinArgs),
+    /// Print the board of the day (UTC) and its number, as every server's web page plays it
+    Daily(daily::DailyArgs),
     /// Prove the best boards of a size by branch and bound (shardable)
     Prove(prove::ProveArgs),
 }
@@ -137,6 +140,7 @@ where
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Join(args)) => join::run(&args),
         Some(Command::Prove(args)) => prove::run(&args),
+        Some(Command::Daily(args)) => daily::run(&args),
     };
     exit_status(result)
 }

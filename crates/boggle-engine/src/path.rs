@@ -138,10 +138,10 @@ impl Walk {
             self.used_bits ^= bit(cell);
             self.path.pop();
         }
-        if outcome == Step::DeadEnd {
-            if let Some(seen) = self.dead_ends.as_mut() {
-                seen.insert(key);
-            }
+        if outcome == Step::DeadEnd
+            && let Some(seen) = self.dead_ends.as_mut()
+        {
+            seen.insert(key);
         }
         outcome
     }

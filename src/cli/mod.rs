@@ -415,7 +415,7 @@ mod tests {
                 Some(Command::Best(a)) => a.rules.preset,
                 Some(Command::Tui(a)) => a.game.rules.preset,
                 Some(Command::Serve(a)) => a.rules.preset,
-                Some(Command::Join(_)) => None,
+                Some(Command::Join(_) | Command::Daily(_)) => None,
                 Some(Command::Prove(a)) => a.rules.preset,
             }
         };

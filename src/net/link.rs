@@ -282,6 +282,7 @@ async fn open(opts: &JoinOptions, token: Option<String>) -> io::Result<Connectio
             room: opts.room.clone(),
             password: opts.password.clone(),
             token,
+            solo: None,
         })
         .await?;
     Ok(conn)

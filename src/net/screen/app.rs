@@ -418,6 +418,7 @@ pub(crate) mod tests {
                 .map(|&(word, points)| WordPoints {
                     word: word.into(),
                     points,
+                    rare: false,
                 })
                 .collect(),
             score: found.iter().map(|(_, p)| p).sum(),

@@ -446,6 +446,7 @@ mod tests {
                     .map(|w| WordPoints {
                         word: (*w).into(),
                         points: 3,
+                        rare: false,
                     })
                     .collect(),
                 missed_total: 25,

@@ -696,6 +696,8 @@ mod tests {
             shared_total: 0,
             missed: Vec::new(),
             missed_total: 0,
+            board_words: 0,
+            board_points: 0,
         });
         assert!(task.unanswered.is_empty());
     }

@@ -339,6 +339,12 @@ pub enum ServerMsg {
         missed: Vec<WordPoints>,
         /// How many words nobody found, in all.
         missed_total: usize,
+        /// How many words the board has (absent from older servers: 0).
+        #[serde(default)]
+        board_words: usize,
+        /// What all the board's words are worth together (absent from older servers: 0).
+        #[serde(default)]
+        board_points: u32,
     },
     /// Something was refused; after a fatal code the server closes the connection.
     Error {
@@ -748,6 +754,8 @@ mod tests {
                 40
             ],
             missed_total: usize::MAX,
+            board_words: usize::MAX,
+            board_points: u32::MAX,
         };
         for msg in [lobby, results] {
             let line = encode(&msg);

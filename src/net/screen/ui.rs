@@ -450,6 +450,8 @@ mod tests {
                     })
                     .collect(),
                 missed_total: 25,
+                board_words: 0,
+                board_points: 0,
             },
         );
         screen
@@ -774,6 +776,8 @@ mod tests {
             shared_total: 0,
             missed: Vec::new(),
             missed_total: 0,
+            board_words: 0,
+            board_points: 0,
         };
         assert!(apply(&mut screen, &results).0.is_none());
         let text = shown(&screen, 80, 24).0.join("\n");

@@ -613,6 +613,8 @@ impl Room {
             shared_total,
             missed,
             missed_total,
+            board_words: template.words().len(),
+            board_points: template.get_total_points_possible(),
         };
         for conn in self.conns() {
             self.outbox.push((conn, msg.clone()));

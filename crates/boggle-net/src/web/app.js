@@ -187,6 +187,8 @@
     state.pending = [];
     for (const word of resend) sendWord(word);
     if (state.solo) {
+      // A reload resumes this game, not the link that started it.
+      try { history.replaceState(null, "", "/"); } catch (e) { /* file */ }
       // Solo: no one to wait for, the round starts at once.
       if (fresh) send({ type: "ready" });
       return;
@@ -235,6 +237,8 @@
   }
 
   function onRoundStart(msg) {
+    // Counted where a test can see whether a round started.
+    document.body.dataset.rounds = String((Number(document.body.dataset.rounds) || 0) + 1);
     state.inRound = true;
     state.ready = false;
     state.results = null;
@@ -810,7 +814,9 @@
   $("home-name").value = load("localStorage", "boggle.name") || "";
   const seat = load("sessionStorage", SEAT);
   const size = /^(\d+)x(\d+)$/.exec(params.get("size") || "");
-  if (seat && seat.token && seat.room) {
+  // A link to another board or room starts that; anything else resumes the seat.
+  const linked = params.get("board") || (params.get("room") && (!seat || params.get("room") !== seat.room));
+  if (seat && seat.token && seat.room && !linked) {
     // A reload: the seat is taken back silently, with this round's words.
     Object.assign(state, { password: "", resumed: true });
     start(String(seat.name), String(seat.room), seat.solo || null);

@@ -761,13 +761,16 @@
   $("link-copy").addEventListener("click", () => copy(boardLink(), "the link to this board"));
   $("room-link-copy").addEventListener("click", () => copy($("room-link").value, "the room's link"));
   $("share-copy").addEventListener("click", () => copy($("share").textContent, "the result"));
-  $("home-button").addEventListener("click", () => {
+  // Home leaves the game (the seat is forgotten) without a page load.
+  $("home-link").addEventListener("click", (e) => {
+    e.preventDefault();
     state.ending = true;
     if (state.ws) state.ws.close();
     state.ws = null;
     history.replaceState(null, "", "/");
     backHome();
     screen("home");
+    setStatus("");
   });
 
   const RULES = {

@@ -10,6 +10,15 @@
 //! here that the test cuts). It saves screenshots of the lobby, the round
 //! and the results at both widths in `target/web-screenshots/`.
 //!
+//! A second test plays alone: the home screen, a board link played at
+//! once, a word built by taps, a reload keeping the words, an Enter as the
+//! round ends that does not press Ready, a missed word's path on the
+//! results' board, the page's bounded trace on a 5x5 board of one letter,
+//! solo against the computer, and today's board, equal in two browsers and
+//! to `boggle daily`, with its share text. axe-core checks each screen for
+//! serious or critical problems; with `BOGGLE_DOC_SCREENSHOTS=1` the
+//! screenshots the docs show are written to docs/screenshots/.
+//!
 //! Every wait is bounded (an element or a state polled for at most
 //! [`GUARD`]); every process started here is killed on drop, also when an
 //! assertion fails. Without a browser the test skips with a reason, unless

@@ -840,6 +840,28 @@ async fn solo_daily_and_board_links_play_at_once() {
     .await;
     assert_eq!(in_sight, json!(true), "Play again in sight at 360 px");
     axe_clean(&desk, "daily results").await;
+
+    // A server with a password: the home screen asks for it, solo plays,
+    // and a reload rejoins (the password goes with the seat).
+    let (locked, locked_web) = web_server(&["--password", "sesame"]);
+    js(&desk, "sessionStorage.clear(); return true;").await;
+    desk.goto(&locked_web).await.expect("page loads");
+    visible(&desk, "home-password-row").await;
+    js(
+        &desk,
+        "document.getElementById('home-password').value = 'sesame'; \
+         document.getElementById('solo-button').click(); return true;",
+    )
+    .await;
+    visible(&desk, "round").await;
+    desk.refresh().await.expect("reloads");
+    wait_js(
+        &desk,
+        "return !document.getElementById('round').hidden && document.body.dataset.rejoins === '1';",
+        "the solo seat rejoined on a server with a password",
+    )
+    .await;
+    drop(locked);
     let _ = phone.close().await;
     let _ = desk.close().await;
     drop(chromedriver);

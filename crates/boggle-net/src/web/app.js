@@ -174,7 +174,8 @@
     state.moves = msg.moves === "no_up" ? "no_up" : "eight_neighbours";
     state.duplicates = msg.duplicates === "count" ? "count" : "cancel";
     state.last = false;
-    save("sessionStorage", SEAT, { name: state.name, room: state.room, token: state.token, solo: state.solo });
+    // The server's password goes with the seat (this tab only), or a reload could not rejoin.
+    save("sessionStorage", SEAT, { name: state.name, room: state.room, token: state.token, solo: state.solo, password: state.password });
     const who = $("who");
     who.hidden = false;
     who.textContent = state.name + (state.solo ? " · solo" : " in room " + state.room) + " · " + state.rules;
@@ -716,7 +717,11 @@
   // --- home, links and help ----------------------------------------------------------
 
   const playerName = () => ($("home-name").value.trim() || "Player").slice(0, 20);
-  const rememberName = () => save("localStorage", "boggle.name", $("home-name").value.trim());
+  // The name is remembered by the browser; the password (a server may ask for one) only used.
+  const rememberName = () => {
+    save("localStorage", "boggle.name", $("home-name").value.trim());
+    state.password = $("home-password").value;
+  };
 
   function soloGame(solo) {
     rememberName();
@@ -737,6 +742,7 @@
   $("friends-button").addEventListener("click", () => {
     rememberName();
     $("name").value = $("home-name").value.trim();
+    $("password").value = $("home-password").value;
     screen("join");
     $("name").focus();
   });
@@ -814,6 +820,7 @@
 
   const params = new URLSearchParams(location.search);
   $("password-row").hidden = document.body.dataset.password !== "yes";
+  $("home-password-row").hidden = $("password-row").hidden;
   $("home-name").value = load("localStorage", "boggle.name") || "";
   const seat = load("sessionStorage", SEAT);
   const size = /^(\d+)x(\d+)$/.exec(params.get("size") || "");
@@ -821,7 +828,7 @@
   const linked = params.get("board") || (params.get("room") && (!seat || params.get("room") !== seat.room));
   if (seat && seat.token && seat.room && !linked) {
     // A reload: the seat is taken back silently, with this round's words.
-    Object.assign(state, { password: "", resumed: true });
+    Object.assign(state, { password: String(seat.password || ""), resumed: true });
     start(String(seat.name), String(seat.room), seat.solo || null);
     state.token = String(seat.token);
     if (seat.solo && seat.solo.daily) today.then((day) => { state.daily = day; });

@@ -268,6 +268,7 @@ async fn client(
         room: Some(room.into()),
         password: None,
         token: None,
+        solo: None,
     };
     write.send(&hello).await?;
     write.send(&ClientMsg::Ready).await?;

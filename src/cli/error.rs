@@ -114,6 +114,9 @@ pub enum CliError {
     /// The server stopped on an error after it started listening.
     #[error("the server failed")]
     Server(#[source] io::Error),
+    /// Today's board cannot be had: the clock says a day before the first board.
+    #[error("no board for today")]
+    Daily(#[source] boggle_game::daily::DateError),
     /// `boggle join`: the server refused or closed, or its connection failed.
     #[error("{addr}")]
     Join {

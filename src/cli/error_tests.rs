@@ -616,7 +616,10 @@ fn cli(prev: Option<&CliError>) -> Option<CliError> {
             source: os(),
         },
         Some(E::ListenWeb { .. }) => E::Server(os()),
-        Some(E::Server(_)) => E::Join {
+        Some(E::Server(_)) => E::Daily(boggle_game::daily::DateError::Malformed(
+            "1999-13-01".into(),
+        )),
+        Some(E::Daily(_)) => E::Join {
             addr: addr(),
             source: JoinError::Closed {
                 reason: "the server is shutting down".into(),

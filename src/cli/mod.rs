@@ -6,6 +6,7 @@ pub mod args;
 mod bench;
 mod best;
 pub mod board_file;
+mod daily;
 mod error;
 #[cfg(test)]
 mod error_tests;
@@ -82,6 +83,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Join a networked game (boggle serve); words from standard input, one per line
     Join(join::JoinArgs),
+    /// Print the board of the day (UTC) and its number, as every server's web page plays it
+    Daily(daily::DailyArgs),
     /// Prove the best boards of a size by branch and bound (shardable)
     Prove(prove::ProveArgs),
 }
@@ -139,6 +142,7 @@ where
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Join(args)) => join::run(&args),
         Some(Command::Prove(args)) => prove::run(&args),
+        Some(Command::Daily(args)) => daily::run(&args),
     };
     exit_status(result)
 }
@@ -416,7 +420,7 @@ mod tests {
                 Some(Command::Best(a)) => a.rules.preset,
                 Some(Command::Tui(a)) => a.game.rules.preset,
                 Some(Command::Serve(a)) => a.rules.preset,
-                Some(Command::Join(_)) => None,
+                Some(Command::Join(_) | Command::Daily(_)) => None,
                 Some(Command::Prove(a)) => a.rules.preset,
             }
         };

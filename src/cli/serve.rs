@@ -138,6 +138,7 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
             min_players: args.min_players,
             duplicates: args.duplicates,
             max_players: args.max_players,
+            computer: None,
         }),
         password: super::args::secret(
             args.password.as_deref(),

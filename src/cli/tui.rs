@@ -19,6 +19,7 @@ use crate::tui::terminal;
 use crate::tui::ui::{self, Look};
 use boggle_engine::plural;
 use boggle_game::Dictionary;
+use boggle_game::daily::Daily;
 use boggle_game::dictionary::{Level, WordList};
 use boggle_game::game_board::GameBoard;
 use boggle_game::random;
@@ -68,14 +69,25 @@ pub struct TuiArgs {
     /// Colour: auto (honours NO_COLOR), always, never
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     pub color: ColorChoice,
+    /// Play today's board (UTC; see boggle daily): classic rules, 4x4, 3 minutes
+    #[arg(long, conflicts_with_all = ["board", "seed", "preset", "size", "dice", "min_len", "min_points", "time"])]
+    pub daily: bool,
 }
 
 /// Plays full-screen games, a new board each time the player asks.
 pub fn run(args: &TuiArgs) -> Result<(), CliError> {
-    let rules = args
-        .game
-        .rules
-        .resolve_with_dictionary(DEFAULT_PRESET, "tui")?;
+    let daily = args
+        .daily
+        .then(Daily::today)
+        .transpose()
+        .map_err(CliError::Daily)?;
+    let rules = match &daily {
+        Some(day) => day.rules.clone(),
+        None => args
+            .game
+            .rules
+            .resolve_with_dictionary(DEFAULT_PRESET, "tui")?,
+    };
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         return Err(CliError::NoTerminal);
     }
@@ -94,7 +106,10 @@ pub fn run(args: &TuiArgs) -> Result<(), CliError> {
         None => random::from_entropy(),
     };
     let finder = WordFind::with_rules(Arc::clone(&dictionary), rules.clone());
-    let board = match given_board(&args.game, &rules)? {
+    let board = match daily
+        .map(|day| day.board)
+        .or(given_board(&args.game, &rules)?)
+    {
         Some(board) => board,
         None => roll_board(&finder, &mut rng, args.game.min_points)?,
     };

@@ -283,6 +283,7 @@ async fn open(opts: &JoinOptions, token: Option<String>) -> io::Result<Connectio
             room: opts.room.clone(),
             password: opts.password.clone(),
             token,
+            solo: None,
         })
         .await?;
     Ok(conn)
@@ -685,6 +686,8 @@ mod tests {
             shared_total: 0,
             missed: Vec::new(),
             missed_total: 0,
+            board_words: 0,
+            board_points: 0,
         });
         assert!(task.unanswered.is_empty());
     }

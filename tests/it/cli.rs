@@ -8,7 +8,7 @@ use crate::common;
 use std::fs::File;
 use std::process::{Command, Stdio};
 
-use common::{Run, TempDir, run_boggle};
+use common::{Run, TempDir, assert_text, run_boggle};
 
 const SPEC_BOARD: &str = "4 4\nA T E E\nA P Y O\nT I N U\nE D S E\n";
 const SPEC_WORDS: &str = "PINS\nPINES\nDATES\nPINT\nTEPEE\nTAP\nQUIT\n";
@@ -391,4 +391,44 @@ fn help_wraps_to_the_terminals_width() {
         let widest = help.lines().map(|l| l.chars().count()).max().unwrap_or(0);
         assert!(widest <= 60, "{args:?}: {widest} columns\n{help}");
     }
+}
+
+#[test]
+fn daily_prints_a_days_number_and_board_and_refuses_days_before_the_first() {
+    let dir = dir_with(&[]);
+    let day = run_boggle(dir.path(), &["daily", "--date", "2026-03-14"], b"");
+    assert_eq!(day.code, Some(0), "{}", day.stderr);
+    assert_text(
+        &day.stdout,
+        "Daily board #73 (2026-03-14): classic rules, 4x4, 3 minutes\n\
+         B  E  N  E\nL  K  E  Y\nH  X  H  D\nA  Qu M  S\n",
+    );
+    let next = run_boggle(dir.path(), &["daily", "--date", "2026-03-15"], b"");
+    assert!(
+        next.stdout.starts_with("Daily board #74 (2026-03-15)"),
+        "{}",
+        next.stdout
+    );
+    assert_ne!(next.stdout.lines().nth(1), day.stdout.lines().nth(1));
+    let today = run_boggle(dir.path(), &["daily"], b"");
+    assert_eq!(today.code, Some(0), "{}", today.stderr);
+    assert!(
+        today.stdout.starts_with("Daily board #"),
+        "{}",
+        today.stdout
+    );
+    assert_one_line(
+        &run_boggle(dir.path(), &["daily", "--date", "2025-12-31"], b""),
+        2,
+        "before the first daily board",
+    );
+    assert_one_line(
+        &run_boggle(
+            dir.path(),
+            &["tui", "--daily", "--board", "ABCDEFGHIJKLMNOP"],
+            b"",
+        ),
+        2,
+        "cannot be used with",
+    );
 }

@@ -8,6 +8,7 @@
 //! `cargo test --test it cli::`; `make reference` runs the ignored
 //! `reference::` tests against the files outside the repository.
 
+mod browser;
 mod common;
 
 mod bench;

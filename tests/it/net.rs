@@ -462,6 +462,7 @@ fn serve_stops_on_sigterm_sigint_and_sighup_telling_its_clients() {
             room: None,
             password: None,
             token: None,
+            solo: None,
         };
         ann.write_all(encode(&hello).as_bytes()).expect("hello");
         let mut ann = std::io::BufReader::new(ann);

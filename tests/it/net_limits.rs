@@ -194,6 +194,7 @@ async fn invisible_names_are_refused_and_look_alike_rooms_are_one() {
         room: Some("main\u{AD}".into()),
         password: None,
         token: None,
+        solo: None,
     })
     .await;
     assert_eq!(refusal(&mut eve).await.0, ErrorCode::BadRoom);
@@ -205,6 +206,7 @@ async fn invisible_names_are_refused_and_look_alike_rooms_are_one() {
         room: Some("MAIN".into()),
         password: None,
         token: None,
+        solo: None,
     })
     .await;
     let welcome = bob.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;

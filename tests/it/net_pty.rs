@@ -39,6 +39,7 @@ impl Room {
             room: None,
             password: None,
             token: None,
+            solo: None,
         };
         for msg in [hello, ClientMsg::Ready] {
             bob.write_all(encode(&msg).as_bytes()).expect("bob writes");

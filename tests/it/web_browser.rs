@@ -10,26 +10,36 @@
 //! here that the test cuts). It saves screenshots of the lobby, the round
 //! and the results at both widths in `target/web-screenshots/`.
 //!
+//! A second test plays alone: the home screen, a board link played at
+//! once, a word built by taps, a reload keeping the words, an Enter as the
+//! round ends that does not press Ready, a missed word's path on the
+//! results' board, the page's bounded trace on a 5x5 board of one letter,
+//! solo against the computer, and today's board, equal in two browsers and
+//! to `boggle daily`, with its share text. axe-core checks each screen for
+//! serious or critical problems; with `BOGGLE_DOC_SCREENSHOTS=1` the
+//! screenshots the docs show are written to docs/screenshots/.
+//!
 //! Every wait is bounded (an element or a state polled for at most
 //! [`GUARD`]); every process started here is killed on drop, also when an
 //! assertion fails. Without a browser the test skips with a reason, unless
 //! `CI=true`, where it fails instead.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex, mpsc};
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use crate::browser::{
+    GUARD, Killed, axe_clean, browser, doc_screenshot, free_port, js, line_after, lines_of,
+    screenshot, session, visible, wait_for_port, wait_js,
+};
+
 use fantoccini::actions::{InputSource, PointerAction, TouchActions};
-use fantoccini::{Client, ClientBuilder, Locator};
-use serde_json::{Value, json};
+use fantoccini::{Client, Locator};
+use serde_json::json;
 
 use crate::common::cannot_run;
 
-/// The longest any one wait may take.
-const GUARD: Duration = Duration::from_secs(30);
 /// The board every round is played on (`--board`).
 const BOARD: &str = "BENHLAUMITLZRGAN";
 /// The whole dictionary (`--dict`). Under `project4`'s rule (never up a
@@ -38,16 +48,6 @@ const BOARD: &str = "BENHLAUMITLZRGAN";
 const WORDS: &str = "eat\nbat\nben\nlab\nnag\ntea\n";
 /// A name a careless page would turn into markup.
 const MARKUP_NAME: &str = "<b>x</b>";
-
-/// A child process killed and reaped when dropped.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// A TCP proxy on loopback whose connections the test can cut, as a
 /// network would drop them, while it goes on accepting new ones.
@@ -103,151 +103,6 @@ impl Drop for Proxy {
         self.accept.abort();
         self.cut();
     }
-}
-
-/// Chromium and chromedriver, if both are installed.
-fn browser() -> Result<(PathBuf, PathBuf), String> {
-    let find = |names: &[&str]| {
-        names.iter().find_map(|name| {
-            std::env::var_os("PATH").and_then(|paths| {
-                std::env::split_paths(&paths)
-                    .map(|dir| dir.join(name))
-                    .find(|path| path.is_file())
-            })
-        })
-    };
-    let chromium = find(&["chromium", "chromium-browser", "google-chrome"])
-        .ok_or("no chromium on PATH (apt-get install chromium)")?;
-    let driver = find(&["chromedriver"])
-        .ok_or("no chromedriver on PATH (apt-get install chromium-driver)")?;
-    Ok((chromium, driver))
-}
-
-/// A port free on loopback a moment ago (chromedriver takes a port number, not a socket).
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("binds");
-    listener.local_addr().expect("address").port()
-}
-
-/// Waits until something accepts connections on `port`.
-fn wait_for_port(port: u16, child: &mut Child) -> Result<(), String> {
-    let start = Instant::now();
-    while start.elapsed() < GUARD {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return Ok(());
-        }
-        if let Ok(Some(status)) = child.try_wait() {
-            return Err(format!("chromedriver exited: {status}"));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Err(format!("nothing listened on port {port} within {GUARD:?}"))
-}
-
-/// Lines a child prints, read on a thread so every wait for one is bounded.
-fn lines_of(stream: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stream).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
-}
-
-/// The next line starting with `prefix`, what follows it.
-fn line_after(lines: &mpsc::Receiver<String>, prefix: &str) -> String {
-    let start = Instant::now();
-    loop {
-        let left = GUARD.saturating_sub(start.elapsed());
-        let line = lines
-            .recv_timeout(left)
-            .unwrap_or_else(|_| panic!("no line starting {prefix:?} within {GUARD:?}"));
-        if let Some(rest) = line.strip_prefix(prefix) {
-            return rest.trim().to_string();
-        }
-    }
-}
-
-/// The 4x4 board the line mode prints after `round N: ...`, one row a line,
-/// as one string of its letters.
-fn board_after_round_start(lines: &mpsc::Receiver<String>) -> String {
-    line_after(lines, "round ");
-    (0..4)
-        .map(|_| {
-            lines
-                .recv_timeout(GUARD)
-                .unwrap_or_else(|_| panic!("no board row within {GUARD:?}"))
-        })
-        .map(|row| row.split_whitespace().collect::<String>())
-        .collect()
-}
-
-/// A headless Chromium session `width` px wide.
-async fn session(driver: &str, chromium: &Path, width: u32) -> Result<Client, String> {
-    let height = if width < 600 { 800 } else { 900 };
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": chromium,
-            "args": [
-                "--headless=new",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-dev-shm-usage",
-                "--no-first-run",
-                "--hide-scrollbars",
-                format!("--window-size={width},{height}"),
-            ],
-        }),
-    );
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    let client = ClientBuilder::new(connector)
-        .capabilities(caps)
-        .connect(driver)
-        .await
-        .map_err(|e| format!("no browser session: {e}"))?;
-    client
-        .set_window_size(width, height)
-        .await
-        .map_err(|e| format!("cannot size the window: {e}"))?;
-    Ok(client)
-}
-
-/// Polls `script` (a function body returning true when ready) until it holds.
-async fn wait_js(client: &Client, script: &str, what: &str) {
-    let start = Instant::now();
-    loop {
-        let value = client.execute(script, vec![]).await.expect("script runs");
-        if value == Value::Bool(true) {
-            return;
-        }
-        assert!(start.elapsed() < GUARD, "waited {GUARD:?} for {what}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-async fn js(client: &Client, script: &str) -> Value {
-    client.execute(script, vec![]).await.expect("script runs")
-}
-
-async fn visible(client: &Client, id: &str) {
-    let script = format!("return !document.getElementById('{id}').hidden;");
-    wait_js(client, &script, &format!("#{id} shown")).await;
-}
-
-async fn screenshot(client: &Client, name: &str) {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("target dir")
-        .join("web-screenshots");
-    std::fs::create_dir_all(&dir).expect("screenshot dir");
-    let png = client.screenshot().await.expect("screenshot");
-    assert!(png.starts_with(b"\x89PNG"), "a PNG");
-    std::fs::write(dir.join(format!("{name}.png")), png).expect("screenshot saved");
 }
 
 /// Opens the page and joins as `name`, with the keyboard alone: the name
@@ -445,8 +300,9 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         .await;
         assert_eq!(shown, json!([MARKUP_NAME, 0]));
     }
-    screenshot(&phone, "lobby-360").await;
-    screenshot(&desk, "lobby-1280").await;
+    doc_screenshot(&phone, "friends-lobby-360").await;
+    doc_screenshot(&desk, "friends-lobby-1280").await;
+    axe_clean(&desk, "lobby").await;
 
     // The phone with the keyboard alone: after joining, the focus is on Ready.
     let focused = phone.active_element().await.expect("focus");
@@ -522,6 +378,7 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     type_word(&desk, "ben").await;
     screenshot(&phone, "round-360").await;
     screenshot(&desk, "round-1280").await;
+    axe_clean(&phone, "round").await;
 
     let mut played = Vec::new();
     for client in [&phone, &desk] {
@@ -609,8 +466,9 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         js(&desk, "return document.querySelectorAll('main b').length;").await,
         json!(0)
     );
-    screenshot(&phone, "results-360").await;
-    screenshot(&desk, "results-1280").await;
+    doc_screenshot(&phone, "room-results-360").await;
+    doc_screenshot(&desk, "room-results-1280").await;
+    axe_clean(&desk, "results").await;
 
     // The terminal player saw the same round end.
     line_after(&carl_lines, "results of round 1");
@@ -623,4 +481,386 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     drop(carl);
     drop(chromedriver);
     drop(server);
+}
+
+/// The server binary with `--web` on loopback under classic rules (the
+/// built-in player list), and the web page's address; `args` are added.
+fn web_server(args: &[&str]) -> (Killed, String) {
+    let mut server = Killed(
+        Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
+            .args(["--rules", "classic"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts"),
+    );
+    let lines = lines_of(server.0.stdout.take().expect("stdout"));
+    let web = line_after(&lines, "web page on ");
+    (server, web)
+}
+
+/// The cells' faces shown on the round's board, row-major.
+async fn faces(client: &Client) -> String {
+    let value = js(
+        client,
+        "return Array.from(document.querySelectorAll('#board .cell')).map(c => c.dataset.face).join('');",
+    )
+    .await;
+    value.as_str().expect("faces").to_string()
+}
+
+/// Clicks the round's cell `i` (a tap: down and up on it).
+async fn tap(client: &Client, i: usize) {
+    let cells = client
+        .find_all(Locator::Css("#board .cell"))
+        .await
+        .expect("cells");
+    cells[i].clone().click().await.expect("tapped");
+}
+
+/// Ends the round (Done) and waits for the results.
+async fn finish_round(client: &Client) {
+    js(
+        client,
+        "document.getElementById('done').click(); return true;",
+    )
+    .await;
+    visible(client, "results").await;
+}
+
+/// Today's board as `boggle daily` prints it, faces row-major as the page names them.
+fn daily_board(date: Option<&str>) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_boggle"));
+    command.arg("daily");
+    if let Some(date) = date {
+        command.args(["--date", date]);
+    }
+    let out = command.output().expect("boggle daily runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    text.lines()
+        .skip(1)
+        .flat_map(|row| row.split_whitespace())
+        .map(str::to_ascii_uppercase)
+        .collect()
+}
+
+/// The longest word on a board (faces row-major, `QU` for Qu) under
+/// classic rules, as `boggle solve` lists them.
+fn longest_word(faces: &str) -> String {
+    let letters = faces.replace("QU", "Qu");
+    let out = Command::new(env!("CARGO_BIN_EXE_boggle"))
+        .args(["solve", "--rules", "classic", "--board", &letters])
+        .output()
+        .expect("boggle solve runs");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    text.lines()
+        .filter(|line| !line.starts_with("Score"))
+        .max_by_key(|word| word.len())
+        .expect("a word on the day's board")
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn solo_daily_and_board_links_play_at_once() {
+    let (chromium, driver_path) = match browser() {
+        Ok(found) => found,
+        Err(why) => return cannot_run(&format!("no browser: {why}")),
+    };
+    // The built-in player list, so the boards have their real words.
+    let (server, web) = web_server(&["--time", "600"]);
+    let port = free_port();
+    let mut chromedriver = Killed(
+        Command::new(&driver_path)
+            .arg(format!("--port={port}"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts"),
+    );
+    if let Err(why) = wait_for_port(port, &mut chromedriver.0) {
+        return cannot_run(&format!("chromedriver did not start: {why}"));
+    }
+    let driver = format!("http://127.0.0.1:{port}");
+    let (phone, desk) = match (
+        session(&driver, &chromium, 360).await,
+        session(&driver, &chromium, 1280).await,
+    ) {
+        (Ok(phone), Ok(desk)) => (phone, desk),
+        (Err(why), _) | (_, Err(why)) => {
+            return cannot_run(&format!("no browser session: {why}"));
+        }
+    };
+
+    // The home screen first, with its three ways in.
+    for (client, width) in [(&phone, 360), (&desk, 1280)] {
+        client.goto(&web).await.expect("page loads");
+        visible(client, "home").await;
+        wait_js(
+            client,
+            "return document.getElementById('daily-title').textContent.startsWith(\"Today's board #\");",
+            "the day's number on the home screen",
+        )
+        .await;
+        doc_screenshot(client, &format!("home-{width}")).await;
+    }
+    axe_clean(&phone, "home").await;
+    // The help card, one tap away.
+    phone
+        .find(Locator::Id("help-button"))
+        .await
+        .expect("help")
+        .click()
+        .await
+        .expect("clicked");
+    wait_js(
+        &phone,
+        "return document.getElementById('help').open;",
+        "help open",
+    )
+    .await;
+    axe_clean(&phone, "help").await;
+    js(
+        &phone,
+        "document.getElementById('help-close').click(); return true;",
+    )
+    .await;
+
+    // A board link plays that board solo, at once; a word built by taps.
+    phone
+        .goto(&format!("{web}?board={BOARD}"))
+        .await
+        .expect("page loads");
+    visible(&phone, "round").await;
+    assert_eq!(faces(&phone).await, BOARD);
+    for i in [0, 5, 9] {
+        tap(&phone, i).await;
+    }
+    assert_eq!(
+        js(
+            &phone,
+            "return document.getElementById('trace').textContent;"
+        )
+        .await,
+        json!("BAT"),
+        "the tapped letters, not yet sent"
+    );
+    assert_eq!(
+        js(
+            &phone,
+            "return document.getElementById('line-path').getAttribute('points').split(' ').length;"
+        )
+        .await,
+        json!(3),
+        "a line through the three cells"
+    );
+    tap(&phone, 9).await; // the last again: sent
+    wait_js(
+        &phone,
+        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]') && \
+         document.querySelectorAll('#verdicts li').length === 1;",
+        "BAT tapped and accepted, nothing else sent",
+    )
+    .await;
+    doc_screenshot(&phone, "solo-round-360").await;
+    // A reload mid-round takes the seat back with its words.
+    phone.refresh().await.expect("reloads");
+    visible(&phone, "round").await;
+    wait_js(
+        &phone,
+        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
+        "BAT kept after the reload",
+    )
+    .await;
+    // An Enter meant for the round, pressed as it ends, does not press Ready.
+    finish_round(&phone).await;
+    let focused = phone.active_element().await.expect("focus");
+    assert_ne!(
+        focused.attr("id").await.expect("id").as_deref(),
+        Some("ready")
+    );
+    focused.send_keys("\u{E007}").await.expect("Enter");
+    wait_js(
+        &phone,
+        "return document.activeElement.id === 'ready' && !document.getElementById('ready').disabled;",
+        "Ready focused after the grace",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &phone,
+            "return [document.body.dataset.rounds, document.getElementById('results').hidden];"
+        )
+        .await,
+        json!(["1", false]),
+        "the Enter did not start another round"
+    );
+    // A missed word's path, shown on the results' board.
+    let missed = js(
+        &phone,
+        "return Array.from(document.querySelectorAll('#results-missed button.word')).map(b => b.dataset.word);",
+    )
+    .await;
+    // The first listed: a common word, so a player learns from it.
+    let word = missed[0].as_str().expect("a missed word").to_string();
+    js(
+        &phone,
+        "document.querySelector('#results-missed button.word').click(); return true;",
+    )
+    .await;
+    let lit = js(
+        &phone,
+        "return Array.from(document.querySelectorAll('#results-board .cell')) \
+           .filter(c => c.classList.contains('lit') || c.classList.contains('head')) \
+           .map(c => c.dataset.face).sort().join('');",
+    )
+    .await;
+    let mut letters: Vec<char> = word.chars().collect();
+    letters.sort_unstable();
+    let letters: String = letters.into_iter().collect();
+    assert_eq!(lit, json!(letters), "{word}'s cells lit");
+    let tally = js(
+        &phone,
+        "return document.getElementById('tally').textContent;",
+    )
+    .await;
+    assert!(
+        tally.as_str().is_some_and(|t| t.starts_with("You: 1 of ")),
+        "{tally}"
+    );
+    axe_clean(&phone, "solo results").await;
+
+    // The trace is bounded: a 5x5 board of one letter answers at once.
+    for board in ["AAAAAAAAAAAAAAAAAAAAAAAAA", "AAAAAAAAAAAABAAAAAAAAAAAA"] {
+        phone
+            .goto(&format!("{web}?board={board}&size=5x5"))
+            .await
+            .expect("page loads");
+        visible(&phone, "round").await;
+        let took = js(
+            &phone,
+            "const input = document.getElementById('word'); const t = performance.now(); \
+             input.value = 'A'.repeat(24) + 'B'; input.dispatchEvent(new Event('input')); \
+             input.value = 'B' + 'A'.repeat(24); input.dispatchEvent(new Event('input')); \
+             return performance.now() - t;",
+        )
+        .await;
+        // A bound for a hang, not a timing claim: unbounded, this takes hours.
+        let ms = took.as_f64().expect("milliseconds");
+        eprintln!("trace of 25 letters on the 5x5 board {board}: {ms:.1} ms");
+        assert!(ms < 5000.0, "{ms} ms");
+        let (_, _) = (js(&phone, "sessionStorage.clear(); return true;").await, ());
+    }
+
+    // Solo against the computer: its words beside the player's.
+    phone.goto(&web).await.expect("page loads");
+    visible(&phone, "home").await;
+    js(
+        &phone,
+        "document.getElementById('versus').value = 'perfect'; document.getElementById('solo-button').click(); return true;",
+    )
+    .await;
+    visible(&phone, "round").await;
+    finish_round(&phone).await;
+    wait_js(
+        &phone,
+        "return !!document.querySelector('#results-players .player-result[data-name=\"Computer\"]');",
+        "the computer's card",
+    )
+    .await;
+
+    // Today's board: the same in two browsers and as `boggle daily` prints it.
+    for client in [&phone, &desk] {
+        js(client, "sessionStorage.clear(); return true;").await;
+        client.goto(&web).await.expect("page loads");
+        visible(client, "home").await;
+        client
+            .find(Locator::Id("daily-button"))
+            .await
+            .expect("daily")
+            .click()
+            .await
+            .expect("clicked");
+        visible(client, "round").await;
+    }
+    let today = daily_board(None);
+    assert_eq!(faces(&phone).await, today);
+    assert_eq!(faces(&desk).await, today);
+    assert_ne!(
+        daily_board(Some("2026-01-01")),
+        daily_board(Some("2026-01-02"))
+    );
+    // The longest word of the day's board, found in both browsers.
+    let word = longest_word(&today);
+    for client in [&phone, &desk] {
+        type_word(client, &word).await;
+    }
+    doc_screenshot(&desk, "solo-round-1280").await;
+    for (client, width) in [(&phone, 360), (&desk, 1280)] {
+        finish_round(client).await;
+        wait_js(
+            client,
+            "return document.getElementById('share').textContent.startsWith('Boggle #');",
+            "the share text",
+        )
+        .await;
+        doc_screenshot(client, &format!("daily-results-{width}")).await;
+    }
+    // On a phone the next action is in sight without scrolling.
+    let in_sight = js(
+        &phone,
+        "const r = document.getElementById('ready').getBoundingClientRect(); \
+         return r.bottom <= window.innerHeight && r.top >= 0;",
+    )
+    .await;
+    assert_eq!(in_sight, json!(true), "Play again in sight at 360 px");
+    axe_clean(&desk, "daily results").await;
+
+    // A server with a password: the home screen asks for it, solo plays,
+    // and a reload rejoins (the password goes with the seat).
+    let (locked, locked_web) = web_server(&["--password", "sesame"]);
+    js(&desk, "sessionStorage.clear(); return true;").await;
+    desk.goto(&locked_web).await.expect("page loads");
+    visible(&desk, "home-password-row").await;
+    js(
+        &desk,
+        "document.getElementById('home-password').value = 'sesame'; \
+         document.getElementById('solo-button').click(); return true;",
+    )
+    .await;
+    visible(&desk, "round").await;
+    desk.refresh().await.expect("reloads");
+    wait_js(
+        &desk,
+        "return !document.getElementById('round').hidden && document.body.dataset.rejoins === '1';",
+        "the solo seat rejoined on a server with a password",
+    )
+    .await;
+    drop(locked);
+    let _ = phone.close().await;
+    let _ = desk.close().await;
+    drop(chromedriver);
+    drop(server);
+}
+
+/// The 4x4 board the line mode prints after `round N: ...`, one row a line,
+/// as one string of its letters.
+fn board_after_round_start(lines: &std::sync::mpsc::Receiver<String>) -> String {
+    line_after(lines, "round ");
+    (0..4)
+        .map(|_| {
+            lines
+                .recv_timeout(GUARD)
+                .unwrap_or_else(|_| panic!("no board row within {GUARD:?}"))
+        })
+        .map(|row| row.split_whitespace().collect::<String>())
+        .collect()
 }

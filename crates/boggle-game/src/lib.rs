@@ -9,8 +9,10 @@
 //! - [`word_find`]: `WordFind`, every word on a board (fast engine and the design's backtracking).
 //! - [`game`]: `Game`, one board and a player's guesses; the one judge of a guess.
 //! - [`rules`]: board shape, dice, lengths, scoring, moves, Qu: one value every part takes.
+//! - [`daily`]: the board of the day, one per UTC date from a documented seed.
 //! - [`random`]: pinned, seedable random numbers; [`error`]: what a game can fail with.
 
+pub mod daily;
 pub mod dice;
 pub mod dictionary;
 pub mod die;

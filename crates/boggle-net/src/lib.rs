@@ -9,6 +9,7 @@
 //! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
 //! - [`limits`]: what the server allows: sizes, rates, times, queues, per address.
 //! - `outbox`: each client's send queue, bounded in bytes.
+//! - [`solo`]: the settings of a room of one (solo games, today's board, board links).
 //! - [`server`]: sockets, rooms by name, the limits applied, timers and shutdown.
 //! - [`web`]: the browser's way in: the page and a WebSocket into the server's rooms.
 //!
@@ -21,4 +22,5 @@ pub(crate) mod outbox;
 pub mod protocol;
 pub mod room;
 pub mod server;
+pub mod solo;
 pub mod web;

@@ -87,6 +87,10 @@ pub enum ClientMsg {
         /// The token of an earlier `welcome`, to take one's seat back.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         token: Option<String>,
+        /// A room of one's own instead of `room`: a solo round (the web
+        /// page's Solo, Today's board and board links).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        solo: Option<Solo>,
     },
     /// Ready for the next round.
     Ready,
@@ -178,6 +182,31 @@ pub struct WordPoints {
     pub word: String,
     /// What it is worth under the room's rules.
     pub points: u32,
+    /// Whether the word list marks it rare (missed words only; absent: not rare).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rare: bool,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+/// What a solo `hello` asks for: a private room of one, its round started by
+/// the player's `ready`, on the server's rules unless `daily`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Solo {
+    /// Play today's board (UTC) under its rules (classic 4x4, 3 minutes).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub daily: bool,
+    /// Play this board (row-major letters, `Qu` for the Qu face), else a rolled one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
+    /// The board's rows and columns, if not the server's rules' own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<(usize, usize)>,
+    /// Play against the computer at this level: `easy`, `medium`, `hard` or `perfect`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub computer: Option<String>,
 }
 
 /// A word a player found, in the results.
@@ -308,6 +337,12 @@ pub enum ServerMsg {
         missed: Vec<WordPoints>,
         /// How many words nobody found, in all.
         missed_total: usize,
+        /// How many words the board has (absent from older servers: 0).
+        #[serde(default)]
+        board_words: usize,
+        /// What all the board's words are worth together (absent from older servers: 0).
+        #[serde(default)]
+        board_points: u32,
     },
     /// Something was refused; after a fatal code the server closes the connection.
     Error {
@@ -525,6 +560,7 @@ mod tests {
             room: Some("r".into()),
             password: None,
             token: None,
+            solo: None,
         };
         assert_eq!(decode(encode(&hello).as_bytes()), Ok(hello));
         assert_eq!(
@@ -702,10 +738,13 @@ mod tests {
                 WordPoints {
                     word,
                     points: u32::MAX,
+                    rare: false,
                 };
                 40
             ],
             missed_total: usize::MAX,
+            board_words: usize::MAX,
+            board_points: u32::MAX,
         };
         for msg in [lobby, results] {
             let line = encode(&msg);

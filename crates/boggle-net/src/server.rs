@@ -36,7 +36,7 @@ pub use super::limits::Limits;
 use super::limits::{AddressLimiter, Throttled};
 use super::outbox::{Budget, Kind, Line, Outbox};
 use super::protocol::{
-    self, ClientMsg, ErrorCode, ServerMsg, check_room, constant_time_eq, encode, name_key,
+    self, ClientMsg, ErrorCode, ServerMsg, Solo, check_room, constant_time_eq, encode, name_key,
 };
 use super::room::{ConnId, Room, RoomConfig};
 use boggle_game::random;
@@ -581,6 +581,7 @@ async fn serve_client<I: Incoming>(
                     room,
                     password,
                     token,
+                    solo,
                     ..
                 },
                 None,
@@ -591,6 +592,7 @@ async fn serve_client<I: Incoming>(
                     room: &room,
                     password,
                     token,
+                    solo,
                 };
                 match hello(shared, ip, conn, asked, client, now) {
                     Ok(joined_room) => *joined = Some(joined_room),
@@ -626,6 +628,25 @@ struct Hello<'a> {
     room: &'a str,
     password: Option<String>,
     token: Option<String>,
+    /// A room of one's own instead of `room` ([`super::solo`]).
+    solo: Option<Solo>,
+}
+
+/// The room a `hello` names and how it plays: the one named, by the
+/// server's settings, or for a solo `hello` a new room of one (named
+/// `solo-` and random hex, so its token alone finds it again after a drop).
+fn room_asked(
+    shared: &Shared,
+    room: &str,
+    solo: Option<&Solo>,
+) -> Result<(String, Arc<RoomConfig>), (ErrorCode, String)> {
+    let Some(solo) = solo else {
+        return Ok((room.to_string(), Arc::clone(&shared.config.room)));
+    };
+    let config = super::solo::config(&shared.config.room, solo)
+        .map_err(|why| (ErrorCode::BadMessage, why))?;
+    let name = format!("solo-{}", &fresh_token()[..12]);
+    Ok((name, Arc::new(config)))
 }
 
 /// Checks a `hello` and seats the client: the address's failed tries,
@@ -644,6 +665,7 @@ fn hello(
         room,
         password,
         token,
+        solo,
     } = asked;
     let guarded = shared.config.password.is_some() || token.is_some();
     if guarded && let Err(Throttled::Guessing(wait)) = shared.addresses.may_try(ip, now) {
@@ -667,6 +689,8 @@ fn hello(
             return Err((ErrorCode::Password, "wrong password".into()));
         }
     }
+    let (room_name, config) = room_asked(shared, room, solo.as_ref())?;
+    let room = room_name.as_str();
     if let Some(why) = check_room(room) {
         return Err((ErrorCode::BadRoom, why));
     }
@@ -691,7 +715,7 @@ fn hello(
                 None => random::from_entropy(),
             };
             let slot = Arc::new(Mutex::new(Slot {
-                room: Room::new(room, Arc::clone(&shared.config.room), rng),
+                room: Room::new(room, config, rng),
                 clients: HashMap::new(),
                 budget: Arc::clone(&shared.budget),
             }));
@@ -754,6 +778,7 @@ mod tests {
             min_players: 2,
             duplicates: Duplicates::Cancel,
             max_players: 4,
+            computer: None,
         };
         Room::new("main", Arc::new(config), random::seeded(1))
     }

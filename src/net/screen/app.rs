@@ -544,6 +544,7 @@ pub(crate) mod tests {
                 .map(|&(word, points)| WordPoints {
                     word: word.into(),
                     points,
+                    rare: false,
                 })
                 .collect(),
             score: found.iter().map(|(_, p)| p).sum(),
@@ -813,6 +814,8 @@ pub(crate) mod tests {
             shared_total: 0,
             missed: Vec::new(),
             missed_total: 0,
+            board_words: 0,
+            board_points: 0,
         }
     }
 

@@ -477,9 +477,12 @@ mod tests {
                     .map(|w| WordPoints {
                         word: (*w).into(),
                         points: 3,
+                        rare: false,
                     })
                     .collect(),
                 missed_total: 25,
+                board_words: 0,
+                board_points: 0,
             },
         );
         // The results take keys once their moment without keys has passed.
@@ -833,6 +836,8 @@ mod tests {
             shared_total: 0,
             missed: Vec::new(),
             missed_total: 0,
+            board_words: 0,
+            board_points: 0,
         };
         assert!(apply(&mut screen, &results).0.is_none());
         let text = shown(&screen, 80, 24).0.join("\n");

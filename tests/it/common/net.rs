@@ -32,6 +32,7 @@ pub fn config(duplicates: Duplicates, password: Option<&str>) -> ServerConfig {
             min_players: 2,
             duplicates,
             max_players: 10,
+            computer: None,
         }),
         password: password.map(str::to_string),
         seed: Some(1),
@@ -102,6 +103,7 @@ impl Peer {
             room: None,
             password: password.map(str::to_string),
             token,
+            solo: None,
         })
         .await;
     }

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use boggle_game::dictionary::Level;
 use boggle_game::game::Game;
 use boggle_game::game_board::GameBoard;
 use boggle_game::random::GameRng;
@@ -51,7 +52,13 @@ pub struct RoomConfig {
     pub duplicates: Duplicates,
     /// The most players a room seats.
     pub max_players: usize,
+    /// A computer player of this level (solo rooms): at the end of a round it
+    /// takes every word the player missed that it knows, as `versus` plays.
+    pub computer: Option<Level>,
 }
+
+/// The name the computer plays under in the results.
+pub const COMPUTER: &str = "Computer";
 
 /// One seat in the room.
 #[derive(Debug)]
@@ -543,10 +550,14 @@ impl Room {
                 total: player.total.saturating_add(score),
             });
         }
+        let computer = self.computer_result(&mut finders);
+        if let Some(result) = computer {
+            results.push(result);
+        }
         // The words most players shared first, A-Z among equals; a few names each.
         let mut shared: Vec<(&str, &Vec<usize>)> = finders
             .iter()
-            .filter(|(_, seats)| seats.len() >= 2)
+            .filter(|(_, seats)| seats.iter().filter(|&&s| s < self.players.len()).count() >= 2)
             .map(|(word, seats)| (*word, seats))
             .collect();
         let shared_total = shared.len();
@@ -558,12 +569,14 @@ impl Room {
                 word: word.to_string(),
                 players: seats
                     .iter()
+                    .filter_map(|&s| self.players.get(s))
                     .take(SHARED_NAMES)
-                    .map(|&s| self.players[s].name.clone())
+                    .map(|p| p.name.clone())
                     .collect(),
                 count: seats.len(),
             })
             .collect();
+        let dictionary = self.config.word_find.dictionary();
         let mut missed: Vec<WordPoints> = template
             .words()
             .iter()
@@ -571,13 +584,16 @@ impl Room {
             .map(|w| WordPoints {
                 word: w.clone(),
                 points: template.get_word_score(w),
+                rare: dictionary.is_rare(w),
             })
             .collect();
         let missed_total = missed.len();
-        // Best first: most points, then longest, then A-Z (the set is already A-Z).
+        // Common words first (a player learns more from CART than from AALII),
+        // then most points, then longest, then A-Z (the set is already A-Z).
         missed.sort_by(|a, b| {
-            b.points
-                .cmp(&a.points)
+            a.rare
+                .cmp(&b.rare)
+                .then(b.points.cmp(&a.points))
                 .then(b.word.len().cmp(&a.word.len()))
         });
         missed.truncate(MISSED_SHOWN);
@@ -597,6 +613,8 @@ impl Room {
             shared_total,
             missed,
             missed_total,
+            board_words: template.words().len(),
+            board_points: template.get_total_points_possible(),
         };
         for conn in self.conns() {
             self.outbox.push((conn, msg.clone()));
@@ -605,6 +623,41 @@ impl Room {
         // The totals changed: the lobby goes out now, after the results.
         self.lobby_sent = None;
         self.broadcast_lobby(now);
+    }
+}
+
+impl Room {
+    /// The computer's side of a round, if the room has one: every word the
+    /// first player missed that it knows (noted in `finders` under a seat
+    /// past the players', so they are not listed as missed).
+    fn computer_result<'a>(
+        &'a self,
+        finders: &mut BTreeMap<&'a str, Vec<usize>>,
+    ) -> Option<PlayerResult> {
+        let level = self.config.computer?;
+        let game = self.players.first()?.game.as_ref()?;
+        let seat = self.players.len();
+        let mut words = Vec::new();
+        let mut score = 0u32;
+        for word in game.computer_words(level) {
+            let points = game.get_word_score(word);
+            score = score.saturating_add(points);
+            finders.entry(word).or_default().push(seat);
+            words.push(FoundWord {
+                word: word.to_string(),
+                points,
+                cancelled: false,
+            });
+        }
+        let words_total = words.len();
+        words.truncate(words_listed(2));
+        Some(PlayerResult {
+            name: COMPUTER.to_string(),
+            words,
+            words_total,
+            score,
+            total: score,
+        })
     }
 }
 
@@ -618,6 +671,7 @@ fn round_start(round: u32, player: &Player, deadline: Instant, now: Instant) -> 
                 .map(|w| WordPoints {
                     word: w.clone(),
                     points: game.get_word_score(w),
+                    rare: false,
                 })
                 .collect(),
             game.get_score(),

@@ -18,6 +18,7 @@ fn config(duplicates: Duplicates, min_players: usize, rounds: Option<u32>) -> Ar
         min_players,
         duplicates,
         max_players: 3,
+        computer: None,
     })
 }
 
@@ -355,6 +356,7 @@ fn the_results_of_a_crowded_big_board_stay_small() {
         min_players: 49,
         duplicates: Duplicates::Cancel,
         max_players: 50,
+        computer: None,
     });
     let mut room = Room::new("main", config, random::seeded(1));
     let t0 = Instant::now();
@@ -499,4 +501,41 @@ fn a_round_longer_than_a_day_is_a_day() {
     room.tick(t0 + MAX_TIME);
     assert!(!room.is_playing());
     room.tick(t0 + MAX_TIME + MAX_TIME);
+}
+
+#[test]
+fn a_solo_room_with_a_computer_lists_its_words_beside_the_players() {
+    let mut config = Arc::unwrap_or_clone(config(Duplicates::Count, 1, None));
+    config.computer = Some(Level::Perfect);
+    config.max_players = 1;
+    let mut room = Room::new("solo-1", Arc::new(config), random::seeded(1));
+    let t0 = Instant::now();
+    room.join(1, "ann", None, "t1".into(), t0).expect("joins");
+    room.ready(1, t0);
+    assert!(room.is_playing(), "one player is enough");
+    room.word(1, "eat", t0);
+    room.tick(t0 + Duration::from_secs(61));
+    let out = room.drain();
+    let players = results(&out, 1);
+    let computer = players
+        .iter()
+        .find(|p| p.name == COMPUTER)
+        .expect("the computer's result");
+    let words: Vec<&str> = computer.words.iter().map(|w| w.word.as_str()).collect();
+    // Every word of the board but the one ann found: EAT is hers alone.
+    assert!(!words.contains(&"EAT"), "{words:?}");
+    assert_eq!(words, ["BAT", "NAG"]);
+    assert_eq!(
+        players[0].name, COMPUTER,
+        "the computer scored more: it is first"
+    );
+    let missed = to(&out, 1).into_iter().find_map(|m| match m {
+        ServerMsg::Results { missed, .. } => Some(missed.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        missed,
+        Some(Vec::new()),
+        "the computer took every word left"
+    );
 }

@@ -1,10 +1,11 @@
 // boggle serve --web: the page's script. It speaks docs/protocol.md over
 // one WebSocket to /ws on the page's own origin, one JSON message per text
 // message. Everything another player or the server sends is shown as text
-// (textContent), never parsed as HTML. After a drop without a `bye` or a
-// fatal error it rejoins with the seat's token, as `boggle join` does:
-// 250 ms first, doubling to 2 s, for 20 s; the words left unanswered are
-// sent again after the new welcome.
+// (textContent), never parsed as HTML. The seat's token is kept in
+// sessionStorage, so a reload or a drop rejoins the seat silently (a drop:
+// 250 ms first, doubling to 2 s, for 20 s); the words left unanswered are
+// sent again after the new welcome. Screens: home (solo, today's board,
+// friends), join, lobby, round, results; the help card is a dialog.
 "use strict";
 
 (function () {
@@ -12,6 +13,9 @@
   const FATAL_OK = new Set(["rate_limited", "not_in_round", "bad_word"]);
   const REJOIN_FOR_MS = 20000;
   const PING_EVERY_MS = 60000;
+  const GRACE_MS = 1000; // after a round ends, keys and taps do nothing
+  const PATH_STEPS = 20000; // a trace past this many steps answers "no path"
+  const SEAT = "boggle.seat";
 
   const $ = (id) => document.getElementById(id);
   const el = (tag, cls, text) => {
@@ -20,29 +24,22 @@
     if (text !== undefined) node.textContent = String(text);
     return node;
   };
+  const store = (kind) => { try { return window[kind]; } catch (e) { return null; } };
+  const load = (kind, key) => {
+    try { return JSON.parse(store(kind).getItem(key)); } catch (e) { return null; }
+  };
+  const save = (kind, key, value) => {
+    try { store(kind).setItem(key, JSON.stringify(value)); } catch (e) { /* private mode */ }
+  };
+  const forget = (kind, key) => { try { store(kind).removeItem(key); } catch (e) { /* none */ } };
 
   const state = {
-    ws: null,
-    name: "",
-    room: "main",
-    password: "",
-    token: null,
-    welcomed: false,
-    ending: false, // a bye or a fatal error: no rejoin
-    rejoinUntil: 0,
-    rejoinDelay: 250,
-    moves: "eight_neighbours",
-    rows: 0,
-    cols: 0,
-    board: [],
-    inRound: false,
-    deadline: 0,
-    pending: [], // words sent and not yet answered
-    lobby: null,
-    ready: false,
-    last: false,
-    path: [],
-    tracing: false,
+    ws: null, name: "", room: "main", password: "", token: null, solo: null,
+    welcomed: false, ending: false, rejoinUntil: 0, rejoinDelay: 250,
+    rules: "", moves: "eight_neighbours", duplicates: "cancel",
+    rows: 0, cols: 0, board: [], inRound: false, deadline: 0, announced: 0,
+    pending: [], lobby: null, ready: false, last: false,
+    path: [], gesture: null, graceUntil: 0, daily: null, results: null,
   };
 
   function setStatus(text, isError) {
@@ -51,16 +48,13 @@
     s.classList.toggle("error", !!isError);
   }
 
-  function show(section, on) {
-    $(section).hidden = !on;
+  const SCREENS = ["home", "join", "lobby", "round", "results"];
+  function screen(...on) {
+    for (const id of SCREENS) $(id).hidden = !on.includes(id);
+    $("actions").hidden = !(on.includes("lobby") || on.includes("results"));
   }
 
   // --- connection ---------------------------------------------------------
-
-  function socketUrl() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return scheme + "//" + location.host + "/ws";
-  }
 
   function send(msg) {
     if (state.ws && state.ws.readyState === WebSocket.OPEN) {
@@ -73,7 +67,7 @@
   function connect() {
     let ws;
     try {
-      ws = new WebSocket(socketUrl());
+      ws = new WebSocket((location.protocol === "https:" ? "wss:" : "ws:") + "//" + location.host + "/ws");
     } catch (e) {
       setStatus("cannot connect: " + e.message, true);
       return;
@@ -83,16 +77,13 @@
       const hello = { type: "hello", version: VERSION, name: state.name, room: state.room };
       if (state.password) hello.password = state.password;
       if (state.token) hello.token = state.token;
+      else if (state.solo) hello.solo = state.solo;
       ws.send(JSON.stringify(hello));
     });
     ws.addEventListener("message", (event) => {
       if (ws !== state.ws) return;
       let msg;
-      try {
-        msg = JSON.parse(event.data);
-      } catch (e) {
-        return;
-      }
+      try { msg = JSON.parse(event.data); } catch (e) { return; }
       if (msg && typeof msg.type === "string") handle(msg);
     });
     ws.addEventListener("close", () => {
@@ -102,14 +93,28 @@
     });
   }
 
-  function dropped() {
-    if (state.ending) {
-      backToJoin();
-      return;
+  function start(name, room, solo) {
+    state.name = name;
+    state.room = room;
+    state.solo = solo;
+    state.token = null;
+    state.ending = false;
+    state.welcomed = false;
+    state.rejoinUntil = 0;
+    state.pending = [];
+    setStatus("joining…");
+    if (state.ws) {
+      const old = state.ws;
+      state.ws = null;
+      old.close();
     }
-    if (!state.welcomed && state.rejoinUntil === 0) {
-      setStatus("could not reach the server", true);
-      backToJoin();
+    connect();
+  }
+
+  function dropped() {
+    if (state.ending || (!state.welcomed && state.rejoinUntil === 0)) {
+      if (!state.ending) setStatus("could not reach the server", true);
+      backHome();
       return;
     }
     const now = Date.now();
@@ -119,7 +124,7 @@
     }
     if (now > state.rejoinUntil) {
       setStatus("the connection was lost and could not be restored", true);
-      backToJoin();
+      backHome();
       return;
     }
     setStatus("connection lost: rejoining…", true);
@@ -127,21 +132,16 @@
     state.rejoinDelay = Math.min(state.rejoinDelay * 2, 2000);
   }
 
-  function backToJoin() {
-    state.welcomed = false;
-    state.token = null;
-    state.inRound = false;
-    state.rejoinUntil = 0;
-    for (const id of ["lobby", "round", "results"]) show(id, false);
-    show("join", true);
+  function backHome() {
+    forget("sessionStorage", SEAT);
+    Object.assign(state, { welcomed: false, token: null, solo: null, inRound: false, rejoinUntil: 0 });
+    screen(state.room && new URLSearchParams(location.search).get("room") ? "join" : "home");
     $("clock").hidden = true;
     $("who").hidden = true;
     $("join-button").disabled = false;
   }
 
-  setInterval(() => {
-    if (state.welcomed) send({ type: "ping" });
-  }, PING_EVERY_MS);
+  setInterval(() => { if (state.welcomed) send({ type: "ping" }); }, PING_EVERY_MS);
 
   // --- messages -----------------------------------------------------------
 
@@ -162,33 +162,45 @@
   }
 
   function onWelcome(msg) {
-    const rejoined = state.rejoinUntil !== 0;
+    const rejoined = state.rejoinUntil !== 0 || state.resumed;
+    const fresh = !state.token;
+    state.resumed = false;
     state.welcomed = true;
     state.rejoinUntil = 0;
     state.token = String(msg.token || "");
     state.name = String(msg.name || state.name);
     state.room = String(msg.room || state.room);
+    state.rules = String(msg.rules || "");
     state.moves = msg.moves === "no_up" ? "no_up" : "eight_neighbours";
+    state.duplicates = msg.duplicates === "count" ? "count" : "cancel";
     state.last = false;
-    show("join", false);
-    show("lobby", true);
+    // The server's password goes with the seat (this tab only), or a reload could not rejoin.
+    save("sessionStorage", SEAT, { name: state.name, room: state.room, token: state.token, solo: state.solo, password: state.password });
     const who = $("who");
     who.hidden = false;
-    who.textContent = state.name + " in room " + state.room + " · " + String(msg.rules || "") +
-      (msg.duplicates === "cancel" ? " · shared words cancel" : "");
+    who.textContent = state.name + (state.solo ? " · solo" : " in room " + state.room) + " · " + state.rules;
+    helpRules();
     if (rejoined) {
       // Counted where a reader (or a test) can see that the page came back.
       document.body.dataset.rejoins = String((Number(document.body.dataset.rejoins) || 0) + 1);
     }
-    setStatus(rejoined ? "rejoined" : "joined: press Ready when you are");
-    // The join button is gone: the keyboard's focus goes on to Ready.
-    if (!rejoined) $("ready").focus();
     const resend = state.pending.slice();
     state.pending = [];
     for (const word of resend) sendWord(word);
-    try {
-      history.replaceState(null, "", "/?room=" + encodeURIComponent(state.room));
-    } catch (e) { /* a page opened from a file: nothing to update */ }
+    if (state.solo) {
+      // A reload resumes this game, not the link that started it.
+      try { history.replaceState(null, "", "/"); } catch (e) { /* file */ }
+      // Solo: no one to wait for, the round starts at once.
+      if (fresh) send({ type: "ready" });
+      return;
+    }
+    screen("lobby");
+    $("room-link-box").hidden = false;
+    $("room-link").value = location.origin + "/?room=" + encodeURIComponent(state.room);
+    setStatus(rejoined ? "rejoined" : "joined: press Ready when you are");
+    // The join button is gone: the keyboard's focus goes on to Ready.
+    if (!rejoined) $("ready").focus();
+    try { history.replaceState(null, "", "/?room=" + encodeURIComponent(state.room)); } catch (e) { /* file */ }
   }
 
   function onLobby(msg) {
@@ -211,48 +223,48 @@
     }
     const min = Number(msg.min_players) || 1;
     $("lobby-note").textContent = "(" + readyCount + " of " + players.length + " ready)";
-    $("ready-note").textContent = players.length < min
-      ? "waiting for at least " + min + " players"
-      : "a round starts when everyone connected is ready";
+    if (!state.results) {
+      $("ready-note").textContent = players.length < min
+        ? "waiting for at least " + min + " players"
+        : "a round starts when everyone connected is ready";
+    }
+    readyButton();
+  }
+
+  function readyButton() {
     const ready = $("ready");
-    ready.disabled = state.ready || state.inRound || state.last;
-    ready.textContent = state.ready ? "Ready ✓" : "Ready";
-    show("lobby", !state.inRound);
+    ready.disabled = state.ready || state.inRound || state.last || Date.now() < state.graceUntil;
+    ready.textContent = state.ready ? "Ready ✓" : state.solo ? "Play again" : "Ready";
   }
 
   function onRoundStart(msg) {
+    // Counted where a test can see whether a round started.
+    document.body.dataset.rounds = String((Number(document.body.dataset.rounds) || 0) + 1);
     state.inRound = true;
     state.ready = false;
+    state.results = null;
     state.rows = Number(msg.rows) || 0;
     state.cols = Number(msg.cols) || 0;
     state.board = Array.isArray(msg.board) ? msg.board.map((f) => String(f)) : [];
     state.deadline = Date.now() + (Number(msg.remaining_ms) || 0);
-    drawBoard();
-    const list = $("verdicts");
-    list.replaceChildren();
+    state.announced = 0;
+    drawBoard($("board"), true);
+    clearPath();
+    $("verdicts").replaceChildren();
     $("last").textContent = "";
     const found = Array.isArray(msg.found) ? msg.found : [];
     for (const f of found) addVerdict(f.word, true, f.points, pointsText(f.points));
     $("score").textContent = String(Number(msg.score) || 0);
-    show("lobby", false);
-    show("results", false);
-    show("round", true);
+    screen("round");
     $("done").disabled = false;
     $("clock").hidden = false;
     tick();
-    setStatus(found.length > 0
-      ? "rejoined: your words this round are kept"
-      : "round " + msg.round + ": find words!");
+    setStatus(found.length > 0 ? "rejoined: your words this round are kept" : "round " + msg.round + ": find words!");
     $("word").focus();
   }
 
-  function pointsShort(points) {
-    return points === 1 ? "1 pt" : String(points) + " pts";
-  }
-
-  function pointsText(points) {
-    return points === 1 ? "1 point" : String(points) + " points";
-  }
+  const pointsShort = (n) => (n === 1 ? "1 pt" : String(n) + " pts");
+  const pointsText = (n) => (n === 1 ? "1 point" : String(n) + " points");
 
   function onVerdict(msg) {
     const word = String(msg.word || "");
@@ -263,18 +275,26 @@
   }
 
   function addVerdict(word, accepted, points, reason) {
+    const w = String(word).toUpperCase();
     const li = el("li", accepted ? "accepted" : "refused");
-    li.dataset.word = String(word).toUpperCase();
+    li.dataset.word = w;
     li.dataset.points = String(accepted ? points : 0);
     li.dataset.accepted = accepted ? "true" : "false";
-    li.append(el("span", "word", String(word).toUpperCase()));
-    li.append(el("span", "reason", reason));
-    const list = $("verdicts");
-    list.prepend(li);
+    li.append(el("span", "word", w), el("span", "reason", reason));
+    $("verdicts").prepend(li);
     // The latest verdict also shows under the board, in sight on a phone.
     const last = $("last");
-    last.textContent = String(word).toUpperCase() + ": " + reason;
+    last.textContent = w + ": " + reason;
     last.className = accepted ? "accepted" : "refused";
+  }
+
+  // --- results ------------------------------------------------------------
+
+  function wordButton(text, word, cls) {
+    const b = el("button", "word " + (cls || ""), text);
+    b.type = "button";
+    b.dataset.word = word;
+    return b;
   }
 
   function onResults(msg) {
@@ -282,29 +302,33 @@
     state.ready = false;
     state.last = !!msg.last;
     state.pending = [];
-    show("round", false);
+    state.results = msg;
+    // A key or tap meant for the round does nothing for a second.
+    state.graceUntil = Date.now() + GRACE_MS;
+    clearPath();
     $("clock").hidden = true;
-    $("results-title").textContent = "Results of round " + msg.round + (msg.last ? " (the last)" : "");
+    $("results-title").textContent = (state.daily ? "Today's board #" + state.daily.number : "Results of round " + msg.round) +
+      (msg.last ? " (the last)" : "");
+    const players = Array.isArray(msg.players) ? msg.players : [];
     const box = $("results-players");
     box.replaceChildren();
-    for (const p of Array.isArray(msg.players) ? msg.players : []) {
+    let mine = null;
+    for (const p of players) {
       const card = el("div", "player-result");
       card.dataset.name = String(p.name);
       const head = el("div", "head");
-      head.append(el("span", "name", p.name));
-      const score = el("span", "score", String(Number(p.score) || 0));
       const round = el("span", "round", "round: ");
-      round.append(score);
-      head.append(round);
-      head.append(el("span", "total", "total: " + String(Number(p.total) || 0)));
+      round.append(el("span", "score", String(Number(p.score) || 0)));
+      head.append(el("span", "name", p.name), round);
+      if (!state.solo) head.append(el("span", "total", "total: " + String(Number(p.total) || 0)));
       card.append(head);
       const words = el("ul", "words");
       for (const w of Array.isArray(p.words) ? p.words : []) {
-        const li = el("li", w.cancelled ? "cancelled" : "", String(w.word) +
-          (w.cancelled ? " (cancelled)" : " +" + String(Number(w.points) || 0)));
+        const li = el("li", w.cancelled ? "cancelled" : "");
         li.dataset.word = String(w.word);
         li.dataset.points = String(Number(w.points) || 0);
         li.dataset.cancelled = w.cancelled ? "true" : "false";
+        li.append(wordButton(String(w.word) + (w.cancelled ? " (shared)" : " +" + (Number(w.points) || 0)), String(w.word)));
         words.append(li);
       }
       const total = Number(p.words_total) || 0;
@@ -313,7 +337,20 @@
       if (total === 0) words.append(el("li", "note", "no words"));
       card.append(words);
       box.append(card);
+      if (p.name === state.name) mine = p;
     }
+    const best = players.length > 0 ? Number(players[0].score) || 0 : 0;
+    const winners = players.filter((p) => (Number(p.score) || 0) === best).map((p) => String(p.name));
+    $("winner").textContent = players.length < 2 ? "" : winners.length > 1
+      ? "A tie: " + winners.join(", ") + " (" + pointsText(best) + ")"
+      : "Winner: " + winners[0] + " (" + pointsText(best) + ")";
+    const words = Number(msg.board_words) || 0;
+    const points = Number(msg.board_points) || 0;
+    const myWords = mine ? Number(mine.words_total) || 0 : 0;
+    const myPoints = mine ? Number(mine.score) || 0 : 0;
+    $("tally").textContent = words > 0
+      ? "You: " + myWords + " of " + words + " words, " + myPoints + " of " + points + " points"
+      : "";
     const shared = $("results-shared");
     shared.replaceChildren();
     const sharedList = Array.isArray(msg.shared) ? msg.shared : [];
@@ -325,57 +362,82 @@
       li.dataset.word = String(s.word);
       shared.append(li);
     }
-    const sharedTotal = Number(msg.shared_total) || sharedList.length;
-    if (sharedTotal > sharedList.length) shared.append(el("li", "note", "and " + (sharedTotal - sharedList.length) + " more"));
     $("results-shared-box").hidden = sharedList.length === 0;
     const missed = $("results-missed");
     missed.replaceChildren();
     const missedList = Array.isArray(msg.missed) ? msg.missed : [];
-    for (const m of missedList) missed.append(el("li", "", String(m.word) + " " + String(Number(m.points) || 0)));
+    for (const m of missedList) {
+      const li = el("li", m.rare ? "rare" : "");
+      li.dataset.word = String(m.word);
+      const label = String(m.word) + " " + (Number(m.points) || 0) + (m.rare ? " *" : "");
+      const b = wordButton(label, String(m.word));
+      if (m.rare) b.setAttribute("aria-label", m.word + ", " + pointsText(Number(m.points) || 0) + ", rare");
+      li.append(b);
+      missed.append(li);
+    }
     const missedTotal = Number(msg.missed_total) || missedList.length;
     if (missedTotal > missedList.length) missed.append(el("li", "note", "(" + missedTotal + " in all)"));
     if (missedList.length === 0) missed.append(el("li", "note", "none"));
-    show("results", true);
-    show("lobby", true);
-    const ready = $("ready");
-    ready.disabled = state.last;
-    ready.textContent = "Ready";
-    $("ready-note").textContent = state.last ? "that was the room's last round" : "press Ready for the next round";
+    drawBoard($("results-board"), false);
+    $("results-path").textContent = "";
+    dailyShare(mine);
+    screen("results");
+    $("again").hidden = false;
+    $("link-copy").hidden = false;
+    readyButton();
+    $("ready-note").textContent = state.last ? "that was the room's last round" : "";
     setStatus(state.last ? "game over" : "round over");
-    // Ready takes the focus for the keyboard, without scrolling the results away.
-    if (!state.last) ready.focus({ preventScroll: true });
     window.scrollTo(0, 0);
+    $("results-title").focus({ preventScroll: true });
+    setTimeout(() => {
+      readyButton();
+      // Ready takes the focus only after the grace, without scrolling the results away.
+      if (!state.last && !state.inRound && state.results === msg) $("ready").focus({ preventScroll: true });
+    }, GRACE_MS);
   }
 
-  function onError(msg) {
-    const code = String(msg.code || "");
-    const text = String(msg.message || code);
-    if (code === "bad_token" && state.token) {
-      // The seat was given up: join again as a new player.
-      state.token = null;
-      setStatus("your seat was given up: joining again", true);
-      return;
-    }
-    if (FATAL_OK.has(code)) {
-      if (msg.word) {
-        const w = String(msg.word).toUpperCase();
-        const i = state.pending.indexOf(w);
-        if (i >= 0) state.pending.splice(i, 1);
-        addVerdict(w, false, 0, text);
-      } else if (code === "not_in_round" || code === "bad_word") {
-        state.pending = [];
-        setStatus(text, true);
-      } else {
-        setStatus(text, true);
+  // The words of the results show their path on the results' board.
+  $("results").addEventListener("click", (e) => {
+    const b = e.target.closest ? e.target.closest("button.word") : null;
+    if (!b) return;
+    const path = findPath(b.dataset.word) || [];
+    lightCells($("results-board"), path);
+    $("results-path").textContent = path.length > 0 ? b.dataset.word + " on the board" : "";
+  });
+
+  // --- today's board ------------------------------------------------------
+
+  function dailyShare(mine) {
+    const box = $("share-box");
+    box.hidden = !state.daily;
+    if (!state.daily || !mine) return;
+    const key = "boggle.daily." + state.daily.date;
+    const words = (Array.isArray(mine.words) ? mine.words : []).map((w) => String(w.word));
+    const longest = words.reduce((n, w) => Math.max(n, w.length), 0);
+    const first = load("localStorage", key);
+    const scored = first || { points: Number(mine.score) || 0, words: Number(mine.words_total) || 0, longest: longest };
+    if (!first) save("localStorage", key, scored);
+    // No letters: the share text spoils nothing for a friend yet to play.
+    $("share").textContent = "Boggle #" + state.daily.number + ": " + pointsText(scored.points) + ", " +
+      scored.words + (scored.words === 1 ? " word" : " words") + ", longest " + scored.longest + " letters" +
+      (first ? "\n(this try was practice: your first try counts)" : "");
+  }
+
+  async function loadDaily() {
+    try {
+      const r = await fetch("/daily");
+      if (!r.ok) return null;
+      const day = await r.json();
+      $("daily-title").textContent = "Today's board #" + Number(day.number);
+      if (load("localStorage", "boggle.daily." + day.date)) {
+        $("daily-note").textContent = "You played today's board: a new try is practice, unscored.";
       }
-      return;
-    }
-    state.ending = true;
-    setStatus(text, true);
-    if (!state.welcomed) {
-      $("join-button").disabled = false;
+      return day;
+    } catch (e) {
+      return null;
     }
   }
+  const today = loadDaily();
 
   // --- the clock ------------------------------------------------------------
 
@@ -386,56 +448,76 @@
     const clock = $("clock");
     clock.textContent = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
     clock.classList.toggle("low", s <= 10);
+    // Announced once each for a screen reader: a minute left, then ten seconds.
+    for (const mark of [60, 10]) {
+      if (s <= mark && s > mark - 3 && state.announced !== mark) {
+        state.announced = mark;
+        $("alarm").textContent = mark === 60 ? "one minute left" : "ten seconds left";
+      }
+    }
     if (left === 0) setStatus("time is up: waiting for the results");
   }
   setInterval(tick, 250);
 
-  // --- the board and tracing ---------------------------------------------------
+  // --- the board, tapping, swiping and the line ---------------------------------
 
-  function drawBoard() {
-    const board = $("board");
+  function drawBoard(board, live) {
     board.replaceChildren();
     board.style.setProperty("--cols", String(state.cols || 4));
     board.setAttribute("aria-label", "the board, " + state.rows + " by " + state.cols);
     state.board.forEach((face, i) => {
-      const cell = el("div", "cell" + (face === "" ? " blank" : ""), face === "QU" ? "Qu" : face);
+      const text = face === "QU" ? "Qu" : face;
+      const cell = el(live ? "button" : "div", "cell" + (face === "" ? " blank" : ""), text);
       cell.dataset.index = String(i);
       cell.dataset.face = face;
-      cell.setAttribute("role", "gridcell");
+      if (live) {
+        cell.type = "button";
+        cell.setAttribute("aria-label", (text || "blank") + ", row " + (Math.floor(i / state.cols) + 1) +
+          ", column " + ((i % state.cols) + 1));
+      }
       board.append(cell);
     });
-    clearPath();
   }
 
   function adjacent(a, b) {
-    const ar = Math.floor(a / state.cols), ac = a % state.cols;
-    const br = Math.floor(b / state.cols), bc = b % state.cols;
-    const dr = br - ar, dc = bc - ac;
-    if (dr === 0 && dc === 0) return false;
-    if (Math.abs(dr) > 1 || Math.abs(dc) > 1) return false;
-    if (state.moves === "no_up") return dr === 0 || dr === 1;
-    return true;
+    const dr = Math.floor(b / state.cols) - Math.floor(a / state.cols);
+    const dc = (b % state.cols) - (a % state.cols);
+    if ((dr === 0 && dc === 0) || Math.abs(dr) > 1 || Math.abs(dc) > 1) return false;
+    return state.moves !== "no_up" || dr >= 0;
   }
 
-  function pathWord(path) {
-    return path.map((i) => state.board[i]).join("");
+  const pathWord = (path) => path.map((i) => state.board[i]).join("");
+
+  function lightCells(board, path) {
+    const cells = board.children;
+    for (const cell of cells) cell.classList.remove("lit", "head");
+    path.forEach((i, k) => {
+      if (cells[i]) cells[i].classList.add(k === path.length - 1 ? "head" : "lit");
+    });
   }
 
   function lightPath(path, bad) {
-    const cells = $("board").children;
-    for (const cell of cells) cell.classList.remove("lit", "head");
-    path.forEach((i, k) => {
-      const cell = cells[i];
-      if (cell) cell.classList.add(k === path.length - 1 ? "head" : "lit");
-    });
+    lightCells($("board"), path);
     const trace = $("trace");
     trace.textContent = pathWord(path);
     trace.classList.toggle("bad", !!bad);
+    drawLine(path);
+  }
+
+  // The line through the path: from the middle of each cell to the next.
+  function drawLine(path) {
+    const box = $("board-box").getBoundingClientRect();
+    const cells = $("board").children;
+    const points = path.filter((i) => cells[i]).map((i) => {
+      const r = cells[i].getBoundingClientRect();
+      return Math.round(r.left - box.left + r.width / 2) + "," + Math.round(r.top - box.top + r.height / 2);
+    });
+    $("line-path").setAttribute("points", points.length > 1 ? points.join(" ") : "");
   }
 
   function clearPath() {
     state.path = [];
-    state.tracing = false;
+    state.gesture = null;
     lightPath([], false);
   }
 
@@ -448,80 +530,127 @@
     const r = cell.getBoundingClientRect();
     const dx = (x - (r.left + r.width / 2)) / r.width;
     const dy = (y - (r.top + r.height / 2)) / r.height;
-    if (dx * dx + dy * dy > 0.16) return -1;
-    return Number(cell.dataset.index);
+    return dx * dx + dy * dy > 0.16 ? -1 : Number(cell.dataset.index);
   }
 
-  function extend(i) {
-    if (i < 0 || state.board[i] === "") return;
-    const path = state.path;
+  // A swipe's next cell: a free neighbour extends the path, the one before goes back.
+  function extend(path, i) {
     const n = path.length;
-    if (n > 0 && path[n - 1] === i) return;
-    if (n > 1 && path[n - 2] === i) {
-      path.pop(); // back along the path
-    } else if (n === 0 || (adjacent(path[n - 1], i) && !path.includes(i))) {
-      path.push(i);
-    } else {
+    if (i < 0 || state.board[i] === "" || (n > 0 && path[n - 1] === i)) return false;
+    if (n > 1 && path[n - 2] === i) path.pop();
+    else if (n === 0 || (adjacent(path[n - 1], i) && !path.includes(i))) path.push(i);
+    else return false;
+    return true;
+  }
+
+  // A tap: the first cell, a neighbour of the last, the last again (send), or an earlier one (back to it).
+  function tap(i) {
+    if (!state.inRound || Date.now() < state.graceUntil || state.board[i] === "") return;
+    $("word").value = "";
+    const path = state.path;
+    const at = path.indexOf(i);
+    if (at === path.length - 1 && at >= 0) {
+      sendPath();
+      return;
+    }
+    if (at >= 0) path.length = at + 1;
+    else if (path.length === 0 || adjacent(path[path.length - 1], i)) path.push(i);
+    else {
+      setStatus("tap a letter next to the last one", true);
       return;
     }
     lightPath(path, false);
   }
 
-  const board = $("board");
-  board.addEventListener("pointerdown", (e) => {
-    if (!state.inRound) return;
-    const cell = e.target.closest ? e.target.closest(".cell") : null;
-    if (!cell) return;
-    e.preventDefault();
-    state.tracing = true;
-    state.path = [];
-    try { board.setPointerCapture(e.pointerId); } catch (err) { /* synthetic events */ }
-    extend(Number(cell.dataset.index));
-  });
-  board.addEventListener("pointermove", (e) => {
-    if (!state.tracing) return;
-    e.preventDefault();
-    extend(cellAt(e.clientX, e.clientY));
-  });
-  const finishTrace = (e) => {
-    if (!state.tracing) return;
-    e.preventDefault();
+  function sendPath() {
     const word = pathWord(state.path);
     clearPath();
     if (word.length > 0) sendWord(word);
-  };
-  board.addEventListener("pointerup", finishTrace);
-  board.addEventListener("pointercancel", () => clearPath());
+  }
 
-  // A typed word lights its path as it grows (the first path found, under the room's move rule).
+  const board = $("board");
+  board.addEventListener("pointerdown", (e) => {
+    if (!state.inRound || e.button > 0) return;
+    const cell = e.target.closest ? e.target.closest(".cell") : null;
+    if (!cell) return;
+    e.preventDefault();
+    state.gesture = { start: Number(cell.dataset.index), moved: false, path: [Number(cell.dataset.index)] };
+    try { board.setPointerCapture(e.pointerId); } catch (err) { /* synthetic events */ }
+  });
+  board.addEventListener("pointermove", (e) => {
+    const g = state.gesture;
+    if (!g) return;
+    e.preventDefault();
+    const i = cellAt(e.clientX, e.clientY);
+    if (i < 0 || i === g.start && !g.moved) return;
+    // Over another cell: this is a swipe, whatever it started from.
+    g.moved = true;
+    if (extend(g.path, i)) {
+      state.path = g.path.slice();
+      lightPath(state.path, false);
+    } else if (!state.path.length || state.path[0] !== g.start) {
+      state.path = g.path.slice();
+      lightPath(state.path, false);
+    }
+  });
+  board.addEventListener("pointerup", (e) => {
+    const g = state.gesture;
+    if (!g) return;
+    e.preventDefault();
+    state.gesture = null;
+    if (g.moved) {
+      state.path = g.path;
+      sendPath();
+    } else {
+      tap(g.start);
+    }
+  });
+  board.addEventListener("pointercancel", () => clearPath());
+  // The keyboard's tap: Enter or Space on a focused letter (a pointer's click has detail > 0).
+  board.addEventListener("click", (e) => {
+    const cell = e.target.closest ? e.target.closest(".cell") : null;
+    if (cell && e.detail === 0) tap(Number(cell.dataset.index));
+  });
+  window.addEventListener("resize", () => drawLine(state.path));
+
+  // Where a word lies on the board under the room's move rule: the first
+  // path found. Bounded: letters the board lacks are refused at once, dead
+  // ends (a cell and the cells used) are remembered, and past PATH_STEPS
+  // steps it answers "no path" (a board of one letter would take hours).
   function findPath(word) {
     const letters = word.toUpperCase();
     const cells = state.board;
-    const walk = (i, at, used) => {
+    if (letters.length === 0 || letters.length > 64) return [];
+    const need = {};
+    for (const c of letters) need[c] = (need[c] || 0) + 1;
+    for (const face of cells) for (const c of face) if (need[c]) need[c] -= 1;
+    if (Object.values(need).some((n) => n > 0)) return null;
+    const dead = new Set();
+    const used = [];
+    let steps = PATH_STEPS;
+    const walk = (i, at) => {
       const face = cells[i];
-      if (face === "" || !letters.startsWith(face, at)) return null;
-      used.push(i);
+      if (face === "" || used.includes(i) || !letters.startsWith(face, at)) return false;
       const next = at + face.length;
-      if (next === letters.length) return used.slice();
+      if (next === letters.length) { used.push(i); return true; }
+      const key = i + ":" + used.slice().sort((a, b) => a - b).join(",");
+      if (dead.has(key) || --steps < 0) return false;
+      used.push(i);
       for (let j = 0; j < cells.length; j++) {
-        if (!used.includes(j) && adjacent(i, j)) {
-          const found = walk(j, next, used);
-          if (found) return found;
-        }
+        if (adjacent(i, j) && walk(j, next)) return true;
       }
       used.pop();
-      return null;
+      if (steps >= 0) dead.add(key);
+      return false;
     };
-    if (letters.length === 0 || letters.length > 64) return [];
-    for (let i = 0; i < cells.length; i++) {
-      const found = walk(i, 0, []);
-      if (found) return found;
-    }
+    for (let i = 0; i < cells.length; i++) if (walk(i, 0)) return used;
     return null;
   }
+  window.boggleFindPath = findPath; // for the browser test's bound
 
   $("word").addEventListener("input", () => {
-    if (!state.inRound || state.tracing) return;
+    if (!state.inRound || state.gesture) return;
+    state.path = [];
     const typed = $("word").value.replace(/[^A-Za-z]/g, "");
     const path = findPath(typed);
     lightPath(path || [], path === null);
@@ -545,10 +674,30 @@
     const input = $("word");
     const word = input.value.trim();
     input.value = "";
-    lightPath([], false);
-    if (word && state.inRound) sendWord(word);
+    if (!state.inRound) return;
+    if (word) {
+      lightPath([], false);
+      state.path = [];
+      sendWord(word);
+    } else {
+      sendPath(); // Enter after tapping letters sends them
+    }
     input.focus();
   });
+  $("word").addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      $("word").value = "";
+      clearPath();
+    }
+  });
+
+  // In the grace after a round, Enter and Space do nothing anywhere.
+  document.addEventListener("keydown", (e) => {
+    if (Date.now() < state.graceUntil && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      e.stopPropagation();
+    }
+  }, true);
 
   $("done").addEventListener("click", () => {
     if (send({ type: "done" })) {
@@ -558,45 +707,139 @@
   });
 
   $("ready").addEventListener("click", () => {
+    if (Date.now() < state.graceUntil) return;
     if (send({ type: "ready" })) {
       state.ready = true;
-      $("ready").disabled = true;
-      $("ready").textContent = "Ready ✓";
+      readyButton();
     }
   });
+
+  // --- home, links and help ----------------------------------------------------------
+
+  const playerName = () => ($("home-name").value.trim() || "Player").slice(0, 20);
+  // The name is remembered by the browser; the password (a server may ask for one) only used.
+  const rememberName = () => {
+    save("localStorage", "boggle.name", $("home-name").value.trim());
+    state.password = $("home-password").value;
+  };
+
+  function soloGame(solo) {
+    rememberName();
+    state.daily = null;
+    start(playerName(), "solo", solo);
+  }
+
+  $("solo-button").addEventListener("click", () => {
+    const level = $("versus").value;
+    soloGame(level ? { computer: level } : {});
+  });
+  $("daily-button").addEventListener("click", async () => {
+    rememberName();
+    const day = await today;
+    start(playerName(), "solo", { daily: true });
+    state.daily = day;
+  });
+  $("friends-button").addEventListener("click", () => {
+    rememberName();
+    $("name").value = $("home-name").value.trim();
+    $("password").value = $("home-password").value;
+    screen("join");
+    $("name").focus();
+  });
+
+  // A board's letters for a link: Qu written as on the die.
+  const boardLetters = () => state.board.map((f) => (f === "QU" ? "Qu" : f || ".")).join("");
+  function boardLink() {
+    return location.origin + "/?board=" + encodeURIComponent(boardLetters()) + "&size=" + state.rows + "x" + state.cols;
+  }
+  $("again").addEventListener("click", () => {
+    if (Date.now() < state.graceUntil) return;
+    soloGame({ board: boardLetters(), size: [state.rows, state.cols] });
+  });
+  async function copy(text, what) {
+    try {
+      await navigator.clipboard.writeText(text);
+      setStatus(what + " copied");
+    } catch (e) {
+      setStatus("could not copy: select it and copy it by hand", true);
+    }
+  }
+  $("link-copy").addEventListener("click", () => copy(boardLink(), "the link to this board"));
+  $("room-link-copy").addEventListener("click", () => copy($("room-link").value, "the room's link"));
+  $("share-copy").addEventListener("click", () => copy($("share").textContent, "the result"));
+  // Home leaves the game (the seat is forgotten) without a page load.
+  $("home-link").addEventListener("click", (e) => {
+    e.preventDefault();
+    state.ending = true;
+    if (state.ws) state.ws.close();
+    state.ws = null;
+    history.replaceState(null, "", "/");
+    backHome();
+    screen("home");
+    setStatus("");
+  });
+
+  const RULES = {
+    classic: ["Words of 3 letters or more (4 on 5x5 and 6x6 boards).", "3 or 4 letters: 1 point, 5: 2, 6: 3, 7: 5, 8 or more: 11."],
+    project4: ["Words of 3 letters or more.", "Points by length, as the course's game scores them.", "A path never goes up a row."],
+    cs106b: ["Words of 4 letters or more.", "Points by length: 4 letters 1 point, each letter more 1 more."],
+    tddd86: ["Words of 4 letters or more.", "A word scores its length less 3."],
+    algs4: ["Words of 3 letters or more.", "3 or 4 letters: 1 point, 5: 2, 6: 3, 7: 5, 8 or more: 11."],
+  };
+  function helpRules() {
+    const list = $("help-rules");
+    list.replaceChildren();
+    const lines = (RULES[state.rules] || RULES.classic).concat([
+      "Each letter is used once in a word, each next to the one before" +
+        (state.moves === "no_up" ? " (sideways, down, or diagonally down)." : " (in any of 8 directions)."),
+      "Qu is one letter.",
+      state.solo ? "Solo: every word you find counts." : state.duplicates === "count"
+        ? "Words found by several players score for each." : "Words found by more than one player score for none.",
+    ]);
+    for (const line of lines) list.append(el("li", "", line));
+  }
+  helpRules();
+  $("help-button").addEventListener("click", () => $("help").showModal());
+  $("help-close").addEventListener("click", () => $("help").close());
 
   $("join-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const name = $("name").value.trim();
-    const room = $("room").value.trim() || "main";
     if (name.length === 0) {
       setStatus("type a name first", true);
       $("name").focus();
       return;
     }
-    state.name = name;
-    state.room = room;
     state.password = $("password").value;
-    state.token = null;
-    state.ending = false;
-    state.welcomed = false;
-    state.rejoinUntil = 0;
-    state.pending = [];
     $("join-button").disabled = true;
-    setStatus("joining…");
-    if (state.ws) {
-      const old = state.ws;
-      state.ws = null;
-      old.close();
-    }
-    connect();
+    state.daily = null;
+    start(name, $("room").value.trim() || "main", null);
   });
 
   // --- start ------------------------------------------------------------------------
 
   const params = new URLSearchParams(location.search);
-  const room = params.get("room");
-  if (room) $("room").value = room.slice(0, 20);
   $("password-row").hidden = document.body.dataset.password !== "yes";
-  $("name").focus();
+  $("home-password-row").hidden = $("password-row").hidden;
+  $("home-name").value = load("localStorage", "boggle.name") || "";
+  const seat = load("sessionStorage", SEAT);
+  const size = /^(\d+)x(\d+)$/.exec(params.get("size") || "");
+  // A link to another board or room starts that; anything else resumes the seat.
+  const linked = params.get("board") || (params.get("room") && (!seat || params.get("room") !== seat.room));
+  if (seat && seat.token && seat.room && !linked) {
+    // A reload: the seat is taken back silently, with this round's words.
+    Object.assign(state, { password: String(seat.password || ""), resumed: true });
+    start(String(seat.name), String(seat.room), seat.solo || null);
+    state.token = String(seat.token);
+    if (seat.solo && seat.solo.daily) today.then((day) => { state.daily = day; });
+  } else if (params.get("room")) {
+    $("room").value = params.get("room").slice(0, 20);
+    $("name").value = $("home-name").value;
+    screen("join");
+    $("name").focus();
+  } else if (params.get("board")) {
+    soloGame({ board: params.get("board").slice(0, 80), size: size ? [Number(size[1]), Number(size[2])] : undefined });
+  } else {
+    screen("home");
+  }
 })();

@@ -7,6 +7,8 @@
 //!   hand, with no build step and nothing fetched from elsewhere. Every
 //!   response carries [`CSP`], which lets the page run only its own script
 //!   and style and connect only to its own origin.
+//! - `GET /daily` is today's board as JSON ([`daily_json`]); `GET
+//!   /favicon.svg` the page's icon.
 //! - `GET /ws` upgrades to a WebSocket whose every text message is one
 //!   protocol line without its newline (docs/protocol.md). The upgrade is
 //!   refused (403) when the request's `Origin` names another site than its
@@ -146,6 +148,8 @@ fn router(entrance: Entrance) -> Router {
             get(|| async { file("text/css; charset=utf-8", STYLE) }),
         )
         .route("/ws", get(socket))
+        .route("/daily", get(daily_handler))
+        .route("/favicon.svg", get(favicon_handler))
         .fallback(|| async {
             with_headers(
                 StatusCode::NOT_FOUND,
@@ -162,6 +166,41 @@ async fn page_handler(State(app): State<App>) -> Response {
         "text/html; charset=utf-8",
         app.page.to_string(),
     )
+}
+
+/// The page's icon, drawn in SVG (no image file to build).
+const FAVICON: &str = include_str!("favicon.svg");
+
+async fn favicon_handler() -> Response {
+    file("image/svg+xml", FAVICON)
+}
+
+/// `GET /daily`: today's number, date and board as JSON (`boggle daily`'s
+/// day), so the page can name the day it plays and its share text.
+async fn daily_handler() -> Response {
+    match boggle_game::daily::Daily::today() {
+        Ok(day) => with_headers(StatusCode::OK, "application/json", daily_json(&day)),
+        // Only a clock set before the first day gets here.
+        Err(e) => with_headers(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "text/plain; charset=utf-8",
+            format!("{e}\n"),
+        ),
+    }
+}
+
+/// The day as `/daily` sends it.
+pub fn daily_json(day: &boggle_game::daily::Daily) -> String {
+    let faces: Vec<&str> = day.board.faces().iter().map(|f| f.as_str()).collect();
+    serde_json::json!({
+        "number": day.number,
+        "date": day.date.to_string(),
+        "rows": day.board.rows(),
+        "cols": day.board.cols(),
+        "board": faces,
+        "seconds": boggle_game::daily::SECONDS,
+    })
+    .to_string()
 }
 
 fn file(kind: &'static str, body: &'static str) -> Response {

@@ -31,6 +31,7 @@ fn config(password: Option<&str>, limits: Limits) -> ServerConfig {
             min_players: 2,
             duplicates: Duplicates::Cancel,
             max_players: 10,
+            computer: None,
         }),
         password: password.map(str::to_string),
         seed: Some(1),
@@ -264,6 +265,7 @@ fn hello(name: &str) -> ClientMsg {
         room: None,
         password: None,
         token: None,
+        solo: None,
     }
 }
 

@@ -1,0 +1,252 @@
+//! The board of the day: one board per calendar day (UTC), the same on every
+//! machine running the same version, so players anywhere share and compare it.
+//!
+//! How a day's board is made (documented so anyone can check it): the day's
+//! seed is its date written as the decimal number `YYYYMMDD` (2026-01-01 is
+//! seed 20260101); the board is the first board [`GameBoard::random`] rolls
+//! under the classic rules on 4x4 with [`random::seeded`] from that seed, the
+//! same roll as `boggle tui --rules classic --seed 20260101`. Days are
+//! numbered from [`FIRST_DAY`] (#1); earlier dates have no board. A day is
+//! played for [`SECONDS`] seconds. The board changes only if the classic dice
+//! or the pinned random numbers change, which their own tests guard.
+
+use std::fmt;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::game_board::GameBoard;
+use crate::random;
+use crate::rules::{Preset, Rules};
+
+/// The first day with a board, numbered 1.
+pub const FIRST_DAY: Date = Date {
+    year: 2026,
+    month: 1,
+    day: 1,
+};
+
+/// Seconds a day's round lasts: the classic sand timer.
+pub const SECONDS: u64 = 180;
+
+/// A calendar date (proleptic Gregorian), as the daily board counts days.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date {
+    year: i32,
+    month: u32,
+    day: u32,
+}
+
+/// Why a date was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DateError {
+    /// Not written as `YYYY-MM-DD`, or no such day (2026-02-30).
+    #[error("'{0}' is not a date (write YYYY-MM-DD, e.g. 2026-03-14)")]
+    Malformed(String),
+    /// Before [`FIRST_DAY`], which has no board.
+    #[error("{0} is before the first daily board ({FIRST_DAY})")]
+    BeforeFirstDay(Date),
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+impl Date {
+    /// The date `year-month-day`, if there is such a day.
+    pub fn new(year: i32, month: u32, day: u32) -> Option<Date> {
+        let fits = (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month);
+        fits.then_some(Date { year, month, day })
+    }
+
+    /// Today in UTC by the system clock (1970-01-01 if the clock is before it).
+    pub fn today() -> Date {
+        let seconds = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_secs());
+        Date::from_days((seconds / 86_400) as i64)
+    }
+
+    /// Days since 1970-01-01 (negative before it).
+    pub fn days(self) -> i64 {
+        // Howard Hinnant's days_from_civil: years counted from March, so the
+        // leap day falls at the end of each counted year.
+        let year = i64::from(self.year) - i64::from(self.month <= 2);
+        let era = year.div_euclid(400);
+        let year_of_era = year - era * 400;
+        let month = i64::from(self.month);
+        let day_of_year =
+            (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + i64::from(self.day) - 1;
+        let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+        era * 146_097 + day_of_era - 719_468
+    }
+
+    /// The date `days` after 1970-01-01.
+    pub fn from_days(days: i64) -> Date {
+        // Hinnant's civil_from_days, the inverse of `days`.
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let day_of_era = z - era * 146_097;
+        let year_of_era =
+            (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+        let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+        let mp = (5 * day_of_year + 2) / 153;
+        let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+        let year = (year_of_era + era * 400 + i64::from(month <= 2)) as i32;
+        Date { year, month, day }
+    }
+
+    /// The day's number: [`FIRST_DAY`] is 1, or `None` before it.
+    pub fn number(self) -> Option<u32> {
+        u32::try_from(self.days() - FIRST_DAY.days() + 1)
+            .ok()
+            .filter(|&n| n >= 1)
+    }
+
+    /// The day's seed: the date as the decimal number `YYYYMMDD`.
+    pub fn seed(self) -> u64 {
+        let year = u64::try_from(self.year).unwrap_or(0);
+        year * 10_000 + u64::from(self.month) * 100 + u64::from(self.day)
+    }
+}
+
+impl std::str::FromStr for Date {
+    type Err = DateError;
+
+    /// `YYYY-MM-DD`, exactly: four digits, two, two.
+    fn from_str(text: &str) -> Result<Date, DateError> {
+        let malformed = || DateError::Malformed(text.chars().take(40).collect());
+        let digits = |s: &str, n: usize| {
+            (s.len() == n && s.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| s.parse::<u32>().ok())?
+        };
+        let mut parts = text.split('-');
+        let (Some(y), Some(m), Some(d), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(malformed());
+        };
+        let (Some(year), Some(month), Some(day)) = (digits(y, 4), digits(m, 2), digits(d, 2))
+        else {
+            return Err(malformed());
+        };
+        Date::new(year as i32, month, day).ok_or_else(malformed)
+    }
+}
+
+/// One day's board and what names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Daily {
+    /// The date (UTC).
+    pub date: Date,
+    /// The day's number, 1 on [`FIRST_DAY`].
+    pub number: u32,
+    /// The rules every day is played by: classic on 4x4.
+    pub rules: Rules,
+    /// The day's board.
+    pub board: GameBoard,
+}
+
+impl Daily {
+    /// The board of `date`, or an error before [`FIRST_DAY`].
+    pub fn of(date: Date) -> Result<Daily, DateError> {
+        let number = date.number().ok_or(DateError::BeforeFirstDay(date))?;
+        let rules = Daily::rules();
+        let board = GameBoard::random(&rules, &mut random::seeded(date.seed()));
+        Ok(Daily {
+            date,
+            number,
+            rules,
+            board,
+        })
+    }
+
+    /// Today's board (UTC).
+    pub fn today() -> Result<Daily, DateError> {
+        Daily::of(Date::today())
+    }
+
+    /// The rules of every day's board: classic, 4x4.
+    pub fn rules() -> Rules {
+        Rules::sized(Preset::Classic, 4, 4)
+    }
+}
+
+fn is_leap(year: i32) -> bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+}
+
+fn days_in_month(year: i32, month: u32) -> u32 {
+    match month {
+        2 if is_leap(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn date(text: &str) -> Date {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn days_are_numbered_from_the_first_day() {
+        assert_eq!(date("2026-01-01").number(), Some(1));
+        assert_eq!(date("2026-01-02").number(), Some(2));
+        assert_eq!(date("2027-01-01").number(), Some(366));
+        assert_eq!(date("2028-03-01").number(), Some(366 + 365 + 60));
+        assert_eq!(date("2025-12-31").number(), None);
+        assert!(matches!(
+            Daily::of(date("2025-12-31")),
+            Err(DateError::BeforeFirstDay(_))
+        ));
+    }
+
+    #[test]
+    fn dates_round_trip_through_days() {
+        assert_eq!(date("1970-01-01").days(), 0);
+        assert_eq!(date("2000-03-01").days(), 11_017);
+        for days in (-800_000..800_000).step_by(997) {
+            assert_eq!(Date::from_days(days).days(), days);
+        }
+    }
+
+    #[test]
+    fn only_real_dates_parse() {
+        for bad in [
+            "2026-02-29",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-1-01",
+            "26-01-01",
+            "2026-01-01-",
+            "",
+            "2026/01/01",
+            "２０２６-01-01",
+        ] {
+            assert!(bad.parse::<Date>().is_err(), "{bad}");
+        }
+        assert_eq!(date("2028-02-29").to_string(), "2028-02-29");
+        assert_eq!(date("2026-03-14").seed(), 20_260_314);
+    }
+
+    #[test]
+    fn a_days_board_is_pinned() {
+        // If this changes, every server shows another board on that day:
+        // never update it casually.
+        let day = Daily::of(date("2026-03-14")).unwrap();
+        assert_eq!(day.number, 73);
+        assert_eq!(day.board.letters(), PINNED_2026_03_14);
+        assert_eq!(day.rules.preset, Preset::Classic);
+        assert_eq!((day.rules.rows, day.rules.cols), (4, 4));
+        let next = Daily::of(date("2026-03-15")).unwrap();
+        assert_ne!(next.board, day.board);
+    }
+
+    const PINNED_2026_03_14: &str = "BENELKEYHXHDAQUMS";
+}

@@ -1,0 +1,204 @@
+//! What every browser test shares: the processes it starts (killed on
+//! drop), Chromium and chromedriver found on PATH, headless sessions of a
+//! given width, bounded waits on the page's state, screenshots, and
+//! axe-core's accessibility check injected into the page.
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Child;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder};
+use serde_json::{Value, json};
+
+/// The longest any one wait may take.
+pub const GUARD: Duration = Duration::from_secs(30);
+
+/// A child process killed and reaped when dropped.
+pub struct Killed(pub Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Chromium and chromedriver, if both are installed.
+pub fn browser() -> Result<(PathBuf, PathBuf), String> {
+    let find = |names: &[&str]| {
+        names.iter().find_map(|name| {
+            std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|dir| dir.join(name))
+                    .find(|path| path.is_file())
+            })
+        })
+    };
+    let chromium = find(&["chromium", "chromium-browser", "google-chrome"])
+        .ok_or("no chromium on PATH (apt-get install chromium)")?;
+    let driver = find(&["chromedriver"])
+        .ok_or("no chromedriver on PATH (apt-get install chromium-driver)")?;
+    Ok((chromium, driver))
+}
+
+/// A port free on loopback a moment ago (chromedriver takes a port number, not a socket).
+pub fn free_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("binds");
+    listener.local_addr().expect("address").port()
+}
+
+/// Waits until something accepts connections on `port`.
+pub fn wait_for_port(port: u16, child: &mut Child) -> Result<(), String> {
+    let start = Instant::now();
+    while start.elapsed() < GUARD {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok(());
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            return Err(format!("chromedriver exited: {status}"));
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Err(format!("nothing listened on port {port} within {GUARD:?}"))
+}
+
+/// Lines a child prints, read on a thread so every wait for one is bounded.
+pub fn lines_of(stream: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The next line starting with `prefix`, what follows it.
+pub fn line_after(lines: &mpsc::Receiver<String>, prefix: &str) -> String {
+    let start = Instant::now();
+    loop {
+        let left = GUARD.saturating_sub(start.elapsed());
+        let line = lines
+            .recv_timeout(left)
+            .unwrap_or_else(|_| panic!("no line starting {prefix:?} within {GUARD:?}"));
+        if let Some(rest) = line.strip_prefix(prefix) {
+            return rest.trim().to_string();
+        }
+    }
+}
+
+/// A headless Chromium session `width` px wide.
+pub async fn session(driver: &str, chromium: &Path, width: u32) -> Result<Client, String> {
+    let height = if width < 600 { 800 } else { 900 };
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": chromium,
+            "args": [
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--no-first-run",
+                "--hide-scrollbars",
+                format!("--window-size={width},{height}"),
+            ],
+        }),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    let client = ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(driver)
+        .await
+        .map_err(|e| format!("no browser session: {e}"))?;
+    client
+        .set_window_size(width, height)
+        .await
+        .map_err(|e| format!("cannot size the window: {e}"))?;
+    Ok(client)
+}
+
+/// Polls `script` (a function body returning true when ready) until it holds.
+pub async fn wait_js(client: &Client, script: &str, what: &str) {
+    let start = Instant::now();
+    loop {
+        let value = client.execute(script, vec![]).await.expect("script runs");
+        if value == Value::Bool(true) {
+            return;
+        }
+        assert!(start.elapsed() < GUARD, "waited {GUARD:?} for {what}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+pub async fn js(client: &Client, script: &str) -> Value {
+    client.execute(script, vec![]).await.expect("script runs")
+}
+
+pub async fn visible(client: &Client, id: &str) {
+    let script = format!("return !document.getElementById('{id}').hidden;");
+    wait_js(client, &script, &format!("#{id} shown")).await;
+}
+
+/// Injects axe-core (tests/web/node_modules, from `npm ci` there) and
+/// asserts that it finds no serious or critical violation on the screen
+/// shown. Without axe-core the check is skipped with a reason, unless
+/// `CI=true`, where it fails.
+pub async fn axe_clean(client: &Client, screen: &str) {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web/node_modules/axe-core/axe.min.js");
+    let source = match std::fs::read_to_string(&path) {
+        Ok(source) => source,
+        Err(e) => {
+            return crate::common::cannot_run(&format!(
+                "no axe-core at {} for the check of {screen}: {e} (cd tests/web && npm ci)",
+                path.display()
+            ));
+        }
+    };
+    let loaded = js(client, &format!("{source}\n;return typeof window.axe;")).await;
+    assert_eq!(loaded, json!("object"), "axe-core loaded");
+    let found = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1]; \
+             axe.run(document, { resultTypes: ['violations'] }).then(r => done(r.violations \
+               .filter(v => v.impact === 'serious' || v.impact === 'critical') \
+               .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', ')))) \
+             .catch(e => done(['axe failed: ' + e]));",
+            vec![],
+        )
+        .await
+        .expect("axe runs");
+    assert_eq!(found, json!([]), "axe-core on the {screen} screen");
+}
+
+/// A screenshot for the docs: saved like [`screenshot`], and also into
+/// docs/screenshots/ when `BOGGLE_DOC_SCREENSHOTS=1` (so a test run leaves
+/// the work tree alone unless asked).
+pub async fn doc_screenshot(client: &Client, name: &str) {
+    screenshot(client, name).await;
+    if std::env::var_os("BOGGLE_DOC_SCREENSHOTS").is_some() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+        std::fs::create_dir_all(&dir).expect("docs/screenshots");
+        let png = client.screenshot().await.expect("screenshot");
+        std::fs::write(dir.join(format!("{name}.png")), png).expect("screenshot saved");
+    }
+}
+
+/// Saves a PNG of the page in target/web-screenshots/.
+pub async fn screenshot(client: &Client, name: &str) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("target dir")
+        .join("web-screenshots");
+    std::fs::create_dir_all(&dir).expect("screenshot dir");
+    let png = client.screenshot().await.expect("screenshot");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    std::fs::write(dir.join(format!("{name}.png")), png).expect("screenshot saved");
+}

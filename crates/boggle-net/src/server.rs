@@ -31,14 +31,14 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 
-use super::connection::{Connection, Line as Received, LineReader, LineWriter, Peer};
+use super::connection::{Connection, Line, LineReader, LineWriter, Peer};
 pub use super::limits::Limits;
-use super::limits::{AddressLimiter, Throttled};
-use super::outbox::{Budget, Kind, Line, Outbox};
+use super::limits::{AddressLimiter, PerAddress, Place, Throttled};
+use super::outbox::{Budget, Encoded, Kind, Outbox};
 use super::protocol::{
     self, ClientMsg, ErrorCode, ServerMsg, check_room, constant_time_eq, encode, name_key,
 };
-use super::room::{ConnId, Room, RoomConfig};
+use super::room::{ConnId, Refusal, Room, RoomConfig};
 use boggle_game::random;
 
 /// Everything a server needs.
@@ -59,6 +59,8 @@ struct Slot {
     room: Room,
     clients: HashMap<ConnId, Client>,
     budget: Arc<Budget>,
+    /// The place of the address that opened the room, given back when it is forgotten.
+    _maker: Place,
 }
 
 /// The server's side of one client: its queue, and how to tell its
@@ -83,6 +85,10 @@ struct Shared {
     /// One per open connection, whatever its transport.
     permits: Arc<Semaphore>,
     addresses: AddressLimiter,
+    /// Connections open by address.
+    connections_by_address: Arc<PerAddress>,
+    /// Rooms open by the address that opened them.
+    rooms_by_address: Arc<PerAddress>,
     budget: Arc<Budget>,
 }
 
@@ -101,6 +107,7 @@ pub struct Entrance(Arc<Shared>);
 /// A connection let in: holding it holds one of [`Limits::max_connections`].
 pub struct Admitted {
     _permit: OwnedSemaphorePermit,
+    _place: Place,
     ip: IpAddr,
 }
 
@@ -119,6 +126,8 @@ impl Server {
         let (shutdown_tx, shutdown) = watch::channel(false);
         let permits = Arc::new(Semaphore::new(config.limits.max_connections));
         let addresses = AddressLimiter::new(&config.limits);
+        let connections_by_address = PerAddress::new(config.limits.connections_per_address);
+        let rooms_by_address = PerAddress::new(config.limits.rooms_per_address);
         let budget = Budget::new(config.limits.queued_total);
         Ok(Server {
             listener,
@@ -129,6 +138,8 @@ impl Server {
                 shutdown,
                 permits,
                 addresses,
+                connections_by_address,
+                rooms_by_address,
                 budget,
             }),
             shutdown_tx,
@@ -189,24 +200,35 @@ impl Server {
 
 impl Entrance {
     /// Lets a new connection from `ip` in, or says why not (the message to
-    /// send before closing): too many new connections from that address, or
-    /// the server is full.
+    /// send before closing): too many new connections from that address,
+    /// too many open from it, or the server is full.
     pub fn admit(&self, ip: IpAddr) -> Result<Admitted, ServerMsg> {
+        let admitted = self.try_admit(ip);
+        if let Err(refusal) = &admitted {
+            tracing::info!(%ip, "connection refused: {}", refusal.message);
+        }
+        admitted.map_err(|refusal| refusal.to_msg())
+    }
+
+    fn try_admit(&self, ip: IpAddr) -> Result<Admitted, Refusal> {
         let limits = &self.0.config.limits;
-        let refused = |message: String| ServerMsg::Error {
-            code: ErrorCode::ServerFull,
-            message,
-            word: None,
-        };
+        let refused = |message: String| Refusal::new(ErrorCode::ServerFull, message);
         if self.0.addresses.connect(ip, Instant::now()).is_err() {
             return Err(refused(format!(
                 "more than {} new connections a second from your address: try again in a moment",
                 limits.connects_per_sec
             )));
         }
+        let Some(place) = self.0.connections_by_address.take(ip) else {
+            return Err(refused(format!(
+                "{} connections are open from your address already; try later",
+                limits.connections_per_address
+            )));
+        };
         match Arc::clone(&self.0.permits).try_acquire_owned() {
             Ok(permit) => Ok(Admitted {
                 _permit: permit,
+                _place: place,
                 ip,
             }),
             Err(_) => Err(refused(format!(
@@ -244,10 +266,34 @@ impl Entrance {
     }
 }
 
+/// What a transport hands over from a client.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Heard<'a> {
+    /// A whole message: one protocol line.
+    Line(&'a [u8]),
+    /// A message of the transport's own (a WebSocket ping or pong): it
+    /// counts against the rate as any message does.
+    Control,
+    /// The client closed the connection.
+    Eof,
+    /// A message over the cap.
+    TooLong,
+}
+
+impl<'a> From<Line<'a>> for Heard<'a> {
+    fn from(line: Line<'a>) -> Heard<'a> {
+        match line {
+            Line::Read(line) => Heard::Line(line),
+            Line::Eof => Heard::Eof,
+            Line::TooLong => Heard::TooLong,
+        }
+    }
+}
+
 /// What a transport delivers from a client: whole messages under the cap.
 pub(crate) trait Incoming: Send {
     /// The next message (cancel-safe: a partly read one is kept for the next call).
-    fn next_message(&mut self) -> impl Future<Output = io::Result<Received<'_>>> + Send;
+    fn next_message(&mut self) -> impl Future<Output = io::Result<Heard<'_>>> + Send;
     /// Reads and throws away what the client still sends, up to `limit`
     /// bytes or its end, so closing does not reset the connection before the
     /// client has read the last error.
@@ -263,8 +309,8 @@ pub(crate) trait Outgoing: Send + 'static {
 }
 
 impl Incoming for LineReader<BufReader<OwnedReadHalf>> {
-    fn next_message(&mut self) -> impl Future<Output = io::Result<Received<'_>>> + Send {
-        self.next_line()
+    async fn next_message(&mut self) -> io::Result<Heard<'_>> {
+        self.next_line().await.map(Heard::from)
     }
 
     async fn discard(&mut self, limit: usize) {
@@ -327,8 +373,8 @@ fn forget_if_abandoned(shared: &Shared, key: &str) {
     let abandoned = rooms
         .get(key)
         .is_some_and(|slot| lock(slot).room.is_abandoned());
-    if abandoned {
-        rooms.remove(key);
+    if abandoned && let Some(slot) = rooms.remove(key) {
+        tracing::info!(room = lock(&slot).room.name(), "room closed");
     }
 }
 
@@ -336,31 +382,22 @@ fn forget_if_abandoned(shared: &Shared, key: &str) {
 /// to. A client whose queue refuses a line is not reading: it is told to go
 /// (its connection task closes it) and hears nothing more.
 fn dispatch(slot: &mut Slot) {
-    let mut last: Option<(ServerMsg, Line)> = None;
-    for (conn, msg) in slot.room.drain() {
-        let kind = if matches!(msg, ServerMsg::Lobby { .. }) {
+    for envelope in slot.room.drain() {
+        let kind = if matches!(envelope.msg, ServerMsg::Lobby { .. }) {
             Kind::Lobby
         } else {
             Kind::Other
         };
-        let line = match last.take() {
-            Some((previous, line)) if previous == msg => {
-                last = Some((previous, line.clone()));
-                line
+        let line = Encoded::new(encode(&envelope.msg), &slot.budget);
+        for conn in envelope.to {
+            let Some(client) = slot.clients.get(&conn) else {
+                continue;
+            };
+            if !client.outbox.push(line.clone(), kind) {
+                client.outbox.abandon();
+                client.kill.notify_one();
+                slot.clients.remove(&conn);
             }
-            _ => {
-                let line = Line::new(encode(&msg), &slot.budget);
-                last = Some((msg, line.clone()));
-                line
-            }
-        };
-        let Some(client) = slot.clients.get(&conn) else {
-            continue;
-        };
-        if !client.outbox.push(line, kind) {
-            client.outbox.abandon();
-            client.kill.notify_one();
-            slot.clients.remove(&conn);
         }
     }
 }
@@ -377,13 +414,13 @@ enum End {
     /// Quietly (the client left, or was dropped as a slow reader).
     Quiet,
     /// With an error message first.
-    Fatal(ErrorCode, String),
+    Fatal(Refusal),
     /// The server is shutting down.
     Shutdown,
 }
 
 /// A client's place in a room; dropping it leaves the room, also when the
-/// connection's task unwinds from a panic, so a room never keeps a ghost.
+/// connection's task ends from a panic, so a room never keeps a ghost.
 struct Seat {
     shared: Arc<Shared>,
     conn: ConnId,
@@ -416,40 +453,41 @@ async fn handle<I: Incoming, O: Outgoing>(
     outgoing: O,
 ) {
     let conn = shared.next_conn.fetch_add(1, Ordering::Relaxed);
-    let limits = shared.config.limits.clone();
-    let outbox = Arc::new(Outbox::new(limits.queue_bytes, &shared.budget));
+    let outbox = Arc::new(Outbox::new(
+        shared.config.limits.queue_bytes,
+        &shared.budget,
+    ));
     let kill = Arc::new(Notify::new());
     let writer = tokio::spawn(write_lines(
         outgoing,
         Arc::clone(&outbox),
         Arc::clone(&kill),
     ));
-    let client = Client {
-        outbox: Arc::clone(&outbox),
-        kill: Arc::clone(&kill),
-    };
+    let client = Client { outbox, kill };
     let mut seat = Seat {
         shared: Arc::clone(&shared),
         conn,
         joined: None,
     };
-    let end = serve_client(&shared, ip, conn, &mut incoming, &client, &mut seat.joined).await;
+    let mut session = Session::new(&shared, ip, conn, &client);
+    let end = session.serve(&mut incoming, &mut seat.joined).await;
     drop(seat);
     let last = match end {
         End::Quiet => None,
-        End::Fatal(code, message) => Some(ServerMsg::Error {
-            code,
-            message,
-            word: None,
-        }),
+        End::Fatal(refusal) => {
+            tracing::info!(%ip, conn, code = ?refusal.code, "client dropped: {}", refusal.message);
+            Some(refusal.to_msg())
+        }
         End::Shutdown => Some(ServerMsg::Bye {
             reason: "the server is shutting down".into(),
         }),
     };
     let lingering = last.is_some();
     match last {
-        Some(msg) => outbox.close_with(Some(Line::new(encode(&msg), &shared.budget))),
-        None => outbox.abandon(),
+        Some(msg) => client
+            .outbox
+            .close_with(Some(Encoded::new(encode(&msg), &shared.budget))),
+        None => client.outbox.abandon(),
     }
     let _ = writer.await;
     if lingering {
@@ -473,106 +511,167 @@ async fn write_lines<O: Outgoing>(mut out: O, outbox: Arc<Outbox>, kill: Arc<Not
     out.close().await;
 }
 
-/// Queues `msg` for one client; `false` when its queue refuses (it is not reading).
-fn send(shared: &Shared, client: &Client, msg: &ServerMsg) -> bool {
-    client
-        .outbox
-        .push(Line::new(encode(msg), &shared.budget), Kind::Other)
-}
-
-/// Reads and handles a client's messages until the connection should end.
-async fn serve_client<I: Incoming>(
-    shared: &Shared,
+/// One client's conversation: what it may still send, and where it sits.
+struct Session<'a> {
+    shared: &'a Shared,
     ip: IpAddr,
     conn: ConnId,
-    incoming: &mut I,
-    client: &Client,
-    joined: &mut Option<Joined>,
-) -> End {
-    let limits = &shared.config.limits;
-    let mut shutdown = shared.shutdown.clone();
-    let mut bucket = super::limits::Bucket::new(limits.rate_per_sec, limits.burst, Instant::now());
-    let mut strikes = 0u32;
-    // The time to say hello runs from the connection, whatever comes first.
-    let hello_by = tokio::time::Instant::now() + limits.hello_timeout;
-    loop {
-        if *shutdown.borrow() {
-            return End::Shutdown;
+    client: &'a Client,
+    bucket: super::limits::Bucket,
+    strikes: u32,
+    /// The time to say hello runs from the connection, whatever comes first.
+    hello_by: tokio::time::Instant,
+}
+
+/// What the rate limit makes of a message.
+enum Rated {
+    /// Within the rate: handle it.
+    Take,
+    /// Over the rate: it was ignored (and the client told, unless a control frame).
+    Ignored,
+}
+
+impl<'a> Session<'a> {
+    fn new(shared: &'a Shared, ip: IpAddr, conn: ConnId, client: &'a Client) -> Session<'a> {
+        let limits = &shared.config.limits;
+        Session {
+            shared,
+            ip,
+            conn,
+            client,
+            bucket: super::limits::Bucket::new(limits.rate_per_sec, limits.burst, Instant::now()),
+            strikes: 0,
+            hello_by: tokio::time::Instant::now() + limits.hello_timeout,
         }
-        let deadline = if joined.is_some() {
+    }
+
+    /// Reads and handles the client's messages until the connection should end.
+    async fn serve<I: Incoming>(&mut self, incoming: &mut I, joined: &mut Option<Joined>) -> End {
+        let mut shutdown = self.shared.shutdown.clone();
+        loop {
+            if *shutdown.borrow() {
+                return End::Shutdown;
+            }
+            let line = match self.next(incoming, &mut shutdown, joined.is_some()).await {
+                Ok(heard) => heard,
+                Err(end) => return end,
+            };
+            let control = line.is_none();
+            match self.rate(line, control) {
+                Ok(Rated::Take) => {}
+                Ok(Rated::Ignored) => continue,
+                Err(end) => return end,
+            }
+            let Some(line) = line else { continue };
+            let msg = match protocol::decode(line) {
+                Ok(msg) => msg,
+                Err(e) => return End::Fatal(Refusal::new(e.code(), e.to_string())),
+            };
+            if let Err(end) = self.act(msg, joined) {
+                return end;
+            }
+        }
+    }
+
+    /// The next message's line (`None` for a control frame), or why the
+    /// connection ends: a time limit passed, the client left or went too
+    /// far, the server dropped it or is shutting down.
+    async fn next<'i, I: Incoming>(
+        &self,
+        incoming: &'i mut I,
+        shutdown: &mut watch::Receiver<bool>,
+        joined: bool,
+    ) -> Result<Option<&'i [u8]>, End> {
+        let limits = &self.shared.config.limits;
+        let deadline = if joined {
             tokio::time::Instant::now() + limits.idle_timeout
         } else {
-            hello_by
+            self.hello_by
         };
         let read = tokio::select! {
             read = tokio::time::timeout_at(deadline, incoming.next_message()) => read,
-            () = client.kill.notified() => return End::Quiet,
-            _ = shutdown.changed() => return End::Shutdown,
+            () = self.client.kill.notified() => return Err(End::Quiet),
+            _ = shutdown.changed() => return Err(End::Shutdown),
         };
-        let line = match read {
-            Err(_) if joined.is_none() => {
-                return End::Fatal(
-                    ErrorCode::Idle,
-                    format!(
-                        "no hello within {} seconds of connecting",
-                        limits.hello_timeout.as_secs()
-                    ),
-                );
-            }
-            Err(_) => {
-                return End::Fatal(
-                    ErrorCode::Idle,
-                    format!(
-                        "nothing heard for {} seconds",
-                        limits.idle_timeout.as_secs()
-                    ),
-                );
-            }
-            Ok(Err(_) | Ok(Received::Eof)) => return End::Quiet,
-            Ok(Ok(Received::TooLong)) => {
+        match read {
+            Err(_) if !joined => Err(End::Fatal(Refusal::new(
+                ErrorCode::Idle,
+                format!(
+                    "no hello within {} seconds of connecting",
+                    limits.hello_timeout.as_secs()
+                ),
+            ))),
+            Err(_) => Err(End::Fatal(Refusal::new(
+                ErrorCode::Idle,
+                format!(
+                    "nothing heard for {} seconds",
+                    limits.idle_timeout.as_secs()
+                ),
+            ))),
+            Ok(Err(_) | Ok(Heard::Eof)) => Err(End::Quiet),
+            Ok(Ok(Heard::TooLong)) => {
                 let e = protocol::ProtocolError::TooLong;
-                return End::Fatal(e.code(), e.to_string());
+                Err(End::Fatal(Refusal::new(e.code(), e.to_string())))
             }
-            Ok(Ok(Received::Read(line))) => line,
-        };
-        if !bucket.take(Instant::now()) {
-            strikes += 1;
-            if strikes > limits.max_rate_strikes {
-                return End::Fatal(
-                    ErrorCode::TooManyMessages,
-                    format!(
-                        "far more than {} messages a second: disconnected",
-                        limits.rate_per_sec
-                    ),
-                );
-            }
-            // A refused word is named, so the client knows not to send it again.
-            let word = match protocol::decode(line) {
-                Ok(ClientMsg::Word { word }) => Some(word),
-                _ => None,
-            };
-            let msg = ServerMsg::Error {
-                code: ErrorCode::RateLimited,
-                message: format!(
-                    "more than {} messages a second: this one was ignored",
+            Ok(Ok(Heard::Control)) => Ok(None),
+            Ok(Ok(Heard::Line(line))) => Ok(Some(line)),
+        }
+    }
+
+    /// Holds a message to the rate: past it, the message is ignored (a
+    /// refused word is named, so the client knows not to send it again),
+    /// and far past it the client is dropped.
+    fn rate(&mut self, line: Option<&[u8]>, control: bool) -> Result<Rated, End> {
+        let limits = &self.shared.config.limits;
+        if self.bucket.take(Instant::now()) {
+            return Ok(Rated::Take);
+        }
+        self.strikes += 1;
+        if self.strikes > limits.max_rate_strikes {
+            return Err(End::Fatal(Refusal::new(
+                ErrorCode::TooManyMessages,
+                format!(
+                    "far more than {} messages a second: disconnected",
                     limits.rate_per_sec
                 ),
-                word,
-            };
-            if !send(shared, client, &msg) {
-                return End::Quiet;
-            }
-            continue;
+            )));
         }
-        let msg = match protocol::decode(line) {
-            Ok(msg) => msg,
-            Err(e) => return End::Fatal(e.code(), e.to_string()),
+        if control {
+            return Ok(Rated::Ignored);
+        }
+        let word = match line.map(protocol::decode) {
+            Some(Ok(ClientMsg::Word { word })) => Some(word),
+            _ => None,
         };
+        let msg = ServerMsg::Error {
+            code: ErrorCode::RateLimited,
+            message: format!(
+                "more than {} messages a second: this one was ignored",
+                limits.rate_per_sec
+            ),
+            word,
+        };
+        if self.send(&msg) {
+            Ok(Rated::Ignored)
+        } else {
+            Err(End::Quiet)
+        }
+    }
+
+    /// Queues `msg` for the client; `false` when its queue refuses (it is not reading).
+    fn send(&self, msg: &ServerMsg) -> bool {
+        self.client
+            .outbox
+            .push(Encoded::new(encode(msg), &self.shared.budget), Kind::Other)
+    }
+
+    /// Does what one message asks.
+    fn act(&self, msg: ClientMsg, joined: &mut Option<Joined>) -> Result<(), End> {
         let now = Instant::now();
         match (msg, &*joined) {
             (ClientMsg::Ping, _) => {
-                if !send(shared, client, &ServerMsg::Pong) {
-                    return End::Quiet;
+                if !self.send(&ServerMsg::Pong) {
+                    return Err(End::Quiet);
                 }
             }
             (
@@ -592,31 +691,38 @@ async fn serve_client<I: Incoming>(
                     password,
                     token,
                 };
-                match hello(shared, ip, conn, asked, client, now) {
+                match hello(self.shared, self.ip, self.conn, asked, self.client, now) {
                     Ok(joined_room) => *joined = Some(joined_room),
-                    Err((code, message)) => return End::Fatal(code, message),
+                    Err(refusal) => {
+                        tracing::info!(ip = %self.ip, code = ?refusal.code, "hello refused: {}", refusal.message);
+                        return Err(End::Fatal(refusal));
+                    }
                 }
             }
             (ClientMsg::Hello { .. }, Some(_)) => {
-                return End::Fatal(ErrorCode::NotJoined, "already joined".into());
+                return Err(End::Fatal(Refusal::new(
+                    ErrorCode::NotJoined,
+                    "already joined",
+                )));
             }
             (_, None) => {
-                return End::Fatal(
+                return Err(End::Fatal(Refusal::new(
                     ErrorCode::NotJoined,
-                    "the first message must be hello".into(),
-                );
+                    "the first message must be hello",
+                )));
             }
             (msg, Some((_, slot))) => {
                 let mut slot = lock(slot);
                 match msg {
-                    ClientMsg::Ready => slot.room.ready(conn, now),
-                    ClientMsg::Word { word } => slot.room.word(conn, &word, now),
-                    ClientMsg::Done => slot.room.done(conn, now),
+                    ClientMsg::Ready => slot.room.ready(self.conn, now),
+                    ClientMsg::Word { word } => slot.room.word(self.conn, &word, now),
+                    ClientMsg::Done => slot.room.done(self.conn, now),
                     ClientMsg::Ping | ClientMsg::Hello { .. } => {}
                 }
                 dispatch(&mut slot);
             }
         }
+        Ok(())
     }
 }
 
@@ -629,7 +735,7 @@ struct Hello<'a> {
 }
 
 /// Checks a `hello` and seats the client: the address's failed tries,
-/// password, room name, room cap, then the room's own checks. The room's
+/// password, room name, room caps, then the room's own checks. The room's
 /// key and slot on success.
 fn hello(
     shared: &Shared,
@@ -638,21 +744,55 @@ fn hello(
     asked: Hello<'_>,
     client: &Client,
     now: Instant,
-) -> Result<Joined, (ErrorCode, String)> {
-    let Hello {
-        name,
-        room,
-        password,
-        token,
-    } = asked;
-    let guarded = shared.config.password.is_some() || token.is_some();
+) -> Result<Joined, Refusal> {
+    check_password(shared, ip, &asked, now)?;
+    if let Some(why) = check_room(asked.room) {
+        return Err(Refusal::new(ErrorCode::BadRoom, why));
+    }
+    let key = name_key(asked.room);
+    // The map stays locked through the join so a room cannot be forgotten
+    // between being found and being joined.
+    let mut rooms = lock(&shared.rooms);
+    let slot = match rooms.get(&key) {
+        Some(slot) => Arc::clone(slot),
+        None => {
+            let slot = open_room(shared, rooms.len(), ip, asked.room)?;
+            rooms.insert(key.clone(), Arc::clone(&slot));
+            slot
+        }
+    };
+    let mut guard = lock(&slot);
+    if let Err(refusal) = seat(&mut guard, conn, &asked, client, now) {
+        if refusal.code == ErrorCode::BadToken {
+            shared.addresses.failed(ip, now);
+        }
+        let abandoned = guard.room.is_abandoned();
+        drop(guard);
+        if abandoned {
+            rooms.remove(&key);
+            tracing::info!(room = asked.room, "room closed");
+        }
+        return Err(refusal);
+    }
+    drop(guard);
+    Ok((key, slot))
+}
+
+/// The throttle on an address's wrong guesses, then the password.
+fn check_password(
+    shared: &Shared,
+    ip: IpAddr,
+    asked: &Hello<'_>,
+    now: Instant,
+) -> Result<(), Refusal> {
+    let guarded = shared.config.password.is_some() || asked.token.is_some();
     if guarded && let Err(Throttled::Guessing(wait)) = shared.addresses.may_try(ip, now) {
         let code = if shared.config.password.is_some() {
             ErrorCode::Password
         } else {
             ErrorCode::BadToken
         };
-        return Err((
+        return Err(Refusal::new(
             code,
             format!(
                 "too many wrong passwords or tokens from your address: try again in {} s",
@@ -661,77 +801,85 @@ fn hello(
         ));
     }
     if let Some(expected) = &shared.config.password {
-        let given = password.unwrap_or_default();
+        let given = asked.password.as_deref().unwrap_or_default();
         if !constant_time_eq(given.as_bytes(), expected.as_bytes()) {
             shared.addresses.failed(ip, now);
-            return Err((ErrorCode::Password, "wrong password".into()));
+            return Err(Refusal::new(ErrorCode::Password, "wrong password"));
         }
     }
-    if let Some(why) = check_room(room) {
-        return Err((ErrorCode::BadRoom, why));
+    Ok(())
+}
+
+/// A new room named `name`, made by `ip`, if the server's and the address's room caps allow.
+fn open_room(
+    shared: &Shared,
+    open: usize,
+    ip: IpAddr,
+    name: &str,
+) -> Result<Arc<Mutex<Slot>>, Refusal> {
+    let limits = &shared.config.limits;
+    if open >= limits.max_rooms {
+        return Err(Refusal::new(
+            ErrorCode::TooManyRooms,
+            format!(
+                "the server has its maximum of {} rooms; join one of them",
+                limits.max_rooms
+            ),
+        ));
     }
-    let key = name_key(room);
-    // The map stays locked through the join so a room cannot be forgotten
-    // between being found and being joined.
-    let mut rooms = lock(&shared.rooms);
-    let slot = match rooms.get(&key) {
-        Some(slot) => Arc::clone(slot),
-        None => {
-            if rooms.len() >= shared.config.limits.max_rooms {
-                return Err((
-                    ErrorCode::TooManyRooms,
-                    format!(
-                        "the server has its maximum of {} rooms; join one of them",
-                        shared.config.limits.max_rooms
-                    ),
-                ));
-            }
-            let rng = match shared.config.seed {
-                Some(seed) => random::seeded(seed),
-                None => random::from_entropy(),
-            };
-            let slot = Arc::new(Mutex::new(Slot {
-                room: Room::new(room, Arc::clone(&shared.config.room), rng),
-                clients: HashMap::new(),
-                budget: Arc::clone(&shared.budget),
-            }));
-            rooms.insert(key.clone(), Arc::clone(&slot));
-            slot
-        }
+    let Some(maker) = shared.rooms_by_address.take(ip) else {
+        return Err(Refusal::new(
+            ErrorCode::TooManyRooms,
+            format!(
+                "your address has made {} rooms that are still open; join one of them",
+                limits.rooms_per_address
+            ),
+        ));
     };
-    let mut guard = lock(&slot);
-    // Registered first so the welcome reaches it; taken out again on refusal.
-    guard.clients.insert(conn, client.clone());
-    let joined = guard
+    let rng = match shared.config.seed {
+        Some(seed) => random::seeded(seed),
+        None => random::from_entropy(),
+    };
+    tracing::info!(room = name, %ip, "room opened");
+    Ok(Arc::new(Mutex::new(Slot {
+        room: Room::new(name, Arc::clone(&shared.config.room), rng),
+        clients: HashMap::new(),
+        budget: Arc::clone(&shared.budget),
+        _maker: maker,
+    })))
+}
+
+/// Seats the client in the room: registered first so the welcome reaches
+/// it, taken out again on refusal. A seat taken over with a token: the old
+/// connection is told to go.
+fn seat(
+    slot: &mut Slot,
+    conn: ConnId,
+    asked: &Hello<'_>,
+    client: &Client,
+    now: Instant,
+) -> Result<(), Refusal> {
+    slot.clients.insert(conn, client.clone());
+    let joined = slot
         .room
-        .join(conn, name, token.as_deref(), fresh_token(), now);
+        .join(conn, asked.name, asked.token.as_deref(), fresh_token(), now);
     if let Err(refusal) = joined {
-        if refusal.0 == ErrorCode::BadToken {
-            shared.addresses.failed(ip, now);
-        }
-        guard.clients.remove(&conn);
-        let abandoned = guard.room.is_abandoned();
-        drop(guard);
-        if abandoned {
-            rooms.remove(&key);
-        }
+        slot.clients.remove(&conn);
         return Err(refusal);
     }
-    // A seat taken over with a token: the old connection is told to go.
-    let stale: Vec<ConnId> = guard
+    let stale: Vec<ConnId> = slot
         .clients
         .keys()
         .copied()
-        .filter(|c| *c != conn && !guard.room.has_conn(*c))
+        .filter(|c| *c != conn && !slot.room.has_conn(*c))
         .collect();
     for old in stale {
-        if let Some(client) = guard.clients.remove(&old) {
+        if let Some(client) = slot.clients.remove(&old) {
             client.kill.notify_one();
         }
     }
-    dispatch(&mut guard);
-    drop(guard);
-    Ok((key, slot))
+    dispatch(slot);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -758,6 +906,16 @@ mod tests {
         Room::new("main", Arc::new(config), random::seeded(1))
     }
 
+    fn slot(budget: &Arc<Budget>) -> Slot {
+        let maker = PerAddress::new(1).take(IpAddr::from([127, 0, 0, 1]));
+        Slot {
+            room: room(),
+            clients: HashMap::new(),
+            budget: Arc::clone(budget),
+            _maker: maker.expect("a first place"),
+        }
+    }
+
     fn client(cap: usize, budget: &Arc<Budget>) -> Client {
         Client {
             outbox: Arc::new(Outbox::new(cap, budget)),
@@ -771,11 +929,7 @@ mod tests {
         // The welcome fits an empty queue; nothing more fits beside it.
         let slow = client(10, &budget);
         let fast = client(1 << 20, &budget);
-        let mut slot = Slot {
-            room: room(),
-            clients: HashMap::new(),
-            budget: Arc::clone(&budget),
-        };
+        let mut slot = slot(&budget);
         slot.clients.insert(1, slow.clone());
         slot.clients.insert(2, fast.clone());
         let now = Instant::now();
@@ -801,11 +955,7 @@ mod tests {
     #[test]
     fn a_message_to_the_whole_room_is_encoded_once() {
         let budget = Budget::new(1 << 20);
-        let mut slot = Slot {
-            room: room(),
-            clients: HashMap::new(),
-            budget: Arc::clone(&budget),
-        };
+        let mut slot = slot(&budget);
         let now = Instant::now();
         for (conn, name) in [(1, "ann"), (2, "bob"), (3, "cy")] {
             slot.clients.insert(conn, client(1 << 20, &budget));

@@ -85,8 +85,15 @@ enum Phase {
     Over,
 }
 
-/// A message to send: to one connection.
-pub type Outgoing = (ConnId, ServerMsg);
+/// A message and the connections it goes to: one sent to the whole room
+/// is one message, encoded once by the server.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Envelope {
+    /// Who hears it.
+    pub to: Vec<ConnId>,
+    /// What they hear.
+    pub msg: ServerMsg,
+}
 
 /// One room: its players, its rounds and the messages waiting to be sent.
 #[derive(Debug)]
@@ -97,15 +104,41 @@ pub struct Room {
     players: Vec<Player>,
     phase: Phase,
     round: u32,
-    outbox: Vec<Outgoing>,
+    outbox: Vec<Envelope>,
     /// When the last lobby went out.
     lobby_sent: Option<Instant>,
     /// The lobby changed since: it goes out once [`LOBBY_EVERY`] has passed.
     lobby_due: bool,
 }
 
-/// Why a join is refused: the error to send before closing the connection.
-pub type Refusal = (ErrorCode, String);
+/// An error said to a client before its connection closes: the refusal of a
+/// `hello`, or a fatal error later.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// What kind of error.
+    pub code: ErrorCode,
+    /// What the client is told.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal with `code`, saying `message`.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The error message that says it.
+    pub fn to_msg(&self) -> ServerMsg {
+        ServerMsg::Error {
+            code: self.code,
+            message: self.message.clone(),
+            word: None,
+        }
+    }
+}
 
 impl Room {
     /// An empty room; `rng` rolls its boards.
@@ -163,7 +196,7 @@ impl Room {
     }
 
     /// The messages produced since the last call, in order.
-    pub fn drain(&mut self) -> Vec<Outgoing> {
+    pub fn drain(&mut self) -> Vec<Envelope> {
         std::mem::take(&mut self.outbox)
     }
 
@@ -180,10 +213,10 @@ impl Room {
         now: Instant,
     ) -> Result<(), Refusal> {
         if let Some(why) = check_name(name) {
-            return Err((ErrorCode::BadName, why));
+            return Err(Refusal::new(ErrorCode::BadName, why));
         }
         if matches!(self.phase, Phase::Over) {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::RoundsOver,
                 format!("room {} has played all its rounds", self.name),
             ));
@@ -199,7 +232,7 @@ impl Room {
                 .iter()
                 .position(|p| p.token == token && p.key == key)
             else {
-                return Err((
+                return Err(Refusal::new(
                     ErrorCode::BadToken,
                     format!("no seat for {name} with that token in room {}", self.name),
                 ));
@@ -210,10 +243,13 @@ impl Room {
             index
         } else {
             if let Some(holder) = self.players.iter().find(|p| p.key == key) {
-                return Err((ErrorCode::NameTaken, self.name_taken(holder, now)));
+                return Err(Refusal::new(
+                    ErrorCode::NameTaken,
+                    self.name_taken(holder, now),
+                ));
             }
             if self.players.len() >= self.config.max_players {
-                return Err((
+                return Err(Refusal::new(
                     ErrorCode::RoomFull,
                     format!(
                         "room {} is full ({} players)",
@@ -250,16 +286,16 @@ impl Room {
             min_players: self.config.min_players,
             duplicates: self.config.duplicates,
         };
-        self.outbox.push((conn, welcome));
+        self.send(conn, welcome);
         // The round before the lobby: a client that joins mid-round is in it.
         if let Phase::Playing { deadline, .. } = &self.phase {
             let start = round_start(self.round, &self.players[index], *deadline, now);
-            self.outbox.push((conn, start));
+            self.send(conn, start);
         }
         // The newcomer hears the lobby at once; the others within LOBBY_EVERY.
         if !self.broadcast_lobby(now) {
             let lobby = self.lobby();
-            self.outbox.push((conn, lobby));
+            self.send(conn, lobby);
         }
         Ok(())
     }
@@ -333,7 +369,7 @@ impl Room {
             reason: verdict.reason(),
             score: game.get_score(),
         };
-        self.outbox.push((conn, msg));
+        self.send(conn, msg);
     }
 
     /// `conn` has finished the round; when every connected player has, it ends.
@@ -392,14 +428,9 @@ impl Room {
 
     /// Ends the server's part: every connected player is told `reason`.
     pub fn shut_down(&mut self, reason: &str) {
-        for conn in self.conns() {
-            self.outbox.push((
-                conn,
-                ServerMsg::Bye {
-                    reason: reason.to_string(),
-                },
-            ));
-        }
+        self.send_all(ServerMsg::Bye {
+            reason: reason.to_string(),
+        });
     }
 
     fn seat(&self, conn: ConnId) -> Option<usize> {
@@ -411,14 +442,30 @@ impl Room {
     }
 
     fn error(&mut self, conn: ConnId, code: ErrorCode, message: &str) {
-        self.outbox.push((
+        self.send(
             conn,
             ServerMsg::Error {
                 code,
                 message: message.to_string(),
                 word: None,
             },
-        ));
+        );
+    }
+
+    /// Queues `msg` for one connection.
+    fn send(&mut self, conn: ConnId, msg: ServerMsg) {
+        self.outbox.push(Envelope {
+            to: vec![conn],
+            msg,
+        });
+    }
+
+    /// Queues `msg` once for everyone connected.
+    fn send_all(&mut self, msg: ServerMsg) {
+        let to = self.conns();
+        if !to.is_empty() {
+            self.outbox.push(Envelope { to, msg });
+        }
     }
 
     /// The lobby as it is now.
@@ -450,9 +497,7 @@ impl Room {
         self.lobby_due = false;
         self.lobby_sent = Some(now);
         let lobby = self.lobby();
-        for conn in self.conns() {
-            self.outbox.push((conn, lobby.clone()));
-        }
+        self.send_all(lobby);
         true
     }
 
@@ -484,7 +529,7 @@ impl Room {
         for index in 0..self.players.len() {
             if let Some(conn) = self.players[index].conn {
                 let start = round_start(self.round, &self.players[index], deadline, now);
-                self.outbox.push((conn, start));
+                self.send(conn, start);
             }
         }
         self.phase = Phase::Playing {
@@ -598,9 +643,7 @@ impl Room {
             missed,
             missed_total,
         };
-        for conn in self.conns() {
-            self.outbox.push((conn, msg.clone()));
-        }
+        self.send_all(msg);
         self.phase = if last { Phase::Over } else { Phase::Lobby };
         // The totals changed: the lobby goes out now, after the results.
         self.lobby_sent = None;

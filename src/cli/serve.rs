@@ -237,49 +237,12 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         out.flush().map_err(Error::Output)?;
         drop(out);
         match web {
-            Some(web) => run_beside(server, web.run(), stop_signal()).await,
+            Some(web) => server.run_beside(web.run(), stop_signal()).await,
             None => server.run(stop_signal()).await,
         }
         .map_err(Error::Io)
     })?;
     Ok(())
-}
-
-/// Runs `server` with `web` beside it until `stop`; if `web` fails first,
-/// the server shuts down and the web side's error is the result, so the
-/// TCP side does not go on alone with the page gone.
-pub async fn run_beside(
-    server: Server,
-    web: impl std::future::Future<Output = std::io::Result<()>> + Send + 'static,
-    stop: impl std::future::Future<Output = ()>,
-) -> std::io::Result<()> {
-    let mut web = tokio::spawn(web);
-    let failed = std::sync::Mutex::new(None);
-    let stop = async {
-        tokio::select! {
-            () = stop => {}
-            ended = &mut web => {
-                let error = match ended {
-                    Ok(Ok(())) => std::io::Error::other("the web listener stopped"),
-                    Ok(Err(e)) => e,
-                    Err(panic) => std::io::Error::other(format!("the web listener crashed: {panic}")),
-                };
-                tracing::error!("the web listener failed: {error}");
-                *failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(error);
-            }
-        }
-    };
-    server.run(stop).await?;
-    let failed = failed
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    match failed {
-        Some(e) => Err(std::io::Error::new(
-            e.kind(),
-            format!("the web listener failed: {e}"),
-        )),
-        None => Ok(()),
-    }
 }
 
 /// Completes on Ctrl-C (SIGINT), SIGTERM or SIGHUP: the signals every mode

@@ -502,12 +502,39 @@ fn check_label(what: &str, text: &str, max: usize) -> Option<String> {
     None
 }
 
-/// What two names are compared by: lower case, then Unicode's confusable
-/// skeleton (UTS #39: normalised, look-alike characters mapped to one), so
-/// `Ann`, `ann` and `аnn` (a Cyrillic а) are the same name, and so are
-/// `main` and `ｍａｉｎ`.
-pub fn name_key(name: &str) -> String {
-    unicode_security::skeleton(&name.to_lowercase()).collect()
+/// What two names are compared by: Unicode's confusable skeleton (UTS #39:
+/// normalised, look-alike characters mapped to one) with case folded before
+/// it and after it. Folding first makes `Ann`, `ann` and `аnn` (a Cyrillic
+/// а) one name, and `main` and `ｍａｉｎ`; folding after catches what
+/// only looks alike in capitals (`Ian`, whose capital I the tables map to
+/// small l, and `lan`), which folding first would have turned into an i.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NameKey {
+    /// Case folded, then the skeleton: the key rooms are filed under.
+    folded: String,
+    /// The skeleton, then case folded.
+    shown: String,
+}
+
+impl NameKey {
+    /// Whether the two names pass for each other.
+    pub fn same_as(&self, other: &NameKey) -> bool {
+        self.folded == other.folded || self.shown == other.shown
+    }
+
+    /// The key that rooms are filed under (look-alikes after case folding).
+    pub fn as_str(&self) -> &str {
+        &self.folded
+    }
+}
+
+/// The [`NameKey`] of `name`.
+pub fn name_key(name: &str) -> NameKey {
+    let skeleton = |text: &str| unicode_security::skeleton(text).collect::<String>();
+    NameKey {
+        folded: skeleton(&name.to_lowercase()),
+        shown: skeleton(&name).to_lowercase(),
+    }
 }
 
 /// Compares two secrets in time that depends only on their lengths, so a
@@ -659,8 +686,13 @@ mod tests {
         for blank in ["...", "-", "' '"] {
             assert!(check_name(blank).is_some(), "{blank:?}");
         }
-        assert_eq!(name_key("Main"), name_key("main"));
-        assert_eq!(name_key("m\u{430}in"), name_key("main"));
+        assert!(name_key("Main").same_as(&name_key("main")));
+        assert!(name_key("m\u{430}in").same_as(&name_key("main")));
+        // Issue 45 item 10: look-alikes in capitals, after folding both sides.
+        assert!(name_key("Ian").same_as(&name_key("lan")));
+        assert!(name_key("lan").same_as(&name_key("IAN")));
+        assert!(name_key("Ian").same_as(&name_key("ian")));
+        assert!(!name_key("ian").same_as(&name_key("lan")));
     }
 
     /// The client takes every message this server can send: the longest

@@ -196,6 +196,43 @@ impl Server {
         ticker.abort();
         Ok(())
     }
+
+    /// Runs the server with `web` (another transport's listener) beside it until `stop`; if `web` fails first,
+    /// the server shuts down and the web side's error is the result, so the
+    /// TCP side does not go on alone with the page gone.
+    pub async fn run_beside(
+        self,
+        web: impl std::future::Future<Output = std::io::Result<()>> + Send + 'static,
+        stop: impl std::future::Future<Output = ()>,
+    ) -> std::io::Result<()> {
+        let mut web = tokio::spawn(web);
+        let failed = std::sync::Mutex::new(None);
+        let stop = async {
+            tokio::select! {
+                () = stop => {}
+                ended = &mut web => {
+                    let error = match ended {
+                        Ok(Ok(())) => std::io::Error::other("the web listener stopped"),
+                        Ok(Err(e)) => e,
+                        Err(panic) => std::io::Error::other(format!("the web listener crashed: {panic}")),
+                    };
+                    tracing::error!("the web listener failed: {error}");
+                    *failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(error);
+                }
+            }
+        };
+        self.run(stop).await?;
+        let failed = failed
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match failed {
+            Some(e) => Err(std::io::Error::new(
+                e.kind(),
+                format!("the web listener failed: {e}"),
+            )),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Entrance {
@@ -749,7 +786,7 @@ fn hello(
     if let Some(why) = check_room(asked.room) {
         return Err(Refusal::new(ErrorCode::BadRoom, why));
     }
-    let key = name_key(asked.room);
+    let key = name_key(asked.room).as_str().to_string();
     // The map stays locked through the join so a room cannot be forgotten
     // between being found and being joined.
     let mut rooms = lock(&shared.rooms);

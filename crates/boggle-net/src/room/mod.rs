@@ -16,7 +16,7 @@ use boggle_game::random::GameRng;
 use boggle_game::word_find::WordFind;
 
 use super::protocol::{
-    Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, PlayerResult, SHARED_NAMES,
+    Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, NameKey, PlayerResult, SHARED_NAMES,
     SHARED_SHOWN, ServerMsg, SharedWord, WordPoints, check_name, name_key, words_listed,
 };
 
@@ -58,7 +58,7 @@ pub struct RoomConfig {
 struct Player {
     name: String,
     /// What the name is compared by ([`name_key`]).
-    key: String,
+    key: NameKey,
     token: String,
     conn: Option<ConnId>,
     /// When the player left, while away: a seat empty for a whole round's
@@ -230,7 +230,7 @@ impl Room {
             let Some(index) = self
                 .players
                 .iter()
-                .position(|p| p.token == token && p.key == key)
+                .position(|p| p.token == token && p.key.same_as(&key))
             else {
                 return Err(Refusal::new(
                     ErrorCode::BadToken,
@@ -242,7 +242,7 @@ impl Room {
             self.players[index].left = None;
             index
         } else {
-            if let Some(holder) = self.players.iter().find(|p| p.key == key) {
+            if let Some(holder) = self.players.iter().find(|p| p.key.same_as(&key)) {
                 return Err(Refusal::new(
                     ErrorCode::NameTaken,
                     self.name_taken(holder, now),

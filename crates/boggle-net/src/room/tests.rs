@@ -500,3 +500,29 @@ fn a_round_longer_than_a_day_is_a_day() {
     assert!(!room.is_playing());
     room.tick(t0 + MAX_TIME + MAX_TIME);
 }
+
+/// Issue 45 item 10: names that look alike only in capitals (capital I and
+/// small l) are one name, whichever comes first; a case-only twin too.
+#[test]
+fn names_that_look_alike_in_capitals_are_one_name() {
+    let t0 = Instant::now();
+    for (first, second) in [
+        ("Ian", "lan"),
+        ("lan", "IAN"),
+        ("Ian", "ian"),
+        ("ALL", "all"),
+    ] {
+        let mut room = room(Duplicates::Cancel, 2, None);
+        room.join(1, first, None, "t1".into(), t0).expect("joins");
+        let refused = room.join(2, second, None, "t2".into(), t0);
+        assert_eq!(
+            refused.map_err(|e| e.code),
+            Err(ErrorCode::NameTaken),
+            "{first} then {second}"
+        );
+    }
+    let mut room = room(Duplicates::Cancel, 2, None);
+    room.join(1, "ian", None, "t1".into(), t0).expect("joins");
+    room.join(2, "lan", None, "t2".into(), t0)
+        .expect("small i and small l do not look alike");
+}

@@ -215,7 +215,10 @@ impl Dictionary {
         if !path.exists() {
             return Ok(Dictionary::embedded());
         }
-        let bytes = read_words_file(path)?;
+        let bytes = read_capped(path, true).map_err(|source| DictionaryError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let mut dictionary = Dictionary::from_file_bytes(path, &bytes)?;
         if bytes == EMBEDDED_WORDS.as_bytes() {
             dictionary.source = format!("{DEFAULT_FILE} (course list)");
@@ -547,18 +550,34 @@ pub fn thousands(n: usize) -> String {
 
 /// A word file's bytes, or why it could not be read.
 fn read_words_file(path: &Path) -> Result<Vec<u8>, DictionaryError> {
-    read_capped(path).map_err(|source| DictionaryError::Io {
+    read_capped(path, false).map_err(|source| DictionaryError::Io {
         path: path.to_path_buf(),
         source,
     })
 }
 
-/// The whole file, unless it is longer than [`MAX_FILE_BYTES`].
-fn read_capped(path: &Path) -> io::Result<Vec<u8>> {
+/// The whole file, unless it is longer than [`MAX_FILE_BYTES`]. With
+/// `regular_only` (the `words.txt` picked up from the working directory,
+/// which nobody named), the open does not wait (a FIFO without a writer
+/// would hang the game before it says anything) and anything but a regular
+/// file is refused; a list named on the command line may be a pipe.
+fn read_capped(path: &Path, regular_only: bool) -> io::Result<Vec<u8>> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    if regular_only {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
+    }
+    let file = options.open(path)?;
+    if regular_only && !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, a device or a directory is not read as the word list)",
+        ));
+    }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)?;
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,

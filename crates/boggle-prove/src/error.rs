@@ -94,6 +94,13 @@ pub enum ProveError {
         /// What is wrong.
         reason: BadParams,
     },
+    /// `--resume` found a shard's records but not the settings they were made with.
+    NoSettings {
+        /// The records file.
+        records: PathBuf,
+        /// The settings file that is missing.
+        settings: PathBuf,
+    },
     /// Two shards, or a shard and the command line, have other settings.
     Mismatch {
         /// The first shard's settings.
@@ -387,6 +394,14 @@ impl fmt::Display for ProveError {
                 write!(f, "{}:{line}: {reason}", path.display())
             }
             ProveError::Params { path, reason } => write!(f, "{}: {reason}", path.display()),
+            ProveError::NoSettings { records, settings } => write!(
+                f,
+                "{} is missing while {} holds records: resuming cannot check them, and \
+                 starting over would discard them; put the settings file back, or run \
+                 without --resume to start the shard afresh",
+                settings.display(),
+                records.display()
+            ),
             ProveError::Mismatch {
                 first,
                 second: Some(second),

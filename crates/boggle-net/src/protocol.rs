@@ -466,40 +466,90 @@ pub fn clean(text: &str) -> String {
         .collect()
 }
 
-/// Why a name is refused, or `None` if it is a good player name: 1 to
-/// [`MAX_NAME`] [`is_printable`] characters, a letter or digit among them, no
-/// leading or trailing space.
-pub fn check_name(name: &str) -> Option<String> {
+/// Why a player or room name is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BadName {
+    /// It has no character.
+    Empty {
+        /// What the name names: "name" or "room name".
+        what: &'static str,
+    },
+    /// It has more characters than the cap.
+    TooLong {
+        /// What the name names.
+        what: &'static str,
+        /// The cap, in characters.
+        max: usize,
+    },
+    /// It has a character that is not [`is_printable`].
+    Unprintable {
+        /// What the name names.
+        what: &'static str,
+        /// The first such character.
+        found: char,
+    },
+    /// It has no letter or digit.
+    NoLetter {
+        /// What the name names.
+        what: &'static str,
+    },
+    /// It starts or ends with a space.
+    Spaced {
+        /// What the name names.
+        what: &'static str,
+    },
+}
+
+impl fmt::Display for BadName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadName::Empty { what } => write!(f, "the {what} is empty"),
+            BadName::TooLong { what, max } => {
+                write!(f, "the {what} is longer than {max} characters")
+            }
+            BadName::Unprintable { what, found } => write!(
+                f,
+                "the {what} has a character that is invisible, a control or a symbol (U+{:04X}); \
+                 use letters, digits, spaces and punctuation",
+                u32::from(*found)
+            ),
+            BadName::NoLetter { what } => write!(f, "the {what} has no letter or digit"),
+            BadName::Spaced { what } => write!(f, "the {what} starts or ends with a space"),
+        }
+    }
+}
+
+impl std::error::Error for BadName {}
+
+/// Whether `name` is a good player name: 1 to [`MAX_NAME`] [`is_printable`]
+/// characters, a letter or digit among them, no leading or trailing space.
+pub fn check_name(name: &str) -> Result<(), BadName> {
     check_label("name", name, MAX_NAME)
 }
 
-/// Why a room name is refused, or `None`: as for player names, at most [`MAX_ROOM`].
-pub fn check_room(room: &str) -> Option<String> {
+/// Whether `room` is a good room name: as for player names, at most [`MAX_ROOM`].
+pub fn check_room(room: &str) -> Result<(), BadName> {
     check_label("room name", room, MAX_ROOM)
 }
 
-fn check_label(what: &str, text: &str, max: usize) -> Option<String> {
+fn check_label(what: &'static str, text: &str, max: usize) -> Result<(), BadName> {
     let count = text.chars().count();
     if count == 0 {
-        return Some(format!("the {what} is empty"));
+        return Err(BadName::Empty { what });
     }
     if count > max {
-        return Some(format!("the {what} is longer than {max} characters"));
+        return Err(BadName::TooLong { what, max });
     }
-    if let Some(c) = text.chars().find(|&c| !is_printable(c)) {
-        return Some(format!(
-            "the {what} has a character that is invisible, a control or a symbol (U+{:04X}); \
-             use letters, digits, spaces and punctuation",
-            u32::from(c)
-        ));
+    if let Some(found) = text.chars().find(|&c| !is_printable(c)) {
+        return Err(BadName::Unprintable { what, found });
     }
     if !text.chars().any(char::is_alphanumeric) {
-        return Some(format!("the {what} has no letter or digit"));
+        return Err(BadName::NoLetter { what });
     }
     if text.trim() != text {
-        return Some(format!("the {what} starts or ends with a space"));
+        return Err(BadName::Spaced { what });
     }
-    None
+    Ok(())
 }
 
 /// What two names are compared by: Unicode's confusable skeleton (UTS #39:
@@ -533,7 +583,7 @@ pub fn name_key(name: &str) -> NameKey {
     let skeleton = |text: &str| unicode_security::skeleton(text).collect::<String>();
     NameKey {
         folded: skeleton(&name.to_lowercase()),
-        shown: skeleton(&name).to_lowercase(),
+        shown: skeleton(name).to_lowercase(),
     }
 }
 
@@ -612,8 +662,8 @@ mod tests {
 
     #[test]
     fn names_are_printable_and_short() {
-        assert_eq!(check_name("Ann B."), None);
-        assert_eq!(check_name("Zoë"), None);
+        assert_eq!(check_name("Ann B."), Ok(()));
+        assert_eq!(check_name("Zoë"), Ok(()));
         for bad in [
             "",
             " ann",
@@ -624,7 +674,7 @@ mod tests {
             "a\u{9b}b",
             "abcdefghijklmnopqrstu",
         ] {
-            assert!(check_name(bad).is_some(), "{bad:?}");
+            assert!(check_name(bad).is_err(), "{bad:?}");
         }
         assert_eq!(clean("a\x1b]0;x\x07b"), "a?]0;x?b");
     }
@@ -666,8 +716,8 @@ mod tests {
         ];
         for c in sneaky {
             for text in [format!("ann{c}"), format!("a{c}nn"), c.to_string()] {
-                assert!(check_name(&text).is_some(), "{text:?}");
-                assert!(check_room(&text).is_some(), "{text:?}");
+                assert!(check_name(&text).is_err(), "{text:?}");
+                assert!(check_room(&text).is_err(), "{text:?}");
             }
             assert_eq!(clean(&format!("ann{c}")), "ann?", "{c:?}");
         }
@@ -680,11 +730,11 @@ mod tests {
             "José-María",
             "r2d2",
         ] {
-            assert_eq!(check_name(good), None, "{good:?}");
+            assert_eq!(check_name(good), Ok(()), "{good:?}");
             assert_eq!(clean(good), good);
         }
         for blank in ["...", "-", "' '"] {
-            assert!(check_name(blank).is_some(), "{blank:?}");
+            assert!(check_name(blank).is_err(), "{blank:?}");
         }
         assert!(name_key("Main").same_as(&name_key("main")));
         assert!(name_key("m\u{430}in").same_as(&name_key("main")));

@@ -783,8 +783,8 @@ fn hello(
     now: Instant,
 ) -> Result<Joined, Refusal> {
     check_password(shared, ip, &asked, now)?;
-    if let Some(why) = check_room(asked.room) {
-        return Err(Refusal::new(ErrorCode::BadRoom, why));
+    if let Err(why) = check_room(asked.room) {
+        return Err(Refusal::new(ErrorCode::BadRoom, why.to_string()));
     }
     let key = name_key(asked.room).as_str().to_string();
     // The map stays locked through the join so a room cannot be forgotten

@@ -212,8 +212,8 @@ impl Room {
         fresh_token: String,
         now: Instant,
     ) -> Result<(), Refusal> {
-        if let Some(why) = check_name(name) {
-            return Err(Refusal::new(ErrorCode::BadName, why));
+        if let Err(why) = check_name(name) {
+            return Err(Refusal::new(ErrorCode::BadName, why.to_string()));
         }
         if matches!(self.phase, Phase::Over) {
             return Err(Refusal::new(
@@ -538,25 +538,63 @@ impl Room {
         };
     }
 
+    /// Ends the round: scores it, sends everyone the results, then the lobby.
     fn end_round(&mut self, now: Instant) {
         let phase = std::mem::replace(&mut self.phase, Phase::Lobby);
         let Phase::Playing { template, .. } = phase else {
             self.phase = phase;
             return;
         };
-        let cancel = self.config.duplicates == Duplicates::Cancel;
-        // Who found each word, by seat.
-        let mut finders: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        let finders = self.finders();
+        let (mut results, scores) = self.player_results(&finders);
+        let (shared, shared_total) = self.shared_words(&finders);
+        let (missed, missed_total) = missed_words(&template, &finders);
+        for (player, score) in self.players.iter_mut().zip(&scores) {
+            player.total = player.total.saturating_add(*score);
+            player.ready = false;
+            player.done = false;
+        }
+        results.sort_by(|a, b| b.score.cmp(&a.score).then(b.total.cmp(&a.total)));
+        let last = self.config.rounds.is_some_and(|n| self.round >= n);
+        // One message for the whole room, encoded once by the server.
+        self.send_all(ServerMsg::Results {
+            round: self.round,
+            last,
+            duplicates: self.config.duplicates,
+            players: results,
+            shared,
+            shared_total,
+            missed,
+            missed_total,
+        });
+        self.phase = if last { Phase::Over } else { Phase::Lobby };
+        // The totals changed: the lobby goes out now, after the results.
+        self.lobby_sent = None;
+        self.broadcast_lobby(now);
+    }
+
+    /// Who found each word this round, by seat.
+    fn finders(&self) -> BTreeMap<String, Vec<usize>> {
+        let mut finders: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (seat, player) in self.players.iter().enumerate() {
             for word in player.game.iter().flat_map(|g| g.found_words()) {
-                finders.entry(word.as_str()).or_default().push(seat);
+                finders.entry(word.clone()).or_default().push(seat);
             }
         }
-        let mut results: Vec<PlayerResult> = Vec::with_capacity(self.players.len());
-        let mut scores = Vec::with_capacity(self.players.len());
-        // The message goes to every player: each one's words are listed up to
-        // a share of a fixed budget, so it stays small however many play.
+        finders
+    }
+
+    /// Each player's result (in seat order) and round score, shared words
+    /// cancelled if the room cancels them. Each one's words are listed up to
+    /// a share of a fixed budget, so the message stays small however many play.
+    fn player_results(
+        &self,
+        finders: &BTreeMap<String, Vec<usize>>,
+    ) -> (Vec<PlayerResult>, Vec<u32>) {
+        let cancel = self.config.duplicates == Duplicates::Cancel;
         let listed = words_listed(self.players.len());
+        let mut results = Vec::with_capacity(self.players.len());
+        let mut scores = Vec::with_capacity(self.players.len());
         for player in &self.players {
             let mut words = Vec::new();
             let mut score = 0u32;
@@ -564,8 +602,7 @@ impl Room {
             if let Some(game) = &player.game {
                 for word in game.found_words() {
                     let points = game.get_word_score(word);
-                    let cancelled =
-                        cancel && finders.get(word.as_str()).is_some_and(|f| f.len() >= 2);
+                    let cancelled = cancel && finders.get(word).is_some_and(|f| f.len() >= 2);
                     if !cancelled {
                         score = score.saturating_add(points);
                     }
@@ -588,19 +625,23 @@ impl Room {
                 total: player.total.saturating_add(score),
             });
         }
-        // The words most players shared first, A-Z among equals; a few names each.
-        let mut shared: Vec<(&str, &Vec<usize>)> = finders
+        (results, scores)
+    }
+
+    /// The words most players shared first, A-Z among equals, a few names
+    /// each; and how many words were shared in all.
+    fn shared_words(&self, finders: &BTreeMap<String, Vec<usize>>) -> (Vec<SharedWord>, usize) {
+        let mut shared: Vec<(&String, &Vec<usize>)> = finders
             .iter()
             .filter(|(_, seats)| seats.len() >= 2)
-            .map(|(word, seats)| (*word, seats))
             .collect();
-        let shared_total = shared.len();
+        let total = shared.len();
         shared.sort_by_key(|(_, seats)| std::cmp::Reverse(seats.len()));
-        let shared: Vec<SharedWord> = shared
+        let shown = shared
             .into_iter()
             .take(SHARED_SHOWN)
             .map(|(word, seats)| SharedWord {
-                word: word.to_string(),
+                word: word.clone(),
                 players: seats
                     .iter()
                     .take(SHARED_NAMES)
@@ -609,46 +650,34 @@ impl Room {
                 count: seats.len(),
             })
             .collect();
-        let mut missed: Vec<WordPoints> = template
-            .words()
-            .iter()
-            .filter(|w| !finders.contains_key(w.as_str()))
-            .map(|w| WordPoints {
-                word: w.clone(),
-                points: template.get_word_score(w),
-            })
-            .collect();
-        let missed_total = missed.len();
-        // Best first: most points, then longest, then A-Z (the set is already A-Z).
-        missed.sort_by(|a, b| {
-            b.points
-                .cmp(&a.points)
-                .then(b.word.len().cmp(&a.word.len()))
-        });
-        missed.truncate(MISSED_SHOWN);
-        for (player, score) in self.players.iter_mut().zip(&scores) {
-            player.total = player.total.saturating_add(*score);
-            player.ready = false;
-            player.done = false;
-        }
-        results.sort_by(|a, b| b.score.cmp(&a.score).then(b.total.cmp(&a.total)));
-        let last = self.config.rounds.is_some_and(|n| self.round >= n);
-        let msg = ServerMsg::Results {
-            round: self.round,
-            last,
-            duplicates: self.config.duplicates,
-            players: results,
-            shared,
-            shared_total,
-            missed,
-            missed_total,
-        };
-        self.send_all(msg);
-        self.phase = if last { Phase::Over } else { Phase::Lobby };
-        // The totals changed: the lobby goes out now, after the results.
-        self.lobby_sent = None;
-        self.broadcast_lobby(now);
+        (shown, total)
     }
+}
+
+/// The board's words nobody found, best first (most points, then longest,
+/// then A-Z), at most [`MISSED_SHOWN`]; and how many there were.
+fn missed_words(
+    template: &Game,
+    finders: &BTreeMap<String, Vec<usize>>,
+) -> (Vec<WordPoints>, usize) {
+    let mut missed: Vec<WordPoints> = template
+        .words()
+        .iter()
+        .filter(|w| !finders.contains_key(w.as_str()))
+        .map(|w| WordPoints {
+            word: w.clone(),
+            points: template.get_word_score(w),
+        })
+        .collect();
+    let total = missed.len();
+    // The set is already A-Z, and the sort is stable.
+    missed.sort_by(|a, b| {
+        b.points
+            .cmp(&a.points)
+            .then(b.word.len().cmp(&a.word.len()))
+    });
+    missed.truncate(MISSED_SHOWN);
+    (missed, total)
 }
 
 /// The `round_start` message for `player`: the board, the time left and what they have found.

@@ -526,3 +526,29 @@ fn names_that_look_alike_in_capitals_are_one_name() {
     room.join(2, "lan", None, "t2".into(), t0)
         .expect("small i and small l do not look alike");
 }
+
+/// Issue 45 item 6: the results of a round are one message for the whole
+/// room (encoded once by the server), not a copy per player.
+#[test]
+fn the_results_are_one_message_for_the_whole_room() {
+    let t0 = Instant::now();
+    let mut room = room(Duplicates::Cancel, 3, None);
+    for (conn, name) in [(1, "ann"), (2, "bob"), (3, "cy")] {
+        room.join(conn, name, None, format!("t{conn}"), t0)
+            .expect("joins");
+        room.ready(conn, t0);
+    }
+    assert!(room.is_playing());
+    room.word(1, "eat", t0);
+    room.drain();
+    for conn in 1..=3 {
+        room.done(conn, t0);
+    }
+    let out = room.drain();
+    let results: Vec<&Envelope> = out
+        .iter()
+        .filter(|e| matches!(e.msg, ServerMsg::Results { .. }))
+        .collect();
+    assert_eq!(results.len(), 1, "one results message");
+    assert_eq!(results[0].to, [1, 2, 3], "to every player");
+}

@@ -3,7 +3,7 @@
 # a release server on 127.0.0.1, runs examples/net_load.rs against it (500
 # clients in 50 rooms, a word every 100 ms for 60 s by default), and reports
 # the verdict latency, the time the results take to reach every client after
-# its `done`, and the server's peak resident memory (VmHWM).
+# the round's last `done`, and the server's peak resident memory (VmHWM).
 #
 #   scripts/net-load.sh [CLIENTS] [ROOMS] [SECONDS] [INTERVAL_MS]
 #   scripts/net-load.sh room1000

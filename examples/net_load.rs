@@ -100,6 +100,10 @@ struct Outcome {
     verdict_points: u32,
     result_score: Option<u32>,
     latencies_us: Vec<u64>,
+    /// When the client sent `done`.
+    done_at: Option<Instant>,
+    /// When the results reached it.
+    results_at: Option<Instant>,
     error: Option<String>,
     /// Played over the web side's WebSocket.
     web: bool,
@@ -163,6 +167,8 @@ fn main() {
                     verdict_points: 0,
                     result_score: None,
                     latencies_us: Vec::new(),
+                    done_at: None,
+                    results_at: None,
                     error: None,
                     web: web.is_some() && i % 2 == 1,
                 };
@@ -232,6 +238,21 @@ fn main() {
         at(0.99) as f64 / 1000.0,
         latencies.last().copied().unwrap_or(0) as f64 / 1000.0
     );
+    // The round ends at the last `done` (in one room; across rooms, the
+    // latest room's); delivery is measured from there.
+    if let Some(round_end) = outcomes.iter().filter_map(|o| o.done_at).max() {
+        let mut results: Vec<u64> = outcomes
+            .iter()
+            .filter_map(|o| o.results_at)
+            .map(|at| at.saturating_duration_since(round_end).as_micros() as u64)
+            .collect();
+        results.sort_unstable();
+        println!(
+            "results delivered after the last done: p50 {:.2} ms, all {:.2} ms",
+            quantile(&results, 0.50) as f64 / 1000.0,
+            results.last().copied().unwrap_or(0) as f64 / 1000.0
+        );
+    }
     if web.is_some() {
         for (label, over_web) in [("TCP", false), ("WebSocket", true)] {
             let mut part: Vec<u64> = outcomes
@@ -299,6 +320,7 @@ async fn client(
             _ = ticker.tick(), if sending => {
                 if Instant::now() >= end {
                     sending = false;
+                    outcome.done_at = Some(Instant::now());
                     write.send(&ClientMsg::Done).await?;
                     continue;
                 }
@@ -320,6 +342,7 @@ async fn client(
                         outcome.verdict_points += points;
                     }
                     Ok(ServerMsg::Results { players, .. }) => {
+                        outcome.results_at = Some(Instant::now());
                         outcome.result_score = players.iter().find(|p| p.name == name).map(|p| p.score);
                         return Ok(());
                     }

@@ -2,12 +2,22 @@
 # Load check for `boggle serve` on loopback (never run by `make test`): starts
 # a release server on 127.0.0.1, runs examples/net_load.rs against it (500
 # clients in 50 rooms, a word every 100 ms for 60 s by default), and reports
-# the verdict latency and the server's peak resident memory (VmHWM).
+# the verdict latency, the time the results take to reach every client after
+# the round's last `done`, and the server's peak resident memory (VmHWM).
 #
 #   scripts/net-load.sh [CLIENTS] [ROOMS] [SECONDS] [INTERVAL_MS]
+#   scripts/net-load.sh room1000
+#
+# `room1000` is one room of 1,000 players with about 60 words each (a word
+# every 100 ms for 6 s): the end-of-round results go to all of them at once
+# (issue 45 item 6), so its figures are the peak memory and delivery time
+# of one big results message.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = room1000 ]; then
+    set -- 1000 1 6 100
+fi
 clients=${1:-500}
 rooms=${2:-50}
 seconds=${3:-60}
@@ -28,9 +38,10 @@ ulimit -n 4096 2>/dev/null || true
 # Every room starts its round when all its clients are in; counted duplicates
 # let each client check the results' score against its own verdicts.
 ./target/release/boggle serve --listen "127.0.0.1:$port" --rules classic --seed 1 \
-    --min-players "$per_room" --max-players "$per_room" --time $(( seconds + 60 )) \
+    --min-players "$per_room" --time $(( seconds + 60 )) \
     --rounds 1 --duplicates count --max-connections $(( clients + 100 )) --max-rooms "$rooms" \
-    --address-rate $(( clients + 100 )) "${web_flags[@]}" \
+    --address-rate $(( clients + 100 )) --max-address-connections $(( clients + 100 )) \
+    --max-players "$(( per_room > 1000 ? 1000 : per_room ))" "${web_flags[@]}" \
     > /tmp/net-load-server.out 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT

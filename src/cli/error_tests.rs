@@ -123,7 +123,8 @@ fn dictionary(prev: Option<&DictionaryError>) -> Option<DictionaryError> {
     let path = path("w.txt");
     Some(match prev {
         None => DictionaryError::Io { path, source: os() },
-        Some(DictionaryError::Io { .. }) => DictionaryError::TooLarge { path },
+        Some(DictionaryError::Io { .. }) => DictionaryError::NotAFile { path },
+        Some(DictionaryError::NotAFile { .. }) => DictionaryError::TooLarge { path },
         Some(DictionaryError::TooLarge { .. }) => DictionaryError::NoWords { path },
         Some(DictionaryError::NoWords { .. }) => DictionaryError::TooManyLetters { path },
         Some(DictionaryError::TooManyLetters { .. }) => return None,
@@ -321,7 +322,11 @@ fn prove(prev: Option<&ProveError>) -> Option<ProveError> {
         },
         Some(E::TooBig { .. }) => E::Locked { path: shard() },
         Some(E::Locked { .. }) => E::NoShards { dir: path("out") },
-        Some(E::NoShards { .. }) => E::Record {
+        Some(E::NoShards { .. }) => E::NoSettings {
+            records: shard(),
+            settings: params(),
+        },
+        Some(E::NoSettings { .. }) => E::Record {
             path: shard(),
             line: 3,
             reason: BadRecord::Cpu,

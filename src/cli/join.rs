@@ -58,17 +58,17 @@ pub struct JoinArgs {
 /// Joins a server and plays until the room's last round or the end of input.
 pub fn run(args: &JoinArgs) -> Result<(), CliError> {
     // Checked here too, so a bad name is a usage error before any connection.
-    if let Some(why) = check_name(&args.name) {
+    if let Err(why) = check_name(&args.name) {
         return Err(super::UsageError::Label {
             flag: "--name",
-            reason: why,
+            reason: why.to_string(),
         }
         .into());
     }
-    if let Some(why) = check_room(&args.room) {
+    if let Err(why) = check_room(&args.room) {
         return Err(super::UsageError::Label {
             flag: "--room",
-            reason: why,
+            reason: why.to_string(),
         }
         .into());
     }

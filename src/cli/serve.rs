@@ -2,7 +2,10 @@
 //! dictionary and board once, prints `listening on ADDR:PORT` (and, with
 //! `--web`, `web page on http://ADDR:PORT/`), and runs
 //! [`boggle_net::server`] (and [`boggle_net::web`] beside it, into the same
-//! rooms) until SIGINT, SIGTERM or SIGHUP.
+//! rooms) until SIGINT, SIGTERM or SIGHUP, or until the web listener fails
+//! (then it exits with the reason). The server's log (binds, rooms opened
+//! and closed, refusals, fatal client errors) goes to stderr, filtered by
+//! `RUST_LOG` (warnings only without it; `RUST_LOG=info` shows every event).
 
 use super::CliError;
 use std::io::Write;
@@ -20,7 +23,7 @@ use boggle_game::word_find::WordFind;
 use boggle_net::protocol::{Duplicates, MAX_PLAYERS};
 use boggle_net::room::RoomConfig;
 use boggle_net::server::{Limits, Server, ServerConfig};
-use boggle_net::web::Web;
+use boggle_net::web::{Options, Web};
 
 /// The port `boggle serve` listens on and `boggle join HOST` connects to
 /// when none is given.
@@ -40,6 +43,14 @@ pub struct ServeArgs {
     /// its WebSocket at /ws, into the same rooms (127.0.0.1:8040 without a value)
     #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, default_missing_value = DEFAULT_WEB)]
     pub web: Option<String>,
+    /// A host name the page may be asked for besides its address (a
+    /// reverse proxy's public name; requests naming any other are refused)
+    #[arg(long = "web-host", value_name = "NAME")]
+    pub web_host: Vec<String>,
+    /// Take each browser's address from X-Forwarded-For / Forwarded, as a
+    /// reverse proxy in front sets it (only with such a proxy)
+    #[arg(long = "trust-proxy")]
+    pub trust_proxy: bool,
     /// The word list.
     #[command(flatten)]
     pub dict: super::args::DictArgs,
@@ -78,6 +89,16 @@ pub struct ServeArgs {
     /// Most rooms at once
     #[arg(long = "max-rooms", value_name = "N", default_value_t = 200)]
     pub max_rooms: usize,
+    /// Most connections open at once from one address
+    #[arg(
+        long = "max-address-connections",
+        value_name = "N",
+        default_value_t = 50
+    )]
+    pub max_address_connections: usize,
+    /// Most open rooms made from one address
+    #[arg(long = "max-address-rooms", value_name = "N", default_value_t = 10)]
+    pub max_address_rooms: usize,
     /// Most players in one room, 1 to 1000
     #[arg(long = "max-players", value_name = "N", default_value_t = 50, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_PLAYERS as u64))]
     pub max_players: usize,
@@ -94,9 +115,18 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Classic, "serve")?;
-    if args.min_players == 0 || args.max_players == 0 || args.max_rooms == 0 {
+    let caps = [
+        args.min_players,
+        args.max_players,
+        args.max_rooms,
+        args.max_connections,
+        args.max_address_connections,
+        args.max_address_rooms,
+    ];
+    if caps.contains(&0) {
         return Err(UsageError::TooSmall {
-            flags: "--min-players, --max-players and --max-rooms",
+            flags: "--min-players, --max-players, --max-rooms, --max-connections, \
+                    --max-address-connections and --max-address-rooms",
             least: "1",
         }
         .into());
@@ -148,17 +178,32 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
         )?,
         seed: args.seed,
         limits: Limits {
-            max_connections: args.max_connections.max(1),
+            max_connections: args.max_connections,
             max_rooms: args.max_rooms,
+            connections_per_address: args.max_address_connections,
+            rooms_per_address: args.max_address_rooms,
             connects_per_sec: f64::from(args.address_rate),
             ..Limits::default()
         },
     })
 }
 
-/// Runs the server until SIGINT, SIGTERM or SIGHUP.
+/// Sends the server's log to stderr, filtered by `RUST_LOG` (warnings without it).
+fn log_to_stderr() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    // Only fails if a subscriber is set already (a second run in one process).
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
+}
+
+/// Runs the server until SIGINT, SIGTERM or SIGHUP, or the web listener fails.
 pub fn run(args: &ServeArgs) -> Result<(), CliError> {
     let config = config(args)?;
+    log_to_stderr();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -173,27 +218,34 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
                 })?;
         let addr = server.local_addr().map_err(CliError::Server)?;
         let web = match &args.web {
-            Some(web_addr) => Some(Web::bind(web_addr, server.entrance()).await.map_err(
-                |source| CliError::ListenWeb {
+            Some(web_addr) => {
+                let options = Options {
+                    hosts: args.web_host.clone(),
+                    trust_proxy: args.trust_proxy,
+                };
+                let web = Web::bind_with(web_addr, server.entrance(), options);
+                Some(web.await.map_err(|source| CliError::ListenWeb {
                     addr: web_addr.clone(),
                     source,
-                },
-            )?),
+                })?)
+            }
             None => None,
         };
         let mut out = std::io::stdout().lock();
         writeln!(out, "listening on {addr}").map_err(Error::Output)?;
+        tracing::info!(%addr, "listening");
         if let Some(web) = &web {
             let web_addr = web.local_addr().map_err(CliError::Server)?;
             writeln!(out, "web page on http://{web_addr}/").map_err(Error::Output)?;
+            tracing::info!(addr = %web_addr, "web page served");
         }
         out.flush().map_err(Error::Output)?;
         drop(out);
-        if let Some(web) = web {
-            // It stops when the server starts shutting down (the entrance says so).
-            tokio::spawn(web.run());
+        match web {
+            Some(web) => server.run_beside(web.run(), stop_signal()).await,
+            None => server.run(stop_signal()).await,
         }
-        server.run(stop_signal()).await.map_err(CliError::Server)
+        .map_err(CliError::Server)
     })?;
     Ok(())
 }

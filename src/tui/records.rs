@@ -19,6 +19,7 @@ use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The first line of a records file, naming its format.
 const HEADER: &str = "boggle records 1";
@@ -290,9 +291,15 @@ fn update_with<T>(
     })
 }
 
+/// How long a save or a load waits for another process to let go of the
+/// lock: a save takes milliseconds, so one held longer is held by something
+/// else, and the game says the records were not saved rather than hang.
+pub const LOCK_WAIT: Duration = Duration::from_secs(3);
+
 /// Runs `body` holding an exclusive `flock` on `<path>.lock`, creating the
-/// records' directory first. Waits for another process's save (milliseconds)
-/// if need be; the kernel drops the lock if a process dies holding it, so a
+/// records' directory first. Waits up to [`LOCK_WAIT`] for another
+/// process's save, never blocked in the kernel (so every signal is handled
+/// as it comes); the kernel drops the lock if a process dies holding it, so a
 /// killed game never leaves it held. The lock file is never removed: removing
 /// it while another process waits on it would let a third lock a new one.
 fn locked<T>(
@@ -319,15 +326,39 @@ fn locked<T>(
     if !file.metadata().map_err(fail)?.is_file() {
         return Err(RecordsError::NotAFile { path: lock_path });
     }
-    let mut lock = fd_lock::RwLock::new(file);
-    let _guard = loop {
-        match lock.write() {
-            Ok(guard) => break guard,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(fail(e)),
-        }
-    };
+    let _locked = lock_within(file, LOCK_WAIT).map_err(fail)?;
     body()
+}
+
+/// Takes an exclusive lock on `file`, waiting at most `wait`; the file
+/// comes back holding it (closing the file lets go). The wait is in the
+/// kernel, which wakes waiters in turn, but on a thread of its own, so this
+/// thread sees every signal and gives up in time; a lock taken after it gave
+/// up is let go at once, when the waiting thread finds nobody to give it to.
+fn lock_within(file: File, wait: Duration) -> io::Result<File> {
+    let (give, take) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lock = fd_lock::RwLock::new(file);
+        let locked = loop {
+            match lock.write() {
+                Ok(guard) => {
+                    // The lock is the open file's: it stays held until the file is closed.
+                    std::mem::forget(guard);
+                    break Ok(());
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => break Err(e),
+            }
+        };
+        let _ = give.send(locked.map(|()| lock.into_inner()));
+    });
+    match take.recv_timeout(wait) {
+        Ok(locked) => locked,
+        Err(_) => Err(io::Error::new(
+            io::ErrorKind::TimedOut,
+            format!("another process has held it for {} s", wait.as_secs()),
+        )),
+    }
 }
 
 /// Whether opening a path goes through a symbolic link there.
@@ -478,8 +509,24 @@ fn remove_stale_temps(path: &Path) {
 
 /// Writes `bytes` to `path` atomically (the lock is held): a temporary file
 /// with a random name, created new (so never through a planted link), synced,
-/// then renamed over `path`. A failure removes the temporary file.
+/// then renamed over `path`. A failure removes the temporary file. A records
+/// file that is a symbolic link (one kept with a user's other settings) stays
+/// one: its target is what is replaced.
 fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let is_link = fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink());
+    let target = if is_link {
+        match fs::canonicalize(path) {
+            Ok(target) => target,
+            // A link to a file not made yet: the file is made where it points.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                directory(path).join(fs::read_link(path)?)
+            }
+            Err(e) => return Err(e),
+        }
+    } else {
+        path.to_path_buf()
+    };
+    let path = target.as_path();
     let dir = directory(path);
     let mut temp = tempfile::Builder::new()
         .prefix(&temp_prefix(path))

@@ -627,3 +627,39 @@ fn best_skips_and_counts_boards_whose_search_passes_the_budget() {
     );
     assert!(found.is_empty(), "{found:?}");
 }
+
+/// Issue 45 item 9: a FIFO named `words.txt` in the working directory does
+/// not hang the default game or `serve --rules project4`: the list nobody
+/// named is refused, with its name, since it is not a regular file.
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_words_txt_is_refused_not_waited_on() {
+    let dir = TempDir::new("fifo-words");
+    let fifo = dir.path().join("words.txt");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo is there");
+    // Under `timeout`: a hang is exit 124, a failure rather than a stuck test.
+    let guarded = |args: &[&str]| {
+        Command::new("timeout")
+            .arg("20")
+            .arg(env!("CARGO_BIN_EXE_boggle"))
+            .args(args)
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("timeout (coreutils) runs the binary")
+    };
+    let game = guarded(&[]);
+    let (code, stderr) = finish(game, [BOARD, b"q\n"].concat());
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("words.txt") && stderr.contains("not a regular file"),
+        "{stderr}"
+    );
+    let serve = guarded(&["serve", "--rules", "project4", "--listen", "127.0.0.1:0"]);
+    let (code, stderr) = finish(serve, Vec::new());
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("not a regular file"), "{stderr}");
+}

@@ -36,6 +36,7 @@ mod transcript;
 mod tui_pty;
 mod tui_records;
 mod versus;
+mod web_attacks;
 mod web_browser;
 mod word_find;
 mod word_lists;

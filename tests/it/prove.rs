@@ -601,3 +601,45 @@ fn crafted_settings_shard_counts_buckets_and_files_are_refused() {
         }
     }
 }
+
+/// Issue 45 item 8: a symbolic link planted under a shard's records name is
+/// not followed (its target is left as it was), and `--resume` with the
+/// records there but the settings gone refuses and says why instead of
+/// starting over.
+#[cfg(unix)]
+#[test]
+fn planted_links_are_not_followed_and_records_without_settings_are_kept() {
+    let dir = TempDir::new("prove-planted");
+    dir.write("words.txt", WORDS.join("\n"));
+    std::fs::create_dir_all(dir.path().join("out")).expect("out");
+    let target = dir.write("precious.txt", "not a shard\n");
+    let link = dir.path().join("out/shard-0-of-4.ndjson");
+    std::os::unix::fs::symlink(&target, &link).expect("a link");
+    let run = prove_cli(&dir, &["--shard", "0/4", "--out", "out"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&target).ok().as_deref(),
+        Some("not a shard\n")
+    );
+    std::fs::remove_file(&link).expect("the link removed");
+
+    let run = prove_cli(&dir, &["--shard", "1/3", "--out", "out"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let records = dir.path().join("out/shard-1-of-3.ndjson");
+    let before = std::fs::read_to_string(&records).expect("records");
+    assert!(!before.is_empty(), "shard 1 has records");
+    std::fs::remove_file(dir.path().join("out/shard-1-of-3.params.json")).expect("settings");
+    let resumed = prove_cli(&dir, &["--shard", "1/3", "--out", "out", "--resume"]);
+    assert_eq!(resumed.code, Some(1), "{}", resumed.stderr);
+    assert!(
+        resumed.stderr.contains("is missing while") && resumed.stderr.contains("--resume"),
+        "{}",
+        resumed.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(&records).ok().as_deref(),
+        Some(before.as_str()),
+        "the records are kept"
+    );
+}

@@ -253,3 +253,48 @@ fn a_link_planted_at_a_temporary_name_is_never_written_through() {
     assert_eq!(std::fs::read_to_string(&victim).expect("reads"), "precious");
     assert_eq!(games(&path, 0), 1);
 }
+
+/// Issue 45 item 9: a lock another process holds for good is waited on for
+/// a few seconds, not for ever: the save fails saying why, and the records
+/// are untouched.
+#[test]
+fn a_lock_held_elsewhere_is_waited_on_for_a_time_limit_only() {
+    let dir = TempDir::new("records-held");
+    let path = dir.path().join("records.tsv");
+    Records::update(&path, |r| r.add_game(key(1), 10)).expect("a first save");
+    let lock = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.path().join("records.tsv.lock"))
+        .expect("the lock file is there");
+    let mut held = fd_lock::RwLock::new(lock);
+    let _guard = held.write().expect("held by the test");
+    let (done, waited) = mpsc::channel();
+    let saver = path.clone();
+    std::thread::spawn(move || {
+        let _ = done.send(Records::update(&saver, |r| r.add_game(key(2), 20)).is_err());
+    });
+    let failed = waited
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the save gives up within its time limit");
+    assert!(failed, "the save is refused while the lock is held");
+}
+
+/// Issue 45 item 9: a records file that is a symbolic link stays one after
+/// a save; what it points to is updated.
+#[cfg(unix)]
+#[test]
+fn a_records_file_that_is_a_link_stays_a_link() {
+    let dir = TempDir::new("records-link");
+    let target = dir.path().join("kept-elsewhere.tsv");
+    let link = dir.path().join("records.tsv");
+    std::os::unix::fs::symlink(&target, &link).expect("a link");
+    Records::update(&link, |r| r.add_game(key(1), 10)).expect("saved");
+    Records::update(&link, |r| r.add_game(key(2), 20)).expect("saved again");
+    let meta = std::fs::symlink_metadata(&link).expect("there");
+    assert!(meta.file_type().is_symlink(), "still a link");
+    let text = std::fs::read_to_string(&target).expect("the target holds the records");
+    assert!(
+        text.contains("words-1.txt") && text.contains("words-2.txt"),
+        "{text}"
+    );
+}

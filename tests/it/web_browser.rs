@@ -217,6 +217,9 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
             .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
             .args(["--board", BOARD, "--time", "600", "--min-players", "2"])
             .args(["--rules", "project4"])
+            // The relay below (a dropped connection) is another port of
+            // 127.0.0.1, which the page's requests then name as their Host.
+            .args(["--web-host", "127.0.0.1"])
             .arg("--dict")
             .arg(&dict)
             .stdin(Stdio::null())

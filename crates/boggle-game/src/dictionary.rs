@@ -116,6 +116,16 @@ pub enum DictionaryError {
         /// What the operating system said.
         source: io::Error,
     },
+    /// The `words.txt` found in the working directory is not a regular file
+    /// (a FIFO would hang the game before it says anything).
+    #[error(
+        "{} is not a regular file (a FIFO, a device or a directory is not read as the word list)",
+        path.display()
+    )]
+    NotAFile {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file is larger than [`MAX_FILE_BYTES`]: no word list is.
     #[error(
         "dictionary {} is larger than {} MiB (a word list is a few MB)",
@@ -203,7 +213,7 @@ impl Dictionary {
         if !path.exists() {
             return Ok(Dictionary::embedded());
         }
-        let bytes = read_words_file(path)?;
+        let bytes = read_capped(path, true)?;
         let mut dictionary = Dictionary::from_file_bytes(path, &bytes)?;
         if bytes == EMBEDDED_WORDS.as_bytes() {
             dictionary.source = format!("{DEFAULT_FILE} (course list)");
@@ -540,13 +550,36 @@ pub fn thousands(n: usize) -> String {
 /// [`MAX_FILE_BYTES`], so a path naming something endless such as
 /// `/dev/zero` costs no more memory than that.
 fn read_words_file(path: &Path) -> Result<Vec<u8>, DictionaryError> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|file| file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|source| DictionaryError::Io {
+    read_capped(path, false)
+}
+
+/// The whole file, unless it is longer than [`MAX_FILE_BYTES`]. With
+/// `regular_only` (the `words.txt` picked up from the working directory,
+/// which nobody named), the open does not wait (a FIFO without a writer
+/// would hang the game before it says anything) and anything but a regular
+/// file is refused; a list named on the command line may be a pipe.
+fn read_capped(path: &Path, regular_only: bool) -> Result<Vec<u8>, DictionaryError> {
+    let io = |source| DictionaryError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    if regular_only {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
+    }
+    let file = options.open(path).map_err(io)?;
+    if regular_only && !file.metadata().map_err(io)?.is_file() {
+        return Err(DictionaryError::NotAFile {
             path: path.to_path_buf(),
-            source,
-        })?;
+        });
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(DictionaryError::TooLarge {
             path: path.to_path_buf(),

@@ -5,11 +5,13 @@
 //! `AddressLimiter`, which counts by address what an attacker could
 //! otherwise repeat without end over fresh connections: new connections (each
 //! join is one, since a second `hello` on a connection is refused) and failed
-//! passwords and tokens.
+//! passwords and tokens. `PerAddress` counts what an address holds at
+//! once (open connections, rooms it made, unanswered HTTP connections),
+//! each place held by a `Place` that gives it back when dropped.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What the server allows each client and in all.
@@ -43,6 +45,10 @@ pub struct Limits {
     pub queued_total: usize,
     /// Time to write one line to a client.
     pub write_timeout: Duration,
+    /// Connections open at once from one address.
+    pub connections_per_address: usize,
+    /// Rooms one address may have made that are still open.
+    pub rooms_per_address: usize,
 }
 
 /// A connection burst from one address may be this many seconds' worth.
@@ -68,6 +74,8 @@ impl Default for Limits {
             queue_bytes: 2 << 20,
             queued_total: 32 << 20,
             write_timeout: Duration::from_secs(10),
+            connections_per_address: 50,
+            rooms_per_address: 10,
         }
     }
 }
@@ -134,6 +142,75 @@ impl Bucket {
 /// The addresses counted at most (past it, those with nothing counted are forgotten).
 const MAX_ADDRESSES: usize = 16_384;
 
+/// What addresses are counted by: an IPv4 address (a mapped one as
+/// itself), or an IPv6 address's /64, the block one machine is usually
+/// given, so a client cannot dodge a count by changing addresses within it.
+pub(crate) fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+        },
+        v4 => v4,
+    }
+}
+
+/// Places held at once by each address ([`address_key`]), at most `cap` each.
+#[derive(Debug)]
+pub(crate) struct PerAddress {
+    cap: usize,
+    held: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One place taken from a [`PerAddress`]; dropping it gives the place back.
+#[derive(Debug)]
+pub(crate) struct Place {
+    of: Arc<PerAddress>,
+    key: IpAddr,
+}
+
+impl PerAddress {
+    pub(crate) fn new(cap: usize) -> Arc<PerAddress> {
+        Arc::new(PerAddress {
+            cap,
+            held: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, usize>> {
+        self.held
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A place for `ip`, or `None` if it holds its cap already.
+    pub(crate) fn take(self: &Arc<Self>, ip: IpAddr) -> Option<Place> {
+        let key = address_key(ip);
+        let mut held = self.lock();
+        let count = held.entry(key).or_insert(0);
+        if *count >= self.cap {
+            return None;
+        }
+        *count += 1;
+        Some(Place {
+            of: Arc::clone(self),
+            key,
+        })
+    }
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut held = self.of.lock();
+        if let Some(count) = held.get_mut(&self.key) {
+            *count -= 1;
+            if *count == 0 {
+                held.remove(&self.key);
+            }
+        }
+    }
+}
+
 /// Rates counted by address. An IPv6 address counts by its /64, the block
 /// one machine is usually given, so a client cannot dodge the count by
 /// changing addresses within it.
@@ -167,13 +244,7 @@ impl AddressLimiter {
     }
 
     fn with<T>(&self, ip: IpAddr, now: Instant, f: impl FnOnce(&mut Counted) -> T) -> T {
-        let key = match ip {
-            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-                Some(v4) => IpAddr::V4(v4),
-                None => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
-            },
-            v4 => v4,
-        };
+        let key = address_key(ip);
         let mut map = self
             .by_address
             .lock()
@@ -237,6 +308,27 @@ mod tests {
             "refilled to the burst only"
         );
         assert!(!bucket.take(t0 + Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn an_address_holds_at_most_its_cap_of_places_and_gets_them_back() {
+        let places = PerAddress::new(2);
+        let one: IpAddr = "127.0.0.1".parse().expect("address");
+        let v6a: IpAddr = "2001:db8::1".parse().expect("address");
+        let v6b: IpAddr = "2001:db8::2".parse().expect("address");
+        let first = places.take(one);
+        let second = places.take(one);
+        assert!(first.is_some() && second.is_some());
+        assert!(places.take(one).is_none(), "past the cap");
+        drop(first);
+        assert!(
+            places.take(one).is_some(),
+            "a place given back is free again"
+        );
+        let _a = places.take(v6a);
+        let _b = places.take(v6a);
+        assert!(places.take(v6b).is_none(), "one /64 is one address");
+        assert!(places.take("127.0.0.2".parse().expect("address")).is_some());
     }
 
     #[test]

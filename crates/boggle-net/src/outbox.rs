@@ -2,7 +2,7 @@
 //! messages: a queue of encoded lines that a writer task empties, with a cap
 //! of its own ([`super::limits::Limits::queue_bytes`]) and a share of a cap
 //! on all queues together ([`Budget`]). A line sent to a whole room is
-//! encoded once and shared ([`Line`] is a reference), and counted once in the
+//! encoded once and shared ([`Encoded`] is a reference), and counted once in the
 //! budget. A newer lobby replaces one still waiting, so a client that reads
 //! slowly gets the room as it is, not every step of it.
 
@@ -42,7 +42,7 @@ impl Budget {
 
 /// One encoded message, newline included, shared by the queues that send it.
 #[derive(Clone, Debug)]
-pub(crate) struct Line(Arc<Counted>);
+pub(crate) struct Encoded(Arc<Counted>);
 
 #[derive(Debug)]
 struct Counted {
@@ -58,11 +58,11 @@ impl Drop for Counted {
     }
 }
 
-impl Line {
+impl Encoded {
     /// `text`, counted in `budget` until the last queue lets go of it.
-    pub(crate) fn new(text: String, budget: &Arc<Budget>) -> Line {
+    pub(crate) fn new(text: String, budget: &Arc<Budget>) -> Encoded {
         budget.used.fetch_add(text.len(), Ordering::Relaxed);
-        Line(Arc::new(Counted {
+        Encoded(Arc::new(Counted {
             text,
             budget: Arc::clone(budget),
         }))
@@ -86,7 +86,7 @@ pub(crate) enum Kind {
 
 #[derive(Debug, Default)]
 struct Queue {
-    lines: VecDeque<(Line, Kind)>,
+    lines: VecDeque<(Encoded, Kind)>,
     bytes: usize,
     closed: bool,
 }
@@ -121,7 +121,7 @@ impl Outbox {
     /// would pass its cap, or every queue together is past theirs and this
     /// one holds more than a reading client would) or the queue is closed:
     /// the caller drops the client.
-    pub(crate) fn push(&self, line: Line, kind: Kind) -> bool {
+    pub(crate) fn push(&self, line: Encoded, kind: Kind) -> bool {
         let mut queue = self.lock();
         if queue.closed {
             return false;
@@ -146,7 +146,7 @@ impl Outbox {
 
     /// Queues a last line whatever the caps, and closes the queue: the
     /// writer sends what is left, then ends.
-    pub(crate) fn close_with(&self, last: Option<Line>) {
+    pub(crate) fn close_with(&self, last: Option<Encoded>) {
         let mut queue = self.lock();
         if let Some(line) = last {
             queue.bytes += line.len();
@@ -168,7 +168,7 @@ impl Outbox {
     }
 
     /// The next line to send; `None` once the queue is closed and empty.
-    pub(crate) async fn next(&self) -> Option<Line> {
+    pub(crate) async fn next(&self) -> Option<Encoded> {
         loop {
             {
                 let mut queue = self.lock();
@@ -195,8 +195,8 @@ impl Outbox {
 mod tests {
     use super::*;
 
-    fn line(budget: &Arc<Budget>, n: usize) -> Line {
-        Line::new("x".repeat(n), budget)
+    fn line(budget: &Arc<Budget>, n: usize) -> Encoded {
+        Encoded::new("x".repeat(n), budget)
     }
 
     #[tokio::test]

@@ -490,48 +490,113 @@ pub fn clean(text: &str) -> String {
         .collect()
 }
 
-/// Why a name is refused, or `None` if it is a good player name: 1 to
-/// [`MAX_NAME`] [`is_printable`] characters, a letter or digit among them, no
-/// leading or trailing space.
-pub fn check_name(name: &str) -> Option<String> {
+/// Why a player or room name is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadName {
+    /// It has no character.
+    #[error("the {what} is empty")]
+    Empty {
+        /// What the name names: "name" or "room name".
+        what: &'static str,
+    },
+    /// It has more characters than the cap.
+    #[error("the {what} is longer than {max} characters")]
+    TooLong {
+        /// What the name names.
+        what: &'static str,
+        /// The cap, in characters.
+        max: usize,
+    },
+    /// It has a character that is not [`is_printable`].
+    #[error(
+        "the {what} has a character that is invisible, a control or a symbol (U+{:04X}); \
+         use letters, digits, spaces and punctuation",
+        u32::from(*found)
+    )]
+    Unprintable {
+        /// What the name names.
+        what: &'static str,
+        /// The first such character.
+        found: char,
+    },
+    /// It has no letter or digit.
+    #[error("the {what} has no letter or digit")]
+    NoLetter {
+        /// What the name names.
+        what: &'static str,
+    },
+    /// It starts or ends with a space.
+    #[error("the {what} starts or ends with a space")]
+    Spaced {
+        /// What the name names.
+        what: &'static str,
+    },
+}
+
+/// Whether `name` is a good player name: 1 to [`MAX_NAME`] [`is_printable`]
+/// characters, a letter or digit among them, no leading or trailing space.
+pub fn check_name(name: &str) -> Result<(), BadName> {
     check_label("name", name, MAX_NAME)
 }
 
-/// Why a room name is refused, or `None`: as for player names, at most [`MAX_ROOM`].
-pub fn check_room(room: &str) -> Option<String> {
+/// Whether `room` is a good room name: as for player names, at most [`MAX_ROOM`].
+pub fn check_room(room: &str) -> Result<(), BadName> {
     check_label("room name", room, MAX_ROOM)
 }
 
-fn check_label(what: &str, text: &str, max: usize) -> Option<String> {
+fn check_label(what: &'static str, text: &str, max: usize) -> Result<(), BadName> {
     let count = text.chars().count();
     if count == 0 {
-        return Some(format!("the {what} is empty"));
+        return Err(BadName::Empty { what });
     }
     if count > max {
-        return Some(format!("the {what} is longer than {max} characters"));
+        return Err(BadName::TooLong { what, max });
     }
-    if let Some(c) = text.chars().find(|&c| !is_printable(c)) {
-        return Some(format!(
-            "the {what} has a character that is invisible, a control or a symbol (U+{:04X}); \
-             use letters, digits, spaces and punctuation",
-            u32::from(c)
-        ));
+    if let Some(found) = text.chars().find(|&c| !is_printable(c)) {
+        return Err(BadName::Unprintable { what, found });
     }
     if !text.chars().any(char::is_alphanumeric) {
-        return Some(format!("the {what} has no letter or digit"));
+        return Err(BadName::NoLetter { what });
     }
     if text.trim() != text {
-        return Some(format!("the {what} starts or ends with a space"));
+        return Err(BadName::Spaced { what });
     }
-    None
+    Ok(())
 }
 
-/// What two names are compared by: lower case, then Unicode's confusable
-/// skeleton (UTS #39: normalised, look-alike characters mapped to one), so
-/// `Ann`, `ann` and `аnn` (a Cyrillic а) are the same name, and so are
-/// `main` and `ｍａｉｎ`.
-pub fn name_key(name: &str) -> String {
-    unicode_security::skeleton(&name.to_lowercase()).collect()
+/// What two names are compared by: Unicode's confusable skeleton (UTS #39:
+/// normalised, look-alike characters mapped to one) with case folded before
+/// it and after it. Folding first makes `Ann`, `ann` and `аnn` (a Cyrillic
+/// а) one name, and `main` and `ｍａｉｎ`; folding after catches what
+/// only looks alike in capitals (`Ian`, whose capital I the tables map to
+/// small l, and `lan`), which folding first would have turned into an i.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NameKey {
+    /// Case folded, then the skeleton: the key rooms are filed under.
+    folded: String,
+    /// The skeleton, then case folded.
+    shown: String,
+}
+
+impl NameKey {
+    /// Whether the two names pass for each other.
+    pub fn same_as(&self, other: &NameKey) -> bool {
+        self.folded == other.folded || self.shown == other.shown
+    }
+
+    /// The key that rooms are filed under (look-alikes after case folding).
+    pub fn as_str(&self) -> &str {
+        &self.folded
+    }
+}
+
+/// The [`NameKey`] of `name`.
+pub fn name_key(name: &str) -> NameKey {
+    let skeleton = |text: &str| unicode_security::skeleton(text).collect::<String>();
+    NameKey {
+        folded: skeleton(&name.to_lowercase()),
+        shown: skeleton(name).to_lowercase(),
+    }
 }
 
 /// Compares two secrets in time that depends only on their lengths, so a
@@ -610,8 +675,8 @@ mod tests {
 
     #[test]
     fn names_are_printable_and_short() {
-        assert_eq!(check_name("Ann B."), None);
-        assert_eq!(check_name("Zoë"), None);
+        assert_eq!(check_name("Ann B."), Ok(()));
+        assert_eq!(check_name("Zoë"), Ok(()));
         for bad in [
             "",
             " ann",
@@ -622,7 +687,7 @@ mod tests {
             "a\u{9b}b",
             "abcdefghijklmnopqrstu",
         ] {
-            assert!(check_name(bad).is_some(), "{bad:?}");
+            assert!(check_name(bad).is_err(), "{bad:?}");
         }
         assert_eq!(clean("a\x1b]0;x\x07b"), "a?]0;x?b");
     }
@@ -664,8 +729,8 @@ mod tests {
         ];
         for c in sneaky {
             for text in [format!("ann{c}"), format!("a{c}nn"), c.to_string()] {
-                assert!(check_name(&text).is_some(), "{text:?}");
-                assert!(check_room(&text).is_some(), "{text:?}");
+                assert!(check_name(&text).is_err(), "{text:?}");
+                assert!(check_room(&text).is_err(), "{text:?}");
             }
             assert_eq!(clean(&format!("ann{c}")), "ann?", "{c:?}");
         }
@@ -678,14 +743,19 @@ mod tests {
             "José-María",
             "r2d2",
         ] {
-            assert_eq!(check_name(good), None, "{good:?}");
+            assert_eq!(check_name(good), Ok(()), "{good:?}");
             assert_eq!(clean(good), good);
         }
         for blank in ["...", "-", "' '"] {
-            assert!(check_name(blank).is_some(), "{blank:?}");
+            assert!(check_name(blank).is_err(), "{blank:?}");
         }
-        assert_eq!(name_key("Main"), name_key("main"));
-        assert_eq!(name_key("m\u{430}in"), name_key("main"));
+        assert!(name_key("Main").same_as(&name_key("main")));
+        assert!(name_key("m\u{430}in").same_as(&name_key("main")));
+        // Issue 45 item 10: look-alikes in capitals, after folding both sides.
+        assert!(name_key("Ian").same_as(&name_key("lan")));
+        assert!(name_key("lan").same_as(&name_key("IAN")));
+        assert!(name_key("Ian").same_as(&name_key("ian")));
+        assert!(!name_key("ian").same_as(&name_key("lan")));
     }
 
     /// The client takes every message this server can send: the longest

@@ -1,6 +1,7 @@
 //! The server's I/O: accepts connections, holds each client to the limits
 //! ([`super::limits`]: line size, rate, the time to say `hello`, idle time,
-//! connection and room caps, connections and failed passwords per address),
+//! connection and room caps, and per address: new connections, open
+//! connections, open rooms made and failed passwords),
 //! feeds the rooms' state machines ([`Room`]) and delivers what they say
 //! through each client's queue, bounded in bytes (`super::outbox`), so a
 //! client that stops reading is dropped and never stalls a room. Rooms live
@@ -12,11 +13,13 @@
 //! same caps: TCP lines ([`Server::run`]) implement them here. A second
 //! transport (a browser's WebSocket) takes an [`Entrance`] from
 //! [`Server::entrance`], asks it to [`Entrance::admit`] each new connection
-//! by its peer's address (the connection cap and the per-address rate), and
-//! runs `Entrance::serve` with its own `Incoming` (each text message is a
-//! line; one longer than [`protocol::MAX_LINE`] is `Received::TooLong`)
-//! and `Outgoing` (each line a text message, written within
-//! [`Limits::write_timeout`]).
+//! by its client's address (the connection caps and the per-address rate),
+//! and runs `Entrance::serve` with its own `Incoming` (each text message is
+//! a line; one longer than [`protocol::MAX_LINE`] is `Heard::TooLong`; a
+//! ping or pong is `Heard::Control`, which counts against the rate) and
+//! `Outgoing` (each line a text message, written within
+//! [`Limits::write_timeout`]). [`Server::run_beside`] runs the server with
+//! such a listener and stops it, with the listener's error, if it fails.
 
 use std::collections::HashMap;
 use std::io;
@@ -31,14 +34,14 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 
-use super::connection::{Connection, Line as Received, LineReader, LineWriter, Peer};
+use super::connection::{Connection, Line, LineReader, LineWriter, Peer};
 pub use super::limits::Limits;
-use super::limits::{AddressLimiter, Throttled};
-use super::outbox::{Budget, Kind, Line, Outbox};
+use super::limits::{AddressLimiter, PerAddress, Place, Throttled};
+use super::outbox::{Budget, Encoded, Kind, Outbox};
 use super::protocol::{
     self, ClientMsg, ErrorCode, ServerMsg, Solo, check_room, constant_time_eq, encode, name_key,
 };
-use super::room::{ConnId, Room, RoomConfig};
+use super::room::{ConnId, Refusal, Room, RoomConfig};
 use boggle_game::random;
 
 /// Everything a server needs.
@@ -59,6 +62,8 @@ struct Slot {
     room: Room,
     clients: HashMap<ConnId, Client>,
     budget: Arc<Budget>,
+    /// The place of the address that opened the room, given back when it is forgotten.
+    _maker: Place,
 }
 
 /// The server's side of one client: its queue, and how to tell its
@@ -83,6 +88,10 @@ struct Shared {
     /// One per open connection, whatever its transport.
     permits: Arc<Semaphore>,
     addresses: AddressLimiter,
+    /// Connections open by address.
+    connections_by_address: Arc<PerAddress>,
+    /// Rooms open by the address that opened them.
+    rooms_by_address: Arc<PerAddress>,
     budget: Arc<Budget>,
 }
 
@@ -101,6 +110,7 @@ pub struct Entrance(Arc<Shared>);
 /// A connection let in: holding it holds one of [`Limits::max_connections`].
 pub struct Admitted {
     _permit: OwnedSemaphorePermit,
+    _place: Place,
     ip: IpAddr,
 }
 
@@ -119,6 +129,8 @@ impl Server {
         let (shutdown_tx, shutdown) = watch::channel(false);
         let permits = Arc::new(Semaphore::new(config.limits.max_connections));
         let addresses = AddressLimiter::new(&config.limits);
+        let connections_by_address = PerAddress::new(config.limits.connections_per_address);
+        let rooms_by_address = PerAddress::new(config.limits.rooms_per_address);
         let budget = Budget::new(config.limits.queued_total);
         Ok(Server {
             listener,
@@ -129,6 +141,8 @@ impl Server {
                 shutdown,
                 permits,
                 addresses,
+                connections_by_address,
+                rooms_by_address,
                 budget,
             }),
             shutdown_tx,
@@ -185,28 +199,76 @@ impl Server {
         ticker.abort();
         Ok(())
     }
+
+    /// Runs the server with `web` (another transport's listener) beside it until `stop`; if `web` fails first,
+    /// the server shuts down and the web side's error is the result, so the
+    /// TCP side does not go on alone with the page gone.
+    pub async fn run_beside(
+        self,
+        web: impl std::future::Future<Output = std::io::Result<()>> + Send + 'static,
+        stop: impl std::future::Future<Output = ()>,
+    ) -> std::io::Result<()> {
+        let mut web = tokio::spawn(web);
+        let failed = std::sync::Mutex::new(None);
+        let stop = async {
+            tokio::select! {
+                () = stop => {}
+                ended = &mut web => {
+                    let error = match ended {
+                        Ok(Ok(())) => std::io::Error::other("the web listener stopped"),
+                        Ok(Err(e)) => e,
+                        Err(panic) => std::io::Error::other(format!("the web listener crashed: {panic}")),
+                    };
+                    tracing::error!("the web listener failed: {error}");
+                    *failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(error);
+                }
+            }
+        };
+        self.run(stop).await?;
+        let failed = failed
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match failed {
+            Some(e) => Err(std::io::Error::new(
+                e.kind(),
+                format!("the web listener failed: {e}"),
+            )),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Entrance {
     /// Lets a new connection from `ip` in, or says why not (the message to
-    /// send before closing): too many new connections from that address, or
-    /// the server is full.
+    /// send before closing): too many new connections from that address,
+    /// too many open from it, or the server is full.
     pub fn admit(&self, ip: IpAddr) -> Result<Admitted, ServerMsg> {
+        let admitted = self.try_admit(ip);
+        if let Err(refusal) = &admitted {
+            tracing::info!(%ip, "connection refused: {}", refusal.message);
+        }
+        admitted.map_err(|refusal| refusal.to_msg())
+    }
+
+    fn try_admit(&self, ip: IpAddr) -> Result<Admitted, Refusal> {
         let limits = &self.0.config.limits;
-        let refused = |message: String| ServerMsg::Error {
-            code: ErrorCode::ServerFull,
-            message,
-            word: None,
-        };
+        let refused = |message: String| Refusal::new(ErrorCode::ServerFull, message);
         if self.0.addresses.connect(ip, Instant::now()).is_err() {
             return Err(refused(format!(
                 "more than {} new connections a second from your address: try again in a moment",
                 limits.connects_per_sec
             )));
         }
+        let Some(place) = self.0.connections_by_address.take(ip) else {
+            return Err(refused(format!(
+                "{} connections are open from your address already; try later",
+                limits.connections_per_address
+            )));
+        };
         match Arc::clone(&self.0.permits).try_acquire_owned() {
             Ok(permit) => Ok(Admitted {
                 _permit: permit,
+                _place: place,
                 ip,
             }),
             Err(_) => Err(refused(format!(
@@ -244,10 +306,34 @@ impl Entrance {
     }
 }
 
+/// What a transport hands over from a client.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Heard<'a> {
+    /// A whole message: one protocol line.
+    Line(&'a [u8]),
+    /// A message of the transport's own (a WebSocket ping or pong): it
+    /// counts against the rate as any message does.
+    Control,
+    /// The client closed the connection.
+    Eof,
+    /// A message over the cap.
+    TooLong,
+}
+
+impl<'a> From<Line<'a>> for Heard<'a> {
+    fn from(line: Line<'a>) -> Heard<'a> {
+        match line {
+            Line::Read(line) => Heard::Line(line),
+            Line::Eof => Heard::Eof,
+            Line::TooLong => Heard::TooLong,
+        }
+    }
+}
+
 /// What a transport delivers from a client: whole messages under the cap.
 pub(crate) trait Incoming: Send {
     /// The next message (cancel-safe: a partly read one is kept for the next call).
-    fn next_message(&mut self) -> impl Future<Output = io::Result<Received<'_>>> + Send;
+    fn next_message(&mut self) -> impl Future<Output = io::Result<Heard<'_>>> + Send;
     /// Reads and throws away what the client still sends, up to `limit`
     /// bytes or its end, so closing does not reset the connection before the
     /// client has read the last error.
@@ -263,8 +349,8 @@ pub(crate) trait Outgoing: Send + 'static {
 }
 
 impl Incoming for LineReader<BufReader<OwnedReadHalf>> {
-    fn next_message(&mut self) -> impl Future<Output = io::Result<Received<'_>>> + Send {
-        self.next_line()
+    async fn next_message(&mut self) -> io::Result<Heard<'_>> {
+        self.next_line().await.map(Heard::from)
     }
 
     async fn discard(&mut self, limit: usize) {
@@ -327,8 +413,8 @@ fn forget_if_abandoned(shared: &Shared, key: &str) {
     let abandoned = rooms
         .get(key)
         .is_some_and(|slot| lock(slot).room.is_abandoned());
-    if abandoned {
-        rooms.remove(key);
+    if abandoned && let Some(slot) = rooms.remove(key) {
+        tracing::info!(room = lock(&slot).room.name(), "room closed");
     }
 }
 
@@ -336,31 +422,22 @@ fn forget_if_abandoned(shared: &Shared, key: &str) {
 /// to. A client whose queue refuses a line is not reading: it is told to go
 /// (its connection task closes it) and hears nothing more.
 fn dispatch(slot: &mut Slot) {
-    let mut last: Option<(ServerMsg, Line)> = None;
-    for (conn, msg) in slot.room.drain() {
-        let kind = if matches!(msg, ServerMsg::Lobby { .. }) {
+    for envelope in slot.room.drain() {
+        let kind = if matches!(envelope.msg, ServerMsg::Lobby { .. }) {
             Kind::Lobby
         } else {
             Kind::Other
         };
-        let line = match last.take() {
-            Some((previous, line)) if previous == msg => {
-                last = Some((previous, line.clone()));
-                line
+        let line = Encoded::new(encode(&envelope.msg), &slot.budget);
+        for conn in envelope.to {
+            let Some(client) = slot.clients.get(&conn) else {
+                continue;
+            };
+            if !client.outbox.push(line.clone(), kind) {
+                client.outbox.abandon();
+                client.kill.notify_one();
+                slot.clients.remove(&conn);
             }
-            _ => {
-                let line = Line::new(encode(&msg), &slot.budget);
-                last = Some((msg, line.clone()));
-                line
-            }
-        };
-        let Some(client) = slot.clients.get(&conn) else {
-            continue;
-        };
-        if !client.outbox.push(line, kind) {
-            client.outbox.abandon();
-            client.kill.notify_one();
-            slot.clients.remove(&conn);
         }
     }
 }
@@ -377,13 +454,13 @@ enum End {
     /// Quietly (the client left, or was dropped as a slow reader).
     Quiet,
     /// With an error message first.
-    Fatal(ErrorCode, String),
+    Fatal(Refusal),
     /// The server is shutting down.
     Shutdown,
 }
 
 /// A client's place in a room; dropping it leaves the room, also when the
-/// connection's task unwinds from a panic, so a room never keeps a ghost.
+/// connection's task ends from a panic, so a room never keeps a ghost.
 struct Seat {
     shared: Arc<Shared>,
     conn: ConnId,
@@ -416,40 +493,41 @@ async fn handle<I: Incoming, O: Outgoing>(
     outgoing: O,
 ) {
     let conn = shared.next_conn.fetch_add(1, Ordering::Relaxed);
-    let limits = shared.config.limits.clone();
-    let outbox = Arc::new(Outbox::new(limits.queue_bytes, &shared.budget));
+    let outbox = Arc::new(Outbox::new(
+        shared.config.limits.queue_bytes,
+        &shared.budget,
+    ));
     let kill = Arc::new(Notify::new());
     let writer = tokio::spawn(write_lines(
         outgoing,
         Arc::clone(&outbox),
         Arc::clone(&kill),
     ));
-    let client = Client {
-        outbox: Arc::clone(&outbox),
-        kill: Arc::clone(&kill),
-    };
+    let client = Client { outbox, kill };
     let mut seat = Seat {
         shared: Arc::clone(&shared),
         conn,
         joined: None,
     };
-    let end = serve_client(&shared, ip, conn, &mut incoming, &client, &mut seat.joined).await;
+    let mut session = Session::new(&shared, ip, conn, &client);
+    let end = session.serve(&mut incoming, &mut seat.joined).await;
     drop(seat);
     let last = match end {
         End::Quiet => None,
-        End::Fatal(code, message) => Some(ServerMsg::Error {
-            code,
-            message,
-            word: None,
-        }),
+        End::Fatal(refusal) => {
+            tracing::info!(%ip, conn, code = ?refusal.code, "client dropped: {}", refusal.message);
+            Some(refusal.to_msg())
+        }
         End::Shutdown => Some(ServerMsg::Bye {
             reason: "the server is shutting down".into(),
         }),
     };
     let lingering = last.is_some();
     match last {
-        Some(msg) => outbox.close_with(Some(Line::new(encode(&msg), &shared.budget))),
-        None => outbox.abandon(),
+        Some(msg) => client
+            .outbox
+            .close_with(Some(Encoded::new(encode(&msg), &shared.budget))),
+        None => client.outbox.abandon(),
     }
     let _ = writer.await;
     if lingering {
@@ -473,106 +551,167 @@ async fn write_lines<O: Outgoing>(mut out: O, outbox: Arc<Outbox>, kill: Arc<Not
     out.close().await;
 }
 
-/// Queues `msg` for one client; `false` when its queue refuses (it is not reading).
-fn send(shared: &Shared, client: &Client, msg: &ServerMsg) -> bool {
-    client
-        .outbox
-        .push(Line::new(encode(msg), &shared.budget), Kind::Other)
-}
-
-/// Reads and handles a client's messages until the connection should end.
-async fn serve_client<I: Incoming>(
-    shared: &Shared,
+/// One client's conversation: what it may still send, and where it sits.
+struct Session<'a> {
+    shared: &'a Shared,
     ip: IpAddr,
     conn: ConnId,
-    incoming: &mut I,
-    client: &Client,
-    joined: &mut Option<Joined>,
-) -> End {
-    let limits = &shared.config.limits;
-    let mut shutdown = shared.shutdown.clone();
-    let mut bucket = super::limits::Bucket::new(limits.rate_per_sec, limits.burst, Instant::now());
-    let mut strikes = 0u32;
-    // The time to say hello runs from the connection, whatever comes first.
-    let hello_by = tokio::time::Instant::now() + limits.hello_timeout;
-    loop {
-        if *shutdown.borrow() {
-            return End::Shutdown;
+    client: &'a Client,
+    bucket: super::limits::Bucket,
+    strikes: u32,
+    /// The time to say hello runs from the connection, whatever comes first.
+    hello_by: tokio::time::Instant,
+}
+
+/// What the rate limit makes of a message.
+enum Rated {
+    /// Within the rate: handle it.
+    Take,
+    /// Over the rate: it was ignored (and the client told, unless a control frame).
+    Ignored,
+}
+
+impl<'a> Session<'a> {
+    fn new(shared: &'a Shared, ip: IpAddr, conn: ConnId, client: &'a Client) -> Session<'a> {
+        let limits = &shared.config.limits;
+        Session {
+            shared,
+            ip,
+            conn,
+            client,
+            bucket: super::limits::Bucket::new(limits.rate_per_sec, limits.burst, Instant::now()),
+            strikes: 0,
+            hello_by: tokio::time::Instant::now() + limits.hello_timeout,
         }
-        let deadline = if joined.is_some() {
+    }
+
+    /// Reads and handles the client's messages until the connection should end.
+    async fn serve<I: Incoming>(&mut self, incoming: &mut I, joined: &mut Option<Joined>) -> End {
+        let mut shutdown = self.shared.shutdown.clone();
+        loop {
+            if *shutdown.borrow() {
+                return End::Shutdown;
+            }
+            let line = match self.next(incoming, &mut shutdown, joined.is_some()).await {
+                Ok(heard) => heard,
+                Err(end) => return end,
+            };
+            let control = line.is_none();
+            match self.rate(line, control) {
+                Ok(Rated::Take) => {}
+                Ok(Rated::Ignored) => continue,
+                Err(end) => return end,
+            }
+            let Some(line) = line else { continue };
+            let msg = match protocol::decode(line) {
+                Ok(msg) => msg,
+                Err(e) => return End::Fatal(Refusal::new(e.code(), e.to_string())),
+            };
+            if let Err(end) = self.act(msg, joined) {
+                return end;
+            }
+        }
+    }
+
+    /// The next message's line (`None` for a control frame), or why the
+    /// connection ends: a time limit passed, the client left or went too
+    /// far, the server dropped it or is shutting down.
+    async fn next<'i, I: Incoming>(
+        &self,
+        incoming: &'i mut I,
+        shutdown: &mut watch::Receiver<bool>,
+        joined: bool,
+    ) -> Result<Option<&'i [u8]>, End> {
+        let limits = &self.shared.config.limits;
+        let deadline = if joined {
             tokio::time::Instant::now() + limits.idle_timeout
         } else {
-            hello_by
+            self.hello_by
         };
         let read = tokio::select! {
             read = tokio::time::timeout_at(deadline, incoming.next_message()) => read,
-            () = client.kill.notified() => return End::Quiet,
-            _ = shutdown.changed() => return End::Shutdown,
+            () = self.client.kill.notified() => return Err(End::Quiet),
+            _ = shutdown.changed() => return Err(End::Shutdown),
         };
-        let line = match read {
-            Err(_) if joined.is_none() => {
-                return End::Fatal(
-                    ErrorCode::Idle,
-                    format!(
-                        "no hello within {} seconds of connecting",
-                        limits.hello_timeout.as_secs()
-                    ),
-                );
-            }
-            Err(_) => {
-                return End::Fatal(
-                    ErrorCode::Idle,
-                    format!(
-                        "nothing heard for {} seconds",
-                        limits.idle_timeout.as_secs()
-                    ),
-                );
-            }
-            Ok(Err(_) | Ok(Received::Eof)) => return End::Quiet,
-            Ok(Ok(Received::TooLong)) => {
+        match read {
+            Err(_) if !joined => Err(End::Fatal(Refusal::new(
+                ErrorCode::Idle,
+                format!(
+                    "no hello within {} seconds of connecting",
+                    limits.hello_timeout.as_secs()
+                ),
+            ))),
+            Err(_) => Err(End::Fatal(Refusal::new(
+                ErrorCode::Idle,
+                format!(
+                    "nothing heard for {} seconds",
+                    limits.idle_timeout.as_secs()
+                ),
+            ))),
+            Ok(Err(_) | Ok(Heard::Eof)) => Err(End::Quiet),
+            Ok(Ok(Heard::TooLong)) => {
                 let e = protocol::ProtocolError::TooLong;
-                return End::Fatal(e.code(), e.to_string());
+                Err(End::Fatal(Refusal::new(e.code(), e.to_string())))
             }
-            Ok(Ok(Received::Read(line))) => line,
-        };
-        if !bucket.take(Instant::now()) {
-            strikes += 1;
-            if strikes > limits.max_rate_strikes {
-                return End::Fatal(
-                    ErrorCode::TooManyMessages,
-                    format!(
-                        "far more than {} messages a second: disconnected",
-                        limits.rate_per_sec
-                    ),
-                );
-            }
-            // A refused word is named, so the client knows not to send it again.
-            let word = match protocol::decode(line) {
-                Ok(ClientMsg::Word { word }) => Some(word),
-                _ => None,
-            };
-            let msg = ServerMsg::Error {
-                code: ErrorCode::RateLimited,
-                message: format!(
-                    "more than {} messages a second: this one was ignored",
+            Ok(Ok(Heard::Control)) => Ok(None),
+            Ok(Ok(Heard::Line(line))) => Ok(Some(line)),
+        }
+    }
+
+    /// Holds a message to the rate: past it, the message is ignored (a
+    /// refused word is named, so the client knows not to send it again),
+    /// and far past it the client is dropped.
+    fn rate(&mut self, line: Option<&[u8]>, control: bool) -> Result<Rated, End> {
+        let limits = &self.shared.config.limits;
+        if self.bucket.take(Instant::now()) {
+            return Ok(Rated::Take);
+        }
+        self.strikes += 1;
+        if self.strikes > limits.max_rate_strikes {
+            return Err(End::Fatal(Refusal::new(
+                ErrorCode::TooManyMessages,
+                format!(
+                    "far more than {} messages a second: disconnected",
                     limits.rate_per_sec
                 ),
-                word,
-            };
-            if !send(shared, client, &msg) {
-                return End::Quiet;
-            }
-            continue;
+            )));
         }
-        let msg = match protocol::decode(line) {
-            Ok(msg) => msg,
-            Err(e) => return End::Fatal(e.code(), e.to_string()),
+        if control {
+            return Ok(Rated::Ignored);
+        }
+        let word = match line.map(protocol::decode) {
+            Some(Ok(ClientMsg::Word { word })) => Some(word),
+            _ => None,
         };
+        let msg = ServerMsg::Error {
+            code: ErrorCode::RateLimited,
+            message: format!(
+                "more than {} messages a second: this one was ignored",
+                limits.rate_per_sec
+            ),
+            word,
+        };
+        if self.send(&msg) {
+            Ok(Rated::Ignored)
+        } else {
+            Err(End::Quiet)
+        }
+    }
+
+    /// Queues `msg` for the client; `false` when its queue refuses (it is not reading).
+    fn send(&self, msg: &ServerMsg) -> bool {
+        self.client
+            .outbox
+            .push(Encoded::new(encode(msg), &self.shared.budget), Kind::Other)
+    }
+
+    /// Does what one message asks.
+    fn act(&self, msg: ClientMsg, joined: &mut Option<Joined>) -> Result<(), End> {
         let now = Instant::now();
         match (msg, &*joined) {
             (ClientMsg::Ping, _) => {
-                if !send(shared, client, &ServerMsg::Pong) {
-                    return End::Quiet;
+                if !self.send(&ServerMsg::Pong) {
+                    return Err(End::Quiet);
                 }
             }
             (
@@ -594,31 +733,38 @@ async fn serve_client<I: Incoming>(
                     token,
                     solo,
                 };
-                match hello(shared, ip, conn, asked, client, now) {
+                match hello(self.shared, self.ip, self.conn, asked, self.client, now) {
                     Ok(joined_room) => *joined = Some(joined_room),
-                    Err((code, message)) => return End::Fatal(code, message),
+                    Err(refusal) => {
+                        tracing::info!(ip = %self.ip, code = ?refusal.code, "hello refused: {}", refusal.message);
+                        return Err(End::Fatal(refusal));
+                    }
                 }
             }
             (ClientMsg::Hello { .. }, Some(_)) => {
-                return End::Fatal(ErrorCode::NotJoined, "already joined".into());
+                return Err(End::Fatal(Refusal::new(
+                    ErrorCode::NotJoined,
+                    "already joined",
+                )));
             }
             (_, None) => {
-                return End::Fatal(
+                return Err(End::Fatal(Refusal::new(
                     ErrorCode::NotJoined,
-                    "the first message must be hello".into(),
-                );
+                    "the first message must be hello",
+                )));
             }
             (msg, Some((_, slot))) => {
                 let mut slot = lock(slot);
                 match msg {
-                    ClientMsg::Ready => slot.room.ready(conn, now),
-                    ClientMsg::Word { word } => slot.room.word(conn, &word, now),
-                    ClientMsg::Done => slot.room.done(conn, now),
+                    ClientMsg::Ready => slot.room.ready(self.conn, now),
+                    ClientMsg::Word { word } => slot.room.word(self.conn, &word, now),
+                    ClientMsg::Done => slot.room.done(self.conn, now),
                     ClientMsg::Ping | ClientMsg::Hello { .. } => {}
                 }
                 dispatch(&mut slot);
             }
         }
+        Ok(())
     }
 }
 
@@ -628,29 +774,28 @@ struct Hello<'a> {
     room: &'a str,
     password: Option<String>,
     token: Option<String>,
-    /// A room of one's own instead of `room` ([`super::solo`]).
     solo: Option<Solo>,
 }
 
-/// The room a `hello` names and how it plays: the one named, by the
-/// server's settings, or for a solo `hello` a new room of one (named
-/// `solo-` and random hex, so its token alone finds it again after a drop).
+/// The room a `hello` asks for, and its settings: the named room on the
+/// server's settings, or a new room of one (a solo game) on the settings
+/// the player chose from what the server allows.
 fn room_asked(
     shared: &Shared,
     room: &str,
     solo: Option<&Solo>,
-) -> Result<(String, Arc<RoomConfig>), (ErrorCode, String)> {
+) -> Result<(String, Arc<RoomConfig>), Refusal> {
     let Some(solo) = solo else {
         return Ok((room.to_string(), Arc::clone(&shared.config.room)));
     };
     let config = super::solo::config(&shared.config.room, solo)
-        .map_err(|why| (ErrorCode::BadMessage, why))?;
+        .map_err(|why| Refusal::new(ErrorCode::BadMessage, why))?;
     let name = format!("solo-{}", &fresh_token()[..12]);
     Ok((name, Arc::new(config)))
 }
 
 /// Checks a `hello` and seats the client: the address's failed tries,
-/// password, room name, room cap, then the room's own checks. The room's
+/// password, room name, room caps, then the room's own checks. The room's
 /// key and slot on success.
 fn hello(
     shared: &Shared,
@@ -659,22 +804,56 @@ fn hello(
     asked: Hello<'_>,
     client: &Client,
     now: Instant,
-) -> Result<Joined, (ErrorCode, String)> {
-    let Hello {
-        name,
-        room,
-        password,
-        token,
-        solo,
-    } = asked;
-    let guarded = shared.config.password.is_some() || token.is_some();
+) -> Result<Joined, Refusal> {
+    check_password(shared, ip, &asked, now)?;
+    let (room, config) = room_asked(shared, asked.room, asked.solo.as_ref())?;
+    if let Err(why) = check_room(&room) {
+        return Err(Refusal::new(ErrorCode::BadRoom, why.to_string()));
+    }
+    let key = name_key(&room).as_str().to_string();
+    // The map stays locked through the join so a room cannot be forgotten
+    // between being found and being joined.
+    let mut rooms = lock(&shared.rooms);
+    let slot = match rooms.get(&key) {
+        Some(slot) => Arc::clone(slot),
+        None => {
+            let slot = open_room(shared, rooms.len(), ip, &room, config)?;
+            rooms.insert(key.clone(), Arc::clone(&slot));
+            slot
+        }
+    };
+    let mut guard = lock(&slot);
+    if let Err(refusal) = seat(&mut guard, conn, &asked, client, now) {
+        if refusal.code == ErrorCode::BadToken {
+            shared.addresses.failed(ip, now);
+        }
+        let abandoned = guard.room.is_abandoned();
+        drop(guard);
+        if abandoned {
+            rooms.remove(&key);
+            tracing::info!(room = room.as_str(), "room closed");
+        }
+        return Err(refusal);
+    }
+    drop(guard);
+    Ok((key, slot))
+}
+
+/// The throttle on an address's wrong guesses, then the password.
+fn check_password(
+    shared: &Shared,
+    ip: IpAddr,
+    asked: &Hello<'_>,
+    now: Instant,
+) -> Result<(), Refusal> {
+    let guarded = shared.config.password.is_some() || asked.token.is_some();
     if guarded && let Err(Throttled::Guessing(wait)) = shared.addresses.may_try(ip, now) {
         let code = if shared.config.password.is_some() {
             ErrorCode::Password
         } else {
             ErrorCode::BadToken
         };
-        return Err((
+        return Err(Refusal::new(
             code,
             format!(
                 "too many wrong passwords or tokens from your address: try again in {} s",
@@ -683,165 +862,88 @@ fn hello(
         ));
     }
     if let Some(expected) = &shared.config.password {
-        let given = password.unwrap_or_default();
+        let given = asked.password.as_deref().unwrap_or_default();
         if !constant_time_eq(given.as_bytes(), expected.as_bytes()) {
             shared.addresses.failed(ip, now);
-            return Err((ErrorCode::Password, "wrong password".into()));
+            return Err(Refusal::new(ErrorCode::Password, "wrong password"));
         }
     }
-    let (room_name, config) = room_asked(shared, room, solo.as_ref())?;
-    let room = room_name.as_str();
-    if let Some(why) = check_room(room) {
-        return Err((ErrorCode::BadRoom, why));
+    Ok(())
+}
+
+/// A new room named `name` on `config`, made by `ip`, if the server's and
+/// the address's room caps allow.
+fn open_room(
+    shared: &Shared,
+    open: usize,
+    ip: IpAddr,
+    name: &str,
+    config: Arc<RoomConfig>,
+) -> Result<Arc<Mutex<Slot>>, Refusal> {
+    let limits = &shared.config.limits;
+    if open >= limits.max_rooms {
+        return Err(Refusal::new(
+            ErrorCode::TooManyRooms,
+            format!(
+                "the server has its maximum of {} rooms; join one of them",
+                limits.max_rooms
+            ),
+        ));
     }
-    let key = name_key(room);
-    // The map stays locked through the join so a room cannot be forgotten
-    // between being found and being joined.
-    let mut rooms = lock(&shared.rooms);
-    let slot = match rooms.get(&key) {
-        Some(slot) => Arc::clone(slot),
-        None => {
-            if rooms.len() >= shared.config.limits.max_rooms {
-                return Err((
-                    ErrorCode::TooManyRooms,
-                    format!(
-                        "the server has its maximum of {} rooms; join one of them",
-                        shared.config.limits.max_rooms
-                    ),
-                ));
-            }
-            let rng = match shared.config.seed {
-                Some(seed) => random::seeded(seed),
-                None => random::from_entropy(),
-            };
-            let slot = Arc::new(Mutex::new(Slot {
-                room: Room::new(room, config, rng),
-                clients: HashMap::new(),
-                budget: Arc::clone(&shared.budget),
-            }));
-            rooms.insert(key.clone(), Arc::clone(&slot));
-            slot
-        }
+    let Some(maker) = shared.rooms_by_address.take(ip) else {
+        return Err(Refusal::new(
+            ErrorCode::TooManyRooms,
+            format!(
+                "your address has made {} rooms that are still open; join one of them",
+                limits.rooms_per_address
+            ),
+        ));
     };
-    let mut guard = lock(&slot);
-    // Registered first so the welcome reaches it; taken out again on refusal.
-    guard.clients.insert(conn, client.clone());
-    let joined = guard
+    let rng = match shared.config.seed {
+        Some(seed) => random::seeded(seed),
+        None => random::from_entropy(),
+    };
+    tracing::info!(room = name, %ip, "room opened");
+    Ok(Arc::new(Mutex::new(Slot {
+        room: Room::new(name, config, rng),
+        clients: HashMap::new(),
+        budget: Arc::clone(&shared.budget),
+        _maker: maker,
+    })))
+}
+
+/// Seats the client in the room: registered first so the welcome reaches
+/// it, taken out again on refusal. A seat taken over with a token: the old
+/// connection is told to go.
+fn seat(
+    slot: &mut Slot,
+    conn: ConnId,
+    asked: &Hello<'_>,
+    client: &Client,
+    now: Instant,
+) -> Result<(), Refusal> {
+    slot.clients.insert(conn, client.clone());
+    let joined = slot
         .room
-        .join(conn, name, token.as_deref(), fresh_token(), now);
+        .join(conn, asked.name, asked.token.as_deref(), fresh_token(), now);
     if let Err(refusal) = joined {
-        if refusal.0 == ErrorCode::BadToken {
-            shared.addresses.failed(ip, now);
-        }
-        guard.clients.remove(&conn);
-        let abandoned = guard.room.is_abandoned();
-        drop(guard);
-        if abandoned {
-            rooms.remove(&key);
-        }
+        slot.clients.remove(&conn);
         return Err(refusal);
     }
-    // A seat taken over with a token: the old connection is told to go.
-    let stale: Vec<ConnId> = guard
+    let stale: Vec<ConnId> = slot
         .clients
         .keys()
         .copied()
-        .filter(|c| *c != conn && !guard.room.has_conn(*c))
+        .filter(|c| *c != conn && !slot.room.has_conn(*c))
         .collect();
     for old in stale {
-        if let Some(client) = guard.clients.remove(&old) {
+        if let Some(client) = slot.clients.remove(&old) {
             client.kill.notify_one();
         }
     }
-    dispatch(&mut guard);
-    drop(guard);
-    Ok((key, slot))
+    dispatch(slot);
+    Ok(())
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::protocol::Duplicates;
-    use boggle_game::dictionary::Dictionary;
-    use boggle_game::game_board::GameBoard;
-    use boggle_game::rules::Rules;
-    use boggle_game::word_find::WordFind;
-
-    fn room() -> Room {
-        let find =
-            WordFind::with_rules(Arc::new(Dictionary::from_words(["EAT"])), Rules::project4());
-        let config = RoomConfig {
-            word_find: Arc::new(find),
-            board: Some(GameBoard::new("BENHLAUMITLZRGAN").expect("16 letters")),
-            time: Duration::from_secs(60),
-            rounds: None,
-            min_players: 2,
-            duplicates: Duplicates::Cancel,
-            max_players: 4,
-            computer: None,
-        };
-        Room::new("main", Arc::new(config), random::seeded(1))
-    }
-
-    fn client(cap: usize, budget: &Arc<Budget>) -> Client {
-        Client {
-            outbox: Arc::new(Outbox::new(cap, budget)),
-            kill: Arc::new(Notify::new()),
-        }
-    }
-
-    #[test]
-    fn a_client_whose_queue_is_full_is_dropped_and_the_others_still_hear() {
-        let budget = Budget::new(1 << 20);
-        // The welcome fits an empty queue; nothing more fits beside it.
-        let slow = client(10, &budget);
-        let fast = client(1 << 20, &budget);
-        let mut slot = Slot {
-            room: room(),
-            clients: HashMap::new(),
-            budget: Arc::clone(&budget),
-        };
-        slot.clients.insert(1, slow.clone());
-        slot.clients.insert(2, fast.clone());
-        let now = Instant::now();
-        slot.room
-            .join(1, "slow", None, "t1".into(), now)
-            .expect("joins");
-        slot.room
-            .join(2, "fast", None, "t2".into(), now)
-            .expect("joins");
-        dispatch(&mut slot);
-        assert!(!slot.clients.contains_key(&1), "the slow client is dropped");
-        assert!(slot.clients.contains_key(&2));
-        slot.room.ready(2, now + Duration::from_secs(1));
-        dispatch(&mut slot);
-        let fast_heard = fast.outbox.bytes();
-        assert!(fast_heard > 0);
-        // The slow client's connection task is woken to close it.
-        let woken = slow.kill.notified();
-        tokio::pin!(woken);
-        assert!(woken.as_mut().enable(), "the kill was signalled");
-    }
-
-    #[test]
-    fn a_message_to_the_whole_room_is_encoded_once() {
-        let budget = Budget::new(1 << 20);
-        let mut slot = Slot {
-            room: room(),
-            clients: HashMap::new(),
-            budget: Arc::clone(&budget),
-        };
-        let now = Instant::now();
-        for (conn, name) in [(1, "ann"), (2, "bob"), (3, "cy")] {
-            slot.clients.insert(conn, client(1 << 20, &budget));
-            slot.room
-                .join(conn, name, None, format!("t{conn}"), now)
-                .expect("joins");
-        }
-        slot.room.drain();
-        slot.room.ready(1, now + Duration::from_secs(1));
-        dispatch(&mut slot);
-        let queued: usize = slot.clients.values().map(|c| c.outbox.bytes()).sum();
-        assert_eq!(queued, 3 * budget.used(), "one lobby, held by three queues");
-    }
-}
+mod tests;

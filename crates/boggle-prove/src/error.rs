@@ -126,6 +126,20 @@ pub enum ProveError {
         /// What is wrong.
         reason: BadParams,
     },
+    /// `--resume` found a shard's records but not the settings they were made with.
+    #[error(
+        "{} is missing while {} holds records: resuming cannot check them, and \
+         starting over would discard them; put the settings file back, or run \
+         without --resume to start the shard afresh",
+        settings.display(),
+        records.display()
+    )]
+    NoSettings {
+        /// The records file.
+        records: PathBuf,
+        /// The settings file that is missing.
+        settings: PathBuf,
+    },
     /// Two shards, or a shard and the command line, have other settings.
     #[error("{}", mismatch(first, second.as_ref(), fields))]
     Mismatch {

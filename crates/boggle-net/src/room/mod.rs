@@ -10,14 +10,14 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use boggle_game::dictionary::Level;
+use boggle_game::dictionary::{Dictionary, Level};
 use boggle_game::game::Game;
 use boggle_game::game_board::GameBoard;
 use boggle_game::random::GameRng;
 use boggle_game::word_find::WordFind;
 
 use super::protocol::{
-    Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, PlayerResult, SHARED_NAMES,
+    Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, NameKey, PlayerResult, SHARED_NAMES,
     SHARED_SHOWN, ServerMsg, SharedWord, WordPoints, check_name, name_key, words_listed,
 };
 
@@ -65,7 +65,7 @@ pub const COMPUTER: &str = "Computer";
 struct Player {
     name: String,
     /// What the name is compared by ([`name_key`]).
-    key: String,
+    key: NameKey,
     token: String,
     conn: Option<ConnId>,
     /// When the player left, while away: a seat empty for a whole round's
@@ -92,8 +92,15 @@ enum Phase {
     Over,
 }
 
-/// A message to send: to one connection.
-pub type Outgoing = (ConnId, ServerMsg);
+/// A message and the connections it goes to: one sent to the whole room
+/// is one message, encoded once by the server.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Envelope {
+    /// Who hears it.
+    pub to: Vec<ConnId>,
+    /// What they hear.
+    pub msg: ServerMsg,
+}
 
 /// One room: its players, its rounds and the messages waiting to be sent.
 #[derive(Debug)]
@@ -104,15 +111,41 @@ pub struct Room {
     players: Vec<Player>,
     phase: Phase,
     round: u32,
-    outbox: Vec<Outgoing>,
+    outbox: Vec<Envelope>,
     /// When the last lobby went out.
     lobby_sent: Option<Instant>,
     /// The lobby changed since: it goes out once [`LOBBY_EVERY`] has passed.
     lobby_due: bool,
 }
 
-/// Why a join is refused: the error to send before closing the connection.
-pub type Refusal = (ErrorCode, String);
+/// An error said to a client before its connection closes: the refusal of a
+/// `hello`, or a fatal error later.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// What kind of error.
+    pub code: ErrorCode,
+    /// What the client is told.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal with `code`, saying `message`.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The error message that says it.
+    pub fn to_msg(&self) -> ServerMsg {
+        ServerMsg::Error {
+            code: self.code,
+            message: self.message.clone(),
+            word: None,
+        }
+    }
+}
 
 impl Room {
     /// An empty room; `rng` rolls its boards.
@@ -170,7 +203,7 @@ impl Room {
     }
 
     /// The messages produced since the last call, in order.
-    pub fn drain(&mut self) -> Vec<Outgoing> {
+    pub fn drain(&mut self) -> Vec<Envelope> {
         std::mem::take(&mut self.outbox)
     }
 
@@ -186,11 +219,11 @@ impl Room {
         fresh_token: String,
         now: Instant,
     ) -> Result<(), Refusal> {
-        if let Some(why) = check_name(name) {
-            return Err((ErrorCode::BadName, why));
+        if let Err(why) = check_name(name) {
+            return Err(Refusal::new(ErrorCode::BadName, why.to_string()));
         }
         if matches!(self.phase, Phase::Over) {
-            return Err((
+            return Err(Refusal::new(
                 ErrorCode::RoundsOver,
                 format!("room {} has played all its rounds", self.name),
             ));
@@ -204,9 +237,9 @@ impl Room {
             let Some(index) = self
                 .players
                 .iter()
-                .position(|p| p.token == token && p.key == key)
+                .position(|p| p.token == token && p.key.same_as(&key))
             else {
-                return Err((
+                return Err(Refusal::new(
                     ErrorCode::BadToken,
                     format!("no seat for {name} with that token in room {}", self.name),
                 ));
@@ -216,11 +249,14 @@ impl Room {
             self.players[index].left = None;
             index
         } else {
-            if let Some(holder) = self.players.iter().find(|p| p.key == key) {
-                return Err((ErrorCode::NameTaken, self.name_taken(holder, now)));
+            if let Some(holder) = self.players.iter().find(|p| p.key.same_as(&key)) {
+                return Err(Refusal::new(
+                    ErrorCode::NameTaken,
+                    self.name_taken(holder, now),
+                ));
             }
             if self.players.len() >= self.config.max_players {
-                return Err((
+                return Err(Refusal::new(
                     ErrorCode::RoomFull,
                     format!(
                         "room {} is full ({} players)",
@@ -257,16 +293,16 @@ impl Room {
             min_players: self.config.min_players,
             duplicates: self.config.duplicates,
         };
-        self.outbox.push((conn, welcome));
+        self.send(conn, welcome);
         // The round before the lobby: a client that joins mid-round is in it.
         if let Phase::Playing { deadline, .. } = &self.phase {
             let start = round_start(self.round, &self.players[index], *deadline, now);
-            self.outbox.push((conn, start));
+            self.send(conn, start);
         }
         // The newcomer hears the lobby at once; the others within LOBBY_EVERY.
         if !self.broadcast_lobby(now) {
             let lobby = self.lobby();
-            self.outbox.push((conn, lobby));
+            self.send(conn, lobby);
         }
         Ok(())
     }
@@ -340,7 +376,7 @@ impl Room {
             reason: verdict.reason(),
             score: game.get_score(),
         };
-        self.outbox.push((conn, msg));
+        self.send(conn, msg);
     }
 
     /// `conn` has finished the round; when every connected player has, it ends.
@@ -399,14 +435,9 @@ impl Room {
 
     /// Ends the server's part: every connected player is told `reason`.
     pub fn shut_down(&mut self, reason: &str) {
-        for conn in self.conns() {
-            self.outbox.push((
-                conn,
-                ServerMsg::Bye {
-                    reason: reason.to_string(),
-                },
-            ));
-        }
+        self.send_all(ServerMsg::Bye {
+            reason: reason.to_string(),
+        });
     }
 
     fn seat(&self, conn: ConnId) -> Option<usize> {
@@ -418,14 +449,30 @@ impl Room {
     }
 
     fn error(&mut self, conn: ConnId, code: ErrorCode, message: &str) {
-        self.outbox.push((
+        self.send(
             conn,
             ServerMsg::Error {
                 code,
                 message: message.to_string(),
                 word: None,
             },
-        ));
+        );
+    }
+
+    /// Queues `msg` for one connection.
+    fn send(&mut self, conn: ConnId, msg: ServerMsg) {
+        self.outbox.push(Envelope {
+            to: vec![conn],
+            msg,
+        });
+    }
+
+    /// Queues `msg` once for everyone connected.
+    fn send_all(&mut self, msg: ServerMsg) {
+        let to = self.conns();
+        if !to.is_empty() {
+            self.outbox.push(Envelope { to, msg });
+        }
     }
 
     /// The lobby as it is now.
@@ -457,9 +504,7 @@ impl Room {
         self.lobby_due = false;
         self.lobby_sent = Some(now);
         let lobby = self.lobby();
-        for conn in self.conns() {
-            self.outbox.push((conn, lobby.clone()));
-        }
+        self.send_all(lobby);
         true
     }
 
@@ -491,7 +536,7 @@ impl Room {
         for index in 0..self.players.len() {
             if let Some(conn) = self.players[index].conn {
                 let start = round_start(self.round, &self.players[index], deadline, now);
-                self.outbox.push((conn, start));
+                self.send(conn, start);
             }
         }
         self.phase = Phase::Playing {
@@ -500,25 +545,69 @@ impl Room {
         };
     }
 
+    /// Ends the round: scores it, sends everyone the results, then the lobby.
     fn end_round(&mut self, now: Instant) {
         let phase = std::mem::replace(&mut self.phase, Phase::Lobby);
         let Phase::Playing { template, .. } = phase else {
             self.phase = phase;
             return;
         };
-        let cancel = self.config.duplicates == Duplicates::Cancel;
-        // Who found each word, by seat.
-        let mut finders: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        let mut finders = self.finders();
+        let (mut results, scores) = self.player_results(&finders);
+        if let Some(computer) = self.computer_result(&mut finders) {
+            results.push(computer);
+        }
+        let (shared, shared_total) = self.shared_words(&finders);
+        let dictionary = self.config.word_find.dictionary();
+        let (missed, missed_total) = missed_words(&template, &finders, dictionary);
+        for (player, score) in self.players.iter_mut().zip(&scores) {
+            player.total = player.total.saturating_add(*score);
+            player.ready = false;
+            player.done = false;
+        }
+        results.sort_by(|a, b| b.score.cmp(&a.score).then(b.total.cmp(&a.total)));
+        let last = self.config.rounds.is_some_and(|n| self.round >= n);
+        // One message for the whole room, encoded once by the server.
+        self.send_all(ServerMsg::Results {
+            round: self.round,
+            last,
+            duplicates: self.config.duplicates,
+            players: results,
+            shared,
+            shared_total,
+            missed,
+            missed_total,
+            board_words: template.words().len(),
+            board_points: template.get_total_points_possible(),
+        });
+        self.phase = if last { Phase::Over } else { Phase::Lobby };
+        // The totals changed: the lobby goes out now, after the results.
+        self.lobby_sent = None;
+        self.broadcast_lobby(now);
+    }
+
+    /// Who found each word this round, by seat.
+    fn finders(&self) -> BTreeMap<String, Vec<usize>> {
+        let mut finders: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (seat, player) in self.players.iter().enumerate() {
             for word in player.game.iter().flat_map(|g| g.found_words()) {
-                finders.entry(word.as_str()).or_default().push(seat);
+                finders.entry(word.clone()).or_default().push(seat);
             }
         }
-        let mut results: Vec<PlayerResult> = Vec::with_capacity(self.players.len());
-        let mut scores = Vec::with_capacity(self.players.len());
-        // The message goes to every player: each one's words are listed up to
-        // a share of a fixed budget, so it stays small however many play.
+        finders
+    }
+
+    /// Each player's result (in seat order) and round score, shared words
+    /// cancelled if the room cancels them. Each one's words are listed up to
+    /// a share of a fixed budget, so the message stays small however many play.
+    fn player_results(
+        &self,
+        finders: &BTreeMap<String, Vec<usize>>,
+    ) -> (Vec<PlayerResult>, Vec<u32>) {
+        let cancel = self.config.duplicates == Duplicates::Cancel;
         let listed = words_listed(self.players.len());
+        let mut results = Vec::with_capacity(self.players.len());
+        let mut scores = Vec::with_capacity(self.players.len());
         for player in &self.players {
             let mut words = Vec::new();
             let mut score = 0u32;
@@ -526,8 +615,7 @@ impl Room {
             if let Some(game) = &player.game {
                 for word in game.found_words() {
                     let points = game.get_word_score(word);
-                    let cancelled =
-                        cancel && finders.get(word.as_str()).is_some_and(|f| f.len() >= 2);
+                    let cancelled = cancel && finders.get(word).is_some_and(|f| f.len() >= 2);
                     if !cancelled {
                         score = score.saturating_add(points);
                     }
@@ -550,23 +638,24 @@ impl Room {
                 total: player.total.saturating_add(score),
             });
         }
-        let computer = self.computer_result(&mut finders);
-        if let Some(result) = computer {
-            results.push(result);
-        }
-        // The words most players shared first, A-Z among equals; a few names each.
-        let mut shared: Vec<(&str, &Vec<usize>)> = finders
+        (results, scores)
+    }
+
+    /// The words most players shared first, A-Z among equals, a few names
+    /// each; and how many words were shared in all.
+    fn shared_words(&self, finders: &BTreeMap<String, Vec<usize>>) -> (Vec<SharedWord>, usize) {
+        let mut shared: Vec<(&String, &Vec<usize>)> = finders
             .iter()
+            // The computer's seat (past the players') shares nothing.
             .filter(|(_, seats)| seats.iter().filter(|&&s| s < self.players.len()).count() >= 2)
-            .map(|(word, seats)| (*word, seats))
             .collect();
-        let shared_total = shared.len();
+        let total = shared.len();
         shared.sort_by_key(|(_, seats)| std::cmp::Reverse(seats.len()));
-        let shared: Vec<SharedWord> = shared
+        let shown = shared
             .into_iter()
             .take(SHARED_SHOWN)
             .map(|(word, seats)| SharedWord {
-                word: word.to_string(),
+                word: word.clone(),
                 players: seats
                     .iter()
                     .filter_map(|&s| self.players.get(s))
@@ -576,64 +665,13 @@ impl Room {
                 count: seats.len(),
             })
             .collect();
-        let dictionary = self.config.word_find.dictionary();
-        let mut missed: Vec<WordPoints> = template
-            .words()
-            .iter()
-            .filter(|w| !finders.contains_key(w.as_str()))
-            .map(|w| WordPoints {
-                word: w.clone(),
-                points: template.get_word_score(w),
-                rare: dictionary.is_rare(w),
-            })
-            .collect();
-        let missed_total = missed.len();
-        // Common words first (a player learns more from CART than from AALII),
-        // then most points, then longest, then A-Z (the set is already A-Z).
-        missed.sort_by(|a, b| {
-            a.rare
-                .cmp(&b.rare)
-                .then(b.points.cmp(&a.points))
-                .then(b.word.len().cmp(&a.word.len()))
-        });
-        missed.truncate(MISSED_SHOWN);
-        for (player, score) in self.players.iter_mut().zip(&scores) {
-            player.total = player.total.saturating_add(*score);
-            player.ready = false;
-            player.done = false;
-        }
-        results.sort_by(|a, b| b.score.cmp(&a.score).then(b.total.cmp(&a.total)));
-        let last = self.config.rounds.is_some_and(|n| self.round >= n);
-        let msg = ServerMsg::Results {
-            round: self.round,
-            last,
-            duplicates: self.config.duplicates,
-            players: results,
-            shared,
-            shared_total,
-            missed,
-            missed_total,
-            board_words: template.words().len(),
-            board_points: template.get_total_points_possible(),
-        };
-        for conn in self.conns() {
-            self.outbox.push((conn, msg.clone()));
-        }
-        self.phase = if last { Phase::Over } else { Phase::Lobby };
-        // The totals changed: the lobby goes out now, after the results.
-        self.lobby_sent = None;
-        self.broadcast_lobby(now);
+        (shown, total)
     }
-}
 
-impl Room {
     /// The computer's side of a round, if the room has one: every word the
     /// first player missed that it knows (noted in `finders` under a seat
     /// past the players', so they are not listed as missed).
-    fn computer_result<'a>(
-        &'a self,
-        finders: &mut BTreeMap<&'a str, Vec<usize>>,
-    ) -> Option<PlayerResult> {
+    fn computer_result(&self, finders: &mut BTreeMap<String, Vec<usize>>) -> Option<PlayerResult> {
         let level = self.config.computer?;
         let game = self.players.first()?.game.as_ref()?;
         let seat = self.players.len();
@@ -642,7 +680,7 @@ impl Room {
         for word in game.computer_words(level) {
             let points = game.get_word_score(word);
             score = score.saturating_add(points);
-            finders.entry(word).or_default().push(seat);
+            finders.entry(word.to_string()).or_default().push(seat);
             words.push(FoundWord {
                 word: word.to_string(),
                 points,
@@ -659,6 +697,36 @@ impl Room {
             total: score,
         })
     }
+}
+
+/// The board's words nobody found, common words first (a player learns more
+/// from CART than from AALII), then most points, then longest, then A-Z, at
+/// most [`MISSED_SHOWN`]; and how many there were.
+fn missed_words(
+    template: &Game,
+    finders: &BTreeMap<String, Vec<usize>>,
+    dictionary: &Dictionary,
+) -> (Vec<WordPoints>, usize) {
+    let mut missed: Vec<WordPoints> = template
+        .words()
+        .iter()
+        .filter(|w| !finders.contains_key(w.as_str()))
+        .map(|w| WordPoints {
+            word: w.clone(),
+            points: template.get_word_score(w),
+            rare: dictionary.is_rare(w),
+        })
+        .collect();
+    let total = missed.len();
+    // The set is already A-Z, and the sort is stable.
+    missed.sort_by(|a, b| {
+        a.rare
+            .cmp(&b.rare)
+            .then(b.points.cmp(&a.points))
+            .then(b.word.len().cmp(&a.word.len()))
+    });
+    missed.truncate(MISSED_SHOWN);
+    (missed, total)
 }
 
 /// The `round_start` message for `player`: the board, the time left and what they have found.

@@ -30,14 +30,14 @@ fn room(duplicates: Duplicates, min_players: usize, rounds: Option<u32>) -> Room
     )
 }
 
-fn to(out: &[Outgoing], conn: ConnId) -> Vec<&ServerMsg> {
+fn to(out: &[Envelope], conn: ConnId) -> Vec<&ServerMsg> {
     out.iter()
-        .filter(|(c, _)| *c == conn)
-        .map(|(_, m)| m)
+        .filter(|e| e.to.contains(&conn))
+        .map(|e| &e.msg)
         .collect()
 }
 
-fn results(out: &[Outgoing], conn: ConnId) -> Vec<PlayerResult> {
+fn results(out: &[Envelope], conn: ConnId) -> Vec<PlayerResult> {
     to(out, conn)
         .into_iter()
         .find_map(|m| match m {
@@ -173,7 +173,7 @@ fn words_outside_a_round_or_not_letters_are_refused_not_judged() {
     let codes: Vec<ErrorCode> = room
         .drain()
         .into_iter()
-        .filter_map(|(_, m)| match m {
+        .filter_map(|e| match e.msg {
             ServerMsg::Error { code, .. } => Some(code),
             _ => None,
         })
@@ -199,9 +199,9 @@ fn a_dropped_player_rejoins_with_the_token_and_keeps_the_words() {
     assert!(room.is_playing());
     room.drain();
     let refused = room.join(3, "ann", None, "t3".into(), t0);
-    assert_eq!(refused.map_err(|e| e.0), Err(ErrorCode::NameTaken));
+    assert_eq!(refused.map_err(|e| e.code), Err(ErrorCode::NameTaken));
     let refused = room.join(3, "ann", Some("wrong"), "t3".into(), t0);
-    assert_eq!(refused.map_err(|e| e.0), Err(ErrorCode::BadToken));
+    assert_eq!(refused.map_err(|e| e.code), Err(ErrorCode::BadToken));
     let t1 = t0 + Duration::from_secs(10);
     room.join(3, "ann", Some("t1"), "t3".into(), t1)
         .expect("rejoins");
@@ -234,17 +234,17 @@ fn names_are_checked_and_rooms_have_a_cap() {
     let mut room = room(Duplicates::Cancel, 1, None);
     let t0 = Instant::now();
     let bad = room.join(1, "\x1b[2Jevil", None, "t".into(), t0);
-    assert_eq!(bad.map_err(|e| e.0), Err(ErrorCode::BadName));
+    assert_eq!(bad.map_err(|e| e.code), Err(ErrorCode::BadName));
     for (conn, name) in [(1, "a"), (2, "b"), (3, "c")] {
         room.join(conn, name, None, format!("t{conn}"), t0)
             .expect("joins");
     }
     assert_eq!(
-        room.join(4, "d", None, "t4".into(), t0).map_err(|e| e.0),
+        room.join(4, "d", None, "t4".into(), t0).map_err(|e| e.code),
         Err(ErrorCode::RoomFull)
     );
     assert_eq!(
-        room.join(4, "A", None, "t4".into(), t0).map_err(|e| e.0),
+        room.join(4, "A", None, "t4".into(), t0).map_err(|e| e.code),
         Err(ErrorCode::NameTaken)
     );
 }
@@ -277,7 +277,7 @@ fn next_round_without_rejoining_and_the_last_round_closes_the_room() {
     room.ready(1, t0);
     assert!(!room.is_playing());
     let late = room.join(2, "bob", None, "t2".into(), t0);
-    assert_eq!(late.map_err(|e| e.0), Err(ErrorCode::RoundsOver));
+    assert_eq!(late.map_err(|e| e.code), Err(ErrorCode::RoundsOver));
 }
 
 #[test]
@@ -295,7 +295,7 @@ fn leaving_the_lobby_frees_the_seat_and_may_start_the_round() {
     assert!(room.is_abandoned());
 }
 
-fn lobbies(out: &[Outgoing], conn: ConnId) -> usize {
+fn lobbies(out: &[Envelope], conn: ConnId) -> usize {
     to(out, conn)
         .iter()
         .filter(|m| matches!(m, ServerMsg::Lobby { .. }))
@@ -418,11 +418,11 @@ fn a_seat_left_for_a_whole_round_is_given_up_and_the_refusal_says_how_to_take_it
     let refused = room
         .join(3, "ANN", None, "t3".into(), left)
         .expect_err("held");
-    assert_eq!(refused.0, ErrorCode::NameTaken);
+    assert_eq!(refused.code, ErrorCode::NameTaken);
     assert!(
-        refused.1.contains("ann left room main") && refused.1.contains("--token"),
+        refused.message.contains("ann left room main") && refused.message.contains("--token"),
         "{}",
-        refused.1
+        refused.message
     );
     room.tick(t0 + Duration::from_secs(60));
     assert!(!room.is_playing());
@@ -470,7 +470,7 @@ fn names_are_compared_after_normalisation() {
     for same in ["Ann", "\u{430}nn", "a\u{301}nn"] {
         let refused = room.join(2, same, None, "t2".into(), t0);
         assert_eq!(
-            refused.map_err(|e| e.0),
+            refused.map_err(|e| e.code),
             Err(ErrorCode::NameTaken),
             "{same:?}"
         );
@@ -479,7 +479,7 @@ fn names_are_compared_after_normalisation() {
     for invisible in ["ann\u{AD}", "ann\u{180E}", "\u{3164}", "\u{FF41}nn"] {
         let refused = room.join(2, invisible, None, "t2".into(), t0);
         assert_eq!(
-            refused.map_err(|e| e.0),
+            refused.map_err(|e| e.code),
             Err(ErrorCode::BadName),
             "{invisible:?}"
         );
@@ -538,4 +538,56 @@ fn a_solo_room_with_a_computer_lists_its_words_beside_the_players() {
         Some(Vec::new()),
         "the computer took every word left"
     );
+}
+
+/// Issue 45 item 10: names that look alike only in capitals (capital I and
+/// small l) are one name, whichever comes first; a case-only twin too.
+#[test]
+fn names_that_look_alike_in_capitals_are_one_name() {
+    let t0 = Instant::now();
+    for (first, second) in [
+        ("Ian", "lan"),
+        ("lan", "IAN"),
+        ("Ian", "ian"),
+        ("ALL", "all"),
+    ] {
+        let mut room = room(Duplicates::Cancel, 2, None);
+        room.join(1, first, None, "t1".into(), t0).expect("joins");
+        let refused = room.join(2, second, None, "t2".into(), t0);
+        assert_eq!(
+            refused.map_err(|e| e.code),
+            Err(ErrorCode::NameTaken),
+            "{first} then {second}"
+        );
+    }
+    let mut room = room(Duplicates::Cancel, 2, None);
+    room.join(1, "ian", None, "t1".into(), t0).expect("joins");
+    room.join(2, "lan", None, "t2".into(), t0)
+        .expect("small i and small l do not look alike");
+}
+
+/// Issue 45 item 6: the results of a round are one message for the whole
+/// room (encoded once by the server), not a copy per player.
+#[test]
+fn the_results_are_one_message_for_the_whole_room() {
+    let t0 = Instant::now();
+    let mut room = room(Duplicates::Cancel, 3, None);
+    for (conn, name) in [(1, "ann"), (2, "bob"), (3, "cy")] {
+        room.join(conn, name, None, format!("t{conn}"), t0)
+            .expect("joins");
+        room.ready(conn, t0);
+    }
+    assert!(room.is_playing());
+    room.word(1, "eat", t0);
+    room.drain();
+    for conn in 1..=3 {
+        room.done(conn, t0);
+    }
+    let out = room.drain();
+    let results: Vec<&Envelope> = out
+        .iter()
+        .filter(|e| matches!(e.msg, ServerMsg::Results { .. }))
+        .collect();
+    assert_eq!(results.len(), 1, "one results message");
+    assert_eq!(results[0].to, [1, 2, 3], "to every player");
 }

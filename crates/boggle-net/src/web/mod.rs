@@ -21,24 +21,23 @@
 //!   `WsOutgoing` sends each line as one text message within the write
 //!   time limit.
 //!
-//! Limits: HTTP connections (page loads, and each WebSocket's own) are
-//! capped at the server's `max_connections` plus [`HTTP_HEADROOM`]
-//! (`Capped`), so a WebSocket over the server's cap still gets its
-//! `server_full` message; a connection past the HTTP cap waits in the
-//! kernel's queue until one closes. A connection that sends nothing within
-//! the server's time to say `hello` after it opens, or nothing for the
-//! server's idle time later, is closed (`Held`), so silent connections
-//! cannot keep the places. There is no TLS: put a reverse
-//! proxy in front to serve the page beyond a trusted network. A message over
-//! [`MAX_WS_MESSAGE`] is refused by the WebSocket layer itself, which closes
-//! the connection without a protocol error.
+//! Limits: the HTTP part of every connection (its head read within a few
+//! seconds, one request, no keep-alive, caps per address and in all, the
+//! `Host` check, the headers of every response) is [`http`]'s. A WebSocket
+//! is then the server's client like any other; its control frames count
+//! against the message rate, and what the WebSocket layer holds to write
+//! (pongs and close frames included) is capped at [`MAX_WS_WRITE`], so a
+//! client that pings and never reads is dropped and holds little meanwhile.
+//! There is no TLS: put a reverse proxy in front (`--trust-proxy`) to serve
+//! the page beyond a trusted network. A message over [`MAX_WS_MESSAGE`] is
+//! refused by the WebSocket layer itself, which closes the connection
+//! without a protocol error.
 
-use std::future::Future;
+pub mod http;
+
 use std::io;
 use std::net::SocketAddr;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
@@ -49,13 +48,11 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::net::TcpListener;
 
-use super::connection::Line as Received;
-use super::protocol::{MAX_LINE, ServerMsg, encode};
-use super::server::{Entrance, Incoming, Outgoing};
+use super::protocol::{MAX_LINE, MAX_SERVER_LINE, ServerMsg, encode};
+use super::server::{Entrance, Heard, Incoming, Outgoing};
+pub use http::Options;
 
 /// The page's markup; `{{PASSWORD}}` becomes `yes` or `no`.
 const PAGE: &str = include_str!("page.html");
@@ -75,14 +72,17 @@ connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-a
 /// protocol's own `too_long` error, as a long TCP line does.
 pub const MAX_WS_MESSAGE: usize = 64 << 10;
 
-/// HTTP connections allowed beyond the server's connection cap, for page
-/// loads and for WebSockets to be told `server_full` rather than left waiting.
-pub const HTTP_HEADROOM: usize = 64;
+/// The most bytes the WebSocket layer holds to write for one connection:
+/// the longest line the server sends, and its frame's head. Past it, a pong
+/// waits (one at most: a newer replaces it) and a line's write waits, within
+/// the write time limit.
+pub const MAX_WS_WRITE: usize = MAX_SERVER_LINE + 16;
 
 /// A bound, not yet running web side of a server.
 pub struct Web {
     listener: TcpListener,
     entrance: Entrance,
+    options: Options,
 }
 
 /// What every request handler shares.
@@ -95,8 +95,17 @@ struct App {
 impl Web {
     /// Binds `addr` (port 0 picks a free port) for the server behind `entrance`.
     pub async fn bind(addr: &str, entrance: Entrance) -> io::Result<Web> {
+        Web::bind_with(addr, entrance, Options::default()).await
+    }
+
+    /// As [`Web::bind`], with the host names and proxy trust of `options`.
+    pub async fn bind_with(addr: &str, entrance: Entrance, options: Options) -> io::Result<Web> {
         let listener = TcpListener::bind(addr).await?;
-        Ok(Web { listener, entrance })
+        Ok(Web {
+            listener,
+            entrance,
+            options,
+        })
     }
 
     /// The address it listens on.
@@ -104,32 +113,17 @@ impl Web {
         self.listener.local_addr()
     }
 
-    /// Serves until the server behind the entrance shuts down.
+    /// Serves until the server behind the entrance shuts down; `Err` if
+    /// the listener fails for good.
     pub async fn run(self) -> io::Result<()> {
-        let limit = self
+        let shutdown = self.entrance.shutdown();
+        let header_timeout = self
             .entrance
             .limits()
-            .max_connections
-            .saturating_add(HTTP_HEADROOM);
-        let mut shutdown = self.entrance.shutdown();
-        let quiet = Quiet {
-            first: self.entrance.limits().hello_timeout,
-            later: self.entrance.limits().idle_timeout,
-        };
+            .hello_timeout
+            .min(http::HEADER_TIMEOUT);
         let app = router(self.entrance);
-        let listener = Capped {
-            inner: self.listener,
-            permits: Arc::new(Semaphore::new(limit)),
-            quiet,
-        };
-        axum::serve(
-            listener,
-            app.into_make_service_with_connect_info::<PeerAddr>(),
-        )
-        .with_graceful_shutdown(async move {
-            let _ = shutdown.wait_for(|stopping| *stopping).await;
-        })
-        .await
+        http::serve(self.listener, app, self.options, header_timeout, shutdown).await
     }
 }
 
@@ -212,20 +206,7 @@ fn with_headers(status: StatusCode, kind: &'static str, body: String) -> Respons
     let mut response = (status, body).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(CSP),
-    );
-    headers.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    headers.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
-    );
-    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    http::secure(headers);
     response
 }
 
@@ -278,7 +259,8 @@ async fn socket(
         .max_message_size(MAX_WS_MESSAGE)
         .max_frame_size(MAX_WS_MESSAGE)
         .read_buffer_size(8 << 10)
-        .write_buffer_size(0);
+        .write_buffer_size(0)
+        .max_write_buffer_size(MAX_WS_WRITE);
     let entrance = app.entrance;
     let write_limit = entrance.limits().write_timeout;
     match entrance.admit(peer.ip()) {
@@ -323,25 +305,24 @@ pub(crate) struct WsIncoming {
 }
 
 impl Incoming for WsIncoming {
-    async fn next_message(&mut self) -> io::Result<Received<'_>> {
+    async fn next_message(&mut self) -> io::Result<Heard<'_>> {
         // Cancel-safe: a message is taken off the stream only in the poll
         // that returns it, and then handed out at once.
-        loop {
-            let data = match self.stream.next().await {
-                None | Some(Ok(Message::Close(_))) => return Ok(Received::Eof),
-                Some(Err(e)) => return Err(io::Error::other(e)),
-                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                Some(Ok(Message::Text(text))) => axum::body::Bytes::from(text),
-                Some(Ok(Message::Binary(bytes))) => bytes,
-            };
-            // A TCP line counts its newline; a message is a line without one.
-            if data.len() + 1 > MAX_LINE {
-                return Ok(Received::TooLong);
-            }
-            self.buf.clear();
-            self.buf.extend_from_slice(&data);
-            return Ok(Received::Read(&self.buf));
+        let data = match self.stream.next().await {
+            None | Some(Ok(Message::Close(_))) => return Ok(Heard::Eof),
+            Some(Err(e)) => return Err(io::Error::other(e)),
+            // Answered by the WebSocket layer, but counted like any message.
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => return Ok(Heard::Control),
+            Some(Ok(Message::Text(text))) => axum::body::Bytes::from(text),
+            Some(Ok(Message::Binary(bytes))) => bytes,
+        };
+        // A TCP line counts its newline; a message is a line without one.
+        if data.len() + 1 > MAX_LINE {
+            return Ok(Heard::TooLong);
         }
+        self.buf.clear();
+        self.buf.extend_from_slice(&data);
+        Ok(Heard::Line(&self.buf))
     }
 
     async fn discard(&mut self, limit: usize) {
@@ -378,145 +359,9 @@ impl Outgoing for WsOutgoing {
     }
 }
 
-/// The HTTP listener, holding one permit per open connection (a WebSocket
-/// keeps its HTTP connection's permit as well as the server's).
-struct Capped {
-    inner: TcpListener,
-    permits: Arc<Semaphore>,
-    quiet: Quiet,
-}
-
-/// How long a connection may send nothing: at first, and once it has spoken.
-#[derive(Clone, Copy, Debug)]
-struct Quiet {
-    first: Duration,
-    later: Duration,
-}
-
-/// An accepted connection and its permit; its reads fail once the peer has
-/// been silent too long ([`Quiet`]), which closes it.
-struct Held {
-    stream: TcpStream,
-    _permit: OwnedSemaphorePermit,
-    quiet: Quiet,
-    deadline: Pin<Box<tokio::time::Sleep>>,
-    /// When the peer last sent something since the deadline was set.
-    heard: Option<tokio::time::Instant>,
-}
-
-impl axum::serve::Listener for Capped {
-    type Io = Held;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (Held, SocketAddr) {
-        loop {
-            // The semaphore is never closed, so this only waits.
-            let Ok(permit) = Arc::clone(&self.permits).acquire_owned().await else {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            };
-            match self.inner.accept().await {
-                Ok((stream, peer)) => {
-                    let _ = stream.set_nodelay(true);
-                    let deadline = Box::pin(tokio::time::sleep(self.quiet.first));
-                    return (
-                        Held {
-                            stream,
-                            _permit: permit,
-                            quiet: self.quiet,
-                            deadline,
-                            heard: None,
-                        },
-                        peer,
-                    );
-                }
-                // Out of file descriptors and the like: wait, do not spin.
-                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
-            }
-        }
-    }
-
-    fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.inner.local_addr()
-    }
-}
-
-/// The peer's address of a connection [`Capped`] accepted.
+/// The client's address of a request, as [`http`] sets it.
 #[derive(Clone, Copy, Debug)]
 struct PeerAddr(SocketAddr);
-
-impl axum::extract::connect_info::Connected<axum::serve::IncomingStream<'_, Capped>> for PeerAddr {
-    fn connect_info(stream: axum::serve::IncomingStream<'_, Capped>) -> PeerAddr {
-        PeerAddr(*stream.remote_addr())
-    }
-}
-
-impl AsyncRead for Held {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let before = buf.filled().len();
-        match Pin::new(&mut self.stream).poll_read(cx, buf) {
-            Poll::Ready(read) => {
-                if buf.filled().len() > before {
-                    // Noted only: the timer is moved when it fires, not on
-                    // every read (moving it takes the timer driver's lock).
-                    self.heard = Some(tokio::time::Instant::now());
-                }
-                Poll::Ready(read)
-            }
-            Poll::Pending => loop {
-                match self.deadline.as_mut().poll(cx) {
-                    Poll::Pending => return Poll::Pending,
-                    Poll::Ready(()) => match self.heard.take() {
-                        Some(heard) => {
-                            let next = heard + self.quiet.later;
-                            self.deadline.as_mut().reset(next);
-                        }
-                        None => {
-                            return Poll::Ready(Err(io::Error::new(
-                                io::ErrorKind::TimedOut,
-                                "the peer sent nothing for too long",
-                            )));
-                        }
-                    },
-                }
-            },
-        }
-    }
-}
-
-impl AsyncWrite for Held {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write(cx, buf)
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_shutdown(cx)
-    }
-
-    fn poll_write_vectored(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        bufs: &[io::IoSlice<'_>],
-    ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
-    }
-
-    fn is_write_vectored(&self) -> bool {
-        self.stream.is_write_vectored()
-    }
-}
 
 #[cfg(test)]
 mod tests;

@@ -12,6 +12,7 @@ use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Rules;
 use boggle_game::word_find::WordFind;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 
 /// Hang guard for any one wait.
@@ -542,4 +543,66 @@ async fn a_connection_that_says_nothing_is_closed() {
     assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
     // One that speaks is served.
     assert_eq!(get(http_addr, "/").await.status, 200);
+}
+
+/// Issue 45 item 7: a web listener that fails ends the server with its
+/// reason, instead of the TCP side going on alone.
+#[tokio::test]
+async fn a_failed_web_listener_stops_the_server_with_its_reason() {
+    let server = Server::bind("127.0.0.1:0", config(None, Limits::default()))
+        .await
+        .expect("binds");
+    let tcp = server.local_addr().expect("address");
+    let failing = async { Err(io::Error::other("the listener broke")) };
+    let never = std::future::pending::<()>();
+    let ended = tokio::time::timeout(GUARD, server.run_beside(failing, never))
+        .await
+        .expect("the server stops by itself");
+    let error = ended.expect_err("the web side's failure is the server's");
+    assert!(error.to_string().contains("the listener broke"), "{error}");
+    assert!(
+        TcpStream::connect(tcp).await.is_err(),
+        "the TCP side is closed too"
+    );
+}
+
+/// Issue 45 items 3 and 4: what a trusted proxy says the client is, and
+/// which hosts a connection may name.
+#[test]
+fn the_forwarded_client_and_the_allowed_hosts() {
+    let headers = |pairs: &[(&'static str, &'static str)]| {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(*name, HeaderValue::from_static(value));
+        }
+        map
+    };
+    let ip = |text: &str| text.parse::<std::net::IpAddr>().ok();
+    let xff = headers(&[("x-forwarded-for", "1.1.1.1, 2.2.2.2")]);
+    assert_eq!(http::forwarded_client(&xff), ip("2.2.2.2"));
+    let fwd = headers(&[("forwarded", "for=\"[2001:db8::1]:80\";proto=http")]);
+    assert_eq!(http::forwarded_client(&fwd), ip("2001:db8::1"));
+    assert_eq!(http::forwarded_client(&headers(&[])), None);
+    let local: SocketAddr = "127.0.0.1:8040".parse().expect("address");
+    let names = vec!["boggle.example".to_string()];
+    for good in [
+        "127.0.0.1:8040",
+        "localhost:8040",
+        "LOCALHOST:8040",
+        "boggle.example",
+    ] {
+        assert!(http::host_allowed(Some(good), local, &names), "{good}");
+    }
+    for bad in [
+        "attacker.example:8040",
+        "127.0.0.1:9999",
+        "127.0.0.2:8040",
+        "127.0.0.1",
+        "",
+    ] {
+        assert!(!http::host_allowed(Some(bad), local, &names), "{bad}");
+    }
+    assert!(!http::host_allowed(None, local, &names));
+    let v6: SocketAddr = "[::1]:8040".parse().expect("address");
+    assert!(http::host_allowed(Some("[::1]:8040"), v6, &[]));
 }

@@ -1,6 +1,8 @@
 //! Reading and writing a shard's files without trusting them: only regular
 //! files are opened (a FIFO or a device under a shard's file's name is
-//! refused before it can block a run or stream forever), each kind of file
+//! refused before it can block a run or stream forever), no symbolic link
+//! is followed (a link planted under a shard's file's name would otherwise
+//! have the run write through it to its target), each kind of file
 //! is read up to its cap (`limits`), records are read one line at a time
 //! with each line capped, and a file is replaced by writing a fresh
 //! temporary file and renaming it.
@@ -19,24 +21,27 @@ pub(crate) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> ProveError + '_
     }
 }
 
-/// Options that never wait on a FIFO: opening one without a writer (or
-/// reader) would block, and `O_NONBLOCK` makes the open return at once, so
-/// the check of what was opened can refuse it.
+/// Options that never wait on a FIFO and never follow a link: opening a
+/// FIFO without a writer (or reader) would block, and `O_NONBLOCK` makes
+/// the open return at once, so the check of what was opened can refuse it;
+/// `O_NOFOLLOW` makes opening a symbolic link fail instead of opening (and
+/// writing) its target, even if one is put there after the check by name.
 pub(crate) fn options() -> OpenOptions {
     #[allow(unused_mut)]
     let mut options = OpenOptions::new();
     #[cfg(unix)]
     {
+        use rustix::fs::OFlags;
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
+        options.custom_flags((OFlags::NONBLOCK | OFlags::NOFOLLOW).bits() as i32);
     }
     options
 }
 
-/// Whether `path` is there and is something other than a regular file
-/// (after following links); an error saying so if it is.
+/// Whether `path` is there and is something other than a regular file (a
+/// symbolic link included, whatever it points to); an error saying so if it is.
 pub(crate) fn refuse_special(path: &Path) -> Result<bool, ProveError> {
-    match fs::metadata(path) {
+    match fs::symlink_metadata(path) {
         Ok(meta) if meta.is_file() => Ok(true),
         Ok(_) => Err(ProveError::NotAFile {
             path: path.to_path_buf(),
@@ -222,6 +227,34 @@ mod tests {
     }
 
     #[cfg(unix)]
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_is_refused_and_its_target_left_alone() {
+        let dir = std::env::temp_dir().join(format!("boggle-prove-link-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("a temporary directory");
+        let target = dir.join("target.txt");
+        fs::write(&target, "precious\n").expect("written");
+        let link = dir.join("shard-0-of-4.ndjson");
+        std::os::unix::fs::symlink(&target, &link).expect("a link");
+        assert!(matches!(
+            refuse_special(&link),
+            Err(ProveError::NotAFile { .. })
+        ));
+        assert!(matches!(
+            open_regular(&link, 1 << 20),
+            Err(ProveError::NotAFile { .. })
+        ));
+        // Even past the check by name, the open itself does not follow it.
+        let opened = options().append(true).create(true).open(&link);
+        assert!(opened.is_err(), "the link was followed");
+        assert_eq!(
+            fs::read_to_string(&target).ok().as_deref(),
+            Some("precious\n")
+        );
+        let _ = fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn fifos_and_devices_are_refused_before_they_are_read() {
         let dir = std::env::temp_dir().join(format!("boggle-prove-files-{}", std::process::id()));

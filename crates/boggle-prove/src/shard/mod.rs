@@ -146,17 +146,22 @@ impl ShardFiles {
             .create(true)
             .open(&path)
             .map_err(io_error(&path))?;
-        files::check_opened(&file, &path, u64::MAX)?;
+        let length = files::check_opened(&file, &path, u64::MAX)?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => return Err(ProveError::Locked { path }),
             Err(TryLockError::Error(source)) => return Err(ProveError::Io { path, source }),
         }
         let mut resumed = Resumed::default();
-        let old = match (
-            resume && existed,
-            files::read_regular(&params_path, MAX_PARAMS_BYTES)?,
-        ) {
+        let settings = files::read_regular(&params_path, MAX_PARAMS_BYTES)?;
+        if resume && length > 0 && settings.is_none() {
+            // Starting over would throw away every record (hours of CPU).
+            return Err(ProveError::NoSettings {
+                records: path,
+                settings: params_path,
+            });
+        }
+        let old = match (resume && existed, settings) {
             (true, Some(bytes)) => {
                 Some(Params::parse(&bytes).map_err(|reason| ProveError::Params {
                     path: params_path.clone(),

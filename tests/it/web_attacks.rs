@@ -1,0 +1,445 @@
+//! The web side against one attacker (issue 45, "Trust nothing, round
+//! four", items 1 to 5, 7 and 11), each attack played against a real
+//! `boggle serve --web` on 127.0.0.1, spoken by hand (HTTP/1.1 and RFC 6455
+//! frames on plain sockets), bounded in count and time. Memory is the
+//! server process's peak resident size (VmHWM, Linux); each memory test
+//! prints its figure (`cargo test --test web_attacks -- --nocapture`).
+
+use crate::common;
+
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use boggle_net::protocol::{ClientMsg, VERSION, encode};
+
+/// Hang guard for any one wait.
+const GUARD: Duration = Duration::from_secs(30);
+
+/// A `boggle serve --web` child, killed when dropped.
+struct Served {
+    child: Child,
+    tcp: SocketAddr,
+    web: SocketAddr,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Served {
+    fn start(extra: &[&str]) -> Served {
+        Served::start_with(extra, &[])
+    }
+
+    fn start_with(extra: &[&str], env: &[(&str, &str)]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
+            .args(["--board", "BENHLAUMITLZRGAN"])
+            .args(extra)
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("boggle serve starts");
+        let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let mut next = |prefix: &str| -> SocketAddr {
+            let line = lines.next().expect("a line").expect("readable");
+            let addr = line.strip_prefix(prefix).expect(prefix);
+            addr.trim_start_matches("http://")
+                .trim_end_matches('/')
+                .parse()
+                .expect("an address")
+        };
+        let tcp = next("listening on ");
+        let web = next("web page on ");
+        Served { child, tcp, web }
+    }
+
+    /// The server's peak resident memory so far, in kB.
+    fn peak_kb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("/proc is there (Linux)");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .expect("VmHWM")
+    }
+
+    /// Stops the server and returns what it wrote to stderr.
+    fn stop(mut self) -> String {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let mut stderr = String::new();
+        if let Some(mut err) = self.child.stderr.take() {
+            let _ = err.read_to_string(&mut stderr);
+        }
+        stderr
+    }
+}
+
+/// Sends `request` on a new connection (from `from`, if given) and returns
+/// the response head (status, lower-case header lines) and the stream.
+fn request_from(
+    to: SocketAddr,
+    from: Option<&str>,
+    request: &[u8],
+) -> (u16, Vec<String>, BufReader<TcpStream>) {
+    let stream = match from {
+        Some(ip) => connect_from(to, ip),
+        None => TcpStream::connect(to).expect("connects"),
+    };
+    stream.set_read_timeout(Some(GUARD)).expect("timeout");
+    (&stream).write_all(request).expect("request sent");
+    let mut reader = BufReader::new(stream);
+    let mut status = String::new();
+    reader.read_line(&mut status).expect("status line");
+    let code = status
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("a status line: {status:?}"));
+    let mut headers = Vec::new();
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a header line");
+        let line = line.trim_end().to_ascii_lowercase();
+        if line.is_empty() {
+            break;
+        }
+        headers.push(line);
+    }
+    (code, headers, reader)
+}
+
+/// A blocking connection to `to` from address `ip` (another loopback address).
+fn connect_from(to: SocketAddr, ip: &str) -> TcpStream {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket
+            .bind(format!("{ip}:0").parse().expect("address"))
+            .expect("binds");
+        let stream = socket.connect(to).await.expect("connects");
+        let stream = stream.into_std().expect("a std stream");
+        stream.set_nonblocking(false).expect("blocking");
+        stream
+    })
+}
+
+fn request(to: SocketAddr, request: &[u8]) -> (u16, Vec<String>, BufReader<TcpStream>) {
+    request_from(to, None, request)
+}
+
+/// A WebSocket upgrade request to `/ws` naming `host`, with `extra` header lines.
+fn upgrade(host: &str, extra: &str) -> Vec<u8> {
+    format!(
+        "GET /ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{extra}\r\n"
+    )
+    .into_bytes()
+}
+
+/// A client's (masked) frame.
+fn frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
+    let mask = [1u8, 2, 3, 4];
+    let mut out = vec![0x80 | opcode];
+    match payload.len() {
+        n @ 0..=125 => out.push(0x80 | u8::try_from(n).expect("small")),
+        n => {
+            out.push(0x80 | 126);
+            out.extend_from_slice(&u16::try_from(n).expect("under 64 KiB").to_be_bytes());
+        }
+    }
+    out.extend_from_slice(&mask);
+    out.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    out
+}
+
+fn hello_frame(name: &str) -> Vec<u8> {
+    let hello = ClientMsg::Hello {
+        version: VERSION,
+        name: name.into(),
+        room: None,
+        password: None,
+        token: None,
+        solo: None,
+    };
+    frame(1, encode(&hello).trim_end().as_bytes())
+}
+
+fn has_security_headers(headers: &[String]) -> bool {
+    [
+        "content-security-policy:",
+        "x-content-type-options: nosniff",
+        "x-frame-options: deny",
+    ]
+    .iter()
+    .all(|h| headers.iter().any(|line| line.starts_with(h)))
+}
+
+/// Writes pings and never reads, until the server closes the connection;
+/// whether it did within the guard.
+fn ping_flood(stream: &TcpStream) -> bool {
+    let pings: Vec<u8> = (0..512).flat_map(|_| frame(9, &[b'p'; 125])).collect();
+    stream
+        .set_write_timeout(Some(Duration::from_millis(200)))
+        .expect("timeout");
+    let start = Instant::now();
+    while start.elapsed() < GUARD {
+        let mut writer = stream;
+        match writer.write(&pings) {
+            Ok(_) => {}
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(_) => return true,
+        }
+    }
+    false
+}
+
+/// Item 1: a client that pings and never reads, after hello or before it,
+/// is dropped, and the server's memory stays bounded meanwhile; the TCP
+/// side is still served.
+#[test]
+fn a_ping_flood_is_dropped_and_the_server_stays_small() {
+    let served = Served::start(&[]);
+    let host = served.web.to_string();
+    let before = served.peak_kb();
+    for said_hello in [true, false] {
+        let (status, _, reader) = request(served.web, &upgrade(&host, ""));
+        assert_eq!(status, 101);
+        let stream = reader.into_inner();
+        if said_hello {
+            (&stream).write_all(&hello_frame("eve")).expect("hello");
+        }
+        assert!(
+            ping_flood(&stream),
+            "the flooder was dropped (hello: {said_hello})"
+        );
+    }
+    let peak = served.peak_kb();
+    println!("ping flood: server peak {peak} kB (before {before} kB)");
+    assert!(
+        peak < before + 64 * 1024,
+        "the server grew from {before} kB to {peak} kB"
+    );
+    let tcp = TcpStream::connect(served.tcp).expect("the TCP side still listens");
+    drop(tcp);
+}
+
+/// Item 2: sockets that send a byte and stop, or a long unfinished head,
+/// hold no more than a few places of their address, are closed within
+/// seconds, and the page is served to another address meanwhile.
+#[test]
+fn slow_sockets_do_not_hold_the_web_port() {
+    let served = Served::start(&["--max-connections", "20"]);
+    let before = served.peak_kb();
+    let mut slow = Vec::new();
+    let head_part: Vec<u8> = [&b"GET / HTTP/1.1\r\nX-Pad: "[..], &[b'a'; 64 << 10][..]].concat();
+    for i in 0..1000 {
+        let stream = TcpStream::connect(served.web).expect("connects");
+        stream.set_nonblocking(true).expect("non-blocking");
+        let bytes: &[u8] = if i % 2 == 0 { b"G" } else { &head_part };
+        let _ = (&stream).write(bytes);
+        slow.push(stream);
+    }
+    let host = served.web.to_string();
+    let page = format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n");
+    let start = Instant::now();
+    let (status, headers, _) = request_from(served.web, Some("127.0.0.2"), page.as_bytes());
+    assert_eq!(status, 200, "the page is served beside 1000 slow sockets");
+    assert!(has_security_headers(&headers));
+    assert!(start.elapsed() < Duration::from_secs(10), "served at once");
+    // Every slow socket is closed: at once past the cap, or after the head's time limit.
+    for stream in &slow {
+        stream.set_nonblocking(false).expect("blocking");
+        stream.set_read_timeout(Some(GUARD)).expect("timeout");
+        let mut rest = Vec::new();
+        let _ = (&*stream).read_to_end(&mut rest);
+    }
+    assert!(
+        start.elapsed() < GUARD,
+        "all closed within {:?}",
+        start.elapsed()
+    );
+    let peak = served.peak_kb();
+    println!("1000 slow sockets: server peak {peak} kB (before {before} kB)");
+    assert!(
+        peak < before + 64 * 1024,
+        "grew from {before} kB to {peak} kB"
+    );
+}
+
+/// Item 4: a request whose `Host` is not the served address (DNS rebinding:
+/// Host and Origin both the attacker's) is refused; `--web-host` names are served.
+#[test]
+fn a_request_for_another_host_is_refused() {
+    let served = Served::start(&["--web-host", "boggle.example"]);
+    let port = served.web.port();
+    let evil = format!("attacker.example:{port}");
+    let (status, headers, _) = request(
+        served.web,
+        &upgrade(&evil, &format!("Origin: http://{evil}\r\n")),
+    );
+    assert_eq!(status, 421);
+    assert!(has_security_headers(&headers));
+    let page = |host: &str| format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n");
+    assert_eq!(request(served.web, page(&evil).as_bytes()).0, 421);
+    for good in [
+        served.web.to_string(),
+        format!("localhost:{port}"),
+        "boggle.example".into(),
+    ] {
+        assert_eq!(request(served.web, page(&good).as_bytes()).0, 200, "{good}");
+    }
+    let origin = format!("Origin: http://{}\r\n", served.web);
+    assert_eq!(
+        request(served.web, &upgrade(&served.web.to_string(), &origin)).0,
+        101
+    );
+}
+
+/// Item 5: every response carries the security headers: 405, `GET /ws`
+/// without an upgrade, and the HTTP layer's own 400 and 431.
+#[test]
+fn every_response_carries_the_security_headers() {
+    let served = Served::start(&[]);
+    let host = served.web.to_string();
+    let long = "a".repeat(40 << 10);
+    let cases: Vec<(u16, String)> = vec![
+        (
+            405,
+            format!("POST / HTTP/1.1\r\nHost: {host}\r\nContent-Length: 0\r\n\r\n"),
+        ),
+        (400, format!("GET /ws HTTP/1.1\r\nHost: {host}\r\n\r\n")),
+        (400, "GARBAGE\x01 / HTTP/1.1\r\n\r\n".into()),
+        (
+            431,
+            format!("GET / HTTP/1.1\r\nHost: {host}\r\nX-Long: {long}\r\n\r\n"),
+        ),
+    ];
+    for (want, req) in cases {
+        let (status, headers, _) = request(served.web, req.as_bytes());
+        let shown = req.chars().take(40).collect::<String>();
+        assert!(
+            status == want || (want == 400 && status == 426),
+            "{shown:?}: {status}"
+        );
+        assert!(has_security_headers(&headers), "{shown:?}: {headers:?}");
+    }
+}
+
+/// Item 3: an address holds at most its cap of connections; with
+/// `--trust-proxy`, the address is the one the proxy forwarded.
+#[test]
+fn connections_are_capped_per_address_and_a_trusted_proxy_names_it() {
+    fn ws_admitted(served: &Served, forwarded: &str) -> (bool, BufReader<TcpStream>) {
+        let host = served.web.to_string();
+        let (status, _, mut reader) = request(served.web, &upgrade(&host, forwarded));
+        assert_eq!(status, 101);
+        // A refused socket hears server_full at once; an admitted one nothing.
+        reader
+            .get_ref()
+            .set_read_timeout(Some(Duration::from_millis(500)))
+            .expect("timeout");
+        let mut head = [0u8; 2];
+        let refused = match reader.read_exact(&mut head) {
+            Ok(()) => {
+                let mut text = vec![0u8; usize::from(head[1] & 0x7f)];
+                let _ = reader.read_exact(&mut text);
+                String::from_utf8_lossy(&text).contains("server_full")
+            }
+            Err(_) => false,
+        };
+        (!refused, reader)
+    }
+    let plain = Served::start(&["--max-address-connections", "1"]);
+    let (first, _one) = ws_admitted(&plain, "");
+    let (second, _two) = ws_admitted(&plain, "X-Forwarded-For: 10.0.0.2\r\n");
+    assert!(
+        first && !second,
+        "one connection from 127.0.0.1, forwarded or not"
+    );
+    let proxied = Served::start(&["--max-address-connections", "1", "--trust-proxy"]);
+    let (a, _a) = ws_admitted(&proxied, "X-Forwarded-For: 10.0.0.1\r\n");
+    let (b, _b) = ws_admitted(&proxied, "Forwarded: for=\"10.0.0.2:5000\"\r\n");
+    let (c, _c) = ws_admitted(&proxied, "X-Forwarded-For: 1.2.3.4, 10.0.0.1\r\n");
+    assert!(a && b, "two players behind the proxy");
+    assert!(!c, "the proxy's last entry names 10.0.0.1 again");
+}
+
+/// Item 11: a zero connection cap is refused at start, as the other zero caps are.
+#[test]
+fn a_zero_connection_cap_is_refused_at_start() {
+    let dir = common::TempDir::new("web-zero-cap");
+    for flag in [
+        "--max-connections",
+        "--max-address-connections",
+        "--max-address-rooms",
+    ] {
+        let run = common::run_boggle(dir.path(), &["serve", flag, "0"], b"");
+        assert_eq!(run.code, Some(2), "{flag}: {}", run.stderr);
+        assert!(run.stderr.contains(flag), "{}", run.stderr);
+    }
+}
+
+/// Item 7: binds, rooms opened and closed and refusals are logged to
+/// stderr under `RUST_LOG`.
+#[test]
+fn the_server_logs_what_happens_under_rust_log() {
+    let served = Served::start_with(&["--max-address-rooms", "1"], &[("RUST_LOG", "info")]);
+    let hello = |room: &str| {
+        let stream = TcpStream::connect(served.tcp).expect("connects");
+        let msg = ClientMsg::Hello {
+            version: VERSION,
+            name: "ann".into(),
+            room: Some(room.into()),
+            password: None,
+            token: None,
+            solo: None,
+        };
+        (&stream).write_all(encode(&msg).as_bytes()).expect("hello");
+        stream.set_read_timeout(Some(GUARD)).expect("timeout");
+        let mut line = String::new();
+        BufReader::new(&stream)
+            .read_line(&mut line)
+            .expect("an answer");
+        (stream, line)
+    };
+    let (first, welcome) = hello("one");
+    assert!(welcome.contains("welcome"), "{welcome}");
+    let (_second, refused) = hello("two");
+    assert!(refused.contains("too_many_rooms"), "{refused}");
+    drop(first);
+    // The room is forgotten once its player has gone.
+    let start = Instant::now();
+    let (_third, again) = loop {
+        let (stream, line) = hello("three");
+        if line.contains("welcome") || start.elapsed() > GUARD {
+            break (stream, line);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(again.contains("welcome"), "{again}");
+    let log = served.stop();
+    for said in [
+        "listening",
+        "web page served",
+        "room opened",
+        "room closed",
+        "hello refused",
+    ] {
+        assert!(log.contains(said), "{said:?} in {log}");
+    }
+}

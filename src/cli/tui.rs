@@ -19,7 +19,6 @@ use crate::tui::terminal;
 use crate::tui::ui::{self, Look};
 use boggle_engine::plural;
 use boggle_game::Dictionary;
-use boggle_game::daily::Daily;
 use boggle_game::dictionary::{Level, WordList};
 use boggle_game::game_board::GameBoard;
 use boggle_game::random;
@@ -78,7 +77,7 @@ pub struct TuiArgs {
 pub fn run(args: &TuiArgs) -> Result<(), CliError> {
     let daily = args
         .daily
-        .then(Daily::today)
+        .then(boggle_net::solo::today)
         .transpose()
         .map_err(CliError::Daily)?;
     let rules = match &daily {

@@ -11,7 +11,6 @@
 //! or the pinned random numbers change, which their own tests guard.
 
 use std::fmt;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::game_board::GameBoard;
 use crate::random;
@@ -59,11 +58,9 @@ impl Date {
         fits.then_some(Date { year, month, day })
     }
 
-    /// Today in UTC by the system clock (1970-01-01 if the clock is before it).
-    pub fn today() -> Date {
-        let seconds = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |elapsed| elapsed.as_secs());
+    /// The UTC date `seconds` after 1970-01-01 00:00 (the clock is the
+    /// caller's: the game's classes never read it, so tests pin the day).
+    pub fn from_unix_seconds(seconds: u64) -> Date {
         Date::from_days((seconds / 86_400) as i64)
     }
 
@@ -162,9 +159,10 @@ impl Daily {
         })
     }
 
-    /// Today's board (UTC).
-    pub fn today() -> Result<Daily, DateError> {
-        Daily::of(Date::today())
+    /// The board of the UTC day `seconds` after 1970-01-01 00:00: today's,
+    /// given the system clock's seconds.
+    pub fn at_unix_seconds(seconds: u64) -> Result<Daily, DateError> {
+        Daily::of(Date::from_unix_seconds(seconds))
     }
 
     /// The rules of every day's board: classic, 4x4.

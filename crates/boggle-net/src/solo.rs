@@ -13,9 +13,9 @@
 //! [`Game`]: boggle_game::Game
 
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use boggle_game::daily::{self, Daily};
+use boggle_game::daily::{self, Daily, DateError};
 use boggle_game::dictionary::{Dictionary, Level, WordList};
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Rules;
@@ -29,7 +29,7 @@ use super::room::RoomConfig;
 pub fn config(base: &RoomConfig, solo: &Solo) -> Result<RoomConfig, String> {
     let computer = solo.computer.as_deref().map(level).transpose()?;
     let (word_find, board, time) = if solo.daily {
-        let day = Daily::today().map_err(|e| e.to_string())?;
+        let day = today().map_err(|e| e.to_string())?;
         (
             daily_word_find(base)?,
             Some(day.board),
@@ -109,6 +109,14 @@ fn level(name: &str) -> Result<Level, String> {
     }
 }
 
+/// Today's board (UTC) by the system clock: the server's "Today's board".
+pub fn today() -> Result<Daily, DateError> {
+    let seconds = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_secs());
+    Daily::at_unix_seconds(seconds)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,7 +160,7 @@ mod tests {
             ..Solo::default()
         };
         let config = config(&base(), &solo).unwrap();
-        assert_eq!(config.board, Some(Daily::today().unwrap().board));
+        assert_eq!(config.board, Some(today().unwrap().board));
         assert_eq!(*config.word_find.rules(), Daily::rules());
         assert_eq!(config.time, Duration::from_secs(180));
     }

@@ -172,7 +172,7 @@ async fn favicon_handler() -> Response {
 /// `GET /daily`: today's number, date and board as JSON (`boggle daily`'s
 /// day), so the page can name the day it plays and its share text.
 async fn daily_handler() -> Response {
-    match boggle_game::daily::Daily::today() {
+    match crate::solo::today() {
         Ok(day) => with_headers(StatusCode::OK, "application/json", daily_json(&day)),
         // Only a clock set before the first day gets here.
         Err(e) => with_headers(

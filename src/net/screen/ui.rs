@@ -271,7 +271,7 @@ fn board_and_panel(frame: &mut Frame, screen: &Screen, body: Rect, look: Look) -
     };
     // Two columns of margin either side of the board.
     let room = body.width.saturating_sub(PANEL_MIN_WIDTH + 4);
-    let Some(cell) = largest_cell(board, room, body.height) else {
+    let Some(cell) = largest_cell(board, (room, body.height), frame.area()) else {
         return note(frame, "the board needs a bigger terminal");
     };
     let (width, _) = board_size(board, cell);

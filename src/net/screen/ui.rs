@@ -875,6 +875,21 @@ mod tests {
         assert_eq!(screen.path(), vec![4, 5, 0]);
     }
 
+    /// Issue 46, item 10: the network game's board grows at 120x40 as the tui's does.
+    #[test]
+    fn the_board_grows_with_a_large_terminal() {
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &welcome(Moves::NoUp));
+        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        let (rows, _) = shown(&screen, 120, 40);
+        let text = rows.join("\n");
+        assert!(
+            rows.iter().any(|row| row.contains("────────────┐┌")),
+            "cells wider than 7 columns at 120x40:\n{text}"
+        );
+        assert!(!text.contains("bigger terminal"), "{text}");
+    }
+
     #[test]
     fn a_lost_connection_is_said_on_the_status_line() {
         let mut screen = in_a_round();

@@ -31,7 +31,7 @@ pub struct VersusArgs {
     /// The computer's vocabulary: easy, medium, hard or perfect (every word)
     #[arg(long, value_name = "LEVEL", value_parser = values::parser::<LevelArg, Level>(), default_value = "perfect")]
     pub level: Level,
-    /// Skip the rules shown when a match starts at a terminal
+    /// Skip the rules shown when a match starts at a terminal, and the board question: every board is random
     #[arg(long)]
     pub no_intro: bool,
 }
@@ -53,6 +53,7 @@ pub fn run(versus_args: &VersusArgs) -> Result<(), CliError> {
         level: versus_args.level,
         terminal: io::stdin().is_terminal() && io::stdout().is_terminal(),
         width: output_width(),
+        height: output_height(),
         intro: !versus_args.no_intro,
         board: board.as_ref(),
     };
@@ -75,6 +76,17 @@ fn output_width() -> usize {
         .then(crossterm::terminal::size)
         .and_then(Result::ok)
         .map_or(versus::COLUMNS_WIDTH, |(cols, _)| usize::from(cols).max(1))
+}
+
+/// The terminal's rows the computer's list must fit in, `None` when the
+/// output is not a terminal (or its size cannot be read).
+fn output_height() -> Option<usize> {
+    let terminal = io::stdout().is_terminal();
+    terminal
+        .then(crossterm::terminal::size)
+        .and_then(Result::ok)
+        .map(|(_, rows)| usize::from(rows))
+        .filter(|&rows| rows > 0)
 }
 
 /// Reverse video on a terminal, lower case when output is piped or `NO_COLOR` is set (no-color.org).

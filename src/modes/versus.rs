@@ -54,7 +54,9 @@ pub struct Settings<'a> {
     pub time: Option<Duration>,
     /// How much of the word list the computer knows.
     pub level: Level,
-    /// Whether a match at a terminal opens with the rules (`--no-intro` skips them).
+    /// Whether a match at a terminal opens with the rules and each round
+    /// asks whether the player types the board (`--no-intro` skips both:
+    /// every board is rolled, but for `--board`'s).
     pub intro: bool,
     /// The first round's board, when it was given up front (`--board`): the
     /// first round then does not ask for one.
@@ -66,6 +68,10 @@ pub struct Settings<'a> {
     /// The width the computer's words are laid out in: the terminal's, or
     /// [`COLUMNS_WIDTH`] when the output is not a terminal.
     pub width: usize,
+    /// The terminal's rows, `None` when the output is not a terminal: the
+    /// computer's list is cut to what fits below the board, so a long one
+    /// does not scroll the board and the headers away.
+    pub height: Option<usize>,
 }
 
 /// Clears a terminal's screen and puts the cursor at its top left.
@@ -121,6 +127,7 @@ where
     loop {
         let board = match given.take() {
             Some(board) => board,
+            None if !settings.intro => roll()?,
             None => match choose_board(keys, out, settings.finder.rules(), &mut roll)? {
                 Some(board) => board,
                 None => break,
@@ -128,7 +135,7 @@ where
         };
         let mut round = Game::try_from_board(board, settings.finder).map_err(Error::Search)?;
         human_turn(keys, out, &mut round, settings)?;
-        computer_turn(out, &round, settings.level, settings.width)?;
+        computer_turn(out, &round, settings)?;
         record.rounds = record.rounds.saturating_add(1);
         let won = round.winner(settings.level) == Winner::Human;
         record.human_wins = record.human_wins.saturating_add(u32::from(won));
@@ -337,9 +344,9 @@ pub fn render(board: &GameBoard, path: &[usize], highlight: Highlight) -> String
 fn computer_turn<W: Write>(
     out: &mut W,
     round: &Game,
-    level: Level,
-    width: usize,
+    settings: &Settings<'_>,
 ) -> Result<(), Error> {
+    let (level, width) = (settings.level, settings.width);
     let dictionary = round.dictionary();
     let points = |word: &str| round.get_word_score(word);
     let words: Vec<(&str, bool)> = if dictionary.has_levels() {
@@ -350,6 +357,12 @@ fn computer_turn<W: Write>(
             .map(|word| (word, false))
             .collect()
     };
+    if settings.terminal {
+        // A fresh screen: the board and the player's words on top, then the list below them.
+        out.write_all(CLEAR_SCREEN.as_bytes())
+            .map_err(Error::Output)?;
+        show_progress(out, round, &[], settings.highlight)?;
+    }
     writeln!(out, "It's my turn!").map_err(Error::Output)?;
     writeln!(out, "My words ({}):", words.len()).map_err(Error::Output)?;
     let word_width = words.iter().map(|(w, _)| w.len()).max().unwrap_or(0);
@@ -360,9 +373,13 @@ fn computer_turn<W: Write>(
             format!("{word:<word_width$} {:>2}{mark}", points(word))
         })
         .collect();
-    out.write_all(columns(&entries, width).as_bytes())
+    let rare = words.iter().any(|&(_, rare)| rare);
+    let room = settings
+        .height
+        .map(|height| list_room(round, width, height, rare));
+    out.write_all(columns(&entries, width, room).as_bytes())
         .map_err(Error::Output)?;
-    if words.iter().any(|&(_, rare)| rare) {
+    if rare {
         writeln!(out, "(* a rare word)").map_err(Error::Output)?;
     }
     writeln!(out, "My score: {}", round.computer_score(level)).map_err(Error::Output)?;
@@ -375,15 +392,33 @@ fn computer_turn<W: Write>(
     Ok(())
 }
 
+/// The rows of a terminal `height` rows high left for the computer's list
+/// once the board, the player's words (wrapped at `width`), the headers, the
+/// scores, the verdict and the next prompt have theirs (at least one).
+fn list_room(round: &Game, width: usize, height: usize, rare: bool) -> usize {
+    let found = round.found_words();
+    let your_words = format!("Your words ({}): {}", found.len(), found.join(", "));
+    let wrapped = your_words.len().div_ceil(width.max(1));
+    // Your score, It's my turn, My words, My score, Your score, the verdict, Play again.
+    let fixed = round.board().rows() + wrapped + 7 + usize::from(rare);
+    height.saturating_sub(fixed).max(1)
+}
+
 /// `entries` in as many columns as fit in `width` (two spaces before each),
-/// filled down each column first, as `ls` and BSD boggle list words.
-fn columns(entries: &[String], width: usize) -> String {
+/// filled down each column first, as `ls` and BSD boggle list words; in at
+/// most `room` rows when given, the last of them then saying how many more
+/// there were.
+fn columns(entries: &[String], width: usize, room: Option<usize>) -> String {
     let widest = entries.iter().map(String::len).max().unwrap_or(0) + 1;
     let per_row = (width / (widest + 2)).max(1);
-    let rows = entries.len().div_ceil(per_row);
+    let mut shown = entries;
+    if let Some(room) = room.filter(|&room| entries.len().div_ceil(per_row) > room) {
+        shown = &entries[..room.saturating_sub(1).max(1) * per_row];
+    }
+    let rows = shown.len().div_ceil(per_row);
     let mut text = String::new();
     for row in 0..rows {
-        let line: Vec<String> = entries
+        let line: Vec<String> = shown
             .iter()
             .skip(row)
             .step_by(rows)
@@ -391,6 +426,10 @@ fn columns(entries: &[String], width: usize) -> String {
             .collect();
         text.push_str(line.concat().trim_end());
         text.push('\n');
+    }
+    let more = entries.len() - shown.len();
+    if more > 0 {
+        text.push_str(&format!("  ... and {more} more\n"));
     }
     text
 }

@@ -152,7 +152,9 @@ where
 {
     let mut last = Instant::now();
     loop {
-        terminal.draw(|frame| screen.draw(frame))?;
+        if let Err(e) = terminal.draw(|frame| screen.draw(frame)) {
+            return Err(gone_if_eio(e.into()));
+        }
         if let Some(end) = screen.end() {
             return Ok(end);
         }
@@ -181,6 +183,28 @@ where
         screen.tick(now.duration_since(last));
         last = now;
     }
+}
+
+/// A draw that fails with EIO found the terminal gone (its window closed)
+/// before the key reader saw the hang-up: it ends the screen as the hang-up
+/// would, not as an error.
+fn gone_if_eio(error: TerminalError) -> TerminalError {
+    match error {
+        TerminalError::Io(e) if is_eio(&e) => TerminalError::HungUp,
+        other => other,
+    }
+}
+
+/// Whether `e` is EIO, what writing to a pseudo-terminal whose other side closed gives.
+#[cfg(unix)]
+fn is_eio(e: &io::Error) -> bool {
+    e.raw_os_error() == Some(libc::EIO)
+}
+
+/// Whether `e` is EIO: only a Unix pseudo-terminal gives it.
+#[cfg(not(unix))]
+fn is_eio(_: &io::Error) -> bool {
+    false
 }
 
 /// Runs `screen` full-screen on the real terminal (see [`drive`]), and puts
@@ -624,6 +648,41 @@ mod tests {
         let (end, screen) = drive_with(vec![char_key('a'), char_key('b'), esc]).await;
         assert_eq!(end.ok(), Some(3));
         assert_eq!(screen.draws, 2, "before the keys, and after them");
+    }
+
+    /// What a pseudo-terminal whose other side closed does with a write.
+    #[cfg(unix)]
+    struct ClosedPty;
+
+    #[cfg(unix)]
+    impl io::Write for ClosedPty {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from_raw_os_error(libc::EIO))
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Err(io::Error::from_raw_os_error(libc::EIO))
+        }
+    }
+
+    /// A draw that fails with EIO (the terminal closed before the key
+    /// reader noticed) is a hang-up, which exits 0, not a failure; another
+    /// error stays one.
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn eio_from_a_draw_is_a_hang_up() {
+        use ratatui::layout::Rect;
+        use ratatui::{TerminalOptions, Viewport};
+        let options = TerminalOptions {
+            viewport: Viewport::Fixed(Rect::new(0, 0, 20, 4)),
+        };
+        let mut terminal = Terminal::with_options(CrosstermBackend::new(ClosedPty), options)
+            .expect("no size asked");
+        let (_tx, mut rx) = mpsc::unbounded_channel();
+        let end = drive(&mut terminal, &mut Counter::default(), &mut rx).await;
+        assert!(matches!(end, Err(TerminalError::HungUp)), "{end:?}");
+        let other = gone_if_eio(io::Error::other("disk full").into());
+        assert!(matches!(other, TerminalError::Io(_)), "{other:?}");
     }
 
     #[tokio::test]

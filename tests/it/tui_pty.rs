@@ -216,3 +216,31 @@ fn the_first_key_after_a_resize_is_taken() {
     let (status, _) = pty.finish();
     assert!(status.success(), "{status:?}");
 }
+
+/// A pseudo-terminal nobody gave a size (0x0, as `script` makes one when its
+/// input is a pipe) is drawn on without a panic, playing and on the end
+/// screen (which used to exit 101 in `tui::ui::render`).
+#[test]
+fn a_terminal_of_no_size_does_not_panic() {
+    let dir = TempDir::new("tui-pty-zero");
+    let binary = env!("CARGO_BIN_EXE_boggle");
+    let command = format!(
+        "stty rows 0 cols 0 && exec '{binary}' tui --time 0 --no-record --dict '{}'",
+        dictionary(&dir)
+    );
+    let Some(mut pty) = Pty::start(&dir, &command) else {
+        return;
+    };
+    // Raw mode is on before the alternate screen is entered: Ctrl-D and
+    // Ctrl-C arrive as keys, the end screen is drawn (at 0x0) before the
+    // quit is seen.
+    pty.wait_for("\x1b[?1049h");
+    pty.send(b"\x04\x03");
+    let (status, output) = pty.finish();
+    assert!(
+        status.success(),
+        "{status:?}\n{}",
+        String::from_utf8_lossy(&output)
+    );
+    assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
+}

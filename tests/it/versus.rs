@@ -40,6 +40,7 @@ fn play_with<K: Keyboard>(keys: &mut K, time: Option<Duration>) -> (String, Reco
         level: Level::Perfect,
         terminal: false,
         intro: true,
+        height: None,
         board: None,
         width: 80,
     };
@@ -255,6 +256,16 @@ fn at_a_terminal(script: &[u8], intro: bool) -> String {
 
 /// A match played with `script` at a terminal `width` columns wide.
 fn at_a_terminal_of_width(script: &[u8], intro: bool, width: usize) -> String {
+    at_a_terminal_of_size(script, intro, width, None)
+}
+
+/// A match played with `script` at a terminal of `width` columns and `height` rows.
+fn at_a_terminal_of_size(
+    script: &[u8],
+    intro: bool,
+    width: usize,
+    height: Option<usize>,
+) -> String {
     let finder = finder();
     let settings = Settings {
         finder: &finder,
@@ -265,6 +276,7 @@ fn at_a_terminal_of_width(script: &[u8], intro: bool, width: usize) -> String {
         intro,
         board: None,
         width,
+        height,
     };
     let mut out = Vec::new();
     versus::play(
@@ -298,16 +310,38 @@ fn at_a_terminal_the_rules_come_first_and_the_screen_clears_between_words() {
 
 #[test]
 fn the_introduction_can_be_skipped() {
-    let out = at_a_terminal(b"n\n\nn\n", false);
-    assert!(out.starts_with(TYPE), "{out}");
+    let out = at_a_terminal(b"\nn\n", false);
     assert!(!out.contains("Welcome"), "{out}");
+    // Issue 46, item 11: without the introduction the board is rolled at once.
+    assert!(out.starts_with("It's your turn!\n"), "{out}");
+    assert!(!out.contains(TYPE), "{out}");
+}
+
+/// Issue 46, item 11: on a small terminal (60x20 with a real dictionary;
+/// 30x14 with this one's ten words) the computer's list is cut to the rows
+/// left below the board and the headers, which stay on the screen.
+#[test]
+fn on_a_small_terminal_the_computers_list_leaves_the_board_on_the_screen() {
+    let out = at_a_terminal_of_size(b"\nn\n", false, 30, Some(14));
+    let clear = "\x1b[H\x1b[2J";
+    let last_screen = out.rsplit(clear).next().unwrap_or_default();
+    let board = versus::render(&rolled(), &[], Highlight::Reverse);
+    assert!(last_screen.starts_with(&board), "{last_screen}");
+    assert!(last_screen.contains("\nMy words ("), "{last_screen}");
+    assert!(last_screen.contains(" more\n"), "cut short: {last_screen}");
+    // The prompt is written last, without a newline, on the 20th row at most.
+    let rows = last_screen.lines().count();
+    assert!(rows <= 14, "{rows} rows:\n{last_screen}");
 }
 
 #[test]
 fn at_a_terminal_the_board_is_drawn_again_after_a_rejected_word() {
-    let out = at_a_terminal(b"n\nxyzzy\n\nn\n", false);
+    let out = at_a_terminal(b"xyzzy\n\nn\n", false);
     let clear = "\x1b[H\x1b[2J";
-    let after_answer = out.rsplit(clear).next().unwrap_or_default();
+    let after_answer = out
+        .split(clear)
+        .find(|screen| screen.starts_with("XYZZY"))
+        .unwrap_or_default();
     let board = versus::render(&rolled(), &[], Highlight::Reverse);
     assert!(
         after_answer.starts_with(&format!(
@@ -320,7 +354,7 @@ fn at_a_terminal_the_board_is_drawn_again_after_a_rejected_word() {
 #[test]
 fn the_computers_words_fit_the_terminal_width() {
     let rows = |width: usize| {
-        let out = at_a_terminal_of_width(b"n\n\nn\n", false, width);
+        let out = at_a_terminal_of_width(b"\nn\n", false, width);
         let listed: Vec<String> = out
             .lines()
             .skip_while(|line| !line.starts_with("My words"))

@@ -19,7 +19,7 @@ use crate::game_board::{BoardError, GameBoard};
 use crate::random;
 use crate::rules::{MoveRule, Rules};
 use crate::word_find::WordFind;
-use boggle_engine::path::find_path;
+use boggle_engine::path::{find_path, trace};
 use boggle_engine::search::Exhausted;
 
 /// What a guess earns, or why it earns nothing. Checked in spec 003's order:
@@ -273,7 +273,7 @@ impl Game {
             if !self.dictionary.is_word(&word) {
                 return Verdict::NotInDictionary;
             }
-            return self.off_board(&word);
+            return self.why_off_board(&word).unwrap_or(Verdict::NotOnBoard);
         }
         if self.guessed.contains(&word) {
             return Verdict::AlreadyFound;
@@ -284,20 +284,26 @@ impl Game {
                 path,
             },
             // Only where no dictionary is needed: a word of the board's list has a path.
-            None => self.off_board(&word),
+            None => self.why_off_board(&word).unwrap_or(Verdict::NotOnBoard),
         }
     }
 
-    /// Why `word`, which the board cannot spell under the rules' moves, is
-    /// not there: it would be with 8 neighbours (a forbidden move), or not at all.
-    fn off_board(&self, word: &str) -> Verdict {
+    /// Why the board cannot spell `letters` (a word, or the start of one still
+    /// being typed) under the rules' moves: it could with 8 neighbours (a
+    /// forbidden move) or not at all; `None` when it can. The one reason both
+    /// the live hint while typing and [`Game::judge`]'s verdict give, so the
+    /// two never disagree.
+    pub fn why_off_board(&self, letters: &str) -> Option<Verdict> {
+        if trace(&self.board, self.rules.moves, letters).is_some() {
+            return None;
+        }
         let allowed_elsewhere = self.rules.moves != MoveRule::EightNeighbours
-            && find_path(&self.board, MoveRule::EightNeighbours, word).is_some();
-        if allowed_elsewhere {
+            && trace(&self.board, MoveRule::EightNeighbours, letters).is_some();
+        Some(if allowed_elsewhere {
             Verdict::NotAllowedMove
         } else {
             Verdict::NotOnBoard
-        }
+        })
     }
 
     /// Whether `word` (any case) is one of the board's words.

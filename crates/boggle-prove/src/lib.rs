@@ -266,6 +266,7 @@ pub use walk::Scored;
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -375,6 +376,8 @@ pub struct Progress {
     groups_total: AtomicU64,
     /// The CPU seconds of the groups finished: their sum and sum of squares.
     group_costs: Mutex<(f64, f64)>,
+    /// When the last group finished: when the estimate of the time left was made.
+    last_group: Mutex<Option<Instant>>,
 }
 
 /// How long the groups left may take, from the costs of those finished.
@@ -389,6 +392,12 @@ pub struct Eta {
     /// normal. They are not (a few groups cost tens of times the median),
     /// so the range is rough, and early on the true time is often above it.
     pub range: (f64, f64),
+    /// The CPU seconds one group took on average: about as long as a group
+    /// runs on its thread, which the estimate assumes of the groups running.
+    pub mean: f64,
+    /// When the estimate was made (the last group finished): the wall time
+    /// since is to be taken off `seconds` and `range`.
+    pub at: Instant,
 }
 
 impl Progress {
@@ -450,10 +459,18 @@ impl Progress {
         let cpu = left * mean;
         let half = 1.96 * var.sqrt() * (left + left * left / k).sqrt();
         let lanes = (threads as f64).min(left).max(1.0);
+        let at = self
+            .last_group
+            .lock()
+            .ok()
+            .and_then(|at| *at)
+            .unwrap_or_else(Instant::now);
         Some(Eta {
             cpu,
             seconds: cpu / lanes,
             range: ((cpu - half).max(0.0) / lanes, (cpu + half) / lanes),
+            mean,
+            at,
         })
     }
 
@@ -468,6 +485,9 @@ impl Progress {
     }
 
     fn finish_group(&self, cpu: f64) {
+        if let Ok(mut at) = self.last_group.lock() {
+            *at = Some(Instant::now());
+        }
         self.groups_done.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut costs) = self.group_costs.lock() {
             costs.0 += cpu;

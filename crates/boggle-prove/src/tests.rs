@@ -347,10 +347,13 @@ fn the_time_left_comes_from_the_groups_done_and_widens_with_their_spread() {
         None,
         "nothing to go on before a group ends"
     );
+    let before = std::time::Instant::now();
     progress.finish_group(4.0);
     progress.finish_group(4.0);
     let even = progress.eta(2).expect("two of six groups done");
     assert_eq!((even.cpu, even.seconds), (16.0, 8.0));
+    assert_eq!(even.mean, 4.0);
+    assert!(even.at >= before, "made when the last group finished");
     assert_eq!(even.range, (8.0, 8.0), "no spread seen, no range");
     progress.finish_group(1.0);
     progress.finish_group(7.0);

@@ -11,7 +11,7 @@ use boggle_engine::plural;
 use boggle_game::GameBoard;
 use boggle_prove::classes::Group;
 use boggle_prove::limits::duration;
-use boggle_prove::{ClassRecord, FoundBoard, Progress, Settings, Summary};
+use boggle_prove::{ClassRecord, Eta, FoundBoard, Progress, Settings, Summary};
 
 /// Elapsed time, classes done, CPU time, the best board so far, and the
 /// time left on `threads` threads, estimated from the groups done (rough:
@@ -21,20 +21,40 @@ pub(super) fn status(progress: &Progress, started: Instant, threads: usize) -> S
     let best = progress
         .best()
         .map_or_else(String::new, |b| format!("  best {} {}", b.board, b.score));
-    let left = progress.eta(threads).map_or_else(String::new, |eta| {
-        format!(
-            "  ~{} left (rough: {} to {})",
-            duration(eta.seconds),
-            duration(eta.range.0),
-            duration(eta.range.1)
-        )
-    });
+    let left = progress
+        .eta(threads)
+        .map_or_else(String::new, |eta| time_left(&eta, Instant::now()));
     format!(
         "{:.1} s  {done}/{total} classes  {:.1} CPU-s  {} boards{best}{left}",
         started.elapsed().as_secs_f64(),
         progress.cpu(),
         progress.boards()
     )
+}
+
+/// The time left as of `now`: the estimate made when the last group
+/// finished less the time since, so the line (redrawn on a timer) counts
+/// down between groups. Once no group has finished for longer than one takes
+/// on average, the groups running take longer than the estimate assumed:
+/// the line says it is only a guess, and why.
+fn time_left(eta: &Eta, now: Instant) -> String {
+    let since = now.saturating_duration_since(eta.at).as_secs_f64();
+    let less = |seconds: f64| duration((seconds - since).max(0.0));
+    if since > eta.mean {
+        format!(
+            "  ~{} left (a guess: no group has finished for {}; one took {} on average)",
+            less(eta.seconds),
+            duration(since),
+            duration(eta.mean)
+        )
+    } else {
+        format!(
+            "  ~{} left (rough: {} to {})",
+            less(eta.seconds),
+            less(eta.range.0),
+            less(eta.range.1)
+        )
+    }
 }
 
 /// A line on stderr (what `--resume` found, what a recheck does).
@@ -197,6 +217,32 @@ mod tests {
     use super::*;
     use boggle_engine::SearchRules;
     use boggle_prove::classes::Buckets;
+
+    /// Issue 46, item 13: the time left counts down between groups, and
+    /// says it is only a guess once a group runs longer than one took on average.
+    #[test]
+    fn the_time_left_counts_down_and_says_when_it_is_a_guess() {
+        let at = Instant::now();
+        let eta = Eta {
+            cpu: 720.0,
+            seconds: 360.0,
+            range: (240.0, 480.0),
+            mean: 60.0,
+            at,
+        };
+        let after = |seconds| time_left(&eta, at + std::time::Duration::from_secs(seconds));
+        assert_eq!(after(0), "  ~6.0 min left (rough: 4.0 min to 8.0 min)");
+        assert_eq!(after(30), "  ~5.5 min left (rough: 3.5 min to 7.5 min)");
+        assert_eq!(
+            after(180),
+            "  ~3.0 min left (a guess: no group has finished for 3.0 min; one took 1.0 min on average)"
+        );
+        assert!(
+            after(600).starts_with("  ~0 s left (a guess"),
+            "{}",
+            after(600)
+        );
+    }
 
     #[test]
     fn the_best_board_is_shown_as_a_grid_too() {

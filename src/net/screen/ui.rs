@@ -271,7 +271,7 @@ fn board_and_panel(frame: &mut Frame, screen: &Screen, body: Rect, look: Look) -
     };
     // Two columns of margin either side of the board.
     let room = body.width.saturating_sub(PANEL_MIN_WIDTH + 4);
-    let Some(cell) = largest_cell(board, room, body.height) else {
+    let Some(cell) = largest_cell(board, (room, body.height), frame.area()) else {
         return note(frame, "the board needs a bigger terminal");
     };
     let (width, _) = board_size(board, cell);
@@ -878,6 +878,21 @@ mod tests {
         // Under 8 neighbours it has one.
         screen.moves = MoveRule::EightNeighbours;
         assert_eq!(screen.path(), vec![4, 5, 0]);
+    }
+
+    /// Issue 46, item 10: the network game's board grows at 120x40 as the tui's does.
+    #[test]
+    fn the_board_grows_with_a_large_terminal() {
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &welcome(Moves::NoUp));
+        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        let (rows, _) = shown(&screen, 120, 40);
+        let text = rows.join("\n");
+        assert!(
+            rows.iter().any(|row| row.contains("────────────┐┌")),
+            "cells wider than 7 columns at 120x40:\n{text}"
+        );
+        assert!(!text.contains("bigger terminal"), "{text}");
     }
 
     #[test]

@@ -493,6 +493,16 @@ impl App {
         &self.game
     }
 
+    /// Why the letters typed so far cannot be spelled on the board, in the
+    /// very words the verdict will use when they are played; `None` while
+    /// they can (or nothing is typed).
+    pub fn hint(&self) -> Option<String> {
+        if self.typed.is_empty() {
+            return None;
+        }
+        self.game.why_off_board(&self.typed).map(|why| why.reason())
+    }
+
     /// The letters typed so far, upper case.
     pub fn typed(&self) -> &str {
         &self.typed

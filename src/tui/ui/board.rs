@@ -6,7 +6,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Style;
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders, Padding, Paragraph};
 
 use super::Look;
 use boggle_game::face::Face;
@@ -20,25 +20,33 @@ pub(crate) struct CellSize {
     boxed: bool,
 }
 
-/// Boxed 7x3 cells when they fit, then boxed 5x3 (60 columns), else bare 4x1
-/// cells; every size numbers the path's cells in order.
-pub(super) const CELL_SIZES: [CellSize; 3] = [
-    CellSize {
-        width: 7,
-        height: 3,
-        boxed: true,
-    },
-    CellSize {
-        width: 5,
-        height: 3,
-        boxed: true,
-    },
+/// Boxed cells from 17x8 down (a large terminal, 120x40 and up, gets a board
+/// that fills it), then boxed 7x3 (80x24), boxed 5x3 (60 columns), else bare
+/// 4x1 cells; every size numbers the path's cells in order. The large ones
+/// keep a terminal cell's 1:2 shape, so the board stays square, and none
+/// is used below [`LARGE_SCREEN`], whose screens stay as they were.
+pub(super) const CELL_SIZES: [CellSize; 7] = [
+    boxed(17, 8),
+    boxed(15, 7),
+    boxed(13, 6),
+    boxed(11, 5),
+    boxed(7, 3),
+    boxed(5, 3),
     CellSize {
         width: 4,
         height: 1,
         boxed: false,
     },
 ];
+
+/// A boxed cell of `width` x `height`.
+const fn boxed(width: u16, height: u16) -> CellSize {
+    CellSize {
+        width,
+        height,
+        boxed: true,
+    }
+}
 
 /// The columns and rows `board` takes with cells of `cell`.
 pub(crate) fn board_size(board: &GameBoard, cell: CellSize) -> (u16, u16) {
@@ -50,13 +58,27 @@ pub(crate) fn board_size(board: &GameBoard, cell: CellSize) -> (u16, u16) {
     )
 }
 
-/// The largest cells with which `board` fits in `width` x `height`, or
-/// `None` when even the smallest do not.
-pub(crate) fn largest_cell(board: &GameBoard, width: u16, height: u16) -> Option<CellSize> {
-    CELL_SIZES.iter().copied().find(|&cell| {
-        let (w, h) = board_size(board, cell);
-        w <= width && h <= height
-    })
+/// Screens smaller than this keep the cells sized for 80x24 (at most 7x3):
+/// the larger ones are for a terminal with room to spare, and a board
+/// filling an 80x24 screen would squeeze the words beside it.
+const LARGE_SCREEN: (u16, u16) = (100, 30);
+
+/// The largest cells with which `board` fits in `width` x `height` on a
+/// screen of `screen`, or `None` when even the smallest do not.
+pub(crate) fn largest_cell(
+    board: &GameBoard,
+    (width, height): (u16, u16),
+    screen: Rect,
+) -> Option<CellSize> {
+    let large = screen.width >= LARGE_SCREEN.0 && screen.height >= LARGE_SCREEN.1;
+    CELL_SIZES
+        .iter()
+        .copied()
+        .filter(|cell| large || cell.height <= 3)
+        .find(|&cell| {
+            let (w, h) = board_size(board, cell);
+            w <= width && h <= height
+        })
 }
 
 /// How a face is written in its cell: `A`, `Qu`, `Th`, or blank.
@@ -96,8 +118,12 @@ pub(crate) fn draw_board(
             let text = Paragraph::new(face_text(face))
                 .alignment(Alignment::Center)
                 .style(style);
+            // The face in the middle row of a tall cell, not on its top row.
+            let middle = cell.height.saturating_sub(3) / 2;
             // The step number on the border shows the path's order, not just its cells.
-            let mut block = Block::default().borders(Borders::ALL);
+            let mut block = Block::default()
+                .borders(Borders::ALL)
+                .padding(Padding::top(middle));
             if let Some(step) = step {
                 block = block.title((step + 1).to_string());
             }

@@ -54,11 +54,11 @@ impl Layout {
     /// The layout of the largest cells that fit, or `None` when none do.
     fn of(app: &App, area: Rect) -> Option<Layout> {
         // Room for the board once the word panel, margins and chrome have theirs.
-        let cell = largest_cell(
-            app.board(),
+        let room = (
             area.width.saturating_sub(4 + WORDS_MIN_WIDTH),
             area.height.saturating_sub(CHROME_ROWS + 1),
-        )?;
+        );
+        let cell = largest_cell(app.board(), room, area)?;
         let (board_w, _) = board_size(app.board(), cell);
         let body_h = area.height - CHROME_ROWS + 1;
         // The left half for the board, centred in it, unless the word panel
@@ -160,9 +160,33 @@ pub fn board_fits(app: &App, area: Rect) -> bool {
     Layout::of(app, area).is_some()
 }
 
+/// The narrowest screen anything but the "too small" note is drawn on.
+const MIN_WIDTH: u16 = 20;
+
+/// Whether `area` is too small for even the end screen (a pty nobody sized
+/// is 0x0): only the note is drawn, and nothing is laid out.
+fn too_small(area: Rect) -> bool {
+    area.height <= CHROME_ROWS || area.width < MIN_WIDTH
+}
+
+/// Says the terminal is too small for `app`'s board, and how large it must be.
+fn too_small_note(frame: &mut Frame, app: &App, area: Rect) {
+    let (w, h) = needed(app, CELL_SIZES[CELL_SIZES.len() - 1]);
+    let stopped = if app.is_over() {
+        ""
+    } else {
+        "; the clock is stopped"
+    };
+    let text = format!("terminal too small: need {w}x{h}{stopped}");
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+}
+
 /// Draws the whole screen for `app` in `look`.
 pub fn render(frame: &mut Frame, app: &App, look: Look) {
     let area = frame.area();
+    if too_small(area) {
+        return too_small_note(frame, app, area);
+    }
     let layout = Layout::of(app, area);
     if app.is_over() {
         header(frame, app, Rect::new(area.x, area.y, area.width, 1));
@@ -175,10 +199,7 @@ pub fn render(frame: &mut Frame, app: &App, look: Look) {
         end_words(frame, app, &end.lists, look);
     } else {
         let Some(layout) = layout else {
-            let (w, h) = needed(app, CELL_SIZES[CELL_SIZES.len() - 1]);
-            let text = format!("terminal too small: need {w}x{h}; the clock is stopped");
-            frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
-            return;
+            return too_small_note(frame, app, area);
         };
         header(frame, app, Rect::new(area.x, area.y, area.width, 1));
         if app.board_hidden() {
@@ -212,6 +233,9 @@ pub fn render(frame: &mut Frame, app: &App, look: Look) {
 /// How many end-screen words one PageUp/PageDown moves over on a screen of
 /// `area`: the words shown at once.
 pub fn page_size(app: &App, area: Rect) -> usize {
+    if too_small(area) {
+        return 0;
+    }
     let end = EndScreen::of(app, area, Layout::of(app, area).as_ref());
     Columns::new(app.end_words().len(), end_entry_width(app), &end.lists).shown()
 }
@@ -268,9 +292,9 @@ pub fn clock(left: Duration) -> String {
 fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
     let input = if app.is_over() {
         String::new()
-    } else if !app.typed().is_empty() && app.highlight().is_empty() {
-        // The path went dark: say why rather than leave the player guessing.
-        format!("> {}_   no path on the board", app.typed())
+    } else if let Some(why) = app.hint() {
+        // The path went dark: say why, as the verdict will, rather than leave the player guessing.
+        format!("> {}_   {why}", app.typed())
     } else {
         format!("> {}_", app.typed())
     };

@@ -591,11 +591,24 @@ fn a_prefix_that_cannot_be_traced_says_so() {
     let mut app = app(None);
     send(&mut app, "bez");
     let (rows, reversed) = screen(&app, 80, 24);
-    assert_eq!(rows[21], " > BEZ_   no path on the board");
+    assert_eq!(rows[21], " > BEZ_   not on the board");
     assert!(reversed.is_empty(), "no path lit");
     send(&mut app, "\nbe");
     let (rows, _) = screen(&app, 80, 24);
     assert_eq!(rows[21], " > BE_");
+}
+
+/// Issue 46, item 10: the hint while typing and the verdict after Enter give
+/// one reason (LAB is on the board only by going up, which project4 forbids).
+#[test]
+fn the_live_hint_and_the_verdict_agree() {
+    let mut app = app(None);
+    send(&mut app, "lab");
+    let (rows, _) = screen(&app, 80, 24);
+    assert_eq!(rows[21], " > LAB_   not allowed by the no-up rule");
+    send(&mut app, "\n");
+    let (rows, _) = screen(&app, 80, 24);
+    assert_eq!(rows[22], " LAB: not allowed by the no-up rule");
 }
 
 /// Once the turn is over the board is not needed to read the results: on a
@@ -614,4 +627,51 @@ fn the_end_screen_on_a_small_terminal_shows_the_words_without_the_board() {
         text.contains("-BEAU  1") && text.contains("+EAT   1"),
         "{text}"
     );
+}
+
+/// Issue 46, item 10: at 120x40 the board grows with the terminal (17x8
+/// cells, the face in each cell's middle row), and the 80x24 screen keeps its
+/// 7x3 cells.
+#[test]
+fn the_board_grows_with_a_large_terminal() {
+    let app = app(None);
+    let (rows, _) = screen(&app, 120, 40);
+    let text = rows.join("\n");
+    let top = rows
+        .iter()
+        .position(|row| row.contains("┌───────────────┐┌"))
+        .unwrap_or_else(|| panic!("17x8 cells at 120x40:\n{text}"));
+    assert!(
+        rows[top + 3].contains("│       B       ││       E       │"),
+        "{text}"
+    );
+    let (rows, _) = screen(&app, 80, 24);
+    assert!(
+        rows.iter().any(|row| row.contains("┌─────┐┌─────┐")),
+        "{rows:#?}"
+    );
+}
+
+/// A terminal of no size at all (a pty nobody sized) or of a row or two
+/// draws at most the "too small" note and never panics, playing or over.
+#[test]
+fn a_terminal_of_no_size_draws_without_panicking() {
+    let mut app = app(None);
+    let sizes = [(0, 0), (80, 0), (0, 24), (1, 1), (10, 2), (80, 4)];
+    let draw_all = |app: &App| {
+        for (width, height) in sizes {
+            let (rows, _) = drawn(width, height, |frame| {
+                render(frame, app, Look::default());
+                let _ = page_size(app, frame.area());
+                let _ = board_fits(app, frame.area());
+            });
+            let text = rows.concat();
+            // The note, as much of it as fits (one column shows its first letter).
+            assert!(text.is_empty() || text.starts_with('t'), "{text}");
+        }
+    };
+    draw_all(&app);
+    app.handle(Input::Finish);
+    settle(&mut app);
+    draw_all(&app);
 }

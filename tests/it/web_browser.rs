@@ -30,8 +30,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::browser::{
-    GUARD, Killed, axe_clean, browser, doc_screenshot, free_port, js, line_after, lines_of,
-    screenshot, session, visible, wait_for_port, wait_js,
+    GUARD, Killed, axe_clean, browser, doc_screenshot, js, line_after, lines_of, phone_and_desk,
+    screenshot, visible, wait_js,
 };
 
 use fantoccini::actions::{InputSource, PointerAction, TouchActions};
@@ -236,28 +236,8 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         "{web}"
     );
 
-    let port = free_port();
-    let mut chromedriver = Killed(
-        Command::new(&driver_path)
-            .arg(format!("--port={port}"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts"),
-    );
-    if let Err(why) = wait_for_port(port, &mut chromedriver.0) {
-        return cannot_run(&format!("chromedriver did not start: {why}"));
-    }
-    let driver = format!("http://127.0.0.1:{port}");
-    let (phone, desk) = match (
-        session(&driver, &chromium, 360).await,
-        session(&driver, &chromium, 1280).await,
-    ) {
-        (Ok(phone), Ok(desk)) => (phone, desk),
-        (Err(why), _) | (_, Err(why)) => {
-            return cannot_run(&format!("no browser session: {why}"));
-        }
+    let Some((chromedriver, phone, desk)) = phone_and_desk(&chromium, &driver_path).await else {
+        return;
     };
 
     let web_addr: std::net::SocketAddr = web
@@ -579,28 +559,8 @@ async fn solo_daily_and_board_links_play_at_once() {
     };
     // The built-in player list, so the boards have their real words.
     let (server, web) = web_server(&["--time", "600"]);
-    let port = free_port();
-    let mut chromedriver = Killed(
-        Command::new(&driver_path)
-            .arg(format!("--port={port}"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts"),
-    );
-    if let Err(why) = wait_for_port(port, &mut chromedriver.0) {
-        return cannot_run(&format!("chromedriver did not start: {why}"));
-    }
-    let driver = format!("http://127.0.0.1:{port}");
-    let (phone, desk) = match (
-        session(&driver, &chromium, 360).await,
-        session(&driver, &chromium, 1280).await,
-    ) {
-        (Ok(phone), Ok(desk)) => (phone, desk),
-        (Err(why), _) | (_, Err(why)) => {
-            return cannot_run(&format!("no browser session: {why}"));
-        }
+    let Some((chromedriver, phone, desk)) = phone_and_desk(&chromium, &driver_path).await else {
+        return;
     };
 
     // The home screen first, with its three ways in.

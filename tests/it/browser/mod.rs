@@ -92,6 +92,40 @@ pub fn line_after(lines: &mpsc::Receiver<String>, prefix: &str) -> String {
     }
 }
 
+/// chromedriver on a free port, with two headless sessions on it: a phone
+/// (360 px) and a desk (1280 px). `None` when they cannot start, after
+/// saying why (and failing under `CI=true`).
+pub async fn phone_and_desk(
+    chromium: &Path,
+    driver_path: &Path,
+) -> Option<(Killed, Client, Client)> {
+    let port = free_port();
+    let mut chromedriver = Killed(
+        std::process::Command::new(driver_path)
+            .arg(format!("--port={port}"))
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("chromedriver starts"),
+    );
+    if let Err(why) = wait_for_port(port, &mut chromedriver.0) {
+        crate::common::cannot_run(&format!("chromedriver did not start: {why}"));
+        return None;
+    }
+    let driver = format!("http://127.0.0.1:{port}");
+    match (
+        session(&driver, chromium, 360).await,
+        session(&driver, chromium, 1280).await,
+    ) {
+        (Ok(phone), Ok(desk)) => Some((chromedriver, phone, desk)),
+        (Err(why), _) | (_, Err(why)) => {
+            crate::common::cannot_run(&format!("no browser session: {why}"));
+            None
+        }
+    }
+}
+
 /// A headless Chromium session `width` px wide.
 pub async fn session(driver: &str, chromium: &Path, width: u32) -> Result<Client, String> {
     let height = if width < 600 { 800 } else { 900 };

@@ -13,6 +13,7 @@
 //! - [`tui`]: the full-screen terminal game.
 //! - [`net`]: the network game's clients (`boggle join`); the server is `boggle-net`.
 //! - [`cli`]: the command line, its subcommands and board files.
+//! - [`xdg`]: the program's folders under the user's home (records, kept seats).
 //!
 //! Beneath: `boggle-engine` (the search), `boggle-prove` (the proof of the
 //! best boards), `boggle-game` (the design's classes), `boggle-net` (the server).
@@ -22,6 +23,7 @@ pub mod modes;
 pub mod net;
 pub mod player;
 pub mod tui;
+pub mod xdg;
 
 // The design's classes, under the paths spec 004's graders use.
 pub use boggle_game::{

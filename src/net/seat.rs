@@ -15,6 +15,8 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::xdg::{Base, program_dir_here};
+
 /// Where one seat's token is kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatFile {
@@ -25,7 +27,7 @@ impl SeatFile {
     /// The file of `name`'s seat in `room` on `addr`, under the user's state
     /// directory; `None` when there is none (no `HOME`, no `XDG_STATE_HOME`).
     pub fn for_seat(addr: &str, room: &str, name: &str) -> Option<SeatFile> {
-        let dir = state_dir(|var| std::env::var_os(var))?;
+        let dir = program_dir_here(Base::State)?.join("seats");
         Some(SeatFile::in_dir(&dir, addr, room, name))
     }
 
@@ -73,16 +75,6 @@ impl SeatFile {
             _ => Ok(()),
         }
     }
-}
-
-/// `boggle/seats` under `$XDG_STATE_HOME`, else under `$HOME/.local/state`,
-/// with the environment looked up through `var`; relative values are
-/// ignored, as XDG says.
-fn state_dir(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
-    let absolute = |name: &str| var(name).map(PathBuf::from).filter(|p| p.is_absolute());
-    let state = absolute("XDG_STATE_HOME")
-        .or_else(|| absolute("HOME").map(|home| home.join(".local/state")))?;
-    Some(state.join("boggle").join("seats"))
 }
 
 /// `text` as part of a file name: letters, digits, `.` and `-` as they are,
@@ -143,26 +135,5 @@ mod tests {
         seat.forget().expect("nothing to remove is fine");
         fs::write(seat.path(), "\u{1b}[2J\n").expect("written");
         assert_eq!(seat.load(), None, "not a token");
-    }
-
-    #[test]
-    fn the_state_directory_follows_xdg() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                pairs
-                    .iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| std::ffi::OsString::from(v))
-            }
-        };
-        assert_eq!(
-            state_dir(env(&[("XDG_STATE_HOME", "/s"), ("HOME", "/h")])),
-            Some(PathBuf::from("/s/boggle/seats"))
-        );
-        assert_eq!(
-            state_dir(env(&[("XDG_STATE_HOME", "rel"), ("HOME", "/h")])),
-            Some(PathBuf::from("/h/.local/state/boggle/seats"))
-        );
-        assert_eq!(state_dir(env(&[])), None);
     }
 }

@@ -21,6 +21,8 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::xdg::{Base, program_dir_here};
+
 /// The first line of a records file, naming its format.
 const HEADER: &str = "boggle records 1";
 
@@ -561,15 +563,7 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 /// Where the records live: `$XDG_DATA_HOME/boggle/records.tsv`, else
 /// `$HOME/.local/share/boggle/records.tsv`; `None` if neither variable is set.
 pub fn default_path() -> Option<PathBuf> {
-    path_from(|var| std::env::var_os(var))
-}
-
-/// [`default_path`] with the environment looked up through `var`; relative values are ignored, as XDG says.
-fn path_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
-    let absolute = |name: &str| var(name).map(PathBuf::from).filter(|p| p.is_absolute());
-    let data = absolute("XDG_DATA_HOME")
-        .or_else(|| absolute("HOME").map(|home| home.join(".local/share")))?;
-    Some(data.join("boggle").join("records.tsv"))
+    program_dir_here(Base::Data).map(|dir| dir.join("records.tsv"))
 }
 
 #[cfg(test)]
@@ -799,28 +793,5 @@ mod tests {
             "boggle records 1\nproject4\t4x4\tbuilt-in@0000000000001234\t3:00\t1\t3\n\
              project4\t4x4\tdefault\t3:00\t12\t40\n"
         );
-    }
-
-    #[test]
-    fn the_data_directory_follows_xdg() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                pairs
-                    .iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| std::ffi::OsString::from(v))
-            }
-        };
-        let both = env(&[("XDG_DATA_HOME", "/x/data"), ("HOME", "/home/p")]);
-        assert_eq!(
-            path_from(both),
-            Some(PathBuf::from("/x/data/boggle/records.tsv"))
-        );
-        let relative = env(&[("XDG_DATA_HOME", "data"), ("HOME", "/home/p")]);
-        assert_eq!(
-            path_from(relative),
-            Some(PathBuf::from("/home/p/.local/share/boggle/records.tsv"))
-        );
-        assert_eq!(path_from(env(&[])), None);
     }
 }

@@ -55,9 +55,9 @@ pub struct BestArgs {
     /// How many distinct boards to print
     #[arg(long, value_name = "K", default_value_t = 5, value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     pub top: usize,
-    /// Stop as soon as a board scores at least this many points (or when the time or iterations run out)
-    #[arg(long, value_name = "SCORE", value_parser = RangedU64ValueParser::<u32>::new().range(1..))]
-    pub target: Option<u32>,
+    /// Stop as soon as a board scores at least this much (or when the time or iterations run out); the closing line says how long it took
+    #[arg(long = "stop-at", visible_alias = "target", value_name = "SCORE", value_parser = RangedU64ValueParser::<u32>::new().range(1..))]
+    pub stop_at: Option<u32>,
     /// Print the boards as JSON
     #[arg(long)]
     pub json: bool,
@@ -143,7 +143,7 @@ fn options(args: &BestArgs) -> Result<Options, CliError> {
         seed: args.seed.unwrap_or_else(rand::random),
         top: args.top,
         schedule: schedule(args),
-        target: args.target,
+        target: args.stop_at,
     })
 }
 
@@ -180,15 +180,17 @@ fn first_reached(progress: &Progress, started: Instant) -> String {
 }
 
 /// The closing line on stderr: how much was searched, with which seed, and
-/// when the best score was first reached (`target reached:` when the search
-/// ended on `--target`).
+/// when the best score was first reached. A search that ended on `--stop-at`
+/// starts with `reached N in S s:`, the time to the first board scoring N
+/// (what a measurement of time-to-record reads).
 fn summarise(progress: &Progress, started: Instant, options: &Options) {
-    let how = if progress.is_stopped() {
-        "stopped"
-    } else if progress.reached_target() {
-        "target reached"
-    } else {
-        "done"
+    let how = match (progress.reached_target(), options.target, progress.best()) {
+        (true, Some(target), Some(best)) if !progress.is_stopped() => {
+            let seconds = best.at.saturating_duration_since(started).as_secs_f64();
+            format!("reached {target} in {seconds:.2} s")
+        }
+        _ if progress.is_stopped() => "stopped".to_string(),
+        _ => "done".to_string(),
     };
     let threads = if options.threads == 1 {
         "1 thread".to_string()

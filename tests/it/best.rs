@@ -101,7 +101,8 @@ fn impossible_flags_are_usage_errors() {
         &["--top", "0"],
         &["--iterations", "0"],
         &["--target", "0"],
-        &["--target", "-5"],
+        &["--stop-at", "0"],
+        &["--stop-at", "-5"],
         &["--time", "5"],
         &["--rules", "ece209"],
         &["--size", "5x5", "--dice", "new"],
@@ -176,12 +177,12 @@ fn the_closing_line_shows_the_listed_board_and_one_thread() {
     assert!(done.ends_with(", 1 thread"), "{done}");
 }
 
-/// `--target` ends the search at the first board scoring that much: the
-/// closing line says so, with when that score was first reached, and far
-/// fewer boards are scored than the budget allows. A target no board reaches
-/// leaves the budget to run out.
+/// `--stop-at` ends the search at the first board scoring that much: the
+/// closing line starts with the score and the time it took to reach it, and
+/// far fewer boards are scored than the budget allows (`--target` is its
+/// older name). A score no board reaches leaves the budget to run out.
 #[test]
-fn a_target_score_ends_the_search_early() {
+fn stop_at_ends_the_search_early_and_says_when() {
     let boards_scored = |done: &str| -> u64 {
         let before_seed = done.rsplit_once(" boards, seed").map_or("", |(a, _)| a);
         before_seed
@@ -191,16 +192,22 @@ fn a_target_score_ends_the_search_early() {
             .unwrap_or(u64::MAX)
     };
     let args = ["--rules", "classic", "--threads", "1", "--seed", "1"];
-    let run = best(&[&args[..], &["--target", "12", "--top", "1"]].concat());
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(run.stdout.starts_with("1. 12 points"), "{}", run.stdout);
-    let done = run.stderr.lines().last().unwrap_or_default();
-    assert!(done.starts_with("target reached: "), "{done}");
-    assert!(done.contains("best 12 "), "{done}");
-    assert!(done.contains(" (first at "), "{done}");
-    assert!(boards_scored(done) < 50_000, "{done}");
+    for flag in ["--stop-at", "--target"] {
+        let run = best(&[&args[..], &[flag, "12", "--top", "1"]].concat());
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert!(run.stdout.starts_with("1. 12 points"), "{}", run.stdout);
+        let done = run.stderr.lines().last().unwrap_or_default();
+        let seconds = done
+            .strip_prefix("reached 12 in ")
+            .and_then(|rest| rest.split_once(" s: "))
+            .and_then(|(seconds, _)| seconds.parse::<f64>().ok());
+        assert!(seconds.is_some_and(|s| s >= 0.0), "{flag}: {done}");
+        assert!(done.contains("best 12 "), "{done}");
+        assert!(done.contains(" (first at "), "{done}");
+        assert!(boards_scored(done) < 50_000, "{done}");
+    }
 
-    let run = best(&[&args[..], &["--target", "13"]].concat());
+    let run = best(&[&args[..], &["--stop-at", "13"]].concat());
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let done = run.stderr.lines().last().unwrap_or_default();
     assert!(done.starts_with("done: "), "{done}");

@@ -11,8 +11,9 @@ use clap::Args;
 use clap::builder::RangedU64ValueParser;
 
 use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
+use super::values::{self, ObjectiveArg};
 use super::{CliError, UsageError};
-use crate::modes::best::{self, Budget, Options, Progress, Ranked, Schedule, Space};
+use crate::modes::best::{self, Budget, Objective, Options, Progress, Ranked, Schedule, Space};
 use crate::player::signals::{self, OnSignal};
 use boggle_game::error::Error;
 use boggle_game::face::Face;
@@ -58,6 +59,9 @@ pub struct BestArgs {
     /// Stop as soon as a board scores at least this much (or when the time or iterations run out); the closing line says how long it took
     #[arg(long = "stop-at", visible_alias = "target", value_name = "SCORE", value_parser = RangedU64ValueParser::<u32>::new().range(1..))]
     pub stop_at: Option<u32>,
+    /// What to maximise: points, or the number of words (--stop-at then counts words)
+    #[arg(long = "score", value_name = "WHAT", default_value = "points", value_parser = values::parser::<ObjectiveArg, Objective>())]
+    pub objective: Objective,
     /// Print the boards as JSON
     #[arg(long)]
     pub json: bool,
@@ -102,7 +106,7 @@ pub fn run(args: &BestArgs) -> Result<(), CliError> {
             scope.spawn(|| best::search(dictionary.trie(), &rules, &space, &options, &progress));
         super::progress::watch(
             started,
-            || status(&progress, started),
+            || status(&progress, started, options.objective),
             || worker.is_finished(),
             || progress.stop(),
         );
@@ -144,6 +148,7 @@ fn options(args: &BestArgs) -> Result<Options, CliError> {
         top: args.top,
         schedule: schedule(args),
         target: args.stop_at,
+        objective: args.objective,
     })
 }
 
@@ -161,12 +166,17 @@ fn schedule(args: &BestArgs) -> Schedule {
     }
 }
 
-/// Elapsed time, boards scored per second, and the best board so far.
-fn status(progress: &Progress, started: Instant) -> String {
+/// Elapsed time, boards scored per second, and the best board so far (its
+/// word count marked `words` when that is what the search maximises).
+fn status(progress: &Progress, started: Instant, objective: Objective) -> String {
     let seconds = started.elapsed().as_secs_f64();
     let rate = progress.scored() as f64 / seconds.max(1e-9);
+    let unit = match objective {
+        Objective::Points => "",
+        Objective::Words => " words",
+    };
     let best = progress.best().map_or_else(String::new, |best| {
-        format!("  best {} {}", best.score, letters(&best.faces))
+        format!("  best {}{unit} {}", best.score, letters(&best.faces))
     });
     format!("{seconds:.1} s  {rate:.0} boards/s{best}")
 }
@@ -199,7 +209,7 @@ fn summarise(progress: &Progress, started: Instant, options: &Options) {
     };
     let line = format!(
         "{how}: {}{}, {} boards, seed {}, {threads}",
-        status(progress, started),
+        status(progress, started, options.objective),
         first_reached(progress, started),
         progress.scored(),
         options.seed,

@@ -213,3 +213,57 @@ fn stop_at_ends_the_search_early_and_says_when() {
     assert!(done.starts_with("done: "), "{done}");
     assert!(done.contains("best 12 "), "{done}");
 }
+
+/// `--score words` maximises the number of words, not points. On a 2x3
+/// board this list's most points are ABCDEF's chain (ABCD 1, ABCDE 2,
+/// ABCDEF 3: 6 points, 3 words, every cell), its most words the five
+/// arrangements of X, Y and Z (5 words, 5 points, and no 4 cells left for
+/// ABCD). `--stop-at` then counts words.
+#[test]
+fn score_words_finds_the_wordiest_board_not_the_richest() {
+    let dir = TempDir::new("best-words");
+    dir.write("tiny.txt", "ABCD\nABCDE\nABCDEF\nXYZ\nXZY\nYXZ\nYZX\nZXY\n");
+    let search = |extra: &[&str]| {
+        let mut args = vec![
+            "best",
+            "--dict",
+            "tiny.txt",
+            "--rules",
+            "classic",
+            "--size",
+            "2x3",
+            "--iterations",
+            "50000",
+            "--threads",
+            "1",
+            "--seed",
+            "1",
+            "--top",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        let run = run_boggle(dir.path(), &args, b"");
+        assert_eq!(run.code, Some(0), "{extra:?}: {}", run.stderr);
+        run
+    };
+    let points = search(&[]);
+    assert!(
+        points.stdout.starts_with("1. 6 points, 3 words: "),
+        "{}",
+        points.stdout
+    );
+    assert_eq!(search(&["--score", "points"]).stdout, points.stdout);
+    let words = search(&["--score", "words"]);
+    assert!(
+        words.stdout.starts_with("1. 5 points, 5 words: "),
+        "{}",
+        words.stdout
+    );
+    let done = words.stderr.lines().last().unwrap_or_default();
+    assert!(done.contains("  best 5 words "), "{done}");
+    let stopped = search(&["--score", "words", "--stop-at", "5"]);
+    let done = stopped.stderr.lines().last().unwrap_or_default();
+    assert!(done.starts_with("reached 5 in "), "{done}");
+    let bad = run_boggle(dir.path(), &["best", "--score", "letters"], b"");
+    assert_eq!(bad.code, Some(2), "{}", bad.stderr);
+}

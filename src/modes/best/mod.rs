@@ -37,6 +37,10 @@
 //! (under the no-up rule only the left-right mirror does), so the top list keeps
 //! one canonical form of each: the smallest in row-major face order.
 //!
+//! The search maximises points, or with [`Objective::Words`] the number of
+//! words: the same search, scoring every word 1 (the final list still gives
+//! each board's points and words under the rules).
+//!
 //! Chains share nothing but counters for the progress line. Each has its own
 //! generator drawn from the seed, so a fixed seed, thread count and iteration
 //! budget give the same boards on every run; a time budget does not, since how
@@ -50,6 +54,7 @@ use ahash::AHashSet;
 use rand::RngCore;
 use rayon::prelude::*;
 
+use boggle_engine::rules::{Scoring, SearchRules};
 use boggle_engine::search::Searcher;
 use boggle_engine::trie::Trie;
 use boggle_game::die::Die;
@@ -110,6 +115,29 @@ impl Default for Schedule {
     }
 }
 
+/// What the search maximises.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Objective {
+    /// The board's total points under the rules.
+    #[default]
+    Points,
+    /// How many distinct words the board holds (the rules' lengths, one each).
+    Words,
+}
+
+impl Objective {
+    /// The rules the chains score boards by: `rules`, or under
+    /// [`Objective::Words`] the same rules with every word worth 1, so the
+    /// open-cell walk and the cache serve word counts unchanged.
+    pub fn search_rules(self, rules: &Rules) -> SearchRules {
+        let mut search = SearchRules::from(rules);
+        if self == Objective::Words {
+            search.scoring = Scoring::Table([1; 9]);
+        }
+        search
+    }
+}
+
 /// Everything that shapes one search besides the board space and the rules.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
@@ -123,14 +151,16 @@ pub struct Options {
     pub top: usize,
     /// The annealing schedule.
     pub schedule: Schedule,
-    /// Stop as soon as a board scores at least this much.
+    /// Stop as soon as a board scores at least this much (in the objective's unit).
     pub target: Option<u32>,
+    /// Points or words.
+    pub objective: Objective,
 }
 
-/// One of the best boards found.
+/// One of the best boards found (ranked by the search's objective).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ranked {
-    /// Total points.
+    /// Total points under the rules (whatever the objective).
     pub score: u32,
     /// Number of words on the board.
     pub words: usize,
@@ -485,6 +515,7 @@ pub fn search(
         Budget::Iterations(_) => None,
     };
     let symmetries = Symmetries::new(space.rows, space.cols, rules.moves);
+    let search_rules = options.objective.search_rules(rules);
     let tops: Vec<Top> = pool.install(|| {
         seeds
             .par_iter()
@@ -499,7 +530,7 @@ pub fn search(
                     Budget::Time(_) => None,
                 };
                 let mut chain = Chain {
-                    searcher: Searcher::new(trie, rules),
+                    searcher: Searcher::new(trie, search_rules),
                     space,
                     symmetries: &symmetries,
                     progress,
@@ -525,12 +556,12 @@ pub fn search(
     Ok(merged
         .entries
         .into_iter()
-        .map(|(score, faces)| {
+        .map(|(_, faces)| {
             let board = rebuild(space.rows, space.cols, faces);
-            let words = searcher.find(&board).len();
+            let tally = searcher.tally(&board);
             Ranked {
-                score,
-                words,
+                score: tally.score,
+                words: tally.words as usize,
                 board,
             }
         })

@@ -22,6 +22,7 @@ fn options(iterations: u64, threads: usize, seed: u64, top: usize) -> Options {
             ..Schedule::default()
         },
         target: None,
+        objective: Objective::Points,
     }
 }
 
@@ -273,4 +274,20 @@ fn a_stopped_search_returns_at_once() {
     .expect("the pool starts");
     assert!(boards.is_empty());
     assert_eq!(progress.scored(), 0);
+}
+
+#[test]
+fn the_words_objective_scores_each_word_one() {
+    let dictionary = Dictionary::from_words(["TEA", "TEAS", "SEAT", "EATS", "EAST", "SATE"]);
+    let rules = Rules::sized(Preset::Classic, 2, 2);
+    let board = rebuild(2, 2, faces("EAST"));
+    let mut points = Searcher::new(dictionary.trie(), Objective::Points.search_rules(&rules));
+    let mut words = Searcher::new(dictionary.trie(), Objective::Words.search_rules(&rules));
+    let tally = points.tally(&board);
+    assert_eq!(words.score(&board), tally.words);
+    assert_eq!(points.score(&board), tally.score);
+    assert_eq!(
+        Objective::Points.search_rules(&rules),
+        SearchRules::from(&rules)
+    );
 }

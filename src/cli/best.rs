@@ -3,6 +3,7 @@
 //! report of the best boards as text or JSON on stdout.
 
 use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -26,7 +27,13 @@ const BEST_HELP: &str = "\
 Without --dice any letter may go in any cell; with it, only boards those dice
 can show (one die per cell, one face up). Boards equal under rotation or
 reflection count once. Progress goes to stderr; Ctrl-C (or SIGTERM, SIGHUP)
-stops the search and still prints the best boards.";
+stops the search and still prints the best boards.
+
+--hunt DIR --above N searches until stopped, appending each distinct board
+scoring more than N to DIR/hunt-TASK.results ('SCORE LETTERS') as it is
+found; run again, it resumes from DIR after a stop or a crash. Each task of
+an array (--task, $SLURM_ARRAY_TASK_ID, $JOB_COMPLETION_INDEX) searches its
+own seed stream; --merge DIR... prints the best boards of every task.";
 
 /// Flags of `boggle best`.
 #[derive(Debug, Args, Clone)]
@@ -65,6 +72,24 @@ pub struct BestArgs {
     /// Print the boards as JSON
     #[arg(long)]
     pub json: bool,
+    /// Search until stopped, keeping every board above --above in DIR as it is found; resumes from DIR
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["time", "iterations", "stop_at", "json", "merge"])]
+    pub hunt: Option<PathBuf>,
+    /// With --hunt: keep the boards scoring more than this (required)
+    #[arg(long, value_name = "SCORE", requires = "hunt")]
+    pub above: Option<u32>,
+    /// With --hunt: this task's index, its own seed stream [default: $SLURM_ARRAY_TASK_ID, else $JOB_COMPLETION_INDEX, else 0]
+    #[arg(long, value_name = "I", requires = "hunt")]
+    pub task: Option<u32>,
+    /// Print the best --top boards of the hunts in these directories (every task's results)
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["time", "iterations", "stop_at", "json"])]
+    pub merge: Option<Vec<PathBuf>>,
+    /// With --hunt: boards each chain scores per round (tuning, tests)
+    #[arg(long, value_name = "N", hide = true, requires = "hunt", value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
+    pub round: Option<u64>,
+    /// With --hunt: stop once the hunt has finished this many rounds in all (tests)
+    #[arg(long, value_name = "N", hide = true, requires = "hunt")]
+    pub rounds: Option<u64>,
     /// Annealing: starting temperature in points (tuning)
     #[arg(long, value_name = "T", hide = true)]
     pub start_temp: Option<f64>,
@@ -90,12 +115,19 @@ pub struct BestArgs {
 
 /// Runs the search and prints the best boards.
 pub fn run(args: &BestArgs) -> Result<(), CliError> {
+    if let Some(dirs) = &args.merge {
+        return super::hunt::merge(dirs, args.top);
+    }
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Project4, "best")?;
     let options = options(args)?;
     let space = Space::for_rules(&rules, args.rules.dice.is_some()).map_err(UsageError::Search)?;
     let dictionary = args.dict.load(&rules)?;
+    if let Some(dir) = &args.hunt {
+        signals::install(OnSignal::Finish);
+        return super::hunt::run(dir, args, &rules, &space, &dictionary, &options);
+    }
     let progress = Arc::new(Progress::new());
     // Ctrl-C, SIGTERM and SIGHUP stop the search and keep its boards (the
     // progress loop passes the signal on to the search).
@@ -226,7 +258,7 @@ fn summarise(progress: &Progress, started: Instant, options: &Options) {
 }
 
 /// The faces as one run of letters (`Qu` as `QU`), as `boggle` reads a board back.
-fn letters(faces: &[Face]) -> String {
+pub(super) fn letters(faces: &[Face]) -> String {
     faces.iter().map(Face::as_str).collect()
 }
 

@@ -15,6 +15,8 @@ use crate::net::client::JoinError;
 use boggle_game::dictionary::DictionaryError;
 use boggle_prove::ProveError;
 
+use crate::modes::best::hunt::HuntError;
+
 /// What a run of the command line failed with.
 #[derive(Debug)]
 pub enum CliError {
@@ -52,6 +54,8 @@ pub enum CliError {
     },
     /// The search's pool of worker threads could not be started.
     Threads(rayon::ThreadPoolBuildError),
+    /// `boggle best --hunt` or `--merge`: the hunt's files cannot be used.
+    Hunt(HuntError),
     /// `boggle join`: the server refused or closed, or its connection failed.
     Join {
         /// The server's address, as given.
@@ -103,6 +107,7 @@ impl fmt::Display for CliError {
                 write!(f, "bench passes disagree: {first:?} then {then:?}")
             }
             CliError::Threads(e) => e.fmt(f),
+            CliError::Hunt(e) => e.fmt(f),
             CliError::Join { addr, source } => write!(f, "{addr}: {source}"),
         }
     }
@@ -117,6 +122,7 @@ impl std::error::Error for CliError {
             CliError::BoardFile(e) => std::error::Error::source(e),
             CliError::Prove(e) => std::error::Error::source(e),
             CliError::Threads(e) => std::error::Error::source(e),
+            CliError::Hunt(e) => std::error::Error::source(e),
             CliError::Join { source, .. } => std::error::Error::source(source),
             CliError::WorkerFailed { .. }
             | CliError::Unfinished { .. }

@@ -7,6 +7,7 @@ mod bench;
 mod best;
 pub mod board_file;
 mod error;
+mod hunt;
 mod join;
 mod play;
 mod progress;

@@ -64,6 +64,7 @@ use boggle_game::random::{self, GameRng};
 use boggle_game::rules::Rules;
 
 mod chain;
+pub mod hunt;
 mod symmetry;
 
 use chain::{CACHE_SLOTS, Cache, Chain};
@@ -192,12 +193,31 @@ pub struct Progress {
     stop: AtomicBool,
     /// Set when a board reached the target score.
     reached: AtomicBool,
+    /// Boards scoring above this are kept in `caught` (for `--hunt`).
+    catch_above: Option<u32>,
+    /// Canonical boards scoring above `catch_above`, until taken (repeats possible).
+    caught: Mutex<Vec<(u32, Vec<Face>)>>,
 }
 
 impl Progress {
     /// Fresh counters, not stopped.
     pub fn new() -> Progress {
         Progress::default()
+    }
+
+    /// Fresh counters that also keep every board scoring above `above`, in
+    /// canonical form, for [`Progress::take_caught`] (a board met twice may
+    /// come twice).
+    pub fn catching(above: u32) -> Progress {
+        Progress {
+            catch_above: Some(above),
+            ..Progress::default()
+        }
+    }
+
+    /// The boards caught since the last call (see [`Progress::catching`]).
+    pub fn take_caught(&self) -> Vec<(u32, Vec<Face>)> {
+        std::mem::take(&mut *self.caught.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Boards skipped because their search passed its step budget (a crafted
@@ -238,6 +258,13 @@ impl Progress {
         let after = self.scored.fetch_add(1, Ordering::Relaxed) + 1;
         if target.is_some_and(|target| score >= target) {
             self.reached.store(true, Ordering::Relaxed);
+        }
+        if self.catch_above.is_some_and(|above| score > above) {
+            let canonical = symmetries.canonical(faces);
+            self.caught
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((score, canonical));
         }
         if score <= self.best_score.load(Ordering::Relaxed) {
             return;

@@ -111,6 +111,9 @@ pub struct BestArgs {
     /// Kicks without a better local maximum before a fresh start; 0 never kicks (tuning)
     #[arg(long, value_name = "N", hide = true)]
     pub patience: Option<u32>,
+    /// Local maxima each chain keeps to kick from; 1 kicks only its best (tuning)
+    #[arg(long, value_name = "N", hide = true, value_parser = RangedU64ValueParser::<u32>::new().range(1..=64))]
+    pub elites: Option<u32>,
 }
 
 /// Runs the search and prints the best boards.
@@ -195,6 +198,7 @@ fn schedule(args: &BestArgs) -> Schedule {
         escapes: args.escapes.unwrap_or(default.escapes),
         kick: args.kick.unwrap_or(default.kick),
         patience: args.patience.unwrap_or(default.patience),
+        elites: args.elites.unwrap_or(default.elites),
     }
 }
 

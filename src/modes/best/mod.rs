@@ -67,6 +67,8 @@ mod chain;
 pub mod hunt;
 mod symmetry;
 
+#[cfg(test)]
+use chain::Elites;
 use chain::{CACHE_SLOTS, Cache, Chain};
 use symmetry::rebuild;
 pub use symmetry::{Symmetries, canonical};
@@ -100,6 +102,8 @@ pub struct Schedule {
     /// Kicks in a row that find nothing better before the chain gives up its
     /// best local maximum and anneals a fresh random board (0: never kick).
     pub patience: u32,
+    /// Local maxima a chain keeps to kick from (1: only its best).
+    pub elites: u32,
 }
 
 impl Default for Schedule {
@@ -112,6 +116,7 @@ impl Default for Schedule {
             escapes: 5,
             kick: 8,
             patience: 100,
+            elites: 1,
         }
     }
 }

@@ -71,12 +71,11 @@ pub(super) fn run(
                 }
             }
         };
-        let round_started = Instant::now();
         thread::scope(|scope| {
             let worker =
                 scope.spawn(|| best::search(dictionary.trie(), rules, space, &options, &progress));
             super::progress::watch(
-                round_started,
+                started,
                 || status(&hunt.borrow(), started, scored + progress.scored(), above),
                 || {
                     drain();

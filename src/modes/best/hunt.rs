@@ -46,7 +46,7 @@ const STATE_VERSION: u32 = 1;
 /// What a task has done, as its state file records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HuntState {
-    /// [`STATE_VERSION`].
+    /// The version of this file's layout (1).
     pub version: u32,
     /// What the boards are scored by (rules, size, word list): a task
     /// resumed under other rules would mix incomparable scores.

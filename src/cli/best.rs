@@ -3,7 +3,6 @@
 //! report of the best boards as text or JSON on stdout.
 
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -12,12 +11,14 @@ use clap::Args;
 use clap::builder::RangedU64ValueParser;
 
 use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
+use super::hunt::{HuntArgs, Search};
 use super::values::{self, ObjectiveArg};
 use super::{CliError, UsageError};
-use crate::modes::best::{self, Budget, Objective, Options, Progress, Ranked, Schedule, Space};
+use crate::modes::best::{
+    self, Budget, Objective, Options, Progress, Ranked, Schedule, Space, letters,
+};
 use crate::player::signals::{self, OnSignal};
 use boggle_game::error::Error;
-use boggle_game::face::Face;
 use boggle_game::rules::{Preset, Rules};
 
 /// Search time when neither `--time` nor `--iterations` is given.
@@ -72,24 +73,9 @@ pub struct BestArgs {
     /// Print the boards as JSON
     #[arg(long)]
     pub json: bool,
-    /// Search until stopped, keeping every board above --above in DIR as it is found; resumes from DIR
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["time", "iterations", "stop_at", "json", "merge"])]
-    pub hunt: Option<PathBuf>,
-    /// With --hunt: keep the boards scoring more than this (required)
-    #[arg(long, value_name = "SCORE", requires = "hunt")]
-    pub above: Option<u32>,
-    /// With --hunt: this task's index, its own seed stream [default: $SLURM_ARRAY_TASK_ID, else $JOB_COMPLETION_INDEX, else 0]
-    #[arg(long, value_name = "I", requires = "hunt")]
-    pub task: Option<u32>,
-    /// Print the best --top boards of the hunts in these directories (every task's results)
-    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["time", "iterations", "stop_at", "json"])]
-    pub merge: Option<Vec<PathBuf>>,
-    /// With --hunt: boards each chain scores per round (tuning, tests)
-    #[arg(long, value_name = "N", hide = true, requires = "hunt", value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
-    pub round: Option<u64>,
-    /// With --hunt: stop once the hunt has finished this many rounds in all (tests)
-    #[arg(long, value_name = "N", hide = true, requires = "hunt")]
-    pub rounds: Option<u64>,
+    /// The hunt's flags.
+    #[command(flatten)]
+    pub hunt: HuntArgs,
     /// Annealing: starting temperature in points (tuning)
     #[arg(long, value_name = "T", hide = true)]
     pub start_temp: Option<f64>,
@@ -118,7 +104,7 @@ pub struct BestArgs {
 
 /// Runs the search and prints the best boards.
 pub fn run(args: &BestArgs) -> Result<(), CliError> {
-    if let Some(dirs) = &args.merge {
+    if let Some(dirs) = &args.hunt.merge {
         return super::hunt::merge(dirs, args.top);
     }
     let rules = args
@@ -127,9 +113,17 @@ pub fn run(args: &BestArgs) -> Result<(), CliError> {
     let options = options(args)?;
     let space = Space::for_rules(&rules, args.rules.dice.is_some()).map_err(UsageError::Search)?;
     let dictionary = args.dict.load(&rules)?;
-    if let Some(dir) = &args.hunt {
+    if let Some(dir) = &args.hunt.hunt {
         signals::install(OnSignal::Finish);
-        return super::hunt::run(dir, args, &rules, &space, &dictionary, &options);
+        let search = Search {
+            rules: &rules,
+            space: &space,
+            dictionary: &dictionary,
+            options: &options,
+            list: args.dict.path.as_deref(),
+            dice: args.rules.dice,
+        };
+        return super::hunt::run(dir, &args.hunt, args.seed, &search);
     }
     let progress = Arc::new(Progress::new());
     // Ctrl-C, SIGTERM and SIGHUP stop the search and keep its boards (the
@@ -259,11 +253,6 @@ fn summarise(progress: &Progress, started: Instant, options: &Options) {
             progress.skipped()
         );
     }
-}
-
-/// The faces as one run of letters (`Qu` as `QU`), as `boggle` reads a board back.
-pub(super) fn letters(faces: &[Face]) -> String {
-    faces.iter().map(Face::as_str).collect()
 }
 
 /// Each board: its rank, score, word count and letters, then the grid.

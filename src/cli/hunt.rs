@@ -10,14 +10,51 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Instant;
 
-use super::best::{BestArgs, letters};
+use clap::Args;
+use clap::builder::RangedU64ValueParser;
+
 use super::{CliError, UsageError};
 use crate::modes::best::hunt::{self, Hunt, HuntError};
-use crate::modes::best::{self, Budget, Options, Progress, Space};
+use crate::modes::best::{self, Budget, Options, Progress, Space, letters};
 use crate::player::signals;
+use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::Dictionary;
 use boggle_game::error::Error;
 use boggle_game::rules::Rules;
+
+/// The flags of `boggle best` that run or merge a hunt.
+#[derive(Debug, Args, Clone, Default)]
+pub struct HuntArgs {
+    /// Search until stopped, keeping every board above --above in DIR as it is found; resumes from DIR
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["time", "iterations", "stop_at", "json", "merge"])]
+    pub hunt: Option<PathBuf>,
+    /// With --hunt: keep the boards scoring more than this (required)
+    #[arg(long, value_name = "SCORE", requires = "hunt")]
+    pub above: Option<u32>,
+    /// With --hunt: this task's index, its own seed stream [default: $SLURM_ARRAY_TASK_ID, else $JOB_COMPLETION_INDEX, else 0]
+    #[arg(long, value_name = "I", requires = "hunt")]
+    pub task: Option<u32>,
+    /// Print the best --top boards of the hunts in these directories (every task's results)
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["time", "iterations", "stop_at", "json"])]
+    pub merge: Option<Vec<PathBuf>>,
+    /// With --hunt: boards each chain scores per round (tuning, tests)
+    #[arg(long, value_name = "N", hide = true, requires = "hunt", value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
+    pub round: Option<u64>,
+    /// With --hunt: stop once the hunt has finished this many rounds in all (tests)
+    #[arg(long, value_name = "N", hide = true, requires = "hunt")]
+    pub rounds: Option<u64>,
+}
+
+/// What a hunt searches: the rules, boards and word list `best` resolved, and
+/// what the directory's fingerprint names (the list's file, the dice).
+pub(super) struct Search<'a> {
+    pub(super) rules: &'a Rules,
+    pub(super) space: &'a Space,
+    pub(super) dictionary: &'a Dictionary,
+    pub(super) options: &'a Options,
+    pub(super) list: Option<&'a Path>,
+    pub(super) dice: Option<DiceSet>,
+}
 
 /// Boards each chain scores in a round of a hunt when `--round` is not given:
 /// about half a minute of one thread on 5x5, so a crash costs little and a
@@ -31,19 +68,23 @@ const TASK_VARIABLES: [&str; 2] = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"
 /// directory holds.
 pub(super) fn run(
     dir: &Path,
-    args: &BestArgs,
-    rules: &Rules,
-    space: &Space,
-    dictionary: &Dictionary,
-    base: &Options,
+    args: &HuntArgs,
+    seed: Option<u64>,
+    search: &Search,
 ) -> Result<(), CliError> {
+    let Search {
+        rules,
+        space,
+        dictionary,
+        options: base,
+        ..
+    } = *search;
     let above = args.above.ok_or(UsageError::NeedsFlag {
         mode: "best --hunt",
         flag: "--above SCORE",
     })?;
     let task = task_index(args.task)?;
-    let fingerprint = fingerprint(args, rules, dictionary);
-    let hunt = Hunt::open(dir, task, &fingerprint, args.seed).map_err(CliError::Hunt)?;
+    let hunt = Hunt::open(dir, task, &fingerprint(search), seed).map_err(CliError::Hunt)?;
     let resumed = hunt.state().rounds;
     let hunt = RefCell::new(hunt);
     let started = Instant::now();
@@ -150,12 +191,11 @@ fn task_index(flag: Option<u32>) -> Result<u32, UsageError> {
 }
 
 /// What the scores of a hunt depend on: a directory's results are only
-/// comparable under the same rules, size, word list and objective.
-fn fingerprint(args: &BestArgs, rules: &Rules, dictionary: &Dictionary) -> String {
-    let list = args
-        .dict
-        .path
-        .as_deref()
+/// comparable under the same rules, size, word list, dice and objective.
+fn fingerprint(search: &Search) -> String {
+    let rules = search.rules;
+    let list = search
+        .list
         .and_then(Path::file_name)
         .map_or_else(|| "built-in".into(), |name| name.to_string_lossy());
     format!(
@@ -167,12 +207,12 @@ fn fingerprint(args: &BestArgs, rules: &Rules, dictionary: &Dictionary) -> Strin
         rules
             .max_len
             .map_or_else(String::new, |m| format!(" to {m}")),
-        args.objective,
+        search.options.objective,
         list,
-        args.rules
+        search
             .dice
             .map_or_else(String::new, |dice| format!(" dice {dice:?}")),
-        dictionary.len(),
+        search.dictionary.len(),
     )
 }
 

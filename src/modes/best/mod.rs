@@ -600,6 +600,11 @@ pub fn search(
         .collect())
 }
 
+/// The faces as one run of letters (`Qu` as `QU`), as `boggle` reads a board back.
+pub fn letters(faces: &[Face]) -> String {
+    faces.iter().map(Face::as_str).collect()
+}
+
 /// A uniform number in [0, 1).
 fn unit(rng: &mut GameRng) -> f64 {
     (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64

@@ -59,7 +59,7 @@ pub(super) struct Search<'a> {
 /// Boards each chain scores in a round of a hunt when `--round` is not given:
 /// about half a minute of one thread on 5x5, so a crash costs little and a
 /// chain still has time to kick its way to a record.
-pub(super) const DEFAULT_ROUND: u64 = 3_000_000;
+const DEFAULT_ROUND: u64 = 3_000_000;
 
 /// The environment variables a scheduler gives a task's index in, in the order read.
 const TASK_VARIABLES: [&str; 2] = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"];

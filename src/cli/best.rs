@@ -11,12 +11,15 @@ use clap::Args;
 use clap::builder::RangedU64ValueParser;
 
 use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
+use super::hunt::{HuntArgs, Search};
+use super::values::{self, ObjectiveArg};
 use super::{CliError, UsageError};
-use crate::modes::best::{self, Budget, Options, Progress, Ranked, Schedule, Space, SpaceOf};
+use crate::modes::best::{
+    self, Budget, Objective, Options, Progress, Ranked, Schedule, Space, SpaceOf, letters,
+};
 use crate::player::signals::{self, OnSignal};
 use boggle_engine::plural;
 use boggle_game::error::Error;
-use boggle_game::face::Face;
 use boggle_game::rules::{Preset, Rules};
 
 /// Search time when neither `--time` nor `--iterations` is given.
@@ -26,7 +29,13 @@ const BEST_HELP: &str = "\
 Without --dice any letter may go in any cell; with it, only boards those dice
 can show (one die per cell, one face up). Boards equal under rotation or
 reflection count once. Progress goes to stderr; Ctrl-C (or SIGTERM, SIGHUP)
-stops the search and still prints the best boards.";
+stops the search and still prints the best boards.
+
+--hunt DIR --above N searches until stopped, appending each distinct board
+scoring more than N to DIR/hunt-TASK.results ('SCORE LETTERS') as it is
+found; run again, it resumes from DIR after a stop or a crash. Each task of
+an array (--task, $SLURM_ARRAY_TASK_ID, $JOB_COMPLETION_INDEX) searches its
+own seed stream; --merge DIR... prints the best boards of every task.";
 
 /// Flags of `boggle best`.
 #[derive(Debug, Args, Clone)]
@@ -56,12 +65,18 @@ pub struct BestArgs {
     /// How many distinct boards to print
     #[arg(long, value_name = "K", default_value_t = 5, value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     pub top: usize,
-    /// Stop as soon as a board scores at least this many points (or when the time or iterations run out)
-    #[arg(long, value_name = "SCORE", value_parser = RangedU64ValueParser::<u32>::new().range(1..))]
-    pub target: Option<u32>,
+    /// Stop as soon as a board scores at least this much (or when the time or iterations run out); the closing line says how long it took
+    #[arg(long = "stop-at", visible_alias = "target", value_name = "SCORE", value_parser = RangedU64ValueParser::<u32>::new().range(1..))]
+    pub stop_at: Option<u32>,
+    /// What to maximise: points, or the number of words (--stop-at then counts words)
+    #[arg(long = "score", value_name = "WHAT", default_value = "points", value_parser = values::parser::<ObjectiveArg, Objective>())]
+    pub objective: Objective,
     /// Print the boards as JSON
     #[arg(long)]
     pub json: bool,
+    /// The hunt's flags.
+    #[command(flatten)]
+    pub hunt: HuntArgs,
     /// Annealing: starting temperature in points (tuning)
     #[arg(long, value_name = "T", hide = true)]
     pub start_temp: Option<f64>,
@@ -83,10 +98,16 @@ pub struct BestArgs {
     /// Kicks without a better local maximum before a fresh start; 0 never kicks (tuning)
     #[arg(long, value_name = "N", hide = true)]
     pub patience: Option<u32>,
+    /// Local maxima each chain keeps to kick from; 1 kicks only its best (tuning)
+    #[arg(long, value_name = "N", hide = true, value_parser = RangedU64ValueParser::<u32>::new().range(1..=64))]
+    pub elites: Option<u32>,
 }
 
 /// Runs the search and prints the best boards.
 pub fn run(args: &BestArgs) -> Result<(), CliError> {
+    if let Some(dirs) = &args.hunt.merge {
+        return super::hunt::merge(dirs, args.top);
+    }
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Project4, "best")?;
@@ -99,6 +120,18 @@ pub fn run(args: &BestArgs) -> Result<(), CliError> {
     };
     let space = Space::for_rules(&rules, of).map_err(UsageError::Search)?;
     let dictionary = args.dict.load(&rules)?;
+    if let Some(dir) = &args.hunt.hunt {
+        signals::install(OnSignal::Finish);
+        let search = Search {
+            rules: &rules,
+            space: &space,
+            dictionary: &dictionary,
+            options: &options,
+            list: args.dict.path.as_deref(),
+            dice: args.rules.dice,
+        };
+        return super::hunt::run(dir, &args.hunt, args.seed, &search);
+    }
     let progress = Arc::new(Progress::new());
     // Ctrl-C, SIGTERM and SIGHUP stop the search and keep its boards (the
     // progress loop passes the signal on to the search).
@@ -109,7 +142,7 @@ pub fn run(args: &BestArgs) -> Result<(), CliError> {
             scope.spawn(|| best::search(dictionary.trie(), &rules, &space, &options, &progress));
         super::progress::watch(
             started,
-            || status(&progress, started),
+            || status(&progress, started, options.objective),
             || worker.is_finished(),
             || progress.stop(),
         );
@@ -150,7 +183,8 @@ fn options(args: &BestArgs) -> Result<Options, CliError> {
         seed: args.seed.unwrap_or_else(rand::random),
         top: args.top,
         schedule: schedule(args),
-        target: args.target,
+        target: args.stop_at,
+        objective: args.objective,
     })
 }
 
@@ -165,15 +199,21 @@ fn schedule(args: &BestArgs) -> Schedule {
         escapes: args.escapes.unwrap_or(default.escapes),
         kick: args.kick.unwrap_or(default.kick),
         patience: args.patience.unwrap_or(default.patience),
+        elites: args.elites.unwrap_or(default.elites),
     }
 }
 
-/// Elapsed time, boards scored per second, and the best board so far.
-fn status(progress: &Progress, started: Instant) -> String {
+/// Elapsed time, boards scored per second, and the best board so far (its
+/// word count marked `words` when that is what the search maximises).
+fn status(progress: &Progress, started: Instant, objective: Objective) -> String {
     let seconds = started.elapsed().as_secs_f64();
     let rate = progress.scored() as f64 / seconds.max(1e-9);
+    let unit = match objective {
+        Objective::Points => "",
+        Objective::Words => " words",
+    };
     let best = progress.best().map_or_else(String::new, |best| {
-        format!("  best {} {}", best.score, letters(&best.faces))
+        format!("  best {}{unit} {}", best.score, letters(&best.faces))
     });
     format!("{seconds:.1} s  {rate:.0} boards/s{best}")
 }
@@ -187,15 +227,17 @@ fn first_reached(progress: &Progress, started: Instant) -> String {
 }
 
 /// The closing line on stderr: how much was searched, with which seed, and
-/// when the best score was first reached (`target reached:` when the search
-/// ended on `--target`).
+/// when the best score was first reached. A search that ended on `--stop-at`
+/// starts with `reached N in S s:`, the time to the first board scoring N
+/// (what a measurement of time-to-record reads).
 fn summarise(progress: &Progress, started: Instant, options: &Options) {
-    let how = if progress.is_stopped() {
-        "stopped"
-    } else if progress.reached_target() {
-        "target reached"
-    } else {
-        "done"
+    let how = match (progress.reached_target(), options.target, progress.best()) {
+        (true, Some(target), Some(best)) if !progress.is_stopped() => {
+            let seconds = best.at.saturating_duration_since(started).as_secs_f64();
+            format!("reached {target} in {seconds:.2} s")
+        }
+        _ if progress.is_stopped() => "stopped".to_string(),
+        _ => "done".to_string(),
     };
     let threads = format!(
         "{} {}",
@@ -204,7 +246,7 @@ fn summarise(progress: &Progress, started: Instant, options: &Options) {
     );
     let line = format!(
         "{how}: {}{}, {} boards, seed {}, {threads}",
-        status(progress, started),
+        status(progress, started, options.objective),
         first_reached(progress, started),
         progress.scored(),
         options.seed,
@@ -218,11 +260,6 @@ fn summarise(progress: &Progress, started: Instant, options: &Options) {
             progress.skipped()
         );
     }
-}
-
-/// The faces as one run of letters (`Qu` as `QU`), as `boggle` reads a board back.
-fn letters(faces: &[Face]) -> String {
-    faces.iter().map(Face::as_str).collect()
 }
 
 /// Each board: its rank, score, word count and letters, then the grid.

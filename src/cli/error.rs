@@ -21,6 +21,8 @@ use crate::tui::terminal::TerminalError;
 use boggle_game::dictionary::DictionaryError;
 use boggle_prove::ProveError;
 
+use crate::modes::best::hunt::HuntError;
+
 /// What a run of the command line failed with.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
@@ -117,6 +119,9 @@ pub enum CliError {
     /// Today's board cannot be had: the clock says a day before the first board.
     #[error("no board for today")]
     Daily(#[source] boggle_game::daily::DateError),
+    /// `boggle best --hunt` or `--merge`: the hunt's files cannot be used.
+    #[error(transparent)]
+    Hunt(HuntError),
     /// `boggle join`: the server refused or closed, or its connection failed.
     #[error("{addr}")]
     Join {

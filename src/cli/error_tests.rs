@@ -18,6 +18,7 @@ use super::board_file::{BoardFileError, BoardProblem, BoardSyntaxError, Dimensio
 use super::{CliError, UsageError, chain};
 use crate::modes::bench::Totals;
 use crate::modes::best::SpaceError;
+use crate::modes::best::hunt::HuntError;
 use crate::net::client::{Dropped, JoinError, LinkError};
 use crate::tui::records::RecordsError;
 use crate::tui::terminal::TerminalError;
@@ -630,7 +631,32 @@ fn cli(prev: Option<&CliError>) -> Option<CliError> {
                 reason: "the server is shutting down".into(),
             },
         },
-        Some(E::Join { .. }) => return None,
+        Some(E::Join { .. }) => E::Hunt(HuntError::Locked {
+            path: path("hunt/hunt-0.lock"),
+        }),
+        Some(E::Hunt(_)) => return None,
+    })
+}
+
+fn hunt(prev: Option<&HuntError>) -> Option<HuntError> {
+    let path = || path("hunt/hunt-0.state");
+    Some(match prev {
+        None => HuntError::Io {
+            path: path(),
+            source: os(),
+        },
+        Some(HuntError::Io { .. }) => HuntError::Corrupt {
+            path: path(),
+            reason: "line 2: not a board".into(),
+        },
+        Some(HuntError::Corrupt { .. }) => HuntError::Mismatch {
+            path: path(),
+            what: "threshold",
+            recorded: "3000".into(),
+            given: "3500".into(),
+        },
+        Some(HuntError::Mismatch { .. }) => HuntError::Locked { path: path() },
+        Some(HuntError::Locked { .. }) => return None,
     })
 }
 
@@ -660,6 +686,7 @@ fn no_message_repeats_its_source_and_no_line_says_a_thing_twice() {
         check_all(walk(join)),
         check_all(walk(usage)),
         check_all(walk(cli)),
+        check_all(walk(hunt)),
     ];
     let variants: usize = checked.iter().sum();
     assert!(variants >= 150, "only {variants} variants checked");

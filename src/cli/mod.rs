@@ -10,6 +10,7 @@ mod daily;
 mod error;
 #[cfg(test)]
 mod error_tests;
+mod hunt;
 mod join;
 mod play;
 mod progress;

@@ -32,7 +32,11 @@ pub(crate) fn watch(
         if Instant::now() < next {
             continue;
         }
-        next += tick;
+        // Ticks missed (a slow machine, or a caller whose work began
+        // before `started`, as a hunt's rounds do) are skipped, not caught up.
+        while next <= Instant::now() {
+            next += tick;
+        }
         let line = status();
         let mut err = io::stderr().lock();
         // A progress line that cannot be written is not worth stopping the work for.

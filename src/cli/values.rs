@@ -9,6 +9,8 @@ use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::{Level, WordsCounted};
 use boggle_game::rules::Preset;
 use boggle_net::protocol::Duplicates;
+
+use crate::modes::best::Objective;
 use clap::ValueEnum;
 use clap::builder::{EnumValueParser, TypedValueParser};
 
@@ -188,5 +190,23 @@ mod tests {
         }
         assert_eq!(PresetArg::value_variants().len(), Preset::ALL.len());
         assert_eq!(DiceArg::value_variants().len(), DiceSet::ALL.len());
+    }
+}
+
+/// `boggle best --score`: what the search maximises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ObjectiveArg {
+    /// The board's points under the rules.
+    Points,
+    /// The number of distinct words on the board.
+    Words,
+}
+
+impl From<ObjectiveArg> for Objective {
+    fn from(arg: ObjectiveArg) -> Objective {
+        match arg {
+            ObjectiveArg::Points => Objective::Points,
+            ObjectiveArg::Words => Objective::Words,
+        }
     }
 }

@@ -101,7 +101,8 @@ fn impossible_flags_are_usage_errors() {
         &["--top", "0"],
         &["--iterations", "0"],
         &["--target", "0"],
-        &["--target", "-5"],
+        &["--stop-at", "0"],
+        &["--stop-at", "-5"],
         &["--time", "5"],
         &["--rules", "ece209"],
         &["--size", "5x5", "--dice", "new"],
@@ -176,12 +177,12 @@ fn the_closing_line_shows_the_listed_board_and_one_thread() {
     assert!(done.ends_with(", 1 thread"), "{done}");
 }
 
-/// `--target` ends the search at the first board scoring that much: the
-/// closing line says so, with when that score was first reached, and far
-/// fewer boards are scored than the budget allows. A target no board reaches
-/// leaves the budget to run out.
+/// `--stop-at` ends the search at the first board scoring that much: the
+/// closing line starts with the score and the time it took to reach it, and
+/// far fewer boards are scored than the budget allows (`--target` is its
+/// older name). A score no board reaches leaves the budget to run out.
 #[test]
-fn a_target_score_ends_the_search_early() {
+fn stop_at_ends_the_search_early_and_says_when() {
     let boards_scored = |done: &str| -> u64 {
         let before_seed = done.rsplit_once(" boards, seed").map_or("", |(a, _)| a);
         before_seed
@@ -191,18 +192,78 @@ fn a_target_score_ends_the_search_early() {
             .unwrap_or(u64::MAX)
     };
     let args = ["--rules", "classic", "--threads", "1", "--seed", "1"];
-    let run = best(&[&args[..], &["--target", "12", "--top", "1"]].concat());
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(run.stdout.starts_with("1. 12 points"), "{}", run.stdout);
-    let done = run.stderr.lines().last().unwrap_or_default();
-    assert!(done.starts_with("target reached: "), "{done}");
-    assert!(done.contains("best 12 "), "{done}");
-    assert!(done.contains(" (first at "), "{done}");
-    assert!(boards_scored(done) < 50_000, "{done}");
+    for flag in ["--stop-at", "--target"] {
+        let run = best(&[&args[..], &[flag, "12", "--top", "1"]].concat());
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert!(run.stdout.starts_with("1. 12 points"), "{}", run.stdout);
+        let done = run.stderr.lines().last().unwrap_or_default();
+        let seconds = done
+            .strip_prefix("reached 12 in ")
+            .and_then(|rest| rest.split_once(" s: "))
+            .and_then(|(seconds, _)| seconds.parse::<f64>().ok());
+        assert!(seconds.is_some_and(|s| s >= 0.0), "{flag}: {done}");
+        assert!(done.contains("best 12 "), "{done}");
+        assert!(done.contains(" (first at "), "{done}");
+        assert!(boards_scored(done) < 50_000, "{done}");
+    }
 
-    let run = best(&[&args[..], &["--target", "13"]].concat());
+    let run = best(&[&args[..], &["--stop-at", "13"]].concat());
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let done = run.stderr.lines().last().unwrap_or_default();
     assert!(done.starts_with("done: "), "{done}");
     assert!(done.contains("best 12 "), "{done}");
+}
+
+/// `--score words` maximises the number of words, not points. On a 2x3
+/// board this list's most points are ABCDEF's chain (ABCD 1, ABCDE 2,
+/// ABCDEF 3: 6 points, 3 words, every cell), its most words the five
+/// arrangements of X, Y and Z (5 words, 5 points, and no 4 cells left for
+/// ABCD). `--stop-at` then counts words.
+#[test]
+fn score_words_finds_the_wordiest_board_not_the_richest() {
+    let dir = TempDir::new("best-words");
+    dir.write("tiny.txt", "ABCD\nABCDE\nABCDEF\nXYZ\nXZY\nYXZ\nYZX\nZXY\n");
+    let search = |extra: &[&str]| {
+        let mut args = vec![
+            "best",
+            "--dict",
+            "tiny.txt",
+            "--rules",
+            "classic",
+            "--size",
+            "2x3",
+            "--iterations",
+            "50000",
+            "--threads",
+            "1",
+            "--seed",
+            "1",
+            "--top",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        let run = run_boggle(dir.path(), &args, b"");
+        assert_eq!(run.code, Some(0), "{extra:?}: {}", run.stderr);
+        run
+    };
+    let points = search(&[]);
+    assert!(
+        points.stdout.starts_with("1. 6 points, 3 words: "),
+        "{}",
+        points.stdout
+    );
+    assert_eq!(search(&["--score", "points"]).stdout, points.stdout);
+    let words = search(&["--score", "words"]);
+    assert!(
+        words.stdout.starts_with("1. 5 points, 5 words: "),
+        "{}",
+        words.stdout
+    );
+    let done = words.stderr.lines().last().unwrap_or_default();
+    assert!(done.contains("  best 5 words "), "{done}");
+    let stopped = search(&["--score", "words", "--stop-at", "5"]);
+    let done = stopped.stderr.lines().last().unwrap_or_default();
+    assert!(done.starts_with("reached 5 in "), "{done}");
+    let bad = run_boggle(dir.path(), &["best", "--score", "letters"], b"");
+    assert_eq!(bad.code, Some(2), "{}", bad.stderr);
 }

@@ -4,8 +4,11 @@
 //! same parallelism), and its container runs the same `boggle prove` command line as
 //! `deploy/slurm-array.sh`: the same flags in the same order, the same rules,
 //! size, bound, threads and word list, `--shard INDEX/$SHARDS` from the
-//! scheduler's index, `--out` and `--resume`. Each check is also shown to fail
-//! on a drifted copy. `scripts/slurm-check.sh` runs the Slurm script itself.
+//! scheduler's index, `--out` and `--resume`. The hunt's pair
+//! (`deploy/k8s-hunt-job.yaml`, `deploy/slurm-hunt.sh`: `boggle best --hunt`)
+//! is held to the same structure, with `--task` from the index and `--hunt`
+//! a shared directory. Each check is also shown to fail on a drifted copy.
+//! `scripts/slurm-check.sh` runs the prove Slurm script itself.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -14,6 +17,8 @@ use serde::Deserialize;
 
 const K8S: &str = "deploy/k8s-indexed-job.yaml";
 const SLURM: &str = "deploy/slurm-array.sh";
+const HUNT_K8S: &str = "deploy/k8s-hunt-job.yaml";
+const HUNT_SLURM: &str = "deploy/slurm-hunt.sh";
 
 fn read(path: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
@@ -136,7 +141,7 @@ fn shell_words(line: &str) -> Vec<String> {
     words
 }
 
-/// `exec PROGRAM prove --flag [value]...`, taken apart.
+/// `exec PROGRAM MODE --flag [value]...`, taken apart.
 #[derive(Debug)]
 struct ProveLine {
     program: String,
@@ -144,9 +149,9 @@ struct ProveLine {
 }
 
 impl ProveLine {
-    fn parse(words: &[String]) -> Result<ProveLine, String> {
+    fn parse(words: &[String], mode: &str) -> Result<ProveLine, String> {
         match words {
-            [exec, program, prove, rest @ ..] if exec == "exec" && prove == "prove" => {
+            [exec, program, m, rest @ ..] if exec == "exec" && m == mode => {
                 let mut flags = Vec::new();
                 let mut rest = rest.iter().peekable();
                 while let Some(flag) = rest.next() {
@@ -161,7 +166,7 @@ impl ProveLine {
                     flags,
                 })
             }
-            _ => Err(format!("not 'exec PROGRAM prove ...': {words:?}")),
+            _ => Err(format!("not 'exec PROGRAM {mode} ...': {words:?}")),
         }
     }
 
@@ -193,7 +198,7 @@ struct SlurmScript {
 }
 
 impl SlurmScript {
-    fn parse(text: &str) -> Result<SlurmScript, String> {
+    fn parse(text: &str, mode: &str) -> Result<SlurmScript, String> {
         let mut assigned = HashMap::new();
         let mut sbatch = HashMap::new();
         let mut usage_array = None;
@@ -232,7 +237,7 @@ impl SlurmScript {
         }
         let exec = exec.ok_or("no exec line")?;
         Ok(SlurmScript {
-            line: ProveLine::parse(&shell_words(&exec))?,
+            line: ProveLine::parse(&shell_words(&exec), mode)?,
             assigned,
             sbatch,
             usage_array,
@@ -254,8 +259,8 @@ impl SlurmScript {
     }
 
     /// `flag`'s value with a variable replaced by its default.
-    fn resolved(&self, flag: &str) -> Result<String, String> {
-        let word = self.line.value(flag, SLURM)?;
+    fn resolved(&self, flag: &str, file: &str) -> Result<String, String> {
+        let word = self.line.value(flag, file)?;
         Ok(self.default_of(word).unwrap_or_else(|| word.to_string()))
     }
 }
@@ -273,49 +278,176 @@ macro_rules! ensure {
     };
 }
 
-/// Checks the Job against itself and against the Slurm script; the first disagreement.
-fn check(yaml: &str, script: &str) -> Result<(), String> {
-    let job: Job = serde_norway::from_str(yaml).map_err(|e| format!("{K8S}: {e}"))?;
-    let slurm = SlurmScript::parse(script).map_err(|e| format!("{SLURM}: {e}"))?;
+/// A kind of job: its two files and the `boggle` mode their command lines run.
+struct Kind {
+    k8s: &'static str,
+    slurm: &'static str,
+    mode: &'static str,
+}
+
+/// `boggle prove`, a shard per task.
+const PROVE: Kind = Kind {
+    k8s: K8S,
+    slurm: SLURM,
+    mode: "prove",
+};
+
+/// `boggle best --hunt`, a seed stream per task.
+const HUNT: Kind = Kind {
+    k8s: HUNT_K8S,
+    slurm: HUNT_SLURM,
+    mode: "best",
+};
+
+/// A pair of files, parsed: the Job, the Slurm script and the pod's command line.
+struct Pair {
+    job: Job,
+    slurm: SlurmScript,
+    pod: ProveLine,
+}
+
+/// Checks what every kind of job must hold (the first disagreement): an
+/// Indexed Job of one container, run once per index, with as many indices as
+/// the Slurm usage line's array; both command lines run `boggle` with the
+/// same flags in the same order, the same rules, size, `--above` and word
+/// list, and one thread per CPU each scheduler gives a task.
+fn check_pair(kind: &Kind, yaml: &str, script: &str, flags: &[&str]) -> Result<Pair, String> {
+    let (k8s, sl) = (kind.k8s, kind.slurm);
+    let job: Job = serde_norway::from_str(yaml).map_err(|e| format!("{k8s}: {e}"))?;
+    let slurm = SlurmScript::parse(script, kind.mode).map_err(|e| format!("{sl}: {e}"))?;
 
     ensure!(
         job.api_version == "batch/v1" && job.kind == "Job",
-        "{K8S}: not a batch/v1 Job"
+        "{k8s}: not a batch/v1 Job"
     );
     let spec = &job.spec;
     ensure!(
         spec.completion_mode == "Indexed",
-        "{K8S}: completionMode is {}, not Indexed (no $JOB_COMPLETION_INDEX)",
+        "{k8s}: completionMode is {}, not Indexed (no $JOB_COMPLETION_INDEX)",
         spec.completion_mode
     );
     ensure!(
         spec.template.spec.restart_policy == "Never",
-        "{K8S}: restartPolicy must be Never (per-index retries)"
+        "{k8s}: restartPolicy must be Never (per-index retries)"
     );
     ensure!(
         (1..=spec.completions).contains(&spec.parallelism),
-        "{K8S}: parallelism {} outside 1..=completions",
+        "{k8s}: parallelism {} outside 1..=completions",
         spec.parallelism
     );
     if let Some((tasks, limit)) = slurm.usage_array {
         ensure!(
             tasks == spec.completions && limit.is_none_or(|l| l == spec.parallelism),
-            "{SLURM}'s usage runs {tasks} tasks {limit:?} at a time; {K8S} {} completions {} at a time",
+            "{sl}'s usage runs {tasks} tasks {limit:?} at a time; {k8s} {} completions {} at a time",
             spec.completions,
             spec.parallelism
         );
     }
     let [container] = spec.template.spec.containers.as_slice() else {
-        return Err(format!("{K8S}: one container expected"));
+        return Err(format!("{k8s}: one container expected"));
     };
-    let env = |name: &str| {
-        container
-            .env
-            .iter()
-            .find(|e| e.name == name)
-            .and_then(|e| e.value.clone())
-    };
-    let shards: u32 = env("SHARDS")
+    ensure!(
+        container.command == ["/bin/sh", "-c"] && container.args.len() == 1,
+        "{k8s}: the container must run one line with /bin/sh -c"
+    );
+    let pod = ProveLine::parse(&shell_words(&container.args[0]), kind.mode)
+        .map_err(|e| format!("{k8s}: {e}"))?;
+    let batch = &slurm.line;
+
+    // The same program, the same flags in the same order.
+    ensure!(
+        pod.program == "boggle",
+        "{k8s}: runs {}, not boggle",
+        pod.program
+    );
+    ensure!(
+        slurm.default_of(&batch.program).as_deref() == Some("boggle"),
+        "{sl}: runs {}, not $BOGGLE (default boggle)",
+        batch.program
+    );
+    ensure!(
+        pod.names() == batch.names(),
+        "the flags differ:\n  {k8s}:   {:?}\n  {sl}: {:?}",
+        pod.names(),
+        batch.names()
+    );
+    for flag in ["--rules", "--dict", "--size", "--above", "--threads"]
+        .iter()
+        .chain(flags)
+    {
+        pod.value(flag, k8s)?;
+    }
+
+    // The same search.
+    for flag in ["--rules", "--size", "--above"] {
+        let (p, s) = (pod.value(flag, k8s)?, slurm.resolved(flag, sl)?);
+        ensure!(p == s, "{flag}: {p} in {k8s}, {s} in {sl}");
+    }
+    let (p, s) = (pod.value("--dict", k8s)?, slurm.resolved("--dict", sl)?);
+    ensure!(
+        file_name(p) == file_name(&s),
+        "--dict: {p} in {k8s}, {s} in {sl} (not the same list)"
+    );
+
+    // One thread, the CPUs each scheduler gives a task.
+    let threads = pod.value("--threads", k8s)?;
+    let cpus = slurm.sbatch.get("--cpus-per-task").map(String::as_str);
+    ensure!(
+        batch
+            .value("--threads", sl)?
+            .starts_with("${SLURM_CPUS_PER_TASK"),
+        "{sl}: --threads must follow --cpus-per-task ($SLURM_CPUS_PER_TASK)"
+    );
+    ensure!(
+        cpus == Some(threads),
+        "--threads {threads} in {k8s}, #SBATCH --cpus-per-task {cpus:?} in {sl}"
+    );
+    let requested = container.resources.requests.get("cpu").map(quantity);
+    ensure!(
+        requested.as_deref() == Some(threads),
+        "{k8s}: --threads {threads} but requests cpu {requested:?}"
+    );
+    let index_from = slurm
+        .assigned
+        .get("INDEX")
+        .map(String::as_str)
+        .unwrap_or("");
+    ensure!(
+        index_from.starts_with("${SLURM_ARRAY_TASK_ID"),
+        "{sl}: INDEX must be $SLURM_ARRAY_TASK_ID"
+    );
+    Ok(Pair { job, slurm, pod })
+}
+
+/// The directory flag `flag` writes to: a volume the pod mounts, `$OUT` in Slurm.
+fn check_out(pair: &Pair, kind: &Kind, flag: &str) -> Result<(), String> {
+    let (k8s, sl) = (kind.k8s, kind.slurm);
+    let out = pair.pod.value(flag, k8s)?;
+    let container = &pair.job.spec.template.spec.containers[0];
+    ensure!(
+        container.volume_mounts.iter().any(|m| m.mount_path == out),
+        "{k8s}: {flag} {out} is not a mounted volume"
+    );
+    ensure!(
+        pair.slurm.line.value(flag, sl)? == "$OUT",
+        "{sl}: {flag} must be $OUT"
+    );
+    Ok(())
+}
+
+/// Checks the prove Job against itself and against the Slurm script: the
+/// shared checks, then shard I of N (I the scheduler's index, N the shard
+/// count, the Job's completions) into its own files, resumed.
+fn check(yaml: &str, script: &str) -> Result<(), String> {
+    let flags = ["--shard", "--out", "--resume"];
+    let pair = check_pair(&PROVE, yaml, script, &flags)?;
+    let spec = &pair.job.spec;
+    let container = &spec.template.spec.containers[0];
+    let shards: u32 = container
+        .env
+        .iter()
+        .find(|e| e.name == "SHARDS")
+        .and_then(|e| e.value.clone())
         .ok_or(format!("{K8S}: no SHARDS in the container's env"))?
         .parse()
         .map_err(|e| format!("{K8S}: SHARDS: {e}"))?;
@@ -324,103 +456,40 @@ fn check(yaml: &str, script: &str) -> Result<(), String> {
         "{K8S}: completions {} but SHARDS {shards}: every shard must be one completion index",
         spec.completions
     );
-    ensure!(
-        container.command == ["/bin/sh", "-c"] && container.args.len() == 1,
-        "{K8S}: the container must run one line with /bin/sh -c"
-    );
-    let pod =
-        ProveLine::parse(&shell_words(&container.args[0])).map_err(|e| format!("{K8S}: {e}"))?;
-    let batch = &slurm.line;
-
-    // The same program, the same flags in the same order.
-    ensure!(
-        pod.program == "boggle",
-        "{K8S}: runs {}, not boggle",
-        pod.program
-    );
-    ensure!(
-        slurm.default_of(&batch.program).as_deref() == Some("boggle"),
-        "{SLURM}: runs {}, not $BOGGLE (default boggle)",
-        batch.program
-    );
-    ensure!(
-        pod.names() == batch.names(),
-        "the flags differ:\n  {K8S}:   {:?}\n  {SLURM}: {:?}",
-        pod.names(),
-        batch.names()
-    );
-    for flag in [
-        "--rules",
-        "--dict",
-        "--size",
-        "--above",
-        "--threads",
-        "--shard",
-        "--out",
-        "--resume",
-    ] {
-        pod.value(flag, K8S)?;
-    }
-
-    // The same proof.
-    for flag in ["--rules", "--size", "--above"] {
-        let (p, s) = (pod.value(flag, K8S)?, slurm.resolved(flag)?);
-        ensure!(p == s, "{flag}: {p} in {K8S}, {s} in {SLURM}");
-    }
-    let (p, s) = (pod.value("--dict", K8S)?, slurm.resolved("--dict")?);
-    ensure!(
-        file_name(p) == file_name(&s),
-        "--dict: {p} in {K8S}, {s} in {SLURM} (not the same list)"
-    );
-
-    // One thread, the CPUs each scheduler gives a shard.
-    let threads = pod.value("--threads", K8S)?;
-    let cpus = slurm.sbatch.get("--cpus-per-task").map(String::as_str);
-    ensure!(
-        batch
-            .value("--threads", SLURM)?
-            .starts_with("${SLURM_CPUS_PER_TASK"),
-        "{SLURM}: --threads must follow --cpus-per-task ($SLURM_CPUS_PER_TASK)"
-    );
-    ensure!(
-        cpus == Some(threads),
-        "--threads {threads} in {K8S}, #SBATCH --cpus-per-task {cpus:?} in {SLURM}"
-    );
-    let requested = container.resources.requests.get("cpu").map(quantity);
-    ensure!(
-        requested.as_deref() == Some(threads),
-        "{K8S}: --threads {threads} but requests cpu {requested:?}"
-    );
-
-    // Shard I of N, I the scheduler's index, N the shard count; its own files, resumed.
-    let index_from = slurm
-        .assigned
-        .get("INDEX")
-        .map(String::as_str)
-        .unwrap_or("");
-    ensure!(
-        index_from.starts_with("${SLURM_ARRAY_TASK_ID"),
-        "{SLURM}: INDEX must be $SLURM_ARRAY_TASK_ID"
-    );
+    let (pod, batch) = (&pair.pod, &pair.slurm.line);
     let (p, s) = (pod.value("--shard", K8S)?, batch.value("--shard", SLURM)?);
     ensure!(
         p == "$JOB_COMPLETION_INDEX/$SHARDS" && s == "$INDEX/$SHARDS",
         "--shard: {p} in {K8S}, {s} in {SLURM}"
     );
-    let out = pod.value("--out", K8S)?;
-    ensure!(
-        container.volume_mounts.iter().any(|m| m.mount_path == out),
-        "{K8S}: --out {out} is not a mounted volume"
-    );
-    ensure!(
-        batch.value("--out", SLURM)? == "$OUT",
-        "{SLURM}: --out must be $OUT"
-    );
+    check_out(&pair, &PROVE, "--out")?;
     ensure!(
         pod.value("--resume", K8S)?.is_empty() && batch.value("--resume", SLURM)?.is_empty(),
         "--resume takes no value"
     );
     Ok(())
+}
+
+/// Checks the hunt Job against itself and against its Slurm script: the
+/// shared checks, then the same `--min-len`, task I from the scheduler's
+/// index, and the hunt's directory shared by every task.
+fn check_hunt(yaml: &str, script: &str) -> Result<(), String> {
+    let pair = check_pair(&HUNT, yaml, script, &["--min-len", "--task", "--hunt"])?;
+    let (pod, batch) = (&pair.pod, &pair.slurm.line);
+    let (p, s) = (
+        pod.value("--min-len", HUNT_K8S)?,
+        batch.value("--min-len", HUNT_SLURM)?,
+    );
+    ensure!(p == s, "--min-len: {p} in {HUNT_K8S}, {s} in {HUNT_SLURM}");
+    let (p, s) = (
+        pod.value("--task", HUNT_K8S)?,
+        batch.value("--task", HUNT_SLURM)?,
+    );
+    ensure!(
+        p == "$JOB_COMPLETION_INDEX" && s == "$INDEX",
+        "--task: {p} in {HUNT_K8S}, {s} in {HUNT_SLURM}"
+    );
+    check_out(&pair, &HUNT, "--hunt")
 }
 
 #[test]
@@ -438,8 +507,9 @@ fn the_check_fails_when_either_file_drifts() {
     let (yaml, script) = (read(K8S), read(SLURM));
     let job: Job = serde_norway::from_str(&yaml).expect("the Job parses");
     let container = &job.spec.template.spec.containers[0];
-    let pod = ProveLine::parse(&shell_words(&container.args[0])).expect("the pod's line parses");
-    let slurm = SlurmScript::parse(&script).expect("the Slurm script parses");
+    let pod =
+        ProveLine::parse(&shell_words(&container.args[0]), "prove").expect("the pod's line parses");
+    let slurm = SlurmScript::parse(&script, "prove").expect("the Slurm script parses");
     let k8s_value = |flag: &str| pod.get(flag).expect("the flag is there").to_string();
     let slurm_default = |name: &str| {
         slurm
@@ -513,20 +583,73 @@ fn the_check_fails_when_either_file_drifts() {
     assert!(check("kind: [unclosed", &script).is_err());
 }
 
-/// The flags both files pass are ones `boggle prove` takes.
+/// The flags both files of each kind pass are ones its `boggle` mode takes.
 #[test]
-fn every_flag_is_one_boggle_prove_takes() {
-    let help = std::process::Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(["prove", "--help"])
-        .output()
-        .expect("the binary runs");
-    let help = String::from_utf8_lossy(&help.stdout);
-    let script = SlurmScript::parse(&read(SLURM)).expect("the Slurm script parses");
-    for flag in script.line.names() {
+fn every_flag_is_one_the_mode_takes() {
+    for kind in [&PROVE, &HUNT] {
+        let help = std::process::Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args([kind.mode, "--help"])
+            .output()
+            .expect("the binary runs");
+        let help = String::from_utf8_lossy(&help.stdout);
+        let script =
+            SlurmScript::parse(&read(kind.slurm), kind.mode).expect("the Slurm script parses");
+        for flag in script.line.names() {
+            assert!(
+                help.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                    .any(|w| w == flag),
+                "boggle {} --help does not list {flag}",
+                kind.mode
+            );
+        }
+    }
+}
+
+#[test]
+fn the_hunt_job_runs_the_hunt_scripts_command_line() {
+    if let Err(e) = check_hunt(&read(HUNT_K8S), &read(HUNT_SLURM)) {
+        panic!("{e}");
+    }
+}
+
+/// Each edit of the hunt's files, applied to a copy, must make its check fail.
+#[test]
+fn the_hunt_check_fails_when_either_file_drifts() {
+    let (yaml, script) = (read(HUNT_K8S), read(HUNT_SLURM));
+    let k8s_edits = [
+        ("completionMode: Indexed", "completionMode: NonIndexed"),
+        ("completions: 100", "completions: 101"),
+        ("--task \"$JOB_COMPLETION_INDEX\"", "--task 0"),
+        ("--hunt /out", "--hunt /elsewhere"),
+        ("--above 13400", "--above 13000"),
+        ("--size 5x5", "--size 4x4"),
+        ("--min-len 3", "--min-len 4"),
+        ("/data/yawl.txt", "/data/enable2k.txt"),
+        ("--threads 1", "--threads 2"),
+        ("best --rules", "best --seed 1 --rules"),
+    ];
+    for (from, to) in k8s_edits {
+        let drifted = yaml.replacen(from, to, 1);
+        assert!(drifted != yaml, "{HUNT_K8S} does not hold '{from}'");
         assert!(
-            help.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-                .any(|w| w == flag),
-            "boggle prove --help does not list {flag}"
+            check_hunt(&drifted, &script).is_err(),
+            "{HUNT_K8S} with '{from}' made '{to}' passed"
+        );
+    }
+    let slurm_edits = [
+        ("--array=0-99", "--array=0-98"),
+        ("--task \"$INDEX\"", "--task 0"),
+        ("--hunt \"$OUT\"", "--hunt out"),
+        ("${ABOVE:-13400}", "${ABOVE:-13000}"),
+        ("--cpus-per-task=1", "--cpus-per-task=2"),
+        ("exec \"$BOGGLE\" best", "exec \"$BOGGLE\" prove"),
+    ];
+    for (from, to) in slurm_edits {
+        let drifted = script.replacen(from, to, 1);
+        assert!(drifted != script, "{HUNT_SLURM} does not hold '{from}'");
+        assert!(
+            check_hunt(&yaml, &drifted).is_err(),
+            "{HUNT_SLURM} with '{from}' made '{to}' passed"
         );
     }
 }

@@ -615,6 +615,7 @@ fn best_skips_and_counts_boards_whose_search_passes_the_budget() {
         top: 1,
         schedule: Schedule::default(),
         target: None,
+        objective: Default::default(),
     };
     let progress = Progress::new();
     let found =

@@ -11,7 +11,7 @@ use ahash::AHashSet;
 use super::{Move, Progress, Schedule, Space, State, Symmetries, Top, unit};
 use boggle_engine::search::Searcher;
 use boggle_game::face::{Face, QReads};
-use boggle_game::random::GameRng;
+use boggle_game::random::{self, GameRng};
 
 /// One independent chain of annealing runs.
 pub(super) struct Chain<'a, 't> {
@@ -32,31 +32,31 @@ pub(super) struct Chain<'a, 't> {
 }
 
 impl Chain<'_, '_> {
-    /// Anneals a random board to a local maximum, then kicks the best local
-    /// maximum so far until `patience` kicks in a row find nothing better,
-    /// then starts again, until the budget is spent.
+    /// Anneals a random board to a local maximum, then kicks local maxima
+    /// from its pool of the best few met since (see [`Elites`]) until
+    /// `patience` kicks in a row find nothing better than the best, then
+    /// starts again, until the budget is spent.
     pub(super) fn run(&mut self, schedule: &Schedule) {
-        let mut elite: Option<(u32, State)> = None;
+        let mut elites = Elites::new(schedule.elites.max(1) as usize);
         let mut misses = 0;
         loop {
-            let found = match &elite {
-                Some((_, board)) if misses < schedule.patience => {
-                    self.kick(schedule, board.clone())
-                }
+            let found = match elites.pick(&mut self.rng) {
+                Some(board) if misses < schedule.patience => self.kick(schedule, board.clone()),
                 _ => {
-                    elite = None;
+                    elites.clear();
                     self.anneal(schedule)
                 }
             };
             let Some((score, state)) = found else {
                 return;
             };
-            if elite.as_ref().is_none_or(|(best, _)| score > *best) {
-                elite = Some((score, state));
+            if elites.best().is_none_or(|best| score > best) {
                 misses = 0;
             } else {
                 misses += 1;
             }
+            let canonical = self.symmetries.canonical(&state.faces);
+            elites.offer(score, state, canonical);
         }
     }
 
@@ -280,6 +280,57 @@ impl Chain<'_, '_> {
             || self.progress.reached_target()
             || self.evaluations.is_some_and(|n| self.used >= n)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// The local maxima a chain kicks from: the best few distinct ones (up to
+/// rotation and reflection) since its last fresh start, best first. With one,
+/// the chain kicks only its best (iterated local search); with a few, a kick
+/// starts from one of them, the better ones more often, so the chain keeps
+/// several basins in play instead of one, as a population does.
+pub(super) struct Elites {
+    size: usize,
+    /// (score, board, canonical faces), highest score first.
+    entries: Vec<(u32, State, Vec<Face>)>,
+}
+
+impl Elites {
+    pub(super) fn new(size: usize) -> Elites {
+        Elites {
+            size,
+            entries: Vec::with_capacity(size + 1),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.entries.clear();
+    }
+
+    pub(super) fn best(&self) -> Option<u32> {
+        self.entries.first().map(|e| e.0)
+    }
+
+    /// One of the boards to kick: the lesser of two uniform ranks, so the
+    /// best is drawn most often (no draw at all with one board, so a pool of
+    /// one repeats the single-elite search exactly).
+    pub(super) fn pick(&self, rng: &mut GameRng) -> Option<&State> {
+        let n = self.entries.len();
+        let rank = random::below(rng, n).min(random::below(rng, n));
+        self.entries.get(rank).map(|e| &e.1)
+    }
+
+    /// Keeps a local maximum if it is new and beats the worst kept (ties
+    /// keep the one already there).
+    pub(super) fn offer(&mut self, score: u32, state: State, canonical: Vec<Face>) {
+        if self.entries.iter().any(|e| e.2 == canonical) {
+            return;
+        }
+        if self.entries.len() == self.size && self.entries.last().is_some_and(|e| score <= e.0) {
+            return;
+        }
+        let at = self.entries.partition_point(|e| e.0 >= score);
+        self.entries.insert(at, (score, state, canonical));
+        self.entries.truncate(self.size);
     }
 }
 

@@ -37,6 +37,10 @@
 //! (under the no-up rule only the left-right mirror does), so the top list keeps
 //! one canonical form of each: the smallest in row-major face order.
 //!
+//! The search maximises points, or with [`Objective::Words`] the number of
+//! words: the same search, scoring every word 1 (the final list still gives
+//! each board's points and words under the rules).
+//!
 //! Chains share nothing but counters for the progress line. Each has its own
 //! generator drawn from the seed, so a fixed seed, thread count and iteration
 //! budget give the same boards on every run; a time budget does not, since how
@@ -50,6 +54,7 @@ use ahash::AHashSet;
 use rand::RngCore;
 use rayon::prelude::*;
 
+use boggle_engine::rules::{Scoring, SearchRules};
 use boggle_engine::search::Searcher;
 use boggle_engine::trie::Trie;
 use boggle_game::die::Die;
@@ -59,8 +64,11 @@ use boggle_game::random::{self, GameRng};
 use boggle_game::rules::Rules;
 
 mod chain;
+pub mod hunt;
 mod symmetry;
 
+#[cfg(test)]
+use chain::Elites;
 use chain::{CACHE_SLOTS, Cache, Chain};
 use symmetry::rebuild;
 pub use symmetry::{Symmetries, canonical};
@@ -94,6 +102,8 @@ pub struct Schedule {
     /// Kicks in a row that find nothing better before the chain gives up its
     /// best local maximum and anneals a fresh random board (0: never kick).
     pub patience: u32,
+    /// Local maxima a chain keeps to kick from (1: only its best).
+    pub elites: u32,
 }
 
 impl Default for Schedule {
@@ -106,7 +116,31 @@ impl Default for Schedule {
             escapes: 5,
             kick: 8,
             patience: 100,
+            elites: 1,
         }
+    }
+}
+
+/// What the search maximises.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Objective {
+    /// The board's total points under the rules.
+    #[default]
+    Points,
+    /// How many distinct words the board holds (the rules' lengths, one each).
+    Words,
+}
+
+impl Objective {
+    /// The rules the chains score boards by: `rules`, or under
+    /// [`Objective::Words`] the same rules with every word worth 1, so the
+    /// open-cell walk and the cache serve word counts unchanged.
+    pub fn search_rules(self, rules: &Rules) -> SearchRules {
+        let mut search = SearchRules::from(rules);
+        if self == Objective::Words {
+            search.scoring = Scoring::Table([1; 9]);
+        }
+        search
     }
 }
 
@@ -123,14 +157,16 @@ pub struct Options {
     pub top: usize,
     /// The annealing schedule.
     pub schedule: Schedule,
-    /// Stop as soon as a board scores at least this much.
+    /// Stop as soon as a board scores at least this much (in the objective's unit).
     pub target: Option<u32>,
+    /// Points or words.
+    pub objective: Objective,
 }
 
-/// One of the best boards found.
+/// One of the best boards found (ranked by the search's objective).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ranked {
-    /// Total points.
+    /// Total points under the rules (whatever the objective).
     pub score: u32,
     /// Number of words on the board.
     pub words: usize,
@@ -162,12 +198,31 @@ pub struct Progress {
     stop: AtomicBool,
     /// Set when a board reached the target score.
     reached: AtomicBool,
+    /// Boards scoring above this are kept in `caught` (for `--hunt`).
+    catch_above: Option<u32>,
+    /// Canonical boards scoring above `catch_above`, until taken (repeats possible).
+    caught: Mutex<Vec<(u32, Vec<Face>)>>,
 }
 
 impl Progress {
     /// Fresh counters, not stopped.
     pub fn new() -> Progress {
         Progress::default()
+    }
+
+    /// Fresh counters that also keep every board scoring above `above`, in
+    /// canonical form, for [`Progress::take_caught`] (a board met twice may
+    /// come twice).
+    pub fn catching(above: u32) -> Progress {
+        Progress {
+            catch_above: Some(above),
+            ..Progress::default()
+        }
+    }
+
+    /// The boards caught since the last call (see [`Progress::catching`]).
+    pub fn take_caught(&self) -> Vec<(u32, Vec<Face>)> {
+        std::mem::take(&mut *self.caught.lock().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Boards skipped because their search passed its step budget (a crafted
@@ -208,6 +263,13 @@ impl Progress {
         let after = self.scored.fetch_add(1, Ordering::Relaxed) + 1;
         if target.is_some_and(|target| score >= target) {
             self.reached.store(true, Ordering::Relaxed);
+        }
+        if self.catch_above.is_some_and(|above| score > above) {
+            let canonical = symmetries.canonical(faces);
+            self.caught
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((score, canonical));
         }
         if score <= self.best_score.load(Ordering::Relaxed) {
             return;
@@ -487,6 +549,7 @@ pub fn search(
         Budget::Iterations(_) => None,
     };
     let symmetries = Symmetries::new(space.rows, space.cols, rules.moves);
+    let search_rules = options.objective.search_rules(rules);
     let tops: Vec<Top> = pool.install(|| {
         seeds
             .par_iter()
@@ -501,7 +564,7 @@ pub fn search(
                     Budget::Time(_) => None,
                 };
                 let mut chain = Chain {
-                    searcher: Searcher::new(trie, rules),
+                    searcher: Searcher::new(trie, search_rules),
                     space,
                     symmetries: &symmetries,
                     progress,
@@ -527,16 +590,21 @@ pub fn search(
     Ok(merged
         .entries
         .into_iter()
-        .map(|(score, faces)| {
+        .map(|(_, faces)| {
             let board = rebuild(space.rows, space.cols, faces);
-            let words = searcher.find(&board).len();
+            let tally = searcher.tally(&board);
             Ranked {
-                score,
-                words,
+                score: tally.score,
+                words: tally.words as usize,
                 board,
             }
         })
         .collect())
+}
+
+/// The faces as one run of letters (`Qu` as `QU`), as `boggle` reads a board back.
+pub fn letters(faces: &[Face]) -> String {
+    faces.iter().map(Face::as_str).collect()
 }
 
 /// A uniform number in [0, 1).

@@ -22,6 +22,7 @@ fn options(iterations: u64, threads: usize, seed: u64, top: usize) -> Options {
             ..Schedule::default()
         },
         target: None,
+        objective: Objective::Points,
     }
 }
 
@@ -273,4 +274,60 @@ fn a_stopped_search_returns_at_once() {
     .expect("the pool starts");
     assert!(boards.is_empty());
     assert_eq!(progress.scored(), 0);
+}
+
+#[test]
+fn the_words_objective_scores_each_word_one() {
+    let dictionary = Dictionary::from_words(["TEA", "TEAS", "SEAT", "EATS", "EAST", "SATE"]);
+    let rules = Rules::sized(Preset::Classic, 2, 2);
+    let board = rebuild(2, 2, faces("EAST"));
+    let mut points = Searcher::new(dictionary.trie(), Objective::Points.search_rules(&rules));
+    let mut words = Searcher::new(dictionary.trie(), Objective::Words.search_rules(&rules));
+    let tally = points.tally(&board);
+    assert_eq!(words.score(&board), tally.words);
+    assert_eq!(points.score(&board), tally.score);
+    assert_eq!(
+        Objective::Points.search_rules(&rules),
+        SearchRules::from(&rules)
+    );
+}
+
+#[test]
+fn elites_keep_the_best_distinct_maxima_and_one_draws_nothing() {
+    let symmetries = Symmetries::new(2, 2, MoveRule::EightNeighbours);
+    let state = |letters: &str| State {
+        faces: faces(letters),
+        die_at: vec![0; 4],
+    };
+    let mut elites = Elites::new(2);
+    let mut rng = random::seeded(1);
+    assert!(elites.pick(&mut rng).is_none());
+    for (score, letters) in [
+        (5, "ABCD"),
+        (7, "EFGH"),
+        (7, "HGFE"),
+        (6, "IJKL"),
+        (4, "MNOP"),
+    ] {
+        let board = state(letters);
+        let canonical = symmetries.canonical(&board.faces);
+        elites.offer(score, board, canonical);
+    }
+    // HGFE is EFGH turned, MNOP below the worst kept: both left out.
+    assert_eq!(elites.best(), Some(7));
+    let mut drawn: Vec<Vec<Face>> = (0..50)
+        .filter_map(|_| elites.pick(&mut rng).map(|s| s.faces.clone()))
+        .collect();
+    drawn.sort();
+    drawn.dedup();
+    assert_eq!(drawn, [faces("EFGH"), faces("IJKL")]);
+
+    let mut one = Elites::new(1);
+    one.offer(3, state("ABCD"), faces("ABCD"));
+    let (mut a, mut b) = (random::seeded(9), random::seeded(9));
+    assert_eq!(
+        one.pick(&mut a).map(|s| s.faces.clone()),
+        Some(faces("ABCD"))
+    );
+    assert_eq!(a.next_u64(), b.next_u64(), "a pool of one draws nothing");
 }

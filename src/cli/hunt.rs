@@ -1,0 +1,234 @@
+//! `boggle best --hunt DIR` and `boggle best --merge DIR...`: the command-line
+//! glue for the hunt's files in [`crate::modes::best::hunt`]: which task this
+//! is (`--task`, or the index Slurm or Kubernetes gives), the rounds of search
+//! until a signal, the boards above `--above` written as they are caught, and
+//! the progress line (the best so far, boards per second).
+
+use std::cell::RefCell;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::thread;
+use std::time::Instant;
+
+use clap::Args;
+use clap::builder::RangedU64ValueParser;
+
+use super::{CliError, UsageError};
+use crate::modes::best::hunt::{self, Hunt, HuntError};
+use crate::modes::best::{self, Budget, Options, Progress, Space, letters};
+use crate::player::signals;
+use boggle_game::dice::DiceSet;
+use boggle_game::dictionary::Dictionary;
+use boggle_game::error::Error;
+use boggle_game::rules::Rules;
+
+/// The flags of `boggle best` that run or merge a hunt.
+#[derive(Debug, Args, Clone, Default)]
+pub struct HuntArgs {
+    /// Search until stopped, keeping every board above --above in DIR as it is found; resumes from DIR
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["time", "iterations", "stop_at", "json", "merge"])]
+    pub hunt: Option<PathBuf>,
+    /// With --hunt: keep the boards scoring more than this (required)
+    #[arg(long, value_name = "SCORE", requires = "hunt")]
+    pub above: Option<u32>,
+    /// With --hunt: this task's index, its own seed stream [default: $SLURM_ARRAY_TASK_ID, else $JOB_COMPLETION_INDEX, else 0]
+    #[arg(long, value_name = "I", requires = "hunt")]
+    pub task: Option<u32>,
+    /// Print the best --top boards of the hunts in these directories (every task's results)
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["time", "iterations", "stop_at", "json"])]
+    pub merge: Option<Vec<PathBuf>>,
+    /// With --hunt: boards each chain scores per round (tuning, tests)
+    #[arg(long, value_name = "N", hide = true, requires = "hunt", value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
+    pub round: Option<u64>,
+    /// With --hunt: stop once the hunt has finished this many rounds in all (tests)
+    #[arg(long, value_name = "N", hide = true, requires = "hunt")]
+    pub rounds: Option<u64>,
+}
+
+/// What a hunt searches: the rules, boards and word list `best` resolved, and
+/// what the directory's fingerprint names (the list's file, the dice).
+pub(super) struct Search<'a> {
+    pub(super) rules: &'a Rules,
+    pub(super) space: &'a Space,
+    pub(super) dictionary: &'a Dictionary,
+    pub(super) options: &'a Options,
+    pub(super) list: Option<&'a Path>,
+    pub(super) dice: Option<DiceSet>,
+}
+
+/// Boards each chain scores in a round of a hunt when `--round` is not given:
+/// about half a minute of one thread on 5x5, so a crash costs little and a
+/// chain still has time to kick its way to a record.
+const DEFAULT_ROUND: u64 = 3_000_000;
+
+/// The environment variables a scheduler gives a task's index in, in the order read.
+const TASK_VARIABLES: [&str; 2] = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"];
+
+/// Runs a hunt in `dir` until a signal (or `--rounds`), resuming what the
+/// directory holds.
+pub(super) fn run(
+    dir: &Path,
+    args: &HuntArgs,
+    seed: Option<u64>,
+    search: &Search,
+) -> Result<(), CliError> {
+    let Search {
+        rules,
+        space,
+        dictionary,
+        options: base,
+        ..
+    } = *search;
+    let above = args.above.ok_or(UsageError::NeedsFlag {
+        mode: "best --hunt",
+        flag: "--above SCORE",
+    })?;
+    let task = task_index(args.task)?;
+    let hunt = Hunt::open(dir, task, &fingerprint(search), seed).map_err(CliError::Hunt)?;
+    let resumed = hunt.state().rounds;
+    let hunt = RefCell::new(hunt);
+    let started = Instant::now();
+    let mut scored = 0u64;
+    let per_round = args.round.unwrap_or(DEFAULT_ROUND);
+    loop {
+        let rounds = hunt.borrow().state().rounds;
+        if signals::stopped() || args.rounds.is_some_and(|n| rounds >= n) {
+            break;
+        }
+        let options = Options {
+            budget: Budget::Iterations(per_round.saturating_mul(base.threads as u64)),
+            seed: hunt.borrow().round_seed(),
+            top: 1,
+            target: None,
+            ..base.clone()
+        };
+        let progress = Progress::catching(above);
+        let failure: RefCell<Option<HuntError>> = RefCell::new(None);
+        let drain = || {
+            for (score, faces) in progress.take_caught() {
+                if let Err(e) = hunt.borrow_mut().record(score, letters(&faces)) {
+                    failure.borrow_mut().get_or_insert(e);
+                    progress.stop();
+                }
+            }
+        };
+        thread::scope(|scope| {
+            let worker =
+                scope.spawn(|| best::search(dictionary.trie(), rules, space, &options, &progress));
+            super::progress::watch(
+                started,
+                || status(&hunt.borrow(), started, scored + progress.scored(), above),
+                || {
+                    drain();
+                    worker.is_finished()
+                },
+                || progress.stop(),
+            );
+            worker.join()
+        })
+        .map_err(|_| CliError::WorkerFailed { work: "the hunt" })?
+        .map_err(CliError::Threads)?;
+        drain();
+        if let Some(e) = failure.into_inner() {
+            return Err(CliError::Hunt(e));
+        }
+        if let Some(best) = progress.best() {
+            hunt.borrow_mut()
+                .offer_best(best.score, &letters(&best.faces));
+        }
+        scored += progress.scored();
+        let mut hunt = hunt.borrow_mut();
+        if progress.is_stopped() {
+            // The round is not done: a resumed hunt runs it again from its seed.
+            hunt.save().map_err(CliError::Hunt)?;
+            break;
+        }
+        hunt.end_round(progress.scored()).map_err(CliError::Hunt)?;
+    }
+    let hunt = hunt.into_inner();
+    let how = if signals::stopped() {
+        "stopped"
+    } else {
+        "done"
+    };
+    let _ = writeln!(
+        io::stderr().lock(),
+        "{how}: {}, task {task}, rounds {resumed} to {} (the next resumes there), in {}",
+        status(&hunt, started, scored, above),
+        hunt.state().rounds,
+        dir.display(),
+    );
+    super::play::finished(Ok(()))
+}
+
+/// `--merge DIR...`: the best distinct boards of every task's results, one
+/// `SCORE LETTERS` line each, as the results files hold them.
+pub(super) fn merge(dirs: &[PathBuf], top: usize) -> Result<(), CliError> {
+    let boards = hunt::merge(dirs, top).map_err(CliError::Hunt)?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    for (score, board) in boards {
+        writeln!(out, "{score} {board}").map_err(Error::Output)?;
+    }
+    out.flush().map_err(Error::Output)?;
+    Ok(())
+}
+
+/// The task's index: `--task`, else the scheduler's (Slurm array, Kubernetes
+/// Indexed Job), else 0.
+fn task_index(flag: Option<u32>) -> Result<u32, UsageError> {
+    if let Some(task) = flag {
+        return Ok(task);
+    }
+    for name in TASK_VARIABLES {
+        if let Ok(value) = std::env::var(name) {
+            return value.trim().parse().map_err(|_| UsageError::Label {
+                flag: "--task",
+                reason: format!("${name} is {value:?}, not a task index"),
+            });
+        }
+    }
+    Ok(0)
+}
+
+/// What the scores of a hunt depend on: a directory's results are only
+/// comparable under the same rules, size, word list, dice and objective.
+fn fingerprint(search: &Search) -> String {
+    let rules = search.rules;
+    let list = search
+        .list
+        .and_then(Path::file_name)
+        .map_or_else(|| "built-in".into(), |name| name.to_string_lossy());
+    format!(
+        "{} {}x{} {}+ letters{} {:?} {}{} ({} words)",
+        rules.preset,
+        rules.rows,
+        rules.cols,
+        rules.min_len,
+        rules
+            .max_len
+            .map_or_else(String::new, |m| format!(" to {m}")),
+        search.options.objective,
+        list,
+        search
+            .dice
+            .map_or_else(String::new, |dice| format!(" dice {dice:?}")),
+        search.dictionary.len(),
+    )
+}
+
+/// The hunt's progress: time, boards per second this session, the best so far and the boards kept.
+fn status(hunt: &Hunt, started: Instant, scored: u64, above: u32) -> String {
+    let seconds = started.elapsed().as_secs_f64();
+    let rate = scored as f64 / seconds.max(1e-9);
+    let state = hunt.state();
+    let best = if state.best_board.is_empty() {
+        String::new()
+    } else {
+        format!("  best {} {}", state.best_score, state.best_board)
+    };
+    format!(
+        "{seconds:.1} s  round {}  {rate:.0} boards/s{best}  {} boards above {above}",
+        state.rounds,
+        hunt.found()
+    )
+}

@@ -16,8 +16,8 @@
 //! that one result unrecorded (logged), never the round fail.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, ErrorCode, OpenFlags, params};
 use serde::Serialize;
@@ -59,7 +59,7 @@ pub enum StoreError {
         known: usize,
     },
     /// The directory or file cannot be created, opened or read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Io {
         /// The file or directory.
         path: PathBuf,
@@ -83,6 +83,22 @@ pub struct DayResult {
     pub longest: u32,
     /// When it was recorded (seconds since the Unix epoch).
     pub at: i64,
+}
+
+/// Where a room of today's board records its results, and under which day.
+#[derive(Clone, Debug)]
+pub struct DailyRecord {
+    /// The day's number.
+    pub day: u32,
+    /// The open results file.
+    pub results: Arc<Leaderboard>,
+}
+
+/// Seconds since the Unix epoch (0 for a clock set before it).
+pub fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
 /// The results file, open.

@@ -19,6 +19,7 @@ fn config(duplicates: Duplicates, min_players: usize, rounds: Option<u32>) -> Ar
         duplicates,
         max_players: 3,
         computer: None,
+        daily: None,
     })
 }
 
@@ -357,6 +358,7 @@ fn the_results_of_a_crowded_big_board_stay_small() {
         duplicates: Duplicates::Cancel,
         max_players: 50,
         computer: None,
+        daily: None,
     });
     let mut room = Room::new("main", config, random::seeded(1));
     let t0 = Instant::now();

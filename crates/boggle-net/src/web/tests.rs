@@ -33,10 +33,12 @@ fn config(password: Option<&str>, limits: Limits) -> ServerConfig {
             duplicates: Duplicates::Cancel,
             max_players: 10,
             computer: None,
+            daily: None,
         }),
         password: password.map(str::to_string),
         seed: Some(1),
         limits,
+        leaderboard: None,
     }
 }
 

@@ -608,3 +608,15 @@ fn the_forwarded_client_and_the_allowed_hosts() {
     let v6: SocketAddr = "[::1]:8040".parse().expect("address");
     assert!(http::host_allowed(Some("[::1]:8040"), v6, &[]));
 }
+
+#[test]
+fn the_leaderboards_day_is_read_from_the_query() {
+    use super::day_asked;
+    assert_eq!(day_asked(None), Ok(None));
+    assert_eq!(day_asked(Some("x=1")), Ok(None));
+    assert_eq!(day_asked(Some("day=331")), Ok(Some(331)));
+    assert_eq!(day_asked(Some("x=1&day=7")), Ok(Some(7)));
+    for bad in ["day=", "day=-1", "day=seven", "day=99999999999"] {
+        assert!(day_asked(Some(bad)).is_err(), "{bad}");
+    }
+}

@@ -620,3 +620,42 @@ fn the_leaderboards_day_is_read_from_the_query() {
         assert!(day_asked(Some(bad)).is_err(), "{bad}");
     }
 }
+
+#[tokio::test]
+async fn the_days_leaderboard_is_served_as_json_when_the_server_keeps_one() {
+    use crate::leaderboard::{DayResult, Leaderboard};
+    let (_, bare, _stop) = start(config(None, Limits::default())).await;
+    assert_eq!(get(bare, "/daily/leaderboard").await.status, 404);
+
+    let dir = std::env::temp_dir().join(format!("boggle-web-board-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let results = Arc::new(Leaderboard::open_dir(&dir).expect("opens"));
+    for (name, points) in [("ann", 3), ("<b>bob</b>", 9)] {
+        let result = DayResult {
+            day: 12,
+            name: name.into(),
+            points,
+            words: 2,
+            longest: 4,
+            at: 1,
+        };
+        results.record(&result).expect("recorded");
+    }
+    let mut kept = config(None, Limits::default());
+    kept.leaderboard = Some(results);
+    let (_, addr, _stop) = start(kept).await;
+    let reply = get(addr, "/daily/leaderboard?day=12").await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    assert_eq!(reply.header("content-security-policy"), Some(CSP));
+    let body: serde_json::Value = serde_json::from_str(&reply.body).expect("JSON");
+    assert_eq!(
+        body,
+        serde_json::json!({"day": 12, "results": [
+            {"name": "<b>bob</b>", "points": 9, "words": 2, "longest": 4},
+            {"name": "ann", "points": 3, "words": 2, "longest": 4},
+        ]})
+    );
+    assert_eq!(get(addr, "/daily/leaderboard?day=x").await.status, 400);
+    let _ = std::fs::remove_dir_all(&dir);
+}

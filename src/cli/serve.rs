@@ -203,7 +203,12 @@ fn leaderboard(args: &ServeArgs) -> Result<Option<Arc<Leaderboard>>, CliError> {
     }
     let dir = match &args.data {
         Some(dir) => dir.clone(),
-        None => crate::tui::records::data_dir().ok_or(CliError::NoDataDir)?,
+        // records.tsv's folder: $XDG_DATA_HOME/boggle or ~/.local/share/boggle.
+        None => crate::tui::records::default_path()
+            .as_deref()
+            .and_then(std::path::Path::parent)
+            .map(std::path::Path::to_path_buf)
+            .ok_or(CliError::NoDataDir)?,
     };
     let results = Leaderboard::open_dir(&dir).map_err(CliError::Results)?;
     Ok(Some(Arc::new(results)))

@@ -564,23 +564,12 @@ pub fn default_path() -> Option<PathBuf> {
     path_from(|var| std::env::var_os(var))
 }
 
-/// The program's data directory: `$XDG_DATA_HOME/boggle`, else
-/// `$HOME/.local/share/boggle`; `None` if neither variable is set.
-pub fn data_dir() -> Option<PathBuf> {
-    dir_from(|var| std::env::var_os(var))
-}
-
-/// [`default_path`] with the environment looked up through `var`.
+/// [`default_path`] with the environment looked up through `var`; relative values are ignored, as XDG says.
 fn path_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
-    dir_from(var).map(|dir| dir.join("records.tsv"))
-}
-
-/// [`data_dir`] with the environment looked up through `var`; relative values are ignored, as XDG says.
-fn dir_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
     let absolute = |name: &str| var(name).map(PathBuf::from).filter(|p| p.is_absolute());
     let data = absolute("XDG_DATA_HOME")
         .or_else(|| absolute("HOME").map(|home| home.join(".local/share")))?;
-    Some(data.join("boggle"))
+    Some(data.join("boggle").join("records.tsv"))
 }
 
 #[cfg(test)]

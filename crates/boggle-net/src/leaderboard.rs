@@ -81,8 +81,6 @@ pub struct DayResult {
     pub words: u32,
     /// The longest word's length.
     pub longest: u32,
-    /// When it was recorded (seconds since the Unix epoch).
-    pub at: i64,
 }
 
 /// Where a room of today's board records its results, and under which day.
@@ -94,8 +92,10 @@ pub struct DailyRecord {
     pub results: Arc<Leaderboard>,
 }
 
-/// Seconds since the Unix epoch (0 for a clock set before it).
-pub fn now() -> i64 {
+/// Seconds since the Unix epoch (0 for a clock set before it): when a
+/// result is recorded, which orders equal points (the store reads the
+/// clock, so the room stays clock-free).
+fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
@@ -139,8 +139,8 @@ impl Leaderboard {
         })
     }
 
-    /// Records `result` unless its player has a result that day already;
-    /// `true` if it was recorded.
+    /// Records `result`, stamped with the time, unless its player has a
+    /// result that day already; `true` if it was recorded.
     pub fn record(&self, result: &DayResult) -> Result<bool, StoreError> {
         let conn = self.lock();
         conn.execute(
@@ -152,7 +152,7 @@ impl Leaderboard {
                 result.points,
                 result.words,
                 result.longest,
-                result.at
+                now()
             ],
         )
         .map(|rows| rows == 1)
@@ -165,7 +165,7 @@ impl Leaderboard {
         let fail = |e| classify(&self.path, e);
         let mut query = conn
             .prepare_cached(
-                "SELECT day, name, points, words, longest, at FROM daily_results \
+                "SELECT day, name, points, words, longest FROM daily_results \
                  WHERE day = ?1 ORDER BY points DESC, at ASC, name ASC LIMIT ?2",
             )
             .map_err(fail)?;
@@ -177,7 +177,6 @@ impl Leaderboard {
                     points: row.get(2)?,
                     words: row.get(3)?,
                     longest: row.get(4)?,
-                    at: row.get(5)?,
                 })
             })
             .map_err(fail)?;
@@ -267,7 +266,6 @@ mod tests {
             points,
             words: 3,
             longest: 5,
-            at: 1_700_000_000,
         }
     }
 

@@ -610,7 +610,6 @@ impl Room {
                     .map(|w| u32::try_from(w.chars().count()).unwrap_or(u32::MAX))
                     .max()
                     .unwrap_or(0),
-                at: super::leaderboard::now(),
             };
             if let Err(e) = daily.results.record(&result) {
                 tracing::warn!(error = %e, "a daily result was not recorded");

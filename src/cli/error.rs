@@ -113,6 +113,12 @@ pub enum CliError {
         /// What the operating system said.
         source: io::Error,
     },
+    /// `boggle serve --web` cannot open or use its results file (`--data`).
+    #[error("cannot keep the day's results")]
+    Results(#[source] boggle_net::leaderboard::StoreError),
+    /// `boggle serve --web` has no `--data` and no data directory to default to.
+    #[error("no data directory for the day's results: set --data DIR (or XDG_DATA_HOME or HOME)")]
+    NoDataDir,
     /// The server stopped on an error after it started listening.
     #[error("the server failed")]
     Server(#[source] io::Error),

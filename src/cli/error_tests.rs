@@ -621,7 +621,13 @@ fn cli(prev: Option<&CliError>) -> Option<CliError> {
             addr: "127.0.0.1:2".into(),
             source: os(),
         },
-        Some(E::ListenWeb { .. }) => E::Server(os()),
+        Some(E::ListenWeb { .. }) => {
+            E::Results(boggle_net::leaderboard::StoreError::NotADatabase {
+                path: path("data/daily.sqlite"),
+            })
+        }
+        Some(E::Results(_)) => E::NoDataDir,
+        Some(E::NoDataDir) => E::Server(os()),
         Some(E::Server(_)) => E::Daily(boggle_game::daily::DateError::Malformed(
             "1999-13-01".into(),
         )),

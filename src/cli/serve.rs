@@ -20,6 +20,7 @@ use boggle_game::error::Error;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Preset;
 use boggle_game::word_find::WordFind;
+use boggle_net::leaderboard::Leaderboard;
 use boggle_net::protocol::{Duplicates, MAX_PLAYERS};
 use boggle_net::room::RoomConfig;
 use boggle_net::server::{Limits, Server, ServerConfig};
@@ -51,6 +52,10 @@ pub struct ServeArgs {
     /// reverse proxy in front sets it (only with such a proxy)
     #[arg(long = "trust-proxy")]
     pub trust_proxy: bool,
+    /// With --web, keep the day's results (today's board's leaderboard) in
+    /// DIR/daily.sqlite (default: $XDG_DATA_HOME/boggle or ~/.local/share/boggle)
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<std::path::PathBuf>,
     /// The word list.
     #[command(flatten)]
     pub dict: super::args::DictArgs,
@@ -169,6 +174,7 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
             duplicates: args.duplicates,
             max_players: args.max_players,
             computer: None,
+            daily: None,
         }),
         password: super::args::secret(
             args.password.as_deref(),
@@ -177,6 +183,7 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
             "BOGGLE_PASSWORD",
         )?,
         seed: args.seed,
+        leaderboard: leaderboard(args)?,
         limits: Limits {
             max_connections: args.max_connections,
             max_rooms: args.max_rooms,
@@ -186,6 +193,21 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
             ..Limits::default()
         },
     })
+}
+
+/// The day's results file when the page is served: `--data`, else the
+/// program's data directory (where the terminal game keeps its records).
+fn leaderboard(args: &ServeArgs) -> Result<Option<Arc<Leaderboard>>, CliError> {
+    if args.web.is_none() {
+        return Ok(None);
+    }
+    let dir = match &args.data {
+        Some(dir) => dir.clone(),
+        // The program's data folder, records.tsv's: $XDG_DATA_HOME/boggle or ~/.local/share/boggle.
+        None => crate::xdg::program_dir_here(crate::xdg::Base::Data).ok_or(CliError::NoDataDir)?,
+    };
+    let results = Leaderboard::open_dir(&dir).map_err(CliError::Results)?;
+    Ok(Some(Arc::new(results)))
 }
 
 /// Sends the server's log to stderr, filtered by `RUST_LOG` (warnings without it).

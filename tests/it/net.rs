@@ -567,6 +567,36 @@ fn serve_time_is_bounded_as_every_mode() {
     assert_eq!(run.code, Some(2), "{}", run.stderr);
 }
 
+/// Issue 44, item 4: a `--data` whose results file is not a database stops
+/// `serve --web` at start with one line, exit 1, and the file is left as it
+/// was (a newer schema: leaderboard.rs's unit tests).
+#[test]
+fn serve_web_refuses_a_results_file_it_cannot_use_in_one_line() {
+    let dir = common::TempDir::new("net-data");
+    let notes = "my notes, not a database\n".repeat(100);
+    std::fs::create_dir(dir.path().join("garbage")).expect("made");
+    dir.write("garbage/daily.sqlite", &notes);
+    let args = [
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--web",
+        "127.0.0.1:0",
+        "--data",
+        "garbage",
+    ];
+    let run = common::run_boggle(dir.path(), &args, b"");
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("boggle: ") && run.stderr.contains("not a results database"),
+        "{}",
+        run.stderr
+    );
+    let kept = std::fs::read_to_string(dir.path().join("garbage/daily.sqlite")).expect("kept");
+    assert_eq!(kept, notes);
+}
+
 /// Issue 36, item 8: the password from a file for the server and from the
 /// environment for the client, never on a command line.
 #[test]
@@ -608,8 +638,11 @@ fn the_password_can_come_from_a_file_or_the_environment() {
 fn serve_web_on_a_port_in_use_says_so_and_exits_1() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
     let web = taken.local_addr().expect("address").to_string();
+    let data = tempfile::tempdir().expect("temp dir");
     let mut server = Command::new(env!("CARGO_BIN_EXE_boggle"))
         .args(["serve", "--listen", "127.0.0.1:0", "--web", &web])
+        .arg("--data")
+        .arg(data.path())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -22,6 +22,8 @@ struct Served {
     child: Child,
     tcp: SocketAddr,
     web: SocketAddr,
+    /// Its `--data` (the day's results), removed after the server is killed.
+    _data: tempfile::TempDir,
 }
 
 impl Drop for Served {
@@ -37,8 +39,11 @@ impl Served {
     }
 
     fn start_with(extra: &[&str], env: &[(&str, &str)]) -> Served {
+        let data = tempfile::tempdir().expect("temp dir");
         let mut child = Command::new(env!("CARGO_BIN_EXE_boggle"))
             .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
+            .arg("--data")
+            .arg(data.path())
             .args(["--board", "BENHLAUMITLZRGAN"])
             .args(extra)
             .envs(env.iter().copied())
@@ -58,7 +63,12 @@ impl Served {
         };
         let tcp = next("listening on ");
         let web = next("web page on ");
-        Served { child, tcp, web }
+        Served {
+            child,
+            tcp,
+            web,
+            _data: data,
+        }
     }
 
     /// The server's peak resident memory so far, in kB.

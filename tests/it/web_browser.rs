@@ -222,6 +222,8 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
             .args(["--web-host", "127.0.0.1"])
             .arg("--dict")
             .arg(&dict)
+            .arg("--data")
+            .arg(dir.path())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -467,12 +469,15 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
 }
 
 /// The server binary with `--web` on loopback under classic rules (the
-/// built-in player list), and the web page's address; `args` are added.
-fn web_server(args: &[&str]) -> (Killed, String) {
+/// built-in player list), its day's results in `data`, and the web page's
+/// address; `args` are added.
+fn web_server(data: &std::path::Path, args: &[&str]) -> (Killed, String) {
     let mut server = Killed(
         Command::new(env!("CARGO_BIN_EXE_boggle"))
             .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
             .args(["--rules", "classic"])
+            .arg("--data")
+            .arg(data)
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -558,7 +563,8 @@ async fn solo_daily_and_board_links_play_at_once() {
         Err(why) => return cannot_run(&format!("no browser: {why}")),
     };
     // The built-in player list, so the boards have their real words.
-    let (server, web) = web_server(&["--time", "600"]);
+    let data = tempfile::tempdir().expect("temp dir");
+    let (server, web) = web_server(data.path(), &["--time", "600"]);
     let Some((chromedriver, phone, desk)) = phone_and_desk(&chromium, &driver_path).await else {
         return;
     };
@@ -786,10 +792,41 @@ async fn solo_daily_and_board_links_play_at_once() {
     .await;
     assert_eq!(in_sight, json!(true), "Play again in sight at 360 px");
     axe_clean(&desk, "daily results").await;
+    // The day's leaderboard on the results, and still there when the
+    // server is killed and started again on the same --data.
+    wait_js(
+        &desk,
+        "return document.querySelectorAll('#leaderboard-rows tr').length >= 1 && \
+           !document.getElementById('leaderboard').hidden;",
+        "the day's leaderboard on the results",
+    )
+    .await;
+    let listed = js(
+        &desk,
+        "return Array.from(document.querySelectorAll('#leaderboard-rows tr')) \
+           .map(tr => tr.cells[1].textContent).sort();",
+    )
+    .await;
+    drop(server);
+    let (server, web) = web_server(data.path(), &["--time", "600"]);
+    desk.goto(&format!("{web}daily/leaderboard"))
+        .await
+        .expect("leaderboard loads");
+    let body = js(&desk, "return document.body.textContent;").await;
+    let kept: serde_json::Value =
+        serde_json::from_str(body.as_str().expect("text")).expect("the leaderboard's JSON");
+    let mut names: Vec<_> = kept["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["name"].clone())
+        .collect();
+    names.sort_by_key(ToString::to_string);
+    assert_eq!(json!(names), listed, "the leaderboard after a restart");
 
     // A server with a password: the home screen asks for it, solo plays,
     // and a reload rejoins (the password goes with the seat).
-    let (locked, locked_web) = web_server(&["--password", "sesame"]);
+    let (locked, locked_web) = web_server(data.path(), &["--password", "sesame"]);
     js(&desk, "sessionStorage.clear(); return true;").await;
     desk.goto(&locked_web).await.expect("page loads");
     visible(&desk, "home-password-row").await;

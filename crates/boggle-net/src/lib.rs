@@ -17,6 +17,7 @@
 //! `connection` and `protocol`).
 
 pub mod connection;
+pub mod leaderboard;
 pub mod limits;
 pub(crate) mod outbox;
 pub mod protocol;

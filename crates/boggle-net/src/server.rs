@@ -35,6 +35,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 
 use super::connection::{Connection, Line, LineReader, LineWriter, Peer};
+use super::leaderboard::Leaderboard;
 pub use super::limits::Limits;
 use super::limits::{AddressLimiter, PerAddress, Place, Throttled};
 use super::outbox::{Budget, Encoded, Kind, Outbox};
@@ -55,6 +56,8 @@ pub struct ServerConfig {
     pub seed: Option<u64>,
     /// The limits.
     pub limits: Limits,
+    /// Where today's board's results are kept (`serve --web --data`), if anywhere.
+    pub leaderboard: Option<Arc<Leaderboard>>,
 }
 
 /// A room and the queues of its connected clients.
@@ -281,6 +284,11 @@ impl Entrance {
     /// The server's limits, which every transport applies.
     pub fn limits(&self) -> &Limits {
         &self.0.config.limits
+    }
+
+    /// Where today's board's results are kept, if anywhere.
+    pub fn leaderboard(&self) -> Option<&Arc<Leaderboard>> {
+        self.0.config.leaderboard.as_ref()
     }
 
     /// Whether a `hello` must carry a password (the page asks for one only then).
@@ -788,7 +796,8 @@ fn room_asked(
     let Some(solo) = solo else {
         return Ok((room.to_string(), Arc::clone(&shared.config.room)));
     };
-    let config = super::solo::config(&shared.config.room, solo)
+    let results = shared.config.leaderboard.as_ref();
+    let config = super::solo::config(&shared.config.room, solo, results)
         .map_err(|why| Refusal::new(ErrorCode::BadMessage, why))?;
     let name = format!("solo-{}", &fresh_token()[..12]);
     Ok((name, Arc::new(config)))

@@ -33,10 +33,12 @@ pub fn config(duplicates: Duplicates, password: Option<&str>) -> ServerConfig {
             duplicates,
             max_players: 10,
             computer: None,
+            daily: None,
         }),
         password: password.map(str::to_string),
         seed: Some(1),
         limits: Limits::default(),
+        leaderboard: None,
     }
 }
 

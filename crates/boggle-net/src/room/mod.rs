@@ -16,6 +16,7 @@ use boggle_game::game_board::GameBoard;
 use boggle_game::random::GameRng;
 use boggle_game::word_find::WordFind;
 
+use super::leaderboard::{DailyRecord, DayResult};
 use super::protocol::{
     Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, NameKey, PlayerResult, SHARED_NAMES,
     SHARED_SHOWN, ServerMsg, SharedWord, WordPoints, check_name, name_key, words_listed,
@@ -55,6 +56,9 @@ pub struct RoomConfig {
     /// A computer player of this level (solo rooms): at the end of a round it
     /// takes every word the player missed that it knows, as `versus` plays.
     pub computer: Option<Level>,
+    /// Today's board's room (a solo `daily` game): where and under which
+    /// day its player's result is recorded at the end of each round.
+    pub daily: Option<DailyRecord>,
 }
 
 /// The name the computer plays under in the results.
@@ -554,6 +558,7 @@ impl Room {
         };
         let mut finders = self.finders();
         let (mut results, scores) = self.player_results(&finders);
+        self.record_daily(&scores);
         if let Some(computer) = self.computer_result(&mut finders) {
             results.push(computer);
         }
@@ -584,6 +589,32 @@ impl Room {
         // The totals changed: the lobby goes out now, after the results.
         self.lobby_sent = None;
         self.broadcast_lobby(now);
+    }
+
+    /// Records each player's round on today's board's leaderboard, if this
+    /// room plays it; the store keeps only a player's first result of the
+    /// day, so a replay changes nothing. A store that fails loses that one
+    /// result (logged), never the round.
+    fn record_daily(&self, scores: &[u32]) {
+        let Some(daily) = &self.config.daily else {
+            return;
+        };
+        for (player, &points) in self.players.iter().zip(scores) {
+            let found = player.game.iter().flat_map(|g| g.found_words());
+            let result = DayResult {
+                day: daily.day,
+                name: player.name.clone(),
+                points,
+                words: u32::try_from(found.clone().count()).unwrap_or(u32::MAX),
+                longest: found
+                    .map(|w| u32::try_from(w.chars().count()).unwrap_or(u32::MAX))
+                    .max()
+                    .unwrap_or(0),
+            };
+            if let Err(e) = daily.results.record(&result) {
+                tracing::warn!(error = %e, "a daily result was not recorded");
+            }
+        }
     }
 
     /// Who found each word this round, by seat.

@@ -19,6 +19,7 @@ fn config(duplicates: Duplicates, min_players: usize, rounds: Option<u32>) -> Ar
         duplicates,
         max_players: 3,
         computer: None,
+        daily: None,
     })
 }
 
@@ -357,6 +358,7 @@ fn the_results_of_a_crowded_big_board_stay_small() {
         duplicates: Duplicates::Cancel,
         max_players: 50,
         computer: None,
+        daily: None,
     });
     let mut room = Room::new("main", config, random::seeded(1));
     let t0 = Instant::now();
@@ -590,4 +592,43 @@ fn the_results_are_one_message_for_the_whole_room() {
         .collect();
     assert_eq!(results.len(), 1, "one results message");
     assert_eq!(results[0].to, [1, 2, 3], "to every player");
+}
+
+#[test]
+fn a_daily_room_records_each_players_first_result_of_the_day() {
+    use crate::leaderboard::{DailyRecord, Leaderboard};
+    let dir = std::env::temp_dir().join(format!("boggle-room-daily-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let results = Arc::new(Leaderboard::open_dir(&dir).expect("opens"));
+    let mut config = (*config(Duplicates::Count, 1, None)).clone();
+    config.daily = Some(DailyRecord {
+        day: 42,
+        results: Arc::clone(&results),
+    });
+    let mut room = Room::new("solo-x", Arc::new(config), random::seeded(1));
+    let t0 = Instant::now();
+    room.join(1, "ann", None, "t1".into(), t0).expect("joins");
+    // Two rounds: the first is scored, the second (a replay) is not.
+    for (round, words) in [(0u64, &["BAT"][..]), (1, &["BAT", "EAT"][..])] {
+        let start = t0 + Duration::from_secs(100 * round);
+        room.ready(1, start);
+        assert!(room.is_playing());
+        for word in words {
+            room.word(1, word, start);
+        }
+        room.tick(start + Duration::from_secs(60));
+        assert!(!room.is_playing());
+    }
+    let top = results.top(42).expect("reads");
+    assert_eq!(top.len(), 1, "{top:?}");
+    assert_eq!(
+        (
+            top[0].name.as_str(),
+            top[0].points,
+            top[0].words,
+            top[0].longest
+        ),
+        ("ann", 1, 1, 3)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

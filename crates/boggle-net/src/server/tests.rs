@@ -18,6 +18,7 @@ fn room() -> Room {
         duplicates: Duplicates::Cancel,
         max_players: 4,
         computer: None,
+        daily: None,
     };
     Room::new("main", Arc::new(config), random::seeded(1))
 }

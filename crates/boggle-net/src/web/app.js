@@ -421,6 +421,27 @@
     $("share").textContent = "Boggle #" + state.daily.number + ": " + pointsText(scored.points) + ", " +
       scored.words + (scored.words === 1 ? " word" : " words") + ", longest " + scored.longest + " letters" +
       (first ? "\n(this try was practice: your first try counts)" : "");
+    showLeaderboard(state.daily.number);
+  }
+
+  // The server records each player's first result of the day before it
+  // sends the results, so the table read now includes this round's.
+  async function showLeaderboard(day) {
+    const table = $("leaderboard");
+    try {
+      const r = await fetch("/daily/leaderboard?day=" + Number(day));
+      if (!r.ok) { table.hidden = true; return; }
+      const board = await r.json();
+      const rows = (Array.isArray(board.results) ? board.results : []).map((p, i) => {
+        const tr = el("tr", p.name === state.name ? "me" : "");
+        for (const text of [i + 1, p.name, Number(p.points) || 0, Number(p.words) || 0]) tr.append(el("td", "", String(text)));
+        return tr;
+      });
+      $("leaderboard-rows").replaceChildren(...rows);
+      table.hidden = rows.length === 0;
+    } catch (e) {
+      table.hidden = true;
+    }
   }
 
   async function loadDaily() {

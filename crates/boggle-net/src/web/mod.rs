@@ -8,6 +8,8 @@
 //!   response carries [`CSP`], which lets the page run only its own script
 //!   and style and connect only to its own origin.
 //! - `GET /daily` is today's board as JSON ([`daily_json`]); `GET
+//!   /daily/leaderboard?day=N` that day's best [`TOP`](crate::leaderboard::TOP) results as JSON
+//!   (today's without `day`; 404 when the server keeps none); `GET
 //!   /favicon.svg` the page's icon.
 //! - `GET /ws` upgrades to a WebSocket whose every text message is one
 //!   protocol line without its newline (docs/protocol.md). The upgrade is
@@ -43,7 +45,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::stream::{SplitSink, SplitStream};
@@ -143,6 +145,7 @@ fn router(entrance: Entrance) -> Router {
         )
         .route("/ws", get(socket))
         .route("/daily", get(daily_handler))
+        .route("/daily/leaderboard", get(leaderboard_handler))
         .route("/favicon.svg", get(favicon_handler))
         .fallback(|| async {
             with_headers(
@@ -181,6 +184,66 @@ async fn daily_handler() -> Response {
             format!("{e}\n"),
         ),
     }
+}
+
+/// `GET /daily/leaderboard?day=N`: the day's best results, as
+/// `{"day": N, "results": [{"name", "points", "words", "longest"}, ...]}`.
+async fn leaderboard_handler(State(app): State<App>, uri: Uri) -> Response {
+    let text = |status, body: String| with_headers(status, "text/plain; charset=utf-8", body);
+    let Some(results) = app.entrance.leaderboard() else {
+        return text(
+            StatusCode::NOT_FOUND,
+            "this server keeps no leaderboard\n".into(),
+        );
+    };
+    let day = match day_asked(uri.query()) {
+        Ok(Some(day)) => day,
+        Ok(None) => match crate::solo::today() {
+            Ok(today) => today.number,
+            Err(e) => return text(StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")),
+        },
+        Err(why) => return text(StatusCode::BAD_REQUEST, format!("{why}\n")),
+    };
+    // A small indexed read; the lock is held only for it.
+    match results.top(day) {
+        Ok(top) => {
+            let rows: Vec<_> = top
+                .iter()
+                .map(|r| {
+                    serde_json::json!({
+                        "name": r.name,
+                        "points": r.points,
+                        "words": r.words,
+                        "longest": r.longest,
+                    })
+                })
+                .collect();
+            let body = serde_json::json!({ "day": day, "results": rows }).to_string();
+            with_headers(StatusCode::OK, "application/json", body)
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "the leaderboard could not be read");
+            text(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the leaderboard cannot be read now\n".into(),
+            )
+        }
+    }
+}
+
+/// The `day=N` of a query string: `None` without one, `Err` if unreadable.
+pub fn day_asked(query: Option<&str>) -> Result<Option<u32>, &'static str> {
+    let Some(value) = query
+        .into_iter()
+        .flat_map(|q| q.split('&'))
+        .find_map(|pair| pair.strip_prefix("day="))
+    else {
+        return Ok(None);
+    };
+    value
+        .parse()
+        .map(Some)
+        .map_err(|_| "day must be a day's number")
 }
 
 /// The day as `/daily` sends it.

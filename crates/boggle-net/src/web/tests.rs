@@ -33,10 +33,12 @@ fn config(password: Option<&str>, limits: Limits) -> ServerConfig {
             duplicates: Duplicates::Cancel,
             max_players: 10,
             computer: None,
+            daily: None,
         }),
         password: password.map(str::to_string),
         seed: Some(1),
         limits,
+        leaderboard: None,
     }
 }
 
@@ -605,4 +607,54 @@ fn the_forwarded_client_and_the_allowed_hosts() {
     assert!(!http::host_allowed(None, local, &names));
     let v6: SocketAddr = "[::1]:8040".parse().expect("address");
     assert!(http::host_allowed(Some("[::1]:8040"), v6, &[]));
+}
+
+#[test]
+fn the_leaderboards_day_is_read_from_the_query() {
+    use super::day_asked;
+    assert_eq!(day_asked(None), Ok(None));
+    assert_eq!(day_asked(Some("x=1")), Ok(None));
+    assert_eq!(day_asked(Some("day=331")), Ok(Some(331)));
+    assert_eq!(day_asked(Some("x=1&day=7")), Ok(Some(7)));
+    for bad in ["day=", "day=-1", "day=seven", "day=99999999999"] {
+        assert!(day_asked(Some(bad)).is_err(), "{bad}");
+    }
+}
+
+#[tokio::test]
+async fn the_days_leaderboard_is_served_as_json_when_the_server_keeps_one() {
+    use crate::leaderboard::{DayResult, Leaderboard};
+    let (_, bare, _stop) = start(config(None, Limits::default())).await;
+    assert_eq!(get(bare, "/daily/leaderboard").await.status, 404);
+
+    let dir = std::env::temp_dir().join(format!("boggle-web-board-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let results = Arc::new(Leaderboard::open_dir(&dir).expect("opens"));
+    for (name, points) in [("ann", 3), ("<b>bob</b>", 9)] {
+        let result = DayResult {
+            day: 12,
+            name: name.into(),
+            points,
+            words: 2,
+            longest: 4,
+        };
+        results.record(&result).expect("recorded");
+    }
+    let mut kept = config(None, Limits::default());
+    kept.leaderboard = Some(results);
+    let (_, addr, _stop) = start(kept).await;
+    let reply = get(addr, "/daily/leaderboard?day=12").await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    assert_eq!(reply.header("content-security-policy"), Some(CSP));
+    let body: serde_json::Value = serde_json::from_str(&reply.body).expect("JSON");
+    assert_eq!(
+        body,
+        serde_json::json!({"day": 12, "results": [
+            {"name": "<b>bob</b>", "points": 9, "words": 2, "longest": 4},
+            {"name": "ann", "points": 3, "words": 2, "longest": 4},
+        ]})
+    );
+    assert_eq!(get(addr, "/daily/leaderboard?day=x").await.status, 400);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -14,11 +14,13 @@
 //! - [`net`]: the network game's clients (`boggle join`); the server is `boggle-net`.
 //! - [`cli`]: the command line, its subcommands and board files.
 //! - [`xdg`]: the program's folders under the user's home (records, kept seats).
+//! - [`files`]: files replaced whole, by rename (the records, a hunt's state).
 //!
 //! Beneath: `boggle-engine` (the search), `boggle-prove` (the proof of the
 //! best boards), `boggle-game` (the design's classes), `boggle-net` (the server).
 
 pub mod cli;
+pub mod files;
 pub mod modes;
 pub mod net;
 pub mod player;

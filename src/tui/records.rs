@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -529,20 +529,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         path.to_path_buf()
     };
     let path = target.as_path();
-    let dir = directory(path);
-    let mut temp = tempfile::Builder::new()
-        .prefix(&temp_prefix(path))
-        .tempfile_in(dir)?;
-    temp.write_all(bytes)?;
-    // Without the sync a crash after the rename could leave an empty file in place of the records.
-    temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|e| e.error)?;
-    // The rename itself reaches the disk when the directory is synced; some
-    // file systems cannot sync a directory, and the records are saved anyway.
-    if let Ok(dir) = File::open(dir) {
-        let _ = dir.sync_all();
-    }
-    Ok(())
+    crate::files::replace_whole(path, &temp_prefix(path), bytes)
 }
 
 /// The directory holding `path` (`.` for a bare file name).

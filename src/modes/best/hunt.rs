@@ -395,20 +395,9 @@ fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Writes `bytes` to `path` atomically: a new temporary file beside it,
-/// synced, then renamed over it, and the directory synced where it can be.
+/// Writes `bytes` to `path` atomically (see [`crate::files`]).
 fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut temp = tempfile::Builder::new()
-        .prefix(".hunt-state-")
-        .tempfile_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
-    temp.persist(path).map_err(|e| e.error)?;
-    if let Ok(dir) = File::open(dir) {
-        let _ = dir.sync_all();
-    }
-    Ok(())
+    crate::files::replace_whole(path, std::ffi::OsStr::new(".hunt-state-"), bytes)
 }
 
 #[cfg(test)]

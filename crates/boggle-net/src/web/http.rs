@@ -372,6 +372,35 @@ impl AsyncRead for Stamped {
     }
 }
 
+/// A response head hyper wrote by itself (a 400, 414 or 431 the service
+/// never saw) with the security headers after its status line.
+fn stamp_head(buf: &[u8]) -> Option<Vec<u8>> {
+    let end = buf.windows(2).position(|w| w == b"\r\n")?;
+    let mut out = Vec::with_capacity(buf.len() + 512);
+    out.extend_from_slice(&buf[..end + 2]);
+    out.extend_from_slice(security_lines().as_bytes());
+    out.extend_from_slice(&buf[end + 2..]);
+    Some(out)
+}
+
+/// A `101 Switching Protocols` head without the `close` that hyper adds to
+/// `Connection` when keep-alive is off: the upgraded connection stays open,
+/// and strict WebSocket clients (tungstenite) refuse `upgrade, close`.
+fn upgrade_kept_open(buf: &[u8]) -> Option<Vec<u8>> {
+    const CLOSING: &[u8] = b"\r\nconnection: upgrade, close\r\n";
+    if !buf.starts_with(b"HTTP/1.1 101 ") {
+        return None;
+    }
+    let at = buf
+        .windows(CLOSING.len())
+        .position(|w| w.eq_ignore_ascii_case(CLOSING))?;
+    let mut out = Vec::with_capacity(buf.len());
+    out.extend_from_slice(&buf[..at]);
+    out.extend_from_slice(b"\r\nconnection: upgrade\r\n");
+    out.extend_from_slice(&buf[at + CLOSING.len()..]);
+    Some(out)
+}
+
 impl AsyncWrite for Stamped {
     fn poll_write(
         mut self: Pin<&mut Self>,
@@ -385,14 +414,14 @@ impl AsyncWrite for Stamped {
         if !this.out.is_empty() {
             return Poll::Pending;
         }
-        if !std::mem::replace(&mut this.stamped, true)
-            && !this.answered.load(Ordering::Relaxed)
-            && buf.starts_with(b"HTTP/1.1 ")
-            && let Some(end) = buf.windows(2).position(|w| w == b"\r\n")
-        {
-            this.out.extend_from_slice(&buf[..end + 2]);
-            this.out.extend_from_slice(security_lines().as_bytes());
-            this.out.extend_from_slice(&buf[end + 2..]);
+        let first = !std::mem::replace(&mut this.stamped, true) && buf.starts_with(b"HTTP/1.1 ");
+        let held = match first {
+            false => None,
+            true if !this.answered.load(Ordering::Relaxed) => stamp_head(buf),
+            true => upgrade_kept_open(buf),
+        };
+        if let Some(bytes) = held {
+            this.out = bytes;
             if let Poll::Ready(Err(e)) = this.poll_out(cx) {
                 return Poll::Ready(Err(e));
             }

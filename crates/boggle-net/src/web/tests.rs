@@ -381,6 +381,17 @@ async fn a_websocket_from_another_origin_is_refused() {
     assert_eq!(tool.status, 101, "a client without Origin is not a browser");
 }
 
+/// The upgraded connection stays open: its 101 says `Connection: upgrade`
+/// alone, not the `upgrade, close` hyper writes when keep-alive is off,
+/// which strict WebSocket clients (tungstenite's) refuse.
+#[tokio::test]
+async fn an_upgrade_does_not_say_close() {
+    let (_, http_addr, _stop) = start(config(None, Limits::default())).await;
+    let (reply, _) = upgrade(http_addr, Some(&format!("http://{http_addr}"))).await;
+    assert_eq!(reply.status, 101);
+    assert_eq!(reply.header("connection"), Some("upgrade"));
+}
+
 #[tokio::test]
 async fn a_browser_and_a_tcp_player_play_one_round_in_one_room() {
     let (tcp_addr, http_addr, _stop) = start(config(None, Limits::default())).await;

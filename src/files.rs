@@ -9,13 +9,18 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 
+/// The directory holding `path` (`.` for a bare file name).
+pub fn directory(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
 /// Replaces `path` with `bytes` atomically, through a temporary file named
 /// with `prefix` in the same directory.
 pub fn replace_whole(path: &Path, prefix: &OsStr, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
+    let dir = directory(path);
     let mut temp = tempfile::Builder::new().prefix(prefix).tempfile_in(dir)?;
     temp.write_all(bytes)?;
     // Without the sync a crash after the rename could leave an empty file in its place.

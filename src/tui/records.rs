@@ -21,6 +21,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::files::directory;
 use crate::xdg::{Base, program_dir_here};
 
 /// The first line of a records file, naming its format.
@@ -530,14 +531,6 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     };
     let path = target.as_path();
     crate::files::replace_whole(path, &temp_prefix(path), bytes)
-}
-
-/// The directory holding `path` (`.` for a bare file name).
-fn directory(path: &Path) -> &Path {
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    }
 }
 
 /// `path` with `suffix` added to its file name.

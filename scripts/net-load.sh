@@ -40,7 +40,7 @@ ulimit -n 4096 2>/dev/null || true
 ./target/release/boggle serve --listen "127.0.0.1:$port" --rules classic --seed 1 \
     --min-players "$per_room" --time $(( seconds + 60 )) \
     --rounds 1 --duplicates count --max-connections $(( clients + 100 )) --max-rooms "$rooms" \
-    --address-rate $(( clients + 100 )) --max-address-connections $(( clients + 100 )) \
+    --address-rate $(( clients + 100 )) --max-address-connections $(( clients + 100 )) --max-address-rooms "$rooms" \
     --max-players "$(( per_room > 1000 ? 1000 : per_room ))" "${web_flags[@]}" \
     > /tmp/net-load-server.out 2>&1 &
 server=$!

@@ -271,7 +271,8 @@ fn slow_sockets_do_not_hold_the_web_port() {
     assert_eq!(status, 200, "the page is served beside 1000 slow sockets");
     assert!(has_security_headers(&headers));
     assert!(start.elapsed() < Duration::from_secs(10), "served at once");
-    // Every slow socket is closed: at once past the cap, or after the head's time limit.
+    // Every slow socket is closed: at once past the waiting room, after its
+    // wait for a place, or after the head's time limit.
     for stream in &slow {
         stream.set_nonblocking(false).expect("blocking");
         stream.set_read_timeout(Some(GUARD)).expect("timeout");
@@ -387,6 +388,44 @@ fn connections_are_capped_per_address_and_a_trusted_proxy_names_it() {
     let (c, _c) = ws_admitted(&proxied, "X-Forwarded-For: 1.2.3.4, 10.0.0.1\r\n");
     assert!(a && b, "two players behind the proxy");
     assert!(!c, "the proxy's last entry names 10.0.0.1 again");
+}
+
+/// A burst of page loads from one address (a class behind one NAT) waits
+/// its turn rather than being refused: with every HTTP place of the address
+/// held by an unfinished head, 32 more requests from it are answered once
+/// those heads are done.
+#[test]
+fn a_burst_from_one_address_waits_its_turn() {
+    let served = Served::start(&[]);
+    let host = served.web.to_string();
+    let page = format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n");
+    let (head, tail) = page.split_at(page.len() - 2);
+    let open = |bytes: &str| {
+        let stream = connect_from(served.web, "127.0.0.3");
+        stream.set_read_timeout(Some(GUARD)).expect("timeout");
+        (&stream).write_all(bytes.as_bytes()).expect("sent");
+        stream
+    };
+    let holding: Vec<TcpStream> = (0..16).map(|_| open(head)).collect();
+    let burst: Vec<TcpStream> = (0..32).map(|_| open(&page)).collect();
+    let status = |stream: &TcpStream| {
+        let mut line = String::new();
+        BufReader::new(stream)
+            .read_line(&mut line)
+            .expect("a status line");
+        line.split_whitespace().nth(1).unwrap_or("").to_string()
+    };
+    for stream in &holding {
+        (&*stream)
+            .write_all(tail.as_bytes())
+            .expect("head finished");
+        assert_eq!(status(stream), "200");
+    }
+    let answered: Vec<String> = burst.iter().map(status).collect();
+    assert!(
+        answered.iter().all(|s| s == "200"),
+        "every request of the burst is served: {answered:?}"
+    );
 }
 
 /// Item 11: a zero connection cap is refused at start, as the other zero caps are.

@@ -8,10 +8,13 @@
 //! never upgrades is closed right after its one response. Until its request
 //! is answered or upgraded, a connection is in its *HTTP phase*: such
 //! connections are capped per address ([`PER_ADDRESS`]) and in all
-//! ([`PENDING`]), and the phase itself ends within [`PHASE_LIMIT`]; a
-//! connection past a cap gets a canned 503 and is closed at once. An
-//! upgraded WebSocket leaves the phase (it is held to the server's own
-//! limits from then on).
+//! ([`PENDING`]), and the phase itself ends within [`PHASE_LIMIT`]. A
+//! connection past a cap waits, unread, for a place for up to
+//! [`QUEUE_WAIT`]: a class behind one address that opens the link at once
+//! is served in turn rather than refused. At most [`WAITING`] wait; past
+//! that, or when the wait runs out, a connection gets a canned 503 and is
+//! closed. An upgraded WebSocket leaves the phase (it is held to the
+//! server's own limits from then on).
 //!
 //! Every request's `Host` must be the address the connection came in on
 //! (`localhost` too, on loopback) or a name given in [`Options::hosts`]:
@@ -45,10 +48,10 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 
 use super::{CSP, PeerAddr};
-use crate::limits::PerAddress;
+use crate::limits::{PerAddress, Place};
 
 /// The headers every response carries: the page's policy, no sniffing, no
 /// referrer, no framing, no caching of a page that says whether a password is asked.
@@ -66,6 +69,10 @@ pub const MAX_HEAD: usize = 16 << 10;
 pub const PER_ADDRESS: usize = 16;
 /// Connections in their HTTP phase in all.
 pub const PENDING: usize = 256;
+/// Connections waiting, unread, for a place in the HTTP phase.
+pub const WAITING: usize = 512;
+/// The longest a connection waits for a place in the HTTP phase.
+pub const QUEUE_WAIT: Duration = Duration::from_secs(5);
 /// The longest time to send a request's head.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 /// The longest HTTP phase: head in, response out (or the upgrade).
@@ -179,12 +186,16 @@ pub(super) async fn serve(
     header_timeout: Duration,
     mut shutdown: watch::Receiver<bool>,
 ) -> io::Result<()> {
-    let pending = PerAddress::new(if options.trust_proxy {
-        usize::MAX
-    } else {
-        PER_ADDRESS
+    let places = Arc::new(Places {
+        pending: PerAddress::new(if options.trust_proxy {
+            usize::MAX
+        } else {
+            PER_ADDRESS
+        }),
+        total: Arc::new(Semaphore::new(PENDING)),
+        waiting: Arc::new(Semaphore::new(WAITING)),
+        freed: Notify::new(),
     });
-    let total = Arc::new(tokio::sync::Semaphore::new(PENDING));
     let options = Arc::new(options);
     let stopping = async move {
         let _ = shutdown.wait_for(|stopping| *stopping).await;
@@ -202,22 +213,86 @@ pub(super) async fn serve(
                 Err(e) => return Err(e),
             },
         };
-        let place = pending.take(peer.ip());
-        let permit = Arc::clone(&total).try_acquire_owned().ok();
-        let (Some(place), Some(permit)) = (place, permit) else {
-            tracing::info!(%peer, "web connection refused: too many unanswered HTTP connections");
-            turn_away(&stream);
-            continue;
+        let held = match places.take_now(peer.ip()) {
+            Some(held) => Held::Now(held),
+            None => match Arc::clone(&places.waiting).try_acquire_owned() {
+                Ok(turn) => Held::Later(turn),
+                Err(_) => {
+                    tracing::info!(%peer, "web connection refused: too many waiting HTTP connections");
+                    turn_away(&stream);
+                    continue;
+                }
+            },
         };
         let connection = Connection {
             router: router.clone(),
             options: Arc::clone(&options),
             header_timeout,
         };
+        let places = Arc::clone(&places);
         tokio::spawn(async move {
+            let held = match held {
+                Held::Now(held) => held,
+                Held::Later(turn) => {
+                    let waited = tokio::time::timeout(QUEUE_WAIT, places.take(peer.ip())).await;
+                    drop(turn);
+                    let Ok(held) = waited else {
+                        tracing::info!(%peer, "web connection refused: too many unanswered HTTP connections");
+                        turn_away(&stream);
+                        return;
+                    };
+                    held
+                }
+            };
             connection.run(stream, peer).await;
-            drop((place, permit));
+            drop(held);
+            places.freed.notify_waiters();
         });
+    }
+}
+
+/// The places of the HTTP phase, and the room to wait for one.
+struct Places {
+    /// Places per address.
+    pending: Arc<PerAddress>,
+    /// Places in all.
+    total: Arc<Semaphore>,
+    /// Turns to wait for a place.
+    waiting: Arc<Semaphore>,
+    /// Woken whenever a connection leaves the phase.
+    freed: Notify,
+}
+
+/// What a connection in its HTTP phase holds: its address's place and one of all.
+type Phase = (Place, OwnedSemaphorePermit);
+
+/// A connection's place at once, or its turn to wait for one.
+enum Held {
+    Now(Phase),
+    Later(OwnedSemaphorePermit),
+}
+
+impl Places {
+    /// Both places for `ip` if they are free now.
+    fn take_now(&self, ip: IpAddr) -> Option<Phase> {
+        let place = self.pending.take(ip)?;
+        let permit = Arc::clone(&self.total).try_acquire_owned().ok()?;
+        Some((place, permit))
+    }
+
+    /// Both places for `ip`, as soon as they are free. A place is looked
+    /// for after the wake-up is armed, so a connection leaving in between
+    /// is not missed.
+    async fn take(&self, ip: IpAddr) -> Phase {
+        loop {
+            let freed = self.freed.notified();
+            tokio::pin!(freed);
+            freed.as_mut().enable();
+            if let Some(held) = self.take_now(ip) {
+                return held;
+            }
+            freed.await;
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 # BOGGLE: the binary (default target/release/boggle); SEEDS: "1 2 ... 10";
 # LISTS: names of /work/wordlists/NAME.txt (or $WORDLISTS); LIMIT: seconds
 # per run (a run that hits it counts as not reached, at LIMIT seconds).
+# SIZE=5x5 takes the 5x5 records; THREADS (default 1) sets --threads.
 set -euo pipefail
 BOGGLE=${1:-target/release/boggle}
 SEEDS=${2:-"1 2 3 4 5 6 7 8 9 10"}
@@ -29,7 +30,7 @@ for list in $LISTS; do
     secs=(); boards=()
     for seed in $SEEDS; do
         line=$(nice -n 10 "$BOGGLE" best --rules classic --size "$SIZE" --min-len 3 \
-            --dict "$WORDLISTS/$list.txt" --threads 1 --seed "$seed" --time "$LIMIT" \
+            --dict "$WORDLISTS/$list.txt" --threads "${THREADS:-1}" --seed "$seed" --time "$LIMIT" \
             "$STOP" "${RECORD[$list]}" --top 1 ${EXTRA:-} 2>&1 >/dev/null | tail -1)
         if [[ $line == "target reached"* || $line == "stopped at"* || $line == *"reached "*" at "* ]]; then
             s=$(sed -E 's/.*first at ([0-9.]+) s, ([0-9]+) boards.*/\1/' <<<"$line")

@@ -23,7 +23,7 @@ test:
 	$(CARGO) test --workspace --doc
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
 
-# deploy/slurm-array.sh through a throwaway one-node Slurm cluster (installs
+# deploy/slurm-array.sh and deploy/slurm-hunt.sh through a throwaway one-node Slurm cluster (installs
 # slurm-wlm and munge as root where missing); DICT, SIZE, ABOVE, SHARDS override.
 slurm-check: build
 	scripts/slurm-check.sh

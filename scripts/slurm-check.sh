@@ -16,7 +16,13 @@
 #      must call the proof complete, and compares its result (the `proved:`
 #      line, the highest bound and every board) with one process's run of the
 #      same proof;
-#   6. stops what it started, on success and on failure (a trap on EXIT, INT
+#   6. runs deploy/slurm-hunt.sh, unchanged, as an array of two tasks of
+#      `boggle best --hunt` (the same word list and size): requeues task 1
+#      once it has finished a round, then stops both with scancel; the
+#      requeued task must have resumed at the round it had reached, no
+#      results file may hold a board twice, and `boggle best --merge` must
+#      rank the boards of both tasks;
+#   7. stops what it started, on success and on failure (a trap on EXIT, INT
 #      and TERM): cancels the job, then each daemon by the PID it was started
 #      with (the PID its PID file names: checked at start), then checks that
 #      no process carrying the temporary directory in its command line or
@@ -29,6 +35,7 @@
 #           e.g. DICT=../shared/reference-dicts/enable2k.txt ABOVE=500)
 #   SIZE    default 3x3
 #   ABOVE   default 320 (with words.txt: 10 boards, every shard has work)
+#   HUNT_ABOVE  the hunt's threshold (default ABOVE - 40)
 #   SHARDS  array tasks (default 4)
 #   REQUEUE_TASK          the task to requeue (default 1; -1: none)
 #   SLURM_CHECK_TIMEOUT   seconds for the array to finish (default 900)
@@ -413,3 +420,58 @@ if ! grep -q " $classes of $classes classes accounted for" "$work/merged.txt" ||
 fi
 sed -n '1,2s/^/  /p' "$work/merged.txt"
 say "the merged result equals one process's ($(result "$work/merged.txt" | grep -c '^[0-9]') boards); $((SECONDS - started_at))s in all"
+
+# 6. The hunt, with deploy/slurm-hunt.sh as it is: two tasks, task 1
+#    requeued after a finished round, both stopped by scancel.
+hunt_out=$work/hunt
+hunt_above=${HUNT_ABOVE:-$((above - 40))}
+rounds_of() { sed -n 's/.*"rounds": *\([0-9]*\).*/\1/p' "$hunt_out/hunt-$1.state.json" 2>/dev/null; }
+restarts_of() { sl scontrol -o show job "$1" 2>/dev/null | sed -n 's/.* Restarts=\([0-9]*\) .*/\1/p' | head -1; }
+submitted=$(cd "$work/jobs" && BOGGLE=$boggle DICT=$dict SIZE=$size ABOVE=$hunt_above OUT=$hunt_out \
+    sl sbatch --parsable --export=ALL --array=0-1 "$repo/deploy/slurm-hunt.sh")
+jobid=${submitted%%;*}
+say "submitted hunt $jobid: two tasks of $size above $hunt_above"
+deadline=$((SECONDS + timeout))
+task=${jobid}_1
+until [ "$(state_of "$task")" = RUNNING ] && [ "$(rounds_of 1)" -ge 1 ] 2>/dev/null; do
+    [ "$SECONDS" -lt "$deadline" ] || die "hunt task $task never finished a round"
+    daemons_alive || die "a daemon exited"
+    sleep 0.5
+done
+had=$(rounds_of 1)
+sl scontrol requeue "$task"
+say "requeued $task after $had rounds"
+# Back, and past a round more than it had when requeued.
+until [ "$(restarts_of "$task")" -ge 1 ] 2>/dev/null && [ "$(state_of "$task")" = RUNNING ] &&
+    [ "$(rounds_of 1)" -gt "$had" ] 2>/dev/null; do
+    [ "$SECONDS" -lt "$deadline" ] || die "hunt task $task did not run again past round $had"
+    daemons_alive || die "a daemon exited"
+    sleep 0.5
+done
+sl scancel "$jobid"
+while queued; do
+    [ "$SECONDS" -lt "$deadline" ] || die "the hunt did not stop after scancel"
+    sleep 1
+done
+# The requeued task's last run began where the first had got to (its log
+# is rewritten by the run after the requeue).
+log=$work/jobs/boggle-hunt-${task}.log
+stopped=$(grep '^stopped: ' "$log" | tail -1 || true)
+[ -n "$stopped" ] || {
+    cat "$log" >&2
+    die "hunt task $task did not say where it stopped"
+}
+from=$(sed -n 's/.* rounds \([0-9]*\) to \([0-9]*\) .*/\1/p' <<<"$stopped")
+[ "${from:-0}" -ge "$had" ] || die "hunt task $task began again at round ${from:-?}, not $had: $stopped"
+for results in "$hunt_out"/hunt-*.results; do
+    twice=$(cut -d' ' -f2 "$results" | sort | uniq -d | head -3)
+    [ -z "$twice" ] || die "$(basename "$results") holds boards twice: $twice"
+done
+"$boggle" best --merge "$hunt_out" --top 5 >"$work/hunt-merged.txt"
+tasks_found=$(ls "$hunt_out"/hunt-*.results | wc -l)
+[ "$tasks_found" -eq 2 ] && [ -s "$work/hunt-merged.txt" ] || {
+    ls -l "$hunt_out" >&2
+    die "the hunt's merge found no boards ($tasks_found results files)"
+}
+sed 's/^/  /' "$work/hunt-merged.txt"
+say "the hunt's task 1 resumed at round $from (it had finished $had before the requeue), and the merge ranks both tasks' boards; $((SECONDS - started_at))s in all"

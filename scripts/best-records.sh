@@ -2,7 +2,7 @@
 # Time-to-record of `boggle best` on the 4x4 records of danvk's word lists
 # (issue 47 item 2): for each list and seed, one thread, classic rules, 3+
 # letters, stopping at the record. Prints one line per run:
-#   list seed reached(0/1) seconds boards
+#   list seed reached(0/1) seconds boards [best score of a run that missed]
 # and, per list, the median seconds and boards over the seeds.
 #
 #   scripts/best-records.sh [BOGGLE] [SEEDS] [LISTS] [LIMIT]
@@ -29,6 +29,7 @@ median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else prin
 for list in $LISTS; do
     secs=(); boards=()
     for seed in $SEEDS; do
+        best=
         line=$(nice -n 10 "$BOGGLE" best --rules classic --size "$SIZE" --min-len 3 \
             --dict "$WORDLISTS/$list.txt" --threads "${THREADS:-1}" --seed "$seed" --time "$LIMIT" \
             "$STOP" "${RECORD[$list]}" --top 1 ${EXTRA:-} 2>&1 >/dev/null | tail -1)
@@ -38,8 +39,9 @@ for list in $LISTS; do
             ok=1
         else
             s=$LIMIT; b=$(sed -E 's/.* ([0-9]+) boards, seed.*/\1/' <<<"$line"); ok=0
+            best=$(sed -nE 's/.* best ([0-9]+ [A-Z]+) .*/\1/p' <<<"$line")
         fi
-        echo "$list $seed $ok $s $b"
+        echo "$list $seed $ok $s $b${best:+ $best}"
         secs+=("$s"); boards+=("$b")
     done
     echo "MEDIAN $list seconds $(printf '%s\n' "${secs[@]}" | median) boards $(printf '%s\n' "${boards[@]}" | median)"

@@ -559,12 +559,6 @@ mod tests {
         }
     }
 
-    fn temp_dir(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("boggle-records-{tag}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        dir
-    }
-
     #[test]
     fn games_count_and_best_scores_keep_the_maximum() {
         let mut records = Records::default();
@@ -601,7 +595,8 @@ mod tests {
 
     #[test]
     fn saves_and_loads_through_a_file() {
-        let dir = temp_dir("round-trip");
+        let tmp = tempfile::tempdir().expect("a temporary directory");
+        let dir = tmp.path().join("round-trip");
         let path = dir.join("nested").join("records.tsv");
         let loaded = Records::load(&path).expect("loads");
         assert_eq!((loaded.records, loaded.warning), (Records::default(), None));
@@ -624,12 +619,12 @@ mod tests {
             ["records.tsv", "records.tsv.lock"],
             "no temporary file is left behind"
         );
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn every_corrupt_file_is_set_aside_and_kept() {
-        let dir = temp_dir("corrupt");
+        let tmp = tempfile::tempdir().expect("a temporary directory");
+        let dir = tmp.path().join("corrupt");
         fs::create_dir_all(&dir).expect("creates");
         let path = dir.join("records.tsv");
         let junks = [
@@ -651,12 +646,12 @@ mod tests {
         for (junk, suffix) in junks.iter().zip(backups) {
             assert_eq!(&fs::read(sibling(&path, suffix)).expect("kept"), junk);
         }
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn an_unreadable_file_is_never_saved_over() {
-        let dir = temp_dir("unreadable");
+        let tmp = tempfile::tempdir().expect("a temporary directory");
+        let dir = tmp.path().join("unreadable");
         fs::create_dir_all(&dir).expect("creates");
         let path = dir.join("records.tsv");
         let old = "boggle records 1\nproject4\t4x4\tbuilt-in\t3:00\t290\t41\n";
@@ -683,12 +678,12 @@ mod tests {
             "{result:?}"
         );
         assert!(path.is_dir());
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_save_removes_temporary_files_left_by_killed_saves() {
-        let dir = temp_dir("stale");
+        let tmp = tempfile::tempdir().expect("a temporary directory");
+        let dir = tmp.path().join("stale");
         fs::create_dir_all(&dir).expect("creates");
         let path = dir.join("records.tsv");
         for name in ["records.tsv.tmp4242", "records.tsv.tmpAbC123", "notes.txt"] {
@@ -698,13 +693,13 @@ mod tests {
         assert!(!dir.join("records.tsv.tmp4242").exists());
         assert!(!dir.join("records.tsv.tmpAbC123").exists());
         assert!(dir.join("notes.txt").exists(), "other files are kept");
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[cfg(unix)]
     #[test]
     fn the_temporary_file_is_never_opened_through_a_planted_link() {
-        let dir = temp_dir("planted");
+        let tmp = tempfile::tempdir().expect("a temporary directory");
+        let dir = tmp.path().join("planted");
         fs::create_dir_all(&dir).expect("creates");
         let path = dir.join("records.tsv");
         let victim = dir.join("victim");
@@ -715,12 +710,12 @@ mod tests {
         write_atomically(&path, b"new").expect("writes");
         assert_eq!(fs::read_to_string(&victim).expect("reads"), "precious");
         assert_eq!(fs::read_to_string(&path).expect("reads"), "new");
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn reads_stop_past_the_cap() {
-        let dir = temp_dir("cap");
+        let tmp = tempfile::tempdir().expect("a temporary directory");
+        let dir = tmp.path().join("cap");
         fs::create_dir_all(&dir).expect("creates");
         let path = dir.join("records.tsv");
         // Sparse: 64 MiB on paper, nothing on disk.
@@ -729,7 +724,6 @@ mod tests {
             .expect("a large file");
         let bytes = read_capped(&path).expect("reads").expect("present");
         assert_eq!(bytes.len() as u64, MAX_FILE_BYTES + 1);
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

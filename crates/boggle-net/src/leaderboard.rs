@@ -249,16 +249,6 @@ fn classify(path: &Path, error: rusqlite::Error) -> StoreError {
 mod tests {
     use super::*;
 
-    fn temp_dir(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "boggle-leaderboard-{tag}-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
-    }
-
     fn result(day: u32, name: &str, points: u32) -> DayResult {
         DayResult {
             day,
@@ -271,7 +261,8 @@ mod tests {
 
     #[test]
     fn a_reopened_file_keeps_its_rows_and_the_first_result_counts() {
-        let dir = temp_dir("restart");
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("restart");
         let board = Leaderboard::open_dir(&dir).unwrap();
         assert!(board.record(&result(7, "ann", 10)).unwrap());
         assert!(!board.record(&result(7, "ann", 99)).unwrap());
@@ -286,12 +277,12 @@ mod tests {
             .map(|r| (r.name, r.points))
             .collect();
         assert_eq!(names, [("bob".into(), 12), ("ann".into(), 10)]);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn the_top_is_ten_long() {
-        let dir = temp_dir("top");
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("top");
         let board = Leaderboard::open_dir(&dir).unwrap();
         for n in 0..15 {
             board.record(&result(1, &format!("p{n}"), n)).unwrap();
@@ -299,12 +290,12 @@ mod tests {
         let top = board.top(1).unwrap();
         assert_eq!(top.len(), TOP);
         assert_eq!(top[0].points, 14);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn two_connections_writing_at_once_lose_nothing() {
-        let dir = temp_dir("two");
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("two");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("daily.sqlite");
         // Both open the fresh file together, as two servers started at once.
@@ -333,12 +324,12 @@ mod tests {
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
             .unwrap();
         assert_eq!(ok, "ok");
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_file_that_is_not_a_database_is_refused_and_kept() {
-        let dir = temp_dir("garbage");
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("garbage");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("daily.sqlite");
         let text = "these are my notes, not a database\n".repeat(200);
@@ -347,12 +338,12 @@ mod tests {
         assert!(matches!(err, StoreError::NotADatabase { .. }), "{err:?}");
         assert!(!err.to_string().contains('\n'));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_file_from_a_newer_schema_is_refused_and_kept() {
-        let dir = temp_dir("newer");
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("newer");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("daily.sqlite");
         {
@@ -370,6 +361,5 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(version, 99);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

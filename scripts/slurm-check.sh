@@ -433,26 +433,17 @@ jobid=${submitted%%;*}
 say "submitted hunt $jobid: two tasks of $size above $hunt_above"
 deadline=$((SECONDS + timeout))
 task=${jobid}_1
-until [ "$(state_of "$task")" = RUNNING ] && [ "$(rounds_of 1)" -ge 1 ] 2>/dev/null; do
-    [ "$SECONDS" -lt "$deadline" ] || die "hunt task $task never finished a round"
-    daemons_alive || die "a daemon exited"
-    sleep 0.5
-done
+running_past() { [ "$(state_of "$task")" = RUNNING ] && [ "$(rounds_of 1)" -gt "$1" ]; }
+requeued_past() { [ "$(restarts_of "$task")" -ge 1 ] && running_past "$1"; }
+hunt_gone() { ! queued; }
+wait_for $((deadline - SECONDS)) "finished round from hunt task $task" running_past 0
 had=$(rounds_of 1)
 sl scontrol requeue "$task"
 say "requeued $task after $had rounds"
 # Back, and past a round more than it had when requeued.
-until [ "$(restarts_of "$task")" -ge 1 ] 2>/dev/null && [ "$(state_of "$task")" = RUNNING ] &&
-    [ "$(rounds_of 1)" -gt "$had" ] 2>/dev/null; do
-    [ "$SECONDS" -lt "$deadline" ] || die "hunt task $task did not run again past round $had"
-    daemons_alive || die "a daemon exited"
-    sleep 0.5
-done
+wait_for $((deadline - SECONDS)) "round past $had from hunt task $task after its requeue" requeued_past "$had"
 sl scancel "$jobid"
-while queued; do
-    [ "$SECONDS" -lt "$deadline" ] || die "the hunt did not stop after scancel"
-    sleep 1
-done
+wait_for $((deadline - SECONDS)) "end of the hunt after scancel" hunt_gone
 # The requeued task's last run began where the first had got to (its log
 # is rewritten by the run after the requeue).
 log=$work/jobs/boggle-hunt-${task}.log

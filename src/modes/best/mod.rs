@@ -69,6 +69,8 @@ mod symmetry;
 
 #[cfg(test)]
 use chain::Elites;
+#[cfg(test)]
+use chain::hash;
 use chain::{CACHE_SLOTS, Cache, Chain};
 use symmetry::rebuild;
 pub use symmetry::{Symmetries, canonical};
@@ -573,7 +575,7 @@ pub fn search(
                     deadline,
                     evaluations,
                     used: 0,
-                    cache: Cache::new(CACHE_SLOTS),
+                    cache: Cache::new(CACHE_SLOTS, space.cells()),
                     target: options.target,
                     stuck: AHashSet::new(),
                 };

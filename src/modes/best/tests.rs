@@ -331,3 +331,23 @@ fn elites_keep_the_best_distinct_maxima_and_one_draws_nothing() {
     );
     assert_eq!(a.next_u64(), b.next_u64(), "a pool of one draws nothing");
 }
+
+#[test]
+fn the_cache_gives_back_a_board_s_score_until_another_board_takes_its_slot() {
+    let mut cache = Cache::new(4, 4);
+    let (abcd, abce) = (faces("ABCD"), faces("ABCE"));
+    assert_eq!(cache.get(hash(&abcd), &abcd), None);
+    cache.put(hash(&abcd), &abcd, 17);
+    assert_eq!(cache.get(hash(&abcd), &abcd), Some(17));
+    // The same key with other faces is not that board.
+    assert_eq!(cache.get(hash(&abcd), &abce), None);
+    // A board whose key falls in the same slot evicts it.
+    let rival = hash(&abcd) + 4;
+    cache.put(rival, &abce, 3);
+    assert_eq!(cache.get(hash(&abcd), &abcd), None);
+    assert_eq!(cache.get(rival, &abce), Some(3));
+    // A board of another size is never kept.
+    let five = faces("ABCDE");
+    cache.put(hash(&five), &five, 9);
+    assert_eq!(cache.get(hash(&five), &five), None);
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Second scorer for docs/RECORDS.md (issue 47): scores boards with danvk's
+pure-Python Boggler (hybrid-boggle's boggle/boggler.py and boggle/trie.py,
+imported unchanged from a checkout of his repository, which is not part of
+this one), at any size, so a record of ours is checked by code we did not
+write.
+
+    DANVK=path/to/hybrid-boggle scripts/danvk-score.py WORDLIST ROWS COLS BOARD...
+
+BOARD is row-major, one letter a cell (as `boggle best` prints it); danvk's
+cells are column-major, so it is transposed before scoring. His scoring is
+classic with 3+ letters (3-4: 1, 5: 2, 6: 3, 7: 5, 8+: 11) and Q as Qu.
+Prints `BOARD: POINTS points, WORDS words`.
+"""
+import os
+import sys
+
+
+def main():
+    checkout = os.environ.get("DANVK")
+    if not checkout or len(sys.argv) < 5:
+        sys.exit(__doc__)
+    sys.path.insert(0, checkout)
+    # His Python trie is recursive: a word of n letters takes n frames.
+    sys.setrecursionlimit(10000)
+    from boggle import neighbors
+    from boggle.boggler import PyBoggler
+    from boggle.trie import make_py_trie
+
+    path, rows, cols = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    dims = (cols, rows)
+    # His table holds sizes up to 5x5; his own function makes any other.
+    neighbors.NEIGHBORS.setdefault(dims, neighbors.init_neighbors(*dims))
+    boggler = PyBoggler(make_py_trie(path), dims)
+    boggler.collect_words = True
+    for board in sys.argv[4:]:
+        if len(board) != rows * cols:
+            sys.exit(f"{board}: {len(board)} letters, not {rows}x{cols}")
+        cells = "".join(board[r * cols + c] for c in range(cols) for r in range(rows))
+        points = boggler.score(cells.lower())
+        print(f"{board}: {points} points, {len(boggler.words)} words")
+
+
+if __name__ == "__main__":
+    main()

@@ -14,7 +14,7 @@
 //! the best one it has met: it kicks it (a few random moves, 8 by default)
 //! and climbs and escapes again (iterated local search). The best boards sit
 //! close to other good local maxima, so a kick finds them far more often than
-//! a fresh anneal does (docs/GUIDE.md gives the times to reach the best known
+//! a fresh anneal does (docs/RECORDS.md gives the times to reach the best known
 //! boards, which fell from 15-40 s to a few seconds). After 100 kicks in a row
 //! find nothing better the chain restarts from a fresh random board. A local
 //! maximum no escape leaves is remembered, so a kick that climbs back to it

@@ -33,9 +33,10 @@ stops the search and still prints the best boards.
 
 --hunt DIR --above N searches until stopped, appending each distinct board
 scoring more than N to DIR/hunt-TASK.results ('SCORE LETTERS') as it is
-found; run again, it resumes from DIR after a stop or a crash. Each task of
-an array (--task, $SLURM_ARRAY_TASK_ID, $JOB_COMPLETION_INDEX) searches its
-own seed stream; --merge DIR... prints the best boards of every task.";
+found; stopped, it prints DIR's best --top boards, and run again, it
+resumes from DIR after a stop or a crash. Each task of an array (--task,
+$SLURM_ARRAY_TASK_ID, $JOB_COMPLETION_INDEX) searches its own seed stream;
+--merge DIR... prints the best boards of every task.";
 
 /// Flags of `boggle best`.
 #[derive(Debug, Args, Clone)]

@@ -158,6 +158,9 @@ pub(super) fn run(
         hunt.state().rounds,
         dir.display(),
     );
+    // As a search stopped early still prints its best boards, a hunt prints
+    // its directory's (every task's there, as `--merge DIR` would).
+    merge(&[dir.to_path_buf()], base.top)?;
     super::play::finished(Ok(()))
 }
 

@@ -157,17 +157,32 @@ fn tasks_have_their_own_streams_and_merge_ranks_them_all() {
         dir.path(),
         &["best", "--merge", "a", "SLURM_ARRAY_TASK_ID", "--top", "5"],
     ));
-    let merged: Vec<(u32, String)> = String::from_utf8_lossy(&merged.stdout)
+    let mut expected: Vec<(u32, String)> = boards(&zero).union(&boards(&one)).cloned().collect();
+    expected.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    expected.truncate(5);
+    assert_eq!(printed(&merged), expected);
+}
+
+/// The `SCORE LETTERS` lines a run printed.
+fn printed(output: &Output) -> Vec<(u32, String)> {
+    String::from_utf8_lossy(&output.stdout)
         .lines()
         .map(|line| {
             let (score, board) = line.split_once(' ').expect("SCORE LETTERS");
             (score.parse().expect("a score"), board.to_string())
         })
-        .collect();
-    let mut expected: Vec<(u32, String)> = boards(&zero).union(&boards(&one)).cloned().collect();
+        .collect()
+}
+
+#[test]
+fn a_hunt_ends_by_printing_its_best_boards() {
+    let dir = TempDir::new("hunt-prints");
+    let done = hunt(dir.path(), "h", 2, &["--top", "3"]);
+    let mut expected = results(&dir.path().join("h/hunt-0.results"));
     expected.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    expected.truncate(5);
-    assert_eq!(merged, expected);
+    expected.truncate(3);
+    assert_eq!(expected.len(), 3, "too few boards above 400 to check");
+    assert_eq!(printed(&done), expected);
 }
 
 #[test]

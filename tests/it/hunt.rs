@@ -157,10 +157,16 @@ fn tasks_have_their_own_streams_and_merge_ranks_them_all() {
         dir.path(),
         &["best", "--merge", "a", "SLURM_ARRAY_TASK_ID", "--top", "5"],
     ));
-    let mut expected: Vec<(u32, String)> = boards(&zero).union(&boards(&one)).cloned().collect();
-    expected.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    expected.truncate(5);
-    assert_eq!(printed(&merged), expected);
+    let both = boards(&zero).union(&boards(&one)).cloned().collect();
+    assert_eq!(printed(&merged), best_of(both, 5));
+}
+
+/// The `top` best boards as `--merge` ranks them: highest score first, ties
+/// in letter order.
+fn best_of(mut boards: Vec<(u32, String)>, top: usize) -> Vec<(u32, String)> {
+    boards.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    boards.truncate(top);
+    boards
 }
 
 /// The `SCORE LETTERS` lines a run printed.
@@ -178,9 +184,7 @@ fn printed(output: &Output) -> Vec<(u32, String)> {
 fn a_hunt_ends_by_printing_its_best_boards() {
     let dir = TempDir::new("hunt-prints");
     let done = hunt(dir.path(), "h", 2, &["--top", "3"]);
-    let mut expected = results(&dir.path().join("h/hunt-0.results"));
-    expected.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-    expected.truncate(3);
+    let expected = best_of(results(&dir.path().join("h/hunt-0.results")), 3);
     assert_eq!(expected.len(), 3, "too few boards above 400 to check");
     assert_eq!(printed(&done), expected);
 }

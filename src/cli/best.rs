@@ -102,6 +102,9 @@ pub struct BestArgs {
     /// Local maxima each chain keeps to kick from; 1 kicks only its best (tuning)
     #[arg(long, value_name = "N", hide = true, value_parser = RangedU64ValueParser::<u32>::new().range(1..=64))]
     pub elites: Option<u32>,
+    /// Start afresh at once on climbing back to a best whose kicks already ran out (tuning)
+    #[arg(long, hide = true)]
+    pub restart_spent: bool,
 }
 
 /// Runs the search and prints the best boards.
@@ -201,6 +204,7 @@ fn schedule(args: &BestArgs) -> Schedule {
         kick: args.kick.unwrap_or(default.kick),
         patience: args.patience.unwrap_or(default.patience),
         elites: args.elites.unwrap_or(default.elites),
+        restart_spent: args.restart_spent || default.restart_spent,
     }
 }
 

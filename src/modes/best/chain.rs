@@ -29,6 +29,9 @@ pub(super) struct Chain<'a, 't> {
     /// Local maxima no escape leaves: a kick that climbs back to one need
     /// not try its escapes again (they would fail the same way).
     pub(super) stuck: AHashSet<Vec<Face>>,
+    /// Best local maxima (canonical) whose kicks ran out of patience
+    /// ([`Schedule::restart_spent`]).
+    pub(super) spent: AHashSet<Vec<Face>>,
 }
 
 impl Chain<'_, '_> {
@@ -43,6 +46,9 @@ impl Chain<'_, '_> {
             let found = match elites.pick(&mut self.rng) {
                 Some(board) if misses < schedule.patience => self.kick(schedule, board.clone()),
                 _ => {
+                    if schedule.restart_spent {
+                        self.spend(elites.best_canonical());
+                    }
                     elites.clear();
                     self.anneal(schedule)
                 }
@@ -57,7 +63,27 @@ impl Chain<'_, '_> {
             }
             let canonical = self.symmetries.canonical(&state.faces);
             elites.offer(score, state, canonical);
+            // Kicks from this best already ran out of patience once, and
+            // more of them would fail much as those did.
+            if schedule.restart_spent
+                && elites
+                    .best_canonical()
+                    .is_some_and(|best| self.spent.contains(best))
+            {
+                misses = schedule.patience;
+            }
         }
+    }
+
+    /// Remembers a best local maximum whose kicks ran out of patience.
+    fn spend(&mut self, best: Option<&[Face]>) {
+        let Some(best) = best else {
+            return;
+        };
+        if self.spent.len() >= STUCK_LIMIT {
+            self.spent.clear();
+        }
+        self.spent.insert(best.to_vec());
     }
 
     /// Changes a local maximum by a few random moves and climbs (with
@@ -310,6 +336,11 @@ impl Elites {
         self.entries.first().map(|e| e.0)
     }
 
+    /// The best board's canonical faces.
+    fn best_canonical(&self) -> Option<&[Face]> {
+        self.entries.first().map(|e| e.2.as_slice())
+    }
+
     /// One of the boards to kick: the lesser of two uniform ranks, so the
     /// best is drawn most often (no draw at all with one board, so a pool of
     /// one repeats the single-elite search exactly).
@@ -351,8 +382,8 @@ fn letter_index(face: Face, q: QReads) -> Option<usize> {
     }
 }
 
-/// The most local maxima a chain remembers as stuck (about 100 bytes each);
-/// past it the set starts again empty.
+/// The most local maxima a chain remembers as stuck, or as spent (about 100
+/// bytes each); past it the set starts again empty.
 const STUCK_LIMIT: usize = 100_000;
 
 /// Slots in each chain's score cache (a power of two). 2^18 rather than 2^16

@@ -106,6 +106,10 @@ pub struct Schedule {
     pub patience: u32,
     /// Local maxima a chain keeps to kick from (1: only its best).
     pub elites: u32,
+    /// A chain whose best local maximum is one it has already kicked
+    /// `patience` times in vain starts afresh at once, rather than kicking
+    /// it again.
+    pub restart_spent: bool,
 }
 
 impl Default for Schedule {
@@ -119,6 +123,7 @@ impl Default for Schedule {
             kick: 8,
             patience: 100,
             elites: 1,
+            restart_spent: false,
         }
     }
 }
@@ -578,6 +583,7 @@ pub fn search(
                     cache: Cache::new(CACHE_SLOTS, space.cells()),
                     target: options.target,
                     stuck: AHashSet::new(),
+                    spent: AHashSet::new(),
                 };
                 chain.run(&options.schedule);
                 chain.top

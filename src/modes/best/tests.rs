@@ -160,12 +160,14 @@ fn finds_the_brute_force_optimum_of_a_small_board() {
             ..Space::letters(2, 2, rules.q)
         };
         let expected = brute_force(dictionary.trie(), &rules, &space, 3);
-        // With kicks of the best local maximum, and with fresh starts only.
-        for patience in [Schedule::default().patience, 0] {
+        // With kicks of the best local maximum (leaving spent ones at once,
+        // or not), and with fresh starts only.
+        for (patience, restart_spent) in [(100, false), (2, true), (0, false)] {
             let mut options = options(20_000, 2, 1, 3);
             options.schedule.patience = patience;
+            options.schedule.restart_spent = restart_spent;
             let got = found(dictionary.trie(), &rules, &space, &options);
-            assert_eq!(got, expected, "{preset} {patience}");
+            assert_eq!(got, expected, "{preset} {patience} {restart_spent}");
         }
     }
 }

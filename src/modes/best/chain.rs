@@ -46,8 +46,10 @@ impl Chain<'_, '_> {
             let found = match elites.pick(&mut self.rng) {
                 Some(board) if misses < schedule.patience => self.kick(schedule, board.clone()),
                 _ => {
-                    if schedule.restart_spent {
-                        self.spend(elites.best_canonical());
+                    if schedule.restart_spent
+                        && let Some(best) = elites.best_canonical()
+                    {
+                        remember(&mut self.spent, best.to_vec());
                     }
                     elites.clear();
                     self.anneal(schedule)
@@ -73,17 +75,6 @@ impl Chain<'_, '_> {
                 misses = schedule.patience;
             }
         }
-    }
-
-    /// Remembers a best local maximum whose kicks ran out of patience.
-    fn spend(&mut self, best: Option<&[Face]>) {
-        let Some(best) = best else {
-            return;
-        };
-        if self.spent.len() >= STUCK_LIMIT {
-            self.spent.clear();
-        }
-        self.spent.insert(best.to_vec());
     }
 
     /// Changes a local maximum by a few random moves and climbs (with
@@ -159,10 +150,7 @@ impl Chain<'_, '_> {
                     continue 'maximum;
                 }
             }
-            if self.stuck.len() >= STUCK_LIMIT {
-                self.stuck.clear();
-            }
-            self.stuck.insert(state.faces.clone());
+            remember(&mut self.stuck, state.faces.clone());
             return Some(score);
         }
     }
@@ -385,6 +373,15 @@ fn letter_index(face: Face, q: QReads) -> Option<usize> {
 /// The most local maxima a chain remembers as stuck, or as spent (about 100
 /// bytes each); past it the set starts again empty.
 const STUCK_LIMIT: usize = 100_000;
+
+/// Adds a board to a set of local maxima, emptying the set first once it
+/// holds [`STUCK_LIMIT`] of them.
+fn remember(maxima: &mut AHashSet<Vec<Face>>, board: Vec<Face>) {
+    if maxima.len() >= STUCK_LIMIT {
+        maxima.clear();
+    }
+    maxima.insert(board);
+}
 
 /// Slots in each chain's score cache (a power of two). 2^18 rather than 2^16
 /// cuts the boards searched again by about 3% on 4x4 (SOWPODS, seed 10),

@@ -162,7 +162,8 @@ fn finds_the_brute_force_optimum_of_a_small_board() {
         let expected = brute_force(dictionary.trie(), &rules, &space, 3);
         // With kicks of the best local maximum (leaving spent ones at once,
         // or not), and with fresh starts only.
-        for (patience, restart_spent) in [(100, false), (2, true), (0, false)] {
+        let kicks = Schedule::default().patience;
+        for (patience, restart_spent) in [(kicks, false), (2, true), (0, false)] {
             let mut options = options(20_000, 2, 1, 3);
             options.schedule.patience = patience;
             options.schedule.restart_spent = restart_spent;

@@ -396,11 +396,107 @@ fn samples_groups_or_single_classes_and_estimates_the_whole() {
     assert_eq!(records.lines().count(), sampled, "{}", one.stdout);
 
     let alone = prove_cli(&dir, &["--per-class"]);
-    assert_eq!(
-        alone.code,
-        Some(2),
-        "--per-class needs --sample: {}",
-        alone.stderr
+    assert_refused(&alone, "--sample <K>|--precision <P>|--budget <SECONDS>");
+}
+
+/// A refusal as the user sees it: exit status 2 and one line on stderr,
+/// which says what is wrong.
+fn assert_refused(run: &common::Run, says: &str) {
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{:?}", run.stderr);
+    assert!(
+        run.stderr.starts_with("boggle: ") && run.stderr.contains(says),
+        "{:?} should say {says:?}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+}
+
+#[test]
+fn refuses_bad_precisions_and_budgets_in_one_line() {
+    let dir = TempDir::new("prove-sample-usage");
+    dir.write("words.txt", WORDS.join("\n"));
+    for (extra, says) in [
+        (&["--precision", "0"][..], "above 0 and at most 1"),
+        (&["--precision", "1.5"], "above 0 and at most 1"),
+        (&["--precision", "a fifth"], "above 0 and at most 1"),
+        (&["--precision=-0.2"], "above 0 and at most 1"),
+        (&["--precision", "NaN"], "above 0 and at most 1"),
+        (&["--budget", "0"], "CPU seconds above 0"),
+        (&["--budget=-60"], "CPU seconds above 0"),
+        (&["--budget", "1h"], "CPU seconds above 0"),
+        (&["--budget", "inf"], "CPU seconds above 0"),
+        (&["--sample", "0"], "--sample must be at least 1"),
+        (&["--seed", "1"], "--sample <K>|--precision <P>|--budget <SECONDS>"),
+        (&["--costs", "costs.tsv"], "--sample <K>|--precision <P>|--budget <SECONDS>"),
+        (&["--budget", "60", "--shard", "0/2"], "cannot be used with"),
+        (&["--precision", "0.2", "--out", "out"], "cannot be used with"),
+    ] {
+        assert_refused(&prove_cli(&dir, extra), says);
+    }
+}
+
+/// The last line of a sample's report says which rule stopped it.
+fn last_line(stdout: &str) -> &str {
+    stdout.lines().last().unwrap_or_default()
+}
+
+#[test]
+fn a_sample_says_which_rule_stopped_it_and_writes_each_groups_cost() {
+    let dir = TempDir::new("prove-sample-stops");
+    dir.write("words.txt", WORDS.join("\n"));
+    let counted = prove_cli(&dir, &["--sample", "3", "--seed", "2", "--costs", "costs.tsv"]);
+    assert_eq!(counted.code, Some(0), "{}", counted.stderr);
+    assert!(
+        last_line(&counted.stdout).starts_with("stopped by --sample 3: 3 groups drawn; "),
+        "{}",
+        counted.stdout
+    );
+    let costs = std::fs::read_to_string(dir.path().join("costs.tsv")).expect("--costs written");
+    let lines: Vec<&str> = costs.lines().collect();
+    assert!(lines[0].starts_with("# strata sizes: "), "{costs}");
+    assert_eq!(lines[1], "# index\tgroup\tstratum\tclasses\tcpu");
+    assert_eq!(lines.len(), 2 + 3, "a line a group: {costs}");
+    assert!(lines[2..].iter().all(|l| l.split('\t').count() == 5), "{costs}");
+
+    // A budget spent before the first draw: two groups all the same.
+    let budget = prove_cli(&dir, &["--budget", "0.001", "--seed", "2"]);
+    assert_eq!(budget.code, Some(0), "{}", budget.stderr);
+    assert!(
+        last_line(&budget.stdout).starts_with("stopped by --budget 0.001: "),
+        "{}",
+        budget.stdout
+    );
+    let (sampled, ..) = sample_counts(&budget.stdout).expect("a sample line");
+    assert_eq!(sampled, 2, "two groups however small the budget: {}", budget.stdout);
+
+    // A loose precision is met as soon as every stratum has its minimum.
+    let precise = prove_cli(&dir, &["--precision", "1", "--seed", "2"]);
+    assert_eq!(precise.code, Some(0), "{}", precise.stderr);
+    assert!(
+        last_line(&precise.stdout).starts_with("stopped by --precision 1: the interval within "),
+        "{}",
+        precise.stdout
+    );
+    assert!(precise.stdout.contains("bootstrap-t"), "{}", precise.stdout);
+
+    // With every rule given, the first to hold stops it.
+    let first = prove_cli(
+        &dir,
+        &["--sample", "1", "--precision", "0.01", "--budget", "3600", "--seed", "2"],
+    );
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    assert!(
+        last_line(&first.stdout).starts_with("stopped by --sample 1: "),
+        "{}",
+        first.stdout
+    );
+    // Asked for more groups than there are, it proves them all.
+    let all = prove_cli(&dir, &["--sample", "100000", "--seed", "2"]);
+    assert!(
+        last_line(&all.stdout).starts_with("stopped: every group was drawn; "),
+        "{}",
+        all.stdout
     );
 }
 

@@ -9,6 +9,7 @@
 //! - [`word_find`]: `WordFind`, every word on a board (fast engine and the design's backtracking).
 //! - [`game`]: `Game`, one board and a player's guesses; the one judge of a guess.
 //! - [`rules`]: board shape, dice, lengths, scoring, moves, Qu: one value every part takes.
+//! - [`meaning`]: what a word means, from WordNet 3.1, and how an inflected word reaches its lemma.
 //! - [`daily`]: the board of the day, one per UTC date from a documented seed.
 //! - [`random`]: pinned, seedable random numbers; [`error`]: what a game can fail with.
 
@@ -20,6 +21,7 @@ pub mod error;
 pub mod face;
 pub mod game;
 pub mod game_board;
+pub mod meaning;
 pub mod random;
 pub mod rules;
 pub mod word_find;

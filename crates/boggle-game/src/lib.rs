@@ -11,6 +11,7 @@
 //! - [`rules`]: board shape, dice, lengths, scoring, moves, Qu: one value every part takes.
 //! - [`daily`]: the board of the day, one per UTC date from a documented seed.
 //! - [`random`]: pinned, seedable random numbers; [`error`]: what a game can fail with.
+//! - [`files`]: files replaced whole, by rename (the records table, a hunt's state).
 
 pub mod daily;
 pub mod dice;
@@ -18,6 +19,7 @@ pub mod dictionary;
 pub mod die;
 pub mod error;
 pub mod face;
+pub mod files;
 pub mod game;
 pub mod game_board;
 pub mod random;

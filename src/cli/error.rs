@@ -21,7 +21,7 @@ use crate::tui::terminal::TerminalError;
 use boggle_game::dictionary::DictionaryError;
 use boggle_prove::ProveError;
 
-use crate::modes::best::hunt::HuntError;
+use boggle_best::hunt::HuntError;
 
 /// What a run of the command line failed with.
 #[derive(Debug, thiserror::Error)]

@@ -10,7 +10,7 @@ use boggle_game::dictionary::{Level, WordsCounted};
 use boggle_game::rules::Preset;
 use boggle_net::protocol::Duplicates;
 
-use crate::modes::best::Objective;
+use boggle_best::Objective;
 use clap::ValueEnum;
 use clap::builder::{EnumValueParser, TypedValueParser};
 

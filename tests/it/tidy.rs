@@ -111,7 +111,13 @@ fn unsafe_code_is_forbidden_by_lint_outside_the_engine() {
         "the workspace forbids unsafe code"
     );
     assert!(root_manifest.contains("undocumented_unsafe_blocks = \"deny\""));
-    for name in ["", "boggle-game", "boggle-net", "boggle-prove"] {
+    for name in [
+        "",
+        "boggle-best",
+        "boggle-game",
+        "boggle-net",
+        "boggle-prove",
+    ] {
         assert!(
             manifest(name).contains("[lints]\nworkspace = true"),
             "{name:?} takes the workspace's lints (unsafe code forbidden)"
@@ -324,11 +330,18 @@ fn assert_reaches_none(package: &str, banned: &[&str]) {
 fn each_layer_builds_on_what_it_should_and_nothing_more() {
     let front = ["clap", "ratatui", "crossterm"];
     let server = ["tokio", "axum", "serde", "serde_json"];
-    let upper = ["boggle", "boggle-game", "boggle-net", "boggle-prove"];
+    let upper = [
+        "boggle",
+        "boggle-best",
+        "boggle-game",
+        "boggle-net",
+        "boggle-prove",
+    ];
     let banned = |groups: &[&[&'static str]]| groups.concat();
     // The listing works: the program itself builds on every layer and on clap.
     let program = crates_under("boggle");
     for expected in [
+        "boggle-best",
         "boggle-game",
         "boggle-net",
         "boggle-prove",
@@ -346,16 +359,30 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         &banned(&[
             &front,
             &["tokio", "axum"],
-            &["boggle", "boggle-game", "boggle-net"],
+            &["boggle", "boggle-best", "boggle-game", "boggle-net"],
+        ]),
+    );
+    // The best-board search: the engine and the game's rules, dice and
+    // seeded generator; no command line, no terminal, no server.
+    assert_reaches_none(
+        "boggle-best",
+        &banned(&[
+            &front,
+            &["tokio", "axum"],
+            &["boggle", "boggle-net", "boggle-prove"],
         ]),
     );
     assert_reaches_none(
         "boggle-game",
-        &banned(&[&front, &server, &["boggle", "boggle-net", "boggle-prove"]]),
+        &banned(&[
+            &front,
+            &server,
+            &["boggle", "boggle-best", "boggle-net", "boggle-prove"],
+        ]),
     );
     assert_reaches_none(
         "boggle-net",
-        &banned(&[&front, &["boggle", "boggle-prove"]]),
+        &banned(&[&front, &["boggle", "boggle-best", "boggle-prove"]]),
     );
 }
 

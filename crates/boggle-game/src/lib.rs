@@ -12,6 +12,7 @@
 //! - [`meaning`]: what a word means, from WordNet 3.1, and how an inflected word reaches its lemma.
 //! - [`daily`]: the board of the day, one per UTC date from a documented seed.
 //! - [`random`]: pinned, seedable random numbers; [`error`]: what a game can fail with.
+//! - [`files`]: files replaced whole, by rename (the records table, a hunt's state).
 
 pub mod daily;
 pub mod dice;
@@ -19,6 +20,7 @@ pub mod dictionary;
 pub mod die;
 pub mod error;
 pub mod face;
+pub mod files;
 pub mod game;
 pub mod game_board;
 pub mod meaning;

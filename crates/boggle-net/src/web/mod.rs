@@ -52,8 +52,8 @@ use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpListener;
 
-use super::protocol::{MAX_LINE, MAX_SERVER_LINE, ServerMsg, encode};
 use super::server::{Entrance, Heard, Incoming, Outgoing};
+use boggle_protocol::{MAX_LINE, MAX_SERVER_LINE, ServerMsg, encode};
 pub use http::Options;
 
 /// The page's markup; `{{PASSWORD}}` becomes `yes` or `no`.
@@ -175,7 +175,7 @@ async fn favicon_handler() -> Response {
 /// `GET /daily`: today's number, date and board as JSON (`boggle daily`'s
 /// day), so the page can name the day it plays and its share text.
 async fn daily_handler() -> Response {
-    match crate::solo::today() {
+    match boggle_game::daily::Daily::today() {
         Ok(day) => with_headers(StatusCode::OK, "application/json", daily_json(&day)),
         // Only a clock set before the first day gets here.
         Err(e) => with_headers(
@@ -198,7 +198,7 @@ async fn leaderboard_handler(State(app): State<App>, uri: Uri) -> Response {
     };
     let day = match day_asked(uri.query()) {
         Ok(Some(day)) => day,
-        Ok(None) => match crate::solo::today() {
+        Ok(None) => match boggle_game::daily::Daily::today() {
             Ok(today) => today.number,
             Err(e) => return text(StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")),
         },

@@ -4,13 +4,13 @@
 //! bytes a browser would.
 
 use super::*;
-use crate::protocol::{ClientMsg, Duplicates, ErrorCode, VERSION};
 use crate::room::RoomConfig;
 use crate::server::{Limits, Server, ServerConfig};
 use boggle_game::dictionary::Dictionary;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Rules;
 use boggle_game::word_find::WordFind;
+use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, VERSION};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;

@@ -19,6 +19,8 @@ pub mod codec;
 pub mod connection;
 pub mod message;
 pub mod names;
+#[cfg(test)]
+mod typescript;
 
 pub use bucket::Bucket;
 pub use codec::{ProtocolError, decode, decode_server, encode};

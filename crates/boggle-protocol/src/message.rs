@@ -30,6 +30,7 @@ pub const MAX_PLAYERS: usize = 1000;
 
 /// Whether words found by two or more players are cancelled at the end of a round.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Duplicates {
     /// The board game's rule: a word two players found scores for neither.
@@ -42,6 +43,7 @@ pub enum Duplicates {
 /// How a word's path may move from cell to cell, as the `welcome` names it,
 /// so a client traces a typed word the way the server will judge it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Moves {
     /// Any of the 8 neighbours (every preset but project4).
@@ -53,6 +55,7 @@ pub enum Moves {
 
 /// A message from a client to the server.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMsg {
     /// The first message: who joins which room.
@@ -90,6 +93,7 @@ pub enum ClientMsg {
 
 /// Why the server refuses something; the `code` of an `error` message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// The line is not a message of this protocol. Fatal.
@@ -147,6 +151,7 @@ impl ErrorCode {
 
 /// One player as the lobby shows them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct LobbyPlayer {
     /// Their name.
     pub name: String,
@@ -160,6 +165,7 @@ pub struct LobbyPlayer {
 
 /// A word with its points.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct WordPoints {
     /// The word, upper case.
     pub word: String,
@@ -177,6 +183,7 @@ fn is_false(value: &bool) -> bool {
 /// What a solo `hello` asks for: a private room of one, its round started by
 /// the player's `ready`, on the server's rules unless `daily`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Solo {
     /// Play today's board (UTC) under its rules (classic 4x4, 3 minutes).
     #[serde(default, skip_serializing_if = "is_false")]
@@ -194,6 +201,7 @@ pub struct Solo {
 
 /// A word a player found, in the results.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct FoundWord {
     /// The word, upper case.
     pub word: String,
@@ -205,6 +213,7 @@ pub struct FoundWord {
 
 /// One player's round.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PlayerResult {
     /// Their name.
     pub name: String,
@@ -223,6 +232,7 @@ pub struct PlayerResult {
 
 /// A word found by more than one player.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SharedWord {
     /// The word, upper case.
     pub word: String,
@@ -235,6 +245,7 @@ pub struct SharedWord {
 
 /// A message from the server to a client.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     /// The answer to a good `hello`.

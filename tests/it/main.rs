@@ -39,5 +39,6 @@ mod tui_records;
 mod versus;
 mod web_attacks;
 mod web_browser;
+mod web_check;
 mod word_find;
 mod word_lists;

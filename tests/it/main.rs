@@ -40,5 +40,6 @@ mod versus;
 mod web_attacks;
 mod web_browser;
 mod web_check;
+mod web_refusals;
 mod word_find;
 mod word_lists;

@@ -30,8 +30,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::browser::{
-    GUARD, Killed, axe_clean, browser, doc_screenshot, js, line_after, lines_of, phone_and_desk,
-    screenshot, visible, wait_js,
+    GUARD, Killed, axe_clean, browser, doc_screenshot, js, line_after, lines_of, no_page_errors,
+    phone_and_desk, screenshot, visible, wait_js,
 };
 
 use fantoccini::actions::{InputSource, PointerAction, TouchActions};
@@ -455,6 +455,9 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     doc_screenshot(&desk, "room-results-1280").await;
     axe_clean(&desk, "results").await;
 
+    no_page_errors(&phone, "in the room's round").await;
+    no_page_errors(&desk, "in the room's round").await;
+
     // The terminal player saw the same round end.
     line_after(&carl_lines, "results of round 1");
     let start = Instant::now();
@@ -844,6 +847,8 @@ async fn solo_daily_and_board_links_play_at_once() {
         "the solo seat rejoined on a server with a password",
     )
     .await;
+    no_page_errors(&phone, "in solo games").await;
+    no_page_errors(&desk, "in solo games").await;
     drop(locked);
     let _ = phone.close().await;
     let _ = desk.close().await;

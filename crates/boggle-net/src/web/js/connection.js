@@ -141,3 +141,12 @@ function close() {
 }
 
 setInterval(() => { if (link.welcomed) send({ type: "ping" }); }, PING_EVERY_MS);
+// A page put away (left, or kept to come back to) lets go of its
+// connection, so the room sees its player gone; shown again, it rejoins.
+addEventListener("pagehide", close);
+addEventListener("pageshow", (e) => {
+  if (e.persisted && link.welcomed && !link.ws) {
+    link.resuming = true;
+    connect();
+  }
+});

@@ -27,7 +27,7 @@ export function soloGame(solo) {
 /** @param {string} room */
 export function joinForm(room) {
   input("room").value = room.slice(0, MAX_ROOM);
-  input("name").value = input("name").value || input("home-name").value.trim();
+  input("name").value = input("name").value || state.name || input("home-name").value.trim();
   input("password").value = input("password").value || input("home-password").value;
   show("join");
 }
@@ -36,7 +36,8 @@ export function joinForm(room) {
 export function backHome() {
   endRound();
   Object.assign(state, { token: null, inRound: false, results: null });
-  show(state.solo || !state.room ? "home" : "join");
+  if (state.solo || !state.room) show("home");
+  else joinForm(state.room);
   for (const id of ["clock", "who"]) $(id).hidden = true;
   button("join-button").disabled = false;
 }

@@ -14,7 +14,9 @@ function unhandled(value) {
 }
 
 /** @param {string} text */
-const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".");
+const end = (text) => text + (/[.!?]$/.test(text) ? "" : ".");
+/** @param {string} text */
+const sentence = (text) => end(text.charAt(0).toUpperCase() + text.slice(1));
 
 /** Back to the start, saying `text`, `field` focused. @param {string} text @param {"name" | "room" | "password" | null} field */
 function refused(text, field) {
@@ -36,6 +38,7 @@ function again(text, label, token) {
 export function onError(msg) {
   const code = known(msg.code);
   const said = sentence(msg.message);
+  const why = end(msg.message);
   const where = state.solo ? "Your game" : "Your seat in room " + state.room;
   switch (code) {
     // Not fatal: the message was ignored, the game goes on.
@@ -55,11 +58,11 @@ export function onError(msg) {
     case "name_taken":
       return refused("The name " + state.name + " is taken in room " + state.room + ": choose another name.", "name");
     case "bad_name":
-      return refused("That name cannot be used: " + said, "name");
+      return refused("That name cannot be used: " + why, "name");
     case "bad_room":
-      return refused("That room name cannot be used: " + said, "room");
+      return refused("That room name cannot be used: " + why, "room");
     case "room_full":
-      return refused(said.replace(/\.$/, "") + ": choose another room.", "room");
+      return refused("Room " + state.room + " is full: choose another room.", "room");
     case "rounds_over":
       return refused("Room " + state.room + " has played all its rounds: choose another room.", "room");
     case "password":
@@ -69,16 +72,16 @@ export function onError(msg) {
     case "bad_message":
       return refused(said, null);
     case "too_many_rooms":
-      return refused("No new room can be made now: " + said, "room");
+      return refused("No new room can be made now: " + why, "room");
     case "server_full":
-      return again("The server is busy: " + said, "Try again", null);
+      return again("The server is busy: " + why, "Try again", null);
     // The seat is gone, or the connection was dropped: join again.
     case "bad_token":
       return again(where + " was given up while you were away.", state.solo ? "Play a new game" : "Join again", null);
     case "idle":
-      return again("Disconnected, " + msg.message + ".", "Join again", state.token);
+      return again("Disconnected: " + why, "Join again", state.token);
     case "too_many_messages":
-      return again("Disconnected: " + msg.message + ".", "Join again", state.token);
+      return again("Disconnected: far too many messages at once.", "Join again", state.token);
     // This page and the server do not understand each other.
     case "version":
     case "not_utf8":

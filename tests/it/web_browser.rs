@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use crate::browser::{
     GUARD, Killed, axe_clean, browser, doc_screenshot, js, line_after, lines_of, no_page_errors,
-    phone_and_desk, screenshot, visible, wait_js,
+    phone_and_desk, screenshot, visible, wait_js, web_server,
 };
 
 use fantoccini::actions::{InputSource, PointerAction, TouchActions};
@@ -469,28 +469,6 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     drop(carl);
     drop(chromedriver);
     drop(server);
-}
-
-/// The server binary with `--web` on loopback under classic rules (the
-/// built-in player list), its day's results in `data`, and the web page's
-/// address; `args` are added.
-fn web_server(data: &std::path::Path, args: &[&str]) -> (Killed, String) {
-    let mut server = Killed(
-        Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
-            .args(["--rules", "classic"])
-            .arg("--data")
-            .arg(data)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts"),
-    );
-    let lines = lines_of(server.0.stdout.take().expect("stdout"));
-    let web = line_after(&lines, "web page on ");
-    (server, web)
 }
 
 /// The cells' faces shown on the round's board, row-major.

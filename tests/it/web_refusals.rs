@@ -19,15 +19,14 @@
 //! Without a browser the tests skip with a reason, unless `CI=true`, where
 //! they fail instead.
 
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, Locator};
 use serde_json::json;
 
 use crate::browser::{
-    GUARD, Killed, browser, js, line_after, lines_of, no_page_errors, phone_and_desk, screenshot,
-    visible, wait_js,
+    GUARD, Killed, browser, js, no_page_errors, phone_and_desk, screenshot, visible, wait_js,
+    web_server,
 };
 use crate::common::cannot_run;
 
@@ -35,28 +34,12 @@ use crate::common::cannot_run;
 const BOARD: &str = "BENHLAUMITLZRGAN";
 const WORDS: &str = "eat\nbat\nben\nnag\n";
 
-/// `boggle serve --web` on loopback with `args`; its page's address.
+/// `boggle serve --web` on loopback with `args`, on [`BOARD`] and [`WORDS`]; its page's address.
 fn server(dir: &std::path::Path, args: &[&str]) -> (Killed, String) {
     let dict = dir.join("words.txt");
     std::fs::write(&dict, WORDS).expect("dictionary written");
-    let mut child = Killed(
-        Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
-            .args(["--rules", "classic", "--board", BOARD])
-            .arg("--dict")
-            .arg(&dict)
-            .arg("--data")
-            .arg(dir)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts"),
-    );
-    let lines = lines_of(child.0.stdout.take().expect("stdout"));
-    let web = line_after(&lines, "web page on ");
-    (child, web)
+    let dict = dict.to_str().expect("a UTF-8 path");
+    web_server(dir, &[&["--board", BOARD, "--dict", dict], args].concat())
 }
 
 /// Opens a room's link and joins it as `name` with `password`, as a
@@ -178,35 +161,38 @@ async fn a_refused_join_says_why_where_it_can_be_mended() {
         ],
     );
 
-    join(&desk, &web, "kitchen", "ann", "nope").await;
-    says(&desk, "password", "Wrong password.", "join", "password").await;
-    join(&desk, &web, "kitchen", "ann", &"x".repeat(5000)).await;
-    says(
-        &desk,
-        "too_long",
-        "That password is too long for the server.",
-        "join",
-        "password",
-    )
-    .await;
-    join(&desk, &web, "kitchen", "...", "sesame").await;
-    says(
-        &desk,
-        "bad_name",
-        "That name cannot be used: the name has no letter or digit.",
-        "join",
-        "name",
-    )
-    .await;
-    join(&desk, &web, "-", "ann", "sesame").await;
-    says(
-        &desk,
-        "bad_room",
-        "That room name cannot be used: the room name has no letter or digit.",
-        "join",
-        "room",
-    )
-    .await;
+    let long = "x".repeat(5000);
+    // (room, name, password): the code, what the page says, the field focused.
+    let refusals = [
+        (
+            ("kitchen", "ann", "nope"),
+            "password",
+            "Wrong password.",
+            "password",
+        ),
+        (
+            ("kitchen", "ann", long.as_str()),
+            "too_long",
+            "That password is too long for the server.",
+            "password",
+        ),
+        (
+            ("kitchen", "...", "sesame"),
+            "bad_name",
+            "That name cannot be used: the name has no letter or digit.",
+            "name",
+        ),
+        (
+            ("-", "ann", "sesame"),
+            "bad_room",
+            "That room name cannot be used: the room name has no letter or digit.",
+            "room",
+        ),
+    ];
+    for ((room, name, password), code, text, field) in refusals {
+        join(&desk, &web, room, name, password).await;
+        says(&desk, code, text, "join", field).await;
+    }
 
     // ann sits in the kitchen; the room seats one.
     join(&desk, &web, "kitchen", "ann", "sesame").await;

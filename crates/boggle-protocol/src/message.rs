@@ -62,7 +62,7 @@ pub enum ClientMsg {
     Hello {
         /// Must equal [`VERSION`].
         version: u32,
-        /// The player's name (validated by [`check_name`]).
+        /// The player's name (validated by [`check_name`](crate::names::check_name)).
         name: String,
         /// The room (default `main`).
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -92,6 +92,28 @@ pub fn line_after(lines: &mpsc::Receiver<String>, prefix: &str) -> String {
     }
 }
 
+/// The server binary with `--web` on loopback under classic rules (the
+/// built-in player list), its day's results in `data`, and the web page's
+/// address; `args` are added.
+pub fn web_server(data: &Path, args: &[&str]) -> (Killed, String) {
+    let mut server = Killed(
+        std::process::Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
+            .args(["--rules", "classic"])
+            .arg("--data")
+            .arg(data)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the server starts"),
+    );
+    let lines = lines_of(server.0.stdout.take().expect("stdout"));
+    let web = line_after(&lines, "web page on ");
+    (server, web)
+}
+
 /// chromedriver on a free port, with two headless sessions on it: a phone
 /// (360 px) and a desk (1280 px). `None` when they cannot start, after
 /// saying why (and failing under `CI=true`).

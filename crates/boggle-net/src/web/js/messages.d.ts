@@ -47,7 +47,7 @@ export type ClientMsg = { "type": "hello",
  */
 version: number,
 /**
- * The player's name (validated by [`check_name`]).
+ * The player's name (validated by [`check_name`](crate::names::check_name)).
  */
 name: string,
 /**

@@ -28,7 +28,7 @@ use boggle_game::dictionary::DictionaryError;
 use boggle_game::game_board::BoardError;
 use boggle_game::meaning::MeaningsError;
 use boggle_game::rules::{Preset, RulesError};
-use boggle_net::protocol::{ErrorCode, ProtocolError};
+use boggle_protocol::{ErrorCode, ProtocolError};
 use boggle_prove::classes::BucketError;
 use boggle_prove::{BadBoard, BadMarker, BadParams, BadRecord, Estimate, ProveError, ThreadsError};
 

@@ -21,10 +21,10 @@ use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Preset;
 use boggle_game::word_find::WordFind;
 use boggle_net::leaderboard::Leaderboard;
-use boggle_net::protocol::{Duplicates, MAX_PLAYERS};
 use boggle_net::room::RoomConfig;
 use boggle_net::server::{Limits, Server, ServerConfig};
 use boggle_net::web::{Options, Web};
+use boggle_protocol::{Duplicates, MAX_PLAYERS};
 
 /// The port `boggle serve` listens on and `boggle join HOST` connects to
 /// when none is given.

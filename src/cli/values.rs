@@ -8,7 +8,7 @@
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::{Level, WordsCounted};
 use boggle_game::rules::Preset;
-use boggle_net::protocol::Duplicates;
+use boggle_protocol::Duplicates;
 
 use boggle_best::Objective;
 use clap::ValueEnum;

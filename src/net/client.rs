@@ -15,7 +15,8 @@ use super::link::{Link, LinkEvent};
 use super::seat::SeatFile;
 use crate::tui::terminal::TerminalError;
 use boggle_engine::plural;
-use boggle_net::protocol::{ClientMsg, ErrorCode, LobbyPlayer, ServerMsg, WordPoints, clean};
+use boggle_protocol::names::clean;
+use boggle_protocol::{ClientMsg, ErrorCode, LobbyPlayer, ServerMsg, WordPoints};
 
 /// Why `boggle join` ended, other than the player leaving or the room's
 /// last round being over. The server's words pass through [`clean`]: no

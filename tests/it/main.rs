@@ -39,5 +39,7 @@ mod tui_records;
 mod versus;
 mod web_attacks;
 mod web_browser;
+mod web_check;
+mod web_refusals;
 mod word_find;
 mod word_lists;

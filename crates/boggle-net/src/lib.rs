@@ -1,11 +1,10 @@
-//! The server side of the networked game (`boggle serve`): the
-//! line-delimited JSON protocol, each room's pure state machine, the limits,
-//! the tokio server that carries rooms over TCP, and the browser's way in.
-//! The clients (`boggle join`, line mode and full screen) live in the
-//! `boggle` crate, over [`protocol`], [`connection`] and [`limits`].
+//! The server side of the networked game (`boggle serve`): each room's
+//! pure state machine, the limits, the tokio server that carries rooms over
+//! TCP, and the browser's way in. The protocol it speaks (the messages,
+//! their framing, the names) is the `boggle_protocol` crate's, which the
+//! clients (`boggle join`, line mode and full screen, in the `boggle`
+//! crate) share without building anything of this one.
 //!
-//! - [`protocol`]: the messages, their decoder and the checks on names and text.
-//! - [`connection`]: the framing both ends share: whole lines under a cap, written in time.
 //! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
 //! - [`limits`]: what the server allows: sizes, rates, times, queues, per address.
 //! - `outbox`: each client's send queue, bounded in bytes.
@@ -13,14 +12,11 @@
 //! - [`server`]: sockets, rooms by name, the limits applied, timers and shutdown.
 //! - [`web`]: the browser's way in: the page and a WebSocket into the server's rooms.
 //!
-//! Each uses only those above it in this list (`web` uses `server`,
-//! `connection` and `protocol`).
+//! Each uses only those above it in this list (`web` uses `server`).
 
-pub mod connection;
 pub mod leaderboard;
 pub mod limits;
 pub(crate) mod outbox;
-pub mod protocol;
 pub mod room;
 pub mod server;
 pub mod solo;

@@ -34,16 +34,15 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 
-use super::connection::{Connection, Line, LineReader, LineWriter, Peer};
 use super::leaderboard::Leaderboard;
 pub use super::limits::Limits;
-use super::limits::{AddressLimiter, PerAddress, Place, Throttled};
+use super::limits::{AddressLimiter, PerAddress, Place, Throttled, constant_time_eq};
 use super::outbox::{Budget, Encoded, Kind, Outbox};
-use super::protocol::{
-    self, ClientMsg, ErrorCode, ServerMsg, Solo, check_room, constant_time_eq, encode, name_key,
-};
 use super::room::{ConnId, Refusal, Room, RoomConfig};
 use boggle_game::random;
+use boggle_protocol::connection::{Connection, Line, LineReader, LineWriter, Peer};
+use boggle_protocol::names::{check_room, name_key};
+use boggle_protocol::{self as protocol, Bucket, ClientMsg, ErrorCode, ServerMsg, Solo, encode};
 
 /// Everything a server needs.
 #[derive(Clone, Debug)]
@@ -565,7 +564,7 @@ struct Session<'a> {
     ip: IpAddr,
     conn: ConnId,
     client: &'a Client,
-    bucket: super::limits::Bucket,
+    bucket: Bucket,
     strikes: u32,
     /// The time to say hello runs from the connection, whatever comes first.
     hello_by: tokio::time::Instant,
@@ -587,7 +586,7 @@ impl<'a> Session<'a> {
             ip,
             conn,
             client,
-            bucket: super::limits::Bucket::new(limits.rate_per_sec, limits.burst, Instant::now()),
+            bucket: Bucket::new(limits.rate_per_sec, limits.burst, Instant::now()),
             strikes: 0,
             hello_by: tokio::time::Instant::now() + limits.hello_timeout,
         }

@@ -13,17 +13,17 @@
 //! [`Game`]: boggle_game::Game
 
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
-use boggle_game::daily::{self, Daily, DateError};
+use boggle_game::daily::{self, Daily};
 use boggle_game::dictionary::{Dictionary, Level, WordList};
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Rules;
 use boggle_game::word_find::WordFind;
 
 use super::leaderboard::{DailyRecord, Leaderboard};
-use super::protocol::{Duplicates, Solo};
 use super::room::RoomConfig;
+use boggle_protocol::{Duplicates, Solo};
 
 /// The settings of a solo room asked for with `solo`, from the server's `base`.
 /// A board, size or level that cannot be played is refused with the reason.
@@ -36,7 +36,7 @@ pub fn config(
     let computer = solo.computer.as_deref().map(level).transpose()?;
     let mut record = None;
     let (word_find, board, time) = if solo.daily {
-        let day = today().map_err(|e| e.to_string())?;
+        let day = Daily::today().map_err(|e| e.to_string())?;
         record = results.map(|results| DailyRecord {
             day: day.number,
             results: Arc::clone(results),
@@ -121,14 +121,6 @@ fn level(name: &str) -> Result<Level, String> {
     }
 }
 
-/// Today's board (UTC) by the system clock: the server's "Today's board".
-pub fn today() -> Result<Daily, DateError> {
-    let seconds = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_secs());
-    Daily::at_unix_seconds(seconds)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,7 +165,7 @@ mod tests {
             ..Solo::default()
         };
         let config = config(&base(), &solo, None).unwrap();
-        assert_eq!(config.board, Some(today().unwrap().board));
+        assert_eq!(config.board, Some(Daily::today().unwrap().board));
         assert_eq!(*config.word_find.rules(), Daily::rules());
         assert_eq!(config.time, Duration::from_secs(180));
     }

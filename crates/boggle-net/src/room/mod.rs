@@ -17,9 +17,11 @@ use boggle_game::random::GameRng;
 use boggle_game::word_find::WordFind;
 
 use super::leaderboard::{DailyRecord, DayResult};
-use super::protocol::{
-    Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, NameKey, PlayerResult, SHARED_NAMES,
-    SHARED_SHOWN, ServerMsg, SharedWord, WordPoints, check_name, name_key, words_listed,
+use boggle_game::rules::MoveRule;
+use boggle_protocol::names::{NameKey, check_name, name_key};
+use boggle_protocol::{
+    Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, Moves, PlayerResult, SHARED_NAMES,
+    SHARED_SHOWN, ServerMsg, SharedWord, WordPoints, words_listed,
 };
 
 /// Which connection a message comes from or goes to (the server numbers them).
@@ -287,12 +289,12 @@ impl Room {
         };
         let player = &self.players[index];
         let welcome = ServerMsg::Welcome {
-            version: super::protocol::VERSION,
+            version: boggle_protocol::VERSION,
             room: self.name.clone(),
             name: player.name.clone(),
             token: player.token.clone(),
             rules: self.config.word_find.rules().preset.to_string(),
-            moves: self.config.word_find.rules().moves.into(),
+            moves: moves(self.config.word_find.rules().moves),
             rounds: self.config.rounds,
             min_players: self.config.min_players,
             duplicates: self.config.duplicates,
@@ -790,6 +792,14 @@ fn round_start(round: u32, player: &Player, deadline: Instant, now: Instant) -> 
         remaining_ms: u64::try_from(remaining.as_millis()).unwrap_or(u64::MAX),
         found,
         score,
+    }
+}
+
+/// The rules' move rule as the `welcome` names it to clients.
+fn moves(rule: MoveRule) -> Moves {
+    match rule {
+        MoveRule::EightNeighbours => Moves::EightNeighbours,
+        MoveRule::NoUp => Moves::NoUp,
     }
 }
 

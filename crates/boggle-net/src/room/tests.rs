@@ -339,8 +339,8 @@ fn churn_makes_one_lobby_each_tenth_of_a_second() {
 /// few names per shared word, and say how many there were.
 #[test]
 fn the_results_of_a_crowded_big_board_stay_small() {
-    use crate::protocol::{MAX_SERVER_LINE, encode};
     use boggle_game::dictionary::Dictionary;
+    use boggle_protocol::{MAX_SERVER_LINE, encode};
     let mut rules = Rules::preset(boggle_game::rules::Preset::Algs4);
     rules.rows = 10;
     rules.cols = 10;

@@ -225,8 +225,9 @@ fn log_to_stderr() {
 
 /// Runs the server until SIGINT, SIGTERM or SIGHUP, or the web listener fails.
 pub fn run(args: &ServeArgs) -> Result<(), CliError> {
-    let config = config(args)?;
+    // First: opening the results file may already have something to say.
     log_to_stderr();
+    let config = config(args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -162,6 +162,27 @@ pub(crate) fn todays_words() -> Vec<String> {
     words
 }
 
+/// A `hello` as `name`: into `room`, or with `solo`.
+fn hello(name: &str, room: Option<&str>, solo: Option<Solo>) -> ClientMsg {
+    ClientMsg::Hello {
+        version: VERSION,
+        name: name.into(),
+        room: room.map(str::to_string),
+        password: None,
+        token: None,
+        solo,
+    }
+}
+
+/// Today's board, for the seat `player` names (a new one without).
+fn daily(player: Option<&str>) -> Option<Solo> {
+    Some(Solo {
+        daily: true,
+        player: player.map(str::to_string),
+        ..Solo::default()
+    })
+}
+
 /// What one daily game told its player.
 struct Played {
     /// The `daily` message's fields, if one came.
@@ -174,19 +195,7 @@ struct Played {
 /// hello, ready, `words`, done, the results.
 async fn play_daily(addr: SocketAddr, name: &str, player: Option<&str>, words: &[&str]) -> Played {
     let mut peer = Peer::connect(addr).await;
-    peer.send(&ClientMsg::Hello {
-        version: VERSION,
-        name: name.into(),
-        room: None,
-        password: None,
-        token: None,
-        solo: Some(Solo {
-            daily: true,
-            player: player.map(str::to_string),
-            ..Solo::default()
-        }),
-    })
-    .await;
+    peer.send(&hello(name, None, daily(player))).await;
     peer.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
     // The `daily` message comes before the lobby, if at all.
     let daily = match peer
@@ -353,27 +362,32 @@ fn sqlite_file(dir: &Path, sql: &str) {
 #[test]
 fn a_foreign_or_unknown_results_file_is_refused_and_left_as_it_was() {
     let dir = TempDir::new("store-foreign");
-    let foreign = dir.path().join("foreign");
-    sqlite_file(
-        &foreign,
-        "CREATE TABLE grades (pupil TEXT, mark INTEGER); INSERT INTO grades VALUES ('ann', 5);",
-    );
-    let said = refused(&foreign, "another program's database");
-    assert!(said.contains("not this program's"), "{said}");
-    let negative = dir.path().join("negative");
-    sqlite_file(
-        &negative,
-        "CREATE TABLE daily_results (day INTEGER); PRAGMA user_version = -5;",
-    );
-    let said = refused(&negative, "a negative schema version");
-    assert!(!said.contains("newer"), "{said}");
-    let newer = dir.path().join("newer");
-    sqlite_file(
-        &newer,
-        "CREATE TABLE daily_results (day INTEGER); PRAGMA user_version = 99;",
-    );
-    let said = refused(&newer, "a newer schema");
-    assert!(said.contains("newer"), "{said}");
+    // What each file holds, and what the one line must (or must not) say.
+    for (what, sql, says, not) in [
+        (
+            "another program's database",
+            "CREATE TABLE grades (pupil TEXT, mark INTEGER); INSERT INTO grades VALUES ('ann', 5);",
+            "not this program's",
+            "newer",
+        ),
+        (
+            "a negative schema version",
+            "CREATE TABLE daily_results (day INTEGER); PRAGMA user_version = -5;",
+            "never wrote",
+            "newer",
+        ),
+        (
+            "a newer schema",
+            "CREATE TABLE daily_results (day INTEGER); PRAGMA user_version = 99;",
+            "newer",
+            "never wrote",
+        ),
+    ] {
+        let data = dir.path().join(what.replace(' ', "-"));
+        sqlite_file(&data, sql);
+        let said = refused(&data, what);
+        assert!(said.contains(says) && !said.contains(not), "{what}: {said}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -457,15 +471,7 @@ async fn keep_playing(
     stop: Arc<AtomicBool>,
 ) -> (Peer, Vec<Sample>) {
     let mut peer = Peer::connect(addr).await;
-    peer.send(&ClientMsg::Hello {
-        version: VERSION,
-        name: name.into(),
-        room: Some(room.into()),
-        password: None,
-        token: None,
-        solo: None,
-    })
-    .await;
+    peer.send(&hello(name, Some(room), None)).await;
     peer.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
     peer.send(&ClientMsg::Ready).await;
     peer.until(|m| matches!(m, ServerMsg::RoundStart { .. }))
@@ -624,18 +630,7 @@ async fn a_locked_results_file_stalls_no_room_and_loses_no_result() {
         let at = Instant::now();
         // Each from an address of its own, under the per-address cap.
         let mut peer = connect_from(addr, n).await;
-        peer.send(&ClientMsg::Hello {
-            version: VERSION,
-            name: name.clone(),
-            room: None,
-            password: None,
-            token: None,
-            solo: Some(Solo {
-                daily: true,
-                ..Solo::default()
-            }),
-        })
-        .await;
+        peer.send(&hello(&name, None, daily(None))).await;
         peer.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
         peer.send(&ClientMsg::Ready).await;
         peer.until(|m| matches!(m, ServerMsg::RoundStart { .. }))

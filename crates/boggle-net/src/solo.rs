@@ -186,9 +186,6 @@ mod tests {
             size: Some((5, 5)),
             ..Solo::default()
         };
-        assert_eq!(
-            config(&base(), &five).unwrap().word_find.rules().rows,
-            5
-        );
+        assert_eq!(config(&base(), &five).unwrap().word_find.rules().rows, 5);
     }
 }

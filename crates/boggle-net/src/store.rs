@@ -177,7 +177,9 @@ impl Drop for Open {
     fn drop(&mut self) {
         let mut queue = lock(&self.0.queue);
         queue.closing = true;
-        queue.give_up_at.get_or_insert_with(|| Instant::now() + RETRY_FOR);
+        queue
+            .give_up_at
+            .get_or_insert_with(|| Instant::now() + RETRY_FOR);
         drop(queue);
         self.0.wake.notify_all();
     }
@@ -541,7 +543,11 @@ fn run(inner: &Inner, mut file: ResultsFile) {
     let mut queue = lock(&inner.queue);
     queue.stopped = true;
     for row in std::mem::take(&mut queue.writes) {
-        give_up(&row, "retries", "the server stopped before it could be written");
+        give_up(
+            &row,
+            "retries",
+            "the server stopped before it could be written",
+        );
     }
     queue.reads.clear();
     gauge(&queue);

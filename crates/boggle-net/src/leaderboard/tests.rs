@@ -18,7 +18,10 @@ fn attempt(day: u32, seat: &str, name: &str, points: Option<u32>) -> Attempt {
 }
 
 fn names(top: &Top) -> Vec<(String, u32)> {
-    top.rows.iter().map(|r| (r.name.clone(), r.points)).collect()
+    top.rows
+        .iter()
+        .map(|r| (r.name.clone(), r.points))
+        .collect()
 }
 
 #[test]
@@ -30,8 +33,11 @@ fn a_reopened_file_keeps_its_rows_and_a_seats_first_result_stays() {
     file.put(&[attempt(7, "a", "ann", Some(10))]).unwrap();
     // A second result for the seat does not replace its first.
     file.put(&[attempt(7, "a", "ann", Some(99))]).unwrap();
-    file.put(&[attempt(7, "b", "bob", Some(12)), attempt(8, "a", "ann", Some(1))])
-        .unwrap();
+    file.put(&[
+        attempt(7, "b", "bob", Some(12)),
+        attempt(8, "a", "ann", Some(1)),
+    ])
+    .unwrap();
     drop(file);
     let file = ResultsFile::open_dir(&dir).unwrap();
     assert_eq!(
@@ -69,7 +75,10 @@ fn the_top_is_ten_long_and_read_through_the_index_without_sorting_the_day() {
         steps.iter().any(|s| s.contains("USING INDEX daily_top")),
         "{steps:?}"
     );
-    assert!(!steps.iter().any(|s| s.contains("TEMP B-TREE")), "{steps:?}");
+    assert!(
+        !steps.iter().any(|s| s.contains("TEMP B-TREE")),
+        "{steps:?}"
+    );
 }
 
 #[test]
@@ -126,9 +135,11 @@ fn a_first_schema_file_is_migrated_with_its_rows() {
     );
     let marks: (i64, i64) = file
         .conn()
-        .query_row("SELECT * FROM pragma_user_version, pragma_application_id", [], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .query_row(
+            "SELECT * FROM pragma_user_version, pragma_application_id",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .unwrap();
     assert_eq!(marks, (LATEST, APPLICATION_ID));
 }
@@ -137,8 +148,11 @@ fn a_first_schema_file_is_migrated_with_its_rows() {
 fn malformed_rows_are_skipped_and_counted_never_the_day() {
     let tmp = tempfile::tempdir().unwrap();
     let mut file = ResultsFile::open_dir(tmp.path()).unwrap();
-    file.put(&[attempt(5, "a", "ann", Some(5)), attempt(5, "e", "eve", Some(2))])
-        .unwrap();
+    file.put(&[
+        attempt(5, "a", "ann", Some(5)),
+        attempt(5, "e", "eve", Some(2)),
+    ])
+    .unwrap();
     file.conn()
         .execute_batch(&format!(
             "INSERT INTO daily_attempts VALUES
@@ -190,7 +204,10 @@ fn another_programs_or_an_unknown_database_is_refused_and_left_as_it_was() {
         assert!(!err.to_string().contains("newer"), "{sql}: {err}");
     }
     let err = refused_and_kept("CREATE TABLE daily_results (day); PRAGMA user_version = 99;");
-    assert!(matches!(err, StoreError::Newer { found: 99, .. }), "{err:?}");
+    assert!(
+        matches!(err, StoreError::Newer { found: 99, .. }),
+        "{err:?}"
+    );
 }
 
 #[test]

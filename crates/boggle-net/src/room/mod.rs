@@ -23,8 +23,8 @@ use boggle_game::word_find::WordFind;
 use boggle_game::rules::MoveRule;
 use boggle_protocol::names::{NameKey, check_name, name_key};
 use boggle_protocol::{
-    DailyStatus, DayScore, Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, Moves, PlayerResult, SHARED_NAMES,
-    SHARED_SHOWN, ServerMsg, SharedWord, WordPoints, words_listed,
+    DailyStatus, DayScore, Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, Moves,
+    PlayerResult, SHARED_NAMES, SHARED_SHOWN, ServerMsg, SharedWord, WordPoints, words_listed,
 };
 
 /// Which connection a message comes from or goes to (the server numbers them).

@@ -612,7 +612,11 @@ fn a_daily_rooms_first_round_yields_its_result_and_later_rounds_are_practice() {
     let t0 = Instant::now();
     room.join(1, "ann", None, "t1".into(), t0).expect("joins");
     let out = room.drain();
-    assert_eq!(out[1].msg, game.to_msg(), "the daily message follows the welcome");
+    assert_eq!(
+        out[1].msg,
+        game.to_msg(),
+        "the daily message follows the welcome"
+    );
     // Two rounds: the first is scored, the second (a replay) is not.
     for (round, words) in [(0u64, &["BAT"][..]), (1, &["BAT", "EAT"][..])] {
         let start = t0 + Duration::from_secs(100 * round);

@@ -39,7 +39,11 @@ fn listed(store: &Store, n: usize) -> Vec<(String, u32)> {
     loop {
         let top = store.cached_top(DAY).unwrap_or_default();
         if top.rows.len() == n {
-            return top.rows.iter().map(|r| (r.name.clone(), r.points)).collect();
+            return top
+                .rows
+                .iter()
+                .map(|r| (r.name.clone(), r.points))
+                .collect();
         }
         assert!(Instant::now() < give_up, "{top:?}");
         std::thread::sleep(Duration::from_millis(20));
@@ -124,7 +128,9 @@ fn attempts_are_capped_per_address_and_per_day() {
     assert_eq!(status('e', v6(2)), DailyStatus::Capped, "the day's cap");
     // A capped game is not an attempt: the seat is not taken.
     assert_eq!(
-        store.begin(DAY, Some(&seat('c')), "p", ip(9), seat('x')).status,
+        store
+            .begin(DAY, Some(&seat('c')), "p", ip(9), seat('x'))
+            .status,
         DailyStatus::Capped
     );
 }

@@ -37,15 +37,12 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 pub use super::limits::Limits;
 use super::limits::{AddressLimiter, PerAddress, Place, Throttled, constant_time_eq};
 use super::outbox::{Budget, Encoded, Kind, Outbox};
-use super::room::{ConnId, DailyGame, Refusal, Room, RoomConfig};
+use super::room::{ConnId, Refusal, Room, RoomConfig};
 use super::store::Store;
 use boggle_game::random;
 use boggle_protocol::connection::{Connection, Line, LineReader, LineWriter, Peer};
 use boggle_protocol::names::{check_name, check_room, name_key};
-use boggle_protocol::{
-    self as protocol, Bucket, ClientMsg, DailyStatus, ErrorCode, ServerMsg, Solo, encode,
-    is_player_token,
-};
+use boggle_protocol::{self as protocol, Bucket, ClientMsg, ErrorCode, ServerMsg, Solo, encode};
 
 /// Everything a server needs.
 #[derive(Clone, Debug)]
@@ -855,7 +852,9 @@ fn hello(
     if let (Some(day), Some(solo)) = (day, &asked.solo)
         && check_name(asked.name).is_ok()
     {
-        let game = daily_game(shared, day, solo, asked.name, ip);
+        let store = shared.config.store.as_ref();
+        let player = solo.player.as_deref();
+        let game = super::store::daily_game(store, day, player, asked.name, ip, fresh_token());
         guard.room.set_daily(game);
     }
     if let Err(refusal) = seat(&mut guard, conn, &asked, client, now) {
@@ -872,24 +871,6 @@ fn hello(
     }
     drop(guard);
     Ok((key, slot))
-}
-
-/// A daily game's meaning for the seat `solo.player` names: the store
-/// decides it, or, on a server that keeps no results, it is not kept.
-fn daily_game(shared: &Shared, day: u32, solo: &Solo, name: &str, ip: IpAddr) -> DailyGame {
-    let player = solo.player.as_deref();
-    match &shared.config.store {
-        Some(store) => store.begin(day, player, name, ip, fresh_token()),
-        None => DailyGame {
-            day,
-            player: player
-                .filter(|p| is_player_token(p))
-                .map_or_else(fresh_token, str::to_string),
-            status: DailyStatus::Unkept,
-            listed_as: None,
-            first: None,
-        },
-    }
 }
 
 /// The throttle on an address's wrong guesses, then the password.

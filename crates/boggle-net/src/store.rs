@@ -477,6 +477,30 @@ impl Store {
     }
 }
 
+/// A daily game's meaning for the seat `player` names, from `store`, or,
+/// on a server that keeps no results, not kept (the token still kept or given).
+pub fn daily_game(
+    store: Option<&Store>,
+    day: u32,
+    player: Option<&str>,
+    name: &str,
+    ip: IpAddr,
+    fresh: String,
+) -> DailyGame {
+    match store {
+        Some(store) => store.begin(day, player, name, ip, fresh),
+        None => DailyGame {
+            day,
+            player: player
+                .filter(|p| is_player_token(p))
+                .map_or(fresh, str::to_string),
+            status: DailyStatus::Unkept,
+            listed_as: None,
+            first: None,
+        },
+    }
+}
+
 /// Sets the queue's gauge.
 fn gauge(queue: &Queue) {
     metrics::gauge!("boggle_store_queue").set((queue.writes.len() + queue.reads.len()) as f64);

@@ -1,7 +1,7 @@
 # The two commands README names are `make run` and `make test`.
 CARGO ?= cargo
 
-.PHONY: all build run test slurm-check bench fuzz reference clean
+.PHONY: all build run test web-check web-protocol slurm-check bench fuzz reference clean
 
 # The reference files live outside the repository (../shared in the project's workspace).
 BOGGLE_REFERENCE ?= ../shared
@@ -15,13 +15,28 @@ run: build
 	./target/release/boggle
 
 # Every crate of the workspace: formatting, lints, unit and integration
-# tests, doctests, and the docs built with warnings denied.
+# tests (the page's TypeScript check among them: tests/it/web_check.rs),
+# doctests, and the docs built with warnings denied.
 test:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+
+# The TypeScript compiler checks the page's JavaScript alone (strict, JSDoc
+# types, nothing emitted); `cd tests/web && npm ci` installs it at the
+# version tests/web/package-lock.json pins.
+TSC = tests/web/node_modules/.bin/tsc
+web-check:
+	@test -x $(TSC) || { echo "make web-check: no $(TSC): run (cd tests/web && npm ci)" >&2; exit 2; }
+	$(TSC) -p crates/boggle-net/src/web/js
+
+# Writes the page's view of the protocol (crates/boggle-net/src/web/js/
+# messages.d.ts and protocol.js) from the protocol's Rust types; a test fails
+# while the checked-in files differ from what the types generate.
+web-protocol:
+	BOGGLE_REGENERATE=1 $(CARGO) test -p boggle-protocol --lib typescript
 
 # deploy/slurm-array.sh and deploy/slurm-hunt.sh through a throwaway one-node Slurm cluster (installs
 # slurm-wlm and munge as root where missing); DICT, SIZE, ABOVE, SHARDS override.

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use boggle::{Dictionary, GameBoard, QReads, Rules, WordFind};
-use boggle_net::protocol::{ClientMsg, ServerMsg, VERSION, encode};
+use boggle_protocol::{ClientMsg, ServerMsg, VERSION, encode};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};

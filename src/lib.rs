@@ -8,19 +8,18 @@
 //! [`WordFind`], [`Game`] and their modules ([`die`], [`game_board`], ...).
 //!
 //! This crate keeps what a player or a script touches:
-//! - [`modes`]: the console game, versus, Boggle-ish, best-board search, benchmark.
+//! - [`modes`]: the console game, versus, Boggle-ish, benchmark.
 //! - [`player`]: reading what the player types, and the clock of a timed turn.
 //! - [`tui`]: the full-screen terminal game.
 //! - [`net`]: the network game's clients (`boggle join`); the server is `boggle-net`.
 //! - [`cli`]: the command line, its subcommands and board files.
 //! - [`xdg`]: the program's folders under the user's home (records, kept seats).
-//! - [`files`]: files replaced whole, by rename (the records, a hunt's state).
 //!
-//! Beneath: `boggle-engine` (the search), `boggle-prove` (the proof of the
-//! best boards), `boggle-game` (the design's classes), `boggle-net` (the server).
+//! Beneath: `boggle-engine` (the search), `boggle-best` (the search for the
+//! best boards), `boggle-prove` (the proof of the best boards), `boggle-game`
+//! (the design's classes), `boggle-net` (the server).
 
 pub mod cli;
-pub mod files;
 pub mod modes;
 pub mod net;
 pub mod player;

@@ -3,7 +3,8 @@
 //! that decodes to the same message; names that pass the check are printable.
 #![no_main]
 
-use boggle_net::protocol::{self, ClientMsg};
+use boggle_protocol::names::{check_name, clean, is_printable};
+use boggle_protocol::{self as protocol, ClientMsg};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,9 +15,9 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(line.matches('\n').count(), 1, "one line: {line:?}");
     assert_eq!(protocol::decode(line.as_bytes()).as_ref(), Ok(&msg));
     if let ClientMsg::Hello { name, .. } = &msg {
-        if protocol::check_name(name).is_none() {
-            assert!(name.chars().all(protocol::is_printable));
-            assert_eq!(protocol::clean(name), *name);
+        if check_name(name).is_ok() {
+            assert!(name.chars().all(is_printable));
+            assert_eq!(clean(name), *name);
         }
     }
     let _ = protocol::decode_server(data);

@@ -1,5 +1,5 @@
 //! `boggle best`: the command-line glue for the board search in
-//! [`crate::modes::best`]: its flags, the progress line on stderr, Ctrl-C, and the
+//! [`boggle_best`]: its flags, the progress line on stderr, Ctrl-C, and the
 //! report of the best boards as text or JSON on stdout.
 
 use std::io::{self, BufWriter, Write};
@@ -14,10 +14,10 @@ use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
 use super::hunt::{HuntArgs, Search};
 use super::values::{self, ObjectiveArg};
 use super::{CliError, UsageError};
-use crate::modes::best::{
-    self, Budget, Objective, Options, Progress, Ranked, Schedule, Space, SpaceOf, letters,
-};
 use crate::player::signals::{self, OnSignal};
+use boggle_best::{
+    self as best, Budget, Objective, Options, Progress, Ranked, Schedule, Space, SpaceOf, letters,
+};
 use boggle_engine::plural;
 use boggle_game::error::Error;
 use boggle_game::rules::{Preset, Rules};

@@ -30,7 +30,7 @@ pub fn run(args: &DailyArgs) -> Result<(), CliError> {
     let day = match &args.date {
         Some(day) => day.clone(),
         // Only a clock set before 2026 has no board today.
-        None => boggle_net::solo::today().map_err(CliError::Daily)?,
+        None => Daily::today().map_err(CliError::Daily)?,
     };
     let mut out = io::stdout().lock();
     write_day(&mut out, &day).map_err(|e| Error::Output(e).into())

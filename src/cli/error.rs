@@ -21,7 +21,7 @@ use crate::tui::terminal::TerminalError;
 use boggle_game::dictionary::DictionaryError;
 use boggle_prove::ProveError;
 
-use crate::modes::best::hunt::HuntError;
+use boggle_best::hunt::HuntError;
 
 /// What a run of the command line failed with.
 #[derive(Debug, thiserror::Error)]
@@ -128,6 +128,9 @@ pub enum CliError {
     /// `boggle best --hunt` or `--merge`: the hunt's files cannot be used.
     #[error(transparent)]
     Hunt(HuntError),
+    /// The meanings built into the binary cannot be read (a broken build).
+    #[error("cannot read the built-in meanings")]
+    Meanings(#[source] &'static boggle_game::meaning::MeaningsError),
     /// `boggle join`: the server refused or closed, or its connection failed.
     #[error("{addr}")]
     Join {

@@ -17,17 +17,18 @@ use std::time::Duration;
 use super::board_file::{BoardFileError, BoardProblem, BoardSyntaxError, Dimension};
 use super::{CliError, UsageError, chain};
 use crate::modes::bench::Totals;
-use crate::modes::best::SpaceError;
-use crate::modes::best::hunt::HuntError;
 use crate::net::client::{Dropped, JoinError, LinkError};
 use crate::tui::records::RecordsError;
 use crate::tui::terminal::TerminalError;
+use boggle_best::SpaceError;
+use boggle_best::hunt::HuntError;
 use boggle_engine::search::Exhausted;
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::DictionaryError;
 use boggle_game::game_board::BoardError;
+use boggle_game::meaning::MeaningsError;
 use boggle_game::rules::{Preset, RulesError};
-use boggle_net::protocol::{ErrorCode, ProtocolError};
+use boggle_protocol::{ErrorCode, ProtocolError};
 use boggle_prove::classes::BucketError;
 use boggle_prove::{BadBoard, BadMarker, BadParams, BadRecord, Estimate, ProveError, ThreadsError};
 
@@ -640,7 +641,19 @@ fn cli(prev: Option<&CliError>) -> Option<CliError> {
         Some(E::Join { .. }) => E::Hunt(HuntError::Locked {
             path: path("hunt/hunt-0.lock"),
         }),
-        Some(E::Hunt(_)) => return None,
+        Some(E::Hunt(_)) => E::Meanings(Box::leak(Box::new(MeaningsError::Malformed { line: 3 }))),
+        Some(E::Meanings(_)) => return None,
+    })
+}
+
+fn meanings(prev: Option<&MeaningsError>) -> Option<MeaningsError> {
+    Some(match prev {
+        None => MeaningsError::Unpack(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "bad gzip header",
+        )),
+        Some(MeaningsError::Unpack(_)) => MeaningsError::Malformed { line: 3 },
+        Some(MeaningsError::Malformed { .. }) => return None,
     })
 }
 
@@ -693,6 +706,7 @@ fn no_message_repeats_its_source_and_no_line_says_a_thing_twice() {
         check_all(walk(usage)),
         check_all(walk(cli)),
         check_all(walk(hunt)),
+        check_all(walk(meanings)),
     ];
     let variants: usize = checked.iter().sum();
     assert!(variants >= 150, "only {variants} variants checked");

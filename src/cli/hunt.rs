@@ -1,8 +1,8 @@
 //! `boggle best --hunt DIR` and `boggle best --merge DIR...`: the command-line
-//! glue for the hunt's files in [`crate::modes::best::hunt`]: which task this
-//! is (`--task`, or the index Slurm or Kubernetes gives), the rounds of search
-//! until a signal, the boards above `--above` written as they are caught, and
-//! the progress line (the best so far, boards per second).
+//! glue for a hunt ([`boggle_best::hunt`]): which task this is (`--task`, or
+//! the index Slurm or Kubernetes gives), the rounds of search until a signal,
+//! each on a thread while the progress line (the best so far, boards per
+//! second) is drawn and the boards caught are written.
 
 use std::cell::RefCell;
 use std::io::{self, BufWriter, Write};
@@ -14,9 +14,9 @@ use clap::Args;
 use clap::builder::RangedU64ValueParser;
 
 use super::{CliError, UsageError};
-use crate::modes::best::hunt::{self, Hunt, HuntError};
-use crate::modes::best::{self, Budget, Options, Progress, Space, letters};
 use crate::player::signals;
+use boggle_best::hunt::{self, DEFAULT_ROUND, Hunt, HuntError};
+use boggle_best::{self as best, Options, Progress, Space};
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::Dictionary;
 use boggle_game::error::Error;
@@ -56,11 +56,6 @@ pub(super) struct Search<'a> {
     pub(super) dice: Option<DiceSet>,
 }
 
-/// Boards each chain scores in a round of a hunt when `--round` is not given:
-/// about half a minute of one thread on 5x5, so a crash costs little and a
-/// chain still has time to kick its way to a record.
-const DEFAULT_ROUND: u64 = 3_000_000;
-
 /// The environment variables a scheduler gives a task's index in, in the order read.
 const TASK_VARIABLES: [&str; 2] = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"];
 
@@ -95,21 +90,13 @@ pub(super) fn run(
         if signals::stopped() || args.rounds.is_some_and(|n| rounds >= n) {
             break;
         }
-        let options = Options {
-            budget: Budget::Iterations(per_round.saturating_mul(base.threads as u64)),
-            seed: hunt.borrow().round_seed(),
-            top: 1,
-            target: None,
-            ..base.clone()
-        };
+        let options = hunt.borrow().round_options(base, per_round);
         let progress = Progress::catching(above);
         let failure: RefCell<Option<HuntError>> = RefCell::new(None);
         let drain = || {
-            for (score, faces) in progress.take_caught() {
-                if let Err(e) = hunt.borrow_mut().record(score, letters(&faces)) {
-                    failure.borrow_mut().get_or_insert(e);
-                    progress.stop();
-                }
+            if let Err(e) = hunt.borrow_mut().record_caught(&progress) {
+                failure.borrow_mut().get_or_insert(e);
+                progress.stop();
             }
         };
         thread::scope(|scope| {
@@ -132,18 +119,13 @@ pub(super) fn run(
         if let Some(e) = failure.into_inner() {
             return Err(CliError::Hunt(e));
         }
-        if let Some(best) = progress.best() {
-            hunt.borrow_mut()
-                .offer_best(best.score, &letters(&best.faces));
-        }
         scored += progress.scored();
-        let mut hunt = hunt.borrow_mut();
+        hunt.borrow_mut()
+            .close_round(&progress)
+            .map_err(CliError::Hunt)?;
         if progress.is_stopped() {
-            // The round is not done: a resumed hunt runs it again from its seed.
-            hunt.save().map_err(CliError::Hunt)?;
             break;
         }
-        hunt.end_round(progress.scored()).map_err(CliError::Hunt)?;
     }
     let hunt = hunt.into_inner();
     let how = if signals::stopped() {
@@ -193,28 +175,13 @@ fn task_index(flag: Option<u32>) -> Result<u32, UsageError> {
     Ok(0)
 }
 
-/// What the scores of a hunt depend on: a directory's results are only
-/// comparable under the same rules, size, word list, dice and objective.
+/// The fingerprint of what `search` scores boards by (see [`hunt::fingerprint`]).
 fn fingerprint(search: &Search) -> String {
-    let rules = search.rules;
-    let list = search
-        .list
-        .and_then(Path::file_name)
-        .map_or_else(|| "built-in".into(), |name| name.to_string_lossy());
-    format!(
-        "{} {}x{} {}+ letters{} {:?} {}{} ({} words)",
-        rules.preset,
-        rules.rows,
-        rules.cols,
-        rules.min_len,
-        rules
-            .max_len
-            .map_or_else(String::new, |m| format!(" to {m}")),
+    hunt::fingerprint(
+        search.rules,
         search.options.objective,
-        list,
-        search
-            .dice
-            .map_or_else(String::new, |dice| format!(" dice {dice:?}")),
+        search.list,
+        search.dice,
         search.dictionary.len(),
     )
 }

@@ -16,7 +16,8 @@ use crate::net::seat::SeatFile;
 use crate::tui::terminal::TerminalError;
 use crate::tui::ui::Look;
 use boggle_game::error::Error;
-use boggle_net::protocol::{ErrorCode, check_name, check_room};
+use boggle_protocol::ErrorCode;
+use boggle_protocol::names::{check_name, check_room};
 
 /// The flags of `boggle join`.
 #[derive(Debug, Args, Clone)]

@@ -7,6 +7,7 @@ mod bench;
 mod best;
 pub mod board_file;
 mod daily;
+pub(crate) mod define;
 mod error;
 #[cfg(test)]
 mod error_tests;
@@ -88,6 +89,8 @@ pub enum Command {
     Daily(daily::DailyArgs),
     /// Prove the best boards of a size by branch and bound (shardable)
     Prove(prove::ProveArgs),
+    /// Print what words mean (WordNet 3.1): BOXES finds BOX, RAN finds RUN
+    Define(define::DefineArgs),
 }
 
 /// Settings shared by the playable modes. Each mode states its own `--rules`
@@ -144,6 +147,7 @@ where
         Some(Command::Join(args)) => join::run(&args),
         Some(Command::Prove(args)) => prove::run(&args),
         Some(Command::Daily(args)) => daily::run(&args),
+        Some(Command::Define(args)) => define::run(&args),
     };
     exit_status(result)
 }
@@ -421,7 +425,7 @@ mod tests {
                 Some(Command::Best(a)) => a.rules.preset,
                 Some(Command::Tui(a)) => a.game.rules.preset,
                 Some(Command::Serve(a)) => a.rules.preset,
-                Some(Command::Join(_) | Command::Daily(_)) => None,
+                Some(Command::Join(_) | Command::Daily(_) | Command::Define(_)) => None,
                 Some(Command::Prove(a)) => a.rules.preset,
             }
         };

@@ -19,6 +19,7 @@ use crate::tui::terminal;
 use crate::tui::ui::{self, Look};
 use boggle_engine::plural;
 use boggle_game::Dictionary;
+use boggle_game::daily::Daily;
 use boggle_game::dictionary::{Level, WordList};
 use boggle_game::game_board::GameBoard;
 use boggle_game::random;
@@ -77,7 +78,7 @@ pub struct TuiArgs {
 pub fn run(args: &TuiArgs) -> Result<(), CliError> {
     let daily = args
         .daily
-        .then(boggle_net::solo::today)
+        .then(Daily::today)
         .transpose()
         .map_err(CliError::Daily)?;
     let rules = match &daily {

@@ -8,9 +8,9 @@
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::{Level, WordsCounted};
 use boggle_game::rules::Preset;
-use boggle_net::protocol::Duplicates;
+use boggle_protocol::Duplicates;
 
-use crate::modes::best::Objective;
+use boggle_best::Objective;
 use clap::ValueEnum;
 use clap::builder::{EnumValueParser, TypedValueParser};
 

@@ -15,7 +15,8 @@ use super::link::{Link, LinkEvent};
 use super::seat::SeatFile;
 use crate::tui::terminal::TerminalError;
 use boggle_engine::plural;
-use boggle_net::protocol::{ClientMsg, ErrorCode, LobbyPlayer, ServerMsg, WordPoints, clean};
+use boggle_protocol::names::clean;
+use boggle_protocol::{ClientMsg, ErrorCode, LobbyPlayer, ServerMsg, WordPoints};
 
 /// Why `boggle join` ended, other than the player leaving or the room's
 /// last round being over. The server's words pass through [`clean`]: no
@@ -573,7 +574,11 @@ impl<W: Write> LineMode<'_, W> {
                 writeln!(self.out, "error: {}", clean(message))?;
             }
             // A lobby during a round is not shown; a bye ended it above.
-            ServerMsg::Lobby { .. } | ServerMsg::Pong | ServerMsg::Bye { .. } => {}
+            // `boggle join` plays rooms, never today's board, so no `daily` comes.
+            ServerMsg::Lobby { .. }
+            | ServerMsg::Pong
+            | ServerMsg::Bye { .. }
+            | ServerMsg::Daily { .. } => {}
         }
         self.out.flush()?;
         Ok(Flow::On)

@@ -25,10 +25,9 @@ use std::time::{Duration, Instant};
 use tokio::io::AsyncBufRead;
 use tokio::sync::mpsc;
 
-use boggle_net::connection::{Connection, Line, LineReader};
-use boggle_net::limits::Bucket;
-use boggle_net::protocol::{
-    ClientMsg, ErrorCode, ProtocolError, ServerMsg, VERSION, decode_server,
+use boggle_protocol::connection::{Connection, Line, LineReader};
+use boggle_protocol::{
+    Bucket, ClientMsg, ErrorCode, ProtocolError, ServerMsg, VERSION, decode_server,
 };
 
 /// Who joins where.
@@ -604,7 +603,7 @@ impl Task {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use boggle_net::connection::Peer;
+    use boggle_protocol::connection::Peer;
 
     #[tokio::test]
     async fn the_end_of_the_stream_is_a_drop_and_garbage_is_not() {
@@ -680,7 +679,7 @@ mod tests {
         task.track(&ServerMsg::Results {
             round: 1,
             last: false,
-            duplicates: boggle_net::protocol::Duplicates::Cancel,
+            duplicates: boggle_protocol::Duplicates::Cancel,
             players: Vec::new(),
             shared: Vec::new(),
             shared_total: 0,

@@ -21,8 +21,8 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::files::directory;
 use crate::xdg::{Base, program_dir_here};
+use boggle_game::files::directory;
 
 /// The first line of a records file, naming its format.
 const HEADER: &str = "boggle records 1";
@@ -530,7 +530,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         path.to_path_buf()
     };
     let path = target.as_path();
-    crate::files::replace_whole(path, &temp_prefix(path), bytes)
+    boggle_game::files::replace_whole(path, &temp_prefix(path), bytes)
 }
 
 /// `path` with `suffix` added to its file name.

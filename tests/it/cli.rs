@@ -432,3 +432,37 @@ fn daily_prints_a_days_number_and_board_and_refuses_days_before_the_first() {
         "cannot be used with",
     );
 }
+
+// ---------------------------------------------------------------------------
+// `boggle define`: WordNet's meanings as a user reads them.
+
+#[test]
+fn define_reaches_the_lemma_of_an_inflected_word() {
+    let dir = dir_with(&[]);
+    let run = run_boggle(dir.path(), &["define", "boxes", "MICE"], b"");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stderr, "");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "BOXES, a form of BOX");
+    assert_eq!(
+        lines[1],
+        "  noun: a (usually rectangular) container; may have a lid"
+    );
+    assert!(lines.contains(&"  verb: put into a box"), "{}", run.stdout);
+    assert!(lines.contains(&"MICE, a form of MOUSE"), "{}", run.stdout);
+}
+
+#[test]
+fn define_says_when_wordnet_has_no_entry() {
+    let dir = dir_with(&[]);
+    let run = run_boggle(dir.path(), &["define", "qxzv"], b"");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stdout, "QXZV: no entry in WordNet\n");
+}
+
+#[test]
+fn define_refuses_what_is_not_a_word() {
+    let dir = dir_with(&[]);
+    let run = run_boggle(dir.path(), &["define", "b0x"], b"");
+    assert_one_line(&run, 2, "'b0x' is not a word: letters A to Z only");
+}

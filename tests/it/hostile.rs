@@ -602,7 +602,7 @@ fn a_signal_mid_game_writes_the_summary_then_exits_1() {
 /// reach it, as annealing from random letters never fills a board with `A`s.
 #[test]
 fn best_skips_and_counts_boards_whose_search_passes_the_budget() {
-    use boggle::modes::best::{Budget, Options, Progress, Schedule, Space, search};
+    use boggle_best::{Budget, Options, Progress, Schedule, Space, search};
     let dictionary = Dictionary::from_words(["A".repeat(25)]);
     let mut rules = Rules::sized(Preset::Classic, 5, 5);
     rules.min_len = 3;

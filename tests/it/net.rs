@@ -13,9 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use boggle::net::client::{JoinOptions, run_lines};
-use boggle_net::protocol::{
-    ClientMsg, Duplicates, ErrorCode, PlayerResult, ServerMsg, VERSION, encode,
-};
+use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, PlayerResult, ServerMsg, VERSION, encode};
 use common::net::{GUARD, Peer, config, lobby_shows, start};
 use common::{exit_code, serve};
 use tokio::io::{AsyncWriteExt, BufReader};

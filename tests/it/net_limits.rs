@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use boggle::net::client::{JoinOptions, run_lines};
-use boggle_net::protocol::{ClientMsg, Duplicates, ErrorCode, ServerMsg, VERSION, encode};
+use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, ServerMsg, VERSION, encode};
 use common::net::{GUARD, Peer, config, lobby_shows, start};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;

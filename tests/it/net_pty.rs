@@ -12,7 +12,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command};
 
-use boggle_net::protocol::{ClientMsg, ServerMsg, VERSION, encode};
+use boggle_protocol::{ClientMsg, ServerMsg, VERSION, encode};
 use common::TempDir;
 use common::pty::{Pty, contains, find};
 

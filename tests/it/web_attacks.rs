@@ -12,7 +12,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use boggle_net::protocol::{ClientMsg, VERSION, encode};
+use boggle_protocol::{ClientMsg, VERSION, encode};
 
 /// Hang guard for any one wait.
 const GUARD: Duration = Duration::from_secs(30);

@@ -30,8 +30,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::browser::{
-    GUARD, Killed, axe_clean, browser, doc_screenshot, js, line_after, lines_of, phone_and_desk,
-    screenshot, visible, wait_js,
+    GUARD, Killed, axe_clean, browser, doc_screenshot, js, line_after, lines_of, no_page_errors,
+    phone_and_desk, screenshot, visible, wait_js, web_server,
 };
 
 use fantoccini::actions::{InputSource, PointerAction, TouchActions};
@@ -455,6 +455,9 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     doc_screenshot(&desk, "room-results-1280").await;
     axe_clean(&desk, "results").await;
 
+    no_page_errors(&phone, "in the room's round").await;
+    no_page_errors(&desk, "in the room's round").await;
+
     // The terminal player saw the same round end.
     line_after(&carl_lines, "results of round 1");
     let start = Instant::now();
@@ -466,28 +469,6 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     drop(carl);
     drop(chromedriver);
     drop(server);
-}
-
-/// The server binary with `--web` on loopback under classic rules (the
-/// built-in player list), its day's results in `data`, and the web page's
-/// address; `args` are added.
-fn web_server(data: &std::path::Path, args: &[&str]) -> (Killed, String) {
-    let mut server = Killed(
-        Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
-            .args(["--rules", "classic"])
-            .arg("--data")
-            .arg(data)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts"),
-    );
-    let lines = lines_of(server.0.stdout.take().expect("stdout"));
-    let web = line_after(&lines, "web page on ");
-    (server, web)
 }
 
 /// The cells' faces shown on the round's board, row-major.
@@ -844,6 +825,8 @@ async fn solo_daily_and_board_links_play_at_once() {
         "the solo seat rejoined on a server with a password",
     )
     .await;
+    no_page_errors(&phone, "in solo games").await;
+    no_page_errors(&desk, "in solo games").await;
     drop(locked);
     let _ = phone.close().await;
     let _ = desk.close().await;

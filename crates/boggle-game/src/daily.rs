@@ -165,6 +165,17 @@ impl Daily {
         Daily::of(Date::from_unix_seconds(seconds))
     }
 
+    /// Today's board (UTC) by the system clock: what `boggle daily`, `tui
+    /// --daily` and a server's "Today's board" play. The one reading of the
+    /// real clock in this crate: a date, not a game's timing. A clock set
+    /// before 1970 counts as 1970 (so an error: before [`FIRST_DAY`]).
+    pub fn today() -> Result<Daily, DateError> {
+        let seconds = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_secs());
+        Daily::at_unix_seconds(seconds)
+    }
+
     /// The rules of every day's board: classic, 4x4.
     pub fn rules() -> Rules {
         Rules::sized(Preset::Classic, 4, 4)

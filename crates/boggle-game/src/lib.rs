@@ -9,8 +9,10 @@
 //! - [`word_find`]: `WordFind`, every word on a board (fast engine and the design's backtracking).
 //! - [`game`]: `Game`, one board and a player's guesses; the one judge of a guess.
 //! - [`rules`]: board shape, dice, lengths, scoring, moves, Qu: one value every part takes.
+//! - [`meaning`]: what a word means, from WordNet 3.1, and how an inflected word reaches its lemma.
 //! - [`daily`]: the board of the day, one per UTC date from a documented seed.
 //! - [`random`]: pinned, seedable random numbers; [`error`]: what a game can fail with.
+//! - [`files`]: files replaced whole, by rename (the records table, a hunt's state).
 
 pub mod daily;
 pub mod dice;
@@ -18,8 +20,10 @@ pub mod dictionary;
 pub mod die;
 pub mod error;
 pub mod face;
+pub mod files;
 pub mod game;
 pub mod game_board;
+pub mod meaning;
 pub mod random;
 pub mod rules;
 pub mod word_find;

@@ -1,27 +1,26 @@
-//! The server side of the networked game (`boggle serve`): the
-//! line-delimited JSON protocol, each room's pure state machine, the limits,
-//! the tokio server that carries rooms over TCP, and the browser's way in.
-//! The clients (`boggle join`, line mode and full screen) live in the
-//! `boggle` crate, over [`protocol`], [`connection`] and [`limits`].
+//! The server side of the networked game (`boggle serve`): each room's
+//! pure state machine, the limits, the tokio server that carries rooms over
+//! TCP, and the browser's way in. The protocol it speaks (the messages,
+//! their framing, the names) is the `boggle_protocol` crate's, which the
+//! clients (`boggle join`, line mode and full screen, in the `boggle`
+//! crate) share without building anything of this one.
 //!
-//! - [`protocol`]: the messages, their decoder and the checks on names and text.
-//! - [`connection`]: the framing both ends share: whole lines under a cap, written in time.
 //! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
 //! - [`limits`]: what the server allows: sizes, rates, times, queues, per address.
 //! - `outbox`: each client's send queue, bounded in bytes.
+//! - [`leaderboard`]: the results file (SQLite): days' attempts and results.
+//! - [`store`]: the day's attempts in memory, written to the file by a worker thread.
 //! - [`solo`]: the settings of a room of one (solo games, today's board, board links).
 //! - [`server`]: sockets, rooms by name, the limits applied, timers and shutdown.
 //! - [`web`]: the browser's way in: the page and a WebSocket into the server's rooms.
 //!
-//! Each uses only those above it in this list (`web` uses `server`,
-//! `connection` and `protocol`).
+//! Each uses only those above it in this list (`web` uses `server`).
 
-pub mod connection;
 pub mod leaderboard;
 pub mod limits;
 pub(crate) mod outbox;
-pub mod protocol;
 pub mod room;
 pub mod server;
 pub mod solo;
+pub mod store;
 pub mod web;

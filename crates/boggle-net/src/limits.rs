@@ -1,7 +1,8 @@
 //! What the server allows, kept apart from any one transport so that every
-//! way in (TCP lines today, a browser's WebSocket later) is held to the same
-//! caps: [`Limits`] (sizes, rates, times, queues), the token `Bucket` every
-//! rate is measured with (the client paces itself with one too), and the
+//! way in (TCP lines, a browser's WebSocket) is held to the same caps:
+//! [`Limits`] (sizes, rates, times, queues), measured with the protocol's
+//! token [`Bucket`] (the client paces itself with one too), the password
+//! compared in constant time ([`constant_time_eq`]), and the
 //! `AddressLimiter`, which counts by address what an attacker could
 //! otherwise repeat without end over fresh connections: new connections (each
 //! join is one, since a second `hello` on a connection is refused) and failed
@@ -13,6 +14,8 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use boggle_protocol::Bucket;
 
 /// What the server allows each client and in all.
 #[derive(Clone, Debug)]
@@ -77,65 +80,6 @@ impl Default for Limits {
             connections_per_address: 50,
             rooms_per_address: 10,
         }
-    }
-}
-
-/// A token bucket: `rate` a second on average, `burst` at once.
-#[derive(Clone, Debug)]
-pub struct Bucket {
-    tokens: f64,
-    last: Instant,
-    rate: f64,
-    burst: f64,
-}
-
-impl Bucket {
-    /// A full bucket.
-    pub fn new(rate: f64, burst: f64, now: Instant) -> Bucket {
-        Bucket {
-            tokens: burst,
-            last: now,
-            rate,
-            burst,
-        }
-    }
-
-    fn refill(&mut self, now: Instant) {
-        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
-        self.last = self.last.max(now);
-        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
-    }
-
-    /// Takes a token if there is one.
-    pub fn take(&mut self, now: Instant) -> bool {
-        self.refill(now);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-
-    /// Whether a token is there, without taking it.
-    pub fn has(&mut self, now: Instant) -> bool {
-        self.refill(now);
-        self.tokens >= 1.0
-    }
-
-    /// How long until a token is there (zero if one is).
-    pub fn wait(&mut self, now: Instant) -> Duration {
-        self.refill(now);
-        if self.tokens >= 1.0 || self.rate <= 0.0 {
-            return Duration::ZERO;
-        }
-        Duration::from_secs_f64((1.0 - self.tokens) / self.rate)
-    }
-
-    /// Whether it is full (nothing taken lately): its entry may be forgotten.
-    fn is_full(&mut self, now: Instant) -> bool {
-        self.refill(now);
-        self.tokens >= self.burst
     }
 }
 
@@ -290,24 +234,31 @@ impl AddressLimiter {
     }
 }
 
+/// Compares two secrets in time that depends only on their lengths, so a
+/// guesser learns nothing from how fast a wrong password is refused.
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    let len = a.len().max(b.len());
+    let mut diff = u8::from(a.len() != b.len());
+    for i in 0..len {
+        let x = a.get(i).copied().unwrap_or(0);
+        let y = b.get(i).copied().unwrap_or(0);
+        diff |= x ^ y;
+    }
+    // black_box keeps the optimiser from turning the loop into an early exit.
+    std::hint::black_box(diff) == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn the_rate_limit_allows_a_burst_then_the_average() {
-        let t0 = Instant::now();
-        let mut bucket = Bucket::new(2.0, 3.0, t0);
-        assert!((0..3).all(|_| bucket.take(t0)));
-        assert!(!bucket.take(t0));
-        assert_eq!(bucket.wait(t0), Duration::from_millis(500));
-        assert!(bucket.take(t0 + Duration::from_millis(500)));
-        assert!(!bucket.take(t0 + Duration::from_millis(500)));
-        assert!(
-            (0..3).all(|_| bucket.take(t0 + Duration::from_secs(60))),
-            "refilled to the burst only"
-        );
-        assert!(!bucket.take(t0 + Duration::from_secs(60)));
+    fn passwords_compare_whole() {
+        assert!(constant_time_eq(b"secret", b"secret"));
+        assert!(!constant_time_eq(b"secret", b"secreT"));
+        assert!(!constant_time_eq(b"secret", b"secret2"));
+        assert!(!constant_time_eq(b"", b"x"));
+        assert!(constant_time_eq(b"", b""));
     }
 
     #[test]

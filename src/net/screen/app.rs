@@ -16,7 +16,8 @@ use boggle_engine::path::trace;
 use boggle_game::face::Face;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::MoveRule;
-use boggle_net::protocol::{ClientMsg, LobbyPlayer, MAX_WORD, ServerMsg, WordPoints, clean};
+use boggle_protocol::names::clean;
+use boggle_protocol::{ClientMsg, LobbyPlayer, MAX_WORD, Moves, ServerMsg, WordPoints};
 
 /// One thing that happens to the screen.
 #[derive(Debug)]
@@ -261,7 +262,10 @@ impl Screen {
                     clean(&room),
                     clean(&rules)
                 );
-                self.moves = moves.into();
+                self.moves = match moves {
+                    Moves::EightNeighbours => MoveRule::EightNeighbours,
+                    Moves::NoUp => MoveRule::NoUp,
+                };
                 self.token = Some(token);
                 // A rejoined seat starts out not ready: say so again for the player.
                 return self.ready.then_some(ClientMsg::Ready);
@@ -304,7 +308,8 @@ impl Screen {
             ServerMsg::Results { last, .. } => self.results(Results::from_msg(&msg), last),
             // Not fatal (those ended the screen above): the message was ignored.
             ServerMsg::Error { message, .. } => self.status = clean(&message),
-            ServerMsg::Bye { .. } | ServerMsg::Pong => {}
+            // `boggle join` plays rooms, never today's board, so no `daily` comes.
+            ServerMsg::Bye { .. } | ServerMsg::Pong | ServerMsg::Daily { .. } => {}
         }
         None
     }
@@ -507,7 +512,7 @@ fn board_from(rows: usize, cols: usize, faces: &[String]) -> Option<GameBoard> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use boggle_net::protocol::{Duplicates, Moves, WordPoints};
+    use boggle_protocol::{Duplicates, Moves, WordPoints};
 
     /// Sends `msg` as the link would; what the screen answers, and its end if it ended.
     pub(crate) fn apply(
@@ -667,7 +672,7 @@ pub(crate) mod tests {
 
     #[test]
     fn refusals_end_the_screen_with_the_code_and_the_servers_words() {
-        use boggle_net::protocol::ErrorCode;
+        use boggle_protocol::ErrorCode;
         let mut screen = Screen::new("test".into());
         let refused = ServerMsg::Error {
             code: ErrorCode::NameTaken,

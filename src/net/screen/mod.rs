@@ -24,7 +24,7 @@ use super::link::{Link, LinkEvent};
 use super::seat::SeatFile;
 use crate::tui::terminal::{FullScreen, Key, run_screen};
 use crate::tui::ui::Look;
-use boggle_net::protocol::clean;
+use boggle_protocol::names::clean;
 
 /// Plays full-screen until the player quits (Esc twice, `q`, Ctrl-C), the room's last
 /// round is over, or the server goes. Leaving while a round is on prints, once

@@ -15,7 +15,7 @@ use super::app::{Screen, View};
 use crate::net::client::{Results, points, waiting_for};
 use crate::tui::ui::{Look, board_size, clock, draw_board, largest_cell};
 use boggle_engine::plural;
-use boggle_net::protocol::clean;
+use boggle_protocol::names::clean;
 
 /// The narrowest panel beside the board (lobby, words, results).
 const PANEL_MIN_WIDTH: u16 = 30;
@@ -352,8 +352,8 @@ mod tests {
     use crate::tui::terminal::{Code, Key};
     use crate::tui::ui::tests::{assert_rows, drawn};
     use boggle_game::rules::MoveRule;
-    use boggle_net::protocol::ClientMsg;
-    use boggle_net::protocol::{
+    use boggle_protocol::ClientMsg;
+    use boggle_protocol::{
         Duplicates, FoundWord, LobbyPlayer, Moves, PlayerResult, ServerMsg, SharedWord, WordPoints,
     };
 

@@ -92,6 +92,28 @@ pub fn line_after(lines: &mpsc::Receiver<String>, prefix: &str) -> String {
     }
 }
 
+/// The server binary with `--web` on loopback under classic rules (the
+/// built-in player list), its day's results in `data`, and the web page's
+/// address; `args` are added.
+pub fn web_server(data: &Path, args: &[&str]) -> (Killed, String) {
+    let mut server = Killed(
+        std::process::Command::new(env!("CARGO_BIN_EXE_boggle"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
+            .args(["--rules", "classic"])
+            .arg("--data")
+            .arg(data)
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the server starts"),
+    );
+    let lines = lines_of(server.0.stdout.take().expect("stdout"));
+    let web = line_after(&lines, "web page on ");
+    (server, web)
+}
+
 /// chromedriver on a free port, with two headless sessions on it: a phone
 /// (360 px) and a desk (1280 px). `None` when they cannot start, after
 /// saying why (and failing under `CI=true`).
@@ -145,6 +167,8 @@ pub async fn session(driver: &str, chromium: &Path, width: u32) -> Result<Client
             ],
         }),
     );
+    // The page's uncaught errors, for `no_page_errors`.
+    caps.insert("goog:loggingPrefs".into(), json!({ "browser": "SEVERE" }));
     let connector = hyper_util::client::legacy::connect::HttpConnector::new();
     let client = ClientBuilder::new(connector)
         .capabilities(caps)
@@ -158,6 +182,45 @@ pub async fn session(driver: &str, chromium: &Path, width: u32) -> Result<Client
     Ok(client)
 }
 
+/// chromedriver's command for the browser's log since the last read.
+#[derive(Debug)]
+struct BrowserLog;
+
+impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({ "type": "browser" }).to_string()),
+        )
+    }
+}
+
+/// Fails if the page threw an error that nothing caught since the last look
+/// (a name it does not define, a property of null, ...): what a player
+/// would never see, but what leaves the page doing nothing.
+pub async fn no_page_errors(client: &Client, when: &str) {
+    let log = client
+        .issue_cmd(BrowserLog)
+        .await
+        .expect("the browser's log");
+    let thrown: Vec<&str> = log
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|entry| entry["source"] == "javascript")
+        .filter_map(|entry| entry["message"].as_str())
+        .collect();
+    assert!(thrown.is_empty(), "the page threw {when}: {thrown:#?}");
+}
+
 /// Polls `script` (a function body returning true when ready) until it holds.
 pub async fn wait_js(client: &Client, script: &str, what: &str) {
     let start = Instant::now();
@@ -166,7 +229,17 @@ pub async fn wait_js(client: &Client, script: &str, what: &str) {
         if value == Value::Bool(true) {
             return;
         }
-        assert!(start.elapsed() < GUARD, "waited {GUARD:?} for {what}");
+        if start.elapsed() > GUARD {
+            // What the player saw then, to tell why.
+            let status = client
+                .execute(
+                    "const s = document.getElementById('status'); return s && s.textContent;",
+                    vec![],
+                )
+                .await
+                .unwrap_or_default();
+            panic!("waited {GUARD:?} for {what} (the page's status: {status})");
+        }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }

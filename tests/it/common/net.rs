@@ -6,11 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use boggle::{Dictionary, GameBoard, Rules, WordFind};
-use boggle_net::protocol::{
-    ClientMsg, Duplicates, ErrorCode, PlayerResult, ServerMsg, VERSION, encode,
-};
 use boggle_net::room::RoomConfig;
 use boggle_net::server::{Limits, Server, ServerConfig};
+use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, PlayerResult, ServerMsg, VERSION, encode};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
@@ -38,7 +36,7 @@ pub fn config(duplicates: Duplicates, password: Option<&str>) -> ServerConfig {
         password: password.map(str::to_string),
         seed: Some(1),
         limits: Limits::default(),
-        leaderboard: None,
+        store: None,
     }
 }
 

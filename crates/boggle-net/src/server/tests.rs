@@ -1,11 +1,11 @@
 //! The server's dispatch and queues, without sockets.
 
 use super::*;
-use crate::protocol::Duplicates;
 use boggle_game::dictionary::Dictionary;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Rules;
 use boggle_game::word_find::WordFind;
+use boggle_protocol::Duplicates;
 
 fn room() -> Room {
     let find = WordFind::with_rules(Arc::new(Dictionary::from_words(["EAT"])), Rules::project4());
@@ -29,6 +29,7 @@ fn slot(budget: &Arc<Budget>) -> Slot {
         room: room(),
         clients: HashMap::new(),
         budget: Arc::clone(budget),
+        store: None,
         _maker: maker.expect("a first place"),
     }
 }

@@ -2,9 +2,13 @@
 //! the server's tokio) that serves one page and carries the protocol over a
 //! WebSocket into the same rooms as the TCP clients.
 //!
-//! - `GET /` is `page.html`; `/app.js` and `/app.css` are its script and
-//!   style, all three embedded in the binary (`include_str!`), written by
-//!   hand, with no build step and nothing fetched from elsewhere. Every
+//! - `GET /` is `page.html`; `/app.css` its style and `/js/NAME.js` its
+//!   script, ES modules ([`MODULES`]: `main.js` imports the rest), all
+//!   embedded in the binary (`include_str!`), written by hand but for
+//!   `js/protocol.js`, which the protocol's types generate (with
+//!   `js/messages.d.ts`, the declarations the TypeScript compiler checks the
+//!   modules against, never served). No build step: the browser runs the
+//!   files as they are, and nothing is fetched from elsewhere. Every
 //!   response carries [`CSP`], which lets the page run only its own script
 //!   and style and connect only to its own origin.
 //! - `GET /daily` is today's board as JSON ([`daily_json`]); `GET
@@ -52,16 +56,40 @@ use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpListener;
 
-use super::protocol::{MAX_LINE, MAX_SERVER_LINE, ServerMsg, encode};
 use super::server::{Entrance, Heard, Incoming, Outgoing};
+use boggle_protocol::{MAX_LINE, MAX_SERVER_LINE, ServerMsg, encode};
 pub use http::Options;
 
 /// The page's markup; `{{PASSWORD}}` becomes `yes` or `no`.
 const PAGE: &str = include_str!("page.html");
-/// The page's script.
-const SCRIPT: &str = include_str!("app.js");
 /// The page's style.
 const STYLE: &str = include_str!("app.css");
+
+/// The page's script: its modules by name, each served at `/js/NAME`.
+pub const MODULES: &[(&str, &str)] = &[
+    ("main.js", include_str!("js/main.js")),
+    ("connection.js", include_str!("js/connection.js")),
+    ("protocol.js", include_str!("js/protocol.js")),
+    ("state.js", include_str!("js/state.js")),
+    ("storage.js", include_str!("js/storage.js")),
+    ("screens.js", include_str!("js/screens.js")),
+    ("home.js", include_str!("js/home.js")),
+    ("board.js", include_str!("js/board.js")),
+    ("round.js", include_str!("js/round.js")),
+    ("results.js", include_str!("js/results.js")),
+    ("daily.js", include_str!("js/daily.js")),
+    ("refusals.js", include_str!("js/refusals.js")),
+];
+
+/// The most bytes of HTML, CSS and JavaScript the page may weigh, all its
+/// files together: a phone on a slow network gets the game in a moment.
+pub const MAX_PAGE_BYTES: usize = 64 << 10;
+
+/// What the page weighs: the bytes of its HTML, its CSS and its modules.
+pub fn page_bytes() -> (usize, usize, usize) {
+    let script = MODULES.iter().map(|(_, text)| text.len()).sum();
+    (PAGE.len(), STYLE.len(), script)
+}
 
 /// The Content-Security-Policy every response carries: nothing but the
 /// page's own script, style and WebSocket; no inline code, no frames, no forms
@@ -129,16 +157,19 @@ impl Web {
     }
 }
 
-/// The routes: the page, its two files, the WebSocket; anything else is 404.
+/// The routes: the page, its style and modules, the WebSocket; anything else is 404.
 fn router(entrance: Entrance) -> Router {
     let password = if entrance.has_password() { "yes" } else { "no" };
     let page: Arc<str> = PAGE.replace("{{PASSWORD}}", password).into();
-    Router::new()
+    let mut router = Router::new();
+    for &(name, text) in MODULES {
+        router = router.route(
+            &format!("/js/{name}"),
+            get(move || async move { file("text/javascript; charset=utf-8", text) }),
+        );
+    }
+    router
         .route("/", get(page_handler))
-        .route(
-            "/app.js",
-            get(|| async { file("text/javascript; charset=utf-8", SCRIPT) }),
-        )
         .route(
             "/app.css",
             get(|| async { file("text/css; charset=utf-8", STYLE) }),
@@ -175,7 +206,7 @@ async fn favicon_handler() -> Response {
 /// `GET /daily`: today's number, date and board as JSON (`boggle daily`'s
 /// day), so the page can name the day it plays and its share text.
 async fn daily_handler() -> Response {
-    match crate::solo::today() {
+    match boggle_game::daily::Daily::today() {
         Ok(day) => with_headers(StatusCode::OK, "application/json", daily_json(&day)),
         // Only a clock set before the first day gets here.
         Err(e) => with_headers(
@@ -190,7 +221,7 @@ async fn daily_handler() -> Response {
 /// `{"day": N, "results": [{"name", "points", "words", "longest"}, ...]}`.
 async fn leaderboard_handler(State(app): State<App>, uri: Uri) -> Response {
     let text = |status, body: String| with_headers(status, "text/plain; charset=utf-8", body);
-    let Some(results) = app.entrance.leaderboard() else {
+    let Some(store) = app.entrance.store() else {
         return text(
             StatusCode::NOT_FOUND,
             "this server keeps no leaderboard\n".into(),
@@ -198,36 +229,23 @@ async fn leaderboard_handler(State(app): State<App>, uri: Uri) -> Response {
     };
     let day = match day_asked(uri.query()) {
         Ok(Some(day)) => day,
-        Ok(None) => match crate::solo::today() {
+        Ok(None) => match boggle_game::daily::Daily::today() {
             Ok(today) => today.number,
             Err(e) => return text(StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")),
         },
         Err(why) => return text(StatusCode::BAD_REQUEST, format!("{why}\n")),
     };
-    // A small indexed read; the lock is held only for it.
-    match results.top(day) {
-        Ok(top) => {
-            let rows: Vec<_> = top
-                .iter()
-                .map(|r| {
-                    serde_json::json!({
-                        "name": r.name,
-                        "points": r.points,
-                        "words": r.words,
-                        "longest": r.longest,
-                    })
-                })
-                .collect();
-            let body = serde_json::json!({ "day": day, "results": rows }).to_string();
+    // The store's copy of the day's top, refreshed on each write; a day
+    // it has no copy of is read by its worker, never here.
+    match store.top(day).await {
+        Some(top) => {
+            let body = serde_json::json!({ "day": day, "results": top.rows }).to_string();
             with_headers(StatusCode::OK, "application/json", body)
         }
-        Err(e) => {
-            tracing::warn!(error = %e, "the leaderboard could not be read");
-            text(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the leaderboard cannot be read now\n".into(),
-            )
-        }
+        None => text(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the leaderboard cannot be read now\n".into(),
+        ),
     }
 }
 

@@ -4,13 +4,13 @@
 //! bytes a browser would.
 
 use super::*;
-use crate::protocol::{ClientMsg, Duplicates, ErrorCode, VERSION};
 use crate::room::RoomConfig;
 use crate::server::{Limits, Server, ServerConfig};
 use boggle_game::dictionary::Dictionary;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Rules;
 use boggle_game::word_find::WordFind;
+use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, VERSION};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
@@ -38,7 +38,7 @@ fn config(password: Option<&str>, limits: Limits) -> ServerConfig {
         password: password.map(str::to_string),
         seed: Some(1),
         limits,
-        leaderboard: None,
+        store: None,
     }
 }
 
@@ -302,7 +302,7 @@ fn an_origin_must_name_the_host_it_was_sent_to() {
 
 #[test]
 fn the_page_loads_nothing_from_elsewhere_and_runs_no_inline_code() {
-    assert!(PAGE.contains(r#"<script src="/app.js" defer></script>"#));
+    assert!(PAGE.contains(r#"<script type="module" src="/js/main.js"></script>"#));
     assert!(PAGE.contains(r#"<link rel="stylesheet" href="/app.css">"#));
     assert_eq!(
         PAGE.matches("<script").count(),
@@ -318,14 +318,73 @@ fn the_page_loads_nothing_from_elsewhere_and_runs_no_inline_code() {
                 .starts_with('=')
     });
     assert_eq!(handler, None, "no inline event handler");
-    for text in [PAGE, SCRIPT, STYLE] {
+    let texts = [PAGE, STYLE]
+        .into_iter()
+        .chain(MODULES.iter().map(|(_, text)| *text));
+    for text in texts {
         assert!(!text.contains("http://") && !text.contains("https://"));
-        assert!(!text.contains("//cdn") && !text.contains("@import"));
+        assert!(!text.contains("//cdn") && !text.contains("@import url"));
     }
-    // Nothing from a peer is ever parsed as markup.
-    assert!(!SCRIPT.contains("innerHTML") && !SCRIPT.contains("outerHTML"));
-    assert!(!SCRIPT.contains("insertAdjacentHTML") && !SCRIPT.contains("document.write"));
-    assert!(!SCRIPT.contains("eval(") && !SCRIPT.contains("new Function"));
+    for (name, script) in MODULES {
+        // Nothing from a peer is ever parsed as markup.
+        assert!(
+            !script.contains("innerHTML") && !script.contains("outerHTML"),
+            "{name}"
+        );
+        assert!(
+            !script.contains("insertAdjacentHTML") && !script.contains("document.write"),
+            "{name}"
+        );
+        assert!(
+            !script.contains("eval(") && !script.contains("new Function"),
+            "{name}"
+        );
+        assert!(
+            !script.contains("setAttribute(\"style\""),
+            "{name}: CSP refuses it"
+        );
+    }
+}
+
+/// Every module of `js/` is served, and every module a module imports is one of them.
+#[test]
+fn every_module_the_page_imports_is_served() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web/js");
+    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+        .expect("src/web/js")
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|name| name.ends_with(".js"))
+        .collect();
+    on_disk.sort();
+    let mut served: Vec<String> = MODULES.iter().map(|(name, _)| name.to_string()).collect();
+    served.sort();
+    assert_eq!(on_disk, served);
+    for (name, script) in MODULES {
+        for import in script.split(" from \"./").skip(1) {
+            let target = import.split('"').next().unwrap_or_default();
+            let type_only = target == "messages" || target.ends_with(".d.ts");
+            assert!(
+                type_only || MODULES.iter().any(|(n, _)| *n == target),
+                "{name} imports {target}, which is not served"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_page_weighs_at_most_64_kib() {
+    let (html, css, js) = page_bytes();
+    let total = html + css + js;
+    assert!(
+        total <= MAX_PAGE_BYTES,
+        "HTML {html} + CSS {css} + JS {js} = {total} bytes, over {MAX_PAGE_BYTES}"
+    );
 }
 
 #[tokio::test]
@@ -341,13 +400,19 @@ async fn the_page_its_files_and_the_security_headers_are_served() {
     assert_eq!(page.header("x-content-type-options"), Some("nosniff"));
     assert_eq!(page.header("x-frame-options"), Some("DENY"));
     assert!(page.body.contains(r#"data-password="no""#));
-    let script = get(http_addr, "/app.js").await;
-    assert_eq!(script.status, 200);
-    assert_eq!(
-        script.header("content-type"),
-        Some("text/javascript; charset=utf-8")
-    );
-    assert_eq!(script.body, SCRIPT);
+    for (name, text) in MODULES {
+        let script = get(http_addr, &format!("/js/{name}")).await;
+        assert_eq!(script.status, 200, "{name}");
+        assert_eq!(
+            script.header("content-type"),
+            Some("text/javascript; charset=utf-8"),
+            "{name}"
+        );
+        assert_eq!(script.header("content-security-policy"), Some(CSP));
+        assert_eq!(script.body, *text);
+    }
+    assert_eq!(get(http_addr, "/js/messages.d.ts").await.status, 404);
+    assert_eq!(get(http_addr, "/app.js").await.status, 404);
     let style = get(http_addr, "/app.css").await;
     assert_eq!(style.status, 200);
     assert_eq!(
@@ -634,27 +699,41 @@ fn the_leaderboards_day_is_read_from_the_query() {
 
 #[tokio::test]
 async fn the_days_leaderboard_is_served_as_json_when_the_server_keeps_one() {
-    use crate::leaderboard::{DayResult, Leaderboard};
+    use crate::room::DailyResult;
+    use crate::store::{Store, StoreLimits};
+    use boggle_protocol::DayScore;
     let (_, bare, _stop) = start(config(None, Limits::default())).await;
     assert_eq!(get(bare, "/daily/leaderboard").await.status, 404);
 
-    let dir = std::env::temp_dir().join(format!("boggle-web-board-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let results = Arc::new(Leaderboard::open_dir(&dir).expect("opens"));
-    for (name, points) in [("ann", 3), ("<b>bob</b>", 9)] {
-        let result = DayResult {
-            day: 12,
-            name: name.into(),
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = Store::open_dir(dir.path(), 12, StoreLimits::default()).expect("opens");
+    let ip = std::net::IpAddr::from([127, 0, 0, 1]);
+    for (seat, name, points) in [("a", "ann", 3), ("b", "<b>bob</b>", 9)] {
+        let player = seat.repeat(32);
+        store.begin(12, Some(&player), name, ip, String::new());
+        let score = DayScore {
             points,
             words: 2,
             longest: 4,
         };
-        results.record(&result).expect("recorded");
+        store.finish(&DailyResult {
+            day: 12,
+            player,
+            score,
+        });
     }
     let mut kept = config(None, Limits::default());
-    kept.leaderboard = Some(results);
+    kept.store = Some(store);
     let (_, addr, _stop) = start(kept).await;
-    let reply = get(addr, "/daily/leaderboard?day=12").await;
+    // Written in the background: the copy has both once the worker is through.
+    let give_up = std::time::Instant::now() + Duration::from_secs(20);
+    let reply = loop {
+        let reply = get(addr, "/daily/leaderboard?day=12").await;
+        if reply.body.contains("ann") || std::time::Instant::now() > give_up {
+            break reply;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
     assert_eq!(reply.status, 200);
     assert_eq!(reply.header("content-type"), Some("application/json"));
     assert_eq!(reply.header("content-security-policy"), Some(CSP));
@@ -667,5 +746,4 @@ async fn the_days_leaderboard_is_served_as_json_when_the_server_keeps_one() {
         ]})
     );
     assert_eq!(get(addr, "/daily/leaderboard?day=x").await.status, 400);
-    let _ = std::fs::remove_dir_all(&dir);
 }

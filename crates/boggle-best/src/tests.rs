@@ -4,6 +4,7 @@
 use super::*;
 use boggle_engine::trie::Trie;
 use boggle_game::dictionary::Dictionary;
+use boggle_game::die::Die;
 use boggle_game::rules::MoveRule;
 use boggle_game::rules::Preset;
 

@@ -1,5 +1,7 @@
 //! The search for the highest-scoring boards behind `boggle best`: simulated
-//! annealing with restarts, run as independent chains on a rayon pool.
+//! annealing with restarts, run as independent chains on a rayon pool, and
+//! the files of a hunt that runs for days ([`hunt`]). No command line, no
+//! terminal: the `boggle` program's `best` is a thin layer over this crate.
 //!
 //! # How it works
 //! A chain starts from a random board and anneals it. A move changes one
@@ -46,8 +48,6 @@
 //! budget give the same boards on every run; a time budget does not, since how
 //! far a chain gets depends on the machine.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use ahash::AHashSet;
@@ -57,14 +57,15 @@ use rayon::prelude::*;
 use boggle_engine::rules::{Scoring, SearchRules};
 use boggle_engine::search::Searcher;
 use boggle_engine::trie::Trie;
-use boggle_game::die::Die;
-use boggle_game::face::{Face, QReads};
+use boggle_game::face::Face;
 use boggle_game::game_board::GameBoard;
 use boggle_game::random::{self, GameRng};
 use boggle_game::rules::Rules;
 
 mod chain;
 pub mod hunt;
+mod progress;
+mod space;
 mod symmetry;
 
 #[cfg(test)]
@@ -72,6 +73,9 @@ use chain::Elites;
 #[cfg(test)]
 use chain::hash;
 use chain::{CACHE_SLOTS, Cache, Chain};
+pub use progress::{Best, Progress};
+use space::{Move, State};
+pub use space::{Space, SpaceError, SpaceOf};
 use symmetry::rebuild;
 pub use symmetry::{Symmetries, canonical};
 
@@ -179,319 +183,6 @@ pub struct Ranked {
     pub words: usize,
     /// The board, in canonical form.
     pub board: GameBoard,
-}
-
-/// The best board so far, and when and after how many boards it was first reached.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Best {
-    /// Its score.
-    pub score: u32,
-    /// Its faces, row-major, in canonical form.
-    pub faces: Vec<Face>,
-    /// When a chain first reached this score.
-    pub at: Instant,
-    /// Boards scored by all chains until then (this one included).
-    pub after: u64,
-}
-
-/// What the chains share while they run: counters for the progress line and the stop flags.
-#[derive(Debug, Default)]
-pub struct Progress {
-    scored: AtomicU64,
-    /// Boards skipped because their search passed its step budget.
-    skipped: AtomicU64,
-    best_score: AtomicU32,
-    best: Mutex<Option<Best>>,
-    stop: AtomicBool,
-    /// Set when a board reached the target score.
-    reached: AtomicBool,
-    /// Boards scoring above this are kept in `caught` (for `--hunt`).
-    catch_above: Option<u32>,
-    /// Canonical boards scoring above `catch_above`, until taken (repeats possible).
-    caught: Mutex<Vec<(u32, Vec<Face>)>>,
-}
-
-impl Progress {
-    /// Fresh counters, not stopped.
-    pub fn new() -> Progress {
-        Progress::default()
-    }
-
-    /// Fresh counters that also keep every board scoring above `above`, in
-    /// canonical form, for [`Progress::take_caught`] (a board met twice may
-    /// come twice).
-    pub fn catching(above: u32) -> Progress {
-        Progress {
-            catch_above: Some(above),
-            ..Progress::default()
-        }
-    }
-
-    /// The boards caught since the last call (see [`Progress::catching`]).
-    pub fn take_caught(&self) -> Vec<(u32, Vec<Face>)> {
-        std::mem::take(&mut *self.caught.lock().unwrap_or_else(|e| e.into_inner()))
-    }
-
-    /// Boards skipped because their search passed its step budget (a crafted
-    /// word list can lead the search to boards no real list does).
-    pub fn skipped(&self) -> u64 {
-        self.skipped.load(Ordering::Relaxed)
-    }
-
-    /// Asks every chain to stop after the board it is scoring (safe from a signal handler thread).
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-
-    /// Whether a stop was asked for.
-    pub fn is_stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// Whether a board reached the target score (which ends the search).
-    pub fn reached_target(&self) -> bool {
-        self.reached.load(Ordering::Relaxed)
-    }
-
-    /// Boards scored so far by all chains.
-    pub fn scored(&self) -> u64 {
-        self.scored.load(Ordering::Relaxed)
-    }
-
-    /// The best board so far, if any board was scored.
-    pub fn best(&self) -> Option<Best> {
-        self.best.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-
-    /// Counts a scored board and keeps it as the best so far if it is, in
-    /// its canonical form, so the progress line shows the board as the final
-    /// list will; a board at or above `target` ends the search.
-    fn offer(&self, score: u32, faces: &[Face], symmetries: &Symmetries, target: Option<u32>) {
-        let after = self.scored.fetch_add(1, Ordering::Relaxed) + 1;
-        if target.is_some_and(|target| score >= target) {
-            self.reached.store(true, Ordering::Relaxed);
-        }
-        if self.catch_above.is_some_and(|above| score > above) {
-            let canonical = symmetries.canonical(faces);
-            self.caught
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push((score, canonical));
-        }
-        if score <= self.best_score.load(Ordering::Relaxed) {
-            return;
-        }
-        let mut best = self.best.lock().unwrap_or_else(|e| e.into_inner());
-        if best.as_ref().is_none_or(|b| score > b.score) {
-            *best = Some(Best {
-                score,
-                faces: symmetries.canonical(faces),
-                at: Instant::now(),
-                after,
-            });
-            self.best_score.store(score, Ordering::Relaxed);
-        }
-    }
-}
-
-/// Why the boards a search would visit cannot be made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SpaceError {
-    /// The dice are not one per cell.
-    #[error("{dice} dice do not fill a {rows}x{cols} board")]
-    DiceDoNotFill {
-        /// Dice in the set.
-        dice: usize,
-        /// Board rows.
-        rows: usize,
-        /// Board columns.
-        cols: usize,
-    },
-    /// A die has no faces.
-    #[error("a die has no faces")]
-    FacelessDie,
-}
-
-/// The boards the search may visit: any letters, or what a set of real dice can show.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Space {
-    rows: usize,
-    cols: usize,
-    /// The distinct faces each die can show. With free letters there is one
-    /// "die", the alphabet, and every cell holds it.
-    dice: Vec<Vec<Face>>,
-    real_dice: bool,
-    /// Whether a `Q` face is `Qu` (for scoring all of a cell's faces at once).
-    q: QReads,
-}
-
-/// What a [`Space`] for some rules draws its boards from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SpaceOf {
-    /// Any letter in any cell.
-    Letters,
-    /// The rules' own dice (letters still, where the rules draw letters by frequency).
-    Dice,
-}
-
-impl Space {
-    /// Any letter in any cell of a rows x cols board, each `Q` read as `q` says.
-    pub fn letters(rows: usize, cols: usize, q: QReads) -> Space {
-        let alphabet = (b'A'..=b'Z')
-            .filter_map(Face::letter)
-            .map(|face| face.with_q(q))
-            .collect();
-        Space {
-            rows,
-            cols,
-            dice: vec![alphabet],
-            real_dice: false,
-            q,
-        }
-    }
-
-    /// Boards `dice` can show on a rows x cols board: one die per cell, one face up.
-    pub fn dice(rows: usize, cols: usize, dice: &[Die]) -> Result<Space, SpaceError> {
-        if dice.len() != rows * cols {
-            return Err(SpaceError::DiceDoNotFill {
-                dice: dice.len(),
-                rows,
-                cols,
-            });
-        }
-        let dice: Vec<Vec<Face>> = dice
-            .iter()
-            .map(|die| {
-                let mut faces = die.faces().to_vec();
-                faces.sort_unstable();
-                faces.dedup();
-                faces
-            })
-            .collect();
-        if dice.iter().any(Vec::is_empty) {
-            return Err(SpaceError::FacelessDie);
-        }
-        let q = if dice.iter().flatten().any(|face| *face == Face::QU) {
-            QReads::Qu
-        } else {
-            QReads::Q
-        };
-        Ok(Space {
-            rows,
-            cols,
-            dice,
-            real_dice: true,
-            q,
-        })
-    }
-
-    /// The space for `rules`: their dice under [`SpaceOf::Dice`] (if they
-    /// are real dice, not letter frequencies), any letters otherwise.
-    pub fn for_rules(rules: &Rules, of: SpaceOf) -> Result<Space, SpaceError> {
-        let dice = rules.dice.dice();
-        if of == SpaceOf::Dice && !dice.is_empty() {
-            Space::dice(rules.rows, rules.cols, &dice)
-        } else {
-            Ok(Space::letters(rules.rows, rules.cols, rules.q))
-        }
-    }
-
-    fn cells(&self) -> usize {
-        self.rows * self.cols
-    }
-
-    /// A uniformly random board of this space.
-    fn random(&self, rng: &mut GameRng) -> State {
-        let mut die_at: Vec<usize> = if self.real_dice {
-            (0..self.cells()).collect()
-        } else {
-            vec![0; self.cells()]
-        };
-        random::shuffle(rng, &mut die_at);
-        let faces = die_at
-            .iter()
-            .map(|&die| self.dice[die][random::below(rng, self.dice[die].len())])
-            .collect();
-        State { faces, die_at }
-    }
-
-    /// A random move: a swap of two different cells or a change of one cell to another face.
-    fn random_move(&self, state: &State, swap_share: f64, rng: &mut GameRng) -> Move {
-        let cells = self.cells();
-        if cells >= 2 && unit(rng) < swap_share {
-            let a = random::below(rng, cells);
-            let b = (a + 1 + random::below(rng, cells - 1)) % cells;
-            return Move::Swap(a, b);
-        }
-        let cell = random::below(rng, cells);
-        let faces = &self.dice[state.die_at[cell]];
-        let current = state.faces[cell];
-        if faces.len() < 2 {
-            return Move::Set(cell, current);
-        }
-        // Draw among the other faces: the current one's slot stands for the last face.
-        let pick = faces[random::below(rng, faces.len() - 1)];
-        let face = if pick == current {
-            faces[faces.len() - 1]
-        } else {
-            pick
-        };
-        Move::Set(cell, face)
-    }
-
-    /// Every move that changes the board's score-relevant faces: each cell to
-    /// each other face of its die, and each swap of two cells with different faces.
-    fn all_moves(&self, state: &State) -> Vec<Move> {
-        let mut moves = Vec::new();
-        for (cell, &current) in state.faces.iter().enumerate() {
-            for &face in &self.dice[state.die_at[cell]] {
-                if face != current {
-                    moves.push(Move::Set(cell, face));
-                }
-            }
-        }
-        for a in 0..self.cells() {
-            for b in a + 1..self.cells() {
-                if state.faces[a] != state.faces[b] {
-                    moves.push(Move::Swap(a, b));
-                }
-            }
-        }
-        moves
-    }
-}
-
-/// A board during the search: its faces and which die sits in each cell.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct State {
-    faces: Vec<Face>,
-    die_at: Vec<usize>,
-}
-
-/// One step from a board to a neighbouring one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Move {
-    /// Turn the die in a cell to show a face.
-    Set(usize, Face),
-    /// Exchange the dice in two cells.
-    Swap(usize, usize),
-}
-
-impl State {
-    /// Applies `mv` and returns the move that undoes it.
-    fn apply(&mut self, mv: Move) -> Move {
-        match mv {
-            Move::Set(cell, face) => {
-                let old = std::mem::replace(&mut self.faces[cell], face);
-                Move::Set(cell, old)
-            }
-            Move::Swap(a, b) => {
-                self.faces.swap(a, b);
-                self.die_at.swap(a, b);
-                mv
-            }
-        }
-    }
 }
 
 /// The best distinct boards one chain has seen, highest first, ties in canonical order.

@@ -15,7 +15,8 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufRea
 use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 
-use super::protocol::{MAX_LINE, MAX_SERVER_LINE, encode};
+use crate::codec::encode;
+use crate::message::{MAX_LINE, MAX_SERVER_LINE};
 
 /// Who is at the other end of a connection: what its lines may hold and how
 /// it is named when it stops reading.

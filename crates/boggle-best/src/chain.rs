@@ -14,24 +14,24 @@ use boggle_game::face::{Face, QReads};
 use boggle_game::random::{self, GameRng};
 
 /// One independent chain of annealing runs.
-pub(super) struct Chain<'a, 't> {
-    pub(super) searcher: Searcher<'t>,
-    pub(super) space: &'a Space,
-    pub(super) symmetries: &'a Symmetries,
-    pub(super) progress: &'a Progress,
-    pub(super) rng: GameRng,
-    pub(super) top: Top,
-    pub(super) deadline: Option<Instant>,
-    pub(super) evaluations: Option<u64>,
-    pub(super) used: u64,
-    pub(super) cache: Cache,
-    pub(super) target: Option<u32>,
+pub(crate) struct Chain<'a, 't> {
+    pub(crate) searcher: Searcher<'t>,
+    pub(crate) space: &'a Space,
+    pub(crate) symmetries: &'a Symmetries,
+    pub(crate) progress: &'a Progress,
+    pub(crate) rng: GameRng,
+    pub(crate) top: Top,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) evaluations: Option<u64>,
+    pub(crate) used: u64,
+    pub(crate) cache: Cache,
+    pub(crate) target: Option<u32>,
     /// Local maxima no escape leaves: a kick that climbs back to one need
     /// not try its escapes again (they would fail the same way).
-    pub(super) stuck: AHashSet<Vec<Face>>,
+    pub(crate) stuck: AHashSet<Vec<Face>>,
     /// Best local maxima (canonical) whose kicks ran out of patience
     /// ([`Schedule::restart_spent`]).
-    pub(super) spent: AHashSet<Vec<Face>>,
+    pub(crate) spent: AHashSet<Vec<Face>>,
 }
 
 impl Chain<'_, '_> {
@@ -39,7 +39,7 @@ impl Chain<'_, '_> {
     /// from its pool of the best few met since (see [`Elites`]) until
     /// `patience` kicks in a row find nothing better than the best, then
     /// starts again, until the budget is spent.
-    pub(super) fn run(&mut self, schedule: &Schedule) {
+    pub(crate) fn run(&mut self, schedule: &Schedule) {
         let mut elites = Elites::new(schedule.elites.max(1) as usize);
         let mut misses = 0;
         loop {
@@ -302,14 +302,14 @@ impl Chain<'_, '_> {
 /// the chain kicks only its best (iterated local search); with a few, a kick
 /// starts from one of them, the better ones more often, so the chain keeps
 /// several basins in play instead of one, as a population does.
-pub(super) struct Elites {
+pub(crate) struct Elites {
     size: usize,
     /// (score, board, canonical faces), highest score first.
     entries: Vec<(u32, State, Vec<Face>)>,
 }
 
 impl Elites {
-    pub(super) fn new(size: usize) -> Elites {
+    pub(crate) fn new(size: usize) -> Elites {
         Elites {
             size,
             entries: Vec::with_capacity(size + 1),
@@ -320,7 +320,7 @@ impl Elites {
         self.entries.clear();
     }
 
-    pub(super) fn best(&self) -> Option<u32> {
+    pub(crate) fn best(&self) -> Option<u32> {
         self.entries.first().map(|e| e.0)
     }
 
@@ -332,7 +332,7 @@ impl Elites {
     /// One of the boards to kick: the lesser of two uniform ranks, so the
     /// best is drawn most often (no draw at all with one board, so a pool of
     /// one repeats the single-elite search exactly).
-    pub(super) fn pick(&self, rng: &mut GameRng) -> Option<&State> {
+    pub(crate) fn pick(&self, rng: &mut GameRng) -> Option<&State> {
         let n = self.entries.len();
         let rank = random::below(rng, n).min(random::below(rng, n));
         self.entries.get(rank).map(|e| &e.1)
@@ -340,7 +340,7 @@ impl Elites {
 
     /// Keeps a local maximum if it is new and beats the worst kept (ties
     /// keep the one already there).
-    pub(super) fn offer(&mut self, score: u32, state: State, canonical: Vec<Face>) {
+    pub(crate) fn offer(&mut self, score: u32, state: State, canonical: Vec<Face>) {
         if self.entries.iter().any(|e| e.2 == canonical) {
             return;
         }
@@ -387,14 +387,14 @@ fn remember(maxima: &mut AHashSet<Vec<Face>>, board: Vec<Face>) {
 /// cuts the boards searched again by about 3% on 4x4 (SOWPODS, seed 10),
 /// for about 16 MB a chain on 4x4 and 30 MB on 6x6 (12 bytes a slot and its
 /// faces stored flat, 3 bytes each).
-pub(super) const CACHE_SLOTS: usize = 1 << 18;
+pub(crate) const CACHE_SLOTS: usize = 1 << 18;
 
 /// Recently scored boards and their scores: annealing near its end and hill
 /// climbing propose the same neighbours again and again, and looking a board
 /// up costs far less than searching it. Direct-mapped: a new board evicts the
 /// one in its slot. The boards sit in one flat array, `cells` faces a slot, so
 /// a lookup touches two cache lines and no pointer.
-pub(super) struct Cache {
+pub(crate) struct Cache {
     keys: Vec<u64>,
     scores: Vec<u32>,
     faces: Vec<Face>,
@@ -403,7 +403,7 @@ pub(super) struct Cache {
 
 impl Cache {
     /// An empty cache of `slots` boards of `cells` cells.
-    pub(super) fn new(slots: usize, cells: usize) -> Cache {
+    pub(crate) fn new(slots: usize, cells: usize) -> Cache {
         Cache {
             // Key 0 with blank faces matches no board a chain scores.
             keys: vec![0; slots],
@@ -422,13 +422,13 @@ impl Cache {
         slot * self.cells..(slot + 1) * self.cells
     }
 
-    pub(super) fn get(&self, key: u64, faces: &[Face]) -> Option<u32> {
+    pub(crate) fn get(&self, key: u64, faces: &[Face]) -> Option<u32> {
         let slot = self.slot(key);
         let kept = &self.faces[self.kept(slot)];
         (self.keys[slot] == key && kept == faces).then_some(self.scores[slot])
     }
 
-    pub(super) fn put(&mut self, key: u64, faces: &[Face], score: u32) {
+    pub(crate) fn put(&mut self, key: u64, faces: &[Face], score: u32) {
         if faces.len() != self.cells {
             return;
         }
@@ -441,7 +441,7 @@ impl Cache {
 }
 
 /// FNV-1a over the faces' letters, a face boundary marked so `QU` differs from `Q`,`U`.
-pub(super) fn hash(faces: &[Face]) -> u64 {
+pub(crate) fn hash(faces: &[Face]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325_u64;
     for face in faces {
         for &byte in face.as_bytes().iter().chain([&0xff]) {

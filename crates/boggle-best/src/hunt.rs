@@ -40,6 +40,16 @@ use std::path::{Path, PathBuf};
 use ahash::AHashSet;
 use serde::{Deserialize, Serialize};
 
+use boggle_game::dice::DiceSet;
+use boggle_game::rules::Rules;
+
+use crate::{Budget, Objective, Options, Progress, letters};
+
+/// Boards each chain scores in a round of a hunt unless told otherwise:
+/// about half a minute of one thread on 5x5, so a crash costs little and a
+/// chain still has time to kick its way to a record.
+pub const DEFAULT_ROUND: u64 = 3_000_000;
+
 /// The version of the state file this build writes and reads.
 const STATE_VERSION: u32 = 1;
 
@@ -206,6 +216,42 @@ impl Hunt {
         splitmix(task ^ splitmix(self.state.rounds.wrapping_add(1)))
     }
 
+    /// The options of the round to run next: `base`'s search, `per_chain`
+    /// boards for each chain, from the round's own seed, catching every
+    /// board (no target, one board kept by each chain).
+    pub fn round_options(&self, base: &Options, per_chain: u64) -> Options {
+        Options {
+            budget: Budget::Iterations(per_chain.saturating_mul(base.threads as u64)),
+            seed: self.round_seed(),
+            top: 1,
+            target: None,
+            ..base.clone()
+        }
+    }
+
+    /// Appends the boards `progress` caught since the last call (see
+    /// [`Progress::catching`]) to the results file.
+    pub fn record_caught(&mut self, progress: &Progress) -> Result<(), HuntError> {
+        for (score, faces) in progress.take_caught() {
+            self.record(score, letters(&faces))?;
+        }
+        Ok(())
+    }
+
+    /// Closes the round `progress` followed, its caught boards recorded:
+    /// its best is kept, and a round that ran to its end is counted as done;
+    /// a stopped one is not (a resumed hunt runs it again from its seed).
+    pub fn close_round(&mut self, progress: &Progress) -> Result<(), HuntError> {
+        if let Some(best) = progress.best() {
+            self.offer_best(best.score, &letters(&best.faces));
+        }
+        if progress.is_stopped() {
+            self.save()
+        } else {
+            self.end_round(progress.scored())
+        }
+    }
+
     /// Appends `board` (canonical letters) with its score to the results
     /// file unless it is there already; whether it was new.
     pub fn record(&mut self, score: u32, board: String) -> Result<bool, HuntError> {
@@ -250,6 +296,35 @@ impl Hunt {
         json.push('\n');
         write_atomically(&self.state_path, json.as_bytes()).map_err(io_error(&self.state_path))
     }
+}
+
+/// What the scores of a hunt depend on: a directory's results are only
+/// comparable under the same rules, size, word list (`list`, its file name,
+/// and its count of `words`), dice and objective.
+pub fn fingerprint(
+    rules: &Rules,
+    objective: Objective,
+    list: Option<&Path>,
+    dice: Option<DiceSet>,
+    words: usize,
+) -> String {
+    let list = list
+        .and_then(Path::file_name)
+        .map_or_else(|| "built-in".into(), |name| name.to_string_lossy());
+    format!(
+        "{} {}x{} {}+ letters{} {:?} {}{} ({} words)",
+        rules.preset,
+        rules.rows,
+        rules.cols,
+        rules.min_len,
+        rules
+            .max_len
+            .map_or_else(String::new, |m| format!(" to {m}")),
+        objective,
+        list,
+        dice.map_or_else(String::new, |dice| format!(" dice {dice:?}")),
+        words,
+    )
 }
 
 /// Refuses a recorded setting that differs from the one given.
@@ -395,9 +470,9 @@ fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Writes `bytes` to `path` atomically (see [`crate::files`]).
+/// Writes `bytes` to `path` atomically (see [`boggle_game::files`]).
 fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    crate::files::replace_whole(path, std::ffi::OsStr::new(".hunt-state-"), bytes)
+    boggle_game::files::replace_whole(path, std::ffi::OsStr::new(".hunt-state-"), bytes)
 }
 
 #[cfg(test)]

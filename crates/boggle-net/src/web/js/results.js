@@ -1,0 +1,117 @@
+// A round's results: each player's words, the winner, the player's share,
+// the words shared and missed (a word tapped shows its path), then Ready,
+// this board again, or a link to it.
+/** @import { ServerMsg } from "./messages" */
+import { drawBoard, findPath, lightCells } from "./board.js";
+import { dailyShare } from "./daily.js";
+import { soloGame } from "./home.js";
+import { endRound } from "./round.js";
+import { $, button, copy, el, pointsText, readyButton, setStatus, show } from "./screens.js";
+import { state } from "./state.js";
+
+const GRACE_MS = 1000; // after a round ends, keys and taps do nothing
+
+/** @param {string} text @param {string} word @param {string} [cls] */
+function wordButton(text, word, cls) {
+  const b = el("button", "word " + (cls || ""), text);
+  b.type = "button";
+  b.dataset.word = word;
+  return b;
+}
+
+/** @param {Extract<ServerMsg, { type: "results" }>} msg */
+export function onResults(msg) {
+  endRound();
+  Object.assign(state, { ready: false, last: msg.last, results: msg, graceUntil: Date.now() + GRACE_MS });
+  $("results-title").textContent = (state.daily ? "Today's board #" + state.daily.number : "Results of round " + msg.round) +
+    (msg.last ? " (the last)" : "");
+  const cards = msg.players.map((p) => {
+    const card = el("div", "player-result");
+    card.dataset.name = p.name;
+    const head = el("div", "head");
+    const round = el("span", "round", "round: ");
+    round.append(el("span", "score", p.score));
+    head.append(el("span", "name", p.name), round);
+    if (!state.solo) head.append(el("span", "total", "total: " + p.total));
+    const words = el("ul", "words");
+    for (const w of p.words) {
+      const li = el("li", w.cancelled ? "cancelled" : "");
+      Object.assign(li.dataset, { word: w.word, points: String(w.points), cancelled: String(w.cancelled) });
+      li.append(wordButton(w.word + (w.cancelled ? " (shared)" : " +" + w.points), w.word));
+      words.append(li);
+    }
+    const total = p.words_total || p.words.length;
+    if (total > p.words.length) words.append(el("li", "note", "and " + (total - p.words.length) + " more"));
+    if (total === 0) words.append(el("li", "note", "no words"));
+    card.append(head, words);
+    return card;
+  });
+  $("results-players").replaceChildren(...cards);
+  const mine = msg.players.find((p) => p.name === state.name);
+  const best = msg.players.length > 0 ? msg.players[0].score : 0;
+  const winners = msg.players.filter((p) => p.score === best).map((p) => p.name);
+  $("winner").textContent = msg.players.length < 2 ? "" : winners.length > 1
+    ? "A tie: " + winners.join(", ") + " (" + pointsText(best) + ")"
+    : "Winner: " + winners[0] + " (" + pointsText(best) + ")";
+  $("tally").textContent = msg.board_words > 0
+    ? "You: " + (mine ? mine.words_total : 0) + " of " + msg.board_words + " words, " +
+      (mine ? mine.score : 0) + " of " + msg.board_points + " points"
+    : "";
+  $("results-shared").replaceChildren(...msg.shared.map((s) => {
+    const count = s.count || s.players.length;
+    const more = count > s.players.length ? " and " + (count - s.players.length) + " more" : "";
+    const li = el("li", "", s.word + ": " + s.players.join(", ") + more);
+    li.dataset.word = s.word;
+    return li;
+  }));
+  $("results-shared-box").hidden = msg.shared.length === 0;
+  const missed = msg.missed.map((m) => {
+    const li = el("li", m.rare ? "rare" : "");
+    li.dataset.word = m.word;
+    const b = wordButton(m.word + " " + m.points + (m.rare ? " *" : ""), m.word);
+    if (m.rare) b.setAttribute("aria-label", m.word + ", " + pointsText(m.points) + ", rare");
+    li.append(b);
+    return li;
+  });
+  if (msg.missed_total > missed.length) missed.push(el("li", "note", "(" + msg.missed_total + " in all)"));
+  if (missed.length === 0) missed.push(el("li", "note", "none"));
+  $("results-missed").replaceChildren(...missed);
+  drawBoard($("results-board"), false);
+  $("results-path").textContent = "";
+  dailyShare(mine);
+  show("results");
+  button("again").hidden = false;
+  button("link-copy").hidden = false;
+  readyButton();
+  $("ready-note").textContent = state.last ? "that was the room's last round" : "";
+  setStatus(state.last ? "game over" : "round over");
+  window.scrollTo(0, 0);
+  $("results-title").focus({ preventScroll: true });
+  setTimeout(() => {
+    readyButton();
+    // Ready takes the focus after the grace, without scrolling.
+    if (!state.last && !state.inRound && state.results === msg) button("ready").focus({ preventScroll: true });
+  }, GRACE_MS);
+}
+
+/** The board for a link: Qu as on the die, a blank as a dot. */
+const boardLetters = () => state.board.map((f) => (f === "QU" ? "Qu" : f || ".")).join("");
+
+export function initResults() {
+  // The words of the results show their path on the results' board.
+  $("results").addEventListener("click", (e) => {
+    const b = e.target instanceof Element ? e.target.closest("button.word") : null;
+    if (!(b instanceof HTMLElement)) return;
+    const word = b.dataset.word || "";
+    const path = findPath(word) || [];
+    lightCells($("results-board"), path);
+    $("results-path").textContent = path.length > 0 ? word + " on the board" : "";
+  });
+  button("again").addEventListener("click", () => {
+    if (Date.now() < state.graceUntil) return;
+    soloGame({ board: boardLetters(), size: [state.rows, state.cols] });
+  });
+  button("link-copy").addEventListener("click", () =>
+    copy(location.origin + "/?board=" + encodeURIComponent(boardLetters()) + "&size=" + state.rows + "x" + state.cols,
+      "the link to this board"));
+}

@@ -1,0 +1,231 @@
+//! Player and room names, and any text from the network a client shows:
+//! [`check_name`] and [`check_room`] say whether a name may be used (and
+//! why not, [`BadName`]), [`NameKey`] is what two names are compared by so
+//! that look-alikes collide, and [`clean`] is what a client does to text
+//! before printing it, so no one's bytes reach another player's terminal
+//! as an escape sequence. The character data is Unicode's identifier and
+//! confusable data (UTS #39) from `unicode-security`, so no list of
+//! invisible characters is kept by hand.
+
+use crate::message::{MAX_NAME, MAX_ROOM};
+
+/// Whether `c` may be in a name, and be shown on another player's terminal:
+/// printable ASCII (a space, letters, digits, punctuation), or a character
+/// Unicode allows in identifiers (UTS #39's General Security Profile:
+/// letters and marks of the scripts in use today; no control, format or
+/// default-ignorable character, no filler that looks blank, no symbol). The
+/// two joiners it allows for some scripts are invisible, so not here.
+pub fn is_printable(c: char) -> bool {
+    use unicode_security::GeneralSecurityProfile;
+    matches!(c, ' '..='~')
+        || (c.identifier_allowed()
+            && c.identifier_type()
+                != Some(
+                    unicode_security::general_security_profile::IdentifierType::Default_Ignorable,
+                )
+            && !matches!(c, '\u{200C}' | '\u{200D}'))
+}
+
+/// `text` with every character that is not [`is_printable`] replaced by `?`:
+/// what a client does to anything from the network before printing it.
+pub fn clean(text: &str) -> String {
+    text.chars()
+        .map(|c| if is_printable(c) { c } else { '?' })
+        .collect()
+}
+
+/// Why a player or room name is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadName {
+    /// It has no character.
+    #[error("the {what} is empty")]
+    Empty {
+        /// What the name names: "name" or "room name".
+        what: &'static str,
+    },
+    /// It has more characters than the cap.
+    #[error("the {what} is longer than {max} characters")]
+    TooLong {
+        /// What the name names.
+        what: &'static str,
+        /// The cap, in characters.
+        max: usize,
+    },
+    /// It has a character that is not [`is_printable`].
+    #[error(
+        "the {what} has a character that is invisible, a control or a symbol (U+{:04X}); \
+         use letters, digits, spaces and punctuation",
+        u32::from(*found)
+    )]
+    Unprintable {
+        /// What the name names.
+        what: &'static str,
+        /// The first such character.
+        found: char,
+    },
+    /// It has no letter or digit.
+    #[error("the {what} has no letter or digit")]
+    NoLetter {
+        /// What the name names.
+        what: &'static str,
+    },
+    /// It starts or ends with a space.
+    #[error("the {what} starts or ends with a space")]
+    Spaced {
+        /// What the name names.
+        what: &'static str,
+    },
+}
+
+/// Whether `name` is a good player name: 1 to [`MAX_NAME`] [`is_printable`]
+/// characters, a letter or digit among them, no leading or trailing space.
+pub fn check_name(name: &str) -> Result<(), BadName> {
+    check_label("name", name, MAX_NAME)
+}
+
+/// Whether `room` is a good room name: as for player names, at most [`MAX_ROOM`].
+pub fn check_room(room: &str) -> Result<(), BadName> {
+    check_label("room name", room, MAX_ROOM)
+}
+
+fn check_label(what: &'static str, text: &str, max: usize) -> Result<(), BadName> {
+    let count = text.chars().count();
+    if count == 0 {
+        return Err(BadName::Empty { what });
+    }
+    if count > max {
+        return Err(BadName::TooLong { what, max });
+    }
+    if let Some(found) = text.chars().find(|&c| !is_printable(c)) {
+        return Err(BadName::Unprintable { what, found });
+    }
+    if !text.chars().any(char::is_alphanumeric) {
+        return Err(BadName::NoLetter { what });
+    }
+    if text.trim() != text {
+        return Err(BadName::Spaced { what });
+    }
+    Ok(())
+}
+
+/// What two names are compared by: Unicode's confusable skeleton (UTS #39:
+/// normalised, look-alike characters mapped to one) with case folded before
+/// it and after it. Folding first makes `Ann`, `ann` and `аnn` (a Cyrillic
+/// а) one name, and `main` and `ｍａｉｎ`; folding after catches what
+/// only looks alike in capitals (`Ian`, whose capital I the tables map to
+/// small l, and `lan`), which folding first would have turned into an i.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NameKey {
+    /// Case folded, then the skeleton: the key rooms are filed under.
+    folded: String,
+    /// The skeleton, then case folded.
+    shown: String,
+}
+
+impl NameKey {
+    /// Whether the two names pass for each other.
+    pub fn same_as(&self, other: &NameKey) -> bool {
+        self.folded == other.folded || self.shown == other.shown
+    }
+
+    /// The key that rooms are filed under (look-alikes after case folding).
+    pub fn as_str(&self) -> &str {
+        &self.folded
+    }
+
+    /// Both forms compared by [`NameKey::same_as`]: two names pass for each
+    /// other when either form is equal, so a table of names indexes both.
+    pub fn forms(&self) -> [&str; 2] {
+        [&self.folded, &self.shown]
+    }
+}
+
+/// The [`NameKey`] of `name`.
+pub fn name_key(name: &str) -> NameKey {
+    let skeleton = |text: &str| unicode_security::skeleton(text).collect::<String>();
+    NameKey {
+        folded: skeleton(&name.to_lowercase()),
+        shown: skeleton(name).to_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_printable_and_short() {
+        assert_eq!(check_name("Ann B."), Ok(()));
+        assert_eq!(check_name("Zoë"), Ok(()));
+        for bad in [
+            "",
+            " ann",
+            "ann ",
+            "\x1b[31mred",
+            "a\u{202E}b",
+            "a\nb",
+            "a\u{9b}b",
+            "abcdefghijklmnopqrstu",
+        ] {
+            assert!(check_name(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(clean("a\x1b]0;x\x07b"), "a?]0;x?b");
+    }
+
+    /// Every invisible or blank-looking character, after a name,
+    /// in one, or alone, is refused, in player and room names alike, and the
+    /// client's filter replaces each.
+    #[test]
+    fn invisible_and_blank_looking_characters_are_refused() {
+        let sneaky = [
+            '\u{AD}',
+            '\u{61C}',
+            '\u{3164}',
+            '\u{FFA0}',
+            '\u{115F}',
+            '\u{2800}',
+            '\u{34F}',
+            '\u{180E}',
+            '\u{FE0F}',
+            '\u{E0100}',
+            '\u{1D173}',
+            '\u{600}',
+            '\u{FFFC}',
+            '\u{200D}',
+            '\u{200B}',
+            '\u{2028}',
+            '\u{FEFF}',
+            '\u{E0041}',
+            '\u{202E}',
+        ];
+        for c in sneaky {
+            for text in [format!("ann{c}"), format!("a{c}nn"), c.to_string()] {
+                assert!(check_name(&text).is_err(), "{text:?}");
+                assert!(check_room(&text).is_err(), "{text:?}");
+            }
+            assert_eq!(clean(&format!("ann{c}")), "ann?", "{c:?}");
+        }
+        for good in [
+            "Ann B.",
+            "Zoë",
+            "O'Brien",
+            "李小龍",
+            "Ελένη",
+            "José-María",
+            "r2d2",
+        ] {
+            assert_eq!(check_name(good), Ok(()), "{good:?}");
+            assert_eq!(clean(good), good);
+        }
+        for blank in ["...", "-", "' '"] {
+            assert!(check_name(blank).is_err(), "{blank:?}");
+        }
+        assert!(name_key("Main").same_as(&name_key("main")));
+        assert!(name_key("m\u{430}in").same_as(&name_key("main")));
+        // Look-alikes in capitals, after folding both sides.
+        assert!(name_key("Ian").same_as(&name_key("lan")));
+        assert!(name_key("lan").same_as(&name_key("IAN")));
+        assert!(name_key("Ian").same_as(&name_key("ian")));
+        assert!(!name_key("ian").same_as(&name_key("lan")));
+    }
+}

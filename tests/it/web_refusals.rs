@@ -1,0 +1,456 @@
+//! Every refusal the server can send a browser, as the page shows it: the
+//! server binary with `--web` on loopback, headless Chromium through
+//! chromedriver (a phone, 360 px, and a desk, 1280 px), and for each error
+//! code a player can meet from the page, the player's own steps to it and
+//! the sentence the page then says, on the screen where they can act on it
+//! (the field to change focused, or the action offered: join again, try
+//! again). Each refusal's screenshot is saved in `target/web-screenshots/`
+//! as `refused-CODE`. No refusal may leave an uncaught error in the page.
+//!
+//! Codes no page can meet are left out, for the reason given: `not_utf8`
+//! (a browser's WebSocket text is UTF-8 and JSON.stringify escapes lone
+//! surrogates), `version` (the page is served by the server it speaks to),
+//! `not_joined` (the page says `hello` first, once, on every connection),
+//! `bad_word` (the page sends only 1 to 64 letters), `idle` (the page pings
+//! every minute; only a tab frozen for five minutes meets it: the page then
+//! offers to join again, as for `too_many_messages` below) and `unknown`
+//! (never sent; what a client makes of a newer server's code).
+//!
+//! Without a browser the tests skip with a reason, unless `CI=true`, where
+//! they fail instead.
+
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, Locator};
+use serde_json::json;
+
+use crate::browser::{
+    GUARD, Killed, browser, js, no_page_errors, phone_and_desk, screenshot, visible, wait_js,
+    web_server,
+};
+use crate::common::cannot_run;
+
+/// The board of the rooms (`--board`), and their whole dictionary.
+const BOARD: &str = "BENHLAUMITLZRGAN";
+const WORDS: &str = "eat\nbat\nben\nnag\n";
+
+/// `boggle serve --web` on loopback with `args`, on [`BOARD`] and [`WORDS`]; its page's address.
+fn server(dir: &std::path::Path, args: &[&str]) -> (Killed, String) {
+    let dict = dir.join("words.txt");
+    std::fs::write(&dict, WORDS).expect("dictionary written");
+    let dict = dict.to_str().expect("a UTF-8 path");
+    web_server(dir, &[&["--board", BOARD, "--dict", dict], args].concat())
+}
+
+/// Opens a room's link and joins it as `name` with `password`, as a
+/// player would: the form filled in, Join pressed.
+async fn join(client: &Client, web: &str, room: &str, name: &str, password: &str) {
+    js(
+        client,
+        "try { sessionStorage.clear(); } catch (e) { /* no page yet */ } return true;",
+    )
+    .await;
+    client
+        .goto(&format!("{web}?room={room}"))
+        .await
+        .expect("page loads");
+    visible(client, "join").await;
+    js(
+        client,
+        &format!(
+            "document.getElementById('name').value = {name}; \
+             document.getElementById('password').value = {password}; \
+             document.getElementById('join-button').click(); return true;",
+            name = json!(name),
+            password = json!(password),
+        ),
+    )
+    .await;
+}
+
+/// Waits until the status line says `text` as an error, on screen `on`,
+/// with `focused` the element that has the focus; saves the screenshot
+/// `refused-CODE`.
+async fn says(client: &Client, code: &str, text: &str, on: &str, focused: &str) {
+    wait_js(
+        client,
+        &format!(
+            "const s = document.getElementById('status'); \
+             return s.textContent === {text} && s.classList.contains('error') && \
+               !document.getElementById({on}).hidden && \
+               (document.activeElement.id || document.activeElement.localName) === {focused};",
+            text = json!(text),
+            on = json!(on),
+            focused = json!(focused),
+        ),
+        &format!("{code}: {text:?} on #{on}, #{focused} focused"),
+    )
+    .await;
+    screenshot(client, &format!("refused-{code}")).await;
+    no_page_errors(client, code).await;
+}
+
+/// Waits until the status line says `text`, whatever else is on screen.
+async fn status_is(client: &Client, text: &str) {
+    wait_js(
+        client,
+        &format!(
+            "return document.getElementById('status').textContent === {};",
+            json!(text)
+        ),
+        &format!("the status {text:?}"),
+    )
+    .await;
+}
+
+/// The offered action's label (the button beside the status), if shown.
+async fn offered(client: &Client) -> Option<String> {
+    let value = js(
+        client,
+        "const b = document.getElementById('retry'); return b.hidden ? null : b.textContent;",
+    )
+    .await;
+    value.as_str().map(str::to_string)
+}
+
+/// Presses the offered action.
+async fn take_offer(client: &Client) {
+    client
+        .find(Locator::Id("retry"))
+        .await
+        .expect("the offered action")
+        .click()
+        .await
+        .expect("clicked");
+}
+
+/// Starts chromedriver and the two browsers, or says why not.
+async fn browsers() -> Option<(Killed, Client, Client)> {
+    let (chromium, driver) = match browser() {
+        Ok(found) => found,
+        Err(why) => {
+            cannot_run(&format!("no browser: {why}"));
+            return None;
+        }
+    };
+    phone_and_desk(&chromium, &driver).await
+}
+
+/// Joining a room: a wrong or too long password, a name or room name that
+/// cannot be used, a taken name, a full room, a room that played all its
+/// rounds, and a word sent as the round ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_join_says_why_where_it_can_be_mended() {
+    let Some((driver, phone, desk)) = browsers().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (_server, web) = server(
+        dir.path(),
+        &[
+            "--password",
+            "sesame",
+            "--max-players",
+            "1",
+            "--min-players",
+            "1",
+            "--rounds",
+            "1",
+            "--time",
+            "600",
+        ],
+    );
+
+    let long = "x".repeat(5000);
+    // (room, name, password): the code, what the page says, the field focused.
+    let refusals = [
+        (
+            ("kitchen", "ann", "nope"),
+            "password",
+            "Wrong password.",
+            "password",
+        ),
+        (
+            ("kitchen", "ann", long.as_str()),
+            "too_long",
+            "That password is too long for the server.",
+            "password",
+        ),
+        (
+            ("kitchen", "...", "sesame"),
+            "bad_name",
+            "That name cannot be used: the name has no letter or digit.",
+            "name",
+        ),
+        (
+            ("-", "ann", "sesame"),
+            "bad_room",
+            "That room name cannot be used: the room name has no letter or digit.",
+            "room",
+        ),
+    ];
+    for ((room, name, password), code, text, field) in refusals {
+        join(&desk, &web, room, name, password).await;
+        says(&desk, code, text, "join", field).await;
+    }
+
+    // ann sits in the kitchen; the room seats one.
+    join(&desk, &web, "kitchen", "ann", "sesame").await;
+    visible(&desk, "lobby").await;
+    join(&phone, &web, "kitchen", "Ann", "sesame").await;
+    says(
+        &phone,
+        "name_taken",
+        "The name Ann is taken in room kitchen: choose another name.",
+        "join",
+        "name",
+    )
+    .await;
+    join(&phone, &web, "kitchen", "bob", "sesame").await;
+    says(
+        &phone,
+        "room_full",
+        "Room kitchen is full: choose another room.",
+        "join",
+        "room",
+    )
+    .await;
+
+    // ann plays the room's one round, and sends a word as she presses Done:
+    // the round ends first, and the word is not played.
+    js(
+        &desk,
+        "document.getElementById('ready').click(); return true;",
+    )
+    .await;
+    visible(&desk, "round").await;
+    js(
+        &desk,
+        "document.getElementById('done').click(); \
+         document.getElementById('word').value = 'bat'; \
+         document.getElementById('word-form').requestSubmit(); return true;",
+    )
+    .await;
+    visible(&desk, "results").await;
+    status_is(&desk, "the round was over: that word was not played").await;
+    screenshot(&desk, "refused-not_in_round").await;
+    no_page_errors(&desk, "not_in_round").await;
+
+    join(&phone, &web, "kitchen", "bob", "sesame").await;
+    says(
+        &phone,
+        "rounds_over",
+        "Room kitchen has played all its rounds: choose another room.",
+        "join",
+        "room",
+    )
+    .await;
+    drop(driver);
+}
+
+/// A server at its caps: the rooms it may hold, the connections it takes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_server_says_so_and_offers_to_try_again() {
+    let Some((driver, phone, desk)) = browsers().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (rooms, web) = server(dir.path(), &["--max-rooms", "1"]);
+    join(&desk, &web, "kitchen", "ann", "").await;
+    visible(&desk, "lobby").await;
+    join(&phone, &web, "garden", "bob", "").await;
+    says(
+        &phone,
+        "too_many_rooms",
+        "No new room can be made now: the server has its maximum of 1 rooms; join one of them.",
+        "join",
+        "room",
+    )
+    .await;
+    drop(rooms);
+
+    let (_connections, web) = server(dir.path(), &["--max-connections", "1"]);
+    join(&desk, &web, "kitchen", "ann", "").await;
+    visible(&desk, "lobby").await;
+    join(&phone, &web, "kitchen", "bob", "").await;
+    says(
+        &phone,
+        "server_full",
+        "The server is busy: the server has its maximum of 1 connections; try later.",
+        "join",
+        "retry",
+    )
+    .await;
+    assert_eq!(offered(&phone).await.as_deref(), Some("Try again"));
+    // Once ann has gone, trying again gets bob in (the server may take a
+    // moment to see her go: until then it is busy still, and says so).
+    desk.goto("about:blank").await.expect("ann leaves");
+    let start = Instant::now();
+    loop {
+        take_offer(&phone).await;
+        wait_js(
+            &phone,
+            "return !document.getElementById('lobby').hidden || \
+               !document.getElementById('retry').hidden;",
+            "bob in, or the server busy still",
+        )
+        .await;
+        if offered(&phone).await.is_none() || start.elapsed() > GUARD {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    visible(&phone, "lobby").await;
+    no_page_errors(&phone, "after trying again").await;
+    drop(driver);
+}
+
+/// A seat given up while its player was away: the page says so when it
+/// comes back, and joins again at a tap.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_seat_says_so_and_offers_to_join_again() {
+    let Some((driver, phone, desk)) = browsers().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A round's time is a second: a seat empty that long between rounds is given up.
+    let (_server, web) = server(dir.path(), &["--time", "1", "--min-players", "2"]);
+    join(&desk, &web, "kitchen", "ann", "").await;
+    visible(&desk, "lobby").await;
+    join(&phone, &web, "kitchen", "bob", "").await;
+    visible(&phone, "lobby").await;
+    // They play a round (a seat is kept only for who played).
+    for client in [&desk, &phone] {
+        js(
+            client,
+            "document.getElementById('ready').click(); return true;",
+        )
+        .await;
+    }
+    for client in [&desk, &phone] {
+        visible(client, "results").await;
+    }
+    // ann closes the page; the tab keeps her seat's token.
+    desk.goto("about:blank").await.expect("ann leaves");
+    wait_js(
+        &phone,
+        "return !!document.querySelector('#players li[data-name=\"ann\"] .away');",
+        "ann away in bob's lobby",
+    )
+    .await;
+    // The seat is held a round's time (a second): let it pass.
+    let away = Instant::now();
+    while away.elapsed() < Duration::from_millis(1500) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    desk.goto(&web).await.expect("ann comes back");
+    says(
+        &desk,
+        "bad_token",
+        "Your seat in room kitchen was given up while you were away.",
+        "join",
+        "retry",
+    )
+    .await;
+    assert_eq!(offered(&desk).await.as_deref(), Some("Join again"));
+    take_offer(&desk).await;
+    visible(&desk, "lobby").await;
+    wait_js(
+        &desk,
+        "return document.querySelectorAll('#players li').length === 2 && \
+           !!document.querySelector('#players li[data-name=\"ann\"]:not(:has(.away))');",
+        "ann back in the kitchen beside bob",
+    )
+    .await;
+    no_page_errors(&desk, "after joining again").await;
+    drop(driver);
+}
+
+/// Solo games: a board or size that cannot be played, words sent faster
+/// than the server takes them, and far faster.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_board_or_a_flood_of_words_is_told() {
+    let Some((driver, phone, desk)) = browsers().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (_server, web) = server(dir.path(), &["--time", "600"]);
+
+    phone
+        .goto(&format!("{web}?board=CAT"))
+        .await
+        .expect("page loads");
+    says(
+        &phone,
+        "bad_message",
+        "That board cannot be played here: a board needs exactly 16 letters, got 3.",
+        "home",
+        "body",
+    )
+    .await;
+    assert_eq!(
+        js(&phone, "return location.search;").await,
+        json!(""),
+        "a reload does not try the bad link again"
+    );
+    phone
+        .goto(&format!("{web}?board=ABCD&size=9x9"))
+        .await
+        .expect("page loads");
+    says(
+        &phone,
+        "bad_message-size",
+        "A solo board is 2 to 36 cells, not 9x9.",
+        "home",
+        "body",
+    )
+    .await;
+
+    // 60 words at once: the first 40 (the burst) are played, the rest are
+    // refused by name and shown as not played.
+    desk.goto(&format!("{web}?board={BOARD}"))
+        .await
+        .expect("page loads");
+    visible(&desk, "round").await;
+    let flood = |n: usize| {
+        format!(
+            "const word = document.getElementById('word'); \
+             const form = document.getElementById('word-form'); \
+             for (let i = 0; i < {n}; i++) {{ word.value = 'bat'; form.requestSubmit(); }} \
+             return true;"
+        )
+    };
+    js(&desk, &flood(60)).await;
+    wait_js(
+        &desk,
+        "return document.querySelectorAll('#verdicts li').length === 60 && \
+           Array.from(document.querySelectorAll('#verdicts .reason')) \
+             .some(r => r.textContent === 'not played: too many words at once');",
+        "60 answers, some of them refusals for the rate",
+    )
+    .await;
+    screenshot(&desk, "refused-rate_limited").await;
+    no_page_errors(&desk, "rate_limited").await;
+    // Far past the rate, the server drops the page; the page offers to
+    // join again, and the seat comes back with its words.
+    js(&desk, &flood(300)).await;
+    says(
+        &desk,
+        "too_many_messages",
+        "Disconnected: far too many messages at once.",
+        "home",
+        "retry",
+    )
+    .await;
+    assert_eq!(offered(&desk).await.as_deref(), Some("Join again"));
+    take_offer(&desk).await;
+    visible(&desk, "round").await;
+    wait_js(
+        &desk,
+        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
+        "BAT kept after joining again",
+    )
+    .await;
+    no_page_errors(&desk, "after joining again").await;
+    drop(driver);
+}

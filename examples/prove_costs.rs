@@ -67,7 +67,9 @@ fn describe(name: &str, sample: &Stratified) -> String {
 
 fn main() -> Result<(), Box<dyn Error>> {
     let paths: Vec<String> = std::env::args().skip(1).collect();
-    println!("file\tgroups\tby stratum\tCPU-s\tCPU-h\tboot low\tboot high\tnormal low\tnormal high");
+    println!(
+        "file\tgroups\tby stratum\tCPU-s\tCPU-h\tboot low\tboot high\tnormal low\tnormal high"
+    );
     let mut pooled: Option<Stratified> = None;
     for path in &paths {
         let sample = read(path)?;

@@ -427,10 +427,19 @@ fn refuses_bad_precisions_and_budgets_in_one_line() {
         (&["--budget", "1h"], "CPU seconds above 0"),
         (&["--budget", "inf"], "CPU seconds above 0"),
         (&["--sample", "0"], "--sample must be at least 1"),
-        (&["--seed", "1"], "--sample <K>|--precision <P>|--budget <SECONDS>"),
-        (&["--costs", "costs.tsv"], "--sample <K>|--precision <P>|--budget <SECONDS>"),
+        (
+            &["--seed", "1"],
+            "--sample <K>|--precision <P>|--budget <SECONDS>",
+        ),
+        (
+            &["--costs", "costs.tsv"],
+            "--sample <K>|--precision <P>|--budget <SECONDS>",
+        ),
         (&["--budget", "60", "--shard", "0/2"], "cannot be used with"),
-        (&["--precision", "0.2", "--out", "out"], "cannot be used with"),
+        (
+            &["--precision", "0.2", "--out", "out"],
+            "cannot be used with",
+        ),
     ] {
         assert_refused(&prove_cli(&dir, extra), says);
     }
@@ -445,7 +454,10 @@ fn last_line(stdout: &str) -> &str {
 fn a_sample_says_which_rule_stopped_it_and_writes_each_groups_cost() {
     let dir = TempDir::new("prove-sample-stops");
     dir.write("words.txt", WORDS.join("\n"));
-    let counted = prove_cli(&dir, &["--sample", "3", "--seed", "2", "--costs", "costs.tsv"]);
+    let counted = prove_cli(
+        &dir,
+        &["--sample", "3", "--seed", "2", "--costs", "costs.tsv"],
+    );
     assert_eq!(counted.code, Some(0), "{}", counted.stderr);
     assert!(
         last_line(&counted.stdout).starts_with("stopped by --sample 3: 3 groups drawn; "),
@@ -457,7 +469,10 @@ fn a_sample_says_which_rule_stopped_it_and_writes_each_groups_cost() {
     assert!(lines[0].starts_with("# strata sizes: "), "{costs}");
     assert_eq!(lines[1], "# index\tgroup\tstratum\tclasses\tcpu");
     assert_eq!(lines.len(), 2 + 3, "a line a group: {costs}");
-    assert!(lines[2..].iter().all(|l| l.split('\t').count() == 5), "{costs}");
+    assert!(
+        lines[2..].iter().all(|l| l.split('\t').count() == 5),
+        "{costs}"
+    );
 
     // A budget spent before the first draw: two groups all the same.
     let budget = prove_cli(&dir, &["--budget", "0.001", "--seed", "2"]);
@@ -468,7 +483,11 @@ fn a_sample_says_which_rule_stopped_it_and_writes_each_groups_cost() {
         budget.stdout
     );
     let (sampled, ..) = sample_counts(&budget.stdout).expect("a sample line");
-    assert_eq!(sampled, 2, "two groups however small the budget: {}", budget.stdout);
+    assert_eq!(
+        sampled, 2,
+        "two groups however small the budget: {}",
+        budget.stdout
+    );
 
     // A loose precision is met as soon as every stratum has its minimum.
     let precise = prove_cli(&dir, &["--precision", "1", "--seed", "2"]);
@@ -483,7 +502,16 @@ fn a_sample_says_which_rule_stopped_it_and_writes_each_groups_cost() {
     // With every rule given, the first to hold stops it.
     let first = prove_cli(
         &dir,
-        &["--sample", "1", "--precision", "0.01", "--budget", "3600", "--seed", "2"],
+        &[
+            "--sample",
+            "1",
+            "--precision",
+            "0.01",
+            "--budget",
+            "3600",
+            "--seed",
+            "2",
+        ],
     );
     assert_eq!(first.code, Some(0), "{}", first.stderr);
     assert!(

@@ -319,7 +319,10 @@ impl Stratified {
     /// CPU seconds of the groups sampled.
     pub fn spent(&self) -> f64 {
         // Folded from +0, not summed: a sum of nothing is -0 in Rust.
-        self.strata.iter().flat_map(|s| &s.costs).fold(0.0, |a, c| a + c)
+        self.strata
+            .iter()
+            .flat_map(|s| &s.costs)
+            .fold(0.0, |a, c| a + c)
     }
 
     /// The strata pooled so that each pool has at least two costs: a

@@ -302,6 +302,9 @@ mod tests {
         assert!(good.climbed >= good.max && good.max as f64 >= good.mean);
         assert_eq!(strata.of[0], strata.count - 1, "{:?}", strata.of);
         // The same groups give the same scores again: seeded by group id.
-        assert_eq!(measure(&trie, &settings, &groups, BOARDS, 2, true), features);
+        assert_eq!(
+            measure(&trie, &settings, &groups, BOARDS, 2, true),
+            features
+        );
     }
 }

@@ -292,8 +292,8 @@ mod tests {
     use boggle_engine::SearchRules;
     use boggle_prove::classes::Buckets;
 
-    /// Issue 46, item 13: the time left counts down between groups, and
-    /// says it is only a guess once a group runs longer than one took on average.
+    /// The time left counts down between groups, and says it is only a
+    /// guess once a group runs longer than one took on average.
     #[test]
     fn the_time_left_counts_down_and_says_when_it_is_a_guess() {
         let at = Instant::now();
@@ -363,8 +363,9 @@ mod tests {
     }
 
     /// A sample of three groups of costs 6, 7 (3 + 4) and 2 from two
-    /// strata, reported as a user sees it.
-    fn sample_report(grouped: bool, stopped_by_signal: bool) -> String {
+    /// strata, reported as a user sees it once `change` has had its say
+    /// (single classes instead of groups, a signal).
+    fn sample_report(change: impl FnOnce(&mut SampleReport<'_>)) -> String {
         use boggle_prove::sample::Stops;
         let group = |id: u64, classes: &[u64]| Group {
             id,
@@ -387,20 +388,21 @@ mod tests {
             sampler.finish(h, cost);
             finished.push((index, cost));
         }
-        let report = SampleReport {
+        let mut report = SampleReport {
             finished: &finished,
             groups: &groups,
             classes: 5,
             sampled_classes: 5,
             boards: 0,
             seed: 9,
-            grouped,
+            grouped: true,
             strata: &strata,
             sampler: &sampler,
             estimate: sampler.estimate(),
             cpu: 16.5,
-            stopped_by_signal,
+            stopped_by_signal: false,
         };
+        change(&mut report);
         let mut out = Vec::new();
         write_sample(&mut out, &report).expect("written");
         String::from_utf8(out).expect("text")
@@ -408,7 +410,7 @@ mod tests {
 
     #[test]
     fn the_sample_names_the_shard_that_proves_its_slowest_group_alone() {
-        let text = sample_report(true, false);
+        let text = sample_report(|_| {});
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(
             lines[0],
@@ -420,26 +422,31 @@ mod tests {
         );
         // Every group drawn: the estimate is their total, exactly.
         assert!(
-            lines[2].starts_with("estimate: 0.004 CPU-hours (15 CPU-s) for the whole proof (95% interval"),
+            lines[2].starts_with(
+                "estimate: 0.004 CPU-hours (15 CPU-s) for the whole proof (95% interval"
+            ),
             "{text}"
         );
         assert_eq!(
             lines[3],
             "slowest sampled group: 7.00 CPU-s (--shard 2/3 proves it alone); boards found in the sample: 0"
         );
-        assert_eq!(lines[4], "stopped by --sample 3: 3 groups drawn; 16.5 CPU-s spent in all");
+        assert_eq!(
+            lines[4],
+            "stopped by --sample 3: 3 groups drawn; 16.5 CPU-s spent in all"
+        );
         assert_eq!(lines.len(), 5, "{text}");
         assert!(
-            sample_report(false, false)
+            sample_report(|r| r.grouped = false)
                 .contains("\nslowest sampled group: 7.00 CPU-s; boards found in the sample: 0\n"),
             "single classes are not a shard's groups"
         );
         assert!(
-            sample_report(true, true).ends_with(
+            sample_report(|r| r.stopped_by_signal = true).ends_with(
                 "\nstopped by a signal after 3 groups; 16.5 CPU-s spent in all (groups in hand were left out)\n"
             ),
             "{}",
-            sample_report(true, true)
+            sample_report(|r| r.stopped_by_signal = true)
         );
     }
 }

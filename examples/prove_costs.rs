@@ -1,8 +1,8 @@
 //! A sample's estimate again from the groups' costs it wrote
 //! (`boggle prove --sample/--precision/--budget ... --costs FILE`), with
 //! both intervals: the bootstrap-t one and the one that assumes costs are
-//! normal. Given several files of the same strata, also their costs pooled
-//! into one sample. Run with
+//! normal. Given several files, also the costs of those of the same strata
+//! pooled into one sample, a line for each set of strata. Run with
 //! `cargo run --release --example prove_costs -- FILE...`; a line a file,
 //! CPU-hours.
 
@@ -70,31 +70,30 @@ fn main() -> Result<(), Box<dyn Error>> {
     println!(
         "file\tgroups\tby stratum\tCPU-s\tCPU-h\tboot low\tboot high\tnormal low\tnormal high"
     );
-    let mut pooled: Option<Stratified> = None;
+    // The files' costs pooled, one pool for each set of strata met.
+    let mut pools: Vec<(Stratified, usize)> = Vec::new();
     for path in &paths {
         let sample = read(path)?;
         println!("{}", describe(path, &sample));
-        match &mut pooled {
-            None => pooled = Some(sample),
-            Some(all) => {
-                if all
-                    .strata()
-                    .iter()
-                    .map(|s| s.size)
-                    .ne(sample.strata().iter().map(|s| s.size))
-                {
-                    return Err(format!("{path}: other strata than the first file's").into());
-                }
+        let sizes = |s: &Stratified| s.strata().iter().map(|s| s.size).collect::<Vec<_>>();
+        match pools
+            .iter_mut()
+            .find(|(all, _)| sizes(all) == sizes(&sample))
+        {
+            None => pools.push((sample, 1)),
+            Some((all, files)) => {
                 for (h, stratum) in sample.strata().iter().enumerate() {
                     for &c in &stratum.costs {
                         all.add(h, c);
                     }
                 }
+                *files += 1;
             }
         }
     }
-    if let Some(all) = pooled.filter(|_| paths.len() > 1) {
-        println!("{}", describe("pooled", &all));
+    for (all, files) in pools.iter().filter(|(_, files)| *files > 1) {
+        let name = format!("pooled ({files} files, {} strata)", all.strata().len());
+        println!("{}", describe(&name, all));
     }
     Ok(())
 }

@@ -445,24 +445,24 @@ fn refuses_bad_precisions_and_budgets_in_one_line() {
     }
 }
 
-/// The last line of a sample's report says which rule stopped it.
-fn last_line(stdout: &str) -> &str {
-    stdout.lines().last().unwrap_or_default()
+/// Runs a sample with `extra` and checks that it succeeds and that the last
+/// line of its report, which says which rule stopped it, starts with `says`.
+fn sample_stopped(dir: &TempDir, extra: &[&str], says: &str) -> common::Run {
+    let run = prove_cli(dir, extra);
+    assert_eq!(run.code, Some(0), "{extra:?}: {}", run.stderr);
+    let last = run.stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with(says), "{extra:?}: {}", run.stdout);
+    run
 }
 
 #[test]
 fn a_sample_says_which_rule_stopped_it_and_writes_each_groups_cost() {
     let dir = TempDir::new("prove-sample-stops");
     dir.write("words.txt", WORDS.join("\n"));
-    let counted = prove_cli(
+    sample_stopped(
         &dir,
         &["--sample", "3", "--seed", "2", "--costs", "costs.tsv"],
-    );
-    assert_eq!(counted.code, Some(0), "{}", counted.stderr);
-    assert!(
-        last_line(&counted.stdout).starts_with("stopped by --sample 3: 3 groups drawn; "),
-        "{}",
-        counted.stdout
+        "stopped by --sample 3: 3 groups drawn; ",
     );
     let costs = std::fs::read_to_string(dir.path().join("costs.tsv")).expect("--costs written");
     let lines: Vec<&str> = costs.lines().collect();
@@ -475,12 +475,10 @@ fn a_sample_says_which_rule_stopped_it_and_writes_each_groups_cost() {
     );
 
     // A budget spent before the first draw: two groups all the same.
-    let budget = prove_cli(&dir, &["--budget", "0.001", "--seed", "2"]);
-    assert_eq!(budget.code, Some(0), "{}", budget.stderr);
-    assert!(
-        last_line(&budget.stdout).starts_with("stopped by --budget 0.001: "),
-        "{}",
-        budget.stdout
+    let budget = sample_stopped(
+        &dir,
+        &["--budget", "0.001", "--seed", "2"],
+        "stopped by --budget 0.001: ",
     );
     let (sampled, ..) = sample_counts(&budget.stdout).expect("a sample line");
     assert_eq!(
@@ -490,17 +488,15 @@ fn a_sample_says_which_rule_stopped_it_and_writes_each_groups_cost() {
     );
 
     // A loose precision is met as soon as every stratum has its minimum.
-    let precise = prove_cli(&dir, &["--precision", "1", "--seed", "2"]);
-    assert_eq!(precise.code, Some(0), "{}", precise.stderr);
-    assert!(
-        last_line(&precise.stdout).starts_with("stopped by --precision 1: the interval within "),
-        "{}",
-        precise.stdout
+    let precise = sample_stopped(
+        &dir,
+        &["--precision", "1", "--seed", "2"],
+        "stopped by --precision 1: the interval within ",
     );
     assert!(precise.stdout.contains("bootstrap-t"), "{}", precise.stdout);
 
     // With every rule given, the first to hold stops it.
-    let first = prove_cli(
+    sample_stopped(
         &dir,
         &[
             "--sample",
@@ -512,19 +508,13 @@ fn a_sample_says_which_rule_stopped_it_and_writes_each_groups_cost() {
             "--seed",
             "2",
         ],
-    );
-    assert_eq!(first.code, Some(0), "{}", first.stderr);
-    assert!(
-        last_line(&first.stdout).starts_with("stopped by --sample 1: "),
-        "{}",
-        first.stdout
+        "stopped by --sample 1: ",
     );
     // Asked for more groups than there are, it proves them all.
-    let all = prove_cli(&dir, &["--sample", "100000", "--seed", "2"]);
-    assert!(
-        last_line(&all.stdout).starts_with("stopped: every group was drawn; "),
-        "{}",
-        all.stdout
+    sample_stopped(
+        &dir,
+        &["--sample", "100000", "--seed", "2"],
+        "stopped: every group was drawn; ",
     );
 }
 

@@ -6,14 +6,15 @@
 //! its bounds above the target deep into the walk. The pre-pass scores
 //! [`BOARDS`] random boards of each group with the solver (a random letter
 //! from each cell's bucket, any letter on the free corners) and takes their
-//! mean: on 4x4 ENABLE2K its correlation with the logarithm of a group's
-//! cost was 0.9 (docs/notebook, 2026-11-28), where the number of classes in
+//! mean: on 4x4 ENABLE2K it follows the logarithm of a group's cost
+//! closely (the notebook's 2026-11-28 file), where the number of classes in
 //! the group, the best of the random boards, or a climb from it to a local
-//! best ([`features`] measures all three) did no better and the climb costs
-//! 60 times as much. The pre-pass costs about 10 CPU-seconds for the
-//! 67,257 groups of 4x4. Groups are then cut into strata at shares of
-//! their order by that mean ([`BOUNDS`]), finer at the dear end, where a
-//! few groups hold much of the cost.
+//! best ([`features`] measures all three) did no better, and the climb
+//! costs many times more. It is a small share of a sample's cost: a few
+//! solver calls a group, against seconds to minutes to prove one. Groups
+//! are then cut into strata at shares of their order by that mean
+//! ([`BOUNDS`]), finer at the dear end, where a few groups hold much of
+//! the cost.
 //!
 //! Limits: the boards are drawn by a generator seeded by the group's id, so
 //! a group's score, and its stratum, are the same in every run. The mean

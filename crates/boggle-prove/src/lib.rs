@@ -563,11 +563,17 @@ impl Progress {
     }
 }
 
+/// A CPU-time clock's reading, in seconds.
+#[cfg(unix)]
+fn cpu_clock(clock: rustix::time::ClockId) -> f64 {
+    let ts = rustix::time::clock_gettime(clock);
+    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
+}
+
 /// CPU time of the calling thread, in seconds.
 #[cfg(unix)]
 pub fn thread_cpu() -> f64 {
-    let ts = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
-    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
+    cpu_clock(rustix::time::ClockId::ThreadCPUTime)
 }
 
 /// CPU time of the calling thread, in seconds (without a thread clock, wall
@@ -585,8 +591,7 @@ pub fn thread_cpu() -> f64 {
 /// sample's `--budget` counts.
 #[cfg(unix)]
 pub fn process_cpu() -> f64 {
-    let ts = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
-    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
+    cpu_clock(rustix::time::ClockId::ProcessCPUTime)
 }
 
 /// CPU time of the whole process (without a process clock, wall time

@@ -14,7 +14,8 @@
 //! - `GET /daily` is today's board as JSON ([`daily_json`]); `GET
 //!   /daily/leaderboard?day=N` that day's best [`TOP`](crate::leaderboard::TOP) results as JSON
 //!   (today's without `day`; 404 when the server keeps none); `GET
-//!   /favicon.svg` the page's icon.
+//!   /favicon.svg` the page's icon; `GET /meaning?word=WORD` what one word
+//!   means (`meaning.rs`).
 //! - `GET /ws` upgrades to a WebSocket whose every text message is one
 //!   protocol line without its newline (docs/protocol.md). The upgrade is
 //!   refused (403) when the request's `Origin` names another site than its
@@ -40,6 +41,7 @@
 //! without a protocol error.
 
 pub mod http;
+mod meaning;
 
 use std::io;
 use std::net::SocketAddr;
@@ -83,7 +85,7 @@ pub const MODULES: &[(&str, &str)] = &[
 
 /// The most bytes of HTML, CSS and JavaScript the page may weigh, all its
 /// files together: a phone on a slow network gets the game in a moment.
-pub const MAX_PAGE_BYTES: usize = 64 << 10;
+pub const MAX_PAGE_BYTES: usize = 96 << 10;
 
 /// What the page weighs: the bytes of its HTML, its CSS and its modules.
 pub fn page_bytes() -> (usize, usize, usize) {
@@ -178,6 +180,7 @@ fn router(entrance: Entrance) -> Router {
         .route("/daily", get(daily_handler))
         .route("/daily/leaderboard", get(leaderboard_handler))
         .route("/favicon.svg", get(favicon_handler))
+        .route("/meaning", get(meaning::meaning_handler))
         .fallback(|| async {
             with_headers(
                 StatusCode::NOT_FOUND,

@@ -62,7 +62,9 @@ use super::server::{Entrance, Heard, Incoming, Outgoing};
 use boggle_protocol::{MAX_LINE, MAX_SERVER_LINE, ServerMsg, encode};
 pub use http::Options;
 
-/// The page's markup; `{{PASSWORD}}` becomes `yes` or `no`.
+/// The page's markup; `{{PASSWORD}}` becomes `yes` or `no`, `{{RULES}}` the
+/// rules' name and `{{SECONDS}}` a round's length, so the home screen says
+/// what this server plays before anyone joins.
 const PAGE: &str = include_str!("page.html");
 /// The page's style.
 const STYLE: &str = include_str!("app.css");
@@ -162,7 +164,12 @@ impl Web {
 /// The routes: the page, its style and modules, the WebSocket; anything else is 404.
 fn router(entrance: Entrance) -> Router {
     let password = if entrance.has_password() { "yes" } else { "no" };
-    let page: Arc<str> = PAGE.replace("{{PASSWORD}}", password).into();
+    let room = entrance.room_config();
+    let page: Arc<str> = PAGE
+        .replace("{{PASSWORD}}", password)
+        .replace("{{RULES}}", &room.word_find.rules().preset.to_string())
+        .replace("{{SECONDS}}", &room.time.as_secs().to_string())
+        .into();
     let mut router = Router::new();
     for &(name, text) in MODULES {
         router = router.route(

@@ -400,6 +400,9 @@ async fn the_page_its_files_and_the_security_headers_are_served() {
     assert_eq!(page.header("x-content-type-options"), Some("nosniff"));
     assert_eq!(page.header("x-frame-options"), Some("DENY"));
     assert!(page.body.contains(r#"data-password="no""#));
+    // What the server plays, for the home screen: its rules and round length.
+    assert!(page.body.contains(r#"data-rules="project4""#));
+    assert!(page.body.contains(r#"data-seconds="600""#));
     for (name, text) in MODULES {
         let script = get(http_addr, &format!("/js/{name}")).await;
         assert_eq!(script.status, 200, "{name}");

@@ -248,6 +248,18 @@ pub async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.expect("script runs")
 }
 
+/// Opens a link the page offers to play (a board, today's board) and
+/// presses its Play button, as a player would.
+pub async fn play_link(client: &Client, url: &str) {
+    client.goto(url).await.expect("page loads");
+    visible(client, "link-card").await;
+    js(
+        client,
+        "document.getElementById('link-play').click(); return true;",
+    )
+    .await;
+}
+
 pub async fn visible(client: &Client, id: &str) {
     let script = format!("return !document.getElementById('{id}').hidden;");
     wait_js(client, &script, &format!("#{id} shown")).await;

@@ -82,6 +82,8 @@ pub const MODULES: &[(&str, &str)] = &[
     ("round.js", include_str!("js/round.js")),
     ("results.js", include_str!("js/results.js")),
     ("daily.js", include_str!("js/daily.js")),
+    ("stats.js", include_str!("js/stats.js")),
+    ("meaning.js", include_str!("js/meaning.js")),
     ("refusals.js", include_str!("js/refusals.js")),
 ];
 

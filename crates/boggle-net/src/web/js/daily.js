@@ -1,10 +1,14 @@
-// Today's board (GET /daily), the share text of the day's first try (later
-// ones are practice) and the day's leaderboard.
+// Today's board (GET /daily): the day's first try, which is the one the
+// player opened first (kept as it is played, so leaving it mid-round keeps
+// what was found and a second try is practice), the share text of that try
+// ending with the day's link, the statistics and the day's leaderboard.
 /** @import { PlayerResult } from "./messages" */
 /** @import { Day } from "./state.js" */
+/** @import { DayResult } from "./storage.js" */
 import { $, copy, el, pointsText } from "./screens.js";
 import { state } from "./state.js";
-import { loadDay, saveDay } from "./storage.js";
+import { showStats, statsLine, statsLink } from "./stats.js";
+import { loadDays, loadSeat, saveDays, saveSeat } from "./storage.js";
 
 /** @typedef {{ name: string, points: number, words: number }} Row */
 
@@ -14,8 +18,7 @@ async function loadDaily() {
     const r = await fetch("/daily");
     if (!r.ok) return null;
     const day = /** @type {Day} */ (await r.json());
-    $("daily-title").textContent = "Today's board #" + day.number;
-    if (loadDay(day.date)) $("daily-note").textContent = "You played today's board: a new try is practice, unscored.";
+    dailyCard(day);
     return day;
   } catch {
     return null;
@@ -24,19 +27,67 @@ async function loadDaily() {
 
 export const today = loadDaily();
 
-/** @param {PlayerResult | undefined} mine */
+/** The home screen's card of today's board: its number, and the first try if played. @param {Day} day */
+export function dailyCard(day) {
+  $("daily-title").textContent = "Today's board #" + day.number;
+  const first = loadDays()[day.number];
+  if (first) $("daily-note").textContent = "You played today's board (" + pointsText(first.points) + "): a new try is practice.";
+  const line = statsLine(day.number);
+  $("daily-stats").textContent = line;
+  $("daily-stats").hidden = !line;
+}
+
+/** The link to today's board on this server. @param {Day} day */
+export const dayLink = (day) => location.origin + "/?daily=" + day.number;
+
+/** Opening today's board: the first open of the day is the day's try. @param {Day} day */
+export function openDay(day) {
+  state.daily = day;
+  const days = loadDays();
+  state.attempt = !days[day.number];
+  if (state.attempt) {
+    days[day.number] = { points: 0, words: 0, longest: 0 };
+    saveDays(days);
+  }
+}
+
+/** The words accepted so far this round, from the verdicts shown. */
+const accepted = () => Array.from(document.querySelectorAll("#verdicts li.accepted"), (li) => li.getAttribute("data-word") || "");
+
+/** During the day's try: what it has found so far is kept. @param {number} score */
+export function keepTry(score) {
+  const day = state.daily;
+  if (!day || !state.attempt) return;
+  const words = accepted();
+  const days = loadDays();
+  days[day.number] = { points: score, words: words.length, longest: words.reduce((n, w) => Math.max(n, w.length), 0) };
+  saveDays(days);
+}
+
+/** The results of a round of today's board: the share text, the statistics, the leaderboard. @param {PlayerResult | undefined} mine */
 export function dailyShare(mine) {
   const day = state.daily;
   $("share-box").hidden = !day;
-  if (!day || !mine) return;
-  const longest = mine.words.reduce((n, w) => Math.max(n, w.word.length), 0);
-  const first = loadDay(day.date);
-  const scored = first || { points: mine.score, words: mine.words_total, longest };
-  if (!first) saveDay(day.date, scored);
+  if (!day) return;
+  const days = loadDays();
+  if (state.attempt && mine) {
+    days[day.number] = { points: mine.score, words: mine.words_total, longest: mine.words.reduce((n, w) => Math.max(n, w.word.length), 0) };
+    saveDays(days);
+  }
+  const practice = !state.attempt;
+  // The try is over: another round here is practice, after a reload too.
+  state.attempt = false;
+  const seat = loadSeat();
+  if (seat) saveSeat({ ...seat, attempt: false });
+  /** @type {DayResult | null} */
+  const first = days[day.number] || null;
   // No letters: the share text spoils nothing for a friend yet to play.
-  $("share").textContent = "Boggle #" + day.number + ": " + pointsText(scored.points) + ", " +
-    scored.words + (scored.words === 1 ? " word" : " words") + ", longest " + scored.longest + " letters" +
-    (first ? "\n(this try was practice: your first try counts)" : "");
+  $("share").textContent = first
+    ? "Boggle #" + day.number + ": " + pointsText(first.points) + ", " + first.words +
+      (first.words === 1 ? " word" : " words") + ", longest " + first.longest + " letters\n" + dayLink(day)
+    : dayLink(day);
+  $("share-note").textContent = practice ? "This try was practice: your first try is the one shared." : "";
+  showStats(day.number, first);
   showLeaderboard(day.number);
 }
 
@@ -61,4 +112,5 @@ async function showLeaderboard(day) {
 
 export function initDaily() {
   $("share-copy").addEventListener("click", () => copy($("share").textContent || "", "the result"));
+  $("stats-copy").addEventListener("click", () => copy(statsLink(), "the link to your statistics"));
 }

@@ -31,6 +31,10 @@ export const state = {
   graceUntil: 0,
   /** @type {Day | null} */
   daily: null,
+  /** this game of today's board is the day's first try */
+  attempt: false,
+  /** the join took back a seat left on purpose (if the server gave it up, join afresh) */
+  takingBack: false,
   /** @type {Results | null} */
   results: null,
 };

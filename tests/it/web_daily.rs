@@ -46,7 +46,13 @@ fn today() -> (u64, String) {
 /// The longest word of a board under classic rules, as `boggle solve` lists them.
 fn longest_word(faces: &str) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(["solve", "--rules", "classic", "--board", &faces.replace("QU", "Qu")])
+        .args([
+            "solve",
+            "--rules",
+            "classic",
+            "--board",
+            &faces.replace("QU", "Qu"),
+        ])
         .output()
         .expect("boggle solve runs");
     String::from_utf8(out.stdout)

@@ -142,7 +142,11 @@ async fn a_shared_board_waits_for_a_name_and_says_the_servers_rules_and_round() 
         "const s = document.getElementById('status'); return [s.textContent, s.classList.contains('error')];",
     )
     .await;
-    assert_eq!(status, json!(["", false]), "the complaint went with the word");
+    assert_eq!(
+        status,
+        json!(["", false]),
+        "the complaint went with the word"
+    );
 
     // The results of a solo game: the player's own missed words, the board again as zoe.
     js(

@@ -182,7 +182,11 @@ async fn every_word_on_the_results_shows_its_path_in_order_and_its_meaning() {
     );
     // A word nobody found, from far down the list: on a phone the board
     // and the meaning come into sight.
-    js(&phone, "window.scrollTo(0, document.body.scrollHeight); return true;").await;
+    js(
+        &phone,
+        "window.scrollTo(0, document.body.scrollHeight); return true;",
+    )
+    .await;
     let (word, cells, _, first) = explain(&phone, "#results-missed button.word").await;
     assert_eq!(
         cells.as_array().map(Vec::len),

@@ -13,7 +13,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{Screen, View};
 use crate::net::client::{Results, points, waiting_for};
-use crate::tui::ui::{Look, board_size, clock, draw_board, largest_cell};
+use crate::tui::ui::{Look, board_size, clock, draw_board, fit, largest_cell};
 use boggle_engine::plural;
 use boggle_protocol::names::clean;
 
@@ -226,34 +226,6 @@ fn flow(entries: &[String], first: &str, indent: &str, sep: &str, width: usize) 
         .into_iter()
         .flat_map(|line| fit(line, indent, width))
         .collect()
-}
-
-/// `line` as lines of at most `width` columns: broken at the last space
-/// that fits, or, in a word wider than that, anywhere; the rest indented.
-fn fit(line: String, indent: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut rest = line;
-    while rest.width() > width && width > indent.width() + 1 {
-        let mut cut = 0;
-        let mut space = None;
-        for (at, c) in rest.char_indices() {
-            if rest[..at + c.len_utf8()].width() > width {
-                break;
-            }
-            cut = at + c.len_utf8();
-            if c == ' ' && rest[..at].trim().len() > indent.len() {
-                space = Some(at);
-            }
-        }
-        let (head, tail) = match space {
-            Some(at) => (&rest[..at], &rest[at + 1..]),
-            None => rest.split_at(cut.max(1)),
-        };
-        lines.push(head.trim_end().to_string());
-        rest = format!("{indent}{}", tail.trim_start());
-    }
-    lines.push(rest);
-    lines
 }
 
 /// Draws the board at the left of `body` with the tui's drawing (largest

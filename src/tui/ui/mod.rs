@@ -348,6 +348,25 @@ fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
 
 /// The keys and the rules in force, one line each.
 pub fn help_lines(rules: &Rules) -> Vec<String> {
+    let mut lines: Vec<String> = [
+        "Type a word: its path lights up on the board.",
+        "Enter submits, Backspace deletes, Esc clears.",
+        "Tab pauses (the board hides). Ctrl-D ends the turn.",
+        "End screen: Up/Down a word's path, d its meaning;",
+        "PgUp/PgDn, Home/End page; Enter/n: new board; q quits.",
+        "Ctrl-C quits at any time.",
+        "",
+    ]
+    .map(String::from)
+    .to_vec();
+    lines.extend(rules_lines(rules));
+    lines.extend([String::new(), "Any key closes this.".to_string()]);
+    lines
+}
+
+/// The rules in force, one line each: the preset and size, the words, the
+/// moves, the Q and the points (the help of both full screens).
+pub(crate) fn rules_lines(rules: &Rules) -> Vec<String> {
     let moves = match rules.moves {
         MoveRule::NoUp => "to a neighbour in the same row or below, never up",
         MoveRule::EightNeighbours => "to any of the 8 neighbours",
@@ -356,13 +375,6 @@ pub fn help_lines(rules: &Rules) -> Vec<String> {
         .max_len
         .map_or(String::new(), |max| format!(" (at most {max})"));
     vec![
-        "Type a word: its path lights up on the board.".to_string(),
-        "Enter submits, Backspace deletes, Esc clears.".to_string(),
-        "Tab pauses (the board hides). Ctrl-D ends the turn.".to_string(),
-        "End screen: Up/Down a word's path, d its meaning;".to_string(),
-        "PgUp/PgDn, Home/End page; Enter/n: new board; q quits.".to_string(),
-        "Ctrl-C quits at any time.".to_string(),
-        String::new(),
         format!(
             "Rules: {}, {}x{} board",
             rules.preset, rules.rows, rules.cols
@@ -377,8 +389,6 @@ pub fn help_lines(rules: &Rules) -> Vec<String> {
             }
         ),
         format!("Points: {}", scoring_text(rules)),
-        String::new(),
-        "Any key closes this.".to_string(),
     ]
 }
 

@@ -9,7 +9,6 @@
 
 use std::time::Duration;
 
-use super::help::result_words;
 use crate::net::client::{JoinError, JoinOptions, Results, rejoin_command};
 use crate::net::link::LinkEvent;
 use crate::tui::app::GRACE;
@@ -85,7 +84,7 @@ pub(crate) struct Screen {
     pub(super) results: Option<Results>,
     /// How far the results are scrolled, in lines (the drawing keeps it in range).
     pub(super) scroll: usize,
-    /// The word of the results chosen (Left, Right), in [`result_words`]' order.
+    /// The word of the results chosen (Left, Right), in [`Results::words`]' order.
     pub(super) selected: Option<usize>,
     /// The next drawing scrolls the results to the chosen word.
     pub(super) follow: bool,
@@ -237,7 +236,7 @@ impl Screen {
     /// The word of the results chosen with Left and Right.
     pub(crate) fn chosen(&self) -> Option<String> {
         let results = self.results.as_ref()?;
-        result_words(results).get(self.selected?).cloned()
+        results.words().get(self.selected?).cloned()
     }
 
     /// Chooses the word of the results before (`-1`) or after (`1`) the
@@ -246,7 +245,7 @@ impl Screen {
         let Some(results) = &self.results else {
             return;
         };
-        let last = result_words(results).len().checked_sub(1);
+        let last = results.words().len().checked_sub(1);
         self.selected = match (self.selected, last) {
             (_, None) => None,
             (None, Some(last)) => Some(if by < 0 { last } else { 0 }),

@@ -1,11 +1,9 @@
 //! What `boggle join`'s full screen shows over itself: the help (`?`: the
 //! keys, then the room's rules as the welcome names them, with the tui's
 //! lines for the preset, and the rules of a room: shared words, rounds,
-//! when a round starts) and the words of the results that Left and Right
-//! choose among, whose meaning `d` shows.
+//! when a round starts).
 
 use super::app::Screen;
-use crate::net::client::Results;
 use crate::tui::ui::rules_lines;
 use boggle_game::rules::{Preset, Rules};
 use boggle_protocol::Duplicates;
@@ -51,18 +49,4 @@ impl Screen {
         lines.extend([String::new(), "Any key closes this.".to_string()]);
         lines
     }
-}
-
-/// The words of `results` in the order they are listed: each player's
-/// words (scored, then cancelled), the shared words, the best missed.
-pub(crate) fn result_words(results: &Results) -> Vec<String> {
-    let word = |entry: &String| entry.split(' ').next().unwrap_or_default().to_string();
-    let mut words = Vec::new();
-    for player in &results.players {
-        words.extend(player.kept.iter().map(word));
-        words.extend(player.cancelled.iter().cloned());
-    }
-    words.extend(results.shared.iter().map(|(w, _)| w.clone()));
-    words.extend(results.missed_words.iter().map(word));
-    words
 }

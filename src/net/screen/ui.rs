@@ -154,7 +154,7 @@ fn results_panel(frame: &mut Frame, screen: &Screen, area: Rect) -> (usize, usiz
 
 /// The results as lines of at most `width` columns: each player's score
 /// (bold), their words and cancelled words, the shared words, the best
-/// missed; the word `chosen` (in `result_words`' order) in reverse video.
+/// missed; the word `chosen` (in [`Results::words`]' order) in reverse video.
 /// Returns the lines and the line the chosen word is on.
 fn results_text(
     results: &Results,

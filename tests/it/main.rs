@@ -26,6 +26,7 @@ mod hunt;
 mod net;
 mod net_limits;
 mod net_pty;
+mod net_store;
 mod presets;
 mod properties;
 mod prove;

@@ -24,8 +24,8 @@ use ts_rs::{Config, TS};
 
 use crate::meaning::{Meaning, MeaningEntry, PartOfSpeech, Sense};
 use crate::message::{
-    ClientMsg, Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_NAME, MAX_ROOM, MAX_WORD, Moves,
-    PlayerResult, ServerMsg, SharedWord, Solo, VERSION, WordPoints,
+    ClientMsg, DailyStatus, DayScore, Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_NAME,
+    MAX_ROOM, MAX_WORD, Moves, PlayerResult, ServerMsg, SharedWord, Solo, VERSION, WordPoints,
 };
 
 /// Where the page's modules are, beside the server that serves them.
@@ -63,6 +63,8 @@ fn messages() -> String {
         declare::<FoundWord>(&cfg),
         declare::<PlayerResult>(&cfg),
         declare::<SharedWord>(&cfg),
+        declare::<DailyStatus>(&cfg),
+        declare::<DayScore>(&cfg),
         declare::<ServerMsg>(&cfg),
         declare::<PartOfSpeech>(&cfg),
         declare::<Sense>(&cfg),

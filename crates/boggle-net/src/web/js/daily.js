@@ -1,14 +1,16 @@
 // Today's board (GET /daily): the day's first try, which is the one the
-// player opened first (kept as it is played, so leaving it mid-round keeps
-// what was found and a second try is practice), the share text of that try
-// ending with the day's link, the statistics and the day's leaderboard.
+// player opened first (kept by the browser as it is played, so leaving it
+// mid-round keeps what was found and a second try is practice, and by the
+// server against the player's seat, whose `daily` message has the last
+// word), the share text of that try ending with the day's link, the
+// statistics and the day's leaderboard.
 /** @import { PlayerResult } from "./messages" */
-/** @import { Day } from "./state.js" */
+/** @import { DailyGame, Day } from "./state.js" */
 /** @import { DayResult } from "./storage.js" */
 import { $, copy, el, pointsText } from "./screens.js";
 import { state } from "./state.js";
 import { showStats, statsLine, statsLink } from "./stats.js";
-import { loadDays, loadSeat, saveDays, saveSeat } from "./storage.js";
+import { loadDays, loadSeat, saveDays, savePlayer, saveSeat } from "./storage.js";
 
 /** @typedef {{ name: string, points: number, words: number }} Row */
 
@@ -64,6 +66,39 @@ export function keepTry(score) {
   saveDays(days);
 }
 
+/** The server's word on this game (after every welcome): the seat's token
+ * is kept; a day the seat played before is practice, and its first result,
+ * which the server returns, is the one this browser keeps too.
+ * @param {DailyGame} msg */
+export function onDaily(msg) {
+  savePlayer(msg.player);
+  state.dailyGame = msg;
+  if (msg.status === "scored") {
+    state.attempt = true;
+  } else if (msg.status === "played") {
+    state.attempt = false;
+    if (msg.first) {
+      const days = loadDays();
+      days[msg.day] = msg.first;
+      saveDays(days);
+    }
+  }
+  const seat = loadSeat();
+  if (seat) saveSeat({ ...seat, attempt: state.attempt });
+}
+
+/** What the page says of this try: the name it is listed under, practice, not kept.
+ * @param {DailyGame | null} game @param {boolean} practice */
+function statusNote(game, practice) {
+  const notes = [];
+  if (game && game.listed_as && game.listed_as !== state.name) {
+    notes.push("Another player is listed as " + state.name + " today: you are listed as " + game.listed_as + ".");
+  }
+  if (game && game.status === "capped") notes.push("Today's results from your address are at the server's limit: this try was not kept.");
+  else if (practice) notes.push("You played today's board already: this try was practice, and your first try is the one shared.");
+  return notes.join(" ");
+}
+
 /** The results of a round of today's board: the share text, the statistics, the leaderboard. @param {PlayerResult | undefined} mine */
 export function dailyShare(mine) {
   const day = state.daily;
@@ -79,6 +114,9 @@ export function dailyShare(mine) {
   state.attempt = false;
   const seat = loadSeat();
   if (seat) saveSeat({ ...seat, attempt: false });
+  // Another round in this room is practice on the server too.
+  const game = state.dailyGame;
+  if (game && game.status === "scored") state.dailyGame = { ...game, status: "played" };
   /** @type {DayResult | null} */
   const first = days[day.number] || null;
   // No letters: the share text spoils nothing for a friend yet to play.
@@ -86,7 +124,7 @@ export function dailyShare(mine) {
     ? "Boggle #" + day.number + ": " + pointsText(first.points) + ", " + first.words +
       (first.words === 1 ? " word" : " words") + ", longest " + first.longest + " letters\n" + dayLink(day)
     : dayLink(day);
-  $("share-note").textContent = practice ? "This try was practice: your first try is the one shared." : "";
+  $("daily-status").textContent = statusNote(game, practice);
   showStats(day.number, first);
   showLeaderboard(day.number);
 }
@@ -99,7 +137,8 @@ async function showLeaderboard(day) {
     if (!r.ok) { table.hidden = true; return; }
     const board = /** @type {{ results: Row[] }} */ (await r.json());
     const rows = board.results.map((p, i) => {
-      const tr = el("tr", p.name === state.name ? "me" : "");
+      const me = (state.dailyGame && state.dailyGame.listed_as) || state.name;
+      const tr = el("tr", p.name === me ? "me" : "");
       for (const text of [i + 1, p.name, p.points, p.words]) tr.append(el("td", "", text));
       return tr;
     });

@@ -31,13 +31,14 @@ function roundLength() {
 /** @param {Solo} solo @param {string} [name] the name in play, if playing */
 export function soloGame(solo, name) {
   rememberName();
-  Object.assign(state, { daily: null, attempt: false });
+  Object.assign(state, { daily: null, attempt: false, dailyGame: null });
   start(name || playerName(), "solo", solo);
 }
 
 async function playDaily() {
   rememberName();
   const day = await today;
+  state.dailyGame = null;
   start(playerName(), "solo", { daily: true });
   if (day) openDay(day);
 }
@@ -173,7 +174,7 @@ export function initHome() {
     const room = input("room").value.trim() || "main";
     state.password = input("password").value;
     button("join-button").disabled = true;
-    Object.assign(state, { daily: null, attempt: false });
+    Object.assign(state, { daily: null, attempt: false, dailyGame: null });
     // The seat this tab left in that room, taken back if the server still holds it.
     const left = leftSeat();
     const back = left && left.room === room && left.name.toLowerCase() === name.toLowerCase() ? left.token : null;

@@ -3,6 +3,7 @@
 /** @import { Duplicates, Moves, ServerMsg, Solo } from "./messages" */
 /** @typedef {Extract<ServerMsg, { type: "results" }>} Results */
 /** @typedef {{ number: number, date: string }} Day */
+/** @typedef {Extract<ServerMsg, { type: "daily" }>} DailyGame */
 
 export const state = {
   name: "",
@@ -35,6 +36,8 @@ export const state = {
   attempt: false,
   /** the join took back a seat left on purpose (if the server gave it up, join afresh) */
   takingBack: false,
+  /** @type {DailyGame | null} what the server says this daily game is for the player's seat */
+  dailyGame: null,
   /** @type {Results | null} */
   results: null,
 };

@@ -1,7 +1,8 @@
 // What the browser keeps: the seat in this tab (so a reload takes it
 // back) and the seat left on purpose (so joining again takes it back), the
-// name, and each day's first try at today's board (the statistics are made
-// from them). Storage may refuse: then nothing is kept.
+// name, the player's token (the seat the server keeps the day's attempt
+// against) and each day's first try at today's board (the statistics are
+// made from them). Storage may refuse: then nothing is kept.
 /** @import { Solo } from "./messages" */
 /** @typedef {{ name: string, room: string, token: string, solo: Solo | null, password: string, attempt?: boolean }} Seat */
 /** @typedef {{ points: number, words: number, longest: number }} DayResult */
@@ -14,6 +15,7 @@ const NAME = "boggle.name";
 const DAYS = "boggle.days";
 /** Before the statistics, each day's first try had a key of its own, by date. */
 const OLD_DAY = /^boggle\.daily\.(\d{4})-(\d\d)-(\d\d)$/;
+const PLAYER = "boggle.player";
 
 /** @param {Kind} kind @param {string} key @returns {unknown} */
 function load(kind, key) {
@@ -56,6 +58,15 @@ export const loadName = () => String(load("localStorage", NAME) || "");
 
 /** @param {string} name */
 export const saveName = (name) => save("localStorage", NAME, name);
+
+/** The token the server gave this browser's player for the daily, if any. @returns {string | null} */
+export function loadPlayer() {
+  const token = load("localStorage", PLAYER);
+  return typeof token === "string" ? token : null;
+}
+
+/** @param {string} token */
+export const savePlayer = (token) => save("localStorage", PLAYER, token);
 
 /** @param {unknown} r @returns {r is DayResult} */
 const isResult = (r) => !!r && typeof r === "object" &&

@@ -204,6 +204,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
         "the home screen says the day was played",
     )
     .await;
+    axe_clean(&phone, "home after today's try").await;
 
     // A second try is practice: the results share the first.
     click(&phone, "daily-button").await;

@@ -153,6 +153,8 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
         "document.getElementById('friends-button').click(); return true;",
     )
     .await;
+    visible(&phone, "join").await;
+    axe_clean(&phone, "a room's join form").await;
     join_kitchen(&phone, "ann").await;
     visible(&phone, "round").await;
     wait_js(

@@ -4,8 +4,8 @@
 //! Play, says under which rules the board is played when the link asks
 //! for others, and starts under the name given; a red status about a tap
 //! goes once a word is played; a solo game's results are headed as the
-//! player's own, replay the board under the same name, and copy a link
-//! that names the rules. Screenshots in `target/web-screenshots/` (the
+//! player's own, say so of a tapped word WordNet does not have, replay the
+//! board under the same name, and copy a link that names the rules. Screenshots in `target/web-screenshots/` (the
 //! link's card in docs/screenshots/ with `BOGGLE_DOC_SCREENSHOTS=1`).
 //! Without a browser the test skips with a reason, unless `CI=true`.
 
@@ -18,9 +18,10 @@ use crate::browser::{
 };
 use crate::common::cannot_run;
 
-/// The board of the links, and the whole dictionary: BAT and EAT lie on it.
+/// The board of the links, and the whole dictionary: BAT and EAT lie on
+/// it, and NHM, a word WordNet does not have.
 const BOARD: &str = "BENHLAUMITLZRGAN";
-const WORDS: &str = "eat\nbat\nben\nnag\n";
+const WORDS: &str = "eat\nbat\nben\nnag\nnhm\n";
 
 /// The text of the element `id`.
 async fn text(client: &Client, id: &str) -> String {
@@ -160,6 +161,18 @@ async fn a_shared_board_waits_for_a_name_and_says_the_servers_rules_and_round() 
         &phone,
         "return !document.getElementById('again').hidden && document.activeElement.id === 'ready';",
         "the grace over",
+    )
+    .await;
+    // A word without an entry says so when tapped.
+    js(
+        &phone,
+        "document.querySelector('#results-missed button.word[data-word=\"NHM\" i]').click(); return true;",
+    )
+    .await;
+    wait_js(
+        &phone,
+        "return document.getElementById('meaning').textContent === 'NHM: no entry in WordNet.';",
+        "a word without an entry says so",
     )
     .await;
     catch_copies(&phone).await;

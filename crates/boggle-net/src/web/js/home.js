@@ -10,7 +10,7 @@ import { MAX_NAME, MAX_ROOM } from "./protocol.js";
 import { endRound } from "./round.js";
 import { $, button, byId, input, setStatus, show } from "./screens.js";
 import { state } from "./state.js";
-import { addDays } from "./stats.js";
+import { addDays, games } from "./stats.js";
 import { leftSeat, loadName, saveLeft, saveName } from "./storage.js";
 
 const playerName = () => (input("home-name").value.trim() || "Player").slice(0, MAX_NAME);
@@ -106,10 +106,9 @@ export async function dailyLink(n) {
 /** A link carrying statistics from another browser. @param {Days} days */
 export function statsOffer(days) {
   const n = Object.keys(days).length;
-  linkCard("Statistics from another browser", (n === 1 ? "1 game" : n + " games") +
-    " of today's board, kept in the link: add the days this browser does not have?", "Add them", () => {
-    const added = addDays(days);
-    setStatus(added === 1 ? "1 game added to your statistics" : added + " games added to your statistics");
+  linkCard("Statistics from another browser", "Your first tries at " + (n === 1 ? "1 daily board" : n + " daily boards") +
+    ", kept in the link: add the days this browser does not have?", "Add them", () => {
+    setStatus(games(addDays(days)) + " added to your statistics");
     today.then((day) => day && dailyCard(day));
   }, true);
 }

@@ -40,7 +40,7 @@ function rangeText(i) {
 }
 
 /** @param {number} n */
-const games = (n) => (n === 1 ? "1 game" : n + " games");
+export const games = (n) => (n === 1 ? "1 game" : n + " games");
 
 /** One line for the home screen, or "" before any game. @param {number} today */
 export function statsLine(today) {

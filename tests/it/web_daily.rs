@@ -265,6 +265,14 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     let link = js(&phone, "return window.copied;").await;
     let link = link.as_str().expect("a link").to_string();
     assert!(link.starts_with(&format!("{web}#stats=")), "{link}");
+    // The player's seat goes with them, so the server counts one try for both browsers.
+    let player = js(
+        &phone,
+        "return JSON.parse(localStorage.getItem('boggle.player'));",
+    )
+    .await;
+    let player = player.as_str().expect("the player's token").to_string();
+    assert!(link.ends_with(&format!("&player={player}")), "{link}");
     desk.goto(&link).await.expect("page loads");
     visible(&desk, "link-card").await;
     assert_eq!(
@@ -281,6 +289,15 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
         "the statistics added",
     )
     .await;
+    assert_eq!(
+        js(
+            &desk,
+            "return JSON.parse(localStorage.getItem('boggle.player'));"
+        )
+        .await,
+        json!(player),
+        "the seat taken where this browser had none"
+    );
 
     // The share text's link opens today's board on this server.
     desk.goto(&format!("{web}?daily={number}"))
@@ -301,6 +318,15 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
         "the statistics shown",
     )
     .await;
+    // The day was carried: this browser's try is practice, sharing the first.
+    assert_eq!(text(&desk, "share").await, json!(share));
+    assert!(
+        text(&desk, "daily-status")
+            .await
+            .as_str()
+            .is_some_and(|s| s.contains("this try was practice")),
+        "practice in the second browser"
+    );
     doc_screenshot(&desk, "daily-stats-1280").await;
     axe_clean(&desk, "the day's statistics").await;
     no_page_errors(&phone, "today's board").await;

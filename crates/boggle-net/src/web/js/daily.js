@@ -68,14 +68,14 @@ export function keepTry(score) {
 
 /** The server's word on this game (after every welcome): the seat's token
  * is kept; a day the seat played before is practice, and its first result,
- * which the server returns, is the one this browser keeps too.
+ * which the server returns, is the one this browser keeps too. A day this
+ * browser played is practice here even if the server has not seen the seat
+ * (a token lost, or a server that forgot): this browser's first try stays.
  * @param {DailyGame} msg */
 export function onDaily(msg) {
   savePlayer(msg.player);
   state.dailyGame = msg;
-  if (msg.status === "scored") {
-    state.attempt = true;
-  } else if (msg.status === "played") {
+  if (msg.status === "played") {
     state.attempt = false;
     if (msg.first) {
       const days = loadDays();

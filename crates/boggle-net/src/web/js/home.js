@@ -3,7 +3,7 @@
 // and the way back to them, asked first when it would end a round or leave
 // a room.
 /** @import { Solo } from "./messages" */
-/** @import { Days } from "./storage.js" */
+/** @import { Carried } from "./stats.js" */
 import { leave, start } from "./connection.js";
 import { dailyCard, openDay, today } from "./daily.js";
 import { MAX_NAME, MAX_ROOM } from "./protocol.js";
@@ -11,7 +11,7 @@ import { endRound } from "./round.js";
 import { $, button, byId, input, setStatus, show } from "./screens.js";
 import { state } from "./state.js";
 import { addDays, games } from "./stats.js";
-import { leftSeat, loadName, saveLeft, saveName } from "./storage.js";
+import { leftSeat, loadName, loadPlayer, saveLeft, saveName, savePlayer } from "./storage.js";
 
 const playerName = () => (input("home-name").value.trim() || "Player").slice(0, MAX_NAME);
 
@@ -103,11 +103,14 @@ export async function dailyLink(n) {
   linkCard(day ? "Today's board #" + day.number : "Today's board", note, "Play today's board", playDaily);
 }
 
-/** A link carrying statistics from another browser. @param {Days} days */
-export function statsOffer(days) {
+/** A link carrying statistics from another browser: the days, and the
+ * player's seat, taken where this browser has none (so the server counts
+ * the day's try once for both). @param {Carried} carried */
+export function statsOffer({ days, player }) {
   const n = Object.keys(days).length;
   linkCard("Statistics from another browser", "Your first tries at " + (n === 1 ? "1 daily board" : n + " daily boards") +
     ", kept in the link: add the days this browser does not have?", "Add them", () => {
+    if (player && !loadPlayer()) savePlayer(player);
     setStatus(games(addDays(days)) + " added to your statistics");
     today.then((day) => day && dailyCard(day));
   }, true);

@@ -10,7 +10,7 @@ import { initResults, onResults } from "./results.js";
 import { count, initRound, onRoundStart, onVerdict, resendPending } from "./round.js";
 import { $, button, copy, helpRules, input, onLobby, setStatus, show, who } from "./screens.js";
 import { state } from "./state.js";
-import { daysOfLink } from "./stats.js";
+import { carriedBy } from "./stats.js";
 import { loadSeat } from "./storage.js";
 
 /** @param {never} value @returns {never} */
@@ -79,7 +79,7 @@ const size = /^(\d+)x(\d+)$/.exec(params.get("size") || "");
 const room = params.get("room");
 const board = params.get("board");
 const daily = /^\d{1,6}$/.exec(params.get("daily") || "");
-const carried = daysOfLink(location.hash);
+const carried = carriedBy(location.hash);
 // A link to another board or room offers that; else the seat resumes.
 if (seat && !board && !daily && (!room || room === seat.room)) {
   // A reload: the seat is taken back silently, with this round's words.
@@ -99,7 +99,7 @@ if (seat && !board && !daily && (!room || room === seat.room)) {
   boardLink(board.slice(0, 80), size ? [Number(size[1]), Number(size[2])] : null, params.get("rules"));
 } else if (daily) {
   dailyLink(Number(daily[0]));
-} else if (Object.keys(carried).length > 0) {
+} else if (Object.keys(carried.days).length > 0) {
   statsOffer(carried);
 } else {
   show("home");

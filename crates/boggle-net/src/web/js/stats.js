@@ -2,10 +2,11 @@
 // browser keeps (storage.js): games played, the current and best streak of
 // days in a row, and how many games scored how many points. They travel to
 // another browser as a link whose #stats= fragment (never sent to the
-// server) lists the days; opening it offers to add them.
+// server) lists the days and the player's token, the seat the server keeps
+// the day's try against; opening it offers to add them.
 /** @import { DayResult, Days } from "./storage.js" */
 import { $, el } from "./screens.js";
-import { loadDays, saveDays } from "./storage.js";
+import { loadDays, loadPlayer, saveDays } from "./storage.js";
 
 /** The point ranges of the chart: each from its number to the next's. */
 const RANGES = [0, 5, 10, 20, 30, 50];
@@ -66,24 +67,27 @@ export function showStats(today, mine) {
   }));
 }
 
-/** The link that carries the statistics: `#stats=N.points.words.longest_...`. */
+/** The link that carries the statistics: `#stats=N.points.words.longest_...&player=TOKEN`. */
 export function statsLink() {
   const days = loadDays();
   const list = Object.keys(days).map((n) => [n, days[n].points, days[n].words, days[n].longest].join("."));
-  return location.origin + "/#stats=" + list.join("_");
+  const player = loadPlayer();
+  return location.origin + "/#stats=" + list.join("_") + (player ? "&player=" + player : "");
 }
 
-/** The days a link carries (none if it is not one). @param {string} hash @returns {Days} */
-export function daysOfLink(hash) {
+/** @typedef {{ days: Days, player: string | null }} Carried */
+
+/** The days and the player's token a link carries (no days if it is not one). @param {string} hash @returns {Carried} */
+export function carriedBy(hash) {
   /** @type {Days} */
   const days = {};
-  const list = /^#stats=([\d._]{0,20000})$/.exec(hash);
-  if (!list) return days;
-  for (const item of list[1].split("_")) {
+  const link = /^#stats=([\d._]{0,20000})(?:&player=([0-9a-f]{32}))?$/.exec(hash);
+  if (!link) return { days, player: null };
+  for (const item of link[1].split("_")) {
     const [n, points, words, longest] = item.split(".").map(Number);
     if ([n, points, words, longest].every(Number.isSafeInteger) && n > 0) days[n] = { points, words, longest };
   }
-  return days;
+  return { days, player: link[2] || null };
 }
 
 /** Adds the days this browser does not have; how many were added. @param {Days} more */

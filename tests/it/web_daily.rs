@@ -17,12 +17,12 @@
 
 use std::process::Command;
 
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 use serde_json::{Value, json};
 
 use crate::browser::{
-    axe_clean, browser, doc_screenshot, js, no_page_errors, phone_and_desk, screenshot, visible,
-    wait_js, web_server,
+    axe_clean, browser, click, doc_screenshot, js, no_page_errors, phone_and_desk, screenshot,
+    type_word, visible, wait_js, web_server,
 };
 use crate::common::cannot_run;
 use crate::net_store::todays_words;
@@ -75,17 +75,6 @@ async fn text(client: &Client, id: &str) -> Value {
         &format!("return document.getElementById({}).textContent;", json!(id)),
     )
     .await
-}
-
-async fn click(client: &Client, id: &str) {
-    js(
-        client,
-        &format!(
-            "document.getElementById({}).click(); return true;",
-            json!(id)
-        ),
-    )
-    .await;
 }
 
 /// The statistics shown after the day's board: played, streak, best, and
@@ -159,13 +148,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
         "the day's number in the header",
     )
     .await;
-    phone
-        .find(Locator::Id("word"))
-        .await
-        .expect("the word field")
-        .send_keys(&format!("{word}\u{E007}"))
-        .await
-        .expect("typed");
+    type_word(&phone, &word).await;
     let upper = word.to_ascii_uppercase();
     wait_js(
         &phone,

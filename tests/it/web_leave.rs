@@ -12,8 +12,8 @@ use fantoccini::{Client, Locator};
 use serde_json::json;
 
 use crate::browser::{
-    axe_clean, browser, doc_screenshot, js, no_page_errors, phone_and_desk, visible, wait_js,
-    web_server,
+    axe_clean, browser, click, doc_screenshot, js, no_page_errors, phone_and_desk, type_word,
+    visible, wait_js, web_server, words_file,
 };
 use crate::common::cannot_run;
 
@@ -53,14 +53,12 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
         Err(why) => return cannot_run(&format!("no browser: {why}")),
     };
     let dir = tempfile::tempdir().expect("temp dir");
-    let dict = dir.path().join("words.txt");
-    std::fs::write(&dict, WORDS).expect("dictionary written");
-    let dict = dict.to_str().expect("a UTF-8 path");
+    let dict = words_file(dir.path(), WORDS);
     let args = [
         "--board",
         BOARD,
         "--dict",
-        dict,
+        &dict,
         "--min-players",
         "1",
         "--time",
@@ -77,19 +75,9 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
         .expect("page loads");
     join_kitchen(&phone, "ann").await;
     visible(&phone, "lobby").await;
-    js(
-        &phone,
-        "document.getElementById('ready').click(); return true;",
-    )
-    .await;
+    click(&phone, "ready").await;
     visible(&phone, "round").await;
-    phone
-        .find(Locator::Id("word"))
-        .await
-        .expect("the word field")
-        .send_keys("bat\u{E007}")
-        .await
-        .expect("typed");
+    type_word(&phone, "bat").await;
     wait_js(
         &phone,
         "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
@@ -119,11 +107,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
     );
     doc_screenshot(&phone, "leave-360").await;
     axe_clean(&phone, "the question before leaving").await;
-    js(
-        &phone,
-        "document.getElementById('leave-stay').click(); return true;",
-    )
-    .await;
+    click(&phone, "leave-stay").await;
     assert_eq!(
         js(
             &phone,
@@ -141,18 +125,10 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
         "asked again",
     )
     .await;
-    js(
-        &phone,
-        "document.getElementById('leave-go').click(); return true;",
-    )
-    .await;
+    click(&phone, "leave-go").await;
     visible(&phone, "home").await;
     // Joining again under that name takes the seat back, with its word.
-    js(
-        &phone,
-        "document.getElementById('friends-button').click(); return true;",
-    )
-    .await;
+    click(&phone, "friends-button").await;
     visible(&phone, "join").await;
     axe_clean(&phone, "a room's join form").await;
     join_kitchen(&phone, "ann").await;
@@ -165,11 +141,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
     .await;
 
     // A room's results: Ready for the room's next round, no solo game on its board.
-    js(
-        &phone,
-        "document.getElementById('done').click(); return true;",
-    )
-    .await;
+    click(&phone, "done").await;
     visible(&phone, "results").await;
     assert_eq!(
         js(
@@ -190,11 +162,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
         "asked before leaving the room",
     )
     .await;
-    js(
-        &phone,
-        "document.getElementById('leave-go').click(); return true;",
-    )
-    .await;
+    click(&phone, "leave-go").await;
     visible(&phone, "home").await;
     // With nothing on, home is one tap away, unasked.
     desk.goto(&web).await.expect("page loads");

@@ -14,7 +14,7 @@ use serde_json::json;
 
 use crate::browser::{
     axe_clean, browser, doc_screenshot, js, no_page_errors, phone_and_desk, visible, wait_js,
-    web_server,
+    web_server, words_file,
 };
 use crate::common::cannot_run;
 
@@ -59,10 +59,8 @@ async fn a_shared_board_waits_for_a_name_and_says_the_servers_rules_and_round() 
         Err(why) => return cannot_run(&format!("no browser: {why}")),
     };
     let dir = tempfile::tempdir().expect("temp dir");
-    let dict = dir.path().join("words.txt");
-    std::fs::write(&dict, WORDS).expect("dictionary written");
-    let dict = dict.to_str().expect("a UTF-8 path");
-    let (_server, web) = web_server(dir.path(), &["--time", "60", "--dict", dict]);
+    let dict = words_file(dir.path(), WORDS);
+    let (_server, web) = web_server(dir.path(), &["--time", "60", "--dict", &dict]);
     let Some((_driver, phone, desk)) = phone_and_desk(&chromium, &driver).await else {
         return;
     };

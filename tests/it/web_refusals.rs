@@ -26,7 +26,7 @@ use serde_json::json;
 
 use crate::browser::{
     GUARD, Killed, browser, js, no_page_errors, phone_and_desk, play_link, screenshot, visible,
-    wait_js, web_server,
+    wait_js, web_server, words_file,
 };
 use crate::common::cannot_run;
 
@@ -36,10 +36,8 @@ const WORDS: &str = "eat\nbat\nben\nnag\n";
 
 /// `boggle serve --web` on loopback with `args`, on [`BOARD`] and [`WORDS`]; its page's address.
 fn server(dir: &std::path::Path, args: &[&str]) -> (Killed, String) {
-    let dict = dir.join("words.txt");
-    std::fs::write(&dict, WORDS).expect("dictionary written");
-    let dict = dict.to_str().expect("a UTF-8 path");
-    web_server(dir, &[&["--board", BOARD, "--dict", dict], args].concat())
+    let dict = words_file(dir, WORDS);
+    web_server(dir, &[&["--board", BOARD, "--dict", &dict], args].concat())
 }
 
 /// Opens a room's link and joins it as `name` with `password`, as a

@@ -9,12 +9,12 @@
 //! with `BOGGLE_DOC_SCREENSHOTS=1`. Without a browser the test skips with
 //! a reason, unless `CI=true`.
 
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 use serde_json::{Value, json};
 
 use crate::browser::{
-    axe_clean, browser, doc_screenshot, js, no_page_errors, phone_and_desk, visible, wait_js,
-    web_server,
+    axe_clean, browser, doc_screenshot, js, no_page_errors, phone_and_desk, type_word, visible,
+    wait_js, web_server,
 };
 use crate::common::cannot_run;
 
@@ -41,24 +41,6 @@ async fn join(client: &Client, web: &str, name: &str) {
     js(
         client,
         "document.getElementById('ready').click(); return true;",
-    )
-    .await;
-}
-
-/// Types `word` and waits for its verdict.
-async fn play(client: &Client, word: &str) {
-    client
-        .find(Locator::Id("word"))
-        .await
-        .expect("the word field")
-        .send_keys(&format!("{word}\u{E007}"))
-        .await
-        .expect("typed");
-    let upper = word.to_ascii_uppercase();
-    wait_js(
-        client,
-        &format!("return !!document.querySelector('#verdicts li[data-word=\"{upper}\"]');"),
-        &format!("the verdict on {upper}"),
     )
     .await;
 }
@@ -130,9 +112,9 @@ async fn every_word_on_the_results_shows_its_path_in_order_and_its_meaning() {
         visible(client, "round").await;
     }
     // EAT is found by both (cancelled), BAT by ann alone.
-    play(&phone, "eat").await;
-    play(&phone, "bat").await;
-    play(&desk, "eat").await;
+    type_word(&phone, "eat").await;
+    type_word(&phone, "bat").await;
+    type_word(&desk, "eat").await;
     for client in [&phone, &desk] {
         js(
             client,

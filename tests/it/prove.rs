@@ -396,11 +396,125 @@ fn samples_groups_or_single_classes_and_estimates_the_whole() {
     assert_eq!(records.lines().count(), sampled, "{}", one.stdout);
 
     let alone = prove_cli(&dir, &["--per-class"]);
+    assert_refused(&alone, "--sample <K>|--precision <P>|--budget <SECONDS>");
+}
+
+/// A refusal as the user sees it: exit status 2 and one line on stderr,
+/// which says what is wrong.
+fn assert_refused(run: &common::Run, says: &str) {
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{:?}", run.stderr);
+    assert!(
+        run.stderr.starts_with("boggle: ") && run.stderr.contains(says),
+        "{:?} should say {says:?}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+}
+
+#[test]
+fn refuses_bad_precisions_and_budgets_in_one_line() {
+    let dir = TempDir::new("prove-sample-usage");
+    dir.write("words.txt", WORDS.join("\n"));
+    for (extra, says) in [
+        (&["--precision", "0"][..], "above 0 and at most 1"),
+        (&["--precision", "1.5"], "above 0 and at most 1"),
+        (&["--precision", "a fifth"], "above 0 and at most 1"),
+        (&["--precision=-0.2"], "above 0 and at most 1"),
+        (&["--precision", "NaN"], "above 0 and at most 1"),
+        (&["--budget", "0"], "CPU seconds above 0"),
+        (&["--budget=-60"], "CPU seconds above 0"),
+        (&["--budget", "1h"], "CPU seconds above 0"),
+        (&["--budget", "inf"], "CPU seconds above 0"),
+        (&["--sample", "0"], "--sample must be at least 1"),
+        (
+            &["--seed", "1"],
+            "--sample <K>|--precision <P>|--budget <SECONDS>",
+        ),
+        (
+            &["--costs", "costs.tsv"],
+            "--sample <K>|--precision <P>|--budget <SECONDS>",
+        ),
+        (&["--budget", "60", "--shard", "0/2"], "cannot be used with"),
+        (
+            &["--precision", "0.2", "--out", "out"],
+            "cannot be used with",
+        ),
+    ] {
+        assert_refused(&prove_cli(&dir, extra), says);
+    }
+}
+
+/// Runs a sample with `extra` and checks that it succeeds and that the last
+/// line of its report, which says which rule stopped it, starts with `says`.
+fn sample_stopped(dir: &TempDir, extra: &[&str], says: &str) -> common::Run {
+    let run = prove_cli(dir, extra);
+    assert_eq!(run.code, Some(0), "{extra:?}: {}", run.stderr);
+    let last = run.stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with(says), "{extra:?}: {}", run.stdout);
+    run
+}
+
+#[test]
+fn a_sample_says_which_rule_stopped_it_and_writes_each_groups_cost() {
+    let dir = TempDir::new("prove-sample-stops");
+    dir.write("words.txt", WORDS.join("\n"));
+    sample_stopped(
+        &dir,
+        &["--sample", "3", "--seed", "2", "--costs", "costs.tsv"],
+        "stopped by --sample 3: 3 groups drawn; ",
+    );
+    let costs = std::fs::read_to_string(dir.path().join("costs.tsv")).expect("--costs written");
+    let lines: Vec<&str> = costs.lines().collect();
+    assert!(lines[0].starts_with("# strata sizes: "), "{costs}");
+    assert_eq!(lines[1], "# index\tgroup\tstratum\tclasses\tcpu");
+    assert_eq!(lines.len(), 2 + 3, "a line a group: {costs}");
+    assert!(
+        lines[2..].iter().all(|l| l.split('\t').count() == 5),
+        "{costs}"
+    );
+
+    // A budget spent before the first draw: two groups all the same.
+    let budget = sample_stopped(
+        &dir,
+        &["--budget", "0.001", "--seed", "2"],
+        "stopped by --budget 0.001: ",
+    );
+    let (sampled, ..) = sample_counts(&budget.stdout).expect("a sample line");
     assert_eq!(
-        alone.code,
-        Some(2),
-        "--per-class needs --sample: {}",
-        alone.stderr
+        sampled, 2,
+        "two groups however small the budget: {}",
+        budget.stdout
+    );
+
+    // A loose precision is met as soon as every stratum has its minimum.
+    let precise = sample_stopped(
+        &dir,
+        &["--precision", "1", "--seed", "2"],
+        "stopped by --precision 1: the interval within ",
+    );
+    assert!(precise.stdout.contains("bootstrap-t"), "{}", precise.stdout);
+
+    // With every rule given, the first to hold stops it.
+    sample_stopped(
+        &dir,
+        &[
+            "--sample",
+            "1",
+            "--precision",
+            "0.01",
+            "--budget",
+            "3600",
+            "--seed",
+            "2",
+        ],
+        "stopped by --sample 1: ",
+    );
+    // Asked for more groups than there are, it proves them all.
+    sample_stopped(
+        &dir,
+        &["--sample", "100000", "--seed", "2"],
+        "stopped: every group was drawn; ",
     );
 }
 

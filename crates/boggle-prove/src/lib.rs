@@ -202,10 +202,16 @@
 //! 6. `walk`, `slack`: the walk, forcing the positions left, every lane at
 //!    once, and rescoring the boards that survive.
 //! 7. `prover`: the driver of steps 2 to 6, [`Prover`]; this file: proving
-//!    groups on threads ([`prove_groups`]) and adding up records
-//!    ([`Summary`]); `shard`: shards, resuming and merging, and the checks
-//!    every shard's file passes before it is believed; `limits`: the caps
-//!    on what flags and files may ask for.
+//!    groups on threads ([`prove_groups`], [`prove_drawn`]) and adding up
+//!    records ([`Summary`]); `shard`: shards, resuming and merging, and the
+//!    checks every shard's file passes before it is believed; `limits`: the
+//!    caps on what flags and files may ask for.
+//! 8. What a proof costs, before it is run and while it runs: [`strata`]
+//!    sorts the groups by a cheap pre-pass that predicts their cost,
+//!    [`estimate`] estimates the whole from the groups proved (stratified,
+//!    with a bootstrap-t interval that holds for heavy-tailed costs), and
+//!    [`sample`] draws a sample's groups until a stop rule holds. The time
+//!    left on the progress line ([`Progress::eta`]) is the same estimate.
 //!
 //! # Contract
 //!
@@ -231,7 +237,9 @@
 //!   corners, run to tens of millions of entries, and each thread keeps its
 //!   prover's lists and trees (a 4x4 sample on two threads peaked at 3.4 GB).
 //! - Time: 3x3 takes under a minute, 3x4 under an hour on two threads, 4x4
-//!   hundreds of CPU-hours (`docs/PROVE.md`).
+//!   hundreds to thousands of CPU-hours (`docs/PROVE.md`), which only a
+//!   sample can tell before the proof is run: groups cost from milliseconds
+//!   to many minutes, and the few heaviest make much of the total.
 //!
 //! What was tried and dropped, with its figures, is in `docs/notebook/`
 //! (the `prove` files, by date).
@@ -242,6 +250,7 @@ mod build;
 pub mod classes;
 mod entry;
 mod error;
+pub mod estimate;
 mod flat;
 mod force;
 mod lanes;
@@ -250,8 +259,10 @@ pub mod limits;
 mod orderly;
 mod paths;
 mod prover;
+pub mod sample;
 pub mod shard;
 mod slack;
+pub mod strata;
 #[cfg(test)]
 mod tests;
 mod walk;
@@ -264,15 +275,17 @@ pub use paths::WordPath;
 pub use prover::{Leaf, Prover, Work};
 pub use walk::Scored;
 
+use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use rayon::prelude::*;
+use rand::SeedableRng;
 
 use boggle_engine::trie::Trie;
 use boggle_engine::{QReads, SearchRules};
 use classes::{Buckets, Classes, Group};
+use estimate::Stratified;
 
 /// What to prove: the rules (board size, scoring), the buckets and the target.
 #[derive(Debug, Clone)]
@@ -374,23 +387,29 @@ pub struct Progress {
     stop: AtomicBool,
     groups_done: AtomicU64,
     groups_total: AtomicU64,
-    /// The CPU seconds of the groups finished: their sum and sum of squares.
-    group_costs: Mutex<(f64, f64)>,
+    /// Each group's stratum, by group id (none given: one stratum).
+    strata: Mutex<HashMap<u64, usize>>,
+    /// The groups to do by stratum, and the costs of those finished: the
+    /// sample the time left is estimated from.
+    sample: Mutex<Stratified>,
     /// When the last group finished: when the estimate of the time left was made.
     last_group: Mutex<Option<Instant>>,
+    /// The last estimate of the time left, with the groups done it was made from.
+    eta: Mutex<Option<(u64, Eta)>>,
 }
 
 /// How long the groups left may take, from the costs of those finished.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Eta {
-    /// CPU seconds left, about: the groups left times the mean so far.
+    /// CPU seconds left, about: the stratified estimate of the whole (see
+    /// [`estimate`]) less the groups finished.
     pub cpu: f64,
     /// Wall seconds left, about, on the threads given.
     pub seconds: f64,
-    /// A low and a high guess of the wall seconds left: the mean's 95%
-    /// interval and the spread of the groups left, as if group costs were
-    /// normal. They are not (a few groups cost tens of times the median),
-    /// so the range is rough, and early on the true time is often above it.
+    /// The 95% bootstrap-t interval of the wall seconds left. The groups
+    /// done are a random sample of those to do (the proof draws them in a
+    /// random order), so this is the interval `--sample` gives, narrowing
+    /// to nothing as the last groups finish.
     pub range: (f64, f64),
     /// The CPU seconds one group took on average: about as long as a group
     /// runs on its thread, which the estimate assumes of the groups running.
@@ -400,10 +419,28 @@ pub struct Eta {
     pub at: Instant,
 }
 
+/// Bootstrap resamples behind the time left (recomputed as groups finish).
+const ETA_RESAMPLES: usize = 200;
+
 impl Progress {
     /// Fresh counters.
     pub fn new() -> Progress {
         Progress::default()
+    }
+
+    /// Sorts the groups into strata for the estimate of the time left
+    /// (`stratum_of`: group id to stratum, strata ordered by predicted
+    /// cost); to be called before the groups are counted by [`prove_groups`].
+    pub fn stratify(&self, stratum_of: HashMap<u64, usize>) {
+        if let Ok(mut strata) = self.strata.lock() {
+            *strata = stratum_of;
+        }
+    }
+
+    fn stratum_of(&self, group: u64) -> usize {
+        self.strata
+            .lock()
+            .map_or(0, |s| s.get(&group).copied().unwrap_or(0))
     }
 
     /// Classes finished so far and how many there are.
@@ -439,39 +476,44 @@ impl Progress {
     }
 
     /// An estimate of the time left on `threads` threads from the costs of
-    /// the groups finished so far; `None` before the first group finishes
-    /// or after the last.
+    /// the groups finished so far (made again only when another group has
+    /// finished); `None` before two groups finish or after the last.
     pub fn eta(&self, threads: usize) -> Option<Eta> {
         let (done, total) = self.groups();
-        if done == 0 || done >= total {
+        if done >= total {
             return None;
         }
-        let (sum, squares) = *self.group_costs.lock().ok()?;
-        let k = done as f64;
-        let mean = sum / k;
-        // One group says nothing of the spread: take it as large as the mean.
-        let var = if done > 1 {
-            ((squares - sum * sum / k) / (k - 1.0)).max(0.0)
-        } else {
-            mean * mean
-        };
+        if let Ok(cached) = self.eta.lock()
+            && let Some((at, eta)) = *cached
+            && at == done
+        {
+            return Some(eta);
+        }
+        let sample = self.sample.lock().ok()?.clone();
+        let spent = sample.spent();
+        let (whole, _) = sample.total()?;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(done);
+        let interval = sample.bootstrap_interval(0.95, ETA_RESAMPLES, &mut rng)?;
         let left = (total - done) as f64;
-        let cpu = left * mean;
-        let half = 1.96 * var.sqrt() * (left + left * left / k).sqrt();
         let lanes = (threads as f64).min(left).max(1.0);
+        let wall = |cpu: f64| (cpu - spent).max(0.0) / lanes;
         let at = self
             .last_group
             .lock()
             .ok()
             .and_then(|at| *at)
             .unwrap_or_else(Instant::now);
-        Some(Eta {
-            cpu,
-            seconds: cpu / lanes,
-            range: ((cpu - half).max(0.0) / lanes, (cpu + half) / lanes),
-            mean,
+        let eta = Eta {
+            cpu: (whole - spent).max(0.0),
+            seconds: wall(whole),
+            range: (wall(interval.low), wall(interval.high)),
+            mean: spent / sample.sampled().max(1) as f64,
             at,
-        })
+        };
+        if let Ok(mut cached) = self.eta.lock() {
+            *cached = Some((done, eta));
+        }
+        Some(eta)
     }
 
     /// Asks the workers to stop after their current class.
@@ -484,15 +526,24 @@ impl Progress {
         self.stop.load(Ordering::Relaxed)
     }
 
-    fn finish_group(&self, cpu: f64) {
+    /// Counts `group` among the groups to do.
+    fn plan_group(&self, group: u64) {
+        let h = self.stratum_of(group);
+        self.groups_total.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut sample) = self.sample.lock() {
+            sample.add_groups(h, 1);
+        }
+    }
+
+    fn finish_group(&self, group: u64, cpu: f64) {
+        let h = self.stratum_of(group);
+        if let Ok(mut sample) = self.sample.lock() {
+            sample.add(h, cpu);
+        }
         if let Ok(mut at) = self.last_group.lock() {
             *at = Some(Instant::now());
         }
         self.groups_done.fetch_add(1, Ordering::Relaxed);
-        if let Ok(mut costs) = self.group_costs.lock() {
-            costs.0 += cpu;
-            costs.1 += cpu * cpu;
-        }
     }
 
     fn record(&self, record: &ClassRecord) {
@@ -512,11 +563,17 @@ impl Progress {
     }
 }
 
+/// A CPU-time clock's reading, in seconds.
+#[cfg(unix)]
+fn cpu_clock(clock: rustix::time::ClockId) -> f64 {
+    let ts = rustix::time::clock_gettime(clock);
+    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
+}
+
 /// CPU time of the calling thread, in seconds.
 #[cfg(unix)]
 pub fn thread_cpu() -> f64 {
-    let ts = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
-    ts.tv_sec as f64 + ts.tv_nsec as f64 / 1e9
+    cpu_clock(rustix::time::ClockId::ThreadCPUTime)
 }
 
 /// CPU time of the calling thread, in seconds (without a thread clock, wall
@@ -528,6 +585,20 @@ pub fn thread_cpu() -> f64 {
         .get_or_init(std::time::Instant::now)
         .elapsed()
         .as_secs_f64()
+}
+
+/// CPU time of the whole process (every thread), in seconds: what a
+/// sample's `--budget` counts.
+#[cfg(unix)]
+pub fn process_cpu() -> f64 {
+    cpu_clock(rustix::time::ClockId::ProcessCPUTime)
+}
+
+/// CPU time of the whole process (without a process clock, wall time
+/// since the first call stands in).
+#[cfg(not(unix))]
+pub fn process_cpu() -> f64 {
+    thread_cpu()
 }
 
 /// The letters of each cell in class `class` (by cell, letters 0 = A).
@@ -565,10 +636,7 @@ pub fn prove_group(
     }
     let order = classes.order();
     let fixed = order.len() - classes.free();
-    let mut letters = class_letters(settings, classes, first);
-    for &cell in &order[fixed..] {
-        letters[cell] = (0..26).collect();
-    }
+    let letters = strata::group_letters(settings, classes, group);
     let free: Vec<Vec<Vec<u8>>> = order[fixed..]
         .iter()
         .map(|&cell| settings.buckets.for_cell(rows, cols, cell).to_vec())
@@ -625,10 +693,11 @@ pub fn prove_group(
     records
 }
 
-/// Proves the classes of `groups` on `threads` threads, leaving out those
-/// `skip` names, and hands each record to `sink` as it finishes (in no
-/// particular order). Stops early, without an error, when `progress` is
-/// stopped; the records returned are those finished, by class id.
+/// Proves the classes of `groups` on `threads` threads, in the order
+/// given, leaving out those `skip` names, and hands each record to `sink`
+/// as it finishes (in no particular order). Stops early, without an error,
+/// when `progress` is stopped; the records returned are those finished, by
+/// class id.
 pub fn prove_groups<F>(
     trie: &Trie,
     settings: &Settings,
@@ -641,60 +710,96 @@ pub fn prove_groups<F>(
 where
     F: Fn(&ClassRecord) -> Result<(), ProveError> + Sync,
 {
-    if trie.len() > MAX_TRIE_NODES {
-        return Err(ProveError::Dictionary { nodes: trie.len() });
-    }
-    let classes = settings.classes();
     let todo: usize = groups
         .iter()
         .map(|g| g.classes.iter().filter(|&&c| !skip(c)).count())
         .sum();
     progress.total.fetch_add(todo as u64, Ordering::Relaxed);
-    let todo_groups = groups
+    for group in groups
         .iter()
         .filter(|g| g.classes.iter().any(|&c| !skip(c)))
-        .count();
-    progress
-        .groups_total
-        .fetch_add(todo_groups as u64, Ordering::Relaxed);
+    {
+        progress.plan_group(group.id);
+    }
+    let next = AtomicUsize::new(0);
+    let records = Mutex::new(Vec::with_capacity(todo));
+    prove_drawn(
+        trie,
+        settings,
+        skip,
+        threads,
+        progress,
+        &|| groups.get(next.fetch_add(1, Ordering::Relaxed)).cloned(),
+        &|_, done| {
+            for record in done {
+                sink(record)?;
+            }
+            if let Ok(mut records) = records.lock() {
+                records.extend_from_slice(done);
+            }
+            Ok(())
+        },
+    )?;
+    let mut records = records.into_inner().unwrap_or_default();
+    records.sort_by_key(|r| r.class);
+    Ok(records)
+}
+
+/// What [`prove_drawn`] calls with each group proved and its records.
+pub type Finished<'a> = dyn Fn(&Group, &[ClassRecord]) -> Result<(), ProveError> + Sync + 'a;
+
+/// Proves the groups `draw` hands out, one at a time on each of `threads`
+/// threads, until it hands out none or `progress` is stopped (a group in
+/// hand is finished first), leaving out the classes `skip` names; each
+/// group's records go to `finished` as it ends. The first error `finished`
+/// returns stops the workers and is returned.
+pub fn prove_drawn(
+    trie: &Trie,
+    settings: &Settings,
+    skip: &(dyn Fn(u64) -> bool + Sync),
+    threads: usize,
+    progress: &Progress,
+    draw: &(dyn Fn() -> Option<Group> + Sync),
+    finished: &Finished<'_>,
+) -> Result<(), ProveError> {
+    if trie.len() > MAX_TRIE_NODES {
+        return Err(ProveError::Dictionary { nodes: trie.len() });
+    }
+    let classes = settings.classes();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
         .map_err(|e| ProveError::Threads(ThreadsError::Pool(e)))?;
-    let records = Mutex::new(Vec::with_capacity(todo));
-    // Provers are kept between groups (rayon may call a per-job `init` for
-    // every group), so their large lists are allocated once per thread.
-    let provers: Mutex<Vec<Prover<'_>>> = Mutex::new(Vec::new());
-    pool.install(|| {
-        groups.par_iter().with_max_len(1).try_for_each(|group| {
-            if progress.is_stopped() {
-                return Ok(());
-            }
-            let mut prover = provers
-                .lock()
-                .ok()
-                .and_then(|mut p| p.pop())
-                .unwrap_or_else(|| Prover::new(trie, settings.rules));
-            let done = prove_group(&mut prover, settings, &classes, group, skip);
-            if let Ok(mut provers) = provers.lock() {
-                provers.push(prover);
-            }
+    let failed: Mutex<Option<ProveError>> = Mutex::new(None);
+    let failing = AtomicBool::new(false);
+    // One prover a thread, kept from group to group: its large lists are
+    // allocated once.
+    pool.broadcast(|_| {
+        let mut prover = None;
+        while !progress.is_stopped() && !failing.load(Ordering::Relaxed) {
+            let Some(group) = draw() else {
+                break;
+            };
+            let prover = prover.get_or_insert_with(|| Prover::new(trie, settings.rules));
+            let done = prove_group(prover, settings, &classes, &group, skip);
             for record in &done {
-                sink(record)?;
                 progress.record(record);
             }
             if !done.is_empty() {
-                progress.finish_group(done.iter().map(|r| r.cpu).sum());
+                progress.finish_group(group.id, done.iter().map(|r| r.cpu).sum());
             }
-            if let Ok(mut records) = records.lock() {
-                records.extend(done);
+            if let Err(e) = finished(&group, &done) {
+                failing.store(true, Ordering::Relaxed);
+                if let Ok(mut failed) = failed.lock() {
+                    failed.get_or_insert(e);
+                }
             }
-            Ok(())
-        })
-    })?;
-    let mut records = records.into_inner().unwrap_or_default();
-    records.sort_by_key(|r| r.class);
-    Ok(records)
+        }
+    });
+    match failed.into_inner().ok().flatten() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// What a set of class records adds up to.

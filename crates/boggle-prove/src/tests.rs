@@ -339,28 +339,38 @@ fn lanes_walked_together_find_what_each_class_scores() {
 #[test]
 fn the_time_left_comes_from_the_groups_done_and_widens_with_their_spread() {
     let progress = crate::Progress::new();
-    progress
-        .groups_total
-        .store(6, std::sync::atomic::Ordering::Relaxed);
+    // Six groups in two strata: ids 0 to 3 cheap, 4 and 5 dear.
+    progress.stratify((0..6).map(|g| (g, usize::from(g >= 4))).collect());
+    for g in 0..6 {
+        progress.plan_group(g);
+    }
     assert_eq!(
         progress.eta(2),
         None,
         "nothing to go on before a group ends"
     );
     let before = std::time::Instant::now();
-    progress.finish_group(4.0);
-    progress.finish_group(4.0);
-    let even = progress.eta(2).expect("two of six groups done");
-    assert_eq!((even.cpu, even.seconds), (16.0, 8.0));
-    assert_eq!(even.mean, 4.0);
-    assert!(even.at >= before, "made when the last group finished");
-    assert_eq!(even.range, (8.0, 8.0), "no spread seen, no range");
-    progress.finish_group(1.0);
-    progress.finish_group(7.0);
-    let spread = progress.eta(1).expect("four of six done");
-    assert_eq!(spread.cpu, 8.0);
-    assert!(spread.range.0 < 8.0 && 8.0 < spread.range.1, "{spread:?}");
-    progress.finish_group(4.0);
-    progress.finish_group(4.0);
+    progress.finish_group(0, 4.0);
+    assert_eq!(
+        progress.eta(2),
+        None,
+        "one group says nothing of the spread"
+    );
+    progress.finish_group(1, 4.0);
+    progress.finish_group(4, 10.0);
+    // Strata 0 and 1 pool until each has two: 6 groups at a mean of 6.
+    let pooled = progress.eta(2).expect("three of six groups done");
+    assert_eq!((pooled.cpu, pooled.seconds), (36.0 - 18.0, 9.0));
+    assert_eq!(pooled.mean, 6.0);
+    assert!(pooled.at >= before, "made when the last group finished");
+    assert!(pooled.range.0 <= 9.0 && 9.0 <= pooled.range.1, "{pooled:?}");
+    progress.finish_group(5, 12.0);
+    // Stratum 0: 4 groups at 4; stratum 1: 2 groups, both done, at 11.
+    // Two equal costs still leave doubt (the other stratum's spread).
+    let strata = progress.eta(1).expect("four of six done");
+    assert_eq!(strata.cpu, 8.0);
+    assert!(strata.range.0 < 8.0 && 8.0 < strata.range.1, "{strata:?}");
+    progress.finish_group(2, 1.0);
+    progress.finish_group(3, 7.0);
     assert_eq!(progress.eta(1), None, "nothing left");
 }

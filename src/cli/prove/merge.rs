@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::report::{report_line, write_grid};
+use super::report::{report_line, status, write_grid};
 use super::{VERSION, run_watched};
 use crate::cli::CliError;
 use crate::cli::args;
@@ -178,7 +178,9 @@ fn recheck_classes(
         }
     ));
     let progress = Progress::new();
-    let rechecked = run_watched(&progress, Instant::now(), threads, || {
+    let started = Instant::now();
+    let line = || status(&progress, started, threads);
+    let rechecked = run_watched(&progress, started, &line, || {
         proof.recheck(
             merged,
             dictionary.trie(),

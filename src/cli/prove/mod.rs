@@ -5,6 +5,7 @@
 
 mod merge;
 mod report;
+mod sample;
 
 use std::collections::HashSet;
 use std::io::{self, BufWriter, Write};
@@ -12,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Instant;
 
-use clap::{Args, Subcommand};
+use clap::{ArgGroup, Args, Subcommand};
 
 use super::args::{self, RulesArgs};
 use super::{CliError, UsageError};
@@ -23,8 +24,9 @@ use boggle_game::error::Error;
 use boggle_game::rules::{Preset, Rules, WordList};
 use boggle_prove::classes::{Buckets, Classes, Group};
 use boggle_prove::shard::{Checker, Origin, Params, Resumed, Shard, ShardFiles};
+use boggle_prove::strata;
 use boggle_prove::{self, ClassRecord, Progress, ProveError, Settings, Summary};
-use report::{Covers, Sampled, report_line, status, write_sample, write_summary};
+use report::{Covers, report_line, status, write_summary};
 
 const PROVE_HELP: &str = "\
 Finds every board (once up to rotation and reflection) scoring at least
@@ -32,11 +34,15 @@ Finds every board (once up to rotation and reflection) scoring at least
 (each cell one bucket of letters). --shard I/N with --out DIR runs one share of
 the classes and writes DIR/shard-I-of-N.{params.json,ndjson,done}; --resume
 continues a shard from its file; 'boggle prove merge DIR...' checks every line
-of the shards, combines them and says whether the proof is complete. --sample K
-proves K random groups of classes (with --per-class, K classes each on its own)
-and estimates the whole proof's CPU time. Progress (with a rough estimate of the
-time left) goes to stderr; Ctrl-C stops after the classes in hand (their lines
-are kept for --resume).";
+of the shards, combines them and says whether the proof is complete.
+
+--sample K, --precision P and --budget SECONDS estimate the whole proof's CPU
+time instead, from groups of classes drawn at random, more of them where a
+quick pre-pass predicts the cost is; the sample stops at K groups, once the 95%
+interval is within P of the estimate, or once SECONDS of CPU time are spent,
+whichever comes first, and its last line says which. Progress (with the time
+left, estimated the same way) goes to stderr; Ctrl-C stops after the classes in
+hand (their lines are kept for --resume).";
 
 /// The version shard files record (`params.json`'s `"version"`).
 const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -46,6 +52,7 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
 #[command(
     after_help = PROVE_HELP,
     args_conflicts_with_subcommands = true,
+    group = ArgGroup::new("sampling").args(["sample", "precision", "budget"]).multiple(true),
     mut_arg("preset", |arg| args::rules_arg(arg, Preset::Classic, &args::DICTIONARY_PRESETS)),
     mut_arg("size", |arg| arg.help("Board size: N for N x N, or RxC (required)"))
 )]
@@ -77,16 +84,49 @@ pub struct ProveArgs {
     /// Skip the classes already in the shard's file in --out
     #[arg(long, requires = "out")]
     pub resume: bool,
-    /// Prove K random groups of classes and estimate the whole proof's CPU time
+    /// Estimate the whole proof's CPU time from at most K groups of classes, drawn at random
     #[arg(long, value_name = "K", conflicts_with_all = ["shard", "out", "resume"])]
     pub sample: Option<usize>,
-    /// Seed for --sample [default: random]
-    #[arg(long, value_name = "S", requires = "sample")]
+    /// Estimate the whole proof's CPU time, drawing groups until the 95% interval is within P of the estimate (0.2: 20%)
+    #[arg(long, value_name = "P", value_parser = precision, conflicts_with_all = ["shard", "out", "resume"])]
+    pub precision: Option<f64>,
+    /// Estimate the whole proof's CPU time, drawing groups until SECONDS of CPU time are spent
+    #[arg(long, value_name = "SECONDS", value_parser = budget, conflicts_with_all = ["shard", "out", "resume"])]
+    pub budget: Option<f64>,
+    /// Seed for a sample's draws [default: random]
+    #[arg(long, value_name = "S", requires = "sampling")]
     pub seed: Option<u64>,
-    /// With --sample: sample classes, each proved on its own, instead of groups
-    #[arg(long, requires = "sample")]
+    /// With a sample: sample classes, each proved on its own, instead of groups
+    #[arg(long, requires = "sampling")]
     pub per_class: bool,
+    /// With a sample: write each group's cost to FILE, a tab-separated line a group
+    #[arg(long, value_name = "FILE", requires = "sampling")]
+    pub costs: Option<PathBuf>,
+    /// With a sample: no strata, and an interval as if costs were normal (to compare with)
+    #[arg(long, hide = true, requires = "sampling")]
+    pub simple: bool,
 }
+
+/// `--precision P`: a share of the estimate, above 0 and at most 1.
+fn precision(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|p| *p > 0.0 && *p <= 1.0)
+        .ok_or_else(|| {
+            "write a share of the estimate above 0 and at most 1, such as 0.2".to_string()
+        })
+}
+
+/// `--budget SECONDS`: CPU seconds, above 0 and at most a year's.
+fn budget(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| *s > 0.0 && *s <= MAX_BUDGET)
+        .ok_or_else(|| format!("write a number of CPU seconds above 0 and at most {MAX_BUDGET}"))
+}
+
+/// The largest `--budget`: a year of CPU time.
+const MAX_BUDGET: f64 = 31_536_000.0;
 
 /// The subcommands of `boggle prove`.
 #[derive(Debug, Subcommand, Clone)]
@@ -101,9 +141,10 @@ pub fn run(args: &ProveArgs) -> Result<(), CliError> {
         return merge::run(merge);
     }
     let job = Job::prepare(args)?;
-    match args.sample {
-        Some(k) => job.sample(k, args.seed),
-        None => job.prove_shard(args),
+    if args.sample.is_some() || args.precision.is_some() || args.budget.is_some() {
+        job.sample(args)
+    } else {
+        job.prove_shard(args)
     }
 }
 
@@ -157,31 +198,19 @@ impl Job {
         })
     }
 
-    /// `--sample K`: proves K groups (or classes) picked at random and
-    /// estimates the whole proof's time from them.
-    fn sample(&self, k: usize, seed: Option<u64>) -> Result<(), CliError> {
-        let seed = seed.unwrap_or_else(rand::random);
-        let mut rng = boggle_game::random::seeded(seed);
-        let mut picked = self.groups.clone();
-        boggle_game::random::shuffle(&mut rng, &mut picked);
-        picked.truncate(k);
-        let records = self.prove(&picked, &|_| false, |_| Ok(()))?;
-        let sampled = Sampled {
-            picked: &picked,
-            groups: &self.groups,
-            classes: class_count(&self.groups),
-            seed,
-            grouped: self.settings.grouped,
-        };
-        print(|out| write_sample(out, &records, &sampled))?;
-        super::play::finished(Ok(()))
-    }
-
     /// Proves this shard's groups (all of them without `--shard`), skipping
     /// the classes `--resume` finds done and appending each class's line to
     /// the shard's file with `--out`; then the summary, if every class is done.
     fn prove_shard(&self, args: &ProveArgs) -> Result<(), CliError> {
-        let mine = self.shard.select(&self.groups);
+        let mut mine = self.shard.select(&self.groups);
+        // In a random order (fixed by the shard), so that the groups done at
+        // any time are a random sample of the shard's, in strata by the
+        // pre-pass: the time left is estimated as a sample's cost is.
+        let mut rng = boggle_game::random::seeded(u64::from(self.shard.index));
+        boggle_game::random::shuffle(&mut rng, &mut mine);
+        let strata = strata::stratify(self.dictionary.trie(), &self.settings, &mine, self.threads);
+        self.progress
+            .stratify(mine.iter().map(|g| g.id).zip(strata.of).collect());
         let (files, resumed) = match &args.out {
             Some(dir) => {
                 let (files, resumed) = self.open_files(dir, args)?;
@@ -259,7 +288,8 @@ impl Job {
     where
         F: Fn(&ClassRecord) -> Result<(), ProveError> + Sync + Send,
     {
-        run_watched(&self.progress, self.started, self.threads, || {
+        let line = || status(&self.progress, self.started, self.threads);
+        run_watched(&self.progress, self.started, &line, || {
             boggle_prove::prove_groups(
                 self.dictionary.trie(),
                 &self.settings,
@@ -386,11 +416,12 @@ fn dictionary_label(path: Option<&Path>, list: WordList) -> String {
     }
 }
 
-/// Runs `work` on its own thread while showing progress, with Ctrl-C wired to stop it.
+/// Runs `work` on its own thread while showing `status` as progress, with
+/// Ctrl-C wired to stop it.
 fn run_watched<F, T>(
     progress: &Progress,
     started: Instant,
-    threads: usize,
+    status: &dyn Fn() -> String,
     work: F,
 ) -> Result<T, CliError>
 where
@@ -401,12 +432,7 @@ where
     signals::install(OnSignal::Finish);
     thread::scope(|scope| {
         let worker = scope.spawn(work);
-        super::progress::watch(
-            started,
-            || status(progress, started, threads),
-            || worker.is_finished(),
-            || progress.stop(),
-        );
+        super::progress::watch(started, status, || worker.is_finished(), || progress.stop());
         worker.join()
     })
     .map_err(|_| CliError::WorkerFailed { work: "the proof" })?

@@ -1,21 +1,24 @@
 //! What `boggle prove` writes: the progress line on stderr (classes done,
-//! CPU time, the best board so far, and a rough estimate of the time left),
-//! the report on stdout (the `proved:` line, the best board as a grid,
-//! classes, bounds, time, every board), and the `--sample` estimate.
+//! CPU time, the best board so far, and the time left with its 95%
+//! interval, or a sample's estimate so far), the report on stdout (the
+//! `proved:` line, the best board as a grid, classes, bounds, time, every
+//! board), and a sample's estimate of the whole proof.
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 use std::time::Instant;
 
 use boggle_engine::plural;
 use boggle_game::GameBoard;
 use boggle_prove::classes::Group;
+use boggle_prove::estimate::Interval;
 use boggle_prove::limits::duration;
-use boggle_prove::{ClassRecord, Eta, FoundBoard, Progress, Settings, Summary};
+use boggle_prove::sample::{Method, Sampler, Stopped};
+use boggle_prove::strata::Strata;
+use boggle_prove::{Eta, FoundBoard, Progress, Settings, Summary};
 
 /// Elapsed time, classes done, CPU time, the best board so far, and the
-/// time left on `threads` threads, estimated from the groups done (rough:
-/// group costs are heavy-tailed, so the range is wide and early guesses low).
+/// time left on `threads` threads, estimated from the groups done as a
+/// sample estimates a proof's cost (stratified, with a bootstrap-t interval).
 pub(super) fn status(progress: &Progress, started: Instant, threads: usize) -> String {
     let (done, total) = progress.classes();
     let best = progress
@@ -49,7 +52,7 @@ fn time_left(eta: &Eta, now: Instant) -> String {
         )
     } else {
         format!(
-            "  ~{} left (rough: {} to {})",
+            "  ~{} left (95%: {} to {})",
             less(eta.seconds),
             less(eta.range.0),
             less(eta.range.1)
@@ -127,89 +130,160 @@ pub(super) fn write_summary<W: Write>(
     Ok(())
 }
 
-/// What a `--sample` ran: the groups picked, out of all of them, and how
-/// they were picked.
-pub(super) struct Sampled<'a> {
-    /// The groups proved, in the order picked.
-    pub(super) picked: &'a [Group],
+/// A sample's progress: elapsed time, groups and classes done, CPU time,
+/// and the estimate so far with its interval.
+pub(super) fn sample_status(
+    progress: &Progress,
+    started: Instant,
+    sampler: &Sampler,
+    last: Option<(f64, Interval)>,
+) -> String {
+    let (classes, _) = progress.classes();
+    let estimate = last.map_or_else(String::new, |(total, interval)| {
+        format!(
+            "  estimate {} CPU-hours (95%: {} to {})",
+            hours(total),
+            hours(interval.low),
+            hours(interval.high)
+        )
+    });
+    format!(
+        "{:.1} s  {} groups ({classes} classes) sampled  {:.1} CPU-s{estimate}",
+        started.elapsed().as_secs_f64(),
+        sampler.sample().sampled(),
+        progress.cpu(),
+    )
+}
+
+/// CPU seconds as CPU-hours, to three decimals.
+fn hours(seconds: f64) -> String {
+    format!("{:.3}", seconds / 3600.0)
+}
+
+/// What a sample ran and found, for its report.
+pub(super) struct SampleReport<'a> {
+    /// Each group finished: its index among the proof's groups and its CPU seconds.
+    pub(super) finished: &'a [(usize, f64)],
     /// Every group of the proof, in the order `--shard` deals them.
     pub(super) groups: &'a [Group],
     /// How many classes the whole proof has.
     pub(super) classes: usize,
-    /// The seed that picked them.
+    /// How many classes the sample proved.
+    pub(super) sampled_classes: usize,
+    /// Boards found in the sample.
+    pub(super) boards: usize,
+    /// The seed that drew them.
     pub(super) seed: u64,
     /// Whether the groups are real ones (not single classes, `--per-class`),
     /// so that `--shard` can prove one alone.
     pub(super) grouped: bool,
+    /// The strata the groups were drawn from.
+    pub(super) strata: &'a Strata,
+    /// The sampler, with its costs by stratum and what stopped it.
+    pub(super) sampler: &'a Sampler,
+    /// The estimated total and its interval.
+    pub(super) estimate: Option<(f64, Interval)>,
+    /// The CPU seconds the process spent in all.
+    pub(super) cpu: f64,
+    /// Whether a signal stopped the sample.
+    pub(super) stopped_by_signal: bool,
 }
 
-/// The `--sample` estimate: mean CPU per group times the groups, with a
-/// 95% interval, and the slowest group with the `--shard` that proves it
-/// alone (heavy groups decide the mean, so they are the ones to study).
-pub(super) fn write_sample<W: Write>(
-    out: &mut W,
-    records: &[ClassRecord],
-    sampled: &Sampled<'_>,
-) -> io::Result<()> {
-    let Sampled {
-        picked,
-        classes,
-        seed,
-        ..
-    } = *sampled;
-    let groups = sampled.groups.len();
-    let cpu: HashMap<u64, f64> = records.iter().map(|r| (r.class, r.cpu)).collect();
-    // Only groups finished whole count (Ctrl-C may stop the sample early).
-    let finished: Vec<(&Group, f64)> = picked
-        .iter()
-        .filter(|g| g.classes.iter().all(|c| cpu.contains_key(c)))
-        .map(|g| (g, g.classes.iter().filter_map(|c| cpu.get(c)).sum()))
-        .collect();
-    let per_group: Vec<f64> = finished.iter().map(|&(_, t)| t).collect();
-    let k = per_group.len().max(1) as f64;
-    let mean = per_group.iter().sum::<f64>() / k;
-    let var = per_group.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (k - 1.0).max(1.0);
-    let half = 1.96 * (var / k).sqrt();
-    let hours = |per_group: f64| per_group * groups as f64 / 3600.0;
-    writeln!(
-        out,
-        "sample: {} of {groups} groups ({} of {classes} classes; seed {seed}), {mean:.4} CPU-s per group on average",
-        per_group.len(),
-        records.len()
-    )?;
-    if per_group.len() < picked.len() {
+/// A sample's report: the strata, the sample, the estimate with its 95%
+/// interval, the slowest group with the `--shard` that proves it alone
+/// (heavy groups decide the total, so they are the ones to study), and,
+/// last, what stopped the sample.
+pub(super) fn write_sample<W: Write>(out: &mut W, report: &SampleReport<'_>) -> io::Result<()> {
+    let groups = report.groups.len();
+    let sample = report.sampler.sample();
+    let n = report.finished.len();
+    if report.strata.count > 1 {
+        let sizes: Vec<String> = report.strata.sizes().iter().map(u64::to_string).collect();
         writeln!(
             out,
-            "stopped early: {} of the {} groups asked for finished",
-            per_group.len(),
-            picked.len()
+            "strata: {} by the mean score of {} random boards a group, of {} groups; the pre-pass took {:.1} CPU-s",
+            report.strata.count,
+            boggle_prove::strata::BOARDS,
+            sizes.join(", "),
+            report.strata.cpu
         )?;
     }
+    let mean = sample.spent() / n.max(1) as f64;
+    let by_stratum = if report.strata.count > 1 {
+        let drawn: Vec<String> = sample
+            .strata()
+            .iter()
+            .map(|s| s.costs.len().to_string())
+            .collect();
+        format!("; by stratum {}", drawn.join(", "))
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "estimate: {:.3} CPU-hours ({:.0} CPU-s) for the whole proof (95% interval {:.3} to {:.3} CPU-hours)",
-        hours(mean),
-        hours(mean) * 3600.0,
-        hours((mean - half).max(0.0)),
-        hours(mean + half)
+        "sample: {n} of {groups} groups ({} of {} classes; seed {}), {mean:.4} CPU-s per group on average{by_stratum}",
+        report.sampled_classes, report.classes, report.seed
     )?;
-    let slowest = finished
+    match report.estimate {
+        Some((total, interval)) => writeln!(
+            out,
+            "estimate: {} CPU-hours ({total:.0} CPU-s) for the whole proof (95% interval {} to {} CPU-hours, {})",
+            hours(total),
+            hours(interval.low),
+            hours(interval.high),
+            match report.sampler.method() {
+                Method::Stratified => "bootstrap-t",
+                Method::Simple => "as if costs were normal",
+            }
+        )?,
+        None => writeln!(out, "estimate: none (fewer than two groups finished)")?,
+    }
+    let slowest = report
+        .finished
         .iter()
         .copied()
         .reduce(|a, b| if b.1 > a.1 { b } else { a });
     let max = slowest.map_or(0.0, |(_, t)| t);
     // `--shard I/N`, N the number of groups, deals group I alone.
     let alone = slowest
-        .filter(|_| sampled.grouped)
-        .and_then(|(group, _)| sampled.groups.iter().position(|g| g.id == group.id))
-        .map_or_else(String::new, |i| {
+        .filter(|_| report.grouped)
+        .map_or_else(String::new, |(i, _)| {
             format!(" (--shard {i}/{groups} proves it alone)")
         });
     writeln!(
         out,
         "slowest sampled group: {max:.2} CPU-s{alone}; boards found in the sample: {}",
-        records.iter().map(|r| r.boards.len()).sum::<usize>()
-    )
+        report.boards
+    )?;
+    writeln!(out, "{}", stop_line(report, n))
+}
+
+/// The last line of a sample's report: what stopped it, and the CPU time spent in all.
+fn stop_line(report: &SampleReport<'_>, n: usize) -> String {
+    let spent = format!("{:.1} CPU-s spent in all", report.cpu);
+    if report.stopped_by_signal {
+        return format!(
+            "stopped by a signal after {n} groups; {spent} (groups in hand were left out)"
+        );
+    }
+    match report.sampler.stopped() {
+        Some(Stopped::Groups(k)) => format!("stopped by --sample {k}: {k} groups drawn; {spent}"),
+        Some(Stopped::Precision(p)) => {
+            let reached = report
+                .estimate
+                .map_or(f64::INFINITY, |(total, i)| i.relative_half_width(total));
+            format!(
+                "stopped by --precision {p}: the interval within {:.1}% of the estimate; {spent}",
+                reached * 100.0
+            )
+        }
+        Some(Stopped::Budget(b)) => format!(
+            "stopped by --budget {b}: {spent} (the groups in hand when it was reached were finished)"
+        ),
+        Some(Stopped::Everything) | None => {
+            format!("stopped: every group was drawn; {spent}")
+        }
+    }
 }
 
 #[cfg(test)]
@@ -218,8 +292,8 @@ mod tests {
     use boggle_engine::SearchRules;
     use boggle_prove::classes::Buckets;
 
-    /// Issue 46, item 13: the time left counts down between groups, and
-    /// says it is only a guess once a group runs longer than one took on average.
+    /// The time left counts down between groups, and says it is only a
+    /// guess once a group runs longer than one took on average.
     #[test]
     fn the_time_left_counts_down_and_says_when_it_is_a_guess() {
         let at = Instant::now();
@@ -231,8 +305,8 @@ mod tests {
             at,
         };
         let after = |seconds| time_left(&eta, at + std::time::Duration::from_secs(seconds));
-        assert_eq!(after(0), "  ~6.0 min left (rough: 4.0 min to 8.0 min)");
-        assert_eq!(after(30), "  ~5.5 min left (rough: 3.5 min to 7.5 min)");
+        assert_eq!(after(0), "  ~6.0 min left (95%: 4.0 min to 8.0 min)");
+        assert_eq!(after(30), "  ~5.5 min left (95%: 3.5 min to 7.5 min)");
         assert_eq!(
             after(180),
             "  ~3.0 min left (a guess: no group has finished for 3.0 min; one took 1.0 min on average)"
@@ -288,49 +362,91 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_sample_names_the_shard_that_proves_its_slowest_group_alone() {
+    /// A sample of three groups of costs 6, 7 (3 + 4) and 2 from two
+    /// strata, reported as a user sees it once `change` has had its say
+    /// (single classes instead of groups, a signal).
+    fn sample_report(change: impl FnOnce(&mut SampleReport<'_>)) -> String {
+        use boggle_prove::sample::Stops;
         let group = |id: u64, classes: &[u64]| Group {
             id,
             classes: classes.to_vec(),
         };
         let groups = [group(10, &[1, 2]), group(11, &[3]), group(12, &[4, 5])];
-        let record = |class: u64, cpu: f64| ClassRecord {
-            class,
-            bound: 0,
-            boards: Vec::new(),
-            cpu,
+        let strata = Strata {
+            of: vec![0, 0, 1],
+            count: 2,
+            cpu: 0.25,
         };
-        // Group 12 (the third dealt) costs 3 + 4 CPU-s, group 11 6.
-        let records = [record(3, 6.0), record(4, 3.0), record(5, 4.0)];
-        let picked = [groups[1].clone(), groups[2].clone()];
-        let sample = |grouped: bool| {
-            let sampled = Sampled {
-                picked: &picked,
-                groups: &groups,
-                classes: 5,
-                seed: 9,
-                grouped,
-            };
-            let mut out = Vec::new();
-            write_sample(&mut out, &records, &sampled).expect("written");
-            String::from_utf8(out).expect("text")
+        let stops = Stops {
+            groups: Some(3),
+            ..Stops::default()
         };
-        let text = sample(true);
-        assert!(
-            text.starts_with("sample: 2 of 3 groups (3 of 5 classes; seed 9), 6.5000 CPU-s"),
-            "{text}"
+        let mut sampler = Sampler::new(&strata, stops, Method::Stratified, 9);
+        let mut finished = Vec::new();
+        while let Some((index, h)) = sampler.draw(0.0) {
+            let cost = [2.0, 6.0, 7.0][index];
+            sampler.finish(h, cost);
+            finished.push((index, cost));
+        }
+        let mut report = SampleReport {
+            finished: &finished,
+            groups: &groups,
+            classes: 5,
+            sampled_classes: 5,
+            boards: 0,
+            seed: 9,
+            grouped: true,
+            strata: &strata,
+            sampler: &sampler,
+            estimate: sampler.estimate(),
+            cpu: 16.5,
+            stopped_by_signal: false,
+        };
+        change(&mut report);
+        let mut out = Vec::new();
+        write_sample(&mut out, &report).expect("written");
+        String::from_utf8(out).expect("text")
+    }
+
+    #[test]
+    fn the_sample_names_the_shard_that_proves_its_slowest_group_alone() {
+        let text = sample_report(|_| {});
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "strata: 2 by the mean score of 32 random boards a group, of 2, 1 groups; the pre-pass took 0.2 CPU-s"
         );
+        assert_eq!(
+            lines[1],
+            "sample: 3 of 3 groups (5 of 5 classes; seed 9), 5.0000 CPU-s per group on average; by stratum 2, 1"
+        );
+        // Every group drawn: the estimate is their total, exactly.
         assert!(
-            text.ends_with(
-                "slowest sampled group: 7.00 CPU-s (--shard 2/3 proves it alone); boards found in the sample: 0\n"
+            lines[2].starts_with(
+                "estimate: 0.004 CPU-hours (15 CPU-s) for the whole proof (95% interval"
             ),
             "{text}"
         );
+        assert_eq!(
+            lines[3],
+            "slowest sampled group: 7.00 CPU-s (--shard 2/3 proves it alone); boards found in the sample: 0"
+        );
+        assert_eq!(
+            lines[4],
+            "stopped by --sample 3: 3 groups drawn; 16.5 CPU-s spent in all"
+        );
+        assert_eq!(lines.len(), 5, "{text}");
         assert!(
-            sample(false)
-                .ends_with("slowest sampled group: 7.00 CPU-s; boards found in the sample: 0\n"),
+            sample_report(|r| r.grouped = false)
+                .contains("\nslowest sampled group: 7.00 CPU-s; boards found in the sample: 0\n"),
             "single classes are not a shard's groups"
+        );
+        assert!(
+            sample_report(|r| r.stopped_by_signal = true).ends_with(
+                "\nstopped by a signal after 3 groups; 16.5 CPU-s spent in all (groups in hand were left out)\n"
+            ),
+            "{}",
+            sample_report(|r| r.stopped_by_signal = true)
         );
     }
 }

@@ -18,6 +18,7 @@ use super::board_file::{BoardFileError, BoardProblem, BoardSyntaxError, Dimensio
 use super::{CliError, UsageError, chain};
 use crate::modes::bench::Totals;
 use crate::net::client::{Dropped, JoinError, LinkError};
+use crate::net::seat::SeatError;
 use crate::tui::records::RecordsError;
 use crate::tui::terminal::TerminalError;
 use boggle_best::SpaceError;
@@ -521,7 +522,11 @@ fn join(prev: Option<&JoinError>) -> Option<JoinError> {
         Some(JoinError::Refused { .. }) => JoinError::Closed {
             reason: "the server is shutting down".into(),
         },
-        Some(JoinError::Closed { .. }) => JoinError::Terminal(TerminalError::Signalled),
+        Some(JoinError::Closed { .. }) => JoinError::Replaced,
+        Some(JoinError::Replaced) => JoinError::SeatInUse(SeatError::InUse {
+            path: path("seats/ann@main@h%3A1.lock"),
+        }),
+        Some(JoinError::SeatInUse(_)) => JoinError::Terminal(TerminalError::Signalled),
         Some(JoinError::Terminal(_)) => JoinError::Input(os()),
         Some(JoinError::Input(_)) => JoinError::Output(os()),
         Some(JoinError::Output(_)) => return None,
@@ -714,6 +719,19 @@ fn file(prev: Option<&FileError>) -> Option<FileError> {
     })
 }
 
+fn seat(prev: Option<&SeatError>) -> Option<SeatError> {
+    Some(match prev {
+        None => SeatError::InUse {
+            path: path("seats/ann@main@h%3A1.lock"),
+        },
+        Some(SeatError::InUse { .. }) => SeatError::File(FileError::Io {
+            path: path("seats/ann@main@h%3A1"),
+            source: os(),
+        }),
+        Some(SeatError::File(_)) => return None,
+    })
+}
+
 #[test]
 fn no_message_repeats_its_source_and_no_line_says_a_thing_twice() {
     let checked = [
@@ -742,6 +760,7 @@ fn no_message_repeats_its_source_and_no_line_says_a_thing_twice() {
         check_all(walk(cli)),
         check_all(walk(hunt)),
         check_all(walk(file)),
+        check_all(walk(seat)),
         check_all(walk(meanings)),
     ];
     let variants: usize = checked.iter().sum();
@@ -851,6 +870,13 @@ fn every_wrapper_holds_the_rule_around_every_value_it_wraps() {
             .into_iter()
             .map(HuntError::File)
             .map(CliError::Hunt),
+    );
+    check_all(
+        walk(file)
+            .into_iter()
+            .map(SeatError::File)
+            .map(JoinError::SeatInUse)
+            .map(at),
     );
 }
 

@@ -454,3 +454,62 @@ async fn a_bad_board_or_a_flood_of_words_is_told() {
     no_page_errors(&desk, "after joining again").await;
     drop(driver);
 }
+
+/// Two tabs of one seat (a duplicated tab copies its tab's sessionStorage,
+/// and the seat with it): the copy takes the seat when it loads, and the
+/// tab it took it from says so and stays out, where it used to rejoin and
+/// take the seat back in turn. It offers to play there instead, which
+/// takes the seat back, and the other tab then says so in its turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tab_whose_seat_another_tab_takes_says_so_and_stays_out() {
+    let Some((driver, phone, desk)) = browsers().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Three players needed: the room stays in its lobby.
+    let (_server, web) = server(dir.path(), &["--min-players", "3"]);
+    join(&desk, &web, "kitchen", "ann", "").await;
+    visible(&desk, "lobby").await;
+    let seat = js(&desk, "return sessionStorage.getItem('boggle.seat');").await;
+    assert!(seat.as_str().is_some_and(|s| s.contains("token")), "{seat}");
+    phone.goto(&web).await.expect("page loads");
+    js(
+        &phone,
+        &format!("sessionStorage.setItem('boggle.seat', {seat}); location.reload(); return true;"),
+    )
+    .await;
+    visible(&phone, "lobby").await;
+    let replaced =
+        "Your seat in room kitchen was taken by another tab or device: this tab has stopped.";
+    says(&desk, "replaced", replaced, "join", "retry").await;
+    assert_eq!(offered(&desk).await.as_deref(), Some("Play here instead"));
+    // Long past the first tries of a rejoin (250 ms, then 500 ms, ...), the
+    // seat is still the copy's: the tab it was taken from stayed out.
+    let out = Instant::now();
+    while out.elapsed() < Duration::from_secs(3) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    wait_js(
+        &phone,
+        "return !document.getElementById('lobby').hidden && \
+           !document.getElementById('status').classList.contains('error') && \
+           document.querySelectorAll('#players li').length === 1 && \
+           !document.querySelector('#players li .away');",
+        "the copy still in the lobby, ann there once",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &desk,
+            "return document.getElementById('status').textContent;"
+        )
+        .await,
+        json!(replaced)
+    );
+    // Playing here instead takes the seat back; the copy now says so.
+    take_offer(&desk).await;
+    visible(&desk, "lobby").await;
+    says(&phone, "replaced-back", replaced, "join", "retry").await;
+    no_page_errors(&desk, "after playing here instead").await;
+    drop(driver);
+}

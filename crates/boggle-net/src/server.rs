@@ -24,7 +24,7 @@
 use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -69,11 +69,34 @@ struct Slot {
 }
 
 /// The server's side of one client: its queue, and how to tell its
-/// connection's task to close it.
+/// connection's task to close it (and, when another connection took its
+/// seat, that it is closed for that).
 #[derive(Clone)]
 struct Client {
     outbox: Arc<Outbox>,
     kill: Arc<Notify>,
+    replaced: Arc<AtomicBool>,
+}
+
+impl Client {
+    /// Tells the connection's task that another connection took its seat:
+    /// it says so to its client (`replaced`) and closes.
+    fn replace(&self) {
+        self.replaced.store(true, Ordering::Relaxed);
+        self.kill.notify_one();
+    }
+
+    /// Why the connection's task was told to close.
+    fn killed(&self) -> End {
+        if self.replaced.load(Ordering::Relaxed) {
+            End::Fatal(Refusal::new(
+                ErrorCode::Replaced,
+                "another connection took this seat with its token",
+            ))
+        } else {
+            End::Quiet
+        }
+    }
 }
 
 /// Rooms by [`name_key`] of their names, so look-alike names are one room.
@@ -510,7 +533,11 @@ async fn handle<I: Incoming, O: Outgoing>(
         Arc::clone(&outbox),
         Arc::clone(&kill),
     ));
-    let client = Client { outbox, kill };
+    let client = Client {
+        outbox,
+        kill,
+        replaced: Arc::new(AtomicBool::new(false)),
+    };
     let mut seat = Seat {
         shared: Arc::clone(&shared),
         conn,
@@ -637,7 +664,7 @@ impl<'a> Session<'a> {
         };
         let read = tokio::select! {
             read = tokio::time::timeout_at(deadline, incoming.next_message()) => read,
-            () = self.client.kill.notified() => return Err(End::Quiet),
+            () = self.client.kill.notified() => return Err(self.client.killed()),
             _ = shutdown.changed() => return Err(End::Shutdown),
         };
         match read {
@@ -922,7 +949,8 @@ fn open_room(
 
 /// Seats the client in the room: registered first so the welcome reaches
 /// it, taken out again on refusal. A seat taken over with a token: the old
-/// connection is told to go.
+/// connection is told why (`replaced`) and closed, so its client does not
+/// take the seat back in turn.
 fn seat(
     slot: &mut Slot,
     conn: ConnId,
@@ -946,7 +974,7 @@ fn seat(
         .collect();
     for old in stale {
         if let Some(client) = slot.clients.remove(&old) {
-            client.kill.notify_one();
+            client.replace();
         }
     }
     dispatch(slot);

@@ -37,6 +37,7 @@ fn client(cap: usize, budget: &Arc<Budget>) -> Client {
     Client {
         outbox: Arc::new(Outbox::new(cap, budget)),
         kill: Arc::new(Notify::new()),
+        replaced: Arc::new(AtomicBool::new(false)),
     }
 }
 

@@ -1,6 +1,8 @@
 // The WebSocket to /ws (docs/protocol.md, a message per text message): the
 // hello, the seat kept, pings; after a drop without a goodbye or a fatal
-// error, a rejoin with the token (250 ms, doubling to 2 s, for 20 s).
+// error, a rejoin with the token (250 ms, doubling to 2 s, for 20 s). A
+// fatal error (`replaced` among them: another tab took the seat) ends it:
+// no rejoin, and this tab forgets its copy of the seat.
 /** @import { ClientMsg, ErrorCode, ServerMsg, Solo } from "./messages" */
 import { FATAL, VERSION } from "./protocol.js";
 import { setStatus } from "./screens.js";

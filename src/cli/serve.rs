@@ -20,9 +20,9 @@ use boggle_game::error::Error;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Preset;
 use boggle_game::word_find::WordFind;
-use boggle_net::leaderboard::Leaderboard;
 use boggle_net::room::RoomConfig;
 use boggle_net::server::{Limits, Server, ServerConfig};
+use boggle_net::store::{Store, StoreLimits};
 use boggle_net::web::{Options, Web};
 use boggle_protocol::{Duplicates, MAX_PLAYERS};
 
@@ -183,7 +183,7 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
             "BOGGLE_PASSWORD",
         )?,
         seed: args.seed,
-        leaderboard: leaderboard(args)?,
+        store: store(args)?,
         limits: Limits {
             max_connections: args.max_connections,
             max_rooms: args.max_rooms,
@@ -195,9 +195,9 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
     })
 }
 
-/// The day's results file when the page is served: `--data`, else the
+/// The day's results when the page is served, in `--data`, else the
 /// program's data directory (where the terminal game keeps its records).
-fn leaderboard(args: &ServeArgs) -> Result<Option<Arc<Leaderboard>>, CliError> {
+fn store(args: &ServeArgs) -> Result<Option<Store>, CliError> {
     if args.web.is_none() {
         return Ok(None);
     }
@@ -206,8 +206,9 @@ fn leaderboard(args: &ServeArgs) -> Result<Option<Arc<Leaderboard>>, CliError> {
         // The program's data folder, records.tsv's: $XDG_DATA_HOME/boggle or ~/.local/share/boggle.
         None => crate::xdg::program_dir_here(crate::xdg::Base::Data).ok_or(CliError::NoDataDir)?,
     };
-    let results = Leaderboard::open_dir(&dir).map_err(CliError::Results)?;
-    Ok(Some(Arc::new(results)))
+    let today = boggle_game::daily::Daily::today().map_or(0, |day| day.number);
+    let store = Store::open_dir(&dir, today, StoreLimits::default()).map_err(CliError::Results)?;
+    Ok(Some(store))
 }
 
 /// Sends the server's log to stderr, filtered by `RUST_LOG` (warnings without it).
@@ -224,8 +225,9 @@ fn log_to_stderr() {
 
 /// Runs the server until SIGINT, SIGTERM or SIGHUP, or the web listener fails.
 pub fn run(args: &ServeArgs) -> Result<(), CliError> {
-    let config = config(args)?;
+    // First: opening the results file may already have something to say.
     log_to_stderr();
+    let config = config(args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -8,6 +8,8 @@
 //! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
 //! - [`limits`]: what the server allows: sizes, rates, times, queues, per address.
 //! - `outbox`: each client's send queue, bounded in bytes.
+//! - [`leaderboard`]: the results file (SQLite): days' attempts and results.
+//! - [`store`]: the day's attempts in memory, written to the file by a worker thread.
 //! - [`solo`]: the settings of a room of one (solo games, today's board, board links).
 //! - [`server`]: sockets, rooms by name, the limits applied, timers and shutdown.
 //! - [`web`]: the browser's way in: the page and a WebSocket into the server's rooms.
@@ -20,4 +22,5 @@ pub(crate) mod outbox;
 pub mod room;
 pub mod server;
 pub mod solo;
+pub mod store;
 pub mod web;

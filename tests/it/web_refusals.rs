@@ -513,3 +513,62 @@ async fn a_tab_whose_seat_another_tab_takes_says_so_and_stays_out() {
     no_page_errors(&desk, "after playing here instead").await;
     drop(driver);
 }
+
+/// Two tabs of one seat in one browser (a duplicated tab copies the seat
+/// with its sessionStorage): the copy finds the seat played by the first
+/// tab and stays out, told so at once, before it connects, so the first
+/// plays on undisturbed. Playing there instead takes the seat over, and
+/// the first tab is then told that its seat was taken.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duplicated_tab_is_told_at_once_its_seat_is_in_use_and_takes_nothing() {
+    let Some((driver, _phone, desk)) = browsers().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Three players needed: the room stays in its lobby.
+    let (_server, web) = server(dir.path(), &["--min-players", "3"]);
+    join(&desk, &web, "kitchen", "ann", "").await;
+    visible(&desk, "lobby").await;
+    let seat = js(&desk, "return sessionStorage.getItem('boggle.seat');").await;
+    assert!(seat.as_str().is_some_and(|s| s.contains("token")), "{seat}");
+    let first = desk.window().await.expect("the first tab");
+    let copy = desk.new_window(true).await.expect("a second tab").handle;
+    desk.switch_to_window(copy.clone())
+        .await
+        .expect("to the copy");
+    desk.goto(&web).await.expect("page loads");
+    js(
+        &desk,
+        &format!("sessionStorage.setItem('boggle.seat', {seat}); location.reload(); return true;"),
+    )
+    .await;
+    let in_use = "Your seat in room kitchen is open in another tab: this tab stays out.";
+    says(&desk, "seat-in-another-tab", in_use, "join", "retry").await;
+    assert_eq!(offered(&desk).await.as_deref(), Some("Play here instead"));
+    // The first tab plays on: still in the lobby, no error, ann there once.
+    desk.switch_to_window(first.clone())
+        .await
+        .expect("to the first tab");
+    wait_js(
+        &desk,
+        "return !document.getElementById('lobby').hidden && \
+           !document.getElementById('status').classList.contains('error') && \
+           document.querySelectorAll('#players li').length === 1 && \
+           !document.querySelector('#players li .away');",
+        "the first tab still in the lobby, ann there once",
+    )
+    .await;
+    // Playing in the copy instead takes the seat over; the first tab is told.
+    desk.switch_to_window(copy).await.expect("to the copy");
+    take_offer(&desk).await;
+    visible(&desk, "lobby").await;
+    no_page_errors(&desk, "after playing in the copy").await;
+    desk.switch_to_window(first)
+        .await
+        .expect("to the first tab");
+    let replaced =
+        "Your seat in room kitchen was taken by another tab or device: this tab has stopped.";
+    says(&desk, "replaced-by-a-tab", replaced, "join", "retry").await;
+    no_page_errors(&desk, "after its seat was taken").await;
+    drop(driver);
+}

@@ -2,10 +2,10 @@
 // every message, checked), and at load this tab's seat, the link's room or
 // board, or home.
 /** @import { ServerMsg } from "./messages" */
-import { listen, rejoined, send, start } from "./connection.js";
+import { holdSeat, listen, rejoined, send, start } from "./connection.js";
 import { initDaily, onDaily, today } from "./daily.js";
 import { backHome, initHome, joinForm, soloGame } from "./home.js";
-import { onError } from "./refusals.js";
+import { inAnotherTab, onError } from "./refusals.js";
 import { initResults, onResults } from "./results.js";
 import { count, initRound, onRoundStart, onVerdict, resendPending } from "./round.js";
 import { $, button, copy, helpRules, input, onLobby, setStatus, show, who } from "./screens.js";
@@ -79,10 +79,14 @@ const room = params.get("room");
 const board = params.get("board");
 // A link to another board or room starts that; else the seat resumes.
 if (seat && !board && (!room || room === seat.room)) {
-  // A reload: the seat is taken back silently, with this round's words.
-  state.password = seat.password;
-  start(seat.name, seat.room, seat.solo, seat.token);
-  if (seat.solo && seat.solo.daily) today.then((day) => { state.daily = day; });
+  // A reload: the seat is taken back silently, with this round's words;
+  // a duplicated tab whose seat the first tab plays stays out.
+  void holdSeat(seat.token, false).then((ours) => {
+    if (!ours) return inAnotherTab(seat);
+    state.password = seat.password;
+    start(seat.name, seat.room, seat.solo, seat.token);
+    if (seat.solo && seat.solo.daily) today.then((day) => { state.daily = day; });
+  });
 } else if (room) {
   joinForm(room);
   input("name").focus();

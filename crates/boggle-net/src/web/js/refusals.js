@@ -2,6 +2,7 @@
 // until handled): where the player can act on it, the field to change
 // focused, with an action where there is one.
 /** @import { ServerMsg } from "./messages" */
+/** @import { Seat } from "./storage.js" */
 import { known, start } from "./connection.js";
 import { backHome } from "./home.js";
 import { notPlayed } from "./round.js";
@@ -32,6 +33,18 @@ function again(text, label, token) {
   const { name, room, solo } = state;
   refused(text, null);
   offer({ label, act: () => start(name, room, solo, token) });
+}
+
+/**
+ * This tab's seat is played in another tab of this browser (a duplicated
+ * tab copies the seat): this one stays out, told so before it connects,
+ * and is offered to play here instead (the other tab is then told
+ * `replaced`). @param {Seat} seat
+ */
+export function inAnotherTab(seat) {
+  Object.assign(state, { name: seat.name, room: seat.room, solo: seat.solo, password: seat.password });
+  const where = seat.solo ? "Your game" : "Your seat in room " + seat.room;
+  again(where + " is open in another tab: this tab stays out.", "Play here instead", seat.token);
 }
 
 /** @param {Extract<ServerMsg, { type: "error" }>} msg */

@@ -409,26 +409,15 @@ fn planted_files_in_a_hunt_directory_are_refused_in_one_line() {
 fn a_hunt_blocked_on_a_full_pipe_ends_on_sigterm() {
     use std::io::BufRead;
     let dir = TempDir::new("hunt-sigterm");
-    // Every board above 0 kept and printed: far more than a pipe holds.
+    // Every board above 0 kept and printed: far more than a pipe holds
+    // (HUNT's rules, size and thread, another threshold and round).
     let args = [
-        "best",
-        "--rules",
-        "classic",
-        "--size",
-        "3x3",
-        "--threads",
-        "1",
-        "--above",
-        "0",
-        "--round",
-        "40000",
-        "--rounds",
-        "1",
-        "--top",
-        "1000000",
-        "--hunt",
-        "h",
-    ];
+        &HUNT[..7],
+        &[
+            "--above", "0", "--round", "40000", "--rounds", "1", "--top", "1000000", "--hunt", "h",
+        ],
+    ]
+    .concat();
     let mut child = boggle(dir.path(), &args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

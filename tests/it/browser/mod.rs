@@ -5,6 +5,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Child;
 use std::sync::mpsc;
@@ -16,11 +17,20 @@ use serde_json::{Value, json};
 /// The longest any one wait may take.
 pub const GUARD: Duration = Duration::from_secs(30);
 
-/// A child process killed and reaped when dropped.
+/// A child process killed and reaped when dropped, with its process group
+/// when it leads one.
 pub struct Killed(pub Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {
+        // chromedriver leads a group of its own (`phone_and_desk`): killing
+        // the group takes the browsers it started with it, where killing the
+        // driver alone would leave them running, orphaned, after a failed
+        // test. For a child that leads no group this finds none.
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.0.id())])
+            .stderr(std::process::Stdio::null())
+            .status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -125,6 +135,7 @@ pub async fn phone_and_desk(
     let mut chromedriver = Killed(
         std::process::Command::new(driver_path)
             .arg(format!("--port={port}"))
+            .process_group(0)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())

@@ -21,10 +21,12 @@
 //! [`Limits::write_timeout`]). [`Server::run_beside`] runs the server with
 //! such a listener and stops it, with the listener's error, if it fails.
 
+mod client;
+
 use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -43,6 +45,7 @@ use boggle_game::random;
 use boggle_protocol::connection::{Connection, Line, LineReader, LineWriter, Peer};
 use boggle_protocol::names::{check_name, check_room, name_key};
 use boggle_protocol::{self as protocol, Bucket, ClientMsg, ErrorCode, ServerMsg, Solo, encode};
+use client::Client;
 
 /// Everything a server needs.
 #[derive(Clone, Debug)]
@@ -72,37 +75,6 @@ struct Slot {
     store: Option<Store>,
     /// The place of the address that opened the room, given back when it is forgotten.
     _maker: Place,
-}
-
-/// The server's side of one client: its queue, and how to tell its
-/// connection's task to close it (and, when another connection took its
-/// seat, that it is closed for that).
-#[derive(Clone)]
-struct Client {
-    outbox: Arc<Outbox>,
-    kill: Arc<Notify>,
-    replaced: Arc<AtomicBool>,
-}
-
-impl Client {
-    /// Tells the connection's task that another connection took its seat:
-    /// it says so to its client (`replaced`) and closes.
-    fn replace(&self) {
-        self.replaced.store(true, Ordering::Relaxed);
-        self.kill.notify_one();
-    }
-
-    /// Why the connection's task was told to close.
-    fn killed(&self) -> End {
-        if self.replaced.load(Ordering::Relaxed) {
-            End::Fatal(Refusal::new(
-                ErrorCode::Replaced,
-                "another connection took this seat with its token",
-            ))
-        } else {
-            End::Quiet
-        }
-    }
 }
 
 /// Rooms by [`name_key`] of their names, so look-alike names are one room.
@@ -549,11 +521,7 @@ async fn handle<I: Incoming, O: Outgoing>(
         Arc::clone(&outbox),
         Arc::clone(&kill),
     ));
-    let client = Client {
-        outbox,
-        kill,
-        replaced: Arc::new(AtomicBool::new(false)),
-    };
+    let client = Client::new(outbox, kill);
     let mut seat = Seat {
         shared: Arc::clone(&shared),
         conn,

@@ -1,17 +1,9 @@
 // The WebSocket to /ws (docs/protocol.md, a message per text message): the
 // hello, the seat kept, pings; after a drop without a goodbye or a fatal
 // error, a rejoin with the token (250 ms, doubling to 2 s, for 20 s). A
-// fatal error (`replaced` among them: another tab took the seat) ends it:
-// no rejoin, and this tab forgets its copy of the seat.
-//
-// One seat, one tab: a tab holds its seat's lock (Web Locks, shared by the
-// tabs of one browser, let go when a tab closes or reloads) while it plays
-// the seat, so a duplicated tab (sessionStorage copied, the seat with it)
-// finds the seat held and stays out, told so at once, unless its player
-// chooses to play there instead (the lock taken over; the server then tells
-// the other tab `replaced`). Without Web Locks (a page over plain http from
-// another machine is no secure context) the server's `replaced` alone keeps
-// two tabs from taking the seat in turn.
+// fatal error (`replaced` among them) ends it. A tab holds its seat's Web
+// Lock while it plays it, so a duplicated tab stays out (no locks over
+// plain http: then the server's `replaced` alone stops the other tab).
 /** @import { ClientMsg, ErrorCode, ServerMsg, Solo } from "./messages" */
 import { FATAL, VERSION } from "./protocol.js";
 import { setStatus } from "./screens.js";
@@ -20,7 +12,7 @@ import { forgetSeat, loadPlayer, saveSeat } from "./storage.js";
 
 const REJOIN_FOR_MS = 20000;
 const PING_EVERY_MS = 60000;
-/** How long a tab waits for its seat's lock: a reloaded page lets go in far less. */
+/** A reloaded page lets go of its seat's lock in far less. */
 const SEAT_WAIT_MS = 1000;
 
 /** @typedef {{ message(msg: ServerMsg): void, lost(why: string): void }} Events */
@@ -60,15 +52,10 @@ export function send(msg) {
 
 export const rejoined = () => link.rejoined;
 
-/** The seat whose lock this tab holds ("": none), and how to let it go. */
+/** The seat whose lock this tab holds ("": none). */
 const held = { token: "", release: () => {} };
 
-/**
- * Holds `token`'s seat for this tab, waiting briefly for a reloaded page to
- * let go of it, or taking it from another tab (`takeOver`). Resolves false
- * when another tab holds it.
- * @param {string} token @param {boolean} takeOver @returns {Promise<boolean>}
- */
+/** Holds `token`'s seat, or takes it over; false when another tab holds it. @param {string} token @param {boolean} takeOver @returns {Promise<boolean>} */
 export function holdSeat(token, takeOver) {
   if (held.token === token) return Promise.resolve(true);
   letGoSeat();
@@ -81,7 +68,7 @@ export function holdSeat(token, takeOver) {
         resolve(true);
         return new Promise((release) => Object.assign(held, { token, release }));
       })
-      // Not had in time (another tab holds it), or taken over by another tab later.
+      // Held by another tab, or taken over later.
       .catch(() => {
         resolve(false);
         if (held.token === token) held.token = "";
@@ -141,7 +128,6 @@ function heard(msg) {
     state.token = msg.token;
     state.name = msg.name;
     state.room = msg.room;
-    // A new seat is free for this tab; a seat taken back is already held.
     void holdSeat(msg.token, false);
     // The password goes with the seat (this tab only), for a reload.
     saveSeat({ name: state.name, room: state.room, token: state.token, solo: state.solo, password: state.password });
@@ -174,11 +160,7 @@ function dropped() {
   link.delay = Math.min(link.delay * 2, 2000);
 }
 
-/**
- * Joins (a solo game with `solo`; a seat back with `token`, held for this
- * tab first, taken over from another tab if one holds it).
- * @param {string} name @param {string} room @param {Solo | null} solo @param {string | null} [token]
- */
+/** Joins (a solo game with `solo`; a seat back with `token`, its lock taken). @param {string} name @param {string} room @param {Solo | null} solo @param {string | null} [token] */
 export function start(name, room, solo, token = null) {
   Object.assign(state, { name, room, solo, token, pending: [] });
   Object.assign(link, { ending: false, welcomed: false, rejoinUntil: 0, resuming: !!token });

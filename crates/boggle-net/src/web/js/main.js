@@ -79,8 +79,7 @@ const room = params.get("room");
 const board = params.get("board");
 // A link to another board or room starts that; else the seat resumes.
 if (seat && !board && (!room || room === seat.room)) {
-  // A reload: the seat is taken back silently, with this round's words;
-  // a duplicated tab whose seat the first tab plays stays out.
+  // A reload: the seat is taken back silently, with this round's words.
   void holdSeat(seat.token, false).then((ours) => {
     if (!ours) return inAnotherTab(seat);
     state.password = seat.password;

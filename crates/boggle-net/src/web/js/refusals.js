@@ -35,12 +35,7 @@ function again(text, label, token) {
   offer({ label, act: () => start(name, room, solo, token) });
 }
 
-/**
- * This tab's seat is played in another tab of this browser (a duplicated
- * tab copies the seat): this one stays out, told so before it connects,
- * and is offered to play here instead (the other tab is then told
- * `replaced`). @param {Seat} seat
- */
+/** The seat is played in another tab (this one a duplicate): it stays out. @param {Seat} seat */
 export function inAnotherTab(seat) {
   Object.assign(state, { name: seat.name, room: seat.room, solo: seat.solo, password: seat.password });
   const where = seat.solo ? "Your game" : "Your seat in room " + seat.room;

@@ -259,6 +259,56 @@ pub async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.expect("script runs")
 }
 
+/// Clicks the element `id`.
+pub async fn click(client: &Client, id: &str) {
+    js(
+        client,
+        &format!(
+            "document.getElementById({}).click(); return true;",
+            json!(id)
+        ),
+    )
+    .await;
+}
+
+/// Types `word` and Enter in the word field, and waits for its verdict.
+pub async fn type_word(client: &Client, word: &str) {
+    let input = client
+        .find(fantoccini::Locator::Id("word"))
+        .await
+        .expect("word field");
+    input
+        .send_keys(&format!("{word}\u{E007}"))
+        .await
+        .expect("typed");
+    let upper = word.to_ascii_uppercase();
+    wait_js(
+        client,
+        &format!("return !!document.querySelector('#verdicts li[data-word=\"{upper}\"]');"),
+        &format!("the verdict on {upper}"),
+    )
+    .await;
+}
+
+/// Writes `words` as `dir/words.txt`, a dictionary for `--dict`; its path.
+pub fn words_file(dir: &Path, words: &str) -> String {
+    let dict = dir.join("words.txt");
+    std::fs::write(&dict, words).expect("dictionary written");
+    dict.to_str().expect("a UTF-8 path").to_string()
+}
+
+/// Opens a link the page offers to play (a board, today's board) and
+/// presses its Play button, as a player would.
+pub async fn play_link(client: &Client, url: &str) {
+    client.goto(url).await.expect("page loads");
+    visible(client, "link-card").await;
+    js(
+        client,
+        "document.getElementById('link-play').click(); return true;",
+    )
+    .await;
+}
+
 pub async fn visible(client: &Client, id: &str) {
     let script = format!("return !document.getElementById('{id}').hidden;");
     wait_js(client, &script, &format!("#{id} shown")).await;

@@ -11,9 +11,11 @@
 # after preemption or a lost node) resumes every task where it was, losing
 # no board. At any time:
 #
-#   boggle best --merge "$OUT" --top 20
+#   boggle best --rules classic --dict "$DICT" --size "$SIZE" --min-len 3 \
+#       --merge "$OUT" --top 20
 #
-# prints the best boards of all tasks.
+# prints the best boards of all tasks (every line scored again, under the
+# settings the tasks were hunted with).
 #SBATCH --job-name=boggle-hunt
 #SBATCH --cpus-per-task=1
 #SBATCH --mem=1G

@@ -458,7 +458,8 @@ for results in "$hunt_out"/hunt-*.results; do
     twice=$(cut -d' ' -f2 "$results" | sort | uniq -d | head -3)
     [ -z "$twice" ] || die "$(basename "$results") holds boards twice: $twice"
 done
-"$boggle" best --merge "$hunt_out" --top 5 >"$work/hunt-merged.txt"
+"$boggle" best --rules classic --dict "$dict" --size "$size" --min-len 3 \
+    --merge "$hunt_out" --top 5 >"$work/hunt-merged.txt"
 tasks_found=$(ls "$hunt_out"/hunt-*.results | wc -l)
 [ "$tasks_found" -eq 2 ] && [ -s "$work/hunt-merged.txt" ] || {
     ls -l "$hunt_out" >&2

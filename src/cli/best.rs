@@ -36,7 +36,9 @@ scoring more than N to DIR/hunt-TASK.results ('SCORE LETTERS') as it is
 found; stopped, it prints DIR's best --top boards, and run again, it
 resumes from DIR after a stop or a crash. Each task of an array (--task,
 $SLURM_ARRAY_TASK_ID, $JOB_COMPLETION_INDEX) searches its own seed stream;
---merge DIR... prints the best boards of every task.";
+--merge DIR... prints the best boards of every task, given the rules, size
+and --dict the tasks were hunted with. Every line read back is scored again:
+one that does not check out is dropped, with a warning.";
 
 /// Flags of `boggle best`.
 #[derive(Debug, Args, Clone)]
@@ -107,11 +109,12 @@ pub struct BestArgs {
     pub restart_spent: bool,
 }
 
+/// How long a hunt has to finish after a signal before the process ends
+/// anyway (Slurm's SIGKILL follows its SIGTERM after 30 s by default).
+const HUNT_GRACE: Duration = Duration::from_secs(10);
+
 /// Runs the search and prints the best boards.
 pub fn run(args: &BestArgs) -> Result<(), CliError> {
-    if let Some(dirs) = &args.hunt.merge {
-        return super::hunt::merge(dirs, args.top);
-    }
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Project4, "best")?;
@@ -124,16 +127,22 @@ pub fn run(args: &BestArgs) -> Result<(), CliError> {
     };
     let space = Space::for_rules(&rules, of).map_err(UsageError::Search)?;
     let dictionary = args.dict.load(&rules)?;
+    let search = Search {
+        rules: &rules,
+        space: &space,
+        dictionary: &dictionary,
+        options: &options,
+        list: args.dict.path.as_deref(),
+        dice: args.rules.dice,
+    };
+    if let Some(dirs) = &args.hunt.merge {
+        return super::hunt::merge(dirs, args.top, &search);
+    }
     if let Some(dir) = &args.hunt.hunt {
-        signals::install(OnSignal::Finish);
-        let search = Search {
-            rules: &rules,
-            space: &space,
-            dictionary: &dictionary,
-            options: &options,
-            list: args.dict.path.as_deref(),
-            dice: args.rules.dice,
-        };
+        // Unattended (a batch system's SIGTERM, then its SIGKILL): the state
+        // is saved within moments, and the process ends in time whatever
+        // it is blocked on.
+        signals::install(OnSignal::FinishWithin(HUNT_GRACE));
         return super::hunt::run(dir, &args.hunt, args.seed, &search);
     }
     let progress = Arc::new(Progress::new());

@@ -18,6 +18,7 @@ use super::board_file::{BoardFileError, BoardProblem, BoardSyntaxError, Dimensio
 use super::{CliError, UsageError, chain};
 use crate::modes::bench::Totals;
 use crate::net::client::{Dropped, JoinError, LinkError};
+use crate::net::seat::SeatError;
 use crate::tui::records::RecordsError;
 use crate::tui::terminal::TerminalError;
 use boggle_best::SpaceError;
@@ -25,6 +26,7 @@ use boggle_best::hunt::HuntError;
 use boggle_engine::search::Exhausted;
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::DictionaryError;
+use boggle_game::files::FileError;
 use boggle_game::game_board::BoardError;
 use boggle_game::meaning::MeaningsError;
 use boggle_game::rules::{Preset, RulesError};
@@ -520,7 +522,11 @@ fn join(prev: Option<&JoinError>) -> Option<JoinError> {
         Some(JoinError::Refused { .. }) => JoinError::Closed {
             reason: "the server is shutting down".into(),
         },
-        Some(JoinError::Closed { .. }) => JoinError::Terminal(TerminalError::Signalled),
+        Some(JoinError::Closed { .. }) => JoinError::Replaced,
+        Some(JoinError::Replaced) => JoinError::SeatInUse(SeatError::InUse {
+            path: path("seats/ann@main@h%3A1.lock"),
+        }),
+        Some(JoinError::SeatInUse(_)) => JoinError::Terminal(TerminalError::Signalled),
         Some(JoinError::Terminal(_)) => JoinError::Input(os()),
         Some(JoinError::Input(_)) => JoinError::Output(os()),
         Some(JoinError::Output(_)) => return None,
@@ -675,7 +681,54 @@ fn hunt(prev: Option<&HuntError>) -> Option<HuntError> {
             given: "3500".into(),
         },
         Some(HuntError::Mismatch { .. }) => HuntError::Locked { path: path() },
-        Some(HuntError::Locked { .. }) => return None,
+        Some(HuntError::Locked { .. }) => HuntError::File(FileError::TooLarge {
+            path: path(),
+            limit: 65536,
+            what: "a hunt's state",
+        }),
+        Some(HuntError::File(_)) => HuntError::OtherSettings {
+            path: path(),
+            recorded: "classic 5x5 3+ letters".into(),
+            given: "classic 4x4 3+ letters".into(),
+        },
+        Some(HuntError::OtherSettings { .. }) => HuntError::Exhausted {
+            path: path(),
+            what: "rounds",
+        },
+        Some(HuntError::Exhausted { .. }) => return None,
+    })
+}
+
+fn file(prev: Option<&FileError>) -> Option<FileError> {
+    let path = || path("hunt/hunt-0.results");
+    Some(match prev {
+        None => FileError::Io {
+            path: path(),
+            source: os(),
+        },
+        Some(FileError::Io { .. }) => FileError::NotAFile {
+            path: path(),
+            what: "a FIFO",
+        },
+        Some(FileError::NotAFile { .. }) => FileError::TooLarge {
+            path: path(),
+            limit: 4096,
+            what: "a seat's token",
+        },
+        Some(FileError::TooLarge { .. }) => return None,
+    })
+}
+
+fn seat(prev: Option<&SeatError>) -> Option<SeatError> {
+    Some(match prev {
+        None => SeatError::InUse {
+            path: path("seats/ann@main@h%3A1.lock"),
+        },
+        Some(SeatError::InUse { .. }) => SeatError::File(FileError::Io {
+            path: path("seats/ann@main@h%3A1"),
+            source: os(),
+        }),
+        Some(SeatError::File(_)) => return None,
     })
 }
 
@@ -706,6 +759,8 @@ fn no_message_repeats_its_source_and_no_line_says_a_thing_twice() {
         check_all(walk(usage)),
         check_all(walk(cli)),
         check_all(walk(hunt)),
+        check_all(walk(file)),
+        check_all(walk(seat)),
         check_all(walk(meanings)),
     ];
     let variants: usize = checked.iter().sum();
@@ -810,6 +865,19 @@ fn every_wrapper_holds_the_rule_around_every_value_it_wraps() {
     };
     check_all(walk(link).into_iter().map(JoinError::Link).map(at));
     check_all(walk(join).into_iter().map(at));
+    check_all(
+        walk(file)
+            .into_iter()
+            .map(HuntError::File)
+            .map(CliError::Hunt),
+    );
+    check_all(
+        walk(file)
+            .into_iter()
+            .map(SeatError::File)
+            .map(JoinError::SeatInUse)
+            .map(at),
+    );
 }
 
 /// The five errors that used to travel as an `io::Error` are variants of

@@ -2,7 +2,8 @@
 //! glue for a hunt ([`boggle_best::hunt`]): which task this is (`--task`, or
 //! the index Slurm or Kubernetes gives), the rounds of search until a signal,
 //! each on a thread while the progress line (the best so far, boards per
-//! second) is drawn and the boards caught are written.
+//! second) is drawn and the boards caught are written, and one line on
+//! standard error for what did not check out in the files read back.
 
 use std::cell::RefCell;
 use std::io::{self, BufWriter, Write};
@@ -15,7 +16,7 @@ use clap::builder::RangedU64ValueParser;
 
 use super::{CliError, UsageError};
 use crate::player::signals;
-use boggle_best::hunt::{self, DEFAULT_ROUND, Hunt, HuntError};
+use boggle_best::hunt::{self, Checker, DEFAULT_ROUND, Dropped, Hunt, HuntError};
 use boggle_best::{self as best, Options, Progress, Space};
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::Dictionary;
@@ -79,7 +80,17 @@ pub(super) fn run(
         flag: "--above SCORE",
     })?;
     let task = task_index(args.task)?;
-    let hunt = Hunt::open(dir, task, &fingerprint(search), seed).map_err(CliError::Hunt)?;
+    let mut checker = checker(search);
+    let hunt =
+        Hunt::open(dir, task, &fingerprint(search), seed, &mut checker).map_err(CliError::Hunt)?;
+    let (dropped, results) = hunt.dropped();
+    warn_dropped(results, dropped);
+    if let Some((line, why, state)) = hunt.bad_best() {
+        super::report(&format!(
+            "{}: its best board {line:?} does not check out ({why}): the best is now the best line that does",
+            state.display()
+        ));
+    }
     let resumed = hunt.state().rounds;
     let hunt = RefCell::new(hunt);
     let started = Instant::now();
@@ -142,14 +153,20 @@ pub(super) fn run(
     );
     // As a search stopped early still prints its best boards, a hunt prints
     // its directory's (every task's there, as `--merge DIR` would).
-    merge(&[dir.to_path_buf()], base.top)?;
+    merge(&[dir.to_path_buf()], base.top, search)?;
     super::play::finished(Ok(()))
 }
 
-/// `--merge DIR...`: the best distinct boards of every task's results, one
-/// `SCORE LETTERS` line each, as the results files hold them.
-pub(super) fn merge(dirs: &[PathBuf], top: usize) -> Result<(), CliError> {
-    let boards = hunt::merge(dirs, top).map_err(CliError::Hunt)?;
+/// `--merge DIR...`: the best distinct boards of every task's results
+/// hunted under `search`'s settings, one `SCORE BOARD` line each, as the
+/// results files hold them, every line checked first.
+pub(super) fn merge(dirs: &[PathBuf], top: usize, search: &Search) -> Result<(), CliError> {
+    let merged = hunt::merge(dirs, top, &fingerprint(search), &mut checker(search))
+        .map_err(CliError::Hunt)?;
+    for (path, dropped) in &merged.dropped {
+        warn_dropped(path, dropped);
+    }
+    let boards = merged.boards;
     let mut out = BufWriter::new(io::stdout().lock());
     for (score, board) in boards {
         writeln!(out, "{score} {board}").map_err(Error::Output)?;
@@ -173,6 +190,23 @@ fn task_index(flag: Option<u32>) -> Result<u32, UsageError> {
         }
     }
     Ok(0)
+}
+
+/// Says on standard error, in one line, which lines of the results file
+/// `path` did not check out, if any did not.
+fn warn_dropped(path: &Path, dropped: &Dropped) {
+    if dropped.count > 0 {
+        super::report(&format!("{}: {dropped}", path.display()));
+    }
+}
+
+/// What checks the lines of a hunt of `search`'s settings.
+fn checker<'a>(search: &Search<'a>) -> Checker<'a> {
+    Checker::new(
+        search.dictionary.trie(),
+        search.rules,
+        search.options.objective,
+    )
 }
 
 /// The fingerprint of what `search` scores boards by (see [`hunt::fingerprint`]).

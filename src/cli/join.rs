@@ -13,7 +13,7 @@ use super::serve::DEFAULT_PORT;
 use super::tui::{ColorChoice, use_colour};
 use crate::net::client::{JoinError, JoinOptions, REJOIN_FOR, WELCOME_WITHIN, run_lines};
 use crate::net::screen::Left;
-use crate::net::seat::SeatFile;
+use crate::net::seat::{SeatError, SeatFile};
 use crate::tui::terminal::TerminalError;
 use crate::tui::ui::Look;
 use boggle_game::error::Error;
@@ -75,7 +75,18 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
         .into());
     }
     let addr = with_default_port(&args.addr);
-    let seat = SeatFile::for_seat(&addr, &args.room, &args.name);
+    // One seat, one client: the seat's lock is held while this runs, and a
+    // second `boggle join` of the same seat is told at once.
+    let (seat, _lock) = match SeatFile::for_seat(&addr, &args.room, &args.name) {
+        Some(seat) => match seat.lock() {
+            Ok(lock) => (Some(seat), Some(lock)),
+            Err(e @ SeatError::InUse { .. }) => {
+                return Err(at_server(JoinError::SeatInUse(e), &addr));
+            }
+            Err(e) => (unusable(&e), None),
+        },
+        None => (None, None),
+    };
     let mut opts = JoinOptions {
         addr: addr.clone(),
         name: args.name.clone(),
@@ -98,8 +109,12 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
     };
     // No token given: the one kept by the last run here, if it was killed.
     let kept = opts.token.is_none();
-    if kept {
-        opts.token = opts.seat.as_ref().and_then(SeatFile::load);
+    if kept && let Some(seat) = &opts.seat {
+        match seat.load() {
+            Ok(token) => opts.token = token,
+            // Refused (a FIFO, a link, too large): not read, and not written over.
+            Err(e) => opts.seat = unusable(&e),
+        }
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -153,6 +168,16 @@ async fn play(opts: &JoinOptions, color: ColorChoice) -> Option<Result<Left, Joi
         played = run_lines(opts, input, &mut out) => Some(played.map(|()| Left::ForGood)),
         () = super::serve::stop_signal() => None,
     }
+}
+
+/// Says in one line that the seat's file cannot be used and why; the game
+/// goes on without keeping the seat (`None`).
+fn unusable(e: &SeatError) -> Option<SeatFile> {
+    super::report(&format!(
+        "{}; the seat is not kept for the next run",
+        super::chain(e)
+    ));
+    None
 }
 
 /// Removes the kept token; a file that cannot be removed is said, not fatal.

@@ -42,6 +42,16 @@ pub enum JoinError {
         /// What the server said, as it said it.
         reason: String,
     },
+    /// Another connection took this seat with its token (`replaced`): this
+    /// client ends and does not rejoin, or the two would take the seat from
+    /// each other in turn.
+    #[error(
+        "another connection took this seat with its token (a boggle join elsewhere, or a browser): this one stops and does not rejoin"
+    )]
+    Replaced,
+    /// Another `boggle join` on this machine holds this seat (its seat file's lock).
+    #[error(transparent)]
+    SeatInUse(super::seat::SeatError),
     /// The full screen's terminal: a signal, a hang-up, or drawing failed.
     #[error(transparent)]
     Terminal(#[from] TerminalError),
@@ -57,6 +67,10 @@ impl JoinError {
     /// The end a fatal `error` or a `bye` from the server means, if `msg` is one.
     pub(crate) fn from_server(msg: &ServerMsg) -> Option<JoinError> {
         match msg {
+            ServerMsg::Error {
+                code: ErrorCode::Replaced,
+                ..
+            } => Some(JoinError::Replaced),
             ServerMsg::Error { code, message, .. } if code.is_fatal() => Some(JoinError::Refused {
                 code: *code,
                 message: message.clone(),

@@ -2,12 +2,16 @@
 //! do, the same way in every mode: a game in progress ends as if the input
 //! had ended, so its summary is still written, then the program says it was
 //! stopped by a signal and exits with status 1. A mode with nothing to save
-//! (`solve`, `bench`) stops at once with that line. A second signal always
-//! ends the process at once.
+//! (`solve`, `bench`) stops at once with that line. A mode that runs
+//! unattended (`best --hunt`) is given a grace period to finish: past it,
+//! the process ends whatever it is blocked on (a full pipe, a stalled
+//! disk). A second signal always ends the process at once.
 
+#[cfg(not(unix))]
 use std::io::Write;
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// Set by the first signal.
 static STOPPED: AtomicBool = AtomicBool::new(false);
@@ -22,6 +26,9 @@ pub enum OnSignal {
     Finish,
     /// The mode has nothing to save: the process ends at once.
     Exit,
+    /// As [`OnSignal::Finish`], but the process ends after this long if
+    /// the mode has not finished by then, whatever it is blocked on.
+    FinishWithin(Duration),
 }
 
 /// Installs the handler, once per process; later calls change nothing. If the
@@ -31,12 +38,43 @@ pub fn install(on_signal: OnSignal) {
     ONCE.call_once(|| {
         let _ = ctrlc::set_handler(move || {
             let again = STOPPED.swap(true, Ordering::SeqCst);
-            if again || on_signal == OnSignal::Exit {
-                let _ = writeln!(std::io::stderr().lock(), "{STOPPED_LINE}");
-                std::process::exit(1);
+            match on_signal {
+                _ if again => exit_stopped(),
+                OnSignal::Exit => exit_stopped(),
+                OnSignal::Finish => {}
+                // A thread of its own, so a second signal still ends it at once.
+                OnSignal::FinishWithin(grace) => {
+                    std::thread::spawn(move || {
+                        std::thread::sleep(grace);
+                        exit_stopped();
+                    });
+                }
             }
         });
     });
+}
+
+/// Says the program was stopped by a signal and ends it with status 1.
+/// The line is written past standard error's lock, which a thread blocked
+/// on a full pipe may hold, and only if the pipe has room for it: the
+/// process ends either way.
+fn exit_stopped() -> ! {
+    #[cfg(unix)]
+    {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let stderr = rustix::stdio::stderr();
+        let mut fds = [PollFd::new(&stderr, PollFlags::OUT)];
+        let now = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        if poll(&mut fds, Some(&now)).is_ok() && fds[0].revents().contains(PollFlags::OUT) {
+            let _ = rustix::io::write(stderr, format!("{STOPPED_LINE}\n").as_bytes());
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = writeln!(std::io::stderr(), "{STOPPED_LINE}");
+    std::process::exit(1)
 }
 
 /// Whether a signal has asked the program to stop.

@@ -31,6 +31,7 @@ mod presets;
 mod properties;
 mod prove;
 mod reference;
+mod seats;
 mod solve;
 mod tidy;
 mod timed;

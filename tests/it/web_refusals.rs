@@ -444,3 +444,121 @@ async fn a_bad_board_or_a_flood_of_words_is_told() {
     no_page_errors(&desk, "after joining again").await;
     drop(driver);
 }
+
+/// What the page says in a tab whose seat another tab or device took.
+const REPLACED: &str =
+    "Your seat in room kitchen was taken by another tab or device: this tab has stopped.";
+
+/// Joins room kitchen as ann in `client`'s tab (a room of three, so it
+/// stays in its lobby): the seat this tab keeps in its sessionStorage.
+async fn seated(client: &Client, web: &str) -> serde_json::Value {
+    join(client, web, "kitchen", "ann", "").await;
+    visible(client, "lobby").await;
+    let seat = js(client, "return sessionStorage.getItem('boggle.seat');").await;
+    assert!(seat.as_str().is_some_and(|s| s.contains("token")), "{seat}");
+    seat
+}
+
+/// Opens the page in `client`'s tab with `seat` in its sessionStorage, as
+/// a duplicated tab has it.
+async fn open_with_seat(client: &Client, web: &str, seat: &serde_json::Value) {
+    client.goto(web).await.expect("page loads");
+    js(
+        client,
+        &format!("sessionStorage.setItem('boggle.seat', {seat}); location.reload(); return true;"),
+    )
+    .await;
+}
+
+/// Waits until `client`'s tab is in the lobby, with no error, ann there once.
+async fn in_the_lobby_alone(client: &Client, what: &str) {
+    wait_js(
+        client,
+        "return !document.getElementById('lobby').hidden && \
+           !document.getElementById('status').classList.contains('error') && \
+           document.querySelectorAll('#players li').length === 1 && \
+           !document.querySelector('#players li .away');",
+        what,
+    )
+    .await;
+}
+
+/// A seat opened in another browser with its token (its tab's seat copied
+/// there): the copy takes the seat when it loads, and the tab it took it
+/// from says so and stays out, where it used to rejoin and take the seat
+/// back in turn. It offers to play there instead, which takes the seat
+/// back, and the other browser then says so in its turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tab_whose_seat_another_tab_takes_says_so_and_stays_out() {
+    let Some((driver, phone, desk)) = browsers().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (_server, web) = server(dir.path(), &["--min-players", "3"]);
+    let seat = seated(&desk, &web).await;
+    open_with_seat(&phone, &web, &seat).await;
+    visible(&phone, "lobby").await;
+    says(&desk, "replaced", REPLACED, "join", "retry").await;
+    assert_eq!(offered(&desk).await.as_deref(), Some("Play here instead"));
+    // Long past the first tries of a rejoin (250 ms, then 500 ms, ...), the
+    // seat is still the copy's: the tab it was taken from stayed out.
+    let out = Instant::now();
+    while out.elapsed() < Duration::from_secs(3) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    in_the_lobby_alone(&phone, "the copy still in the lobby, ann there once").await;
+    assert_eq!(
+        js(
+            &desk,
+            "return document.getElementById('status').textContent;"
+        )
+        .await,
+        json!(REPLACED)
+    );
+    // Playing here instead takes the seat back; the copy now says so.
+    take_offer(&desk).await;
+    visible(&desk, "lobby").await;
+    says(&phone, "replaced-back", REPLACED, "join", "retry").await;
+    no_page_errors(&desk, "after playing here instead").await;
+    drop(driver);
+}
+
+/// Two tabs of one seat in one browser (a duplicated tab copies the seat
+/// with its sessionStorage): the copy finds the seat played by the first
+/// tab and stays out, told so at once, before it connects, so the first
+/// plays on undisturbed. Playing there instead takes the seat over, and
+/// the first tab is then told that its seat was taken.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duplicated_tab_is_told_at_once_its_seat_is_in_use_and_takes_nothing() {
+    let Some((driver, _phone, desk)) = browsers().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (_server, web) = server(dir.path(), &["--min-players", "3"]);
+    let seat = seated(&desk, &web).await;
+    let first = desk.window().await.expect("the first tab");
+    let copy = desk.new_window(true).await.expect("a second tab").handle;
+    desk.switch_to_window(copy.clone())
+        .await
+        .expect("to the copy");
+    open_with_seat(&desk, &web, &seat).await;
+    let in_use = "Your seat in room kitchen is open in another tab: this tab stays out.";
+    says(&desk, "seat-in-another-tab", in_use, "join", "retry").await;
+    assert_eq!(offered(&desk).await.as_deref(), Some("Play here instead"));
+    // The first tab plays on.
+    desk.switch_to_window(first.clone())
+        .await
+        .expect("to the first tab");
+    in_the_lobby_alone(&desk, "the first tab still in the lobby, ann there once").await;
+    // Playing in the copy instead takes the seat over; the first tab is told.
+    desk.switch_to_window(copy).await.expect("to the copy");
+    take_offer(&desk).await;
+    visible(&desk, "lobby").await;
+    no_page_errors(&desk, "after playing in the copy").await;
+    desk.switch_to_window(first)
+        .await
+        .expect("to the first tab");
+    says(&desk, "replaced-by-a-tab", REPLACED, "join", "retry").await;
+    no_page_errors(&desk, "after its seat was taken").await;
+    drop(driver);
+}

@@ -21,6 +21,8 @@
 //! [`Limits::write_timeout`]). [`Server::run_beside`] runs the server with
 //! such a listener and stops it, with the listener's error, if it fails.
 
+mod client;
+
 use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
@@ -43,6 +45,7 @@ use boggle_game::random;
 use boggle_protocol::connection::{Connection, Line, LineReader, LineWriter, Peer};
 use boggle_protocol::names::{check_name, check_room, name_key};
 use boggle_protocol::{self as protocol, Bucket, ClientMsg, ErrorCode, ServerMsg, Solo, encode};
+use client::Client;
 
 /// Everything a server needs.
 #[derive(Clone, Debug)]
@@ -72,14 +75,6 @@ struct Slot {
     store: Option<Store>,
     /// The place of the address that opened the room, given back when it is forgotten.
     _maker: Place,
-}
-
-/// The server's side of one client: its queue, and how to tell its
-/// connection's task to close it.
-#[derive(Clone)]
-struct Client {
-    outbox: Arc<Outbox>,
-    kill: Arc<Notify>,
 }
 
 /// Rooms by [`name_key`] of their names, so look-alike names are one room.
@@ -531,7 +526,7 @@ async fn handle<I: Incoming, O: Outgoing>(
         Arc::clone(&outbox),
         Arc::clone(&kill),
     ));
-    let client = Client { outbox, kill };
+    let client = Client::new(outbox, kill);
     let mut seat = Seat {
         shared: Arc::clone(&shared),
         conn,
@@ -658,7 +653,7 @@ impl<'a> Session<'a> {
         };
         let read = tokio::select! {
             read = tokio::time::timeout_at(deadline, incoming.next_message()) => read,
-            () = self.client.kill.notified() => return Err(End::Quiet),
+            () = self.client.kill.notified() => return Err(self.client.killed()),
             _ = shutdown.changed() => return Err(End::Shutdown),
         };
         match read {
@@ -954,7 +949,8 @@ fn open_room(
 
 /// Seats the client in the room: registered first so the welcome reaches
 /// it, taken out again on refusal. A seat taken over with a token: the old
-/// connection is told to go.
+/// connection is told why (`replaced`) and closed, so its client does not
+/// take the seat back in turn.
 fn seat(
     slot: &mut Slot,
     conn: ConnId,
@@ -978,7 +974,7 @@ fn seat(
         .collect();
     for old in stale {
         if let Some(client) = slot.clients.remove(&old) {
-            client.kill.notify_one();
+            client.replace();
         }
     }
     dispatch(slot);

@@ -134,6 +134,10 @@ pub enum ErrorCode {
     BadWord,
     /// Far too many messages too fast, after many `rate_limited`. Fatal.
     TooManyMessages,
+    /// Another connection took this seat with its token (a second client
+    /// of the same seat): this one is closed, and its client should not
+    /// rejoin, or the two would take the seat from each other. Fatal.
+    Replaced,
     /// A code this build does not know (from a newer server). Fatal.
     #[serde(other)]
     Unknown,

@@ -156,3 +156,32 @@ pub const EXAMPLE_WORDS: &[&str] = &[
     "BAG", "BAL", "BIT", "EIN", "ETA", "GUR", "HEIL", "HIT", "ING", "INT", "INTI", "ITUR", "LAC",
     "LAG", "LAW", "NIT", "TAG", "TALC", "TAU", "TAW", "TIU", "TUA", "TUG", "LIT", "GIT", "WAG",
 ];
+
+/// What a test plants under a file's name to see it refused.
+#[derive(Clone, Copy, Debug)]
+pub enum Plant<'a> {
+    /// A FIFO, which blocks whoever opens it to read without a writer.
+    Fifo,
+    /// A symbolic link to `target` (dangling if nothing is there).
+    Link(&'a Path),
+    /// A sparse file of this many bytes (nothing written: it costs no disk).
+    Sparse(u64),
+}
+
+/// Puts `plant` at `path`.
+#[cfg(unix)]
+pub fn plant(path: &Path, plant: Plant) {
+    match plant {
+        Plant::Fifo => {
+            let made = Command::new("mkfifo")
+                .arg(path)
+                .status()
+                .expect("mkfifo runs");
+            assert!(made.success(), "a FIFO at {}", path.display());
+        }
+        Plant::Link(target) => std::os::unix::fs::symlink(target, path).expect("a link"),
+        Plant::Sparse(bytes) => std::fs::File::create(path)
+            .and_then(|file| file.set_len(bytes))
+            .expect("a sparse file"),
+    }
+}

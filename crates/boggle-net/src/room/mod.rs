@@ -310,7 +310,8 @@ impl Room {
                     format!("no seat for {name} with that token in room {}", self.name),
                 ));
             };
-            // A second connection with the token takes the seat over; the old one hears nothing more.
+            // A second connection with the token takes the seat over; the old
+            // one hears nothing more from the room (the server tells it why and closes it).
             self.players[index].conn = Some(conn);
             self.players[index].left = None;
             index

@@ -35,10 +35,7 @@ fn slot(budget: &Arc<Budget>) -> Slot {
 }
 
 fn client(cap: usize, budget: &Arc<Budget>) -> Client {
-    Client {
-        outbox: Arc::new(Outbox::new(cap, budget)),
-        kill: Arc::new(Notify::new()),
-    }
+    Client::new(Arc::new(Outbox::new(cap, budget)), Arc::new(Notify::new()))
 }
 
 #[test]

@@ -1,6 +1,9 @@
 // The WebSocket to /ws (docs/protocol.md, a message per text message): the
 // hello, the seat kept, pings; after a drop without a goodbye or a fatal
-// error, a rejoin with the token (250 ms, doubling to 2 s, for 20 s).
+// error, a rejoin with the token (250 ms, doubling to 2 s, for 20 s). A
+// fatal error (`replaced` among them) ends it. A tab holds its seat's Web
+// Lock while it plays it, so a duplicated tab stays out (no locks over
+// plain http: then the server's `replaced` alone stops the other tab).
 /** @import { ClientMsg, ErrorCode, ServerMsg, Solo } from "./messages" */
 import { FATAL, VERSION } from "./protocol.js";
 import { setStatus } from "./screens.js";
@@ -9,6 +12,8 @@ import { forgetSeat, loadPlayer, saveLeft, saveSeat } from "./storage.js";
 
 const REJOIN_FOR_MS = 20000;
 const PING_EVERY_MS = 60000;
+/** A reloaded page lets go of its seat's lock in far less. */
+const SEAT_WAIT_MS = 1000;
 
 /** @typedef {{ message(msg: ServerMsg): void, lost(why: string): void }} Events */
 /** @type {Events} */
@@ -46,6 +51,35 @@ export function send(msg) {
 }
 
 export const rejoined = () => link.rejoined;
+
+/** The seat whose lock this tab holds ("": none). */
+const held = { token: "", release: () => {} };
+
+/** Holds `token`'s seat, or takes it over; false when another tab holds it. @param {string} token @param {boolean} takeOver @returns {Promise<boolean>} */
+export function holdSeat(token, takeOver) {
+  if (held.token === token) return Promise.resolve(true);
+  letGoSeat();
+  if (!navigator.locks) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    /** @type {LockOptions} */
+    const options = takeOver ? { steal: true } : { signal: AbortSignal.timeout(SEAT_WAIT_MS) };
+    navigator.locks
+      .request("boggle.seat." + token, options, () => {
+        resolve(true);
+        return new Promise((release) => Object.assign(held, { token, release }));
+      })
+      // Held by another tab, or taken over later.
+      .catch(() => {
+        resolve(false);
+        if (held.token === token) held.token = "";
+      });
+  });
+}
+
+function letGoSeat() {
+  held.release();
+  Object.assign(held, { token: "", release: () => {} });
+}
 
 function connect() {
   let ws;
@@ -94,6 +128,7 @@ function heard(msg) {
     state.token = msg.token;
     state.name = msg.name;
     state.room = msg.room;
+    void holdSeat(msg.token, false);
     state.takingBack = false;
     // The password goes with the seat (this tab only), for a reload.
     saveSeat(seat(msg.token));
@@ -101,6 +136,7 @@ function heard(msg) {
     link.ending = true;
     link.welcomed = false;
     forgetSeat();
+    letGoSeat();
   }
   events.message(msg);
 }
@@ -125,13 +161,18 @@ function dropped() {
   link.delay = Math.min(link.delay * 2, 2000);
 }
 
-/** Joins (a solo game with `solo`; a seat back with `token`). @param {string} name @param {string} room @param {Solo | null} solo @param {string | null} [token] */
+/** Joins (a solo game with `solo`; a seat back with `token`, its lock taken). @param {string} name @param {string} room @param {Solo | null} solo @param {string | null} [token] */
 export function start(name, room, solo, token = null) {
   Object.assign(state, { name, room, solo, token, pending: [] });
   Object.assign(link, { ending: false, welcomed: false, rejoinUntil: 0, resuming: !!token });
   setStatus("joining…");
   close();
-  connect();
+  if (!token) {
+    letGoSeat();
+    connect();
+    return;
+  }
+  void holdSeat(token, true).then(connect);
 }
 
 /** This tab's seat, as kept. @param {string} token */
@@ -145,6 +186,7 @@ export function leave() {
   link.welcomed = false;
   close();
   forgetSeat();
+  letGoSeat();
 }
 
 function close() {

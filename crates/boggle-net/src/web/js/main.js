@@ -2,10 +2,10 @@
 // every message, checked), and at load this tab's seat, the link's room or
 // board, or home.
 /** @import { ServerMsg } from "./messages" */
-import { listen, rejoined, send, start } from "./connection.js";
+import { holdSeat, listen, rejoined, send, start } from "./connection.js";
 import { initDaily, onDaily, today } from "./daily.js";
 import { backHome, boardLink, dailyLink, initHome, joinForm, statsOffer } from "./home.js";
-import { onError } from "./refusals.js";
+import { inAnotherTab, onError } from "./refusals.js";
 import { initResults, onResults } from "./results.js";
 import { count, initRound, onRoundStart, onVerdict, resendPending } from "./round.js";
 import { $, button, copy, helpRules, input, onLobby, setStatus, show, who } from "./screens.js";
@@ -83,15 +83,18 @@ const carried = carriedBy(location.hash);
 // A link to another board or room offers that; else the seat resumes.
 if (seat && !board && !daily && (!room || room === seat.room)) {
   // A reload: the seat is taken back silently, with this round's words.
-  state.password = seat.password;
-  start(seat.name, seat.room, seat.solo, seat.token);
-  if (seat.solo && seat.solo.daily) {
-    state.attempt = !!seat.attempt;
-    today.then((day) => {
-      state.daily = day;
-      who();
-    });
-  }
+  void holdSeat(seat.token, false).then((ours) => {
+    if (!ours) return inAnotherTab(seat);
+    state.password = seat.password;
+    start(seat.name, seat.room, seat.solo, seat.token);
+    if (seat.solo && seat.solo.daily) {
+      state.attempt = !!seat.attempt;
+      today.then((day) => {
+        state.daily = day;
+        who();
+      });
+    }
+  });
 } else if (room) {
   joinForm(room);
   input("name").focus();

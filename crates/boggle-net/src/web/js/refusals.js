@@ -2,6 +2,7 @@
 // until handled): where the player can act on it, the field to change
 // focused, with an action where there is one.
 /** @import { ServerMsg } from "./messages" */
+/** @import { Seat } from "./storage.js" */
 import { known, start } from "./connection.js";
 import { backHome } from "./home.js";
 import { notPlayed } from "./round.js";
@@ -32,6 +33,13 @@ function again(text, label, token) {
   const { name, room, solo } = state;
   refused(text, null);
   offer({ label, act: () => start(name, room, solo, token) });
+}
+
+/** The seat is played in another tab (this one a duplicate): it stays out. @param {Seat} seat */
+export function inAnotherTab(seat) {
+  Object.assign(state, { name: seat.name, room: seat.room, solo: seat.solo, password: seat.password });
+  const where = seat.solo ? "Your game" : "Your seat in room " + seat.room;
+  again(where + " is open in another tab: this tab stays out.", "Play here instead", seat.token);
 }
 
 /** @param {Extract<ServerMsg, { type: "error" }>} msg */
@@ -87,6 +95,10 @@ export function onError(msg) {
       return again("Disconnected: " + why, "Join again", state.token);
     case "too_many_messages":
       return again("Disconnected: far too many messages at once.", "Join again", state.token);
+    // Another tab or device took the seat with its token (a duplicated tab
+    // among them): this one stays out, or the two would take it in turn.
+    case "replaced":
+      return again(where + " was taken by another tab or device: this tab has stopped.", "Play here instead", state.token);
     // This page and the server do not understand each other.
     case "version":
     case "not_utf8":

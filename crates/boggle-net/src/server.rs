@@ -41,7 +41,7 @@ use super::outbox::{Budget, Encoded, Kind, Outbox};
 use super::room::{ConnId, Refusal, Room, RoomConfig};
 use boggle_game::random;
 use boggle_protocol::connection::{Connection, Line, LineReader, LineWriter, Peer};
-use boggle_protocol::names::{check_room, name_key};
+use boggle_protocol::names::{NameKey, check_room, name_key};
 use boggle_protocol::{self as protocol, Bucket, ClientMsg, ErrorCode, ServerMsg, Solo, encode};
 
 /// Everything a server needs.
@@ -76,8 +76,28 @@ struct Client {
     kill: Arc<Notify>,
 }
 
-/// Rooms by [`name_key`] of their names, so look-alike names are one room.
-type Rooms = Mutex<HashMap<String, Arc<Mutex<Slot>>>>;
+/// Rooms filed under [`NameKey::as_str`] of their names. A room is found by
+/// any name that passes for its own ([`NameKey::same_as`], the comparison
+/// players' names get in a room), so look-alike names are one room.
+type Rooms = Mutex<HashMap<String, Filed>>;
+
+/// A room as filed: its name's whole key, and its slot.
+struct Filed {
+    key: NameKey,
+    slot: Arc<Mutex<Slot>>,
+}
+
+/// The room whose name passes for `key`'s name: filed under the same key,
+/// else any whose key passes for it. Where the key is the same, that room
+/// is chosen first.
+fn find_room<'a>(
+    rooms: &'a HashMap<String, Filed>,
+    key: &NameKey,
+) -> Option<(&'a String, &'a Filed)> {
+    rooms
+        .get_key_value(key.as_str())
+        .or_else(|| rooms.iter().find(|(_, filed)| filed.key.same_as(key)))
+}
 
 /// The room a client joined: its key, and its slot.
 type Joined = (String, Arc<Mutex<Slot>>);
@@ -396,7 +416,7 @@ async fn tick_rooms(shared: Arc<Shared>) {
         interval.tick().await;
         let slots: Vec<(String, Arc<Mutex<Slot>>)> = lock(&shared.rooms)
             .iter()
-            .map(|(key, slot)| (key.clone(), Arc::clone(slot)))
+            .map(|(key, filed)| (key.clone(), Arc::clone(&filed.slot)))
             .collect();
         let now = Instant::now();
         for (key, slot) in slots {
@@ -419,9 +439,9 @@ fn forget_if_abandoned(shared: &Shared, key: &str) {
     let mut rooms = lock(&shared.rooms);
     let abandoned = rooms
         .get(key)
-        .is_some_and(|slot| lock(slot).room.is_abandoned());
-    if abandoned && let Some(slot) = rooms.remove(key) {
-        tracing::info!(room = lock(&slot).room.name(), "room closed");
+        .is_some_and(|filed| lock(&filed.slot).room.is_abandoned());
+    if abandoned && let Some(filed) = rooms.remove(key) {
+        tracing::info!(room = lock(&filed.slot).room.name(), "room closed");
     }
 }
 
@@ -818,16 +838,21 @@ fn hello(
     if let Err(why) = check_room(&room) {
         return Err(Refusal::new(ErrorCode::BadRoom, why.to_string()));
     }
-    let key = name_key(&room).as_str().to_string();
+    let wanted = name_key(&room);
     // The map stays locked through the join so a room cannot be forgotten
     // between being found and being joined.
     let mut rooms = lock(&shared.rooms);
-    let slot = match rooms.get(&key) {
-        Some(slot) => Arc::clone(slot),
+    let (key, slot) = match find_room(&rooms, &wanted) {
+        Some((key, filed)) => (key.clone(), Arc::clone(&filed.slot)),
         None => {
             let slot = open_room(shared, rooms.len(), ip, &room, config)?;
-            rooms.insert(key.clone(), Arc::clone(&slot));
-            slot
+            let key = wanted.as_str().to_string();
+            let filed = Filed {
+                key: wanted,
+                slot: Arc::clone(&slot),
+            };
+            rooms.insert(key.clone(), filed);
+            (key, slot)
         }
     };
     let mut guard = lock(&slot);

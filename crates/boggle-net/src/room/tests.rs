@@ -466,10 +466,8 @@ fn names_are_compared_after_normalisation() {
     let mut room = room(Duplicates::Cancel, 2, None);
     let t0 = Instant::now();
     room.join(1, "ann", None, "t1".into(), t0).expect("joins");
-    room.join(3, "\u{E1}nn", None, "t3".into(), t0)
-        .expect("á is not a");
-    // Case, a Cyrillic а, and á composed or not.
-    for same in ["Ann", "\u{430}nn", "a\u{301}nn"] {
+    // Case, a Cyrillic а, and á composed or not (an accent is easily missed).
+    for same in ["Ann", "\u{430}nn", "a\u{301}nn", "\u{E1}nn"] {
         let refused = room.join(2, same, None, "t2".into(), t0);
         assert_eq!(
             refused.map_err(|e| e.code),

@@ -38,6 +38,7 @@ use super::leaderboard::Leaderboard;
 pub use super::limits::Limits;
 use super::limits::{AddressLimiter, PerAddress, Place, Throttled, constant_time_eq};
 use super::outbox::{Budget, Encoded, Kind, Outbox};
+use super::refusals::Refusals;
 use super::room::{ConnId, Refusal, Room, RoomConfig};
 use boggle_game::random;
 use boggle_protocol::connection::{Connection, Line, LineReader, LineWriter, Peer};
@@ -115,6 +116,8 @@ struct Shared {
     /// Rooms open by the address that opened them.
     rooms_by_address: Arc<PerAddress>,
     budget: Arc<Budget>,
+    /// Refusals counted, their log lines held to a rate.
+    refusals: Refusals,
 }
 
 /// A bound, not yet running server.
@@ -166,6 +169,7 @@ impl Server {
                 connections_by_address,
                 rooms_by_address,
                 budget,
+                refusals: Refusals::new(Instant::now()),
             }),
             shutdown_tx,
         })
@@ -219,6 +223,7 @@ impl Server {
         )
         .await;
         ticker.abort();
+        self.shared.refusals.flush_all();
         Ok(())
     }
 
@@ -266,7 +271,9 @@ impl Entrance {
     /// too many open from it, or the server is full.
     pub fn admit(&self, ip: IpAddr) -> Result<Admitted, ServerMsg> {
         let admitted = self.try_admit(ip);
-        if let Err(refusal) = &admitted {
+        if let Err(refusal) = &admitted
+            && self.0.refusals.note(refusal.code.as_str(), Instant::now())
+        {
             tracing::info!(%ip, "connection refused: {}", refusal.message);
         }
         admitted.map_err(|refusal| refusal.to_msg())
@@ -419,6 +426,7 @@ async fn tick_rooms(shared: Arc<Shared>) {
             .map(|(key, filed)| (key.clone(), Arc::clone(&filed.slot)))
             .collect();
         let now = Instant::now();
+        shared.refusals.flush(now);
         for (key, slot) in slots {
             let abandoned = {
                 let mut slot = lock(&slot);
@@ -482,6 +490,8 @@ enum End {
     Quiet,
     /// With an error message first.
     Fatal(Refusal),
+    /// Its `hello` was refused (with the error message first).
+    Refused(Refusal),
     /// The server is shutting down.
     Shutdown,
 }
@@ -541,8 +551,16 @@ async fn handle<I: Incoming, O: Outgoing>(
     drop(seat);
     let last = match end {
         End::Quiet => None,
+        End::Refused(refusal) => {
+            if shared.refusals.note(refusal.code.as_str(), Instant::now()) {
+                tracing::info!(%ip, code = ?refusal.code, "hello refused: {}", refusal.message);
+            }
+            Some(refusal.to_msg())
+        }
         End::Fatal(refusal) => {
-            tracing::info!(%ip, conn, code = ?refusal.code, "client dropped: {}", refusal.message);
+            if shared.refusals.note(refusal.code.as_str(), Instant::now()) {
+                tracing::info!(%ip, conn, code = ?refusal.code, "client dropped: {}", refusal.message);
+            }
             Some(refusal.to_msg())
         }
         End::Shutdown => Some(ServerMsg::Bye {
@@ -694,6 +712,7 @@ impl<'a> Session<'a> {
             return Ok(Rated::Take);
         }
         self.strikes += 1;
+        Refusals::count(ErrorCode::RateLimited.as_str());
         if self.strikes > limits.max_rate_strikes {
             return Err(End::Fatal(Refusal::new(
                 ErrorCode::TooManyMessages,
@@ -762,10 +781,7 @@ impl<'a> Session<'a> {
                 };
                 match hello(self.shared, self.ip, self.conn, asked, self.client, now) {
                     Ok(joined_room) => *joined = Some(joined_room),
-                    Err(refusal) => {
-                        tracing::info!(ip = %self.ip, code = ?refusal.code, "hello refused: {}", refusal.message);
-                        return Err(End::Fatal(refusal));
-                    }
+                    Err(refusal) => return Err(End::Refused(refusal)),
                 }
             }
             (ClientMsg::Hello { .. }, Some(_)) => {

@@ -130,7 +130,9 @@ mod tests {
     fn past_the_burst_refusals_are_held_back_and_counted() {
         let t0 = Instant::now();
         let refusals = Refusals::new(t0);
-        let logged = (0..1000).filter(|_| refusals.note("server_full", t0)).count();
+        let logged = (0..1000)
+            .filter(|_| refusals.note("server_full", t0))
+            .count();
         assert_eq!(logged, LOG_BURST as usize);
         assert_eq!(refusals.lock().held, 1000 - LOG_BURST as u64);
         // Nothing goes out before a line may.

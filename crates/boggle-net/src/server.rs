@@ -317,6 +317,12 @@ impl Entrance {
         self.0.config.leaderboard.as_ref()
     }
 
+    /// Counts a refusal of the web side's for `reason`; `true` when it may be
+    /// logged now (refusals are logged at a bounded rate).
+    pub(crate) fn refused(&self, reason: &'static str) -> bool {
+        self.0.refusals.note(reason, Instant::now())
+    }
+
     /// Whether a `hello` must carry a password (the page asks for one only then).
     pub fn has_password(&self) -> bool {
         self.0.config.password.is_some()

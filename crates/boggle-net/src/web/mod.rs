@@ -28,8 +28,9 @@
 //!   time limit.
 //!
 //! Limits: the HTTP part of every connection (its head read within a few
-//! seconds, one request, no keep-alive, caps per address and in all, the
-//! `Host` check, the headers of every response) is [`http`]'s. A WebSocket
+//! seconds, one request a connection, places per address and in all, the
+//! `Host` check, the headers of every response, the client's address
+//! behind a proxy) is [`http`]'s. A WebSocket
 //! is then the server's client like any other; its control frames count
 //! against the message rate, and what the WebSocket layer holds to write
 //! (pongs and close frames included) is capped at [`MAX_WS_WRITE`], so a
@@ -48,8 +49,8 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::stream::{SplitSink, SplitStream};
@@ -58,6 +59,7 @@ use tokio::net::TcpListener;
 
 use super::server::{Entrance, Heard, Incoming, Outgoing};
 use boggle_protocol::{MAX_LINE, MAX_SERVER_LINE, ServerMsg, encode};
+use http::ClientAddr;
 pub use http::Options;
 
 /// The page's markup; `{{PASSWORD}}` becomes `yes` or `no`.
@@ -147,13 +149,21 @@ impl Web {
     /// the listener fails for good.
     pub async fn run(self) -> io::Result<()> {
         let shutdown = self.entrance.shutdown();
-        let header_timeout = self
-            .entrance
-            .limits()
-            .hello_timeout
-            .min(http::HEADER_TIMEOUT);
-        let app = router(self.entrance);
-        http::serve(self.listener, app, self.options, header_timeout, shutdown).await
+        let header_timeout = self.entrance.limits().hello_timeout.min(http::HEAD_TIMEOUT);
+        let app = http::layers(
+            router(self.entrance.clone()),
+            &self.options,
+            self.entrance.clone(),
+        );
+        http::serve(
+            self.listener,
+            app,
+            &self.options,
+            self.entrance,
+            header_timeout,
+            shutdown,
+        )
+        .await
     }
 }
 
@@ -217,9 +227,16 @@ async fn daily_handler() -> Response {
     }
 }
 
+/// The query of `GET /daily/leaderboard`: `?day=N`, or today without it.
+#[derive(Debug, serde::Deserialize)]
+struct DayAsked {
+    day: Option<u32>,
+}
+
 /// `GET /daily/leaderboard?day=N`: the day's best results, as
-/// `{"day": N, "results": [{"name", "points", "words", "longest"}, ...]}`.
-async fn leaderboard_handler(State(app): State<App>, uri: Uri) -> Response {
+/// `{"day": N, "results": [{"name", "points", "words", "longest"}, ...]}`;
+/// a `day` that is not a day's number is `400` (axum's `Query`).
+async fn leaderboard_handler(State(app): State<App>, Query(asked): Query<DayAsked>) -> Response {
     let text = |status, body: String| with_headers(status, "text/plain; charset=utf-8", body);
     let Some(results) = app.entrance.leaderboard() else {
         return text(
@@ -227,13 +244,12 @@ async fn leaderboard_handler(State(app): State<App>, uri: Uri) -> Response {
             "this server keeps no leaderboard\n".into(),
         );
     };
-    let day = match day_asked(uri.query()) {
-        Ok(Some(day)) => day,
-        Ok(None) => match boggle_game::daily::Daily::today() {
+    let day = match asked.day {
+        Some(day) => day,
+        None => match boggle_game::daily::Daily::today() {
             Ok(today) => today.number,
             Err(e) => return text(StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")),
         },
-        Err(why) => return text(StatusCode::BAD_REQUEST, format!("{why}\n")),
     };
     // A small indexed read; the lock is held only for it.
     match results.top(day) {
@@ -262,21 +278,6 @@ async fn leaderboard_handler(State(app): State<App>, uri: Uri) -> Response {
     }
 }
 
-/// The `day=N` of a query string: `None` without one, `Err` if unreadable.
-pub fn day_asked(query: Option<&str>) -> Result<Option<u32>, &'static str> {
-    let Some(value) = query
-        .into_iter()
-        .flat_map(|q| q.split('&'))
-        .find_map(|pair| pair.strip_prefix("day="))
-    else {
-        return Ok(None);
-    };
-    value
-        .parse()
-        .map(Some)
-        .map_err(|_| "day must be a day's number")
-}
-
 /// The day as `/daily` sends it.
 pub fn daily_json(day: &boggle_game::daily::Daily) -> String {
     let faces: Vec<&str> = day.board.faces().iter().map(|f| f.as_str()).collect();
@@ -295,13 +296,9 @@ fn file(kind: &'static str, body: &'static str) -> Response {
     with_headers(StatusCode::OK, kind, body.to_string())
 }
 
-/// A response with the page's security headers.
+/// A response of `kind` (the security headers come from [`http::layers`]).
 fn with_headers(status: StatusCode, kind: &'static str, body: String) -> Response {
-    let mut response = (status, body).into_response();
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
-    http::secure(headers);
-    response
+    (status, [(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
 /// Whether a WebSocket request may go on: a request without `Origin` is not
@@ -326,7 +323,7 @@ pub fn same_origin(origin: Option<&str>, host: Option<&str>) -> bool {
 /// `GET /ws`: the Origin check, admission, then the protocol over the socket.
 async fn socket(
     State(app): State<App>,
-    ConnectInfo(PeerAddr(peer)): ConnectInfo<PeerAddr>,
+    ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
@@ -339,12 +336,12 @@ async fn socket(
     let origin = match origin_header {
         Some(value) => match value.to_str() {
             Ok(text) => Some(text),
-            Err(_) => return forbidden(),
+            Err(_) => return forbidden(&app.entrance, client),
         },
         None => None,
     };
     if !same_origin(origin, text(header::HOST)) {
-        return forbidden();
+        return forbidden(&app.entrance, client);
     }
     // Small buffers: tungstenite's default read buffer is 128 KiB per
     // socket, allocated up front (32 MB for 250 browsers), while a client's
@@ -357,7 +354,7 @@ async fn socket(
         .max_write_buffer_size(MAX_WS_WRITE);
     let entrance = app.entrance;
     let write_limit = entrance.limits().write_timeout;
-    match entrance.admit(peer.ip()) {
+    match entrance.admit(client) {
         Ok(admitted) => upgrade.on_upgrade(move |socket| async move {
             let (sink, stream) = socket.split();
             let incoming = WsIncoming {
@@ -374,7 +371,10 @@ async fn socket(
     }
 }
 
-fn forbidden() -> Response {
+fn forbidden(entrance: &Entrance, client: std::net::IpAddr) -> Response {
+    if entrance.refused("http_origin") {
+        tracing::info!(%client, "web request refused: a WebSocket from another origin");
+    }
     with_headers(
         StatusCode::FORBIDDEN,
         "text/plain; charset=utf-8",
@@ -452,10 +452,6 @@ impl Outgoing for WsOutgoing {
         let _ = tokio::time::timeout(self.limit, self.sink.close()).await;
     }
 }
-
-/// The client's address of a request, as [`http`] sets it.
-#[derive(Clone, Copy, Debug)]
-struct PeerAddr(SocketAddr);
 
 #[cfg(test)]
 mod tests;

@@ -9,6 +9,7 @@
 //! - [`limits`]: what the server allows: sizes, rates, times, queues, per address.
 //! - `outbox`: each client's send queue, bounded in bytes.
 //! - [`refusals`]: every refusal counted by reason, and logged at a bounded rate.
+//! - [`monitor`]: the metrics exporter (`/metrics`) and every metric's name.
 //! - [`solo`]: the settings of a room of one (solo games, today's board, board links).
 //! - [`server`]: sockets, rooms by name, the limits applied, timers and shutdown.
 //! - [`web`]: the browser's way in: the page and a WebSocket into the server's rooms.
@@ -17,6 +18,7 @@
 
 pub mod leaderboard;
 pub mod limits;
+pub mod monitor;
 pub(crate) mod outbox;
 pub mod refusals;
 pub mod room;

@@ -24,7 +24,7 @@
 use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -65,6 +65,8 @@ struct Slot {
     room: Room,
     clients: HashMap<ConnId, Client>,
     budget: Arc<Budget>,
+    /// Rounds of the room counted in the `boggle_rounds_total` counter.
+    rounds_counted: u32,
     /// The place of the address that opened the room, given back when it is forgotten.
     _maker: Place,
 }
@@ -118,6 +120,35 @@ struct Shared {
     budget: Arc<Budget>,
     /// Refusals counted, their log lines held to a rate.
     refusals: Refusals,
+    /// The server is stopping: rounds under way finish, nothing new starts.
+    stopping: AtomicBool,
+    /// Ends the rounds under way at once while stopping (a second signal).
+    hurry: Notify,
+    /// What the server records (through the `metrics` facade; nothing
+    /// without an exporter installed).
+    metrics: Metrics,
+}
+
+/// The handles of the metrics recorded on every message or connection,
+/// looked up once (`crate::monitor` describes them).
+struct Metrics {
+    connections: metrics::Gauge,
+    rooms: metrics::Gauge,
+    players: metrics::Gauge,
+    rounds_playing: metrics::Gauge,
+    verdicts: metrics::Histogram,
+}
+
+impl Metrics {
+    fn new() -> Metrics {
+        Metrics {
+            connections: metrics::gauge!("boggle_connections"),
+            rooms: metrics::gauge!("boggle_rooms"),
+            players: metrics::gauge!("boggle_players"),
+            rounds_playing: metrics::gauge!("boggle_rounds_playing"),
+            verdicts: metrics::histogram!("boggle_verdict_seconds"),
+        }
+    }
 }
 
 /// A bound, not yet running server.
@@ -137,6 +168,25 @@ pub struct Admitted {
     _permit: OwnedSemaphorePermit,
     _place: Place,
     ip: IpAddr,
+    /// Counts the connection in the `boggle_connections` gauge while held.
+    gauge: metrics::Gauge,
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        self.gauge.decrement(1.0);
+    }
+}
+
+/// Ends the rounds under way of a stopping server at once (a second signal).
+#[derive(Clone)]
+pub struct Hurry(Arc<Shared>);
+
+impl Hurry {
+    /// Ends the rounds under way now, if the server is stopping or when it starts to.
+    pub fn now(&self) {
+        self.0.hurry.notify_one();
+    }
 }
 
 /// Locks a mutex even if a panic elsewhere poisoned it: a room's state is
@@ -170,6 +220,9 @@ impl Server {
                 rooms_by_address,
                 budget,
                 refusals: Refusals::new(Instant::now()),
+                stopping: AtomicBool::new(false),
+                hurry: Notify::new(),
+                metrics: Metrics::new(),
             }),
             shutdown_tx,
         })
@@ -185,15 +238,40 @@ impl Server {
         Entrance(Arc::clone(&self.shared))
     }
 
-    /// Serves until `stop` completes, then tells every client goodbye and
-    /// waits (a few seconds at most) for their connections to close.
+    /// What ends the rounds under way at once while the server stops.
+    pub fn hurry(&self) -> Hurry {
+        Hurry(Arc::clone(&self.shared))
+    }
+
+    /// Serves until `stop` completes, then stops: no new room or player,
+    /// the rounds under way go on for up to [`Limits::stop_grace`] (every
+    /// player told so) and end with their results; then every client is
+    /// told goodbye, and the server waits (a few seconds at most) for their
+    /// connections to close. Meanwhile it still takes connections, so a
+    /// player who drops can take their seat back.
     pub async fn run(self, stop: impl std::future::Future<Output = ()>) -> io::Result<()> {
         let ticker = tokio::spawn(tick_rooms(Arc::clone(&self.shared)));
+        self.accept_until(stop).await;
+        self.accept_until(drain(Arc::clone(&self.shared))).await;
+        let _ = self.shutdown_tx.send(true);
+        let all = u32::try_from(self.shared.config.limits.max_connections).unwrap_or(u32::MAX);
+        let _ = tokio::time::timeout(
+            Duration::from_secs(5),
+            self.shared.permits.acquire_many(all),
+        )
+        .await;
+        ticker.abort();
+        self.shared.refusals.flush_all();
+        Ok(())
+    }
+
+    /// Takes connections until `until` completes.
+    async fn accept_until(&self, until: impl std::future::Future<Output = ()>) {
         let entrance = self.entrance();
-        tokio::pin!(stop);
+        tokio::pin!(until);
         loop {
             tokio::select! {
-                () = &mut stop => break,
+                () = &mut until => return,
                 accepted = self.listener.accept() => {
                     let Ok((stream, peer)) = accepted else {
                         // Out of file descriptors and the like: wait, do not spin.
@@ -215,16 +293,6 @@ impl Server {
                 }
             }
         }
-        let _ = self.shutdown_tx.send(true);
-        let all = u32::try_from(self.shared.config.limits.max_connections).unwrap_or(u32::MAX);
-        let _ = tokio::time::timeout(
-            Duration::from_secs(5),
-            self.shared.permits.acquire_many(all),
-        )
-        .await;
-        ticker.abort();
-        self.shared.refusals.flush_all();
-        Ok(())
     }
 
     /// Runs the server with `web` (another transport's listener) beside it until `stop`; if `web` fails first,
@@ -295,11 +363,16 @@ impl Entrance {
             )));
         };
         match Arc::clone(&self.0.permits).try_acquire_owned() {
-            Ok(permit) => Ok(Admitted {
-                _permit: permit,
-                _place: place,
-                ip,
-            }),
+            Ok(permit) => {
+                let gauge = self.0.metrics.connections.clone();
+                gauge.increment(1.0);
+                Ok(Admitted {
+                    _permit: permit,
+                    _place: place,
+                    ip,
+                    gauge,
+                })
+            }
             Err(_) => Err(refused(format!(
                 "the server has its maximum of {} connections; try later",
                 limits.max_connections
@@ -326,6 +399,11 @@ impl Entrance {
     /// Whether a `hello` must carry a password (the page asks for one only then).
     pub fn has_password(&self) -> bool {
         self.0.config.password.is_some()
+    }
+
+    /// Whether the server is stopping (its health check says so).
+    pub fn stopping(&self) -> bool {
+        self.0.stopping.load(Ordering::Relaxed)
     }
 
     /// Becomes `true` when the server starts shutting down, so another
@@ -433,17 +511,65 @@ async fn tick_rooms(shared: Arc<Shared>) {
             .collect();
         let now = Instant::now();
         shared.refusals.flush(now);
+        let (mut players, mut playing) = (0, 0);
+        let rooms = slots.len();
         for (key, slot) in slots {
             let abandoned = {
                 let mut slot = lock(&slot);
                 slot.room.tick(now);
                 dispatch(&mut slot);
+                players += slot.room.connected();
+                playing += usize::from(slot.room.is_playing());
                 slot.room.is_abandoned()
             };
             if abandoned {
                 forget_if_abandoned(&shared, &key);
             }
         }
+        let metrics = &shared.metrics;
+        metrics.rooms.set(rooms as f64);
+        metrics.players.set(players as f64);
+        metrics.rounds_playing.set(playing as f64);
+    }
+}
+
+/// The server's stop: every room winds down (rounds under way end within
+/// the grace, nothing new starts, every player is told); done once no
+/// round is on. A [`Hurry`] ends the rounds at once.
+async fn drain(shared: Arc<Shared>) {
+    shared.stopping.store(true, Ordering::Relaxed);
+    let now = Instant::now();
+    let mut by = now + shared.config.limits.stop_grace;
+    wind_down(&shared, by, now);
+    loop {
+        let playing = lock(&shared.rooms)
+            .values()
+            .any(|filed| lock(&filed.slot).room.is_playing());
+        // The ticker ends each round by `by`; the second is a guard.
+        if !playing || Instant::now() > by + Duration::from_secs(1) {
+            return;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(Duration::from_millis(50)) => {}
+            () = shared.hurry.notified() => {
+                let now = Instant::now();
+                by = now;
+                wind_down(&shared, by, now);
+            }
+        }
+    }
+}
+
+/// Winds every room down: rounds end by `by`, every player is told.
+fn wind_down(shared: &Shared, by: Instant, now: Instant) {
+    let slots: Vec<Arc<Mutex<Slot>>> = lock(&shared.rooms)
+        .values()
+        .map(|filed| Arc::clone(&filed.slot))
+        .collect();
+    for slot in slots {
+        let mut slot = lock(&slot);
+        slot.room.wind_down(by, now);
+        dispatch(&mut slot);
     }
 }
 
@@ -463,6 +589,11 @@ fn forget_if_abandoned(shared: &Shared, key: &str) {
 /// to. A client whose queue refuses a line is not reading: it is told to go
 /// (its connection task closes it) and hears nothing more.
 fn dispatch(slot: &mut Slot) {
+    let round = slot.room.round();
+    if round > slot.rounds_counted {
+        metrics::counter!("boggle_rounds_total").increment(u64::from(round - slot.rounds_counted));
+        slot.rounds_counted = round;
+    }
     for envelope in slot.room.drain() {
         let kind = if matches!(envelope.msg, ServerMsg::Lobby { .. }) {
             Kind::Lobby
@@ -803,6 +934,7 @@ impl<'a> Session<'a> {
                 )));
             }
             (msg, Some((_, slot))) => {
+                let word = matches!(msg, ClientMsg::Word { .. });
                 let mut slot = lock(slot);
                 match msg {
                     ClientMsg::Ready => slot.room.ready(self.conn, now),
@@ -811,6 +943,10 @@ impl<'a> Session<'a> {
                     ClientMsg::Ping | ClientMsg::Hello { .. } => {}
                 }
                 dispatch(&mut slot);
+                drop(slot);
+                if word {
+                    self.shared.metrics.verdicts.record(now.elapsed());
+                }
             }
         }
         Ok(())
@@ -866,6 +1002,12 @@ fn hello(
     let mut rooms = lock(&shared.rooms);
     let (key, slot) = match find_room(&rooms, &wanted) {
         Some((key, filed)) => (key.clone(), Arc::clone(&filed.slot)),
+        None if shared.stopping.load(Ordering::Relaxed) => {
+            return Err(Refusal::new(
+                ErrorCode::ServerFull,
+                "the server is shutting down: no new games now",
+            ));
+        }
         None => {
             let slot = open_room(shared, rooms.len(), ip, &room, config)?;
             let key = wanted.as_str().to_string();
@@ -963,6 +1105,7 @@ fn open_room(
         room: Room::new(name, config, rng),
         clients: HashMap::new(),
         budget: Arc::clone(&shared.budget),
+        rounds_counted: 0,
         _maker: maker,
     })))
 }

@@ -134,6 +134,9 @@ pub enum ErrorCode {
     BadWord,
     /// Far too many messages too fast, after many `rate_limited`. Fatal.
     TooManyMessages,
+    /// The server is shutting down: no new round starts, a round under way
+    /// ends early if it must; a `bye` follows. Not fatal: play on until then.
+    ShuttingDown,
     /// A code this build does not know (from a newer server). Fatal.
     #[serde(other)]
     Unknown,
@@ -141,7 +144,7 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code a server sends (all but [`ErrorCode::Unknown`]).
-    pub const SENT: [ErrorCode; 19] = [
+    pub const SENT: [ErrorCode; 20] = [
         ErrorCode::BadMessage,
         ErrorCode::TooLong,
         ErrorCode::NotUtf8,
@@ -161,6 +164,7 @@ impl ErrorCode {
         ErrorCode::NotInRound,
         ErrorCode::BadWord,
         ErrorCode::TooManyMessages,
+        ErrorCode::ShuttingDown,
     ];
 
     /// The code as the wire spells it (`server_full`), for logs and metrics.
@@ -185,6 +189,7 @@ impl ErrorCode {
             ErrorCode::NotInRound => "not_in_round",
             ErrorCode::BadWord => "bad_word",
             ErrorCode::TooManyMessages => "too_many_messages",
+            ErrorCode::ShuttingDown => "shutting_down",
             ErrorCode::Unknown => "unknown",
         }
     }
@@ -193,7 +198,10 @@ impl ErrorCode {
     pub fn is_fatal(self) -> bool {
         !matches!(
             self,
-            ErrorCode::RateLimited | ErrorCode::NotInRound | ErrorCode::BadWord
+            ErrorCode::RateLimited
+                | ErrorCode::NotInRound
+                | ErrorCode::BadWord
+                | ErrorCode::ShuttingDown
         )
     }
 }

@@ -113,6 +113,8 @@ pub struct Options {
     pub hosts: Vec<String>,
     /// Take the client's address from `X-Forwarded-For` / `Forwarded` (`--trust-proxy`).
     pub trust_proxy: bool,
+    /// The metrics exporter `GET /metrics` renders (`404` without one).
+    pub monitor: Option<crate::monitor::Monitor>,
 }
 
 /// A connection's two ends, as the router's `ConnectInfo`.

@@ -11,6 +11,10 @@
 //!   files as they are, and nothing is fetched from elsewhere. Every
 //!   response carries [`CSP`], which lets the page run only its own script
 //!   and style and connect only to its own origin.
+//! - `GET /healthz` is `200 serving` while the server serves and `503
+//!   stopping` once it is stopping (rounds under way finishing); `GET
+//!   /metrics` the server's metrics in the Prometheus text format
+//!   ([`crate::monitor`]; `404` when `serve` installed no exporter).
 //! - `GET /daily` is today's board as JSON ([`daily_json`]); `GET
 //!   /daily/leaderboard?day=N` that day's best [`TOP`](crate::leaderboard::TOP) results as JSON
 //!   (today's without `day`; 404 when the server keeps none); `GET
@@ -122,7 +126,11 @@ pub struct Web {
 struct App {
     entrance: Entrance,
     page: Arc<str>,
+    monitor: Option<crate::monitor::Monitor>,
 }
+
+/// How often the exporter gathers the histograms' samples.
+const UPKEEP_EVERY: Duration = Duration::from_secs(5);
 
 impl Web {
     /// Binds `addr` (port 0 picks a free port) for the server behind `entrance`.
@@ -150,11 +158,20 @@ impl Web {
     pub async fn run(self) -> io::Result<()> {
         let shutdown = self.entrance.shutdown();
         let header_timeout = self.entrance.limits().hello_timeout.min(http::HEAD_TIMEOUT);
-        let app = http::layers(
-            router(self.entrance.clone()),
-            &self.options,
-            self.entrance.clone(),
-        );
+        if let Some(monitor) = self.options.monitor.clone() {
+            let mut stopped = self.entrance.shutdown();
+            tokio::spawn(async move {
+                let mut every = tokio::time::interval(UPKEEP_EVERY);
+                loop {
+                    tokio::select! {
+                        _ = every.tick() => monitor.upkeep(),
+                        _ = stopped.wait_for(|stopped| *stopped) => return,
+                    }
+                }
+            });
+        }
+        let routes = router(self.entrance.clone(), self.options.monitor.clone());
+        let app = http::layers(routes, &self.options, self.entrance.clone());
         http::serve(
             self.listener,
             app,
@@ -167,8 +184,9 @@ impl Web {
     }
 }
 
-/// The routes: the page, its style and modules, the WebSocket; anything else is 404.
-fn router(entrance: Entrance) -> Router {
+/// The routes: the page, its style and modules, the WebSocket, the day's
+/// board and results, health and metrics; anything else is 404.
+fn router(entrance: Entrance, monitor: Option<crate::monitor::Monitor>) -> Router {
     let password = if entrance.has_password() { "yes" } else { "no" };
     let page: Arc<str> = PAGE.replace("{{PASSWORD}}", password).into();
     let mut router = Router::new();
@@ -188,6 +206,8 @@ fn router(entrance: Entrance) -> Router {
         .route("/daily", get(daily_handler))
         .route("/daily/leaderboard", get(leaderboard_handler))
         .route("/favicon.svg", get(favicon_handler))
+        .route("/healthz", get(health_handler))
+        .route("/metrics", get(metrics_handler))
         .fallback(|| async {
             with_headers(
                 StatusCode::NOT_FOUND,
@@ -195,7 +215,38 @@ fn router(entrance: Entrance) -> Router {
                 "not found\n".to_string(),
             )
         })
-        .with_state(App { entrance, page })
+        .with_state(App {
+            entrance,
+            page,
+            monitor,
+        })
+}
+
+/// `GET /healthz`: `200 serving`, or `503 stopping` once the server stops
+/// (a load balancer then sends no one new here).
+async fn health_handler(State(app): State<App>) -> Response {
+    let (status, body) = if app.entrance.stopping() {
+        (StatusCode::SERVICE_UNAVAILABLE, "stopping\n")
+    } else {
+        (StatusCode::OK, "serving\n")
+    };
+    with_headers(status, "text/plain; charset=utf-8", body.into())
+}
+
+/// `GET /metrics`: every metric in the Prometheus text format.
+async fn metrics_handler(State(app): State<App>) -> Response {
+    match &app.monitor {
+        Some(monitor) => with_headers(
+            StatusCode::OK,
+            "text/plain; version=0.0.4; charset=utf-8",
+            monitor.render(),
+        ),
+        None => with_headers(
+            StatusCode::NOT_FOUND,
+            "text/plain; charset=utf-8",
+            "this server keeps no metrics\n".into(),
+        ),
+    }
 }
 
 async fn page_handler(State(app): State<App>) -> Response {

@@ -33,5 +33,6 @@ export const FATAL = Object.freeze({
   not_in_round: false,
   bad_word: false,
   too_many_messages: true,
+  shutting_down: false,
   unknown: true,
 });

@@ -1,0 +1,149 @@
+//! What the person hosting the server watches: the metrics every part of
+//! the server records through the `metrics` facade, exported in the
+//! Prometheus text format (`GET /metrics` on the web side).
+//!
+//! How it works: [`install`] sets `metrics-exporter-prometheus`'s recorder
+//! as the process's one global recorder (once; a second call gets the same
+//! [`Monitor`]), with real buckets for the verdict latency histogram
+//! ([`VERDICT_BUCKETS`]), describes every metric the server records
+//! ([`NAMES`]) and registers each at zero, so a scrape shows every series
+//! before anything happened, the results store's too. Histogram samples
+//! are gathered into their buckets by [`Monitor::upkeep`], which the web
+//! side runs every few seconds (without it they would pile up between
+//! scrapes).
+//!
+//! Limits: one recorder per process, so servers in one process (tests)
+//! share their metrics; the gauges each server sets (rooms, players) are
+//! then the last one's.
+
+use std::sync::OnceLock;
+
+use metrics::Unit;
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+
+/// The verdict latency histogram's buckets, in seconds: 100 µs to 1 s.
+pub const VERDICT_BUCKETS: [f64; 13] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+];
+
+/// What a metric is.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// Only goes up.
+    Counter,
+    /// Goes up and down.
+    Gauge,
+    /// A distribution of values.
+    Histogram,
+}
+
+/// Every metric the server records: its name, kind and what it counts.
+/// The results store's are here too, so they show before its first write.
+pub const NAMES: [(&str, Kind, &str); 11] = [
+    (
+        "boggle_connections",
+        Kind::Gauge,
+        "Players' connections open (TCP and WebSocket)",
+    ),
+    (
+        "boggle_http_connections",
+        Kind::Gauge,
+        "Web connections holding a place: their request not yet answered or upgraded",
+    ),
+    ("boggle_rooms", Kind::Gauge, "Rooms open"),
+    ("boggle_players", Kind::Gauge, "Players connected in rooms"),
+    ("boggle_rounds_playing", Kind::Gauge, "Rounds under way"),
+    ("boggle_rounds_total", Kind::Counter, "Rounds started"),
+    (
+        "boggle_verdict_seconds",
+        Kind::Histogram,
+        "Time from a word read to its verdict queued for the player",
+    ),
+    (
+        "boggle_refusals_total",
+        Kind::Counter,
+        "Refusals by reason: the error code sent, or the web side's http_*",
+    ),
+    (
+        "boggle_store_queue",
+        Kind::Gauge,
+        "Results waiting to be written to the store",
+    ),
+    (
+        "boggle_store_writes_total",
+        Kind::Counter,
+        "Results written to the store",
+    ),
+    (
+        "boggle_store_failures_total",
+        Kind::Counter,
+        "Results the store failed to write",
+    ),
+];
+
+/// The installed exporter: renders what was recorded.
+#[derive(Clone, Debug)]
+pub struct Monitor {
+    handle: PrometheusHandle,
+}
+
+static INSTALLED: OnceLock<Monitor> = OnceLock::new();
+
+/// Installs the Prometheus exporter as the process's metrics recorder
+/// (once), describes every metric of [`NAMES`] and registers it at zero.
+pub fn install() -> Monitor {
+    INSTALLED
+        .get_or_init(|| {
+            let builder = PrometheusBuilder::new();
+            // The name is fixed and the buckets are not empty: this cannot fail.
+            let builder = builder
+                .set_buckets_for_metric(
+                    Matcher::Full("boggle_verdict_seconds".into()),
+                    &VERDICT_BUCKETS,
+                )
+                .unwrap_or_else(|_| PrometheusBuilder::new());
+            let recorder = builder.build_recorder();
+            let handle = recorder.handle();
+            if metrics::set_global_recorder(recorder).is_err() {
+                tracing::warn!("another metrics recorder was installed first: /metrics shows nothing");
+            }
+            register();
+            Monitor { handle }
+        })
+        .clone()
+}
+
+/// Describes each metric and registers it at zero.
+fn register() {
+    for (name, kind, help) in NAMES {
+        match kind {
+            Kind::Counter => {
+                metrics::describe_counter!(name, help);
+                if name != "boggle_refusals_total" {
+                    metrics::counter!(name).increment(0);
+                }
+            }
+            Kind::Gauge => {
+                metrics::describe_gauge!(name, help);
+                metrics::gauge!(name).increment(0.0);
+            }
+            Kind::Histogram => {
+                metrics::describe_histogram!(name, Unit::Seconds, help);
+                // Registered: shown with empty buckets until the first value.
+                let _ = metrics::histogram!(name);
+            }
+        }
+    }
+}
+
+impl Monitor {
+    /// The metrics in the Prometheus text format.
+    pub fn render(&self) -> String {
+        self.handle.render()
+    }
+
+    /// Gathers the histograms' samples into their buckets (every few seconds).
+    pub fn upkeep(&self) {
+        self.handle.run_upkeep();
+    }
+}

@@ -574,7 +574,11 @@ impl<W: Write> LineMode<'_, W> {
                 writeln!(self.out, "error: {}", clean(message))?;
             }
             // A lobby during a round is not shown; a bye ended it above.
-            ServerMsg::Lobby { .. } | ServerMsg::Pong | ServerMsg::Bye { .. } => {}
+            // `boggle join` plays rooms, never today's board, so no `daily` comes.
+            ServerMsg::Lobby { .. }
+            | ServerMsg::Pong
+            | ServerMsg::Bye { .. }
+            | ServerMsg::Daily { .. } => {}
         }
         self.out.flush()?;
         Ok(Flow::On)

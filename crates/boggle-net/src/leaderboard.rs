@@ -1,35 +1,57 @@
-//! The day's results (`boggle serve --web --data DIR`): each player's first
-//! scored game of today's board, kept in SQLite (`DIR/daily.sqlite`) so a
-//! restart keeps the leaderboard.
+//! The results file (`boggle serve --web --data DIR`: `DIR/daily.sqlite`):
+//! each seat's attempt at a day's board and its result, kept in SQLite so a
+//! restart keeps the leaderboard and every seat's attempt. Only the store's
+//! worker ([`crate::store`]) opens it while serving, so no room or
+//! connection ever waits on it.
 //!
-//! How: rusqlite on its bundled SQLite. The file is opened in WAL mode with
-//! a busy timeout, so two servers pointed at one file take turns instead of
-//! corrupting it or failing at once. The schema is numbered by `PRAGMA
-//! user_version`; [`MIGRATIONS`] brings an older file up to date, each step
-//! in its own transaction. A file that is not a database, or that a newer
-//! version of the program has migrated, is refused with a [`StoreError`]
-//! and left untouched. A result is inserted once per (day, name) (`INSERT OR
-//! IGNORE`): the first game counts, replays do not.
+//! How: rusqlite on its bundled SQLite, in WAL mode. One row per (day,
+//! seat): the name the leaderboard lists, the address it played from (for
+//! the per-address cap), when it began, and its result once the round
+//! ended. The top of a day is read through an index ordered as the
+//! leaderboard is (`daily_top`), so it never sorts the day; a row that
+//! another program left malformed (points that are text, negative or past
+//! `u32`) is skipped and counted, never the day. The schema is numbered by
+//! `PRAGMA user_version` and marked by `PRAGMA application_id`
+//! ([`APPLICATION_ID`]); [`MIGRATIONS`] brings an older file up to date,
+//! each step in its own transaction. Before anything is written, the file
+//! is looked at through a read-only connection: a file that is not a
+//! database, another program's database (an application id of its own, or
+//! tables this program never made), an unknown version (a negative one) or
+//! a newer one is refused with a [`StoreError`] and left byte for byte as
+//! it was.
 //!
-//! Limits: writes are synchronous (one small row at the end of a daily
-//! round); a file locked by another process for longer than [`BUSY`] makes
-//! that one result unrecorded (logged), never the round fail.
+//! Limits: statements run on the caller's thread; the store's worker is
+//! the only caller while serving. A write waits [`BUSY`] for another
+//! connection's lock, then fails for the worker to try again.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rusqlite::{Connection, ErrorCode, OpenFlags, params};
-use serde::Serialize;
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, ErrorCode, OpenFlags, Row, params};
 
-/// How long a write waits for another connection's lock before giving up.
-pub const BUSY: Duration = Duration::from_secs(5);
+pub use boggle_protocol::DayScore;
 
-/// The most rows [`Leaderboard::top`] gives.
+/// How long one write waits for another connection's lock before it fails
+/// (the store's worker then tries again later).
+pub const BUSY: Duration = Duration::from_millis(250);
+
+/// How long opening the file waits for another connection's lock.
+const OPEN_BUSY: Duration = Duration::from_secs(5);
+
+/// The most rows [`ResultsFile::top`] gives.
 pub const TOP: usize = 10;
 
+/// How many malformed rows a read of the top steps over before it stops.
+const MALFORMED_SCANNED: usize = 1000;
+
+/// What `PRAGMA application_id` holds in this program's files: "Bogg".
+pub const APPLICATION_ID: i64 = 0x426f_6767;
+
 /// The schema's steps: step `n` (from 1) takes `user_version` from `n - 1` to `n`.
-pub const MIGRATIONS: &[&str] = &["CREATE TABLE daily_results (
+pub const MIGRATIONS: &[&str] = &[
+    // 1: a result per (day, name).
+    "CREATE TABLE daily_results (
         day INTEGER NOT NULL,
         name TEXT NOT NULL,
         points INTEGER NOT NULL,
@@ -37,7 +59,34 @@ pub const MIGRATIONS: &[&str] = &["CREATE TABLE daily_results (
         longest INTEGER NOT NULL,
         at INTEGER NOT NULL,
         PRIMARY KEY (day, name)
-    )"];
+    )",
+    // 2: an attempt per (day, seat), its result once played, the top by an
+    // index; the first schema's rows are kept, each its own seat.
+    "CREATE TABLE daily_attempts (
+        day INTEGER NOT NULL,
+        seat TEXT NOT NULL,
+        name TEXT NOT NULL,
+        address TEXT NOT NULL,
+        started INTEGER NOT NULL,
+        points INTEGER,
+        words INTEGER,
+        longest INTEGER,
+        finished INTEGER,
+        PRIMARY KEY (day, seat)
+    );
+    INSERT INTO daily_attempts (day, seat, name, address, started, points, words, longest, finished)
+        SELECT day, 'name:' || name, name, '', at, points, words, longest, at FROM daily_results;
+    DROP TABLE daily_results;
+    CREATE INDEX daily_top ON daily_attempts (day, points DESC, finished, seat)
+        WHERE points IS NOT NULL;
+    PRAGMA application_id = 1114597223;",
+];
+
+/// The newest schema version this program knows.
+pub const LATEST: i64 = MIGRATIONS.len() as i64;
+
+/// The tables this program has made, in any version.
+const OUR_TABLES: &[&str] = &["daily_results", "daily_attempts"];
 
 /// Why the results file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -56,7 +105,16 @@ pub enum StoreError {
         /// Its `user_version`.
         found: i64,
         /// The newest this program knows.
-        known: usize,
+        known: i64,
+    },
+    /// An SQLite database this program did not make, or one whose version
+    /// it never wrote: left as it is.
+    #[error("{}: not this program's results database ({why}); it was left as it is (move it away or choose another --data)", path.display())]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// What gives it away.
+        why: String,
     },
     /// The directory or file cannot be created, opened or read.
     #[error("{}", path.display())]
@@ -68,12 +126,25 @@ pub enum StoreError {
     },
 }
 
-/// One player's result of one day, as recorded and as listed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct DayResult {
+/// One seat's attempt at one day's board, as kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attempt {
     /// The day's number (`boggle daily`).
     pub day: u32,
-    /// The player's name.
+    /// The seat: the player's token.
+    pub seat: String,
+    /// The name the leaderboard lists.
+    pub name: String,
+    /// The address it played from, as the per-address cap counts it.
+    pub address: String,
+    /// Its result, once its round has ended.
+    pub result: Option<DayScore>,
+}
+
+/// One row of a day's leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Listed {
+    /// The name listed.
     pub name: String,
     /// Points scored.
     pub points: u32,
@@ -83,122 +154,275 @@ pub struct DayResult {
     pub longest: u32,
 }
 
-/// Where a room of today's board records its results, and under which day.
-#[derive(Clone, Debug)]
-pub struct DailyRecord {
-    /// The day's number.
-    pub day: u32,
-    /// The open results file.
-    pub results: Arc<Leaderboard>,
+/// A day's best results, and how many malformed rows were stepped over.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Top {
+    /// At most [`TOP`] rows, most points first, then the earliest.
+    pub rows: Vec<Listed>,
+    /// Rows skipped as malformed on the way.
+    pub skipped: usize,
 }
 
-/// Seconds since the Unix epoch (0 for a clock set before it): when a
-/// result is recorded, which orders equal points (the store reads the
-/// clock, so the room stays clock-free).
+/// A day's attempts as read back, and how many rows were malformed.
+#[derive(Clone, Debug, Default)]
+pub struct DayRows {
+    /// Every attempt whose seat, name and address could be read.
+    pub attempts: Vec<Attempt>,
+    /// Rows skipped, or whose result was unreadable (kept as no result).
+    pub malformed: usize,
+}
+
+/// Seconds since the Unix epoch (0 for a clock set before it).
 fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
-/// The results file, open.
+/// The leaderboard's order, served by the `daily_top` index.
+pub const TOP_QUERY: &str = "SELECT name, points, words, longest FROM daily_attempts \
+     WHERE day = ?1 AND points IS NOT NULL ORDER BY points DESC, finished, seat";
+
+/// The results file, open for reading and writing.
 #[derive(Debug)]
-pub struct Leaderboard {
-    conn: Mutex<Connection>,
+pub struct ResultsFile {
+    conn: Connection,
     path: PathBuf,
 }
 
-impl Leaderboard {
+impl ResultsFile {
     /// Opens (creating it and its directory if need be) `dir/daily.sqlite`.
-    pub fn open_dir(dir: &Path) -> Result<Leaderboard, StoreError> {
+    pub fn open_dir(dir: &Path) -> Result<ResultsFile, StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::Io {
             path: dir.to_path_buf(),
             source: Box::new(e),
         })?;
-        Leaderboard::open(&dir.join("daily.sqlite"))
+        ResultsFile::open(&dir.join("daily.sqlite"))
     }
 
-    /// Opens the file at `path`, creating it if missing, and migrates it.
-    pub fn open(path: &Path) -> Result<Leaderboard, StoreError> {
+    /// Opens the file at `path`, creating it if missing, after looking at it
+    /// read-only: one this program cannot use is refused and left as it was.
+    pub fn open(path: &Path) -> Result<ResultsFile, StoreError> {
+        if path.exists() {
+            inspect(path)?;
+        }
         let fail = |e: rusqlite::Error| classify(path, e);
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags).map_err(fail)?;
-        conn.busy_timeout(BUSY).map_err(fail)?;
-        // The first read of the file: a file that is not a database fails here.
-        let version: i64 = conn
-            .query_row("PRAGMA user_version", [], |row| row.get(0))
-            .map_err(fail)?;
-        check_version(path, version)?;
+        // At start, another server may be migrating the file: wait for it.
+        conn.busy_timeout(OPEN_BUSY).map_err(fail)?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(fail)?;
-        migrate(conn, path).map(|conn| Leaderboard {
-            conn: Mutex::new(conn),
+        let conn = migrate(conn, path)?;
+        conn.busy_timeout(BUSY).map_err(fail)?;
+        Ok(ResultsFile {
+            conn,
             path: path.to_path_buf(),
         })
     }
 
-    /// Records `result`, stamped with the time, unless its player has a
-    /// result that day already; `true` if it was recorded.
-    pub fn record(&self, result: &DayResult) -> Result<bool, StoreError> {
-        let conn = self.lock();
-        conn.execute(
-            "INSERT OR IGNORE INTO daily_results (day, name, points, words, longest, at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                result.day,
-                result.name,
-                result.points,
-                result.words,
-                result.longest,
-                now()
-            ],
-        )
-        .map(|rows| rows == 1)
-        .map_err(|e| classify(&self.path, e))
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
-    /// The day's best [`TOP`] results: most points first, then the earliest.
-    pub fn top(&self, day: u32) -> Result<Vec<DayResult>, StoreError> {
-        let conn = self.lock();
+    /// Writes `attempts` in one transaction: a new seat's row, or the
+    /// result of a seat that has none yet (a seat's first result stays).
+    /// The rows changed.
+    pub fn put(&mut self, attempts: &[Attempt]) -> rusqlite::Result<usize> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let mut changed = 0;
+        {
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO daily_attempts \
+                 (day, seat, name, address, started, points, words, longest, finished) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?5) \
+                 ON CONFLICT (day, seat) DO UPDATE SET points = excluded.points, \
+                 words = excluded.words, longest = excluded.longest, finished = excluded.finished \
+                 WHERE daily_attempts.points IS NULL AND excluded.points IS NOT NULL",
+            )?;
+            for a in attempts {
+                let r = a.result;
+                changed += insert.execute(params![
+                    a.day,
+                    a.seat,
+                    a.name,
+                    a.address,
+                    now(),
+                    r.map(|r| r.points),
+                    r.map(|r| r.words),
+                    r.map(|r| r.longest),
+                ])?;
+            }
+        }
+        tx.commit()?;
+        Ok(changed)
+    }
+
+    /// The day's best [`TOP`] results, in the index's order, stepping over
+    /// malformed rows (at most a thousand of them).
+    pub fn top(&self, day: u32) -> Result<Top, StoreError> {
         let fail = |e| classify(&self.path, e);
-        let mut query = conn
+        let mut query = self.conn.prepare_cached(TOP_QUERY).map_err(fail)?;
+        let mut rows = query.query(params![day]).map_err(fail)?;
+        let mut top = Top::default();
+        while top.rows.len() < TOP && top.skipped <= MALFORMED_SCANNED {
+            let Some(row) = rows.next().map_err(fail)? else {
+                break;
+            };
+            let read = (|| {
+                Some(Listed {
+                    name: text(row, 0)?,
+                    points: count(row, 1)?,
+                    words: count(row, 2)?,
+                    longest: count(row, 3)?,
+                })
+            })();
+            match read {
+                Some(listed) => top.rows.push(listed),
+                None => top.skipped += 1,
+            }
+        }
+        Ok(top)
+    }
+
+    /// Every attempt of `day`, for the store to hold in memory.
+    pub fn day(&self, day: u32) -> Result<DayRows, StoreError> {
+        let fail = |e| classify(&self.path, e);
+        let mut query = self
+            .conn
             .prepare_cached(
-                "SELECT day, name, points, words, longest FROM daily_results \
-                 WHERE day = ?1 ORDER BY points DESC, at ASC, name ASC LIMIT ?2",
+                "SELECT seat, name, address, points, words, longest FROM daily_attempts \
+                 WHERE day = ?1",
             )
             .map_err(fail)?;
-        let rows = query
-            .query_map(params![day, TOP as i64], |row| {
-                Ok(DayResult {
-                    day: row.get(0)?,
-                    name: row.get(1)?,
-                    points: row.get(2)?,
-                    words: row.get(3)?,
-                    longest: row.get(4)?,
+        let mut rows = query.query(params![day]).map_err(fail)?;
+        let mut read = DayRows::default();
+        while let Some(row) = rows.next().map_err(fail)? {
+            let (Some(seat), Some(name), Some(address)) =
+                (text(row, 0), text(row, 1), text(row, 2))
+            else {
+                read.malformed += 1;
+                continue;
+            };
+            let played = !matches!(row.get_ref(3), Ok(ValueRef::Null));
+            let result = (|| {
+                Some(DayScore {
+                    points: count(row, 3)?,
+                    words: count(row, 4)?,
+                    longest: count(row, 5)?,
                 })
-            })
-            .map_err(fail)?;
-        rows.collect::<Result<_, _>>().map_err(fail)
+            })();
+            if played && result.is_none() {
+                read.malformed += 1;
+            }
+            read.attempts.push(Attempt {
+                day,
+                seat,
+                name,
+                address,
+                result,
+            });
+        }
+        Ok(read)
     }
 
-    /// The connection; a panic elsewhere while holding it leaves it usable
-    /// (each statement is its own transaction).
-    fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
-        self.conn
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    /// The connection, for tests that look inside.
+    #[cfg(test)]
+    pub(crate) fn conn(&self) -> &Connection {
+        &self.conn
     }
 }
 
-/// Refuses a file from a newer schema.
+/// Column `i` as text, if it is.
+fn text(row: &Row<'_>, i: usize) -> Option<String> {
+    match row.get_ref(i).ok()? {
+        ValueRef::Text(bytes) => String::from_utf8(bytes.to_vec()).ok(),
+        _ => None,
+    }
+}
+
+/// Column `i` as a count, if it is an integer from 0 to `u32::MAX`.
+fn count(row: &Row<'_>, i: usize) -> Option<u32> {
+    match row.get_ref(i).ok()? {
+        ValueRef::Integer(n) => u32::try_from(n).ok(),
+        _ => None,
+    }
+}
+
+/// Looks at an existing file through a read-only connection: refuses what
+/// is not this program's, or of a version it cannot use.
+fn inspect(path: &Path) -> Result<(), StoreError> {
+    let fail = |e: rusqlite::Error| classify(path, e);
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).map_err(fail)?;
+    let pragma = |name: &str| -> Result<i64, StoreError> {
+        conn.query_row(&format!("PRAGMA {name}"), [], |row| row.get(0))
+            .map_err(fail)
+    };
+    let application = pragma("application_id")?;
+    let version = pragma("user_version")?;
+    let mut query = conn
+        .prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
+        .map_err(fail)?;
+    let names: Vec<String> = query
+        .query_map([], |row| row.get(0))
+        .map_err(fail)?
+        .collect::<Result<_, _>>()
+        .map_err(fail)?;
+    let ours = |name: &String| OUR_TABLES.contains(&name.as_str()) || name == "daily_top";
+    let foreign = |why: String| StoreError::Foreign {
+        path: path.to_path_buf(),
+        why,
+    };
+    if application != 0 && application != APPLICATION_ID {
+        return Err(foreign(format!(
+            "it is marked as another program's, application id {application}"
+        )));
+    }
+    let others: Vec<&str> = names
+        .iter()
+        .filter(|n| !ours(n))
+        .map(String::as_str)
+        .collect();
+    if !others.is_empty() {
+        return Err(foreign(format!("it holds {}", others.join(", "))));
+    }
+    if version < 0 || (version > 0 && names.is_empty()) {
+        return Err(foreign(format!(
+            "schema version {version}, which this program never wrote"
+        )));
+    }
+    if version > LATEST {
+        return Err(StoreError::Newer {
+            path: path.to_path_buf(),
+            found: version,
+            known: LATEST,
+        });
+    }
+    if version == 0 && !names.is_empty() {
+        return Err(foreign("tables without a schema version".to_string()));
+    }
+    Ok(())
+}
+
+/// Refuses a version this program cannot use.
 fn check_version(path: &Path, found: i64) -> Result<(), StoreError> {
-    if found > MIGRATIONS.len() as i64 || found < 0 {
+    if found > LATEST {
         return Err(StoreError::Newer {
             path: path.to_path_buf(),
             found,
-            known: MIGRATIONS.len(),
+            known: LATEST,
+        });
+    }
+    if found < 0 {
+        return Err(StoreError::Foreign {
+            path: path.to_path_buf(),
+            why: format!("schema version {found}, which this program never wrote"),
         });
     }
     Ok(())
@@ -246,120 +470,4 @@ fn classify(path: &Path, error: rusqlite::Error) -> StoreError {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn result(day: u32, name: &str, points: u32) -> DayResult {
-        DayResult {
-            day,
-            name: name.into(),
-            points,
-            words: 3,
-            longest: 5,
-        }
-    }
-
-    #[test]
-    fn a_reopened_file_keeps_its_rows_and_the_first_result_counts() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("restart");
-        let board = Leaderboard::open_dir(&dir).unwrap();
-        assert!(board.record(&result(7, "ann", 10)).unwrap());
-        assert!(!board.record(&result(7, "ann", 99)).unwrap());
-        assert!(board.record(&result(7, "bob", 12)).unwrap());
-        assert!(board.record(&result(8, "ann", 1)).unwrap());
-        drop(board);
-        let board = Leaderboard::open_dir(&dir).unwrap();
-        let names: Vec<(String, u32)> = board
-            .top(7)
-            .unwrap()
-            .into_iter()
-            .map(|r| (r.name, r.points))
-            .collect();
-        assert_eq!(names, [("bob".into(), 12), ("ann".into(), 10)]);
-    }
-
-    #[test]
-    fn the_top_is_ten_long() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("top");
-        let board = Leaderboard::open_dir(&dir).unwrap();
-        for n in 0..15 {
-            board.record(&result(1, &format!("p{n}"), n)).unwrap();
-        }
-        let top = board.top(1).unwrap();
-        assert_eq!(top.len(), TOP);
-        assert_eq!(top[0].points, 14);
-    }
-
-    #[test]
-    fn two_connections_writing_at_once_lose_nothing() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("two");
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("daily.sqlite");
-        // Both open the fresh file together, as two servers started at once.
-        let writers: Vec<_> = (0..2)
-            .map(|w| {
-                let path = path.clone();
-                std::thread::spawn(move || {
-                    let board = Leaderboard::open(&path).unwrap();
-                    for n in 0..100 {
-                        board.record(&result(1, &format!("w{w}-{n}"), n)).unwrap();
-                    }
-                })
-            })
-            .collect();
-        for writer in writers {
-            writer.join().unwrap();
-        }
-        let board = Leaderboard::open(&path).unwrap();
-        let count: i64 = board
-            .lock()
-            .query_row("SELECT count(*) FROM daily_results", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(count, 200);
-        let ok: String = board
-            .lock()
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(ok, "ok");
-    }
-
-    #[test]
-    fn a_file_that_is_not_a_database_is_refused_and_kept() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("garbage");
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("daily.sqlite");
-        let text = "these are my notes, not a database\n".repeat(200);
-        std::fs::write(&path, &text).unwrap();
-        let err = Leaderboard::open(&path).unwrap_err();
-        assert!(matches!(err, StoreError::NotADatabase { .. }), "{err:?}");
-        assert!(!err.to_string().contains('\n'));
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
-    }
-
-    #[test]
-    fn a_file_from_a_newer_schema_is_refused_and_kept() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().join("newer");
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("daily.sqlite");
-        {
-            let conn = Connection::open(&path).unwrap();
-            conn.execute_batch("CREATE TABLE future (x); PRAGMA user_version = 99;")
-                .unwrap();
-        }
-        let err = Leaderboard::open(&path).unwrap_err();
-        assert!(
-            matches!(err, StoreError::Newer { found: 99, .. }),
-            "{err:?}"
-        );
-        let conn = Connection::open(&path).unwrap();
-        let version: i64 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(version, 99);
-    }
-}
+mod tests;

@@ -10,6 +10,8 @@
 //! - `outbox`: each client's send queue, bounded in bytes.
 //! - [`refusals`]: every refusal counted by reason, and logged at a bounded rate.
 //! - [`monitor`]: the metrics exporter (`/metrics`) and every metric's name.
+//! - [`leaderboard`]: the results file (SQLite): days' attempts and results.
+//! - [`store`]: the day's attempts in memory, written to the file by a worker thread.
 //! - [`solo`]: the settings of a room of one (solo games, today's board, board links).
 //! - [`server`]: sockets, rooms by name, the limits applied, timers and shutdown.
 //! - [`web`]: the browser's way in: the page and a WebSocket into the server's rooms.
@@ -24,4 +26,5 @@ pub mod refusals;
 pub mod room;
 pub mod server;
 pub mod solo;
+pub mod store;
 pub mod web;

@@ -105,7 +105,9 @@ pub fn install() -> Monitor {
             let recorder = builder.build_recorder();
             let handle = recorder.handle();
             if metrics::set_global_recorder(recorder).is_err() {
-                tracing::warn!("another metrics recorder was installed first: /metrics shows nothing");
+                tracing::warn!(
+                    "another metrics recorder was installed first: /metrics shows nothing"
+                );
             }
             register();
             Monitor { handle }

@@ -34,15 +34,15 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 
-use super::leaderboard::Leaderboard;
 pub use super::limits::Limits;
 use super::limits::{AddressLimiter, PerAddress, Place, Throttled, constant_time_eq};
 use super::outbox::{Budget, Encoded, Kind, Outbox};
 use super::refusals::Refusals;
 use super::room::{ConnId, Refusal, Room, RoomConfig};
+use super::store::Store;
 use boggle_game::random;
 use boggle_protocol::connection::{Connection, Line, LineReader, LineWriter, Peer};
-use boggle_protocol::names::{NameKey, check_room, name_key};
+use boggle_protocol::names::{NameKey, check_name, check_room, name_key};
 use boggle_protocol::{self as protocol, Bucket, ClientMsg, ErrorCode, ServerMsg, Solo, encode};
 
 /// Everything a server needs.
@@ -56,9 +56,13 @@ pub struct ServerConfig {
     pub seed: Option<u64>,
     /// The limits.
     pub limits: Limits,
-    /// Where today's board's results are kept (`serve --web --data`), if anywhere.
-    pub leaderboard: Option<Arc<Leaderboard>>,
+    /// Where today's board's attempts and results are kept (`serve --web
+    /// --data`), if anywhere.
+    pub store: Option<Store>,
 }
+
+/// How long a stopping server waits for the store to write what it holds.
+pub const STORE_CLOSE: Duration = Duration::from_secs(10);
 
 /// A room and the queues of its connected clients.
 struct Slot {
@@ -67,6 +71,8 @@ struct Slot {
     budget: Arc<Budget>,
     /// Rounds of the room counted in the `boggle_rounds_total` counter.
     rounds_counted: u32,
+    /// Where the room's scored daily results go (a room of today's board).
+    store: Option<Store>,
     /// The place of the address that opened the room, given back when it is forgotten.
     _maker: Place,
 }
@@ -262,6 +268,10 @@ impl Server {
         .await;
         ticker.abort();
         self.shared.refusals.flush_all();
+        // What the rooms handed the store is written before the server ends.
+        if let Some(store) = self.shared.config.store.clone() {
+            let _ = tokio::task::spawn_blocking(move || store.close(STORE_CLOSE)).await;
+        }
         Ok(())
     }
 
@@ -386,8 +396,8 @@ impl Entrance {
     }
 
     /// Where today's board's results are kept, if anywhere.
-    pub fn leaderboard(&self) -> Option<&Arc<Leaderboard>> {
-        self.0.config.leaderboard.as_ref()
+    pub fn store(&self) -> Option<&Store> {
+        self.0.config.store.as_ref()
     }
 
     /// Counts a refusal of the web side's for `reason`; `true` when it may be
@@ -586,13 +596,19 @@ fn forget_if_abandoned(shared: &Shared, key: &str) {
 }
 
 /// Sends what the room said, each message encoded once however many it goes
-/// to. A client whose queue refuses a line is not reading: it is told to go
-/// (its connection task closes it) and hears nothing more.
+/// to, and hands its scored daily results to the store (which only queues
+/// them). A client whose queue refuses a line is not reading: it is told to
+/// go (its connection task closes it) and hears nothing more.
 fn dispatch(slot: &mut Slot) {
     let round = slot.room.round();
     if round > slot.rounds_counted {
         metrics::counter!("boggle_rounds_total").increment(u64::from(round - slot.rounds_counted));
         slot.rounds_counted = round;
+    }
+    for result in slot.room.take_results() {
+        if let Some(store) = &slot.store {
+            store.finish(&result);
+        }
     }
     for envelope in slot.room.drain() {
         let kind = if matches!(envelope.msg, ServerMsg::Lobby { .. }) {
@@ -973,8 +989,7 @@ fn room_asked(
     let Some(solo) = solo else {
         return Ok((room.to_string(), Arc::clone(&shared.config.room)));
     };
-    let results = shared.config.leaderboard.as_ref();
-    let config = super::solo::config(&shared.config.room, solo, results)
+    let config = super::solo::config(&shared.config.room, solo)
         .map_err(|why| Refusal::new(ErrorCode::BadMessage, why))?;
     let name = format!("solo-{}", &fresh_token()[..12]);
     Ok((name, Arc::new(config)))
@@ -997,6 +1012,7 @@ fn hello(
         return Err(Refusal::new(ErrorCode::BadRoom, why.to_string()));
     }
     let wanted = name_key(&room);
+    let day = config.daily;
     // The map stays locked through the join so a room cannot be forgotten
     // between being found and being joined.
     let mut rooms = lock(&shared.rooms);
@@ -1020,6 +1036,16 @@ fn hello(
         }
     };
     let mut guard = lock(&slot);
+    // A new room of today's board: what the game is for the player's seat,
+    // decided in memory before the welcome that it follows.
+    if let (Some(day), Some(solo)) = (day, &asked.solo)
+        && check_name(asked.name).is_ok()
+    {
+        let store = shared.config.store.as_ref();
+        let player = solo.player.as_deref();
+        let game = super::store::daily_game(store, day, player, asked.name, ip, fresh_token());
+        guard.room.set_daily(game);
+    }
     if let Err(refusal) = seat(&mut guard, conn, &asked, client, now) {
         if refusal.code == ErrorCode::BadToken {
             shared.addresses.failed(ip, now);
@@ -1106,6 +1132,7 @@ fn open_room(
         clients: HashMap::new(),
         budget: Arc::clone(&shared.budget),
         rounds_counted: 0,
+        store: shared.config.store.clone(),
         _maker: maker,
     })))
 }

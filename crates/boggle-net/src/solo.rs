@@ -21,26 +21,19 @@ use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Rules;
 use boggle_game::word_find::WordFind;
 
-use super::leaderboard::{DailyRecord, Leaderboard};
 use super::room::RoomConfig;
 use boggle_protocol::{Duplicates, Solo};
 
 /// The settings of a solo room asked for with `solo`, from the server's `base`.
 /// A board, size or level that cannot be played is refused with the reason.
-/// A daily game's results go to `results` when the server keeps them.
-pub fn config(
-    base: &RoomConfig,
-    solo: &Solo,
-    results: Option<&Arc<Leaderboard>>,
-) -> Result<RoomConfig, String> {
+/// A daily game's room names its day (`daily`), so the server can keep its
+/// seat's attempt.
+pub fn config(base: &RoomConfig, solo: &Solo) -> Result<RoomConfig, String> {
     let computer = solo.computer.as_deref().map(level).transpose()?;
     let mut record = None;
     let (word_find, board, time) = if solo.daily {
         let day = Daily::today().map_err(|e| e.to_string())?;
-        record = results.map(|results| DailyRecord {
-            day: day.number,
-            results: Arc::clone(results),
-        });
+        record = Some(day.number);
         (
             daily_word_find(base)?,
             Some(day.board),
@@ -151,7 +144,7 @@ mod tests {
             computer: Some("medium".into()),
             ..Solo::default()
         };
-        let config = config(&base(), &solo, None).unwrap();
+        let config = config(&base(), &solo).unwrap();
         assert_eq!((config.min_players, config.max_players), (1, 1));
         assert_eq!(config.rounds, None);
         assert_eq!(config.computer, Some(Level::Medium));
@@ -164,7 +157,7 @@ mod tests {
             daily: true,
             ..Solo::default()
         };
-        let config = config(&base(), &solo, None).unwrap();
+        let config = config(&base(), &solo).unwrap();
         assert_eq!(config.board, Some(Daily::today().unwrap().board));
         assert_eq!(*config.word_find.rules(), Daily::rules());
         assert_eq!(config.time, Duration::from_secs(180));
@@ -187,15 +180,12 @@ mod tests {
             },
         ];
         for solo in bad {
-            assert!(config(&base(), &solo, None).is_err(), "{solo:?}");
+            assert!(config(&base(), &solo).is_err(), "{solo:?}");
         }
         let five = Solo {
             size: Some((5, 5)),
             ..Solo::default()
         };
-        assert_eq!(
-            config(&base(), &five, None).unwrap().word_find.rules().rows,
-            5
-        );
+        assert_eq!(config(&base(), &five).unwrap().word_find.rules().rows, 5);
     }
 }

@@ -254,6 +254,55 @@ pub struct Solo {
     /// Play against the computer at this level: `easy`, `medium`, `hard` or `perfect`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub computer: Option<String>,
+    /// With `daily`: the player's long-lived token, from an earlier
+    /// [`ServerMsg::Daily`] (a browser keeps it in `localStorage`), the seat
+    /// a day's attempt and result are kept against. Without one, or with one
+    /// that is not [`PLAYER_TOKEN_LEN`] lower-case hex digits, the server
+    /// gives a new one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player: Option<String>,
+}
+
+/// What a daily game is for the seat that plays it, as [`ServerMsg::Daily`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum DailyStatus {
+    /// The seat's first opening of the day's board: its scored attempt,
+    /// recorded when the round ends and listed as `listed_as`.
+    Scored,
+    /// The seat opened the day's board before: this game is practice, and
+    /// `first` is the first attempt's result (absent while that attempt is
+    /// still being played, or if the server stopped before it ended).
+    Played,
+    /// Practice: the day's results from this address, or the day's results
+    /// in all, are at their cap, so nothing is kept for this game.
+    Capped,
+    /// The server keeps no results: the game counts only where the player keeps it.
+    Unkept,
+}
+
+/// A day's result as the leaderboard keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct DayScore {
+    /// Points scored.
+    pub points: u32,
+    /// Words found.
+    pub words: u32,
+    /// The longest word's length, in letters.
+    pub longest: u32,
+}
+
+/// How many hex digits a player token ([`ClientMsg::Hello`]'s `player`) has.
+pub const PLAYER_TOKEN_LEN: usize = 32;
+
+/// Whether `token` is a player token as the server issues them: [`PLAYER_TOKEN_LEN`] lower-case hex digits.
+pub fn is_player_token(token: &str) -> bool {
+    token.len() == PLAYER_TOKEN_LEN
+        && token
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 /// A word a player found, in the results.
@@ -394,6 +443,27 @@ pub enum ServerMsg {
         /// What all the board's words are worth together (absent from older servers: 0).
         #[serde(default)]
         board_points: u32,
+    },
+    /// In a room of today's board, after `welcome` (and again after a rejoin):
+    /// whether this game is the seat's scored attempt of the day.
+    Daily {
+        /// The day's number (`boggle daily`).
+        day: u32,
+        /// The player's token: keep it (`localStorage`) and send it as
+        /// `solo.player` in every daily `hello`, so the server knows the seat.
+        player: String,
+        /// What this game is for the seat.
+        status: DailyStatus,
+        /// The name the day's leaderboard lists the seat under: the name
+        /// played under, or, when another seat's look-alike name was listed
+        /// first that day, that name with ` (2)`, ` (3)`, ... (absent when
+        /// nothing is kept for the seat).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        listed_as: Option<String>,
+        /// The seat's first result of the day, when this game is practice
+        /// after it (`played`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first: Option<DayScore>,
     },
     /// Something was refused; after a fatal code the server closes the connection.
     Error {

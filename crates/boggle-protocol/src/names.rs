@@ -137,6 +137,12 @@ impl NameKey {
     pub fn as_str(&self) -> &str {
         &self.folded
     }
+
+    /// Both forms compared by [`NameKey::same_as`]: two names pass for each
+    /// other when either form is equal, so a table of names indexes both.
+    pub fn forms(&self) -> [&str; 2] {
+        [&self.folded, &self.shown]
+    }
 }
 
 /// The [`NameKey`] of `name`.

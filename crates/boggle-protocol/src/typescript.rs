@@ -22,8 +22,8 @@ use std::path::{Path, PathBuf};
 use ts_rs::{Config, TS};
 
 use crate::message::{
-    ClientMsg, Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_NAME, MAX_ROOM, MAX_WORD, Moves,
-    PlayerResult, ServerMsg, SharedWord, Solo, VERSION, WordPoints,
+    ClientMsg, DailyStatus, DayScore, Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_NAME,
+    MAX_ROOM, MAX_WORD, Moves, PlayerResult, ServerMsg, SharedWord, Solo, VERSION, WordPoints,
 };
 
 /// Where the page's modules are, beside the server that serves them.
@@ -61,6 +61,8 @@ fn messages() -> String {
         declare::<FoundWord>(&cfg),
         declare::<PlayerResult>(&cfg),
         declare::<SharedWord>(&cfg),
+        declare::<DailyStatus>(&cfg),
+        declare::<DayScore>(&cfg),
         declare::<ServerMsg>(&cfg),
     ];
     // ts-rs ends each field's line with a space.

@@ -308,7 +308,8 @@ impl Screen {
             ServerMsg::Results { last, .. } => self.results(Results::from_msg(&msg), last),
             // Not fatal (those ended the screen above): the message was ignored.
             ServerMsg::Error { message, .. } => self.status = clean(&message),
-            ServerMsg::Bye { .. } | ServerMsg::Pong => {}
+            // `boggle join` plays rooms, never today's board, so no `daily` comes.
+            ServerMsg::Bye { .. } | ServerMsg::Pong | ServerMsg::Daily { .. } => {}
         }
         None
     }

@@ -36,7 +36,7 @@ pub fn config(duplicates: Duplicates, password: Option<&str>) -> ServerConfig {
         password: password.map(str::to_string),
         seed: Some(1),
         limits: Limits::default(),
-        leaderboard: None,
+        store: None,
     }
 }
 

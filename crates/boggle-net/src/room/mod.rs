@@ -5,6 +5,10 @@
 //! plays their own [`Game`] on the room's board, so verdicts, repeats and
 //! points are exactly the console game's; the room adds only the board
 //! game's end of round (shared words cancelled) and the running totals.
+//! A room of today's board also says what its game is for its seat
+//! ([`DailyGame`], after every welcome), and its first round's end yields
+//! the seat's result as a value ([`Room::take_results`]) for the server to
+//! hand to the store: the room itself never writes anything.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -16,12 +20,11 @@ use boggle_game::game_board::GameBoard;
 use boggle_game::random::GameRng;
 use boggle_game::word_find::WordFind;
 
-use super::leaderboard::{DailyRecord, DayResult};
 use boggle_game::rules::MoveRule;
 use boggle_protocol::names::{NameKey, check_name, name_key};
 use boggle_protocol::{
-    Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, Moves, PlayerResult, SHARED_NAMES,
-    SHARED_SHOWN, ServerMsg, SharedWord, WordPoints, words_listed,
+    DailyStatus, DayScore, Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, Moves,
+    PlayerResult, SHARED_NAMES, SHARED_SHOWN, ServerMsg, SharedWord, WordPoints, words_listed,
 };
 
 /// Which connection a message comes from or goes to (the server numbers them).
@@ -58,9 +61,48 @@ pub struct RoomConfig {
     /// A computer player of this level (solo rooms): at the end of a round it
     /// takes every word the player missed that it knows, as `versus` plays.
     pub computer: Option<Level>,
-    /// Today's board's room (a solo `daily` game): where and under which
-    /// day its player's result is recorded at the end of each round.
-    pub daily: Option<DailyRecord>,
+    /// The day's number, in a room of today's board (a solo `daily` game).
+    pub daily: Option<u32>,
+}
+
+/// What a game of today's board is for its seat: sent after every welcome
+/// as a `daily` message; a scored attempt becomes `played` once its round ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DailyGame {
+    /// The day's number.
+    pub day: u32,
+    /// The seat: the player's token.
+    pub player: String,
+    /// Scored, practice after the first attempt, over a cap, or not kept.
+    pub status: DailyStatus,
+    /// The name the day's leaderboard lists the seat under.
+    pub listed_as: Option<String>,
+    /// The seat's first result, once there is one.
+    pub first: Option<DayScore>,
+}
+
+impl DailyGame {
+    /// The `daily` message that says it.
+    pub fn to_msg(&self) -> ServerMsg {
+        ServerMsg::Daily {
+            day: self.day,
+            player: self.player.clone(),
+            status: self.status,
+            listed_as: self.listed_as.clone(),
+            first: self.first,
+        }
+    }
+}
+
+/// The end of a scored daily round, as a value: the seat and its result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DailyResult {
+    /// The day's number.
+    pub day: u32,
+    /// The seat: the player's token.
+    pub player: String,
+    /// What the round scored.
+    pub score: DayScore,
 }
 
 /// The name the computer plays under in the results.
@@ -124,6 +166,10 @@ pub struct Room {
     lobby_due: bool,
     /// The server is shutting down: no new round starts, no new player sits.
     closing: bool,
+    /// In a room of today's board: what its game is for its seat.
+    daily: Option<DailyGame>,
+    /// Scored daily results not yet taken by the server.
+    results: Vec<DailyResult>,
 }
 
 /// An error said to a client before its connection closes: the refusal of a
@@ -169,7 +215,21 @@ impl Room {
             lobby_sent: None,
             lobby_due: false,
             closing: false,
+            daily: None,
+            results: Vec::new(),
         }
+    }
+
+    /// Makes this a room of today's board for the seat `game` names: its
+    /// `daily` message follows every welcome, and a scored first round
+    /// yields the seat's result.
+    pub fn set_daily(&mut self, game: DailyGame) {
+        self.daily = Some(game);
+    }
+
+    /// The scored daily results of the rounds ended since the last call.
+    pub fn take_results(&mut self) -> Vec<DailyResult> {
+        std::mem::take(&mut self.results)
     }
 
     /// The room's name.
@@ -309,6 +369,10 @@ impl Room {
             duplicates: self.config.duplicates,
         };
         self.send(conn, welcome);
+        if let Some(daily) = &self.daily {
+            let msg = daily.to_msg();
+            self.send(conn, msg);
+        }
         // The round before the lobby: a client that joins mid-round is in it.
         if let Phase::Playing { deadline, .. } = &self.phase {
             let start = round_start(self.round, &self.players[index], *deadline, now);
@@ -592,7 +656,7 @@ impl Room {
         };
         let mut finders = self.finders();
         let (mut results, scores) = self.player_results(&finders);
-        self.record_daily(&scores);
+        self.daily_result(&scores);
         if let Some(computer) = self.computer_result(&mut finders) {
             results.push(computer);
         }
@@ -625,29 +689,34 @@ impl Room {
         self.broadcast_lobby(now);
     }
 
-    /// Records each player's round on today's board's leaderboard, if this
-    /// room plays it; the store keeps only a player's first result of the
-    /// day, so a replay changes nothing. A store that fails loses that one
-    /// result (logged), never the round.
-    fn record_daily(&self, scores: &[u32]) {
-        let Some(daily) = &self.config.daily else {
+    /// A scored daily round's result, as a value for the server to take:
+    /// the seat's points, words and longest word. Later rounds of the room
+    /// are practice, and say so to a rejoin.
+    fn daily_result(&mut self, scores: &[u32]) {
+        let Some(daily) = &self.daily else { return };
+        if daily.status != DailyStatus::Scored {
+            return;
+        }
+        let Some((player, &points)) = self.players.iter().zip(scores).next() else {
             return;
         };
-        for (player, &points) in self.players.iter().zip(scores) {
-            let found = player.game.iter().flat_map(|g| g.found_words());
-            let result = DayResult {
-                day: daily.day,
-                name: player.name.clone(),
-                points,
-                words: u32::try_from(found.clone().count()).unwrap_or(u32::MAX),
-                longest: found
-                    .map(|w| u32::try_from(w.chars().count()).unwrap_or(u32::MAX))
-                    .max()
-                    .unwrap_or(0),
-            };
-            if let Err(e) = daily.results.record(&result) {
-                tracing::warn!(error = %e, "a daily result was not recorded");
-            }
+        let found = player.game.iter().flat_map(|g| g.found_words());
+        let score = DayScore {
+            points,
+            words: u32::try_from(found.clone().count()).unwrap_or(u32::MAX),
+            longest: found
+                .map(|w| u32::try_from(w.chars().count()).unwrap_or(u32::MAX))
+                .max()
+                .unwrap_or(0),
+        };
+        self.results.push(DailyResult {
+            day: daily.day,
+            player: daily.player.clone(),
+            score,
+        });
+        if let Some(daily) = &mut self.daily {
+            daily.status = DailyStatus::Played;
+            daily.first = Some(score);
         }
     }
 

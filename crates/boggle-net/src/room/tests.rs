@@ -593,19 +593,28 @@ fn the_results_are_one_message_for_the_whole_room() {
 }
 
 #[test]
-fn a_daily_room_records_each_players_first_result_of_the_day() {
-    use crate::leaderboard::{DailyRecord, Leaderboard};
-    let dir = std::env::temp_dir().join(format!("boggle-room-daily-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let results = Arc::new(Leaderboard::open_dir(&dir).expect("opens"));
+fn a_daily_rooms_first_round_yields_its_result_and_later_rounds_are_practice() {
+    use super::{DailyGame, DailyResult};
+    use boggle_protocol::{DailyStatus, DayScore};
     let mut config = (*config(Duplicates::Count, 1, None)).clone();
-    config.daily = Some(DailyRecord {
-        day: 42,
-        results: Arc::clone(&results),
-    });
+    config.daily = Some(42);
     let mut room = Room::new("solo-x", Arc::new(config), random::seeded(1));
+    let game = DailyGame {
+        day: 42,
+        player: "p".repeat(32),
+        status: DailyStatus::Scored,
+        listed_as: Some("ann".into()),
+        first: None,
+    };
+    room.set_daily(game.clone());
     let t0 = Instant::now();
     room.join(1, "ann", None, "t1".into(), t0).expect("joins");
+    let out = room.drain();
+    assert_eq!(
+        out[1].msg,
+        game.to_msg(),
+        "the daily message follows the welcome"
+    );
     // Two rounds: the first is scored, the second (a replay) is not.
     for (round, words) in [(0u64, &["BAT"][..]), (1, &["BAT", "EAT"][..])] {
         let start = t0 + Duration::from_secs(100 * round);
@@ -617,18 +626,29 @@ fn a_daily_room_records_each_players_first_result_of_the_day() {
         room.tick(start + Duration::from_secs(60));
         assert!(!room.is_playing());
     }
-    let top = results.top(42).expect("reads");
-    assert_eq!(top.len(), 1, "{top:?}");
+    let score = DayScore {
+        points: 1,
+        words: 1,
+        longest: 3,
+    };
     assert_eq!(
-        (
-            top[0].name.as_str(),
-            top[0].points,
-            top[0].words,
-            top[0].longest
-        ),
-        ("ann", 1, 1, 3)
+        room.take_results(),
+        [DailyResult {
+            day: 42,
+            player: "p".repeat(32),
+            score
+        }]
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    assert!(room.take_results().is_empty(), "taken once");
+    // A rejoin hears that the day is played, with its result.
+    room.leave(1, t0 + Duration::from_secs(300));
+    let mut game = game;
+    game.status = DailyStatus::Played;
+    game.first = Some(score);
+    let t1 = t0 + Duration::from_secs(301);
+    room.join(2, "ann", Some("t1"), "t2".into(), t1)
+        .expect("rejoins");
+    assert!(room.drain().iter().any(|e| e.msg == game.to_msg()));
 }
 
 /// The server shutting down: every player is told, the round under way
@@ -664,6 +684,12 @@ fn a_room_winding_down_finishes_its_round_and_starts_no_other() {
     room.ready(2, t0 + Duration::from_secs(6));
     assert!(!room.is_playing(), "no new round while shutting down");
     room.leave(2, t0 + Duration::from_secs(7));
-    room.join(2, "bob", Some("t2"), "t4".into(), t0 + Duration::from_secs(7))
-        .expect("a seat taken back");
+    room.join(
+        2,
+        "bob",
+        Some("t2"),
+        "t4".into(),
+        t0 + Duration::from_secs(7),
+    )
+    .expect("a seat taken back");
 }

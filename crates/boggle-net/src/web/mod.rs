@@ -289,7 +289,7 @@ struct DayAsked {
 /// a `day` that is not a day's number is `400` (axum's `Query`).
 async fn leaderboard_handler(State(app): State<App>, Query(asked): Query<DayAsked>) -> Response {
     let text = |status, body: String| with_headers(status, "text/plain; charset=utf-8", body);
-    let Some(results) = app.entrance.leaderboard() else {
+    let Some(store) = app.entrance.store() else {
         return text(
             StatusCode::NOT_FOUND,
             "this server keeps no leaderboard\n".into(),
@@ -302,30 +302,17 @@ async fn leaderboard_handler(State(app): State<App>, Query(asked): Query<DayAske
             Err(e) => return text(StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")),
         },
     };
-    // A small indexed read; the lock is held only for it.
-    match results.top(day) {
-        Ok(top) => {
-            let rows: Vec<_> = top
-                .iter()
-                .map(|r| {
-                    serde_json::json!({
-                        "name": r.name,
-                        "points": r.points,
-                        "words": r.words,
-                        "longest": r.longest,
-                    })
-                })
-                .collect();
-            let body = serde_json::json!({ "day": day, "results": rows }).to_string();
+    // The store's copy of the day's top, refreshed on each write; a day
+    // it has no copy of is read by its worker, never here.
+    match store.top(day).await {
+        Some(top) => {
+            let body = serde_json::json!({ "day": day, "results": top.rows }).to_string();
             with_headers(StatusCode::OK, "application/json", body)
         }
-        Err(e) => {
-            tracing::warn!(error = %e, "the leaderboard could not be read");
-            text(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the leaderboard cannot be read now\n".into(),
-            )
-        }
+        None => text(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the leaderboard cannot be read now\n".into(),
+        ),
     }
 }
 

@@ -5,7 +5,7 @@
 import { FATAL, VERSION } from "./protocol.js";
 import { setStatus } from "./screens.js";
 import { state } from "./state.js";
-import { forgetSeat, saveSeat } from "./storage.js";
+import { forgetSeat, loadPlayer, saveSeat } from "./storage.js";
 
 const REJOIN_FOR_MS = 20000;
 const PING_EVERY_MS = 60000;
@@ -61,7 +61,7 @@ function connect() {
     const hello = { type: "hello", version: VERSION, name: state.name, room: state.room };
     if (state.password) hello.password = state.password;
     if (state.token) hello.token = state.token;
-    else if (state.solo) hello.solo = state.solo;
+    else if (state.solo) hello.solo = withPlayer(state.solo);
     ws.send(JSON.stringify(hello));
   });
   ws.addEventListener("message", (event) => {
@@ -75,6 +75,13 @@ function connect() {
     link.ws = null;
     dropped();
   });
+}
+
+/** A daily game names the player's seat (its token from the server), so
+ * the day's first opening is the one scored. @param {Solo} solo @returns {Solo} */
+function withPlayer(solo) {
+  const player = solo.daily ? loadPlayer() : null;
+  return player ? { ...solo, player } : solo;
 }
 
 /** @param {ServerMsg} msg */

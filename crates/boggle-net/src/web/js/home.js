@@ -20,7 +20,7 @@ function rememberName() {
 /** @param {Solo} solo */
 export function soloGame(solo) {
   rememberName();
-  state.daily = null;
+  Object.assign(state, { daily: null, dailyGame: null });
   start(playerName(), "solo", solo);
 }
 
@@ -56,6 +56,7 @@ export function initHome() {
   button("daily-button").addEventListener("click", async () => {
     rememberName();
     const day = await today;
+    state.dailyGame = null;
     start(playerName(), "solo", { daily: true });
     state.daily = day;
   });

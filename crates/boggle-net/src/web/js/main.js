@@ -3,7 +3,7 @@
 // board, or home.
 /** @import { ServerMsg } from "./messages" */
 import { listen, rejoined, send, start } from "./connection.js";
-import { initDaily, today } from "./daily.js";
+import { initDaily, onDaily, today } from "./daily.js";
 import { backHome, initHome, joinForm, soloGame } from "./home.js";
 import { onError } from "./refusals.js";
 import { initResults, onResults } from "./results.js";
@@ -25,6 +25,7 @@ function dispatch(msg) {
     case "round_start": return onRoundStart(msg);
     case "verdict": return onVerdict(msg);
     case "results": return onResults(msg);
+    case "daily": return onDaily(msg);
     case "error": return onError(msg);
     case "bye":
       backHome();

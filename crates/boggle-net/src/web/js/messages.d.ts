@@ -36,7 +36,15 @@ size?: [number, number] | null,
 /**
  * Play against the computer at this level: `easy`, `medium`, `hard` or `perfect`.
  */
-computer?: string | null, };
+computer?: string | null,
+/**
+ * With `daily`: the player's long-lived token, from an earlier
+ * [`ServerMsg::Daily`] (a browser keeps it in `localStorage`), the seat
+ * a day's attempt and result are kept against. Without one, or with one
+ * that is not [`PLAYER_TOKEN_LEN`] lower-case hex digits, the server
+ * gives a new one.
+ */
+player?: string | null, };
 
 /**
  * A message from a client to the server.
@@ -170,6 +178,28 @@ players: Array<string>,
  * How many players found it (absent from older servers: `players` is all of them).
  */
 count: number, };
+
+/**
+ * What a daily game is for the seat that plays it, as [`ServerMsg::Daily`] says.
+ */
+export type DailyStatus = "scored" | "played" | "capped" | "unkept";
+
+/**
+ * A day's result as the leaderboard keeps it.
+ */
+export type DayScore = {
+/**
+ * Points scored.
+ */
+points: number,
+/**
+ * Words found.
+ */
+words: number,
+/**
+ * The longest word's length, in letters.
+ */
+longest: number, };
 
 /**
  * A message from the server to a client.
@@ -313,7 +343,32 @@ board_words: number,
 /**
  * What all the board's words are worth together (absent from older servers: 0).
  */
-board_points: number, } | { "type": "error",
+board_points: number, } | { "type": "daily",
+/**
+ * The day's number (`boggle daily`).
+ */
+day: number,
+/**
+ * The player's token: keep it (`localStorage`) and send it as
+ * `solo.player` in every daily `hello`, so the server knows the seat.
+ */
+player: string,
+/**
+ * What this game is for the seat.
+ */
+status: DailyStatus,
+/**
+ * The name the day's leaderboard lists the seat under: the name
+ * played under, or, when another seat's look-alike name was listed
+ * first that day, that name with ` (2)`, ` (3)`, ... (absent when
+ * nothing is kept for the seat).
+ */
+listed_as?: string | null,
+/**
+ * The seat's first result of the day, when this game is practice
+ * after it (`played`).
+ */
+first?: DayScore | null, } | { "type": "error",
 /**
  * What kind of refusal.
  */

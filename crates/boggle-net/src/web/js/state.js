@@ -3,6 +3,7 @@
 /** @import { Duplicates, Moves, ServerMsg, Solo } from "./messages" */
 /** @typedef {Extract<ServerMsg, { type: "results" }>} Results */
 /** @typedef {{ number: number, date: string }} Day */
+/** @typedef {Extract<ServerMsg, { type: "daily" }>} DailyGame */
 
 export const state = {
   name: "",
@@ -31,6 +32,8 @@ export const state = {
   graceUntil: 0,
   /** @type {Day | null} */
   daily: null,
+  /** @type {DailyGame | null} what the server says this daily game is for the player's seat */
+  dailyGame: null,
   /** @type {Results | null} */
   results: null,
 };

@@ -1,5 +1,6 @@
 // What the browser keeps: the seat in this tab (so a reload takes it
-// back), the name and each day's first result. Storage may refuse.
+// back), the name, the player's token (the seat the server keeps the
+// day's attempt against) and each day's first result. Storage may refuse.
 /** @import { Solo } from "./messages" */
 /** @typedef {{ name: string, room: string, token: string, solo: Solo | null, password: string }} Seat */
 /** @typedef {{ points: number, words: number, longest: number }} DayResult */
@@ -7,6 +8,7 @@
 
 const SEAT = "boggle.seat";
 const NAME = "boggle.name";
+const PLAYER = "boggle.player";
 
 /** @param {Kind} kind @param {string} key @returns {unknown} */
 function load(kind, key) {
@@ -36,6 +38,15 @@ export const loadName = () => String(load("localStorage", NAME) || "");
 
 /** @param {string} name */
 export const saveName = (name) => save("localStorage", NAME, name);
+
+/** The token the server gave this browser's player for the daily, if any. @returns {string | null} */
+export function loadPlayer() {
+  const token = load("localStorage", PLAYER);
+  return typeof token === "string" ? token : null;
+}
+
+/** @param {string} token */
+export const savePlayer = (token) => save("localStorage", PLAYER, token);
 
 /** @param {string} date @returns {DayResult | null} */
 export function loadDay(date) {

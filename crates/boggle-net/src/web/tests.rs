@@ -763,3 +763,100 @@ async fn the_days_leaderboard_is_served_as_json_when_the_server_keeps_one() {
     assert_eq!(other.status, 200);
     assert_eq!(other.body, reply.body, "other keys are ignored");
 }
+
+/// `/healthz` says serving, and stopping (503) while a round under way
+/// finishes; `/metrics` is the Prometheus text, every metric named, a
+/// verdict in the latency histogram; the players are told the server is
+/// stopping, get their round's results, then a goodbye.
+#[tokio::test]
+async fn health_and_metrics_are_served_and_a_stop_lets_the_round_finish() {
+    let monitor = crate::monitor::install();
+    let server = Server::bind("127.0.0.1:0", config(None, Limits::default()))
+        .await
+        .expect("binds");
+    let hurry = server.hurry();
+    let options = Options {
+        monitor: Some(monitor),
+        ..Options::default()
+    };
+    let web = Web::bind_with("127.0.0.1:0", server.entrance(), options)
+        .await
+        .expect("binds");
+    let addr = web.local_addr().expect("address");
+    tokio::spawn(web.run());
+    let (stop, stopped) = oneshot::channel::<()>();
+    tokio::spawn(server.run(async move {
+        let _ = stopped.await;
+    }));
+
+    let health = get(addr, "/healthz").await;
+    assert_eq!((health.status, health.body.as_str()), (200, "serving\n"));
+    assert_eq!(health.header("content-security-policy"), Some(CSP));
+    let mut players = [Ws::open(addr).await, Ws::open(addr).await];
+    for (ws, name) in players.iter_mut().zip(["ann", "bob"]) {
+        ws.send(&hello(name)).await;
+        ws.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
+        ws.send(&ClientMsg::Ready).await;
+    }
+    for ws in &mut players {
+        ws.until(|m| matches!(m, ServerMsg::RoundStart { .. }))
+            .await;
+    }
+    players[0]
+        .send(&ClientMsg::Word { word: "eat".into() })
+        .await;
+    players[0]
+        .until(|m| matches!(m, ServerMsg::Verdict { .. }))
+        .await;
+
+    let metrics = get(addr, "/metrics").await;
+    assert_eq!(metrics.status, 200);
+    assert!(
+        metrics
+            .header("content-type")
+            .is_some_and(|t| t.starts_with("text/plain; version=0.0.4")),
+        "{:?}",
+        metrics.header("content-type")
+    );
+    for (name, kind, _) in crate::monitor::NAMES {
+        if name != "boggle_refusals_total" {
+            let kind = format!("{kind:?}").to_lowercase();
+            assert!(
+                metrics.body.contains(&format!("# TYPE {name} {kind}\n")),
+                "{name}: {}",
+                metrics.body
+            );
+        }
+    }
+    assert!(
+        metrics
+            .body
+            .contains("boggle_verdict_seconds_bucket{le=\"1\"}"),
+        "{}",
+        metrics.body
+    );
+    assert!(
+        !metrics.body.contains("boggle_verdict_seconds_count 0\n"),
+        "{}",
+        metrics.body
+    );
+
+    let _ = stop.send(());
+    for ws in &mut players {
+        let told = ws.until(|m| matches!(m, ServerMsg::Error { .. })).await;
+        assert!(
+            matches!(&told, ServerMsg::Error { code: ErrorCode::ShuttingDown, message, .. }
+                if message.starts_with("the server is shutting down: this round ends within")),
+            "{told:?}"
+        );
+    }
+    let health = get(addr, "/healthz").await;
+    assert_eq!((health.status, health.body.as_str()), (503, "stopping\n"));
+    // The round would go on for its minute's grace; a second signal ends it now.
+    hurry.now();
+    for ws in &mut players {
+        ws.until(|m| matches!(m, ServerMsg::Results { .. })).await;
+        let bye = ws.until(|m| matches!(m, ServerMsg::Bye { .. })).await;
+        assert!(matches!(bye, ServerMsg::Bye { .. }), "{bye:?}");
+    }
+}

@@ -548,6 +548,7 @@ async fn tick_rooms(shared: Arc<Shared>) {
 /// round is on. A [`Hurry`] ends the rounds at once.
 async fn drain(shared: Arc<Shared>) {
     shared.stopping.store(true, Ordering::Relaxed);
+    metrics::gauge!("boggle_stopping").set(1.0);
     let now = Instant::now();
     let mut by = now + shared.config.limits.stop_grace;
     wind_down(&shared, by, now);

@@ -818,16 +818,22 @@ async fn health_and_metrics_are_served_and_a_stop_lets_the_round_finish() {
         "{:?}",
         metrics.header("content-type")
     );
-    for (name, kind, _) in crate::monitor::NAMES {
-        if name != "boggle_refusals_total" {
-            let kind = format!("{kind:?}").to_lowercase();
-            assert!(
-                metrics.body.contains(&format!("# TYPE {name} {kind}\n")),
-                "{name}: {}",
-                metrics.body
-            );
+    for metric in crate::monitor::NAMES {
+        let kind = format!("{:?}", metric.kind).to_lowercase();
+        let typed = format!("# TYPE {} {kind}\n", metric.name);
+        // A labelled counter shows once a series is recorded: the refusals'
+        // reasons are, at zero, when the server starts.
+        if metric.label.is_none() || metric.name == "boggle_refusals_total" {
+            assert!(metrics.body.contains(&typed), "{typed}: {}", metrics.body);
         }
     }
+    assert!(
+        metrics
+            .body
+            .contains("boggle_refusals_total{reason=\"server_full\"} 0"),
+        "{}",
+        metrics.body
+    );
     assert!(
         metrics
             .body

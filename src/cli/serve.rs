@@ -1,9 +1,11 @@
 //! `boggle serve`: the networked game's server command. Resolves the rules,
-//! dictionary and board once, prints `listening on ADDR:PORT` (and, with
-//! `--web`, `web page on http://ADDR:PORT/`), and runs
-//! [`boggle_net::server`] (and [`boggle_net::web`] beside it, into the same
-//! rooms) until SIGINT, SIGTERM or SIGHUP, or until the web listener fails
-//! (then it exits with the reason). The server's log (binds, rooms opened
+//! dictionary and board once, installs the metrics exporter (`/metrics`),
+//! prints `listening on ADDR:PORT` (and, with `--web`, `web page on
+//! http://ADDR:PORT/`), and runs [`boggle_net::server`] (and
+//! [`boggle_net::web`] beside it, into the same rooms) until SIGINT, SIGTERM
+//! or SIGHUP, then stops as the server does (rounds under way finish within
+//! `--stop-grace`; a second signal ends them at once), or until the web
+//! listener fails (then it exits with the reason). The server's log (binds, rooms opened
 //! and closed, refusals, fatal client errors) goes to stderr, filtered by
 //! `RUST_LOG` (warnings only without it; `RUST_LOG=info` shows every event).
 
@@ -294,7 +296,11 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
 /// second signal then ends those rounds at once.
 async fn stopping(hurry: Hurry) {
     stop_signal().await;
-    eprintln!("stopping: no new games; rounds under way finish (a second signal ends them now)");
+    // Said whatever RUST_LOG filters; a closed stderr is no reason to stop otherwise.
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "stopping: no new games; rounds under way finish (a second signal ends them now)"
+    );
     tokio::spawn(async move {
         stop_signal().await;
         hurry.now();

@@ -44,9 +44,25 @@ fn config(password: Option<&str>, limits: Limits) -> ServerConfig {
 
 /// A server with its web side; the TCP and web addresses, and its stop switch.
 async fn start(config: ServerConfig) -> (SocketAddr, SocketAddr, oneshot::Sender<()>) {
+    let (tcp, http, stop, _) = start_with(config, Options::default()).await;
+    (tcp, http, stop)
+}
+
+/// As [`start`], the web side taking `options`; also what ends rounds at
+/// once while the server stops.
+async fn start_with(
+    config: ServerConfig,
+    options: Options,
+) -> (
+    SocketAddr,
+    SocketAddr,
+    oneshot::Sender<()>,
+    crate::server::Hurry,
+) {
     let server = Server::bind("127.0.0.1:0", config).await.expect("binds");
     let tcp = server.local_addr().expect("address");
-    let web = Web::bind("127.0.0.1:0", server.entrance())
+    let hurry = server.hurry();
+    let web = Web::bind_with("127.0.0.1:0", server.entrance(), options)
         .await
         .expect("binds");
     let http = web.local_addr().expect("address");
@@ -55,7 +71,7 @@ async fn start(config: ServerConfig) -> (SocketAddr, SocketAddr, oneshot::Sender
     tokio::spawn(server.run(async move {
         let _ = stopped.await;
     }));
-    (tcp, http, stop)
+    (tcp, http, stop, hurry)
 }
 
 /// A raw HTTP/1.1 response: status, headers (lower-case names), body.
@@ -770,24 +786,11 @@ async fn the_days_leaderboard_is_served_as_json_when_the_server_keeps_one() {
 /// stopping, get their round's results, then a goodbye.
 #[tokio::test]
 async fn health_and_metrics_are_served_and_a_stop_lets_the_round_finish() {
-    let monitor = crate::monitor::install();
-    let server = Server::bind("127.0.0.1:0", config(None, Limits::default()))
-        .await
-        .expect("binds");
-    let hurry = server.hurry();
     let options = Options {
-        monitor: Some(monitor),
+        monitor: Some(crate::monitor::install()),
         ..Options::default()
     };
-    let web = Web::bind_with("127.0.0.1:0", server.entrance(), options)
-        .await
-        .expect("binds");
-    let addr = web.local_addr().expect("address");
-    tokio::spawn(web.run());
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(server.run(async move {
-        let _ = stopped.await;
-    }));
+    let (_, addr, stop, hurry) = start_with(config(None, Limits::default()), options).await;
 
     let health = get(addr, "/healthz").await;
     assert_eq!((health.status, health.body.as_str()), (200, "serving\n"));

@@ -8,7 +8,7 @@
 //! logged by its caller; one past it is held back and counted. The next
 //! line that goes out is preceded by one saying how many were held back,
 //! and when the refusals stop, the server's ticker says it on its own
-//! ([`Refusals::flush`]), so the last line of a flood tells its size.
+//! (`Refusals::flush`), so the last line of a flood tells its size.
 //!
 //! Limits: the lines held back are lost (their count is not); the counter
 //! is exact. Reasons are the error codes sent (`server_full`, `idle`, ...)

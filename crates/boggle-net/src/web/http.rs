@@ -6,13 +6,13 @@
 //! example: an accept loop, the router made into a service per connection
 //! with its addresses as `ConnectInfo`, each connection served by hyper's
 //! HTTP/1 with a timer and a bounded head buffer). Around the router,
-//! tower and tower-http layers ([`layers`]): the security headers on every
+//! tower and tower-http layers (`layers`): the security headers on every
 //! response ([`SECURITY`]), a time limit for each request
 //! ([`REQUEST_TIMEOUT`]), a body limit ([`MAX_BODY`]), the `Host` check (a
 //! page elsewhere reaching a loopback server by DNS rebinding names its own
 //! host: `421`), one request a connection (`Connection: close` on every
 //! response but an upgrade), and the client's address for the handlers
-//! ([`ClientAddr`]: the peer's, or behind a trusted proxy the one the proxy
+//! (`ClientAddr`: the peer's, or behind a trusted proxy the one the proxy
 //! forwarded, through axum-client-ip's extractors).
 //!
 //! Below the router, two things no middleware can see, since they happen

@@ -2,7 +2,7 @@
 //! [`boggle_game::meaning`], as the full screens' and the page's results show
 //! it. An inflected word is shown with the lemma it reaches (`BOXES, a form
 //! of BOX`); a word WordNet lacks says so. [`meaning_lines`] is the one text
-//! both this command and the full screens print.
+//! this command and the full screens' results print.
 
 use std::io::{self, Write};
 
@@ -10,7 +10,7 @@ use clap::Args;
 
 use super::CliError;
 use boggle_game::error::Error;
-use boggle_game::meaning::{Entry, Meanings};
+use boggle_game::meaning::{Meanings, meaning_lines};
 
 /// Flags of `boggle define`.
 #[derive(Debug, Args)]
@@ -49,32 +49,6 @@ fn write_meanings(out: &mut impl Write, meanings: &Meanings, words: &[String]) -
         }
     }
     out.flush()
-}
-
-/// The lines that show `word`'s meaning: for each lemma it reaches, a title
-/// (the word, and the lemma when it is another) and one line a sense, or one
-/// line saying WordNet has no entry.
-pub(crate) fn meaning_lines(word: &str, entries: &[Entry<'_>]) -> Vec<String> {
-    let word = word.to_ascii_uppercase();
-    if entries.is_empty() {
-        return vec![format!("{word}: no entry in WordNet")];
-    }
-    let mut lines = Vec::new();
-    for entry in entries {
-        let lemma = entry.lemma.to_ascii_uppercase();
-        if lemma == word {
-            lines.push(word.clone());
-        } else {
-            lines.push(format!("{word}, a form of {lemma}"));
-        }
-        lines.extend(
-            entry
-                .senses
-                .iter()
-                .map(|sense| format!("  {}: {}", sense.part, sense.definition)),
-        );
-    }
-    lines
 }
 
 #[cfg(test)]

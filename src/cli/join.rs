@@ -12,6 +12,7 @@ use clap::Args;
 use super::serve::DEFAULT_PORT;
 use super::tui::{ColorChoice, use_colour};
 use crate::net::client::{JoinError, JoinOptions, REJOIN_FOR, WELCOME_WITHIN, run_lines};
+use crate::net::screen::Left;
 use crate::net::seat::SeatFile;
 use crate::tui::terminal::TerminalError;
 use crate::tui::ui::Look;
@@ -105,7 +106,7 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
         .build()
         .map_err(CliError::Runtime)?;
     let mut played = runtime.block_on(play(&opts, args.color));
-    let stale = |played: &Option<Result<(), JoinError>>| {
+    let stale = |played: &Option<Result<Left, JoinError>>| {
         matches!(
             played,
             Some(Err(JoinError::Refused {
@@ -121,12 +122,13 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
         forget(opts.seat.as_ref());
         played = runtime.block_on(play(&opts, args.color));
     }
-    // Left on purpose (or the room is over): nothing to take back next time.
-    if matches!(played, Some(Ok(()))) {
+    // Left on purpose between rounds (or the room is over): nothing to take
+    // back next time. Left during a round, the seat file takes it back.
+    if matches!(played, Some(Ok(Left::ForGood))) {
         forget(opts.seat.as_ref());
     }
     let played = match played {
-        Some(played) => played.map_err(|e| at_server(e, &addr)),
+        Some(played) => played.map(|_| ()).map_err(|e| at_server(e, &addr)),
         None => Err(Error::Stopped.into()),
     };
     // tokio reads standard input on a blocking thread that a still-open pipe
@@ -137,7 +139,7 @@ pub fn run(args: &JoinArgs) -> Result<(), CliError> {
 
 /// Plays once: full-screen on a terminal, else in line mode; `None` when
 /// a signal stopped the line mode (the full screen says so itself).
-async fn play(opts: &JoinOptions, color: ColorChoice) -> Option<Result<(), JoinError>> {
+async fn play(opts: &JoinOptions, color: ColorChoice) -> Option<Result<Left, JoinError>> {
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
         let look = Look {
             colour: use_colour(color, std::env::var_os("NO_COLOR")),
@@ -148,7 +150,7 @@ async fn play(opts: &JoinOptions, color: ColorChoice) -> Option<Result<(), JoinE
     let mut out = BufWriter::new(io::stdout().lock());
     // SIGINT, SIGTERM and SIGHUP end it as every mode ends: the shared line, exit 1.
     tokio::select! {
-        played = run_lines(opts, input, &mut out) => Some(played),
+        played = run_lines(opts, input, &mut out) => Some(played.map(|()| Left::ForGood)),
         () = super::serve::stop_signal() => None,
     }
 }

@@ -195,7 +195,7 @@ fn clap_exit(e: &clap::Error, command: &str) -> ExitCode {
             // clap lists what is missing on the lines after the first: name it on the one line.
             let missing = match (e.kind(), e.get(ContextKind::InvalidArg)) {
                 (ErrorKind::MissingRequiredArgument, Some(ContextValue::Strings(args))) => {
-                    format!("{} {}", first.trim_end_matches(':'), args.join(", "))
+                    format!("{}: {}", first.trim_end_matches(':'), args.join(", "))
                 }
                 _ => first.to_string(),
             };

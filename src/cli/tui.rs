@@ -1,6 +1,7 @@
 //! `boggle tui`: the full-screen game's command line. Resolves the rules,
 //! dictionary, board and time limit, checks there is a terminal, runs
-//! [`crate::tui::terminal::run`], and records the finished game.
+//! [`crate::tui::terminal::run`], and records the finished game (today's
+//! board, `--daily`, under a record of its own).
 
 use super::CliError;
 use super::values::{self, LevelArg};
@@ -106,6 +107,7 @@ pub fn run(args: &TuiArgs) -> Result<(), CliError> {
         None => random::from_entropy(),
     };
     let finder = WordFind::with_rules(Arc::clone(&dictionary), rules.clone());
+    let day_number = daily.as_ref().map(|day| day.number);
     let board = match daily
         .map(|day| day.board)
         .or(given_board(&args.game, &rules)?)
@@ -114,6 +116,7 @@ pub fn run(args: &TuiArgs) -> Result<(), CliError> {
         None => roll_board(&finder, &mut rng, args.game.min_points)?,
     };
     let key = record_key(&rules, args.game.dict.path.as_deref(), &dictionary, time);
+    let day_key = daily_key(key.clone());
     let min_points = args.game.min_points;
     // Boards played again: rolled as the first (a --min-points that no board
     // meets falls back to any board rather than end the session).
@@ -125,12 +128,21 @@ pub fn run(args: &TuiArgs) -> Result<(), CliError> {
         .with_level(args.level)
         .with_boards(boards)
         .with_word_list(word_list);
+    if let Some(number) = day_number {
+        app = app.with_daily(number);
+    }
     let look = Look {
         colour: use_colour(args.color, std::env::var_os("NO_COLOR")),
     };
     let mut warnings = Vec::new();
     let result = terminal::run(&mut app, look, |app| {
         if !args.no_record {
+            // Today's board is not an ordinary game of its rules: its own record.
+            let key = if app.daily().is_some() {
+                &day_key
+            } else {
+                &key
+            };
             let (note, warning) = record(key.clone(), app.score());
             app.set_record_note(note);
             warnings.extend(warning);
@@ -180,6 +192,15 @@ fn record_key(
         size: format!("{}x{}", rules.rows, rules.cols),
         dictionary: records::dictionary_label(&name, records::fingerprint(dictionary.words())),
         time: time.map_or("untimed".to_string(), ui::clock),
+    }
+}
+
+/// The record today's board is kept under: its own, beside the ordinary
+/// games of its rules, size, dictionary and time.
+fn daily_key(key: RecordKey) -> RecordKey {
+    RecordKey {
+        preset: "daily".to_string(),
+        ..key
     }
 }
 
@@ -288,6 +309,32 @@ mod tests {
         );
         let super_big = Rules::sized(Preset::Classic, 6, 6);
         assert_eq!(default_time(&super_big), Duration::from_secs(240));
+    }
+
+    #[test]
+    fn todays_board_is_recorded_apart_from_the_ordinary_games() {
+        let cli = Cli::try_parse_from(["boggle", "tui", "--daily"]).expect("valid");
+        let Some(Command::Tui(args)) = cli.command else {
+            panic!("tui parses as the tui command");
+        };
+        assert!(args.daily);
+        let rules = Rules::preset(Preset::Classic);
+        let words = Dictionary::from_words(["cat"]);
+        let key = record_key(&rules, None, &words, Some(default_time(&rules)));
+        let day = daily_key(key.clone());
+        assert_ne!(day, key);
+        assert!(
+            day.describe().starts_with("daily 4x4 "),
+            "{}",
+            day.describe()
+        );
+        let mut saved = Records::default();
+        saved.add_game(day.clone(), 9);
+        assert!(
+            saved.get(&key).is_none(),
+            "not counted in the classic record"
+        );
+        assert_eq!(saved.get(&day).map(|r| (r.played, r.best)), Some((1, 9)));
     }
 
     #[test]

@@ -333,6 +333,22 @@ impl Results {
         })
     }
 
+    /// The words listed, in their order: each player's (scored, then
+    /// cancelled), the shared ones, the best missed. The full screen's Left
+    /// and Right choose among them.
+    pub(crate) fn words(&self) -> Vec<String> {
+        // Each entry begins with its word (`EAT +1`).
+        let word = |entry: &String| entry.split(' ').next().unwrap_or_default().to_string();
+        let mut words = Vec::new();
+        for player in &self.players {
+            words.extend(player.kept.iter().map(word));
+            words.extend(player.cancelled.iter().cloned());
+        }
+        words.extend(self.shared.iter().map(|(w, _)| w.clone()));
+        words.extend(self.missed_words.iter().map(word));
+        words
+    }
+
     /// `results of round 1:` (and `(last round)`).
     pub(crate) fn heading(&self) -> String {
         format!(

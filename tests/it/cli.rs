@@ -333,6 +333,41 @@ fn each_subcommand_states_its_own_default_rules() {
     assert!(game.contains("[default: project4]"), "{game}");
 }
 
+/// README's presets table says which preset each mode opens on; each mode's
+/// `--help` says the same (`tui` opens on `classic`, not on `project4`).
+#[test]
+fn the_readme_names_each_modes_default_rules() {
+    let dir = TempDir::new("cli-readme");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let table = readme
+        .split("| preset | what | default of |")
+        .nth(1)
+        .expect("README's presets table");
+    let mut checked = 0;
+    for row in table.lines().skip(2).take_while(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let preset = cells[1].trim_matches('`');
+        for mode in cells[3].split(", ").filter(|m| !m.is_empty()) {
+            let args: Vec<&str> = match mode.trim_matches('`') {
+                "(console game only)" => continue,
+                "the console game" => vec!["--help"],
+                name => vec![name, "--help"],
+            };
+            let run = run_boggle(dir.path(), &args, b"");
+            let rules = run.stdout.split("--rules").nth(1).unwrap_or_default();
+            let default = rules.split("[default: ").nth(1).unwrap_or_default();
+            assert!(
+                default.starts_with(&format!("{preset}]")),
+                "README: {mode} opens on {preset}; its help: [default: {}",
+                default.lines().next().unwrap_or_default()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "{checked} modes checked");
+}
+
 /// Standard input that cannot be read (a directory) is a read error in every
 /// mode, never "cannot write the output" (issue 13: an implicit conversion
 /// used to call every I/O error a write).
@@ -371,6 +406,13 @@ fn a_missing_argument_is_named() {
         run.stderr
     );
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    // The list is introduced by a colon, as a sentence would have it.
+    let run = common::run_boggle(dir.path(), &["join", "127.0.0.1"], b"");
+    assert_eq!(
+        run.stderr,
+        "boggle: the following required arguments were not provided: --name <NAME> \
+         (see 'boggle join --help')\n"
+    );
 }
 
 /// Issue 46, item 12: help wraps at word boundaries to the terminal's width

@@ -2,7 +2,8 @@
 //! (util-linux `script`) against the real `boggle serve`, with a second
 //! player speaking the protocol from the test: the lobby, a round with the
 //! typed word's path highlighted, leaving mid-round with the command that
-//! takes the seat back, a kill that still restores the terminal, and a
+//! takes the seat back (and the same command run again taking it), a kill
+//! that still restores the terminal, and a
 //! terminal that goes away. Skipped, with a note, where `script` is not
 //! installed (failing under `CI=true`).
 
@@ -100,8 +101,10 @@ fn a_round_on_the_full_screen_traces_the_word_and_leaving_says_how_to_rejoin() {
     );
     pty.send(b"\x7f\x7f\x7feat\r");
     pty.wait_for("EAT");
-    // Ctrl-C leaves at once (Esc on an empty word asks first).
-    pty.send(b"\x03");
+    // Esc on an empty word asks, a second Esc leaves.
+    pty.send(b"\x1b");
+    pty.wait_for("leave");
+    pty.send(b"\x1b");
     let (status, output) = pty.finish();
     assert!(status.success(), "{status:?}");
     let text = String::from_utf8_lossy(&output);
@@ -122,6 +125,39 @@ fn a_round_on_the_full_screen_traces_the_word_and_leaving_says_how_to_rejoin() {
             .all(|c| c.is_ascii_hexdigit()),
         "the token and nothing after it: {line:?}"
     );
+    // And "the same boggle join again here" does: the seat and its word come back.
+    takes_the_seat_back(&dir, room.addr);
+}
+
+/// Runs the same `boggle join ADDR --name ann` again in `dir` (line mode,
+/// no token given) and waits until it has ann's seat back with EAT.
+fn takes_the_seat_back(dir: &TempDir, addr: SocketAddr) {
+    use std::io::Read;
+    use std::process::Stdio;
+    let binary = env!("CARGO_BIN_EXE_boggle");
+    let mut back = Command::new(binary)
+        .args(["join", &addr.to_string(), "--name", "ann"])
+        .env("XDG_STATE_HOME", dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("boggle join starts");
+    let mut out = back.stdout.take().expect("piped");
+    let mut seen = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while !contains(&seen, b"found before: EAT +1") {
+        let n = out.read(&mut chunk).expect("reads");
+        if n == 0 {
+            let _ = back.wait();
+            let mut err = String::new();
+            let _ = back.stderr.take().map(|mut e| e.read_to_string(&mut err));
+            panic!("no seat back: {}{err}", String::from_utf8_lossy(&seen));
+        }
+        seen.extend_from_slice(&chunk[..n]);
+    }
+    let _ = back.kill();
+    let _ = back.wait();
 }
 
 #[cfg(target_os = "linux")]
@@ -169,9 +205,7 @@ fn a_terminal_that_goes_away_ends_the_client() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_killed_full_screen_player_takes_the_seat_back_by_joining_again() {
-    use std::io::Read;
     use std::os::unix::fs::PermissionsExt;
-    use std::process::Stdio;
     let dir = TempDir::new("net-pty-kill9");
     let room = Room::open();
     let Some(mut pty) = room.join(&dir) else {
@@ -200,24 +234,5 @@ fn a_killed_full_screen_player_takes_the_seat_back_by_joining_again() {
         .permissions()
         .mode();
     assert_eq!(mode & 0o777, 0o600, "readable by its user only");
-    let binary = env!("CARGO_BIN_EXE_boggle");
-    let addr = room.addr.to_string();
-    let mut back = Command::new(binary)
-        .args(["join", &addr, "--name", "ann"])
-        .env("XDG_STATE_HOME", dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("boggle join starts");
-    let mut out = back.stdout.take().expect("piped");
-    let mut seen = Vec::new();
-    let mut chunk = [0u8; 4096];
-    while !contains(&seen, b"found before: EAT +1") {
-        let n = out.read(&mut chunk).expect("reads");
-        assert!(n > 0, "{}", String::from_utf8_lossy(&seen));
-        seen.extend_from_slice(&chunk[..n]);
-    }
-    let _ = back.kill();
-    let _ = back.wait();
+    takes_the_seat_back(&dir, room.addr);
 }

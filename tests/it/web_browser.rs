@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use crate::browser::{
     GUARD, Killed, axe_clean, browser, doc_screenshot, js, line_after, lines_of, no_page_errors,
-    phone_and_desk, screenshot, visible, wait_js, web_server,
+    phone_and_desk, play_link, screenshot, type_word, visible, wait_js, web_server,
 };
 
 use fantoccini::actions::{InputSource, PointerAction, TouchActions};
@@ -135,22 +135,6 @@ async fn join(client: &Client, web: &str, name: &str) {
         .await
         .expect("typed");
     visible(client, "lobby").await;
-}
-
-/// Types `word` and Enter, and waits for its verdict.
-async fn type_word(client: &Client, word: &str) {
-    let input = client.find(Locator::Id("word")).await.expect("word field");
-    input
-        .send_keys(&format!("{word}\u{E007}"))
-        .await
-        .expect("typed");
-    let upper = word.to_ascii_uppercase();
-    wait_js(
-        client,
-        &format!("return !!document.querySelector('#verdicts li[data-word=\"{upper}\"]');"),
-        &format!("the verdict on {upper}"),
-    )
-    .await;
 }
 
 /// Traces cells by touch: down on the first, dragged across the rest, up.
@@ -585,10 +569,7 @@ async fn solo_daily_and_board_links_play_at_once() {
     .await;
 
     // A board link plays that board solo, at once; a word built by taps.
-    phone
-        .goto(&format!("{web}?board={BOARD}"))
-        .await
-        .expect("page loads");
+    play_link(&phone, &format!("{web}?board={BOARD}")).await;
     visible(&phone, "round").await;
     assert_eq!(faces(&phone).await, BOARD);
     for i in [0, 5, 9] {
@@ -690,10 +671,7 @@ async fn solo_daily_and_board_links_play_at_once() {
 
     // The trace is bounded: a 5x5 board of one letter answers at once.
     for board in ["AAAAAAAAAAAAAAAAAAAAAAAAA", "AAAAAAAAAAAABAAAAAAAAAAAA"] {
-        phone
-            .goto(&format!("{web}?board={board}&size=5x5"))
-            .await
-            .expect("page loads");
+        play_link(&phone, &format!("{web}?board={board}&size=5x5")).await;
         visible(&phone, "round").await;
         let took = js(
             &phone,

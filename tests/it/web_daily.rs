@@ -1,21 +1,320 @@
-//! Today's board as the server keeps it for a browser's seat, in headless
-//! Chromium: the first opening is the scored attempt; opening it again
-//! (home, then the board again, with the page's own record of the day gone)
-//! is practice, and the page shows the first result, because the server
-//! says so; a second browser playing under the same name is listed apart
-//! (`NAME (2)`), and its page says so. Screenshots in
-//! `target/web-screenshots/` (`daily-again`, `daily-same-name`).
-//!
-//! Without a browser the test skips with a reason, unless `CI=true`.
+//! Today's board as the page keeps it, in a real browser (the server binary
+//! with `--web` on loopback, headless Chromium at 360 and 1280 px): the
+//! first open of the day is the day's try (left mid-round, it keeps what
+//! was found, and a second try is practice); the header names the day's
+//! number; the results show the share text of the first try, ending with
+//! the link to the day's board on this server, and the statistics kept in
+//! `localStorage` (games, the current and best streak, points per game,
+//! the days kept before the statistics taken in); a link carries the
+//! statistics to another browser, which adds them when asked; the share
+//! link opens today's board. The server keeps the day's attempt against the
+//! player's seat too: reopened with the page's own record gone, the day is
+//! practice and the page shows the first result because the server says so;
+//! a second browser playing under the same name is listed apart (`NAME
+//! (2)`), and its page says so. Screenshots go to docs/screenshots/ with
+//! `BOGGLE_DOC_SCREENSHOTS=1` (and to `target/web-screenshots/`). Without a
+//! browser the test skips with a reason, unless `CI=true`.
+
+use std::process::Command;
 
 use fantoccini::Client;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::browser::{
-    browser, js, no_page_errors, phone_and_desk, screenshot, visible, wait_js, web_server,
+    axe_clean, browser, click, doc_screenshot, js, no_page_errors, phone_and_desk, screenshot,
+    type_word, visible, wait_js, web_server,
 };
 use crate::common::cannot_run;
 use crate::net_store::todays_words;
+
+/// Today's number and board (row-major faces) as `boggle daily` prints them.
+fn today() -> (u64, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_boggle"))
+        .arg("daily")
+        .output()
+        .expect("boggle daily runs");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let number = text
+        .strip_prefix("Daily board #")
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the day's number");
+    let board = text
+        .lines()
+        .skip(1)
+        .flat_map(str::split_whitespace)
+        .map(str::to_ascii_uppercase)
+        .collect();
+    (number, board)
+}
+
+/// The longest word of a board under classic rules, as `boggle solve` lists them.
+fn longest_word(faces: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_boggle"))
+        .args([
+            "solve",
+            "--rules",
+            "classic",
+            "--board",
+            &faces.replace("QU", "Qu"),
+        ])
+        .output()
+        .expect("boggle solve runs");
+    String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .filter(|line| !line.starts_with("Score"))
+        .max_by_key(|word| word.len())
+        .expect("a word on the day's board")
+        .to_string()
+}
+
+async fn text(client: &Client, id: &str) -> Value {
+    js(
+        client,
+        &format!("return document.getElementById({}).textContent;", json!(id)),
+    )
+    .await
+}
+
+/// The statistics shown after the day's board: played, streak, best, and
+/// the chart's rows (range, count, whether today's).
+async fn stats(client: &Client) -> Value {
+    js(
+        client,
+        "return [['stat-played', 'stat-streak', 'stat-best'].map(id => Number(document.getElementById(id).textContent)), \
+           Array.from(document.querySelectorAll('#stat-chart li')).map(li => \
+             [li.querySelector('.range').textContent, Number(li.querySelector('.count').textContent), \
+              li.classList.contains('today')])];",
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
+    let (chromium, driver) = match browser() {
+        Ok(found) => found,
+        Err(why) => return cannot_run(&format!("no browser: {why}")),
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (_server, web) = web_server(dir.path(), &[]);
+    let Some((_driver, phone, desk)) = phone_and_desk(&chromium, &driver).await else {
+        return;
+    };
+    let (number, board) = today();
+    let word = longest_word(&board);
+
+    // Two days before today kept by this page, a third by the page before
+    // the statistics (a key of its own, by date).
+    phone.goto(&web).await.expect("page loads");
+    js(
+        &phone,
+        &format!(
+            "localStorage.clear(); \
+             localStorage.setItem('boggle.days', JSON.stringify({{ \
+               {two}: {{ points: 12, words: 6, longest: 5 }}, \
+               {one}: {{ points: 25, words: 11, longest: 7 }} }})); \
+             const date = new Date(Date.UTC(2026, 0, 1) + ({three} - 1) * 864e5).toISOString().slice(0, 10); \
+             localStorage.setItem('boggle.daily.' + date, JSON.stringify({{ points: 3, words: 2, longest: 4 }})); \
+             return true;",
+            two = number - 2,
+            one = number - 1,
+            three = number - 3,
+        ),
+    )
+    .await;
+    phone.goto(&web).await.expect("page loads");
+    wait_js(
+        &phone,
+        "return document.getElementById('daily-stats').textContent === \
+           'You: 3 games, a streak of 3 (best 3).';",
+        "the statistics on the home screen",
+    )
+    .await;
+    assert_eq!(
+        js(&phone, "return Object.keys(localStorage).sort();").await,
+        json!(["boggle.days"]),
+        "the day kept by date taken into the statistics"
+    );
+
+    // The first open of today's board is the day's try; its header names the day.
+    click(&phone, "daily-button").await;
+    visible(&phone, "round").await;
+    wait_js(
+        &phone,
+        &format!(
+            "return document.getElementById('who').textContent === 'Player · today\\'s board #{number} · classic';"
+        ),
+        "the day's number in the header",
+    )
+    .await;
+    type_word(&phone, &word).await;
+    let upper = word.to_ascii_uppercase();
+    wait_js(
+        &phone,
+        &format!("return !!document.querySelector('#verdicts li[data-word=\"{upper}\"][data-accepted=\"true\"]');"),
+        "the longest word accepted",
+    )
+    .await;
+    let points = js(
+        &phone,
+        &format!("return Number(document.querySelector('#verdicts li[data-word=\"{upper}\"]').dataset.points);"),
+    )
+    .await;
+    let points = points.as_u64().expect("points");
+    // Going home mid-round is asked, and ends the try with what it found.
+    click(&phone, "home-link").await;
+    wait_js(
+        &phone,
+        "return document.getElementById('leave').open;",
+        "asked before leaving",
+    )
+    .await;
+    assert_eq!(
+        text(&phone, "leave-note").await,
+        json!("Your try at today's board ends here, with the words found so far.")
+    );
+    click(&phone, "leave-go").await;
+    visible(&phone, "home").await;
+    let plural = |n: u64, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+    wait_js(
+        &phone,
+        &format!(
+            "return document.getElementById('daily-note').textContent === \
+               \"You played today's board ({}): a new try is practice.\";",
+            plural(points, "point")
+        ),
+        "the home screen says the day was played",
+    )
+    .await;
+    axe_clean(&phone, "home after today's try").await;
+
+    // A second try is practice: the results share the first.
+    click(&phone, "daily-button").await;
+    visible(&phone, "round").await;
+    click(&phone, "done").await;
+    visible(&phone, "results").await;
+    let share = format!(
+        "Boggle #{number}: {}, 1 word, longest {} letters\n{web}?daily={number}",
+        plural(points, "point"),
+        word.len()
+    );
+    wait_js(
+        &phone,
+        &format!(
+            "return document.getElementById('share').textContent === {};",
+            json!(share)
+        ),
+        "the first try's share text, ending with the day's link",
+    )
+    .await;
+    assert_eq!(
+        text(&phone, "daily-status").await,
+        json!(
+            "You played today's board already: this try was practice, and your first try is the one shared."
+        )
+    );
+    let range = match points {
+        0..=4 => "0–4",
+        5..=9 => "5–9",
+        _ => "10–19",
+    };
+    let chart = [
+        ("0–4", 1),
+        ("5–9", 0),
+        ("10–19", 1),
+        ("20–29", 1),
+        ("30–49", 0),
+        ("50+", 0),
+    ]
+    .map(|(r, n)| json!([r, n + u64::from(r == range), r == range]));
+    assert_eq!(stats(&phone).await, json!([[4, 4, 4], chart]));
+    doc_screenshot(&phone, "daily-stats-360").await;
+    axe_clean(&phone, "the day's statistics").await;
+
+    // The statistics travel as a link: another browser adds them when asked.
+    js(
+        &phone,
+        "navigator.clipboard.writeText = async (t) => { window.copied = t; }; \
+         document.getElementById('stats-copy').click(); return true;",
+    )
+    .await;
+    wait_js(
+        &phone,
+        "return typeof window.copied === 'string';",
+        "the statistics' link copied",
+    )
+    .await;
+    let link = js(&phone, "return window.copied;").await;
+    let link = link.as_str().expect("a link").to_string();
+    assert!(link.starts_with(&format!("{web}#stats=")), "{link}");
+    // The player's seat goes with them, so the server counts one try for both browsers.
+    let player = js(
+        &phone,
+        "return JSON.parse(localStorage.getItem('boggle.player'));",
+    )
+    .await;
+    let player = player.as_str().expect("the player's token").to_string();
+    assert!(link.ends_with(&format!("&player={player}")), "{link}");
+    desk.goto(&link).await.expect("page loads");
+    visible(&desk, "link-card").await;
+    assert_eq!(
+        text(&desk, "link-title").await,
+        json!("Statistics from another browser")
+    );
+    doc_screenshot(&desk, "stats-link-1280").await;
+    axe_clean(&desk, "statistics offered by a link").await;
+    click(&desk, "link-play").await;
+    wait_js(
+        &desk,
+        "return document.getElementById('status').textContent === '4 games added to your statistics' && \
+           document.getElementById('daily-stats').textContent === 'You: 4 games, a streak of 4 (best 4).';",
+        "the statistics added",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &desk,
+            "return JSON.parse(localStorage.getItem('boggle.player'));"
+        )
+        .await,
+        json!(player),
+        "the seat taken where this browser had none"
+    );
+
+    // The share text's link opens today's board on this server.
+    desk.goto(&format!("{web}?daily={number}"))
+        .await
+        .expect("page loads");
+    visible(&desk, "link-card").await;
+    assert_eq!(
+        text(&desk, "link-title").await,
+        json!(format!("Today's board #{number}"))
+    );
+    click(&desk, "link-play").await;
+    visible(&desk, "round").await;
+    click(&desk, "done").await;
+    visible(&desk, "results").await;
+    wait_js(
+        &desk,
+        "return document.querySelectorAll('#stat-chart li').length === 6;",
+        "the statistics shown",
+    )
+    .await;
+    // The day was carried: this browser's try is practice, sharing the first.
+    assert_eq!(text(&desk, "share").await, json!(share));
+    assert!(
+        text(&desk, "daily-status")
+            .await
+            .as_str()
+            .is_some_and(|s| s.contains("this try was practice")),
+        "practice in the second browser"
+    );
+    doc_screenshot(&desk, "daily-stats-1280").await;
+    axe_clean(&desk, "the day's statistics").await;
+    no_page_errors(&phone, "today's board").await;
+    no_page_errors(&desk, "today's board").await;
+}
 
 /// Opens today's board from home as `name`, plays `word` if any, and ends the round.
 async fn play_today(client: &Client, web: &str, name: &str, word: Option<&str>) {
@@ -69,13 +368,13 @@ async fn play_today(client: &Client, web: &str, name: &str, word: Option<&str>) 
     .await;
 }
 
-async fn text(client: &Client, id: &str) -> String {
-    let value = js(
-        client,
-        &format!("return document.getElementById('{id}').textContent;"),
-    )
-    .await;
-    value.as_str().unwrap_or_default().to_string()
+/// An element's text as a string.
+async fn string(client: &Client, id: &str) -> String {
+    text(client, id)
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// The leaderboard's rows on the results: (name, points, marked as mine).
@@ -110,28 +409,26 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
 
     // The first opening: scored.
     play_today(&desk, &web, "bob", Some(small)).await;
-    let first = text(&desk, "share").await;
-    assert!(!first.contains("practice"), "{first}");
+    let first = string(&desk, "share").await;
+    assert_eq!(
+        string(&desk, "daily-status").await,
+        "",
+        "scored, nothing to say"
+    );
     let points = rows(&desk).await[0][1].clone();
     assert_eq!(rows(&desk).await, json!([["bob", points, true]]));
 
     // The page forgets its record of the day; the server still knows the seat.
     js(
         &desk,
-        "for (const k of Object.keys(localStorage)) if (k.startsWith('boggle.daily.')) localStorage.removeItem(k); \
-         return true;",
+        "localStorage.removeItem('boggle.days'); return true;",
     )
     .await;
     play_today(&desk, &web, "bob", Some(best)).await;
-    let again = text(&desk, "share").await;
-    assert!(again.contains("practice"), "{again}");
-    assert_eq!(
-        again.lines().next(),
-        first.lines().next(),
-        "the share text is the first try's"
-    );
+    let again = string(&desk, "share").await;
+    assert_eq!(again, first, "the share text is the first try's");
     assert!(
-        text(&desk, "daily-status")
+        string(&desk, "daily-status")
             .await
             .contains("this try was practice"),
         "the page says so"
@@ -145,10 +442,10 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
 
     // Another browser, another seat, the same name: kept, listed apart.
     play_today(&phone, &web, "Bob", Some(best)).await;
-    let status = text(&phone, "daily-status").await;
+    let status = string(&phone, "daily-status").await;
     assert_eq!(
         status,
-        "Another player is listed as Bob today: you are listed as Bob (2). "
+        "Another player is listed as Bob today: you are listed as Bob (2)."
     );
     wait_js(
         &phone,

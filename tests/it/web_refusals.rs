@@ -25,8 +25,8 @@ use fantoccini::{Client, Locator};
 use serde_json::json;
 
 use crate::browser::{
-    GUARD, Killed, browser, js, no_page_errors, phone_and_desk, screenshot, visible, wait_js,
-    web_server,
+    GUARD, Killed, browser, js, no_page_errors, phone_and_desk, play_link, screenshot, visible,
+    wait_js, web_server, words_file,
 };
 use crate::common::cannot_run;
 
@@ -36,10 +36,8 @@ const WORDS: &str = "eat\nbat\nben\nnag\n";
 
 /// `boggle serve --web` on loopback with `args`, on [`BOARD`] and [`WORDS`]; its page's address.
 fn server(dir: &std::path::Path, args: &[&str]) -> (Killed, String) {
-    let dict = dir.join("words.txt");
-    std::fs::write(&dict, WORDS).expect("dictionary written");
-    let dict = dict.to_str().expect("a UTF-8 path");
-    web_server(dir, &[&["--board", BOARD, "--dict", dict], args].concat())
+    let dict = words_file(dir, WORDS);
+    web_server(dir, &[&["--board", BOARD, "--dict", &dict], args].concat())
 }
 
 /// Opens a room's link and joins it as `name` with `password`, as a
@@ -376,10 +374,7 @@ async fn a_bad_board_or_a_flood_of_words_is_told() {
     let dir = tempfile::tempdir().expect("temp dir");
     let (_server, web) = server(dir.path(), &["--time", "600"]);
 
-    phone
-        .goto(&format!("{web}?board=CAT"))
-        .await
-        .expect("page loads");
+    play_link(&phone, &format!("{web}?board=CAT")).await;
     says(
         &phone,
         "bad_message",
@@ -393,10 +388,7 @@ async fn a_bad_board_or_a_flood_of_words_is_told() {
         json!(""),
         "a reload does not try the bad link again"
     );
-    phone
-        .goto(&format!("{web}?board=ABCD&size=9x9"))
-        .await
-        .expect("page loads");
+    play_link(&phone, &format!("{web}?board=ABCD&size=9x9")).await;
     says(
         &phone,
         "bad_message-size",
@@ -408,9 +400,7 @@ async fn a_bad_board_or_a_flood_of_words_is_told() {
 
     // 60 words at once: the first 40 (the burst) are played, the rest are
     // refused by name and shown as not played.
-    desk.goto(&format!("{web}?board={BOARD}"))
-        .await
-        .expect("page loads");
+    play_link(&desk, &format!("{web}?board={BOARD}")).await;
     visible(&desk, "round").await;
     let flood = |n: usize| {
         format!(

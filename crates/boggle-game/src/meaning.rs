@@ -270,6 +270,33 @@ impl Meanings {
     }
 }
 
+/// The lines that show `word`'s meaning in a terminal (`boggle define`, the
+/// results of `tui` and `join`): for each lemma it reaches, a title (the
+/// word, and the lemma when it is another: `BOXES, a form of BOX`) and one
+/// line a sense (`  noun: ...`), or one line saying WordNet has no entry.
+pub fn meaning_lines(word: &str, entries: &[Entry<'_>]) -> Vec<String> {
+    let word = word.to_ascii_uppercase();
+    if entries.is_empty() {
+        return vec![format!("{word}: no entry in WordNet")];
+    }
+    let mut lines = Vec::new();
+    for entry in entries {
+        let lemma = entry.lemma.to_ascii_uppercase();
+        if lemma == word {
+            lines.push(word.clone());
+        } else {
+            lines.push(format!("{word}, a form of {lemma}"));
+        }
+        lines.extend(
+            entry
+                .senses
+                .iter()
+                .map(|sense| format!("  {}: {}", sense.part, sense.definition)),
+        );
+    }
+    lines
+}
+
 /// The lemma of a lemma line (`L<TAB>lemma<TAB>...`).
 fn lemma_of(line: &str) -> &str {
     line.split('\t').nth(1).unwrap_or_default()

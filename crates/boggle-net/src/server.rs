@@ -406,6 +406,11 @@ impl Entrance {
         self.0.refusals.note(reason, Instant::now())
     }
 
+    /// The rooms' settings (rules, round length), which the page names before joining.
+    pub fn room_config(&self) -> &crate::room::RoomConfig {
+        &self.0.config.room
+    }
+
     /// Whether a `hello` must carry a password (the page asks for one only then).
     pub fn has_password(&self) -> bool {
         self.0.config.password.is_some()

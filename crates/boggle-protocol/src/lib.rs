@@ -11,12 +11,14 @@
 //! - [`connection`]: the framing on a stream: whole lines under a cap,
 //!   each written within a time limit.
 //! - [`bucket`]: the token bucket rates are measured with.
+//! - [`meaning`]: what a word means, as the web side answers the page.
 //!
 //! The wire format is docs/protocol.md's, one JSON object per line.
 
 pub mod bucket;
 pub mod codec;
 pub mod connection;
+pub mod meaning;
 pub mod message;
 pub mod names;
 #[cfg(test)]

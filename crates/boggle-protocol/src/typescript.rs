@@ -4,7 +4,8 @@
 //! against two generated files there:
 //!
 //! - `messages.d.ts`: every message and record as ts-rs declares it from the
-//!   serde attributes (so from the wire format), types only, never served;
+//!   serde attributes (so from the wire format), and the web side's answer
+//!   to `GET /meaning`, types only, never served;
 //! - `protocol.js`: the values the page needs at run time: the version, the
 //!   caps on names and words, and for every error code whether it is fatal
 //!   ([`ErrorCode::is_fatal`]), as a record the compiler checks is complete.
@@ -21,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use ts_rs::{Config, TS};
 
+use crate::meaning::{Meaning, MeaningEntry, PartOfSpeech, Sense};
 use crate::message::{
     ClientMsg, DailyStatus, DayScore, Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_NAME,
     MAX_ROOM, MAX_WORD, Moves, PlayerResult, ServerMsg, SharedWord, Solo, VERSION, WordPoints,
@@ -64,6 +66,10 @@ fn messages() -> String {
         declare::<DailyStatus>(&cfg),
         declare::<DayScore>(&cfg),
         declare::<ServerMsg>(&cfg),
+        declare::<PartOfSpeech>(&cfg),
+        declare::<Sense>(&cfg),
+        declare::<MeaningEntry>(&cfg),
+        declare::<Meaning>(&cfg),
     ];
     // ts-rs ends each field's line with a space.
     let text: Vec<&str> = decls

@@ -1,7 +1,8 @@
 //! What `boggle join`'s full screen shows and what each [`Input`] does to
 //! it, with no terminal, socket or clock: the lobby (who is in, who is
 //! ready), the round (the board, the typed word, the time left, each
-//! verdict) and the results. The time left is the server's, as of the
+//! verdict), the results (a word chosen with Left and Right, its path on
+//! the board, its meaning on `d`) and the help (`?`). The time left is the server's, as of the
 //! round's `round_start`, less the ticks since (so tests inject time). What
 //! to send the server is handed back from [`Screen::handle`]; how the screen
 //! ends is kept until the driver takes it ([`Screen::take_end`]).
@@ -15,9 +16,10 @@ use crate::tui::terminal::{Code, Key};
 use boggle_engine::path::trace;
 use boggle_game::face::Face;
 use boggle_game::game_board::GameBoard;
+use boggle_game::meaning::{Meanings, meaning_lines};
 use boggle_game::rules::MoveRule;
 use boggle_protocol::names::clean;
-use boggle_protocol::{ClientMsg, LobbyPlayer, MAX_WORD, Moves, ServerMsg, WordPoints};
+use boggle_protocol::{ClientMsg, Duplicates, LobbyPlayer, MAX_WORD, Moves, ServerMsg, WordPoints};
 
 /// One thing that happens to the screen.
 #[derive(Debug)]
@@ -44,7 +46,9 @@ pub(crate) enum View {
 /// The prompt while a round is on.
 const ROUND_STATUS: &str = "type a word, Enter to play it; Enter twice: done   Ctrl-C: quit";
 /// The prompt in the lobby.
-const LOBBY_STATUS: &str = "Enter: ready   q: quit";
+const LOBBY_STATUS: &str = "Enter: ready   ?: help   q: quit";
+/// The prompt on the results.
+const RESULTS_STATUS: &str = "Enter: ready  ←→ d: a word's meaning  ↑↓: scroll  q: quit";
 /// What the lobby and the results say where the seat's token is kept.
 pub(crate) const SEAT_NOTE: &str =
     "your seat is kept: if this window closes, run the same boggle join again to take it back";
@@ -60,6 +64,12 @@ pub(crate) struct Screen {
     pub(super) lobby: Vec<LobbyPlayer>,
     pub(super) min_players: usize,
     pub(super) round: u32,
+    /// The room's rules as the welcome names them (`classic`).
+    pub(super) rules_name: String,
+    /// Whether the room cancels shared words.
+    pub(super) duplicates: Duplicates,
+    /// The rounds the room plays, if it stops.
+    pub(super) rounds: Option<u32>,
     /// The room's move rule, for the live trace.
     pub(super) moves: MoveRule,
     /// The round's board; `None` before the first round or when the server's
@@ -74,6 +84,13 @@ pub(crate) struct Screen {
     pub(super) results: Option<Results>,
     /// How far the results are scrolled, in lines (the drawing keeps it in range).
     pub(super) scroll: usize,
+    /// The word of the results chosen (Left, Right), in [`Results::words`]' order.
+    pub(super) selected: Option<usize>,
+    /// The next drawing scrolls the results to the chosen word.
+    pub(super) follow: bool,
+    /// A box over the screen (the help, a word's meaning), its title and
+    /// lines, until the next key.
+    pub(super) overlay: Option<(String, Vec<String>)>,
     pub(super) ready: bool,
     /// The room's last round is over.
     pub(super) last: bool,
@@ -104,6 +121,9 @@ impl Screen {
             lobby: Vec::new(),
             min_players: 1,
             round: 0,
+            rules_name: String::new(),
+            duplicates: Duplicates::Cancel,
+            rounds: None,
             moves: MoveRule::EightNeighbours,
             board: None,
             left: None,
@@ -112,6 +132,9 @@ impl Screen {
             score: 0,
             results: None,
             scroll: 0,
+            selected: None,
+            follow: false,
+            overlay: None,
             ready: false,
             last: false,
             status: LOBBY_STATUS.into(),
@@ -152,9 +175,11 @@ impl Screen {
         }
     }
 
-    /// Keeps the results' scrolling within what there is to see (the drawing knows).
-    pub(crate) fn clamp_scroll(&mut self, max: usize) {
-        self.scroll = self.scroll.min(max);
+    /// Takes the results' scrolling as drawn (`shown`, within `max`: the
+    /// drawing knows what there is to see and where the chosen word is).
+    pub(crate) fn drawn(&mut self, max: usize, shown: usize) {
+        self.scroll = shown.min(max);
+        self.follow = false;
     }
 
     /// The command that takes this seat back, once the server has given one.
@@ -194,12 +219,54 @@ impl Screen {
         running.then_some(self.token.as_deref()).flatten()
     }
 
-    /// The cells of the typed word's path on the board, while playing.
+    /// The cells of the typed word's path on the board while playing, of
+    /// the chosen word's on the results.
     pub(crate) fn path(&self) -> Vec<usize> {
-        match (&self.board, self.view) {
-            (Some(board), View::Round) => trace(board, self.moves, &self.typed).unwrap_or_default(),
+        let word = match self.view {
+            View::Round => Some(self.typed.clone()),
+            View::Results => self.chosen(),
+            View::Lobby => None,
+        };
+        match (&self.board, word) {
+            (Some(board), Some(word)) => trace(board, self.moves, &word).unwrap_or_default(),
             _ => Vec::new(),
         }
+    }
+
+    /// The word of the results chosen with Left and Right.
+    pub(crate) fn chosen(&self) -> Option<String> {
+        let results = self.results.as_ref()?;
+        results.words().get(self.selected?).cloned()
+    }
+
+    /// Chooses the word of the results before (`-1`) or after (`1`) the
+    /// chosen one, the first (or the last) if none is.
+    fn choose(&mut self, by: isize) {
+        let Some(results) = &self.results else {
+            return;
+        };
+        let last = results.words().len().checked_sub(1);
+        self.selected = match (self.selected, last) {
+            (_, None) => None,
+            (None, Some(last)) => Some(if by < 0 { last } else { 0 }),
+            (Some(at), Some(last)) => Some(at.saturating_add_signed(by).min(last)),
+        };
+        self.follow = true;
+    }
+
+    /// Shows what the chosen word means (the first word if none is chosen).
+    fn define(&mut self) {
+        if self.selected.is_none() {
+            self.choose(1);
+        }
+        let Some(word) = self.chosen() else {
+            return;
+        };
+        let lines = match Meanings::embedded() {
+            Ok(meanings) => meaning_lines(&word, &meanings.define(&word)),
+            Err(e) => vec![format!("{word}: {e}")],
+        };
+        self.overlay = Some((" WordNet 3.1 ".into(), lines));
     }
 
     fn finish(&mut self, end: Result<(), JoinError>) {
@@ -254,8 +321,13 @@ impl Screen {
                 rules,
                 token,
                 moves,
+                rounds,
+                duplicates,
                 ..
             } => {
+                self.rules_name = clean(&rules);
+                self.rounds = rounds;
+                self.duplicates = duplicates;
                 self.title = format!(
                     "{} in room {} ({})",
                     clean(&name),
@@ -352,6 +424,7 @@ impl Screen {
         self.view = View::Results;
         self.results = results;
         self.scroll = 0;
+        self.selected = None;
         self.last = last;
         self.left = None;
         self.typed.clear();
@@ -360,7 +433,7 @@ impl Screen {
         self.status = if last {
             "the room's last round is over   q: quit".into()
         } else {
-            "Enter: ready for the next round   ↑↓: scroll   q: quit".into()
+            RESULTS_STATUS.into()
         };
     }
 
@@ -372,6 +445,10 @@ impl Screen {
             return self.ctrl_key(key.code);
         }
         if self.view == View::Results && self.results_for < GRACE {
+            return None;
+        }
+        // A box over the screen goes with the next key, which does nothing else.
+        if self.overlay.take().is_some() {
             return None;
         }
         let asked = self.confirm.take();
@@ -398,6 +475,12 @@ impl Screen {
                 return Some(ClientMsg::Ready);
             }
             Code::Char('q' | 'Q') if self.view != View::Round => self.finish(Ok(())),
+            Code::Char('?') | Code::F(1) => {
+                self.overlay = Some((" Help ".into(), self.help_lines()));
+            }
+            Code::Left if self.view == View::Results => self.choose(-1),
+            Code::Right if self.view == View::Results => self.choose(1),
+            Code::Char('d' | 'D') if self.view == View::Results => self.define(),
             Code::Up | Code::PageUp | Code::Home | Code::Down | Code::PageDown | Code::End
                 if self.view == View::Results =>
             {

@@ -11,6 +11,7 @@
 //! from elsewhere, alone on its line.
 
 pub(crate) mod app;
+mod help;
 pub(crate) mod ui;
 
 use std::io::{self, Write};
@@ -26,10 +27,20 @@ use crate::tui::terminal::{FullScreen, Key, run_screen};
 use crate::tui::ui::Look;
 use boggle_protocol::names::clean;
 
+/// How the player left the full screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Left {
+    /// With nothing to come back to: between rounds, or the room is over.
+    ForGood,
+    /// While a round was on: the server holds the seat, and its token is
+    /// kept for the same `boggle join` to take it back.
+    RoundOn,
+}
+
 /// Plays full-screen until the player quits (Esc twice, `q`, Ctrl-C), the room's last
 /// round is over, or the server goes. Leaving while a round is on prints, once
 /// the terminal is back, the command that rejoins it.
-pub async fn run(opts: &JoinOptions, look: Look) -> Result<(), JoinError> {
+pub async fn run(opts: &JoinOptions, look: Look) -> Result<Left, JoinError> {
     let link = Link::connect(opts).await?;
     let mut client = Client {
         screen: Screen::joining(format!("boggle join {}", clean(&opts.addr)), opts),
@@ -49,15 +60,24 @@ pub async fn run(opts: &JoinOptions, look: Look) -> Result<(), JoinError> {
             seat.path().display()
         );
     }
-    if let Some(token) = client.screen.rejoinable() {
-        // The command alone on its line, to copy whole.
-        let _ = writeln!(
-            err,
-            "to rejoin this round: the same boggle join again here, or elsewhere:\n{}",
-            rejoin_command(opts, token)
-        );
-    }
-    played?
+    let Some(token) = client.screen.rejoinable() else {
+        played??;
+        return Ok(Left::ForGood);
+    };
+    // The command alone on its line, to copy whole; with a seat file the
+    // same command takes the seat back (the file is kept for it).
+    let here = if opts.seat.is_some() {
+        " the same boggle join again here, or elsewhere:"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        err,
+        "to rejoin this round:{here}\n{}",
+        rejoin_command(opts, token)
+    );
+    played??;
+    Ok(Left::RoundOn)
 }
 
 /// The screen and its link, as the terminal driver runs them.
@@ -103,8 +123,8 @@ impl FullScreen for Client {
     type End = Result<(), JoinError>;
 
     fn draw(&mut self, frame: &mut Frame) {
-        let most = ui::draw(frame, &self.screen, self.look);
-        self.screen.clamp_scroll(most);
+        let (most, shown) = ui::draw(frame, &self.screen, self.look);
+        self.screen.drawn(most, shown);
     }
 
     fn key(&mut self, key: Key) {

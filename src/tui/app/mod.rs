@@ -1,7 +1,8 @@
 //! The full-screen game's state and its transitions, with no terminal: what the
 //! player has typed and found, the status line, the clock (advanced only by
 //! `Input::Tick`, so tests inject time), the phase (playing, paused, help,
-//! the end screen with a selected word), and the session's games when the
+//! the end screen with a selected word and, on `d`, its meaning), today's
+//! board's number and share line, and the session's games when the
 //! player plays again (new boards come from an injected [`BoardSource`], so the
 //! state machine never decides how boards are rolled). Drawing lives in `ui`,
 //! keys in `terminal`.
@@ -18,6 +19,7 @@ use boggle_game::dictionary::Level;
 use boggle_game::face::QReads;
 use boggle_game::game::{Game, Winner};
 use boggle_game::game_board::GameBoard;
+use boggle_game::meaning::{Meanings, meaning_lines};
 use boggle_game::rules::Rules;
 use boggle_game::word_find::WordFind;
 
@@ -179,6 +181,10 @@ pub struct App {
     board_fits: bool,
     /// The word list in play, for the help overlay.
     word_list: Option<String>,
+    /// What the selected word means, shown over the end screen until a key.
+    meaning: Option<Vec<String>>,
+    /// Today's board's number, when the game is today's board.
+    daily: Option<u32>,
 }
 
 /// The status line a new board starts with.
@@ -212,6 +218,8 @@ impl App {
             over_for: Duration::ZERO,
             board_fits: true,
             word_list: None,
+            meaning: None,
+            daily: None,
         }
     }
 
@@ -225,6 +233,11 @@ impl App {
     pub fn handle(&mut self, input: Input) {
         if input == Input::Quit {
             self.quit = true;
+            return;
+        }
+        // A word's meaning stays until the next key.
+        if self.meaning.is_some() && !matches!(input, Input::Tick(_)) {
+            self.meaning = None;
             return;
         }
         match self.phase {
@@ -280,6 +293,7 @@ impl App {
             Input::PageUp => self.select(selected.saturating_sub(self.page)),
             Input::PageDown => self.select(selected.saturating_add(self.page).min(last)),
             Input::Enter | Input::Char('n' | 'N') => self.play_again(),
+            Input::Char('d' | 'D') => self.define(selected),
             Input::Help => self.open_help(),
             Input::Esc | Input::Char('q' | 'Q') => self.quit = true,
             _ => {}
@@ -288,6 +302,47 @@ impl App {
 
     fn select(&mut self, selected: usize) {
         self.phase = Phase::Over { selected };
+    }
+
+    /// Shows what the end screen's `selected` word means (`boggle define`'s lines).
+    fn define(&mut self, selected: usize) {
+        let Some(word) = self.end_words().get(selected).map(|w| w.word.clone()) else {
+            return;
+        };
+        self.meaning = Some(match Meanings::embedded() {
+            Ok(meanings) => meaning_lines(&word, &meanings.define(&word)),
+            Err(e) => vec![format!("{word}: {e}")],
+        });
+    }
+
+    /// What the selected word means, while it is shown over the end screen.
+    pub fn meaning(&self) -> Option<&[String]> {
+        self.meaning.as_deref()
+    }
+
+    /// Plays today's board, number `number`: the header and the end screen say so.
+    pub fn with_daily(mut self, number: u32) -> App {
+        self.daily = Some(number);
+        self
+    }
+
+    /// Today's board's number, when this game is today's board.
+    pub fn daily(&self) -> Option<u32> {
+        self.daily
+    }
+
+    /// Today's board's share line, spoiler-free as the page's (the points,
+    /// the words and the longest word's length, not its letters):
+    /// `Boggle #332: 8 points, 5 words, longest 6 letters`.
+    pub fn share_line(&self) -> Option<String> {
+        let number = self.daily?;
+        let found = self.game.found_words();
+        let longest = found.iter().map(|w| w.chars().count()).max().unwrap_or(0);
+        Some(format!(
+            "Boggle #{number}: {}, {}, longest {longest} letters",
+            counted(self.score() as usize, "point"),
+            counted(found.len(), "word")
+        ))
     }
 
     fn open_help(&mut self) {
@@ -334,6 +389,8 @@ impl App {
         self.phase = Phase::Playing;
         self.before_help = Phase::Playing;
         self.record_note = None;
+        // Another board is no longer today's.
+        self.daily = None;
     }
 
     /// Whether the end screen offers another board (Enter or `n`).

@@ -11,7 +11,7 @@ use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Paragraph, Wrap};
 
 use boggle_game::face::QReads;
 use boggle_game::rules::{MoveRule, Rules, Scoring};
@@ -19,10 +19,12 @@ use boggle_game::rules::{MoveRule, Rules, Scoring};
 use super::app::{App, Phase};
 
 mod board;
+mod overlay;
 mod words;
 
 use board::CELL_SIZES;
 pub(crate) use board::{CellSize, board_size, draw_board, largest_cell};
+pub(crate) use overlay::{fit, overlay};
 use words::{Columns, end_entry_width, end_words, found_words, summary_lines};
 
 /// Rows taken by everything but the board: header, input, status, keys.
@@ -228,6 +230,9 @@ pub fn render(frame: &mut Frame, app: &App, look: Look) {
     if app.phase() == Phase::Help {
         help(frame, app, area);
     }
+    if let Some(lines) = app.meaning() {
+        overlay(frame, area, " WordNet 3.1 ", lines);
+    }
 }
 
 /// How many end-screen words one PageUp/PageDown moves over on a screen of
@@ -272,8 +277,11 @@ fn centre_row(area: Rect) -> Rect {
 
 fn header(frame: &mut Frame, app: &App, area: Rect) {
     let rules = app.rules();
+    let day = app
+        .daily()
+        .map_or(String::new(), |n| format!("today's board #{n}  "));
     let left = format!(
-        " Boggle  {} {}x{}  {}",
+        " Boggle  {day}{} {}x{}  {}",
         rules.preset,
         rules.rows,
         rules.cols,
@@ -307,13 +315,13 @@ fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
             "? help  Tab pause  ^D end  ^C quit",
         ],
         (true, true) => &[
-            "Up/Down: a word's path   PgUp/PgDn/Home/End: more   Enter: new board   q: quit",
-            "Up/Down PgUp/PgDn Home/End: path  Enter: new board  q: quit",
+            "Up/Down: a word   d: meaning   PgUp/PgDn: more   Enter: new board   q: quit",
+            "Up/Down: word  d: meaning  Enter: new board  q: quit",
             "Enter: new board  ? help  q: quit",
         ],
         (true, false) => &[
-            "Up/Down: a word's path   PgUp/PgDn/Home/End: more   ?: help   q: quit",
-            "Up/Down PgUp/PgDn Home/End: a word's path  ?: help  q: quit",
+            "Up/Down: a word   d: meaning   PgUp/PgDn: more   ?: help   q: quit",
+            "Up/Down: word  d: meaning  ?: help  q: quit",
             "Up/Down: a word's path  ? help  q: quit",
         ],
     };
@@ -340,6 +348,25 @@ fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
 
 /// The keys and the rules in force, one line each.
 pub fn help_lines(rules: &Rules) -> Vec<String> {
+    let mut lines: Vec<String> = [
+        "Type a word: its path lights up on the board.",
+        "Enter submits, Backspace deletes, Esc clears.",
+        "Tab pauses (the board hides). Ctrl-D ends the turn.",
+        "End screen: Up/Down a word's path, d its meaning;",
+        "PgUp/PgDn, Home/End page; Enter/n: new board; q quits.",
+        "Ctrl-C quits at any time.",
+        "",
+    ]
+    .map(String::from)
+    .to_vec();
+    lines.extend(rules_lines(rules));
+    lines.extend([String::new(), "Any key closes this.".to_string()]);
+    lines
+}
+
+/// The rules in force, one line each: the preset and size, the words, the
+/// moves, the Q and the points (the help of both full screens).
+pub(crate) fn rules_lines(rules: &Rules) -> Vec<String> {
     let moves = match rules.moves {
         MoveRule::NoUp => "to a neighbour in the same row or below, never up",
         MoveRule::EightNeighbours => "to any of the 8 neighbours",
@@ -348,13 +375,6 @@ pub fn help_lines(rules: &Rules) -> Vec<String> {
         .max_len
         .map_or(String::new(), |max| format!(" (at most {max})"));
     vec![
-        "Type a word: its path lights up on the board.".to_string(),
-        "Enter submits, Backspace deletes, Esc clears.".to_string(),
-        "Tab pauses (the board hides). Ctrl-D ends the turn.".to_string(),
-        "End screen: Up/Down show a word's path, PgUp/PgDn".to_string(),
-        "and Home/End page; Enter or n: a new board; q quits.".to_string(),
-        "Ctrl-C quits at any time.".to_string(),
-        String::new(),
         format!(
             "Rules: {}, {}x{} board",
             rules.preset, rules.rows, rules.cols
@@ -369,8 +389,6 @@ pub fn help_lines(rules: &Rules) -> Vec<String> {
             }
         ),
         format!("Points: {}", scoring_text(rules)),
-        String::new(),
-        "Any key closes this.".to_string(),
     ]
 }
 
@@ -393,30 +411,7 @@ fn help(frame: &mut Frame, app: &App, area: Rect) {
     if let Some(words) = app.word_list() {
         lines.insert(lines.len() - 2, format!("Word list: {words}"));
     }
-    let width = lines
-        .iter()
-        .map(|l| l.len())
-        .max()
-        .map_or(0, |w| u16::try_from(w + 4).unwrap_or(u16::MAX))
-        .min(area.width);
-    let height = u16::try_from(lines.len() + 2)
-        .unwrap_or(u16::MAX)
-        .min(area.height);
-    let rect = Rect::new(
-        area.x + (area.width - width) / 2,
-        area.y + (area.height - height) / 2,
-        width,
-        height,
-    );
-    let text: Vec<Line> = lines
-        .into_iter()
-        .map(|l| Line::from(format!(" {l}")))
-        .collect();
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(text).block(Block::default().borders(Borders::ALL).title(" Help ")),
-        rect,
-    );
+    overlay(frame, area, " Help ", &lines);
 }
 
 #[cfg(test)]

@@ -269,7 +269,7 @@ fn the_end_screen_lists_the_players_words_first_and_shows_the_selected_path() {
             "",
             "",
             " Time's up: 1 word, 1 of 3 points",
-            " Up/Down: a word's path   PgUp/PgDn/Home/End: more   ?: help   q: quit",
+            " Up/Down: a word   d: meaning   PgUp/PgDn: more   ?: help   q: quit",
         ],
     );
     // Issue 46, item 9: the player's ALT first, then the missed words.
@@ -298,7 +298,7 @@ fn the_end_screen_lists_the_players_words_first_and_shows_the_selected_path() {
             "",
             "",
             " Time's up: 1 word, 1 of 3 points",
-            " Up/Down PgUp/PgDn Home/End: a word's path  ?: help  q: quit",
+            " Up/Down: word  d: meaning  ?: help  q: quit",
         ],
     );
     assert_eq!(reversed.len(), 4 * 15 + 8);
@@ -349,7 +349,7 @@ fn a_long_end_screen_at_80x24_pages_and_says_what_is_hidden() {
             "... 563 more",
             "",
             " Turn ended: 2 words, 13 of 1345 points",
-            " Up/Down: a word's path   PgUp/PgDn/Home/End: more   Enter: new board   q: quit",
+            " Up/Down: a word   d: meaning   PgUp/PgDn: more   Enter: new board   q: quit",
         ],
     );
     let page = page_size(&app, Rect::new(0, 0, 80, 24));
@@ -423,7 +423,7 @@ fn a_long_end_screen_at_60x20_pages_and_says_what_is_hidden() {
             "                          ... 575 more",
             "",
             " Turn ended: 2 words, 13 of 1345 points",
-            " Up/Down PgUp/PgDn Home/End: path  Enter: new board  q: quit",
+            " Up/Down: word  d: meaning  Enter: new board  q: quit",
         ],
     );
     assert_eq!(page_size(&app, Rect::new(0, 0, 60, 20)), 14);
@@ -674,4 +674,64 @@ fn a_terminal_of_no_size_draws_without_panicking() {
     app.handle(Input::Finish);
     settle(&mut app);
     draw_all(&app);
+}
+
+/// `d` on the end screen shows what the selected word means, as `boggle
+/// define` prints it, over the results; the next key puts them back.
+#[test]
+fn d_on_the_end_screen_shows_what_the_selected_word_means() {
+    let mut app = app(Some(1));
+    send(&mut app, "eat\n");
+    app.handle(Input::Tick(Duration::from_secs(1)));
+    settle(&mut app);
+    assert_eq!(app.end_words()[0].word, "EAT");
+    app.handle(Input::Char('d'));
+    let (rows, _) = screen(&app, 80, 24);
+    let text = rows.join("\n");
+    assert!(text.contains("┌ WordNet 3.1 "), "{text}");
+    assert!(text.contains("│ EAT "), "{text}");
+    assert!(text.contains("│   verb: take in solid food"), "{text}");
+    // Long definitions wrap inside the box at 60 columns.
+    let (rows, _) = screen(&app, 60, 20);
+    assert!(rows.iter().all(|r| r.chars().count() <= 60), "{rows:#?}");
+    // Any key closes it and does nothing else; then the keys work again.
+    app.handle(Input::Char('q'));
+    assert!(app.meaning().is_none() && !app.should_quit());
+    app.handle(Input::Down);
+    app.handle(Input::Char('d'));
+    let second = app.end_words()[1].word.clone();
+    let text = screen(&app, 80, 24).0.join("\n");
+    assert!(text.contains(&format!("│ {second}")), "{second}: {text}");
+}
+
+/// `tui --daily`: the header names today's board's number and the end
+/// screen its spoiler-free share line (a later board is not today's).
+#[test]
+fn todays_board_names_its_number_and_a_share_line() {
+    let boards =
+        BoardSource::new(|_rules: &Rules| GameBoard::new("EATXXXXXXXXXXXXX").expect("16 letters"));
+    let mut app = app(Some(60)).with_daily(332).with_boards(boards);
+    let (rows, _) = screen(&app, 80, 24);
+    assert!(
+        rows[0].starts_with(" Boggle  today's board #332  project4 4x4  1:00"),
+        "{}",
+        rows[0]
+    );
+    send(&mut app, "eat\nbeau\n");
+    app.handle(Input::Finish);
+    settle(&mut app);
+    // The line wraps in the panel beside the board.
+    let text: Vec<String> = screen(&app, 80, 24)
+        .0
+        .iter()
+        .map(|row| row.trim().to_string())
+        .collect();
+    assert!(
+        text.join(" ")
+            .contains("Boggle #332: 2 points, 2 words, longest 4 letters"),
+        "{text:#?}"
+    );
+    app.handle(Input::Enter);
+    assert_eq!(app.daily(), None);
+    assert!(!screen(&app, 80, 24).0[0].contains('#'));
 }

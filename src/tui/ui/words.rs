@@ -194,6 +194,7 @@ pub(super) fn found_words(frame: &mut Frame, app: &App, area: Rect) {
 /// The end screen's summary lines, wrapped to `width` columns.
 pub(super) fn summary_lines(app: &App, width: u16) -> Vec<String> {
     let mut lines = vec![format!("{} ({}%)", app.score_line(), app.percent())];
+    lines.extend(app.share_line());
     lines.extend(longest_and_best_table(app));
     lines.extend(app.versus_line());
     lines.extend(app.record_note().map(str::to_string));

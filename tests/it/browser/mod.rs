@@ -5,6 +5,7 @@
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Child;
 use std::sync::mpsc;
@@ -16,11 +17,20 @@ use serde_json::{Value, json};
 /// The longest any one wait may take.
 pub const GUARD: Duration = Duration::from_secs(30);
 
-/// A child process killed and reaped when dropped.
+/// A child process killed and reaped when dropped, with its process group
+/// when it leads one.
 pub struct Killed(pub Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {
+        // chromedriver leads a group of its own (`phone_and_desk`): killing
+        // the group takes the browsers it started with it, where killing the
+        // driver alone would leave them running, orphaned, after a failed
+        // test. For a child that leads no group this finds none.
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.0.id())])
+            .stderr(std::process::Stdio::null())
+            .status();
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -125,6 +135,7 @@ pub async fn phone_and_desk(
     let mut chromedriver = Killed(
         std::process::Command::new(driver_path)
             .arg(format!("--port={port}"))
+            .process_group(0)
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -246,6 +257,56 @@ pub async fn wait_js(client: &Client, script: &str, what: &str) {
 
 pub async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.expect("script runs")
+}
+
+/// Clicks the element `id`.
+pub async fn click(client: &Client, id: &str) {
+    js(
+        client,
+        &format!(
+            "document.getElementById({}).click(); return true;",
+            json!(id)
+        ),
+    )
+    .await;
+}
+
+/// Types `word` and Enter in the word field, and waits for its verdict.
+pub async fn type_word(client: &Client, word: &str) {
+    let input = client
+        .find(fantoccini::Locator::Id("word"))
+        .await
+        .expect("word field");
+    input
+        .send_keys(&format!("{word}\u{E007}"))
+        .await
+        .expect("typed");
+    let upper = word.to_ascii_uppercase();
+    wait_js(
+        client,
+        &format!("return !!document.querySelector('#verdicts li[data-word=\"{upper}\"]');"),
+        &format!("the verdict on {upper}"),
+    )
+    .await;
+}
+
+/// Writes `words` as `dir/words.txt`, a dictionary for `--dict`; its path.
+pub fn words_file(dir: &Path, words: &str) -> String {
+    let dict = dir.join("words.txt");
+    std::fs::write(&dict, words).expect("dictionary written");
+    dict.to_str().expect("a UTF-8 path").to_string()
+}
+
+/// Opens a link the page offers to play (a board, today's board) and
+/// presses its Play button, as a player would.
+pub async fn play_link(client: &Client, url: &str) {
+    client.goto(url).await.expect("page loads");
+    visible(client, "link-card").await;
+    js(
+        client,
+        "document.getElementById('link-play').click(); return true;",
+    )
+    .await;
 }
 
 pub async fn visible(client: &Client, id: &str) {

@@ -18,7 +18,8 @@
 //! - `GET /daily` is today's board as JSON ([`daily_json`]); `GET
 //!   /daily/leaderboard?day=N` that day's best [`TOP`](crate::leaderboard::TOP) results as JSON
 //!   (today's without `day`; 404 when the server keeps none); `GET
-//!   /favicon.svg` the page's icon.
+//!   /favicon.svg` the page's icon; `GET /meaning?word=WORD` what one word
+//!   means (`meaning.rs`).
 //! - `GET /ws` upgrades to a WebSocket whose every text message is one
 //!   protocol line without its newline (docs/protocol.md). The upgrade is
 //!   refused (403) when the request's `Origin` names another site than its
@@ -45,6 +46,7 @@
 //! without a protocol error.
 
 pub mod http;
+mod meaning;
 
 use std::io;
 use std::net::SocketAddr;
@@ -66,7 +68,9 @@ use boggle_protocol::{MAX_LINE, MAX_SERVER_LINE, ServerMsg, encode};
 use http::ClientAddr;
 pub use http::Options;
 
-/// The page's markup; `{{PASSWORD}}` becomes `yes` or `no`.
+/// The page's markup; `{{PASSWORD}}` becomes `yes` or `no`, `{{RULES}}` the
+/// rules' name and `{{SECONDS}}` a round's length, so the home screen says
+/// what this server plays before anyone joins.
 const PAGE: &str = include_str!("page.html");
 /// The page's style.
 const STYLE: &str = include_str!("app.css");
@@ -84,12 +88,14 @@ pub const MODULES: &[(&str, &str)] = &[
     ("round.js", include_str!("js/round.js")),
     ("results.js", include_str!("js/results.js")),
     ("daily.js", include_str!("js/daily.js")),
+    ("stats.js", include_str!("js/stats.js")),
+    ("meaning.js", include_str!("js/meaning.js")),
     ("refusals.js", include_str!("js/refusals.js")),
 ];
 
 /// The most bytes of HTML, CSS and JavaScript the page may weigh, all its
 /// files together: a phone on a slow network gets the game in a moment.
-pub const MAX_PAGE_BYTES: usize = 64 << 10;
+pub const MAX_PAGE_BYTES: usize = 96 << 10;
 
 /// What the page weighs: the bytes of its HTML, its CSS and its modules.
 pub fn page_bytes() -> (usize, usize, usize) {
@@ -188,7 +194,12 @@ impl Web {
 /// board and results, health and metrics; anything else is 404.
 fn router(entrance: Entrance, monitor: Option<crate::monitor::Monitor>) -> Router {
     let password = if entrance.has_password() { "yes" } else { "no" };
-    let page: Arc<str> = PAGE.replace("{{PASSWORD}}", password).into();
+    let room = entrance.room_config();
+    let page: Arc<str> = PAGE
+        .replace("{{PASSWORD}}", password)
+        .replace("{{RULES}}", &room.word_find.rules().preset.to_string())
+        .replace("{{SECONDS}}", &room.time.as_secs().to_string())
+        .into();
     let mut router = Router::new();
     for &(name, text) in MODULES {
         router = router.route(
@@ -208,6 +219,7 @@ fn router(entrance: Entrance, monitor: Option<crate::monitor::Monitor>) -> Route
         .route("/favicon.svg", get(favicon_handler))
         .route("/healthz", get(health_handler))
         .route("/metrics", get(metrics_handler))
+        .route("/meaning", get(meaning::meaning_handler))
         .fallback(|| async {
             with_headers(
                 StatusCode::NOT_FOUND,

@@ -394,7 +394,7 @@ fn every_module_the_page_imports_is_served() {
 }
 
 #[test]
-fn the_page_weighs_at_most_64_kib() {
+fn the_page_weighs_at_most_96_kib() {
     let (html, css, js) = page_bytes();
     let total = html + css + js;
     assert!(
@@ -416,6 +416,9 @@ async fn the_page_its_files_and_the_security_headers_are_served() {
     assert_eq!(page.header("x-content-type-options"), Some("nosniff"));
     assert_eq!(page.header("x-frame-options"), Some("DENY"));
     assert!(page.body.contains(r#"data-password="no""#));
+    // What the server plays, for the home screen: its rules and round length.
+    assert!(page.body.contains(r#"data-rules="project4""#));
+    assert!(page.body.contains(r#"data-seconds="600""#));
     for (name, text) in MODULES {
         let script = get(http_addr, &format!("/js/{name}")).await;
         assert_eq!(script.status, 200, "{name}");
@@ -868,4 +871,75 @@ async fn health_and_metrics_are_served_and_a_stop_lets_the_round_finish() {
         let bye = ws.until(|m| matches!(m, ServerMsg::Bye { .. })).await;
         assert!(matches!(bye, ServerMsg::Bye { .. }), "{bye:?}");
     }
+}
+
+#[test]
+fn a_meanings_word_is_read_from_the_query_and_bounded() {
+    use super::meaning::word_asked;
+    assert_eq!(word_asked(Some("word=boxes")), Ok("BOXES".into()));
+    assert_eq!(word_asked(Some("x=1&word=Ran")), Ok("RAN".into()));
+    let longest = "A".repeat(64);
+    assert_eq!(word_asked(Some(&format!("word={longest}"))), Ok(longest));
+    for refused in [
+        None,
+        Some(""),
+        Some("w=box"),
+        Some("word="),
+        Some("word=b0x"),
+        Some("word=two%20words"),
+        Some("word=na%C3%AFve"),
+        Some("word=box&word=fox"),
+    ] {
+        assert!(word_asked(refused).is_err(), "{refused:?}");
+    }
+    assert!(word_asked(Some(&format!("word={}", "A".repeat(65)))).is_err());
+}
+
+#[tokio::test]
+async fn a_words_meaning_is_served_one_word_at_a_time() {
+    use boggle_protocol::meaning::{Meaning, PartOfSpeech};
+    let (_, addr, _stop) = start(config(None, Limits::default())).await;
+    let reply = get(addr, "/meaning?word=boxes").await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    assert_eq!(reply.header("content-security-policy"), Some(CSP));
+    let meaning: Meaning = serde_json::from_str(&reply.body).expect("the page's Meaning");
+    assert_eq!(meaning.word, "BOXES");
+    assert_eq!(meaning.entries[0].lemma, "box");
+    assert_eq!(meaning.entries[0].senses[0].part, PartOfSpeech::Noun);
+    assert_eq!(
+        meaning.entries[0].senses[0].definition,
+        "a (usually rectangular) container; may have a lid"
+    );
+    // Irregular forms reach their lemma by WordNet's exception lists.
+    for (word, lemma) in [("MICE", "mouse"), ("ran", "run")] {
+        let reply = get(addr, &format!("/meaning?word={word}")).await;
+        let meaning: Meaning = serde_json::from_str(&reply.body).expect("JSON");
+        assert!(
+            meaning.entries.iter().any(|e| e.lemma == lemma),
+            "{word}: {meaning:?}"
+        );
+    }
+    // No entry is an answer, with nothing in it.
+    let reply = get(addr, "/meaning?word=qxz").await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.body, r#"{"word":"QXZ","entries":[]}"#);
+    // What is not one word is refused, saying why, under the same headers.
+    for path in [
+        "/meaning",
+        "/meaning?word=",
+        "/meaning?word=b%30x",
+        "/meaning?word=box&word=fox",
+        &format!("/meaning?word={}", "Q".repeat(65)),
+    ] {
+        let reply = get(addr, path).await;
+        assert_eq!(reply.status, 400, "{path}");
+        assert_eq!(reply.header("content-security-policy"), Some(CSP), "{path}");
+        assert!(
+            reply.body.starts_with("ask for one word") || reply.body.starts_with("a word is"),
+            "{path}: {}",
+            reply.body
+        );
+    }
+    assert_eq!(get(addr, "/meaning/box").await.status, 404);
 }

@@ -1,9 +1,10 @@
 // The board and its input: letters tapped (the last again sends, an earlier
 // one goes back), swiped or typed, the path lit and lined, under the room's
-// move rule. findPath is bounded: missing letters fail at once, dead ends
+// move rule; a path shown is numbered in order and lined, on the results'
+// board too. findPath is bounded: missing letters fail at once, dead ends
 // are remembered, past PATH_STEPS steps it says no (a board of one letter
 // would take hours).
-import { $, byId, input, setStatus } from "./screens.js";
+import { $, clearError, input, setStatus } from "./screens.js";
 import { state } from "./state.js";
 
 const PATH_STEPS = 20000;
@@ -47,11 +48,20 @@ function adjacent(a, b) {
 /** @param {number[]} cells */
 const pathWord = (cells) => cells.map((i) => state.board[i]).join("");
 
-/** @param {Element} board @param {number[]} cells */
+/** Lights `cells` on `board`, numbered in order, with a line through them
+ * (the board's box holds the line). @param {HTMLElement} board @param {number[]} cells */
 export function lightCells(board, cells) {
   const all = board.children;
-  for (const cell of all) cell.classList.remove("lit", "head");
-  cells.forEach((i, k) => all[i] && all[i].classList.add(k === cells.length - 1 ? "head" : "lit"));
+  for (const cell of all) {
+    cell.classList.remove("lit", "head");
+    cell.removeAttribute("data-step");
+  }
+  cells.forEach((i, k) => {
+    if (!all[i]) return;
+    all[i].classList.add(k === cells.length - 1 ? "head" : "lit");
+    all[i].setAttribute("data-step", String(k + 1));
+  });
+  drawLine(board, cells);
 }
 
 /** @param {number[]} cells @param {boolean} bad */
@@ -60,18 +70,20 @@ function lightPath(cells, bad) {
   const trace = $("trace");
   trace.textContent = pathWord(cells);
   trace.classList.toggle("bad", bad);
-  drawLine(cells);
 }
 
-/** A line through the middles of `cells`. @param {number[]} cells */
-function drawLine(cells) {
-  const box = $("board-box").getBoundingClientRect();
-  const all = $("board").children;
+/** A line through the middles of `cells` of `board`. @param {HTMLElement} board @param {number[]} cells */
+function drawLine(board, cells) {
+  const box = board.parentElement;
+  const line = box && box.querySelector("polyline");
+  if (!box || !(line instanceof SVGPolylineElement)) return;
+  const at = box.getBoundingClientRect();
+  const all = board.children;
   const points = cells.filter((i) => all[i]).map((i) => {
     const r = all[i].getBoundingClientRect();
-    return Math.round(r.left - box.left + r.width / 2) + "," + Math.round(r.top - box.top + r.height / 2);
+    return Math.round(r.left - at.left + r.width / 2) + "," + Math.round(r.top - at.top + r.height / 2);
   });
-  byId("line-path", SVGPolylineElement).setAttribute("points", points.length > 1 ? points.join(" ") : "");
+  line.setAttribute("points", points.length > 1 ? points.join(" ") : "");
 }
 
 export function clearPath() {
@@ -118,6 +130,7 @@ function tap(i) {
     setStatus("tap a letter next to the last one", true);
     return;
   }
+  clearError();
   lightPath(path, false);
 }
 
@@ -204,7 +217,7 @@ export function initBoard(send) {
     const cell = cellOf(e.target);
     if (cell && e.detail === 0) tap(Number(cell.dataset.index));
   });
-  window.addEventListener("resize", () => drawLine(path));
+  window.addEventListener("resize", () => drawLine(board, path));
   const word = input("word");
   word.addEventListener("input", () => {
     if (!state.inRound || gesture) return;

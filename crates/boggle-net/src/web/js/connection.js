@@ -5,7 +5,7 @@
 import { FATAL, VERSION } from "./protocol.js";
 import { setStatus } from "./screens.js";
 import { state } from "./state.js";
-import { forgetSeat, loadPlayer, saveSeat } from "./storage.js";
+import { forgetSeat, loadPlayer, saveLeft, saveSeat } from "./storage.js";
 
 const REJOIN_FOR_MS = 20000;
 const PING_EVERY_MS = 60000;
@@ -94,8 +94,9 @@ function heard(msg) {
     state.token = msg.token;
     state.name = msg.name;
     state.room = msg.room;
+    state.takingBack = false;
     // The password goes with the seat (this tab only), for a reload.
-    saveSeat({ name: state.name, room: state.room, token: state.token, solo: state.solo, password: state.password });
+    saveSeat(seat(msg.token));
   } else if ((msg.type === "error" && FATAL[known(msg.code)]) || msg.type === "bye") {
     link.ending = true;
     link.welcomed = false;
@@ -133,8 +134,13 @@ export function start(name, room, solo, token = null) {
   connect();
 }
 
-/** Closes; the seat is forgotten. */
+/** This tab's seat, as kept. @param {string} token */
+const seat = (token) => ({ name: state.name, room: state.room, token, solo: state.solo, password: state.password, attempt: state.attempt });
+
+/** Closes on purpose. A room's seat is kept aside: the server holds it a
+ * while, and joining that room again under that name takes it back. */
 export function leave() {
+  saveLeft(link.welcomed && state.token && !state.solo ? seat(state.token) : null);
   link.ending = true;
   link.welcomed = false;
   close();

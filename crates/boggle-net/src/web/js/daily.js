@@ -1,11 +1,16 @@
-// Today's board (GET /daily), the share text of the day's first try (later
-// ones are practice), what the server keeps of it against the player's
-// seat (the `daily` message) and the day's leaderboard.
+// Today's board (GET /daily): the day's first try, which is the one the
+// player opened first (kept by the browser as it is played, so leaving it
+// mid-round keeps what was found and a second try is practice, and by the
+// server against the player's seat, whose `daily` message has the last
+// word), the share text of that try ending with the day's link, the
+// statistics and the day's leaderboard.
 /** @import { PlayerResult } from "./messages" */
 /** @import { DailyGame, Day } from "./state.js" */
+/** @import { DayResult } from "./storage.js" */
 import { $, copy, el, pointsText } from "./screens.js";
 import { state } from "./state.js";
-import { loadDay, saveDay, savePlayer } from "./storage.js";
+import { showStats, statsLine, statsLink } from "./stats.js";
+import { loadDays, loadSeat, saveDays, savePlayer, saveSeat } from "./storage.js";
 
 /** @typedef {{ name: string, points: number, words: number }} Row */
 
@@ -15,8 +20,7 @@ async function loadDaily() {
     const r = await fetch("/daily");
     if (!r.ok) return null;
     const day = /** @type {Day} */ (await r.json());
-    $("daily-title").textContent = "Today's board #" + day.number;
-    if (loadDay(day.date)) $("daily-note").textContent = "You played today's board: a new try is practice, unscored.";
+    dailyCard(day);
     return day;
   } catch {
     return null;
@@ -25,48 +29,103 @@ async function loadDaily() {
 
 export const today = loadDaily();
 
-/** The server's word on this game: the seat's token is kept, and a day
- * played before is practice, its first result the one kept.
+/** The home screen's card of today's board: its number, and the first try if played. @param {Day} day */
+export function dailyCard(day) {
+  $("daily-title").textContent = "Today's board #" + day.number;
+  const first = loadDays()[day.number];
+  if (first) $("daily-note").textContent = "You played today's board (" + pointsText(first.points) + "): a new try is practice.";
+  const line = statsLine(day.number);
+  $("daily-stats").textContent = line;
+  $("daily-stats").hidden = !line;
+}
+
+/** The link to today's board on this server. @param {Day} day */
+export const dayLink = (day) => location.origin + "/?daily=" + day.number;
+
+/** Opening today's board: the first open of the day is the day's try. @param {Day} day */
+export function openDay(day) {
+  state.daily = day;
+  const days = loadDays();
+  state.attempt = !days[day.number];
+  if (state.attempt) {
+    days[day.number] = { points: 0, words: 0, longest: 0 };
+    saveDays(days);
+  }
+}
+
+/** The words accepted so far this round, from the verdicts shown. */
+const accepted = () => Array.from(document.querySelectorAll("#verdicts li.accepted"), (li) => li.getAttribute("data-word") || "");
+
+/** During the day's try: what it has found so far is kept. @param {number} score */
+export function keepTry(score) {
+  const day = state.daily;
+  if (!day || !state.attempt) return;
+  const words = accepted();
+  const days = loadDays();
+  days[day.number] = { points: score, words: words.length, longest: words.reduce((n, w) => Math.max(n, w.length), 0) };
+  saveDays(days);
+}
+
+/** The server's word on this game (after every welcome): the seat's token
+ * is kept; a day the seat played before is practice, and its first result,
+ * which the server returns, is the one this browser keeps too. A day this
+ * browser played is practice here even if the server has not seen the seat
+ * (a token lost, or a server that forgot): this browser's first try stays.
  * @param {DailyGame} msg */
 export function onDaily(msg) {
   savePlayer(msg.player);
   state.dailyGame = msg;
-}
-
-/** What the page says of the server's word on this game. @param {DailyGame | null} game */
-function statusNote(game) {
-  if (!game) return "";
-  const listed = game.listed_as && game.listed_as !== state.name
-    ? "Another player is listed as " + state.name + " today: you are listed as " + game.listed_as + ". "
-    : "";
-  switch (game.status) {
-    case "scored": return listed;
-    case "played": return listed + "You played today's board already: this try was practice, unscored.";
-    case "capped": return "Today's results from your address are at the server's limit: this try was not kept.";
-    case "unkept": return "";
+  if (msg.status === "played") {
+    state.attempt = false;
+    if (msg.first) {
+      const days = loadDays();
+      days[msg.day] = msg.first;
+      saveDays(days);
+    }
   }
+  const seat = loadSeat();
+  if (seat) saveSeat({ ...seat, attempt: state.attempt });
 }
 
-/** @param {PlayerResult | undefined} mine */
+/** What the page says of this try: the name it is listed under, practice, not kept.
+ * @param {DailyGame | null} game @param {boolean} practice */
+function statusNote(game, practice) {
+  const notes = [];
+  if (game && game.listed_as && game.listed_as !== state.name) {
+    notes.push("Another player is listed as " + state.name + " today: you are listed as " + game.listed_as + ".");
+  }
+  if (game && game.status === "capped") notes.push("Today's results from your address are at the server's limit: this try was not kept.");
+  else if (practice) notes.push("You played today's board already: this try was practice, and your first try is the one shared.");
+  return notes.join(" ");
+}
+
+/** The results of a round of today's board: the share text, the statistics, the leaderboard. @param {PlayerResult | undefined} mine */
 export function dailyShare(mine) {
   const day = state.daily;
   $("share-box").hidden = !day;
-  if (!day || !mine) return;
+  if (!day) return;
+  const days = loadDays();
+  if (state.attempt && mine) {
+    days[day.number] = { points: mine.score, words: mine.words_total, longest: mine.words.reduce((n, w) => Math.max(n, w.word.length), 0) };
+    saveDays(days);
+  }
+  const practice = !state.attempt;
+  // The try is over: another round here is practice, after a reload too.
+  state.attempt = false;
+  const seat = loadSeat();
+  if (seat) saveSeat({ ...seat, attempt: false });
+  // Another round in this room is practice on the server too.
   const game = state.dailyGame;
-  const longest = mine.words.reduce((n, w) => Math.max(n, w.word.length), 0);
-  // The server's word first: this game is the seat's scored attempt, or
-  // practice after the first, whose result it returns.
-  const kept = game && game.status === "played" ? game.first : null;
-  const first = kept || (game && game.status === "scored" ? null : loadDay(day.date));
-  const scored = first || { points: mine.score, words: mine.words_total, longest };
-  saveDay(day.date, scored);
-  $("daily-status").textContent = statusNote(game);
-  // Played again in this room, the day is practice.
-  if (game && game.status === "scored") state.dailyGame = { ...game, status: "played", first: scored };
+  if (game && game.status === "scored") state.dailyGame = { ...game, status: "played" };
+  /** @type {DayResult | null} */
+  const first = days[day.number] || null;
   // No letters: the share text spoils nothing for a friend yet to play.
-  $("share").textContent = "Boggle #" + day.number + ": " + pointsText(scored.points) + ", " +
-    scored.words + (scored.words === 1 ? " word" : " words") + ", longest " + scored.longest + " letters" +
-    (first ? "\n(this try was practice: your first try counts)" : "");
+  $("share").textContent = first
+    ? "Boggle #" + day.number + ": " + pointsText(first.points) + ", " + first.words +
+      (first.words === 1 ? " word" : " words") + ", longest " + first.longest + " letters\n" + dayLink(day)
+    : dayLink(day);
+  $("daily-status").textContent = statusNote(game, practice);
+  showStats(day.number, first);
   showLeaderboard(day.number);
 }
 
@@ -92,4 +151,5 @@ async function showLeaderboard(day) {
 
 export function initDaily() {
   $("share-copy").addEventListener("click", () => copy($("share").textContent || "", "the result"));
+  $("stats-copy").addEventListener("click", () => copy(statsLink(), "the link to your statistics"));
 }

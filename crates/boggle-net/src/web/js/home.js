@@ -1,13 +1,17 @@
-// The ways in: home (Solo, Today's board, friends), a room's join form,
-// and the way back to them.
+// The ways in: home (Solo, Today's board, friends, and above them what a
+// link brought: a board, today's board, statistics), a room's join form,
+// and the way back to them, asked first when it would end a round or leave
+// a room.
 /** @import { Solo } from "./messages" */
+/** @import { Carried } from "./stats.js" */
 import { leave, start } from "./connection.js";
-import { today } from "./daily.js";
+import { dailyCard, openDay, today } from "./daily.js";
 import { MAX_NAME, MAX_ROOM } from "./protocol.js";
 import { endRound } from "./round.js";
 import { $, button, byId, input, setStatus, show } from "./screens.js";
 import { state } from "./state.js";
-import { loadName, saveName } from "./storage.js";
+import { addDays, games } from "./stats.js";
+import { leftSeat, loadName, loadPlayer, saveLeft, saveName, savePlayer } from "./storage.js";
 
 const playerName = () => (input("home-name").value.trim() || "Player").slice(0, MAX_NAME);
 
@@ -17,11 +21,26 @@ function rememberName() {
   state.password = input("home-password").value;
 }
 
-/** @param {Solo} solo */
-export function soloGame(solo) {
+/** What this server plays (the page is told): `classic`, `a 3-minute round`. */
+const serverRules = () => document.body.dataset.rules || "classic";
+function roundLength() {
+  const s = Number(document.body.dataset.seconds) || 180;
+  return s % 60 === 0 ? "a " + s / 60 + "-minute round" : "a " + s + "-second round";
+}
+
+/** @param {Solo} solo @param {string} [name] the name in play, if playing */
+export function soloGame(solo, name) {
   rememberName();
-  Object.assign(state, { daily: null, dailyGame: null });
-  start(playerName(), "solo", solo);
+  Object.assign(state, { daily: null, attempt: false, dailyGame: null });
+  start(name || playerName(), "solo", solo);
+}
+
+async function playDaily() {
+  rememberName();
+  const day = await today;
+  state.dailyGame = null;
+  start(playerName(), "solo", { daily: true });
+  if (day) openDay(day);
 }
 
 /** @param {string} room */
@@ -35,11 +54,88 @@ export function joinForm(room) {
 /** Back to the join form (a room's player) or home. */
 export function backHome() {
   endRound();
-  Object.assign(state, { token: null, inRound: false, results: null });
+  Object.assign(state, { token: null, inRound: false, results: null, attempt: false });
   if (state.solo || !state.room) show("home");
   else joinForm(state.room);
   for (const id of ["clock", "who"]) $(id).hidden = true;
   button("join-button").disabled = false;
+  today.then((day) => day && dailyCard(day));
+}
+
+/** @type {() => void} */
+let linkAct = () => {};
+
+/** A card above the others for what a link brought, its button focused
+ * (the name first if a game needs one and none is kept). @param {string} title @param {string} note @param {string} label @param {() => void} act @param {boolean} [offer] an offer (No, thanks), not a game */
+function linkCard(title, note, label, act, offer = false) {
+  $("link-title").textContent = title;
+  $("link-note").textContent = note;
+  button("link-play").textContent = label;
+  button("link-no").hidden = !offer;
+  linkAct = act;
+  $("link-card").hidden = false;
+  show("home");
+  (input("home-name").value || offer ? button("link-play") : input("home-name")).focus();
+}
+
+function hideLink() {
+  if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+  $("link-card").hidden = true;
+  history.replaceState(null, "", "/");
+}
+
+/** A link's board, played when the player says so. @param {string} board @param {[number, number] | null} size @param {string | null} rules */
+export function boardLink(board, size, rules) {
+  const ours = serverRules();
+  const asked = rules ? rules.slice(0, 20) : ours;
+  const note = (asked === ours ? "" : "The link asks for " + asked + " rules; this server plays " + ours + ". ") +
+    ours.charAt(0).toUpperCase() + ours.slice(1) + " rules" + (size ? ", " + size[0] + "x" + size[1] : "") + ", " +
+    roundLength() + ": the clock starts when you press Play.";
+  linkCard("A board shared with you", note, "Play this board", () => soloGame({ board, size }));
+}
+
+/** A link to today's board (`?daily=N`). @param {number} n */
+export async function dailyLink(n) {
+  const day = await today;
+  const note = !day ? "" : n === day.number
+    ? "One board for everyone today, the same on every server; your first try counts."
+    : "That link was to board #" + n + ": today's board is #" + day.number + ".";
+  linkCard(day ? "Today's board #" + day.number : "Today's board", note, "Play today's board", playDaily);
+}
+
+/** A link carrying statistics from another browser: the days, and the
+ * player's seat, taken where this browser has none (so the server counts
+ * the day's try once for both). @param {Carried} carried */
+export function statsOffer({ days, player }) {
+  const n = Object.keys(days).length;
+  linkCard("Statistics from another browser", "Your first tries at " + (n === 1 ? "1 daily board" : n + " daily boards") +
+    ", kept in the link: add the days this browser does not have?", "Add them", () => {
+    if (player && !loadPlayer()) savePlayer(player);
+    setStatus(games(addDays(days)) + " added to your statistics");
+    today.then((day) => day && dailyCard(day));
+  }, true);
+}
+
+/** Whether leaving now would end something: a round on, or a seat in a room. */
+const costly = () => state.inRound || (!!state.token && !state.solo);
+
+const leaveDialog = () => byId("leave", HTMLDialogElement);
+
+function askToLeave() {
+  $("leave-title").textContent = state.inRound ? "Leave the round?" : "Leave room " + state.room + "?";
+  $("leave-note").textContent = state.solo
+    ? state.attempt ? "Your try at today's board ends here, with the words found so far." : "This game ends here."
+    : "Your seat is kept a while: join room " + state.room + " as " + state.name + " again from this tab to take it back.";
+  leaveDialog().showModal();
+  button("leave-stay").focus();
+}
+
+function goHome() {
+  leave();
+  history.replaceState(null, "", "/");
+  backHome();
+  show("home");
+  setStatus("");
 }
 
 export function initHome() {
@@ -49,21 +145,25 @@ export function initHome() {
   const locked = document.body.dataset.password === "yes";
   $("password-row").hidden = !locked;
   $("home-password-row").hidden = !locked;
+  $("solo-note").textContent = "A" + roundLength().slice(1) + " on a new board, started at once.";
   button("solo-button").addEventListener("click", () => {
     const level = byId("versus", HTMLSelectElement).value;
     soloGame(level ? { computer: level } : {});
   });
-  button("daily-button").addEventListener("click", async () => {
-    rememberName();
-    const day = await today;
-    state.dailyGame = null;
-    start(playerName(), "solo", { daily: true });
-    state.daily = day;
-  });
+  button("daily-button").addEventListener("click", playDaily);
   button("friends-button").addEventListener("click", () => {
     rememberName();
     joinForm(input("room").value || "main");
     input("name").focus();
+  });
+  button("link-play").addEventListener("click", () => {
+    hideLink();
+    linkAct();
+  });
+  button("link-no").addEventListener("click", hideLink);
+  // Enter on the name plays what the link brought.
+  input("home-name").addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !$("link-card").hidden) button("link-play").click();
   });
   $("join-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -73,18 +173,26 @@ export function initHome() {
       input("name").focus();
       return;
     }
+    const room = input("room").value.trim() || "main";
     state.password = input("password").value;
     button("join-button").disabled = true;
-    state.daily = null;
-    start(name, input("room").value.trim() || "main", null);
+    Object.assign(state, { daily: null, attempt: false, dailyGame: null });
+    // The seat this tab left in that room, taken back if the server still holds it.
+    const left = leftSeat();
+    const back = left && left.room === room && left.name.toLowerCase() === name.toLowerCase() ? left.token : null;
+    saveLeft(null);
+    state.takingBack = !!back;
+    start(name, room, null, back);
   });
-  // Home leaves the game, without a page load.
+  // Home leaves the game, without a page load; asked first if that ends something.
   $("home-link").addEventListener("click", (e) => {
     e.preventDefault();
-    leave();
-    history.replaceState(null, "", "/");
-    backHome();
-    show("home");
-    setStatus("");
+    if (costly()) askToLeave();
+    else goHome();
+  });
+  button("leave-stay").addEventListener("click", () => leaveDialog().close());
+  button("leave-go").addEventListener("click", () => {
+    leaveDialog().close();
+    goHome();
   });
 }

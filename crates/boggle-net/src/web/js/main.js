@@ -4,12 +4,13 @@
 /** @import { ServerMsg } from "./messages" */
 import { listen, rejoined, send, start } from "./connection.js";
 import { initDaily, onDaily, today } from "./daily.js";
-import { backHome, initHome, joinForm, soloGame } from "./home.js";
+import { backHome, boardLink, dailyLink, initHome, joinForm, statsOffer } from "./home.js";
 import { onError } from "./refusals.js";
 import { initResults, onResults } from "./results.js";
 import { count, initRound, onRoundStart, onVerdict, resendPending } from "./round.js";
 import { $, button, copy, helpRules, input, onLobby, setStatus, show, who } from "./screens.js";
 import { state } from "./state.js";
+import { carriedBy } from "./stats.js";
 import { loadSeat } from "./storage.js";
 
 /** @param {never} value @returns {never} */
@@ -79,17 +80,29 @@ const seat = loadSeat();
 const size = /^(\d+)x(\d+)$/.exec(params.get("size") || "");
 const room = params.get("room");
 const board = params.get("board");
-// A link to another board or room starts that; else the seat resumes.
-if (seat && !board && (!room || room === seat.room)) {
+const daily = /^\d{1,6}$/.exec(params.get("daily") || "");
+const carried = carriedBy(location.hash);
+// A link to another board or room offers that; else the seat resumes.
+if (seat && !board && !daily && (!room || room === seat.room)) {
   // A reload: the seat is taken back silently, with this round's words.
   state.password = seat.password;
   start(seat.name, seat.room, seat.solo, seat.token);
-  if (seat.solo && seat.solo.daily) today.then((day) => { state.daily = day; });
+  if (seat.solo && seat.solo.daily) {
+    state.attempt = !!seat.attempt;
+    today.then((day) => {
+      state.daily = day;
+      who();
+    });
+  }
 } else if (room) {
   joinForm(room);
   input("name").focus();
 } else if (board) {
-  soloGame({ board: board.slice(0, 80), size: size ? [Number(size[1]), Number(size[2])] : null });
+  boardLink(board.slice(0, 80), size ? [Number(size[1]), Number(size[2])] : null, params.get("rules"));
+} else if (daily) {
+  dailyLink(Number(daily[0]));
+} else if (Object.keys(carried.days).length > 0) {
+  statsOffer(carried);
 } else {
   show("home");
 }

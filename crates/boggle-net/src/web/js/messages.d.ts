@@ -386,3 +386,47 @@ word?: string | null, } | { "type": "bye",
  * Why.
  */
 reason: string, } | { "type": "pong" };
+
+/**
+ * A part of speech, as WordNet divides its words.
+ */
+export type PartOfSpeech = "noun" | "verb" | "adjective" | "adverb";
+
+/**
+ * One sense of a lemma.
+ */
+export type Sense = {
+/**
+ * Its part of speech.
+ */
+part: PartOfSpeech,
+/**
+ * WordNet's definition.
+ */
+definition: string, };
+
+/**
+ * One lemma a word reaches, with its senses.
+ */
+export type MeaningEntry = {
+/**
+ * The lemma, lower case as WordNet writes it (`box` for BOXES).
+ */
+lemma: string,
+/**
+ * Its senses, by part of speech, the most frequent first.
+ */
+senses: Array<Sense>, };
+
+/**
+ * The answer to `GET /meaning?word=WORD`.
+ */
+export type Meaning = {
+/**
+ * The word asked for, upper case.
+ */
+word: string,
+/**
+ * The lemmas it reaches, in WordNet's order; empty when WordNet has no entry.
+ */
+entries: Array<MeaningEntry>, };

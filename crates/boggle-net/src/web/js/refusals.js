@@ -80,6 +80,11 @@ export function onError(msg) {
       return again("The server is busy: " + why, "Try again", null);
     // The seat is gone, or the connection was dropped: join again.
     case "bad_token":
+      // The seat left on purpose was given up: join afresh, as a new player.
+      if (state.takingBack) {
+        state.takingBack = false;
+        return start(state.name, state.room, null, null);
+      }
       return again(where + " was given up while you were away.", state.solo ? "Play a new game" : "Join again", null);
     case "idle":
       return again("Disconnected: " + why, "Join again", state.token);

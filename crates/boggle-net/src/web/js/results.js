@@ -1,10 +1,12 @@
 // A round's results: each player's words, the winner, the player's share,
-// the words shared and missed (a word tapped shows its path), then Ready,
-// this board again, or a link to it.
+// the words shared and missed (a word tapped shows its path, numbered and
+// lined, and its meaning), then Ready, this board again (solo: a room's next
+// board is its next round), or a link to it.
 /** @import { ServerMsg } from "./messages" */
 import { drawBoard, findPath, lightCells } from "./board.js";
 import { dailyShare } from "./daily.js";
 import { soloGame } from "./home.js";
+import { clearMeaning, showMeaning } from "./meaning.js";
 import { endRound } from "./round.js";
 import { $, button, copy, el, pointsText, readyButton, setStatus, show } from "./screens.js";
 import { state } from "./state.js";
@@ -60,8 +62,9 @@ export function onResults(msg) {
   $("results-shared").replaceChildren(...msg.shared.map((s) => {
     const count = s.count || s.players.length;
     const more = count > s.players.length ? " and " + (count - s.players.length) + " more" : "";
-    const li = el("li", "", s.word + ": " + s.players.join(", ") + more);
+    const li = el("li");
     li.dataset.word = s.word;
+    li.append(wordButton(s.word, s.word), ": " + s.players.join(", ") + more);
     return li;
   }));
   $("results-shared-box").hidden = msg.shared.length === 0;
@@ -76,11 +79,18 @@ export function onResults(msg) {
   if (msg.missed_total > missed.length) missed.push(el("li", "note", "(" + msg.missed_total + " in all)"));
   if (missed.length === 0) missed.push(el("li", "note", "none"));
   $("results-missed").replaceChildren(...missed);
+  const computer = msg.players.length > 1 && !!state.solo;
+  $("missed-title").textContent = !state.solo ? "Words nobody found"
+    : computer ? "Words you and the computer missed" : "Words you missed";
   drawBoard($("results-board"), false);
-  $("results-path").textContent = "";
+  shown = [];
+  $("results-path").textContent = "Tap a word to see its path and what it means.";
+  clearMeaning();
   dailyShare(mine);
   show("results");
-  button("again").hidden = false;
+  // A room's next board is its next round (Ready), and today's board is
+  // played again by Ready too: only another solo game replays its board.
+  button("again").hidden = !state.solo || !!state.daily;
   button("link-copy").hidden = false;
   readyButton();
   $("ready-note").textContent = state.last ? "that was the room's last round" : "";
@@ -97,21 +107,34 @@ export function onResults(msg) {
 /** The board for a link: Qu as on the die, a blank as a dot. */
 const boardLetters = () => state.board.map((f) => (f === "QU" ? "Qu" : f || ".")).join("");
 
+/** The path shown on the results' board. @type {number[]} */
+let shown = [];
+
+/** A word of the results: its path in order on the board, and its meaning. @param {string} word */
+function explain(word) {
+  shown = findPath(word) || [];
+  const board = $("results-board");
+  lightCells(board, shown);
+  $("results-path").textContent = shown.length > 0
+    ? word + " on the board: " + shown.map((i) => state.board[i] || "?").join(" → ")
+    : word;
+  showMeaning(word);
+  // On a phone the board is above the lists: bring it and the meaning into sight.
+  const box = $("results-box").getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) $("results-box").scrollIntoView({ block: "start" });
+}
+
 export function initResults() {
-  // The words of the results show their path on the results' board.
   $("results").addEventListener("click", (e) => {
     const b = e.target instanceof Element ? e.target.closest("button.word") : null;
-    if (!(b instanceof HTMLElement)) return;
-    const word = b.dataset.word || "";
-    const path = findPath(word) || [];
-    lightCells($("results-board"), path);
-    $("results-path").textContent = path.length > 0 ? word + " on the board" : "";
+    if (b instanceof HTMLElement) explain((b.dataset.word || "").toUpperCase());
   });
+  window.addEventListener("resize", () => lightCells($("results-board"), shown));
   button("again").addEventListener("click", () => {
     if (Date.now() < state.graceUntil) return;
-    soloGame({ board: boardLetters(), size: [state.rows, state.cols] });
+    soloGame({ board: boardLetters(), size: [state.rows, state.cols] }, state.name);
   });
   button("link-copy").addEventListener("click", () =>
-    copy(location.origin + "/?board=" + encodeURIComponent(boardLetters()) + "&size=" + state.rows + "x" + state.cols,
-      "the link to this board"));
+    copy(location.origin + "/?board=" + encodeURIComponent(boardLetters()) + "&size=" + state.rows + "x" + state.cols +
+      "&rules=" + encodeURIComponent(state.rules), "the link to this board"));
 }

@@ -3,8 +3,9 @@
 /** @import { ServerMsg } from "./messages" */
 import { clearPath, drawBoard, initBoard, sendPath } from "./board.js";
 import { send } from "./connection.js";
+import { keepTry } from "./daily.js";
 import { MAX_WORD } from "./protocol.js";
-import { $, button, el, input, pointsText, readyButton, setStatus, show } from "./screens.js";
+import { $, button, clearError, el, input, pointsText, readyButton, setStatus, show } from "./screens.js";
 import { state } from "./state.js";
 
 /** Counts in `body[data-NAME]`, for a test. @param {string} name */
@@ -24,6 +25,7 @@ export function onRoundStart(msg) {
   $("last").textContent = "";
   for (const f of msg.found) addVerdict(f.word, true, f.points, pointsText(f.points));
   $("score").textContent = String(msg.score);
+  keepTry(msg.score);
   show("round");
   button("done").disabled = false;
   $("clock").hidden = false;
@@ -37,6 +39,9 @@ export function onVerdict(msg) {
   answered(msg.word);
   addVerdict(msg.word, msg.accepted, msg.points, msg.reason);
   $("score").textContent = String(msg.score);
+  // A word was played: a complaint about an earlier tap is out of date.
+  clearError();
+  if (msg.accepted) keepTry(msg.score);
 }
 
 /** @param {string} word */

@@ -39,6 +39,11 @@ export function setStatus(text, isError) {
   offer(null);
 }
 
+/** Takes an error off the status line once the game has moved past it. */
+export function clearError() {
+  if ($("status").classList.contains("error")) setStatus("");
+}
+
 /** One action beside the status, or none. @param {{ label: string, act: () => void } | null} action */
 export function offer(action) {
   const b = button("retry");
@@ -62,7 +67,8 @@ export function show(...on) {
 export function who() {
   const line = $("who");
   line.hidden = !state.name;
-  line.textContent = state.name + (state.solo ? " · solo" : " in room " + state.room) + " · " + state.rules;
+  const where = state.daily ? " · today's board #" + state.daily.number : state.solo ? " · solo" : " in room " + state.room;
+  line.textContent = state.name + where + " · " + state.rules;
 }
 
 /** @param {number} n */

@@ -32,6 +32,10 @@ export const state = {
   graceUntil: 0,
   /** @type {Day | null} */
   daily: null,
+  /** this game of today's board is the day's first try */
+  attempt: false,
+  /** the join took back a seat left on purpose (if the server gave it up, join afresh) */
+  takingBack: false,
   /** @type {DailyGame | null} what the server says this daily game is for the player's seat */
   dailyGame: null,
   /** @type {Results | null} */

@@ -1,0 +1,178 @@
+//! Leaving a friends' room from the page, in a real browser (the server
+//! binary with `--web` on loopback, headless Chromium): "Boggle" in the
+//! header during a round asks first (Stay keeps the round, Leave goes
+//! home); joining that room again under that name from the tab takes the
+//! seat back with its words, though the server still holds it; and a
+//! room's results keep the player in the room (Ready, never a solo game on
+//! its board). The dialog's screenshot goes to docs/screenshots/ with
+//! `BOGGLE_DOC_SCREENSHOTS=1`. Without a browser the test skips with a
+//! reason, unless `CI=true`.
+
+use fantoccini::{Client, Locator};
+use serde_json::json;
+
+use crate::browser::{
+    axe_clean, browser, click, doc_screenshot, js, no_page_errors, phone_and_desk, type_word,
+    visible, wait_js, web_server, words_file,
+};
+use crate::common::cannot_run;
+
+const BOARD: &str = "BENHLAUMITLZRGAN";
+const WORDS: &str = "eat\nbat\nben\nnag\n";
+
+/// Joins room `kitchen` as `name` through its form, as a player would.
+async fn join_kitchen(client: &Client, name: &str) {
+    visible(client, "join").await;
+    js(
+        client,
+        &format!(
+            "document.getElementById('name').value = {}; \
+             document.getElementById('room').value = 'kitchen'; \
+             document.getElementById('join-button').click(); return true;",
+            json!(name)
+        ),
+    )
+    .await;
+}
+
+/// Clicks "Boggle" in the header.
+async fn home_link(client: &Client) {
+    client
+        .find(Locator::Id("home-link"))
+        .await
+        .expect("the header's Boggle")
+        .click()
+        .await
+        .expect("clicked");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back() {
+    let (chromium, driver) = match browser() {
+        Ok(found) => found,
+        Err(why) => return cannot_run(&format!("no browser: {why}")),
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dict = words_file(dir.path(), WORDS);
+    let args = [
+        "--board",
+        BOARD,
+        "--dict",
+        &dict,
+        "--min-players",
+        "1",
+        "--time",
+        "600",
+    ];
+    let (_server, web) = web_server(dir.path(), &args);
+    let Some((_driver, phone, desk)) = phone_and_desk(&chromium, &driver).await else {
+        return;
+    };
+
+    phone
+        .goto(&format!("{web}?room=kitchen"))
+        .await
+        .expect("page loads");
+    join_kitchen(&phone, "ann").await;
+    visible(&phone, "lobby").await;
+    click(&phone, "ready").await;
+    visible(&phone, "round").await;
+    type_word(&phone, "bat").await;
+    wait_js(
+        &phone,
+        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
+        "BAT accepted",
+    )
+    .await;
+
+    // One tap on the header's "Boggle" asks first; Stay keeps the round.
+    home_link(&phone).await;
+    wait_js(
+        &phone,
+        "return document.getElementById('leave').open && document.activeElement.id === 'leave-stay';",
+        "the question, Stay focused",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &phone,
+            "return [document.getElementById('leave-title').textContent, \
+               document.getElementById('leave-note').textContent];"
+        )
+        .await,
+        json!([
+            "Leave the round?",
+            "Your seat is kept a while: join room kitchen as ann again from this tab to take it back."
+        ])
+    );
+    doc_screenshot(&phone, "leave-360").await;
+    axe_clean(&phone, "the question before leaving").await;
+    click(&phone, "leave-stay").await;
+    assert_eq!(
+        js(
+            &phone,
+            "return [document.getElementById('leave').open, document.getElementById('round').hidden];"
+        )
+        .await,
+        json!([false, false]),
+        "still in the round"
+    );
+    // Leave: home, and the seat is left to the server.
+    home_link(&phone).await;
+    wait_js(
+        &phone,
+        "return document.getElementById('leave').open;",
+        "asked again",
+    )
+    .await;
+    click(&phone, "leave-go").await;
+    visible(&phone, "home").await;
+    // Joining again under that name takes the seat back, with its word.
+    click(&phone, "friends-button").await;
+    visible(&phone, "join").await;
+    axe_clean(&phone, "a room's join form").await;
+    join_kitchen(&phone, "ann").await;
+    visible(&phone, "round").await;
+    wait_js(
+        &phone,
+        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
+        "BAT kept: the seat taken back",
+    )
+    .await;
+
+    // A room's results: Ready for the room's next round, no solo game on its board.
+    click(&phone, "done").await;
+    visible(&phone, "results").await;
+    assert_eq!(
+        js(
+            &phone,
+            "return [document.getElementById('again').hidden, document.getElementById('ready').hidden, \
+               document.getElementById('link-copy').hidden, \
+               document.getElementById('missed-title').textContent];"
+        )
+        .await,
+        json!([true, false, false, "Words nobody found"])
+    );
+    // Between rounds, leaving the room is asked too.
+    home_link(&phone).await;
+    wait_js(
+        &phone,
+        "return document.getElementById('leave').open && \
+           document.getElementById('leave-title').textContent === 'Leave room kitchen?';",
+        "asked before leaving the room",
+    )
+    .await;
+    click(&phone, "leave-go").await;
+    visible(&phone, "home").await;
+    // With nothing on, home is one tap away, unasked.
+    desk.goto(&web).await.expect("page loads");
+    visible(&desk, "home").await;
+    home_link(&desk).await;
+    visible(&desk, "home").await;
+    assert_eq!(
+        js(&desk, "return document.getElementById('leave').open;").await,
+        json!(false)
+    );
+    no_page_errors(&phone, "leaving a room").await;
+    no_page_errors(&desk, "at home").await;
+}

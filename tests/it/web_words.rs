@@ -1,0 +1,211 @@
+//! Every word of a room's results explained, in a real browser (the server
+//! binary with `--web` on loopback and its built-in player list, headless
+//! Chromium at 360 and 1280 px, two players in one room): tapping a word
+//! found, cancelled or missed lights its path on the results' board with
+//! each cell numbered in order and a line through them, and shows what it
+//! means, asked of the server one word at a time (`GET /meaning`). On a
+//! phone the board and the meaning are brought into sight. axe-core checks
+//! the screen with a meaning shown; its screenshots go to docs/screenshots/
+//! with `BOGGLE_DOC_SCREENSHOTS=1`. Without a browser the test skips with
+//! a reason, unless `CI=true`.
+
+use fantoccini::Client;
+use serde_json::{Value, json};
+
+use crate::browser::{
+    axe_clean, browser, doc_screenshot, js, no_page_errors, phone_and_desk, type_word, visible,
+    wait_js, web_server,
+};
+use crate::common::cannot_run;
+
+/// The room's board: under classic rules BAT is cells 0, 5, 9 and EAT 1, 5, 9.
+const BOARD: &str = "BENHLAUMITLZRGAN";
+
+/// Joins room `kitchen` as `name` and says Ready.
+async fn join(client: &Client, web: &str, name: &str) {
+    client
+        .goto(&format!("{web}?room=kitchen"))
+        .await
+        .expect("page loads");
+    visible(client, "join").await;
+    js(
+        client,
+        &format!(
+            "document.getElementById('name').value = {}; \
+             document.getElementById('join-button').click(); return true;",
+            json!(name)
+        ),
+    )
+    .await;
+    visible(client, "lobby").await;
+    js(
+        client,
+        "document.getElementById('ready').click(); return true;",
+    )
+    .await;
+}
+
+/// Taps the results' word button chosen by `selector`; waits for its
+/// meaning. Returns the word, the cells lit with their numbers in order
+/// (`[index, step]`), the line's points and the meaning's first line.
+async fn explain(client: &Client, selector: &str) -> (String, Value, usize, String) {
+    let word = js(
+        client,
+        &format!(
+            "const b = document.querySelector({s}); b.click(); return b.dataset.word;",
+            s = json!(selector)
+        ),
+    )
+    .await;
+    let word = word.as_str().expect("a word button").to_string();
+    wait_js(
+        client,
+        &format!(
+            "const m = document.querySelector('#meaning p'); \
+             return !!m && m.textContent.startsWith({}) && !m.classList.contains('note');",
+            json!(word)
+        ),
+        &format!("the meaning of {word}"),
+    )
+    .await;
+    let cells = js(
+        client,
+        "return Array.from(document.querySelectorAll('#results-board .cell[data-step]')) \
+           .map(c => [Number(c.dataset.index), Number(c.dataset.step)]) \
+           .sort((a, b) => a[1] - b[1]);",
+    )
+    .await;
+    let points = js(
+        client,
+        "return document.getElementById('results-line').getAttribute('points');",
+    )
+    .await;
+    let points = points.as_str().unwrap_or_default().split(' ').count();
+    let first = js(
+        client,
+        "return document.querySelector('#meaning p').textContent;",
+    )
+    .await;
+    (
+        word,
+        cells,
+        points,
+        first.as_str().unwrap_or_default().to_string(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_word_on_the_results_shows_its_path_in_order_and_its_meaning() {
+    let (chromium, driver) = match browser() {
+        Ok(found) => found,
+        Err(why) => return cannot_run(&format!("no browser: {why}")),
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let args = ["--board", BOARD, "--min-players", "2", "--time", "600"];
+    let (_server, web) = web_server(dir.path(), &args);
+    let Some((_driver, phone, desk)) = phone_and_desk(&chromium, &driver).await else {
+        return;
+    };
+    join(&phone, &web, "ann").await;
+    join(&desk, &web, "bob").await;
+    for client in [&phone, &desk] {
+        visible(client, "round").await;
+    }
+    // EAT is found by both (cancelled), BAT by ann alone.
+    type_word(&phone, "eat").await;
+    type_word(&phone, "bat").await;
+    type_word(&desk, "eat").await;
+    for client in [&phone, &desk] {
+        js(
+            client,
+            "document.getElementById('done').click(); return true;",
+        )
+        .await;
+    }
+    for client in [&phone, &desk] {
+        visible(client, "results").await;
+    }
+
+    // A word found: its cells numbered in the path's order, a line through
+    // them, what it means.
+    let (word, cells, points, first) = explain(
+        &phone,
+        ".player-result[data-name='ann'] button.word[data-word='BAT']",
+    )
+    .await;
+    assert_eq!(word, "BAT");
+    assert_eq!(cells, json!([[0, 1], [5, 2], [9, 3]]), "B, A, T in order");
+    assert_eq!(points, 3, "a line through the three cells");
+    assert_eq!(first, "BAT");
+    let path = js(
+        &phone,
+        "return document.getElementById('results-path').textContent;",
+    )
+    .await;
+    assert_eq!(path, json!("BAT on the board: B → A → T"));
+    // A word cancelled (found by both).
+    let (_, cells, _, first) = explain(
+        &phone,
+        ".player-result[data-name='ann'] li.cancelled button.word",
+    )
+    .await;
+    assert_eq!(cells, json!([[1, 1], [5, 2], [9, 3]]), "E, A, T in order");
+    assert_eq!(first, "EAT");
+    let senses = js(
+        &phone,
+        "return Array.from(document.querySelectorAll('#meaning .senses li')).map(li => li.textContent);",
+    )
+    .await;
+    assert!(
+        senses.as_array().is_some_and(|s| s
+            .iter()
+            .any(|s| s.as_str().is_some_and(|s| s.starts_with("verb ")))),
+        "{senses}"
+    );
+    // A word nobody found, from far down the list: on a phone the board
+    // and the meaning come into sight.
+    js(
+        &phone,
+        "window.scrollTo(0, document.body.scrollHeight); return true;",
+    )
+    .await;
+    let (word, cells, _, first) = explain(&phone, "#results-missed button.word").await;
+    assert_eq!(
+        cells.as_array().map(Vec::len),
+        Some(word.len() - word.matches("QU").count()),
+        "{word}: every cell numbered"
+    );
+    assert!(first.starts_with(&word), "{word}: {first}");
+    let in_sight = js(
+        &phone,
+        "const r = document.getElementById('results-box').getBoundingClientRect(); \
+         return r.top >= 0 && r.bottom <= window.innerHeight;",
+    )
+    .await;
+    assert_eq!(in_sight, json!(true), "the board in sight at 360 px");
+    doc_screenshot(&phone, "word-meaning-360").await;
+    axe_clean(&phone, "results with a meaning").await;
+    // One word a request: the page asked for the three words it showed.
+    let asked = js(
+        &phone,
+        "return performance.getEntriesByType('resource').map(e => e.name) \
+           .filter(n => n.includes('/meaning?')).map(n => new URL(n).search);",
+    )
+    .await;
+    assert_eq!(
+        asked,
+        json!([
+            "?word=BAT",
+            "?word=EAT",
+            format!("?word={}", word.to_ascii_uppercase())
+        ])
+    );
+
+    // The desk: the board and the meaning stay beside the list.
+    let (word, _, _, first) = explain(&desk, "#results-missed li:nth-child(3) button.word").await;
+    assert!(first.starts_with(&word), "{word}: {first}");
+    doc_screenshot(&desk, "word-meaning-1280").await;
+    axe_clean(&desk, "results with a meaning").await;
+    no_page_errors(&phone, "explaining words").await;
+    no_page_errors(&desk, "explaining words").await;
+}

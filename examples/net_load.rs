@@ -6,7 +6,12 @@
 //! verdict latency. `scripts/net-load.sh` starts the server, runs this, and
 //! reports the server's peak memory. With a sixth argument, the address of
 //! the server's web side (`serve --web`), every second client plays over its
-//! WebSocket instead of TCP, in the same rooms.
+//! WebSocket instead of TCP, in the same rooms (every client with
+//! `NET_LOAD_ALL_WEB=1`). `NET_LOAD_ROUNDS=N` plays N rounds (the server's
+//! `--rounds`), each client sending `ready` again after each round's
+//! results. Clients connect at most [`CONNECTING`] at a time, as players
+//! arrive, so the web side's places for unanswered requests are not the
+//! test.
 //!
 //!     cargo run --release --example net_load -- ADDR [CLIENTS] [ROOMS] [SECONDS] [INTERVAL_MS] [WEB_ADDR]
 
@@ -26,6 +31,9 @@ use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 
 type Ws = WebSocketStream<TcpStream>;
+
+/// Clients connecting (and saying `hello`) at once.
+const CONNECTING: usize = 32;
 
 /// Where a client's messages come from: TCP lines or WebSocket messages.
 enum Reader {
@@ -100,10 +108,12 @@ struct Outcome {
     verdict_points: u32,
     result_score: Option<u32>,
     latencies_us: Vec<u64>,
-    /// When the client sent `done`.
-    done_at: Option<Instant>,
-    /// When the results reached it.
-    results_at: Option<Instant>,
+    /// The client's room.
+    room: usize,
+    /// When the client sent `done`, each round.
+    done_at: Vec<Instant>,
+    /// When the results reached it, each round.
+    results_at: Vec<Instant>,
     error: Option<String>,
     /// Played over the web side's WebSocket.
     web: bool,
@@ -142,6 +152,12 @@ fn main() {
             std::process::exit(2)
         }
     });
+    let all_web = std::env::var("NET_LOAD_ALL_WEB").is_ok_and(|v| v == "1");
+    let rounds: usize = std::env::var("NET_LOAD_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+        .max(1);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -157,9 +173,12 @@ fn main() {
     let find = Arc::new(WordFind::with_rules(Arc::new(dictionary), rules));
     let outcomes = runtime.block_on(async {
         let mut tasks = Vec::new();
+        let connecting = Arc::new(tokio::sync::Semaphore::new(CONNECTING));
         for i in 0..clients {
             let find = Arc::clone(&find);
+            let connecting = Arc::clone(&connecting);
             let room = format!("room{}", i % rooms);
+            let over_web = web.is_some() && (all_web || i % 2 == 1);
             tasks.push(tokio::spawn(async move {
                 let mut outcome = Outcome {
                     sent: 0,
@@ -167,23 +186,21 @@ fn main() {
                     verdict_points: 0,
                     result_score: None,
                     latencies_us: Vec::new(),
-                    done_at: None,
-                    results_at: None,
+                    room: i % rooms,
+                    done_at: Vec::new(),
+                    results_at: Vec::new(),
                     error: None,
-                    web: web.is_some() && i % 2 == 1,
+                    web: over_web,
                 };
                 let name = format!("p{i}");
-                let via = web.filter(|_| i % 2 == 1);
-                if let Err(e) = client(
-                    (addr, via),
-                    &name,
-                    &room,
+                let via = web.filter(|_| over_web);
+                let plan = Plan {
                     seconds,
                     interval,
-                    &find,
-                    &mut outcome,
-                )
-                .await
+                    rounds,
+                    connecting,
+                };
+                if let Err(e) = client((addr, via), &name, &room, &plan, &find, &mut outcome).await
                 {
                     outcome.error = Some(format!("{name}: {e}"));
                 }
@@ -208,7 +225,9 @@ fn main() {
     let verdicts: usize = outcomes.iter().map(|o| o.verdicts).sum();
     let mut failures = clients - outcomes.len();
     for o in &outcomes {
-        let tally_ok = o.sent == o.verdicts && o.result_score == Some(o.verdict_points);
+        let tally_ok = o.sent == o.verdicts
+            && o.result_score == Some(o.verdict_points)
+            && o.results_at.len() == rounds;
         if o.error.is_some() || !tally_ok {
             failures += 1;
             if failures <= 5 {
@@ -224,12 +243,12 @@ fn main() {
         }
     }
     println!(
-        "clients {clients} rooms {rooms} seconds {seconds} interval {} ms{}: words sent {sent}, verdicts {verdicts}, clients failing {failures}",
+        "clients {clients} rooms {rooms} rounds {rounds} seconds {seconds} interval {} ms{}: words sent {sent}, verdicts {verdicts}, clients failing {failures}",
         interval.as_millis(),
-        if web.is_some() {
-            " (half over the web side's WebSocket)"
-        } else {
-            ""
+        match (web.is_some(), all_web) {
+            (true, true) => " (all over the web side's WebSocket)",
+            (true, false) => " (half over the web side's WebSocket)",
+            _ => "",
         }
     );
     println!(
@@ -238,22 +257,39 @@ fn main() {
         at(0.99) as f64 / 1000.0,
         latencies.last().copied().unwrap_or(0) as f64 / 1000.0
     );
-    // The round ends at the last `done` (in one room; across rooms, the
-    // latest room's); delivery is measured from there.
-    if let Some(round_end) = outcomes.iter().filter_map(|o| o.done_at).max() {
-        let mut results: Vec<u64> = outcomes
-            .iter()
-            .filter_map(|o| o.results_at)
-            .map(|at| at.saturating_duration_since(round_end).as_micros() as u64)
-            .collect();
-        results.sort_unstable();
+    // A round ends at its room's last `done`; each player's results are
+    // measured from there.
+    let mut last_done: std::collections::HashMap<(usize, usize), Instant> =
+        std::collections::HashMap::new();
+    for o in &outcomes {
+        for (round, at) in o.done_at.iter().enumerate() {
+            let last = last_done.entry((o.room, round)).or_insert(*at);
+            *last = (*last).max(*at);
+        }
+    }
+    let mut results: Vec<u64> = outcomes
+        .iter()
+        .flat_map(|o| {
+            let last_done = &last_done;
+            o.results_at
+                .iter()
+                .enumerate()
+                .filter_map(move |(round, at)| {
+                    let end = last_done.get(&(o.room, round))?;
+                    Some(at.saturating_duration_since(*end).as_micros() as u64)
+                })
+        })
+        .collect();
+    results.sort_unstable();
+    if !results.is_empty() {
         println!(
-            "results delivered after the last done: p50 {:.2} ms, all {:.2} ms",
+            "results delivered after the room's last done: p50 {:.2} ms, p99 {:.2} ms, all {:.2} ms",
             quantile(&results, 0.50) as f64 / 1000.0,
+            quantile(&results, 0.99) as f64 / 1000.0,
             results.last().copied().unwrap_or(0) as f64 / 1000.0
         );
     }
-    if web.is_some() {
+    if web.is_some() && !all_web {
         for (label, over_web) in [("TCP", false), ("WebSocket", true)] {
             let mut part: Vec<u64> = outcomes
                 .iter()
@@ -273,26 +309,68 @@ fn main() {
     }
 }
 
+/// What each client does: a word every `interval` for `seconds`, then
+/// `done`, for `rounds` rounds; `connecting` paces the arrivals.
+struct Plan {
+    seconds: u64,
+    interval: Duration,
+    rounds: usize,
+    connecting: Arc<tokio::sync::Semaphore>,
+}
+
 async fn client(
     (addr, web): (SocketAddr, Option<SocketAddr>),
     name: &str,
     room: &str,
-    seconds: u64,
-    interval: Duration,
+    plan: &Plan,
     find: &WordFind,
     outcome: &mut Outcome,
 ) -> std::io::Result<()> {
-    let (mut lines, mut write) = connect(addr, web).await?;
-    let hello = ClientMsg::Hello {
-        version: VERSION,
-        name: name.into(),
-        room: Some(room.into()),
-        password: None,
-        token: None,
-        solo: None,
+    let (mut lines, mut write) = {
+        let _turn = plan
+            .connecting
+            .acquire()
+            .await
+            .map_err(std::io::Error::other)?;
+        let (mut lines, mut write) = connect(addr, web).await?;
+        let hello = ClientMsg::Hello {
+            version: VERSION,
+            name: name.into(),
+            room: Some(room.into()),
+            password: None,
+            token: None,
+            solo: None,
+        };
+        write.send(&hello).await?;
+        // In once welcomed: the next client may come.
+        loop {
+            let Some(line) = lines.next().await? else {
+                return Err(std::io::Error::other("closed before the welcome"));
+            };
+            match serde_json::from_str::<ServerMsg>(&line) {
+                Ok(ServerMsg::Welcome { .. }) => break,
+                Ok(ServerMsg::Error { message, .. }) => return Err(std::io::Error::other(message)),
+                _ => {}
+            }
+        }
+        (lines, write)
     };
-    write.send(&hello).await?;
-    write.send(&ClientMsg::Ready).await?;
+    for _ in 0..plan.rounds {
+        write.send(&ClientMsg::Ready).await?;
+        round(&mut lines, &mut write, name, plan, find, outcome).await?;
+    }
+    Ok(())
+}
+
+/// One round: waits for its start, plays, and returns at its results.
+async fn round(
+    lines: &mut Reader,
+    write: &mut Writer,
+    name: &str,
+    plan: &Plan,
+    find: &WordFind,
+    outcome: &mut Outcome,
+) -> std::io::Result<()> {
     let board = loop {
         let Some(line) = lines.next().await? else {
             return Err(std::io::Error::other("closed before the round"));
@@ -311,8 +389,9 @@ async fn client(
     // found") mixed with words that are not on it.
     let mut words: Vec<String> = find.get_all_words(&board).into_iter().collect();
     words.extend(["ZZZQ", "BOGGLE", "XYLOPHONE", "AB"].map(String::from));
-    let end = Instant::now() + Duration::from_secs(seconds);
-    let mut ticker = tokio::time::interval(interval);
+    let end = Instant::now() + Duration::from_secs(plan.seconds);
+    let mut ticker = tokio::time::interval(plan.interval);
+    let mut sent = 0;
     let mut pending: VecDeque<Instant> = VecDeque::new();
     let mut sending = true;
     loop {
@@ -320,11 +399,12 @@ async fn client(
             _ = ticker.tick(), if sending => {
                 if Instant::now() >= end {
                     sending = false;
-                    outcome.done_at = Some(Instant::now());
+                    outcome.done_at.push(Instant::now());
                     write.send(&ClientMsg::Done).await?;
                     continue;
                 }
-                let word = &words[outcome.sent % words.len()];
+                let word = &words[sent % words.len()];
+                sent += 1;
                 pending.push_back(Instant::now());
                 write.send(&ClientMsg::Word { word: word.clone() }).await?;
                 outcome.sent += 1;
@@ -342,8 +422,9 @@ async fn client(
                         outcome.verdict_points += points;
                     }
                     Ok(ServerMsg::Results { players, .. }) => {
-                        outcome.results_at = Some(Instant::now());
-                        outcome.result_score = players.iter().find(|p| p.name == name).map(|p| p.score);
+                        outcome.results_at.push(Instant::now());
+                        // Scores are the room's totals over its rounds.
+                        outcome.result_score = players.iter().find(|p| p.name == name).map(|p| p.total);
                         return Ok(());
                     }
                     Ok(ServerMsg::Error { message, .. }) => return Err(std::io::Error::other(message)),

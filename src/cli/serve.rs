@@ -1,9 +1,11 @@
 //! `boggle serve`: the networked game's server command. Resolves the rules,
-//! dictionary and board once, prints `listening on ADDR:PORT` (and, with
-//! `--web`, `web page on http://ADDR:PORT/`), and runs
-//! [`boggle_net::server`] (and [`boggle_net::web`] beside it, into the same
-//! rooms) until SIGINT, SIGTERM or SIGHUP, or until the web listener fails
-//! (then it exits with the reason). The server's log (binds, rooms opened
+//! dictionary and board once, installs the metrics exporter (`/metrics`),
+//! prints `listening on ADDR:PORT` (and, with `--web`, `web page on
+//! http://ADDR:PORT/`), and runs [`boggle_net::server`] (and
+//! [`boggle_net::web`] beside it, into the same rooms) until SIGINT, SIGTERM
+//! or SIGHUP, then stops as the server does (rounds under way finish within
+//! `--stop-grace`; a second signal ends them at once), or until the web
+//! listener fails (then it exits with the reason). The server's log (binds, rooms opened
 //! and closed, refusals, fatal client errors) goes to stderr, filtered by
 //! `RUST_LOG` (warnings only without it; `RUST_LOG=info` shows every event).
 
@@ -21,7 +23,7 @@ use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Preset;
 use boggle_game::word_find::WordFind;
 use boggle_net::room::RoomConfig;
-use boggle_net::server::{Limits, Server, ServerConfig};
+use boggle_net::server::{Hurry, Limits, Server, ServerConfig};
 use boggle_net::store::{Store, StoreLimits};
 use boggle_net::web::{Options, Web};
 use boggle_protocol::{Duplicates, MAX_PLAYERS};
@@ -107,6 +109,15 @@ pub struct ServeArgs {
     /// Most players in one room, 1 to 1000
     #[arg(long = "max-players", value_name = "N", default_value_t = 50, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_PLAYERS as u64))]
     pub max_players: usize,
+    /// Seconds a joined player may send nothing (the client pings every
+    /// few seconds) before the server drops them, 1 to 86400
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=super::args::MAX_SECONDS))]
+    pub idle: u64,
+    /// On SIGTERM, seconds the rounds under way may go on before they end
+    /// early (their results are given and stored either way), 0 to 3600;
+    /// a second SIGTERM ends them at once
+    #[arg(long = "stop-grace", value_name = "SECONDS", default_value_t = 60, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(0..=3600))]
+    pub stop_grace: u64,
     /// New connections a second from one address (bursts of 4 times as many)
     #[arg(long = "address-rate", value_name = "N", default_value_t = 10, value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(1..=100_000))]
     pub address_rate: u32,
@@ -190,6 +201,8 @@ pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
             connections_per_address: args.max_address_connections,
             rooms_per_address: args.max_address_rooms,
             connects_per_sec: f64::from(args.address_rate),
+            idle_timeout: Duration::from_secs(args.idle),
+            stop_grace: Duration::from_secs(args.stop_grace),
             ..Limits::default()
         },
     })
@@ -225,8 +238,10 @@ fn log_to_stderr() {
 
 /// Runs the server until SIGINT, SIGTERM or SIGHUP, or the web listener fails.
 pub fn run(args: &ServeArgs) -> Result<(), CliError> {
-    // First: opening the results file may already have something to say.
+    // First: opening the results file may already have something to say,
+    // and count it.
     log_to_stderr();
+    let monitor = boggle_net::monitor::install();
     let config = config(args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -246,6 +261,7 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
                 let options = Options {
                     hosts: args.web_host.clone(),
                     trust_proxy: args.trust_proxy,
+                    monitor: Some(monitor.clone()),
                 };
                 let web = Web::bind_with(web_addr, server.entrance(), options);
                 Some(web.await.map_err(|source| CliError::ListenWeb {
@@ -265,13 +281,30 @@ pub fn run(args: &ServeArgs) -> Result<(), CliError> {
         }
         out.flush().map_err(Error::Output)?;
         drop(out);
+        let stop = stopping(server.hurry());
         match web {
-            Some(web) => server.run_beside(web.run(), stop_signal()).await,
-            None => server.run(stop_signal()).await,
+            Some(web) => server.run_beside(web.run(), stop).await,
+            None => server.run(stop).await,
         }
         .map_err(CliError::Server)
     })?;
     Ok(())
+}
+
+/// Completes on the first stop signal ([`stop_signal`]), when the server
+/// starts its stop (rounds under way finish within `--stop-grace`); a
+/// second signal then ends those rounds at once.
+async fn stopping(hurry: Hurry) {
+    stop_signal().await;
+    // Said whatever RUST_LOG filters; a closed stderr is no reason to stop otherwise.
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "stopping: no new games; rounds under way finish (a second signal ends them now)"
+    );
+    tokio::spawn(async move {
+        stop_signal().await;
+        hurry.now();
+    });
 }
 
 /// Completes on Ctrl-C (SIGINT), SIGTERM or SIGHUP: the signals every mode

@@ -22,6 +22,7 @@ mod dictionary;
 mod game;
 mod game_board;
 mod hostile;
+mod hosting;
 mod hunt;
 mod net;
 mod net_limits;

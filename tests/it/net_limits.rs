@@ -214,6 +214,45 @@ async fn invisible_names_are_refused_and_look_alike_rooms_are_one() {
     ann.until(|m| lobby_shows(m, "bob", true)).await;
 }
 
+/// Room names are compared as players' names are (the look-alike key): a
+/// name that passes for a room's name is that room, whichever of the pair
+/// came first, so no one opens a look-alike beside a class's room.
+#[tokio::test]
+async fn rooms_whose_names_pass_for_each_other_are_one_room() {
+    let (addr, _stop) = start(config(Duplicates::Cancel, None)).await;
+    let pairs = [
+        ("Olive", "0live"),
+        ("Ian", "lan"),
+        ("Bill", "BiII"),
+        ("AI", "Al"),
+        ("Main", "Ma\u{ed}n"),
+        ("lan", "IAN"),
+    ];
+    for (first, second) in pairs {
+        let mut sitting = Vec::new();
+        for (name, room) in [("ann", first), ("bob", second)] {
+            let mut peer = Peer::connect(addr).await;
+            peer.send(&ClientMsg::Hello {
+                version: VERSION,
+                name: name.into(),
+                room: Some(room.into()),
+                password: None,
+                token: None,
+                solo: None,
+            })
+            .await;
+            let welcome = peer.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
+            let ServerMsg::Welcome { room: joined, .. } = welcome else {
+                unreachable!()
+            };
+            assert_eq!(joined, first, "{name} asked for {room:?}");
+            sitting.push(peer);
+        }
+        let ann = &mut sitting[0];
+        ann.until(|m| lobby_shows(m, "bob", true)).await;
+    }
+}
+
 /// Item 10: pinging before `hello` does not keep a connection past the
 /// time to say hello.
 #[tokio::test]

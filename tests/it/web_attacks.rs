@@ -492,3 +492,50 @@ fn the_server_logs_what_happens_under_rust_log() {
         assert!(log.contains(said), "{said:?} in {log}");
     }
 }
+
+/// A flood of refusals is logged at a bounded rate: 300 connections refused
+/// for their address's rate make a few lines, and the last line about them
+/// says how many were not logged, so the count is whole.
+#[test]
+fn a_flood_of_refusals_is_logged_at_a_bounded_rate() {
+    let served = Served::start_with(&["--address-rate", "1"], &[("RUST_LOG", "info")]);
+    let start = Instant::now();
+    let mut refused = 0u64;
+    for _ in 0..300 {
+        let stream = TcpStream::connect(served.tcp).expect("connects");
+        let mut answer = String::new();
+        // An admitted connection says nothing until hello: it is let go.
+        stream
+            .set_read_timeout(Some(Duration::from_millis(200)))
+            .expect("timeout");
+        let _ = BufReader::new(&stream).read_line(&mut answer);
+        if answer.contains("server_full") {
+            refused += 1;
+        }
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let log = served.stop();
+    let about: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("connection refused") || l.contains("not logged"))
+        .collect();
+    let logged = about
+        .iter()
+        .filter(|l| l.contains("connection refused"))
+        .count() as u64;
+    let held: u64 = about
+        .iter()
+        .filter_map(|l| l.split("held_back=").nth(1))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .map(|n| n.parse::<u64>().expect("a count"))
+        .sum();
+    assert!(refused >= 250, "{refused} of 300 refused");
+    let bound = 20 + (2.0 * elapsed).ceil() as u64 + 1;
+    assert!(
+        logged <= bound,
+        "{logged} lines for {refused} refusals in {elapsed:.1} s"
+    );
+    assert_eq!(logged + held, refused, "every refusal logged or counted");
+    let last = about.last().expect("lines about refusals");
+    assert!(last.contains("not logged"), "{last}");
+}

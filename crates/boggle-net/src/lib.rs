@@ -8,6 +8,8 @@
 //! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
 //! - [`limits`]: what the server allows: sizes, rates, times, queues, per address.
 //! - `outbox`: each client's send queue, bounded in bytes.
+//! - [`refusals`]: every refusal counted by reason, and logged at a bounded rate.
+//! - [`monitor`]: the metrics exporter (`/metrics`) and every metric's name.
 //! - [`leaderboard`]: the results file (SQLite): days' attempts and results.
 //! - [`store`]: the day's attempts in memory, written to the file by a worker thread.
 //! - [`solo`]: the settings of a room of one (solo games, today's board, board links).
@@ -18,7 +20,9 @@
 
 pub mod leaderboard;
 pub mod limits;
+pub mod monitor;
 pub(crate) mod outbox;
+pub mod refusals;
 pub mod room;
 pub mod server;
 pub mod solo;

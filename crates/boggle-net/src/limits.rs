@@ -52,6 +52,9 @@ pub struct Limits {
     pub connections_per_address: usize,
     /// Rooms one address may have made that are still open.
     pub rooms_per_address: usize,
+    /// On a stop (SIGTERM), how long rounds under way may go on before
+    /// they end early; the server closes once none is left.
+    pub stop_grace: Duration,
 }
 
 /// A connection burst from one address may be this many seconds' worth.
@@ -79,6 +82,7 @@ impl Default for Limits {
             write_timeout: Duration::from_secs(10),
             connections_per_address: 50,
             rooms_per_address: 10,
+            stop_grace: Duration::from_secs(60),
         }
     }
 }

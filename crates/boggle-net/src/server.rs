@@ -21,12 +21,10 @@
 //! [`Limits::write_timeout`]). [`Server::run_beside`] runs the server with
 //! such a listener and stops it, with the listener's error, if it fails.
 
-mod client;
-
 use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -39,13 +37,13 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 pub use super::limits::Limits;
 use super::limits::{AddressLimiter, PerAddress, Place, Throttled, constant_time_eq};
 use super::outbox::{Budget, Encoded, Kind, Outbox};
+use super::refusals::Refusals;
 use super::room::{ConnId, Refusal, Room, RoomConfig};
 use super::store::Store;
 use boggle_game::random;
 use boggle_protocol::connection::{Connection, Line, LineReader, LineWriter, Peer};
-use boggle_protocol::names::{check_name, check_room, name_key};
+use boggle_protocol::names::{NameKey, check_name, check_room, name_key};
 use boggle_protocol::{self as protocol, Bucket, ClientMsg, ErrorCode, ServerMsg, Solo, encode};
-use client::Client;
 
 /// Everything a server needs.
 #[derive(Clone, Debug)]
@@ -71,14 +69,36 @@ struct Slot {
     room: Room,
     clients: HashMap<ConnId, Client>,
     budget: Arc<Budget>,
+    /// Rounds of the room counted in the `boggle_rounds_total` counter.
+    rounds_counted: u32,
     /// Where the room's scored daily results go (a room of today's board).
     store: Option<Store>,
     /// The place of the address that opened the room, given back when it is forgotten.
     _maker: Place,
 }
 
-/// Rooms by [`name_key`] of their names, so look-alike names are one room.
-type Rooms = Mutex<HashMap<String, Arc<Mutex<Slot>>>>;
+/// Rooms filed under [`NameKey::as_str`] of their names. A room is found by
+/// any name that passes for its own ([`NameKey::same_as`], the comparison
+/// players' names get in a room), so look-alike names are one room.
+type Rooms = Mutex<HashMap<String, Filed>>;
+
+/// A room as filed: its name's whole key, and its slot.
+struct Filed {
+    key: NameKey,
+    slot: Arc<Mutex<Slot>>,
+}
+
+/// The room whose name passes for `key`'s name: filed under the same key,
+/// else any whose key passes for it. Where the key is the same, that room
+/// is chosen first.
+fn find_room<'a>(
+    rooms: &'a HashMap<String, Filed>,
+    key: &NameKey,
+) -> Option<(&'a String, &'a Filed)> {
+    rooms
+        .get_key_value(key.as_str())
+        .or_else(|| rooms.iter().find(|(_, filed)| filed.key.same_as(key)))
+}
 
 /// The room a client joined: its key, and its slot.
 type Joined = (String, Arc<Mutex<Slot>>);
@@ -96,6 +116,37 @@ struct Shared {
     /// Rooms open by the address that opened them.
     rooms_by_address: Arc<PerAddress>,
     budget: Arc<Budget>,
+    /// Refusals counted, their log lines held to a rate.
+    refusals: Refusals,
+    /// The server is stopping: rounds under way finish, nothing new starts.
+    stopping: AtomicBool,
+    /// Ends the rounds under way at once while stopping (a second signal).
+    hurry: Notify,
+    /// What the server records (through the `metrics` facade; nothing
+    /// without an exporter installed).
+    metrics: Metrics,
+}
+
+/// The handles of the metrics recorded on every message or connection,
+/// looked up once (`crate::monitor` describes them).
+struct Metrics {
+    connections: metrics::Gauge,
+    rooms: metrics::Gauge,
+    players: metrics::Gauge,
+    rounds_playing: metrics::Gauge,
+    verdicts: metrics::Histogram,
+}
+
+impl Metrics {
+    fn new() -> Metrics {
+        Metrics {
+            connections: metrics::gauge!("boggle_connections"),
+            rooms: metrics::gauge!("boggle_rooms"),
+            players: metrics::gauge!("boggle_players"),
+            rounds_playing: metrics::gauge!("boggle_rounds_playing"),
+            verdicts: metrics::histogram!("boggle_verdict_seconds"),
+        }
+    }
 }
 
 /// A bound, not yet running server.
@@ -115,6 +166,25 @@ pub struct Admitted {
     _permit: OwnedSemaphorePermit,
     _place: Place,
     ip: IpAddr,
+    /// Counts the connection in the `boggle_connections` gauge while held.
+    gauge: metrics::Gauge,
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        self.gauge.decrement(1.0);
+    }
+}
+
+/// Ends the rounds under way of a stopping server at once (a second signal).
+#[derive(Clone)]
+pub struct Hurry(Arc<Shared>);
+
+impl Hurry {
+    /// Ends the rounds under way now, if the server is stopping or when it starts to.
+    pub fn now(&self) {
+        self.0.hurry.notify_one();
+    }
 }
 
 /// Locks a mutex even if a panic elsewhere poisoned it: a room's state is
@@ -147,6 +217,10 @@ impl Server {
                 connections_by_address,
                 rooms_by_address,
                 budget,
+                refusals: Refusals::new(Instant::now()),
+                stopping: AtomicBool::new(false),
+                hurry: Notify::new(),
+                metrics: Metrics::new(),
             }),
             shutdown_tx,
         })
@@ -162,15 +236,44 @@ impl Server {
         Entrance(Arc::clone(&self.shared))
     }
 
-    /// Serves until `stop` completes, then tells every client goodbye and
-    /// waits (a few seconds at most) for their connections to close.
+    /// What ends the rounds under way at once while the server stops.
+    pub fn hurry(&self) -> Hurry {
+        Hurry(Arc::clone(&self.shared))
+    }
+
+    /// Serves until `stop` completes, then stops: no new room or player,
+    /// the rounds under way go on for up to [`Limits::stop_grace`] (every
+    /// player told so) and end with their results; then every client is
+    /// told goodbye, and the server waits (a few seconds at most) for their
+    /// connections to close. Meanwhile it still takes connections, so a
+    /// player who drops can take their seat back.
     pub async fn run(self, stop: impl std::future::Future<Output = ()>) -> io::Result<()> {
         let ticker = tokio::spawn(tick_rooms(Arc::clone(&self.shared)));
+        self.accept_until(stop).await;
+        self.accept_until(drain(Arc::clone(&self.shared))).await;
+        let _ = self.shutdown_tx.send(true);
+        let all = u32::try_from(self.shared.config.limits.max_connections).unwrap_or(u32::MAX);
+        let _ = tokio::time::timeout(
+            Duration::from_secs(5),
+            self.shared.permits.acquire_many(all),
+        )
+        .await;
+        ticker.abort();
+        self.shared.refusals.flush_all();
+        // What the rooms handed the store is written before the server ends.
+        if let Some(store) = self.shared.config.store.clone() {
+            let _ = tokio::task::spawn_blocking(move || store.close(STORE_CLOSE)).await;
+        }
+        Ok(())
+    }
+
+    /// Takes connections until `until` completes.
+    async fn accept_until(&self, until: impl std::future::Future<Output = ()>) {
         let entrance = self.entrance();
-        tokio::pin!(stop);
+        tokio::pin!(until);
         loop {
             tokio::select! {
-                () = &mut stop => break,
+                () = &mut until => return,
                 accepted = self.listener.accept() => {
                     let Ok((stream, peer)) = accepted else {
                         // Out of file descriptors and the like: wait, do not spin.
@@ -192,19 +295,6 @@ impl Server {
                 }
             }
         }
-        let _ = self.shutdown_tx.send(true);
-        let all = u32::try_from(self.shared.config.limits.max_connections).unwrap_or(u32::MAX);
-        let _ = tokio::time::timeout(
-            Duration::from_secs(5),
-            self.shared.permits.acquire_many(all),
-        )
-        .await;
-        ticker.abort();
-        // What the rooms handed the store is written before the server ends.
-        if let Some(store) = self.shared.config.store.clone() {
-            let _ = tokio::task::spawn_blocking(move || store.close(STORE_CLOSE)).await;
-        }
-        Ok(())
     }
 
     /// Runs the server with `web` (another transport's listener) beside it until `stop`; if `web` fails first,
@@ -251,7 +341,9 @@ impl Entrance {
     /// too many open from it, or the server is full.
     pub fn admit(&self, ip: IpAddr) -> Result<Admitted, ServerMsg> {
         let admitted = self.try_admit(ip);
-        if let Err(refusal) = &admitted {
+        if let Err(refusal) = &admitted
+            && self.0.refusals.note(refusal.code.as_str(), Instant::now())
+        {
             tracing::info!(%ip, "connection refused: {}", refusal.message);
         }
         admitted.map_err(|refusal| refusal.to_msg())
@@ -273,11 +365,16 @@ impl Entrance {
             )));
         };
         match Arc::clone(&self.0.permits).try_acquire_owned() {
-            Ok(permit) => Ok(Admitted {
-                _permit: permit,
-                _place: place,
-                ip,
-            }),
+            Ok(permit) => {
+                let gauge = self.0.metrics.connections.clone();
+                gauge.increment(1.0);
+                Ok(Admitted {
+                    _permit: permit,
+                    _place: place,
+                    ip,
+                    gauge,
+                })
+            }
             Err(_) => Err(refused(format!(
                 "the server has its maximum of {} connections; try later",
                 limits.max_connections
@@ -295,6 +392,12 @@ impl Entrance {
         self.0.config.store.as_ref()
     }
 
+    /// Counts a refusal of the web side's for `reason`; `true` when it may be
+    /// logged now (refusals are logged at a bounded rate).
+    pub(crate) fn refused(&self, reason: &'static str) -> bool {
+        self.0.refusals.note(reason, Instant::now())
+    }
+
     /// The rooms' settings (rules, round length), which the page names before joining.
     pub fn room_config(&self) -> &crate::room::RoomConfig {
         &self.0.config.room
@@ -303,6 +406,11 @@ impl Entrance {
     /// Whether a `hello` must carry a password (the page asks for one only then).
     pub fn has_password(&self) -> bool {
         self.0.config.password.is_some()
+    }
+
+    /// Whether the server is stopping (its health check says so).
+    pub fn stopping(&self) -> bool {
+        self.0.stopping.load(Ordering::Relaxed)
     }
 
     /// Becomes `true` when the server starts shutting down, so another
@@ -406,20 +514,70 @@ async fn tick_rooms(shared: Arc<Shared>) {
         interval.tick().await;
         let slots: Vec<(String, Arc<Mutex<Slot>>)> = lock(&shared.rooms)
             .iter()
-            .map(|(key, slot)| (key.clone(), Arc::clone(slot)))
+            .map(|(key, filed)| (key.clone(), Arc::clone(&filed.slot)))
             .collect();
         let now = Instant::now();
+        shared.refusals.flush(now);
+        let (mut players, mut playing) = (0, 0);
+        let rooms = slots.len();
         for (key, slot) in slots {
             let abandoned = {
                 let mut slot = lock(&slot);
                 slot.room.tick(now);
                 dispatch(&mut slot);
+                players += slot.room.connected();
+                playing += usize::from(slot.room.is_playing());
                 slot.room.is_abandoned()
             };
             if abandoned {
                 forget_if_abandoned(&shared, &key);
             }
         }
+        let metrics = &shared.metrics;
+        metrics.rooms.set(rooms as f64);
+        metrics.players.set(players as f64);
+        metrics.rounds_playing.set(playing as f64);
+    }
+}
+
+/// The server's stop: every room winds down (rounds under way end within
+/// the grace, nothing new starts, every player is told); done once no
+/// round is on. A [`Hurry`] ends the rounds at once.
+async fn drain(shared: Arc<Shared>) {
+    shared.stopping.store(true, Ordering::Relaxed);
+    metrics::gauge!("boggle_stopping").set(1.0);
+    let now = Instant::now();
+    let mut by = now + shared.config.limits.stop_grace;
+    wind_down(&shared, by, now);
+    loop {
+        let playing = lock(&shared.rooms)
+            .values()
+            .any(|filed| lock(&filed.slot).room.is_playing());
+        // The ticker ends each round by `by`; the second is a guard.
+        if !playing || Instant::now() > by + Duration::from_secs(1) {
+            return;
+        }
+        tokio::select! {
+            () = tokio::time::sleep(Duration::from_millis(50)) => {}
+            () = shared.hurry.notified() => {
+                let now = Instant::now();
+                by = now;
+                wind_down(&shared, by, now);
+            }
+        }
+    }
+}
+
+/// Winds every room down: rounds end by `by`, every player is told.
+fn wind_down(shared: &Shared, by: Instant, now: Instant) {
+    let slots: Vec<Arc<Mutex<Slot>>> = lock(&shared.rooms)
+        .values()
+        .map(|filed| Arc::clone(&filed.slot))
+        .collect();
+    for slot in slots {
+        let mut slot = lock(&slot);
+        slot.room.wind_down(by, now);
+        dispatch(&mut slot);
     }
 }
 
@@ -429,9 +587,9 @@ fn forget_if_abandoned(shared: &Shared, key: &str) {
     let mut rooms = lock(&shared.rooms);
     let abandoned = rooms
         .get(key)
-        .is_some_and(|slot| lock(slot).room.is_abandoned());
-    if abandoned && let Some(slot) = rooms.remove(key) {
-        tracing::info!(room = lock(&slot).room.name(), "room closed");
+        .is_some_and(|filed| lock(&filed.slot).room.is_abandoned());
+    if abandoned && let Some(filed) = rooms.remove(key) {
+        tracing::info!(room = lock(&filed.slot).room.name(), "room closed");
     }
 }
 
@@ -440,6 +598,11 @@ fn forget_if_abandoned(shared: &Shared, key: &str) {
 /// them). A client whose queue refuses a line is not reading: it is told to
 /// go (its connection task closes it) and hears nothing more.
 fn dispatch(slot: &mut Slot) {
+    let round = slot.room.round();
+    if round > slot.rounds_counted {
+        metrics::counter!("boggle_rounds_total").increment(u64::from(round - slot.rounds_counted));
+        slot.rounds_counted = round;
+    }
     for result in slot.room.take_results() {
         if let Some(store) = &slot.store {
             store.finish(&result);
@@ -478,6 +641,8 @@ enum End {
     Quiet,
     /// With an error message first.
     Fatal(Refusal),
+    /// Its `hello` was refused (with the error message first).
+    Refused(Refusal),
     /// The server is shutting down.
     Shutdown,
 }
@@ -537,8 +702,16 @@ async fn handle<I: Incoming, O: Outgoing>(
     drop(seat);
     let last = match end {
         End::Quiet => None,
+        End::Refused(refusal) => {
+            if shared.refusals.note(refusal.code.as_str(), Instant::now()) {
+                tracing::info!(%ip, code = ?refusal.code, "hello refused: {}", refusal.message);
+            }
+            Some(refusal.to_msg())
+        }
         End::Fatal(refusal) => {
-            tracing::info!(%ip, conn, code = ?refusal.code, "client dropped: {}", refusal.message);
+            if shared.refusals.note(refusal.code.as_str(), Instant::now()) {
+                tracing::info!(%ip, conn, code = ?refusal.code, "client dropped: {}", refusal.message);
+            }
             Some(refusal.to_msg())
         }
         End::Shutdown => Some(ServerMsg::Bye {
@@ -690,6 +863,7 @@ impl<'a> Session<'a> {
             return Ok(Rated::Take);
         }
         self.strikes += 1;
+        Refusals::count(ErrorCode::RateLimited.as_str());
         if self.strikes > limits.max_rate_strikes {
             return Err(End::Fatal(Refusal::new(
                 ErrorCode::TooManyMessages,
@@ -758,10 +932,7 @@ impl<'a> Session<'a> {
                 };
                 match hello(self.shared, self.ip, self.conn, asked, self.client, now) {
                     Ok(joined_room) => *joined = Some(joined_room),
-                    Err(refusal) => {
-                        tracing::info!(ip = %self.ip, code = ?refusal.code, "hello refused: {}", refusal.message);
-                        return Err(End::Fatal(refusal));
-                    }
+                    Err(refusal) => return Err(End::Refused(refusal)),
                 }
             }
             (ClientMsg::Hello { .. }, Some(_)) => {
@@ -777,6 +948,7 @@ impl<'a> Session<'a> {
                 )));
             }
             (msg, Some((_, slot))) => {
+                let word = matches!(msg, ClientMsg::Word { .. });
                 let mut slot = lock(slot);
                 match msg {
                     ClientMsg::Ready => slot.room.ready(self.conn, now),
@@ -785,201 +957,20 @@ impl<'a> Session<'a> {
                     ClientMsg::Ping | ClientMsg::Hello { .. } => {}
                 }
                 dispatch(&mut slot);
+                drop(slot);
+                if word {
+                    self.shared.metrics.verdicts.record(now.elapsed());
+                }
             }
         }
         Ok(())
     }
 }
 
-/// What a `hello` asks for.
-struct Hello<'a> {
-    name: &'a str,
-    room: &'a str,
-    password: Option<String>,
-    token: Option<String>,
-    solo: Option<Solo>,
-}
-
-/// The room a `hello` asks for, and its settings: the named room on the
-/// server's settings, or a new room of one (a solo game) on the settings
-/// the player chose from what the server allows.
-fn room_asked(
-    shared: &Shared,
-    room: &str,
-    solo: Option<&Solo>,
-) -> Result<(String, Arc<RoomConfig>), Refusal> {
-    let Some(solo) = solo else {
-        return Ok((room.to_string(), Arc::clone(&shared.config.room)));
-    };
-    let config = super::solo::config(&shared.config.room, solo)
-        .map_err(|why| Refusal::new(ErrorCode::BadMessage, why))?;
-    let name = format!("solo-{}", &fresh_token()[..12]);
-    Ok((name, Arc::new(config)))
-}
-
-/// Checks a `hello` and seats the client: the address's failed tries,
-/// password, room name, room caps, then the room's own checks. The room's
-/// key and slot on success.
-fn hello(
-    shared: &Shared,
-    ip: IpAddr,
-    conn: ConnId,
-    asked: Hello<'_>,
-    client: &Client,
-    now: Instant,
-) -> Result<Joined, Refusal> {
-    check_password(shared, ip, &asked, now)?;
-    let (room, config) = room_asked(shared, asked.room, asked.solo.as_ref())?;
-    if let Err(why) = check_room(&room) {
-        return Err(Refusal::new(ErrorCode::BadRoom, why.to_string()));
-    }
-    let key = name_key(&room).as_str().to_string();
-    let day = config.daily;
-    // The map stays locked through the join so a room cannot be forgotten
-    // between being found and being joined.
-    let mut rooms = lock(&shared.rooms);
-    let slot = match rooms.get(&key) {
-        Some(slot) => Arc::clone(slot),
-        None => {
-            let slot = open_room(shared, rooms.len(), ip, &room, config)?;
-            rooms.insert(key.clone(), Arc::clone(&slot));
-            slot
-        }
-    };
-    let mut guard = lock(&slot);
-    // A new room of today's board: what the game is for the player's seat,
-    // decided in memory before the welcome that it follows.
-    if let (Some(day), Some(solo)) = (day, &asked.solo)
-        && check_name(asked.name).is_ok()
-    {
-        let store = shared.config.store.as_ref();
-        let player = solo.player.as_deref();
-        let game = super::store::daily_game(store, day, player, asked.name, ip, fresh_token());
-        guard.room.set_daily(game);
-    }
-    if let Err(refusal) = seat(&mut guard, conn, &asked, client, now) {
-        if refusal.code == ErrorCode::BadToken {
-            shared.addresses.failed(ip, now);
-        }
-        let abandoned = guard.room.is_abandoned();
-        drop(guard);
-        if abandoned {
-            rooms.remove(&key);
-            tracing::info!(room = room.as_str(), "room closed");
-        }
-        return Err(refusal);
-    }
-    drop(guard);
-    Ok((key, slot))
-}
-
-/// The throttle on an address's wrong guesses, then the password.
-fn check_password(
-    shared: &Shared,
-    ip: IpAddr,
-    asked: &Hello<'_>,
-    now: Instant,
-) -> Result<(), Refusal> {
-    let guarded = shared.config.password.is_some() || asked.token.is_some();
-    if guarded && let Err(Throttled::Guessing(wait)) = shared.addresses.may_try(ip, now) {
-        let code = if shared.config.password.is_some() {
-            ErrorCode::Password
-        } else {
-            ErrorCode::BadToken
-        };
-        return Err(Refusal::new(
-            code,
-            format!(
-                "too many wrong passwords or tokens from your address: try again in {} s",
-                wait.as_secs().max(1)
-            ),
-        ));
-    }
-    if let Some(expected) = &shared.config.password {
-        let given = asked.password.as_deref().unwrap_or_default();
-        if !constant_time_eq(given.as_bytes(), expected.as_bytes()) {
-            shared.addresses.failed(ip, now);
-            return Err(Refusal::new(ErrorCode::Password, "wrong password"));
-        }
-    }
-    Ok(())
-}
-
-/// A new room named `name` on `config`, made by `ip`, if the server's and
-/// the address's room caps allow.
-fn open_room(
-    shared: &Shared,
-    open: usize,
-    ip: IpAddr,
-    name: &str,
-    config: Arc<RoomConfig>,
-) -> Result<Arc<Mutex<Slot>>, Refusal> {
-    let limits = &shared.config.limits;
-    if open >= limits.max_rooms {
-        return Err(Refusal::new(
-            ErrorCode::TooManyRooms,
-            format!(
-                "the server has its maximum of {} rooms; join one of them",
-                limits.max_rooms
-            ),
-        ));
-    }
-    let Some(maker) = shared.rooms_by_address.take(ip) else {
-        return Err(Refusal::new(
-            ErrorCode::TooManyRooms,
-            format!(
-                "your address has made {} rooms that are still open; join one of them",
-                limits.rooms_per_address
-            ),
-        ));
-    };
-    let rng = match shared.config.seed {
-        Some(seed) => random::seeded(seed),
-        None => random::from_entropy(),
-    };
-    tracing::info!(room = name, %ip, "room opened");
-    Ok(Arc::new(Mutex::new(Slot {
-        room: Room::new(name, config, rng),
-        clients: HashMap::new(),
-        budget: Arc::clone(&shared.budget),
-        store: shared.config.store.clone(),
-        _maker: maker,
-    })))
-}
-
-/// Seats the client in the room: registered first so the welcome reaches
-/// it, taken out again on refusal. A seat taken over with a token: the old
-/// connection is told why (`replaced`) and closed, so its client does not
-/// take the seat back in turn.
-fn seat(
-    slot: &mut Slot,
-    conn: ConnId,
-    asked: &Hello<'_>,
-    client: &Client,
-    now: Instant,
-) -> Result<(), Refusal> {
-    slot.clients.insert(conn, client.clone());
-    let joined = slot
-        .room
-        .join(conn, asked.name, asked.token.as_deref(), fresh_token(), now);
-    if let Err(refusal) = joined {
-        slot.clients.remove(&conn);
-        return Err(refusal);
-    }
-    let stale: Vec<ConnId> = slot
-        .clients
-        .keys()
-        .copied()
-        .filter(|c| *c != conn && !slot.room.has_conn(*c))
-        .collect();
-    for old in stale {
-        if let Some(client) = slot.clients.remove(&old) {
-            client.replace();
-        }
-    }
-    dispatch(slot);
-    Ok(())
-}
+mod client;
+mod hello;
+use client::Client;
+use hello::{Hello, hello};
 
 #[cfg(test)]
 mod tests;

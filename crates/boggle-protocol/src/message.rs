@@ -138,17 +138,76 @@ pub enum ErrorCode {
     /// of the same seat): this one is closed, and its client should not
     /// rejoin, or the two would take the seat from each other. Fatal.
     Replaced,
+    /// The server is shutting down: no new round starts, a round under way
+    /// ends early if it must; a `bye` follows. Not fatal: play on until then.
+    ShuttingDown,
     /// A code this build does not know (from a newer server). Fatal.
     #[serde(other)]
     Unknown,
 }
 
 impl ErrorCode {
+    /// Every code a server sends (all but [`ErrorCode::Unknown`]).
+    pub const SENT: [ErrorCode; 21] = [
+        ErrorCode::BadMessage,
+        ErrorCode::TooLong,
+        ErrorCode::NotUtf8,
+        ErrorCode::Version,
+        ErrorCode::Password,
+        ErrorCode::BadName,
+        ErrorCode::NameTaken,
+        ErrorCode::BadRoom,
+        ErrorCode::BadToken,
+        ErrorCode::RoomFull,
+        ErrorCode::TooManyRooms,
+        ErrorCode::ServerFull,
+        ErrorCode::RoundsOver,
+        ErrorCode::NotJoined,
+        ErrorCode::Idle,
+        ErrorCode::RateLimited,
+        ErrorCode::NotInRound,
+        ErrorCode::BadWord,
+        ErrorCode::TooManyMessages,
+        ErrorCode::Replaced,
+        ErrorCode::ShuttingDown,
+    ];
+
+    /// The code as the wire spells it (`server_full`), for logs and metrics.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::BadMessage => "bad_message",
+            ErrorCode::TooLong => "too_long",
+            ErrorCode::NotUtf8 => "not_utf8",
+            ErrorCode::Version => "version",
+            ErrorCode::Password => "password",
+            ErrorCode::BadName => "bad_name",
+            ErrorCode::NameTaken => "name_taken",
+            ErrorCode::BadRoom => "bad_room",
+            ErrorCode::BadToken => "bad_token",
+            ErrorCode::RoomFull => "room_full",
+            ErrorCode::TooManyRooms => "too_many_rooms",
+            ErrorCode::ServerFull => "server_full",
+            ErrorCode::RoundsOver => "rounds_over",
+            ErrorCode::NotJoined => "not_joined",
+            ErrorCode::Idle => "idle",
+            ErrorCode::RateLimited => "rate_limited",
+            ErrorCode::NotInRound => "not_in_round",
+            ErrorCode::BadWord => "bad_word",
+            ErrorCode::TooManyMessages => "too_many_messages",
+            ErrorCode::Replaced => "replaced",
+            ErrorCode::ShuttingDown => "shutting_down",
+            ErrorCode::Unknown => "unknown",
+        }
+    }
+
     /// Whether the server closes the connection after this error.
     pub fn is_fatal(self) -> bool {
         !matches!(
             self,
-            ErrorCode::RateLimited | ErrorCode::NotInRound | ErrorCode::BadWord
+            ErrorCode::RateLimited
+                | ErrorCode::NotInRound
+                | ErrorCode::BadWord
+                | ErrorCode::ShuttingDown
         )
     }
 }

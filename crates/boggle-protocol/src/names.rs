@@ -110,10 +110,15 @@ fn check_label(what: &'static str, text: &str, max: usize) -> Result<(), BadName
 
 /// What two names are compared by: Unicode's confusable skeleton (UTS #39:
 /// normalised, look-alike characters mapped to one) with case folded before
-/// it and after it. Folding first makes `Ann`, `ann` and `аnn` (a Cyrillic
+/// it and after it, and the accents of Latin, Greek and Cyrillic letters
+/// left out. Folding first makes `Ann`, `ann` and `аnn` (a Cyrillic
 /// а) one name, and `main` and `ｍａｉｎ`; folding after catches what
 /// only looks alike in capitals (`Ian`, whose capital I the tables map to
 /// small l, and `lan`), which folding first would have turned into an i.
+/// An accent is easily missed at a glance (`Maín` passes for `Main`), so
+/// the combining diacritics those scripts use (U+0300 to U+036F, which the
+/// skeleton's decomposition splits off) are dropped; the marks of other
+/// scripts, whose vowels they often are, are kept.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct NameKey {
     /// Case folded, then the skeleton: the key rooms are filed under.
@@ -142,7 +147,11 @@ impl NameKey {
 
 /// The [`NameKey`] of `name`.
 pub fn name_key(name: &str) -> NameKey {
-    let skeleton = |text: &str| unicode_security::skeleton(text).collect::<String>();
+    let skeleton = |text: &str| {
+        unicode_security::skeleton(text)
+            .filter(|c| !matches!(c, '\u{300}'..='\u{36F}'))
+            .collect::<String>()
+    };
     NameKey {
         folded: skeleton(&name.to_lowercase()),
         shown: skeleton(name).to_lowercase(),
@@ -227,5 +236,13 @@ mod tests {
         assert!(name_key("lan").same_as(&name_key("IAN")));
         assert!(name_key("Ian").same_as(&name_key("ian")));
         assert!(!name_key("ian").same_as(&name_key("lan")));
+        // Accents on Latin letters are easily missed; other scripts' marks count.
+        assert!(name_key("Ma\u{ed}n").same_as(&name_key("Main")));
+        assert!(name_key("Zo\u{eb}").same_as(&name_key("zoe")));
+        assert!(name_key("Jos\u{e9}").same_as(&name_key("Jose\u{301}")));
+        assert!(!name_key("\u{915}\u{93f}").same_as(&name_key("\u{915}")));
+        for (one, other) in [("Olive", "0live"), ("Bill", "BiII"), ("AI", "Al")] {
+            assert!(name_key(one).same_as(&name_key(other)), "{one} {other}");
+        }
     }
 }

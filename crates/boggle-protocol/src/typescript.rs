@@ -88,6 +88,21 @@ fn error_codes() -> Vec<String> {
         .collect()
 }
 
+/// Every code's `as_str` is the name the wire gives it, and `SENT` lists
+/// every code but `unknown`.
+#[test]
+fn each_error_codes_name_is_its_wire_name() {
+    let mut sent = Vec::new();
+    for name in error_codes() {
+        let code: ErrorCode = serde_json::from_str(&format!("\"{name}\"")).expect("a code");
+        assert_eq!(code.as_str(), name);
+        if code != ErrorCode::Unknown {
+            sent.push(code);
+        }
+    }
+    assert_eq!(sent, ErrorCode::SENT);
+}
+
 /// `protocol.js`: the values, typed by `messages.d.ts`.
 fn values() -> String {
     let fatal: Vec<String> = error_codes()

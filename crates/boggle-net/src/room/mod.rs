@@ -164,6 +164,8 @@ pub struct Room {
     lobby_sent: Option<Instant>,
     /// The lobby changed since: it goes out once [`LOBBY_EVERY`] has passed.
     lobby_due: bool,
+    /// The server is shutting down: no new round starts, no new player sits.
+    closing: bool,
     /// In a room of today's board: what its game is for its seat.
     daily: Option<DailyGame>,
     /// Scored daily results not yet taken by the server.
@@ -212,6 +214,7 @@ impl Room {
             outbox: Vec::new(),
             lobby_sent: None,
             lobby_due: false,
+            closing: false,
             daily: None,
             results: Vec::new(),
         }
@@ -292,6 +295,12 @@ impl Room {
             return Err(Refusal::new(
                 ErrorCode::RoundsOver,
                 format!("room {} has played all its rounds", self.name),
+            ));
+        }
+        if self.closing && token.is_none() {
+            return Err(Refusal::new(
+                ErrorCode::ServerFull,
+                "the server is shutting down: no new players now",
             ));
         }
         // Seats empty for a whole round's time are given up first.
@@ -504,6 +513,29 @@ impl Room {
         }
     }
 
+    /// The server is shutting down: no new round starts and no new player
+    /// sits; a round under way ends by `by` at the latest (its results go
+    /// out as usual). Every connected player is told so.
+    pub fn wind_down(&mut self, by: Instant, now: Instant) {
+        self.closing = true;
+        let message = match &mut self.phase {
+            Phase::Playing { deadline, .. } => {
+                *deadline = (*deadline).min(by);
+                let left = deadline.saturating_duration_since(now);
+                format!(
+                    "the server is shutting down: this round ends within {} s, then the server closes",
+                    left.as_millis().div_ceil(1000)
+                )
+            }
+            _ => "the server is shutting down: no new round will start".to_string(),
+        };
+        self.send_all(ServerMsg::Error {
+            code: ErrorCode::ShuttingDown,
+            message,
+            word: None,
+        });
+    }
+
     /// Ends the server's part: every connected player is told `reason`.
     pub fn shut_down(&mut self, reason: &str) {
         self.send_all(ServerMsg::Bye {
@@ -580,7 +612,7 @@ impl Room {
     }
 
     fn maybe_start(&mut self, now: Instant) {
-        if !matches!(self.phase, Phase::Lobby) {
+        if !matches!(self.phase, Phase::Lobby) || self.closing {
             return;
         }
         let connected: Vec<&Player> = self.players.iter().filter(|p| p.conn.is_some()).collect();

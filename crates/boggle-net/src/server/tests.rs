@@ -29,6 +29,7 @@ fn slot(budget: &Arc<Budget>) -> Slot {
         room: room(),
         clients: HashMap::new(),
         budget: Arc::clone(budget),
+        rounds_counted: 0,
         store: None,
         _maker: maker.expect("a first place"),
     }

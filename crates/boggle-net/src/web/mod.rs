@@ -11,6 +11,10 @@
 //!   files as they are, and nothing is fetched from elsewhere. Every
 //!   response carries [`CSP`], which lets the page run only its own script
 //!   and style and connect only to its own origin.
+//! - `GET /healthz` is `200 serving` while the server serves and `503
+//!   stopping` once it is stopping (rounds under way finishing); `GET
+//!   /metrics` the server's metrics in the Prometheus text format
+//!   ([`crate::monitor`]; `404` when `serve` installed no exporter).
 //! - `GET /daily` is today's board as JSON ([`daily_json`]); `GET
 //!   /daily/leaderboard?day=N` that day's best [`TOP`](crate::leaderboard::TOP) results as JSON
 //!   (today's without `day`; 404 when the server keeps none); `GET
@@ -29,8 +33,9 @@
 //!   time limit.
 //!
 //! Limits: the HTTP part of every connection (its head read within a few
-//! seconds, one request, no keep-alive, caps per address and in all, the
-//! `Host` check, the headers of every response) is [`http`]'s. A WebSocket
+//! seconds, one request a connection, places per address and in all, the
+//! `Host` check, the headers of every response, the client's address
+//! behind a proxy) is [`http`]'s. A WebSocket
 //! is then the server's client like any other; its control frames count
 //! against the message rate, and what the WebSocket layer holds to write
 //! (pongs and close frames included) is capped at [`MAX_WS_WRITE`], so a
@@ -50,8 +55,8 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::stream::{SplitSink, SplitStream};
@@ -60,6 +65,7 @@ use tokio::net::TcpListener;
 
 use super::server::{Entrance, Heard, Incoming, Outgoing};
 use boggle_protocol::{MAX_LINE, MAX_SERVER_LINE, ServerMsg, encode};
+use http::ClientAddr;
 pub use http::Options;
 
 /// The page's markup; `{{PASSWORD}}` becomes `yes` or `no`, `{{RULES}}` the
@@ -126,7 +132,11 @@ pub struct Web {
 struct App {
     entrance: Entrance,
     page: Arc<str>,
+    monitor: Option<crate::monitor::Monitor>,
 }
+
+/// How often the exporter gathers the histograms' samples.
+const UPKEEP_EVERY: Duration = Duration::from_secs(5);
 
 impl Web {
     /// Binds `addr` (port 0 picks a free port) for the server behind `entrance`.
@@ -153,18 +163,36 @@ impl Web {
     /// the listener fails for good.
     pub async fn run(self) -> io::Result<()> {
         let shutdown = self.entrance.shutdown();
-        let header_timeout = self
-            .entrance
-            .limits()
-            .hello_timeout
-            .min(http::HEADER_TIMEOUT);
-        let app = router(self.entrance);
-        http::serve(self.listener, app, self.options, header_timeout, shutdown).await
+        let header_timeout = self.entrance.limits().hello_timeout.min(http::HEAD_TIMEOUT);
+        if let Some(monitor) = self.options.monitor.clone() {
+            let mut stopped = self.entrance.shutdown();
+            tokio::spawn(async move {
+                let mut every = tokio::time::interval(UPKEEP_EVERY);
+                loop {
+                    tokio::select! {
+                        _ = every.tick() => monitor.upkeep(),
+                        _ = stopped.wait_for(|stopped| *stopped) => return,
+                    }
+                }
+            });
+        }
+        let routes = router(self.entrance.clone(), self.options.monitor.clone());
+        let app = http::layers(routes, &self.options, self.entrance.clone());
+        http::serve(
+            self.listener,
+            app,
+            &self.options,
+            self.entrance,
+            header_timeout,
+            shutdown,
+        )
+        .await
     }
 }
 
-/// The routes: the page, its style and modules, the WebSocket; anything else is 404.
-fn router(entrance: Entrance) -> Router {
+/// The routes: the page, its style and modules, the WebSocket, the day's
+/// board and results, health and metrics; anything else is 404.
+fn router(entrance: Entrance, monitor: Option<crate::monitor::Monitor>) -> Router {
     let password = if entrance.has_password() { "yes" } else { "no" };
     let room = entrance.room_config();
     let page: Arc<str> = PAGE
@@ -189,6 +217,8 @@ fn router(entrance: Entrance) -> Router {
         .route("/daily", get(daily_handler))
         .route("/daily/leaderboard", get(leaderboard_handler))
         .route("/favicon.svg", get(favicon_handler))
+        .route("/healthz", get(health_handler))
+        .route("/metrics", get(metrics_handler))
         .route("/meaning", get(meaning::meaning_handler))
         .fallback(|| async {
             with_headers(
@@ -197,7 +227,38 @@ fn router(entrance: Entrance) -> Router {
                 "not found\n".to_string(),
             )
         })
-        .with_state(App { entrance, page })
+        .with_state(App {
+            entrance,
+            page,
+            monitor,
+        })
+}
+
+/// `GET /healthz`: `200 serving`, or `503 stopping` once the server stops
+/// (a load balancer then sends no one new here).
+async fn health_handler(State(app): State<App>) -> Response {
+    let (status, body) = if app.entrance.stopping() {
+        (StatusCode::SERVICE_UNAVAILABLE, "stopping\n")
+    } else {
+        (StatusCode::OK, "serving\n")
+    };
+    with_headers(status, "text/plain; charset=utf-8", body.into())
+}
+
+/// `GET /metrics`: every metric in the Prometheus text format.
+async fn metrics_handler(State(app): State<App>) -> Response {
+    match &app.monitor {
+        Some(monitor) => with_headers(
+            StatusCode::OK,
+            "text/plain; version=0.0.4; charset=utf-8",
+            monitor.render(),
+        ),
+        None => with_headers(
+            StatusCode::NOT_FOUND,
+            "text/plain; charset=utf-8",
+            "this server keeps no metrics\n".into(),
+        ),
+    }
 }
 
 async fn page_handler(State(app): State<App>) -> Response {
@@ -229,9 +290,16 @@ async fn daily_handler() -> Response {
     }
 }
 
+/// The query of `GET /daily/leaderboard`: `?day=N`, or today without it.
+#[derive(Debug, serde::Deserialize)]
+struct DayAsked {
+    day: Option<u32>,
+}
+
 /// `GET /daily/leaderboard?day=N`: the day's best results, as
-/// `{"day": N, "results": [{"name", "points", "words", "longest"}, ...]}`.
-async fn leaderboard_handler(State(app): State<App>, uri: Uri) -> Response {
+/// `{"day": N, "results": [{"name", "points", "words", "longest"}, ...]}`;
+/// a `day` that is not a day's number is `400` (axum's `Query`).
+async fn leaderboard_handler(State(app): State<App>, Query(asked): Query<DayAsked>) -> Response {
     let text = |status, body: String| with_headers(status, "text/plain; charset=utf-8", body);
     let Some(store) = app.entrance.store() else {
         return text(
@@ -239,13 +307,12 @@ async fn leaderboard_handler(State(app): State<App>, uri: Uri) -> Response {
             "this server keeps no leaderboard\n".into(),
         );
     };
-    let day = match day_asked(uri.query()) {
-        Ok(Some(day)) => day,
-        Ok(None) => match boggle_game::daily::Daily::today() {
+    let day = match asked.day {
+        Some(day) => day,
+        None => match boggle_game::daily::Daily::today() {
             Ok(today) => today.number,
             Err(e) => return text(StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")),
         },
-        Err(why) => return text(StatusCode::BAD_REQUEST, format!("{why}\n")),
     };
     // The store's copy of the day's top, refreshed on each write; a day
     // it has no copy of is read by its worker, never here.
@@ -259,21 +326,6 @@ async fn leaderboard_handler(State(app): State<App>, uri: Uri) -> Response {
             "the leaderboard cannot be read now\n".into(),
         ),
     }
-}
-
-/// The `day=N` of a query string: `None` without one, `Err` if unreadable.
-pub fn day_asked(query: Option<&str>) -> Result<Option<u32>, &'static str> {
-    let Some(value) = query
-        .into_iter()
-        .flat_map(|q| q.split('&'))
-        .find_map(|pair| pair.strip_prefix("day="))
-    else {
-        return Ok(None);
-    };
-    value
-        .parse()
-        .map(Some)
-        .map_err(|_| "day must be a day's number")
 }
 
 /// The day as `/daily` sends it.
@@ -294,13 +346,9 @@ fn file(kind: &'static str, body: &'static str) -> Response {
     with_headers(StatusCode::OK, kind, body.to_string())
 }
 
-/// A response with the page's security headers.
+/// A response of `kind` (the security headers come from [`http::layers`]).
 fn with_headers(status: StatusCode, kind: &'static str, body: String) -> Response {
-    let mut response = (status, body).into_response();
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
-    http::secure(headers);
-    response
+    (status, [(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
 /// Whether a WebSocket request may go on: a request without `Origin` is not
@@ -325,7 +373,7 @@ pub fn same_origin(origin: Option<&str>, host: Option<&str>) -> bool {
 /// `GET /ws`: the Origin check, admission, then the protocol over the socket.
 async fn socket(
     State(app): State<App>,
-    ConnectInfo(PeerAddr(peer)): ConnectInfo<PeerAddr>,
+    ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
@@ -338,12 +386,12 @@ async fn socket(
     let origin = match origin_header {
         Some(value) => match value.to_str() {
             Ok(text) => Some(text),
-            Err(_) => return forbidden(),
+            Err(_) => return forbidden(&app.entrance, client),
         },
         None => None,
     };
     if !same_origin(origin, text(header::HOST)) {
-        return forbidden();
+        return forbidden(&app.entrance, client);
     }
     // Small buffers: tungstenite's default read buffer is 128 KiB per
     // socket, allocated up front (32 MB for 250 browsers), while a client's
@@ -356,7 +404,7 @@ async fn socket(
         .max_write_buffer_size(MAX_WS_WRITE);
     let entrance = app.entrance;
     let write_limit = entrance.limits().write_timeout;
-    match entrance.admit(peer.ip()) {
+    match entrance.admit(client) {
         Ok(admitted) => upgrade.on_upgrade(move |socket| async move {
             let (sink, stream) = socket.split();
             let incoming = WsIncoming {
@@ -373,7 +421,10 @@ async fn socket(
     }
 }
 
-fn forbidden() -> Response {
+fn forbidden(entrance: &Entrance, client: std::net::IpAddr) -> Response {
+    if entrance.refused("http_origin") {
+        tracing::info!(%client, "web request refused: a WebSocket from another origin");
+    }
     with_headers(
         StatusCode::FORBIDDEN,
         "text/plain; charset=utf-8",
@@ -451,10 +502,6 @@ impl Outgoing for WsOutgoing {
         let _ = tokio::time::timeout(self.limit, self.sink.close()).await;
     }
 }
-
-/// The client's address of a request, as [`http`] sets it.
-#[derive(Clone, Copy, Debug)]
-struct PeerAddr(SocketAddr);
 
 #[cfg(test)]
 mod tests;

@@ -44,9 +44,25 @@ fn config(password: Option<&str>, limits: Limits) -> ServerConfig {
 
 /// A server with its web side; the TCP and web addresses, and its stop switch.
 async fn start(config: ServerConfig) -> (SocketAddr, SocketAddr, oneshot::Sender<()>) {
+    let (tcp, http, stop, _) = start_with(config, Options::default()).await;
+    (tcp, http, stop)
+}
+
+/// As [`start`], the web side taking `options`; also what ends rounds at
+/// once while the server stops.
+async fn start_with(
+    config: ServerConfig,
+    options: Options,
+) -> (
+    SocketAddr,
+    SocketAddr,
+    oneshot::Sender<()>,
+    crate::server::Hurry,
+) {
     let server = Server::bind("127.0.0.1:0", config).await.expect("binds");
     let tcp = server.local_addr().expect("address");
-    let web = Web::bind("127.0.0.1:0", server.entrance())
+    let hurry = server.hurry();
+    let web = Web::bind_with("127.0.0.1:0", server.entrance(), options)
         .await
         .expect("binds");
     let http = web.local_addr().expect("address");
@@ -55,7 +71,7 @@ async fn start(config: ServerConfig) -> (SocketAddr, SocketAddr, oneshot::Sender
     tokio::spawn(server.run(async move {
         let _ = stopped.await;
     }));
-    (tcp, http, stop)
+    (tcp, http, stop, hurry)
 }
 
 /// A raw HTTP/1.1 response: status, headers (lower-case names), body.
@@ -647,23 +663,9 @@ async fn a_failed_web_listener_stops_the_server_with_its_reason() {
     );
 }
 
-/// Issue 45 items 3 and 4: what a trusted proxy says the client is, and
-/// which hosts a connection may name.
+/// Which hosts a connection may name (DNS rebinding names the attacker's).
 #[test]
-fn the_forwarded_client_and_the_allowed_hosts() {
-    let headers = |pairs: &[(&'static str, &'static str)]| {
-        let mut map = HeaderMap::new();
-        for (name, value) in pairs {
-            map.append(*name, HeaderValue::from_static(value));
-        }
-        map
-    };
-    let ip = |text: &str| text.parse::<std::net::IpAddr>().ok();
-    let xff = headers(&[("x-forwarded-for", "1.1.1.1, 2.2.2.2")]);
-    assert_eq!(http::forwarded_client(&xff), ip("2.2.2.2"));
-    let fwd = headers(&[("forwarded", "for=\"[2001:db8::1]:80\";proto=http")]);
-    assert_eq!(http::forwarded_client(&fwd), ip("2001:db8::1"));
-    assert_eq!(http::forwarded_client(&headers(&[])), None);
+fn the_allowed_hosts() {
     let local: SocketAddr = "127.0.0.1:8040".parse().expect("address");
     let names = vec!["boggle.example".to_string()];
     for good in [
@@ -688,16 +690,39 @@ fn the_forwarded_client_and_the_allowed_hosts() {
     assert!(http::host_allowed(Some("[::1]:8040"), v6, &[]));
 }
 
+/// A request head is checked as hyper checks it, before hyper reads it:
+/// what hyper would refuse on its own is refused here, with our headers.
 #[test]
-fn the_leaderboards_day_is_read_from_the_query() {
-    use super::day_asked;
-    assert_eq!(day_asked(None), Ok(None));
-    assert_eq!(day_asked(Some("x=1")), Ok(None));
-    assert_eq!(day_asked(Some("day=331")), Ok(Some(331)));
-    assert_eq!(day_asked(Some("x=1&day=7")), Ok(Some(7)));
-    for bad in ["day=", "day=-1", "day=seven", "day=99999999999"] {
-        assert!(day_asked(Some(bad)).is_err(), "{bad}");
+fn request_heads_are_checked_as_hyper_checks_them() {
+    use http::{BadHead, check_head};
+    let good = [
+        "GET / HTTP/1.1\r\nHost: a\r\n\r\n",
+        "GET /daily?day=3 HTTP/1.0\r\n\r\n",
+        "POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\n",
+        "POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
+        "GET / HTTP/1.1\nHost: a\n\n",
+    ];
+    for head in good {
+        assert_eq!(check_head(head.as_bytes()), Ok(()), "{head:?}");
     }
+    let bad = [
+        "GARBAGE\x01 / HTTP/1.1\r\n\r\n",
+        "GET / HTTP/2.0\r\n\r\n",
+        "GET / HTTP/1.1\r\nX: a\x00b\r\n\r\n",
+        "POST / HTTP/1.1\r\nContent-Length: x\r\n\r\n",
+        "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+        "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n",
+        "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n",
+    ];
+    for head in bad {
+        assert_eq!(
+            check_head(head.as_bytes()),
+            Err(BadHead::Malformed),
+            "{head:?}"
+        );
+    }
+    let many = format!("GET / HTTP/1.1\r\n{}\r\n", "X: y\r\n".repeat(101));
+    assert_eq!(check_head(many.as_bytes()), Err(BadHead::TooLarge));
 }
 
 #[tokio::test]
@@ -748,7 +773,104 @@ async fn the_days_leaderboard_is_served_as_json_when_the_server_keeps_one() {
             {"name": "ann", "points": 3, "words": 2, "longest": 4},
         ]})
     );
-    assert_eq!(get(addr, "/daily/leaderboard?day=x").await.status, 400);
+    for bad in ["day=", "day=-1", "day=seven", "day=99999999999", "day=x"] {
+        let reply = get(addr, &format!("/daily/leaderboard?{bad}")).await;
+        assert_eq!(reply.status, 400, "{bad}");
+        assert_eq!(reply.header("content-security-policy"), Some(CSP));
+    }
+    let other = get(addr, "/daily/leaderboard?x=1&day=12").await;
+    assert_eq!(other.status, 200);
+    assert_eq!(other.body, reply.body, "other keys are ignored");
+}
+
+/// `/healthz` says serving, and stopping (503) while a round under way
+/// finishes; `/metrics` is the Prometheus text, every metric named, a
+/// verdict in the latency histogram; the players are told the server is
+/// stopping, get their round's results, then a goodbye.
+#[tokio::test]
+async fn health_and_metrics_are_served_and_a_stop_lets_the_round_finish() {
+    let options = Options {
+        monitor: Some(crate::monitor::install()),
+        ..Options::default()
+    };
+    let (_, addr, stop, hurry) = start_with(config(None, Limits::default()), options).await;
+
+    let health = get(addr, "/healthz").await;
+    assert_eq!((health.status, health.body.as_str()), (200, "serving\n"));
+    assert_eq!(health.header("content-security-policy"), Some(CSP));
+    let mut players = [Ws::open(addr).await, Ws::open(addr).await];
+    for (ws, name) in players.iter_mut().zip(["ann", "bob"]) {
+        ws.send(&hello(name)).await;
+        ws.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
+        ws.send(&ClientMsg::Ready).await;
+    }
+    for ws in &mut players {
+        ws.until(|m| matches!(m, ServerMsg::RoundStart { .. }))
+            .await;
+    }
+    players[0]
+        .send(&ClientMsg::Word { word: "eat".into() })
+        .await;
+    players[0]
+        .until(|m| matches!(m, ServerMsg::Verdict { .. }))
+        .await;
+
+    let metrics = get(addr, "/metrics").await;
+    assert_eq!(metrics.status, 200);
+    assert!(
+        metrics
+            .header("content-type")
+            .is_some_and(|t| t.starts_with("text/plain; version=0.0.4")),
+        "{:?}",
+        metrics.header("content-type")
+    );
+    for metric in crate::monitor::NAMES {
+        let kind = format!("{:?}", metric.kind).to_lowercase();
+        let typed = format!("# TYPE {} {kind}\n", metric.name);
+        // A labelled counter shows once a series is recorded: the refusals'
+        // reasons are, at zero, when the server starts.
+        if metric.label.is_none() || metric.name == "boggle_refusals_total" {
+            assert!(metrics.body.contains(&typed), "{typed}: {}", metrics.body);
+        }
+    }
+    assert!(
+        metrics
+            .body
+            .contains("boggle_refusals_total{reason=\"server_full\"} 0"),
+        "{}",
+        metrics.body
+    );
+    assert!(
+        metrics
+            .body
+            .contains("boggle_verdict_seconds_bucket{le=\"1\"}"),
+        "{}",
+        metrics.body
+    );
+    assert!(
+        !metrics.body.contains("boggle_verdict_seconds_count 0\n"),
+        "{}",
+        metrics.body
+    );
+
+    let _ = stop.send(());
+    for ws in &mut players {
+        let told = ws.until(|m| matches!(m, ServerMsg::Error { .. })).await;
+        assert!(
+            matches!(&told, ServerMsg::Error { code: ErrorCode::ShuttingDown, message, .. }
+                if message.starts_with("the server is shutting down: this round ends within")),
+            "{told:?}"
+        );
+    }
+    let health = get(addr, "/healthz").await;
+    assert_eq!((health.status, health.body.as_str()), (503, "stopping\n"));
+    // The round would go on for its minute's grace; a second signal ends it now.
+    hurry.now();
+    for ws in &mut players {
+        ws.until(|m| matches!(m, ServerMsg::Results { .. })).await;
+        let bye = ws.until(|m| matches!(m, ServerMsg::Bye { .. })).await;
+        assert!(matches!(bye, ServerMsg::Bye { .. }), "{bye:?}");
+    }
 }
 
 #[test]

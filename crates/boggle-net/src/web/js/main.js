@@ -29,7 +29,9 @@ function dispatch(msg) {
     case "daily": return onDaily(msg);
     case "error": return onError(msg);
     case "bye":
-      backHome();
+      // A round's results (a stopping server ends with them) stay on screen.
+      if ($("results").hidden) backHome();
+      else $("actions").hidden = true;
       return setStatus("the server said goodbye: " + msg.reason, true);
     case "pong": return;
     default: return unhandled(msg);

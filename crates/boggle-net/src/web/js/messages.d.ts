@@ -3,7 +3,7 @@
 /**
  * Why the server refuses something; the `code` of an `error` message.
  */
-export type ErrorCode = "bad_message" | "too_long" | "not_utf8" | "version" | "password" | "bad_name" | "name_taken" | "bad_room" | "bad_token" | "room_full" | "too_many_rooms" | "server_full" | "rounds_over" | "not_joined" | "idle" | "rate_limited" | "not_in_round" | "bad_word" | "too_many_messages" | "replaced" | "unknown";
+export type ErrorCode = "bad_message" | "too_long" | "not_utf8" | "version" | "password" | "bad_name" | "name_taken" | "bad_room" | "bad_token" | "room_full" | "too_many_rooms" | "server_full" | "rounds_over" | "not_joined" | "idle" | "rate_limited" | "not_in_round" | "bad_word" | "too_many_messages" | "replaced" | "shutting_down" | "unknown";
 
 /**
  * Whether words found by two or more players are cancelled at the end of a round.

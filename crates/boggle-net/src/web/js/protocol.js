@@ -34,5 +34,6 @@ export const FATAL = Object.freeze({
   bad_word: false,
   too_many_messages: true,
   replaced: true,
+  shutting_down: false,
   unknown: true,
 });

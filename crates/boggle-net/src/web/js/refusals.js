@@ -62,6 +62,9 @@ export function onError(msg) {
       state.pending = [];
       setStatus(msg.message, true);
       return;
+    // The server is stopping: the round goes on until it says goodbye.
+    case "shutting_down":
+      return setStatus(said, true);
     // The join was refused: something to change before trying again.
     case "name_taken":
       return refused("The name " + state.name + " is taken in room " + state.room + ": choose another name.", "name");

@@ -1,0 +1,144 @@
+//! What the server refuses, as its operator sees it: every refusal is
+//! counted by its reason (the `boggle_refusals_total` counter), and logged
+//! at a bounded rate, so a flood of refused connections cannot fill the
+//! disk with a line each.
+//!
+//! How it works: one token bucket for the log lines of every refusal
+//! ([`LOG_RATE`] a second, bursts of [`LOG_BURST`]). A refusal within it is
+//! logged by its caller; one past it is held back and counted. The next
+//! line that goes out is preceded by one saying how many were held back,
+//! and when the refusals stop, the server's ticker says it on its own
+//! (`Refusals::flush`), so the last line of a flood tells its size.
+//!
+//! Limits: the lines held back are lost (their count is not); the counter
+//! is exact. Reasons are the error codes sent (`server_full`, `idle`, ...)
+//! and the web side's own (`http_busy`, `http_host`, ...), a fixed set, so
+//! the metric's series stay few.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use boggle_protocol::{Bucket, ErrorCode};
+
+/// Log lines about refusals a second, on average.
+pub const LOG_RATE: f64 = 2.0;
+/// Log lines about refusals in a burst.
+pub const LOG_BURST: f64 = 20.0;
+
+/// The web side's refusals, beside the protocol's error codes.
+pub const WEB_REASONS: [&str; 5] = [
+    "http_busy",
+    "http_host",
+    "http_origin",
+    "http_bad_head",
+    "http_head_timeout",
+];
+
+/// Refusals counted, and their log lines held to a rate.
+#[derive(Debug)]
+pub(crate) struct Refusals {
+    state: Mutex<Held>,
+}
+
+#[derive(Debug)]
+struct Held {
+    lines: Bucket,
+    /// Refusals not logged since the last line.
+    held: u64,
+}
+
+impl Refusals {
+    /// A fresh count; every reason's counter is registered at zero, so each
+    /// series is there to watch before the first refusal.
+    pub(crate) fn new(now: Instant) -> Refusals {
+        let codes = ErrorCode::SENT.iter().map(|code| code.as_str());
+        for reason in codes.chain(WEB_REASONS) {
+            metrics::counter!("boggle_refusals_total", "reason" => reason).increment(0);
+        }
+        Refusals {
+            state: Mutex::new(Held {
+                lines: Bucket::new(LOG_RATE, LOG_BURST, now),
+                held: 0,
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Counts a refusal for `reason` that is never logged (a message past
+    /// the rate: the client is told, and its drop is logged if it comes).
+    pub(crate) fn count(reason: &'static str) {
+        metrics::counter!("boggle_refusals_total", "reason" => reason).increment(1);
+    }
+
+    /// Counts a refusal for `reason`; `true` when its caller may log it now
+    /// (a line about those held back before it has then been logged).
+    pub(crate) fn note(&self, reason: &'static str, now: Instant) -> bool {
+        Refusals::count(reason);
+        let mut state = self.lock();
+        if !state.lines.take(now) {
+            state.held += 1;
+            return false;
+        }
+        let held = std::mem::take(&mut state.held);
+        drop(state);
+        say_held(held);
+        true
+    }
+
+    /// Says how many refusals were held back, once a line may go out again
+    /// (the server's ticker calls it, so a flood's last line gives its count).
+    pub(crate) fn flush(&self, now: Instant) {
+        let mut state = self.lock();
+        if state.held == 0 || !state.lines.take(now) {
+            return;
+        }
+        let held = std::mem::take(&mut state.held);
+        drop(state);
+        say_held(held);
+    }
+}
+
+impl Refusals {
+    /// Says how many refusals were held back, whatever the rate: the
+    /// server's last word on them as it stops.
+    pub(crate) fn flush_all(&self) {
+        let held = std::mem::take(&mut self.lock().held);
+        say_held(held);
+    }
+}
+
+fn say_held(held: u64) {
+    if held > 0 {
+        tracing::info!(
+            held_back = held,
+            "{held} more refusals were not logged (at most {LOG_RATE} lines a second)"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn past_the_burst_refusals_are_held_back_and_counted() {
+        let t0 = Instant::now();
+        let refusals = Refusals::new(t0);
+        let logged = (0..1000)
+            .filter(|_| refusals.note("server_full", t0))
+            .count();
+        assert_eq!(logged, LOG_BURST as usize);
+        assert_eq!(refusals.lock().held, 1000 - LOG_BURST as u64);
+        // Nothing goes out before a line may.
+        refusals.flush(t0);
+        assert_eq!(refusals.lock().held, 1000 - LOG_BURST as u64);
+        refusals.flush(t0 + Duration::from_secs(1));
+        assert_eq!(refusals.lock().held, 0, "said once the rate allows");
+    }
+}

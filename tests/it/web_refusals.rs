@@ -11,10 +11,10 @@
 //! (a browser's WebSocket text is UTF-8 and JSON.stringify escapes lone
 //! surrogates), `version` (the page is served by the server it speaks to),
 //! `not_joined` (the page says `hello` first, once, on every connection),
-//! `bad_word` (the page sends only 1 to 64 letters), `idle` (the page pings
-//! every minute; only a tab frozen for five minutes meets it: the page then
-//! offers to join again, as for `too_many_messages` below) and `unknown`
-//! (never sent; what a client makes of a newer server's code).
+//! `bad_word` (the page sends only 1 to 64 letters) and `unknown` (never
+//! sent; what a client makes of a newer server's code). `idle` (the page
+//! pings every minute: only a tab frozen for the server's idle time meets
+//! it) is met under `--idle 2`, and `shutting_down` after a real SIGTERM.
 //!
 //! Without a browser the tests skip with a reason, unless `CI=true`, where
 //! they fail instead.
@@ -560,5 +560,106 @@ async fn a_duplicated_tab_is_told_at_once_its_seat_is_in_use_and_takes_nothing()
         .expect("to the first tab");
     says(&desk, "replaced-by-a-tab", REPLACED, "join", "retry").await;
     no_page_errors(&desk, "after its seat was taken").await;
+    drop(driver);
+}
+
+/// A page that says nothing for the server's idle time (`--idle`; a frozen
+/// tab, since the page pings every minute) is dropped: it says so and
+/// offers to join again, which takes the seat back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_page_is_told_and_offered_to_join_again() {
+    let Some((driver, _phone, desk)) = browsers().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (_server, web) = server(dir.path(), &["--idle", "2"]);
+    join(&desk, &web, "kitchen", "ann", "").await;
+    visible(&desk, "lobby").await;
+    says(
+        &desk,
+        "idle",
+        "Disconnected: nothing heard for 2 seconds.",
+        "join",
+        "retry",
+    )
+    .await;
+    assert_eq!(offered(&desk).await.as_deref(), Some("Join again"));
+    take_offer(&desk).await;
+    wait_js(
+        &desk,
+        "return !!document.querySelector('#players li[data-name=\"ann\"]');",
+        "ann back in the kitchen",
+    )
+    .await;
+    no_page_errors(&desk, "after joining again").await;
+    drop(driver);
+}
+
+/// SIGTERM to the server while a round is under way: the page says the
+/// server is stopping and when the round ends, the round ends (sooner, at
+/// `--stop-grace`) with its results, which stay on screen beside the
+/// server's goodbye; the server exits 0.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_server_finishes_the_round_and_says_so() {
+    let Some((driver, _phone, desk)) = browsers().await else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut server, web) = server(
+        dir.path(),
+        &["--min-players", "1", "--time", "600", "--stop-grace", "3"],
+    );
+    join(&desk, &web, "kitchen", "ann", "").await;
+    visible(&desk, "lobby").await;
+    js(
+        &desk,
+        "document.getElementById('ready').click(); return true;",
+    )
+    .await;
+    visible(&desk, "round").await;
+    js(
+        &desk,
+        "document.getElementById('word').value = 'eat'; \
+         document.getElementById('word-form').requestSubmit(); return true;",
+    )
+    .await;
+    wait_js(
+        &desk,
+        "return !!document.querySelector('#verdicts li[data-word=\"EAT\"][data-accepted=\"true\"]');",
+        "EAT played",
+    )
+    .await;
+    // The `kill` utility, as the other signal tests use: no unsafe code in tests.
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &server.0.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    status_is(
+        &desk,
+        "The server is shutting down: this round ends within 3 s, then the server closes.",
+    )
+    .await;
+    screenshot(&desk, "stopping-round").await;
+    visible(&desk, "results").await;
+    status_is(
+        &desk,
+        "the server said goodbye: the server is shutting down",
+    )
+    .await;
+    wait_js(
+        &desk,
+        "return !document.getElementById('results').hidden && \
+           document.getElementById('actions').hidden;",
+        "the results on screen, nothing to press",
+    )
+    .await;
+    screenshot(&desk, "stopping-results").await;
+    no_page_errors(&desk, "stopping").await;
+    assert_eq!(
+        crate::common::exit_code(&mut server.0, "boggle serve"),
+        Some(0)
+    );
     drop(driver);
 }

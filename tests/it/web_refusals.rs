@@ -536,31 +536,62 @@ async fn a_duplicated_tab_is_told_at_once_its_seat_is_in_use_and_takes_nothing()
     let dir = tempfile::tempdir().expect("temp dir");
     let (_server, web) = server(dir.path(), &["--min-players", "3"]);
     let seat = seated(&desk, &web).await;
+    a_copy_stays_out(&desk, &web, &seat, "").await;
+    drop(driver);
+}
+
+/// Opens a second tab of `desk` with the first tab's `seat`, as a duplicated
+/// tab has it: the copy is told at once that the seat is open in another
+/// tab and offers to play there instead; the first tab plays on, past the
+/// time a copy that connected would have taken the seat from it. Playing
+/// in the copy instead takes the seat over, and the first tab is told.
+/// `shots` ends the screenshots' names.
+async fn a_copy_stays_out(desk: &Client, web: &str, seat: &serde_json::Value, shots: &str) {
     let first = desk.window().await.expect("the first tab");
     let copy = desk.new_window(true).await.expect("a second tab").handle;
     desk.switch_to_window(copy.clone())
         .await
         .expect("to the copy");
-    open_with_seat(&desk, &web, &seat).await;
+    open_with_seat(desk, web, seat).await;
     let in_use = "Your seat in room kitchen is open in another tab: this tab stays out.";
-    says(&desk, "seat-in-another-tab", in_use, "join", "retry").await;
-    assert_eq!(offered(&desk).await.as_deref(), Some("Play here instead"));
-    // The first tab plays on.
+    says(
+        desk,
+        &format!("seat-in-another-tab{shots}"),
+        in_use,
+        "join",
+        "retry",
+    )
+    .await;
+    assert_eq!(offered(desk).await.as_deref(), Some("Play here instead"));
+    tokio::time::sleep(Duration::from_secs(2)).await;
     desk.switch_to_window(first.clone())
         .await
         .expect("to the first tab");
-    in_the_lobby_alone(&desk, "the first tab still in the lobby, ann there once").await;
-    // Playing in the copy instead takes the seat over; the first tab is told.
+    in_the_lobby_alone(desk, "the first tab still in the lobby, ann there once").await;
+    assert_eq!(
+        js(
+            desk,
+            "return document.getElementById('status').textContent;"
+        )
+        .await,
+        json!("joined: press Ready when you are")
+    );
     desk.switch_to_window(copy).await.expect("to the copy");
-    take_offer(&desk).await;
-    visible(&desk, "lobby").await;
-    no_page_errors(&desk, "after playing in the copy").await;
+    take_offer(desk).await;
+    visible(desk, "lobby").await;
+    no_page_errors(desk, "after playing in the copy").await;
     desk.switch_to_window(first)
         .await
         .expect("to the first tab");
-    says(&desk, "replaced-by-a-tab", REPLACED, "join", "retry").await;
-    no_page_errors(&desk, "after its seat was taken").await;
-    drop(driver);
+    says(
+        desk,
+        &format!("replaced-by-a-tab{shots}"),
+        REPLACED,
+        "join",
+        "retry",
+    )
+    .await;
+    no_page_errors(desk, "after its seat was taken").await;
 }
 
 /// A browser whose page is no secure context, so it has no Web Locks: the
@@ -607,54 +638,7 @@ async fn a_duplicated_tab_over_plain_http_is_told_its_seat_is_in_use_and_takes_n
         .await,
         json!(["boggle.test", false, true])
     );
-    let first = desk.window().await.expect("the first tab");
-    let copy = desk.new_window(true).await.expect("a second tab").handle;
-    desk.switch_to_window(copy.clone())
-        .await
-        .expect("to the copy");
-    open_with_seat(&desk, &web, &seat).await;
-    let in_use = "Your seat in room kitchen is open in another tab: this tab stays out.";
-    says(
-        &desk,
-        "seat-in-another-tab-over-http",
-        in_use,
-        "join",
-        "retry",
-    )
-    .await;
-    assert_eq!(offered(&desk).await.as_deref(), Some("Play here instead"));
-    // The first tab plays on, past the time a copy that connected would
-    // have taken the seat from it.
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    desk.switch_to_window(first.clone())
-        .await
-        .expect("to the first tab");
-    in_the_lobby_alone(&desk, "the first tab still in the lobby, ann there once").await;
-    assert_eq!(
-        js(
-            &desk,
-            "return document.getElementById('status').textContent;"
-        )
-        .await,
-        json!("joined: press Ready when you are")
-    );
-    // Playing in the copy instead takes the seat over; the first tab is told.
-    desk.switch_to_window(copy).await.expect("to the copy");
-    take_offer(&desk).await;
-    visible(&desk, "lobby").await;
-    no_page_errors(&desk, "after playing in the copy").await;
-    desk.switch_to_window(first)
-        .await
-        .expect("to the first tab");
-    says(
-        &desk,
-        "replaced-by-a-tab-over-http",
-        REPLACED,
-        "join",
-        "retry",
-    )
-    .await;
-    no_page_errors(&desk, "after its seat was taken").await;
+    a_copy_stays_out(&desk, &web, &seat, "-over-http").await;
     drop(driver);
 }
 

@@ -25,8 +25,8 @@ use fantoccini::{Client, Locator};
 use serde_json::json;
 
 use crate::browser::{
-    GUARD, Killed, browser, js, no_page_errors, phone_and_desk, play_link, screenshot, visible,
-    wait_js, web_server, words_file,
+    GUARD, Killed, browser, desk_with, js, no_page_errors, phone_and_desk, play_link, screenshot,
+    visible, wait_js, web_server, words_file,
 };
 use crate::common::cannot_run;
 
@@ -536,30 +536,167 @@ async fn a_duplicated_tab_is_told_at_once_its_seat_is_in_use_and_takes_nothing()
     let dir = tempfile::tempdir().expect("temp dir");
     let (_server, web) = server(dir.path(), &["--min-players", "3"]);
     let seat = seated(&desk, &web).await;
+    a_copy_stays_out(&desk, &web, &seat, "").await;
+    drop(driver);
+}
+
+/// Opens a second tab of `desk` with the first tab's `seat`, as a duplicated
+/// tab has it: the copy is told at once that the seat is open in another
+/// tab and offers to play there instead; the first tab plays on, past the
+/// time a copy that connected would have taken the seat from it. Playing
+/// in the copy instead takes the seat over, and the first tab is told.
+/// `shots` ends the screenshots' names.
+async fn a_copy_stays_out(desk: &Client, web: &str, seat: &serde_json::Value, shots: &str) {
     let first = desk.window().await.expect("the first tab");
     let copy = desk.new_window(true).await.expect("a second tab").handle;
     desk.switch_to_window(copy.clone())
         .await
         .expect("to the copy");
-    open_with_seat(&desk, &web, &seat).await;
+    open_with_seat(desk, web, seat).await;
     let in_use = "Your seat in room kitchen is open in another tab: this tab stays out.";
-    says(&desk, "seat-in-another-tab", in_use, "join", "retry").await;
-    assert_eq!(offered(&desk).await.as_deref(), Some("Play here instead"));
-    // The first tab plays on.
+    says(
+        desk,
+        &format!("seat-in-another-tab{shots}"),
+        in_use,
+        "join",
+        "retry",
+    )
+    .await;
+    assert_eq!(offered(desk).await.as_deref(), Some("Play here instead"));
     desk.switch_to_window(first.clone())
         .await
         .expect("to the first tab");
-    in_the_lobby_alone(&desk, "the first tab still in the lobby, ann there once").await;
-    // Playing in the copy instead takes the seat over; the first tab is told.
+    in_the_lobby_alone(desk, "the first tab still in the lobby, ann there once").await;
+    // It stays so, past the time a copy that connected would have taken
+    // the seat from it.
+    let since = Instant::now();
+    while since.elapsed() < Duration::from_secs(2) {
+        assert_eq!(
+            js(
+                desk,
+                "return document.getElementById('status').textContent;"
+            )
+            .await,
+            json!("joined: press Ready when you are")
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     desk.switch_to_window(copy).await.expect("to the copy");
-    take_offer(&desk).await;
-    visible(&desk, "lobby").await;
-    no_page_errors(&desk, "after playing in the copy").await;
+    take_offer(desk).await;
+    visible(desk, "lobby").await;
+    no_page_errors(desk, "after playing in the copy").await;
     desk.switch_to_window(first)
         .await
         .expect("to the first tab");
-    says(&desk, "replaced-by-a-tab", REPLACED, "join", "retry").await;
-    no_page_errors(&desk, "after its seat was taken").await;
+    says(
+        desk,
+        &format!("replaced-by-a-tab{shots}"),
+        REPLACED,
+        "join",
+        "retry",
+    )
+    .await;
+    no_page_errors(desk, "after its seat was taken").await;
+}
+
+/// A browser whose page is no secure context, so it has no Web Locks: the
+/// server (a room of three, served also as `boggle.test`, which this
+/// Chromium resolves to 127.0.0.1) and its page's address under that name,
+/// over plain `http`, as from a server on the LAN.
+async fn no_secure_context(dir: &std::path::Path) -> Option<(Killed, Client, Killed, String)> {
+    let (chromium, driver) = match browser() {
+        Ok(found) => found,
+        Err(why) => {
+            cannot_run(&format!("no browser: {why}"));
+            return None;
+        }
+    };
+    let (driver, desk) = desk_with(
+        &chromium,
+        &driver,
+        &["--host-resolver-rules=MAP boggle.test 127.0.0.1"],
+    )
+    .await?;
+    let (server, web) = server(dir, &["--min-players", "3", "--web-host", "boggle.test"]);
+    let web = web.replace("127.0.0.1", "boggle.test");
+    assert!(web.starts_with("http://boggle.test:"), "{web}");
+    Some((driver, desk, server, web))
+}
+
+/// Two tabs of one seat, as above, on a page that is no secure context
+/// ([`no_secure_context`]). The tabs ask each other instead, and the copy
+/// is told the same, at once: it never connects, so the first tab is
+/// never told `replaced` and plays on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duplicated_tab_over_plain_http_is_told_its_seat_is_in_use_and_takes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let Some((driver, desk, _server, web)) = no_secure_context(dir.path()).await else {
+        return;
+    };
+    let seat = seated(&desk, &web).await;
+    // No Web Locks here: what follows cannot pass by them.
+    assert_eq!(
+        js(
+            &desk,
+            "return [location.hostname, window.isSecureContext, navigator.locks === undefined];"
+        )
+        .await,
+        json!(["boggle.test", false, true])
+    );
+    a_copy_stays_out(&desk, &web, &seat, "-over-http").await;
+    drop(driver);
+}
+
+/// How tabs with no Web Locks settle a seat, in one page (a second
+/// channel there stands for another tab): two asking at once end with one
+/// holder, the higher id; the holder answers a later ask; a tab taking the
+/// seat over ends the hold.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tabs_asking_for_one_seat_at_once_end_with_one_holder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let Some((driver, desk, _server, web)) = no_secure_context(dir.path()).await else {
+        return;
+    };
+    desk.goto(&web).await.expect("page loads");
+    visible(&desk, "home").await;
+    let settled = desk
+        .execute_async(
+            "const done = arguments[arguments.length - 1]; (async () => { \
+               const { holdInThisTab } = await import('/js/tabs.js'); \
+               const other = new BroadcastChannel('boggle.seats'); \
+               const heard = []; \
+               other.onmessage = (e) => heard.push(e.data.say); \
+               const ask = (token, id) => other.postMessage({ say: 'ask', name: 'boggle.seat.' + token, id }); \
+               const outranked = holdInThisTab('a', false, () => {}); \
+               ask('a', 2); \
+               const stayedOut = (await outranked) === null; \
+               let lost = false; \
+               const outranking = holdInThisTab('b', false, () => { lost = true; }); \
+               ask('b', -1); \
+               const held = typeof (await outranking) === 'function'; \
+               const whileAsking = heard.splice(0); \
+               ask('b', 2); \
+               await new Promise((r) => setTimeout(r, 300)); \
+               const whileHolding = heard.splice(0); \
+               other.postMessage({ say: 'take', name: 'boggle.seat.b', id: 2 }); \
+               await new Promise((r) => setTimeout(r, 300)); \
+               done({ stayedOut, held, whileAsking, whileHolding, lost }); \
+             })().catch((e) => done(String(e)));",
+            vec![],
+        )
+        .await
+        .expect("the script runs");
+    assert_eq!(
+        settled,
+        json!({
+            "stayedOut": true,
+            "held": true,
+            "whileAsking": ["ask", "ask", "held"],
+            "whileHolding": ["held"],
+            "lost": true,
+        })
+    );
+    no_page_errors(&desk, "after settling seats").await;
     drop(driver);
 }
 

@@ -131,6 +131,39 @@ pub async fn phone_and_desk(
     chromium: &Path,
     driver_path: &Path,
 ) -> Option<(Killed, Client, Client)> {
+    let (chromedriver, driver) = chromedriver(driver_path)?;
+    match (
+        session(&driver, chromium, 360, &[]).await,
+        session(&driver, chromium, 1280, &[]).await,
+    ) {
+        (Ok(phone), Ok(desk)) => Some((chromedriver, phone, desk)),
+        (Err(why), _) | (_, Err(why)) => {
+            crate::common::cannot_run(&format!("no browser session: {why}"));
+            None
+        }
+    }
+}
+
+/// chromedriver on a free port, with one desk session (1280 px) whose
+/// Chromium also takes `args`. `None` as for [`phone_and_desk`].
+pub async fn desk_with(
+    chromium: &Path,
+    driver_path: &Path,
+    args: &[&str],
+) -> Option<(Killed, Client)> {
+    let (chromedriver, driver) = chromedriver(driver_path)?;
+    match session(&driver, chromium, 1280, args).await {
+        Ok(desk) => Some((chromedriver, desk)),
+        Err(why) => {
+            crate::common::cannot_run(&format!("no browser session: {why}"));
+            None
+        }
+    }
+}
+
+/// chromedriver started on a free port, in a process group of its own, and
+/// its address; `None` after saying why it did not start.
+fn chromedriver(driver_path: &Path) -> Option<(Killed, String)> {
     let port = free_port();
     let mut chromedriver = Killed(
         std::process::Command::new(driver_path)
@@ -146,37 +179,31 @@ pub async fn phone_and_desk(
         crate::common::cannot_run(&format!("chromedriver did not start: {why}"));
         return None;
     }
-    let driver = format!("http://127.0.0.1:{port}");
-    match (
-        session(&driver, chromium, 360).await,
-        session(&driver, chromium, 1280).await,
-    ) {
-        (Ok(phone), Ok(desk)) => Some((chromedriver, phone, desk)),
-        (Err(why), _) | (_, Err(why)) => {
-            crate::common::cannot_run(&format!("no browser session: {why}"));
-            None
-        }
-    }
+    Some((chromedriver, format!("http://127.0.0.1:{port}")))
 }
 
-/// A headless Chromium session `width` px wide.
-pub async fn session(driver: &str, chromium: &Path, width: u32) -> Result<Client, String> {
+/// A headless Chromium session `width` px wide, its command line with `extra`.
+pub async fn session(
+    driver: &str,
+    chromium: &Path,
+    width: u32,
+    extra: &[&str],
+) -> Result<Client, String> {
     let height = if width < 600 { 800 } else { 900 };
+    let mut args = vec![
+        "--headless=new".to_string(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-dev-shm-usage".into(),
+        "--no-first-run".into(),
+        "--hide-scrollbars".into(),
+        format!("--window-size={width},{height}"),
+    ];
+    args.extend(extra.iter().map(|arg| arg.to_string()));
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),
-        json!({
-            "binary": chromium,
-            "args": [
-                "--headless=new",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-dev-shm-usage",
-                "--no-first-run",
-                "--hide-scrollbars",
-                format!("--window-size={width},{height}"),
-            ],
-        }),
+        json!({ "binary": chromium, "args": args }),
     );
     // The page's uncaught errors, for `no_page_errors`.
     caps.insert("goog:loggingPrefs".into(), json!({ "browser": "SEVERE" }));

@@ -79,6 +79,7 @@ const STYLE: &str = include_str!("app.css");
 pub const MODULES: &[(&str, &str)] = &[
     ("main.js", include_str!("js/main.js")),
     ("connection.js", include_str!("js/connection.js")),
+    ("tabs.js", include_str!("js/tabs.js")),
     ("protocol.js", include_str!("js/protocol.js")),
     ("state.js", include_str!("js/state.js")),
     ("storage.js", include_str!("js/storage.js")),

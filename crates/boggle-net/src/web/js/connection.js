@@ -1,19 +1,17 @@
 // The WebSocket to /ws (docs/protocol.md, a message per text message): the
 // hello, the seat kept, pings; after a drop without a goodbye or a fatal
 // error, a rejoin with the token (250 ms, doubling to 2 s, for 20 s). A
-// fatal error (`replaced` among them) ends it. A tab holds its seat's Web
-// Lock while it plays it, so a duplicated tab stays out (no locks over
-// plain http: then the server's `replaced` alone stops the other tab).
+// fatal error (`replaced` among them) ends it. A tab holds its seat while
+// it plays it (tabs.js), so a duplicated tab stays out.
 /** @import { ClientMsg, ErrorCode, ServerMsg, Solo } from "./messages" */
 import { FATAL, VERSION } from "./protocol.js";
 import { setStatus } from "./screens.js";
 import { state } from "./state.js";
 import { forgetSeat, loadPlayer, saveLeft, saveSeat } from "./storage.js";
+import { holdInThisTab } from "./tabs.js";
 
 const REJOIN_FOR_MS = 20000;
 const PING_EVERY_MS = 60000;
-/** A reloaded page lets go of its seat's lock in far less. */
-const SEAT_WAIT_MS = 1000;
 
 /** @typedef {{ message(msg: ServerMsg): void, lost(why: string): void }} Events */
 /** @type {Events} */
@@ -52,28 +50,18 @@ export function send(msg) {
 
 export const rejoined = () => link.rejoined;
 
-/** The seat whose lock this tab holds ("": none). */
+/** The seat this tab holds ("": none). */
 const held = { token: "", release: () => {} };
 
 /** Holds `token`'s seat, or takes it over; false when another tab holds it. @param {string} token @param {boolean} takeOver @returns {Promise<boolean>} */
-export function holdSeat(token, takeOver) {
-  if (held.token === token) return Promise.resolve(true);
+export async function holdSeat(token, takeOver) {
+  if (held.token === token) return true;
   letGoSeat();
-  if (!navigator.locks) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    /** @type {LockOptions} */
-    const options = takeOver ? { steal: true } : { signal: AbortSignal.timeout(SEAT_WAIT_MS) };
-    navigator.locks
-      .request("boggle.seat." + token, options, () => {
-        resolve(true);
-        return new Promise((release) => Object.assign(held, { token, release }));
-      })
-      // Held by another tab, or taken over later.
-      .catch(() => {
-        resolve(false);
-        if (held.token === token) held.token = "";
-      });
+  const release = await holdInThisTab(token, takeOver, () => {
+    if (held.token === token) held.token = "";
   });
+  if (release) Object.assign(held, { token, release });
+  return !!release;
 }
 
 function letGoSeat() {

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Time-to-record of `boggle best` on the 4x4 records of danvk's word lists
-# (issue 47 item 2): for each list and seed, one thread, classic rules, 3+
+# (how long until it finds them): for each list and seed, one thread, classic rules, 3+
 # letters, stopping at the record. Prints one line per run:
 #   list seed reached(0/1) seconds boards [best score of a run that missed]
 # and, per list, the median seconds and boards over the seeds.

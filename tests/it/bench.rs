@@ -92,7 +92,7 @@ fn rolled_chunks_do_not_change_totals() {
     );
 }
 
-/// Issue 15 item 7: every rolled board used to be kept, so `--count 2^64-1`
+/// Every rolled board used to be kept, so `--count 2^64-1`
 /// panicked ("capacity overflow") and a billion boards asked for tens of GiB.
 /// Rolled in chunks, both run in a 1 GiB address space until stopped: each
 /// is still running once it has spent a CPU-second solving (dozens of

@@ -596,8 +596,8 @@ fn a_signal_mid_game_writes_the_summary_then_exits_1() {
     }
 }
 
-/// `best` skips a board whose search passes the step budget (issue 15 item
-/// 10): it is counted, scored 0 so the chains move on, and never reported.
+/// `best` skips a board whose search passes the step budget: it is
+/// counted, scored 0 so the chains move on, and never reported.
 /// Dice that show only `A` make every board the crafted one; the CLI cannot
 /// reach it, as annealing from random letters never fills a board with `A`s.
 #[test]
@@ -629,7 +629,7 @@ fn best_skips_and_counts_boards_whose_search_passes_the_budget() {
     assert!(found.is_empty(), "{found:?}");
 }
 
-/// Issue 45 item 9: a FIFO named `words.txt` in the working directory does
+/// A FIFO named `words.txt` in the working directory does
 /// not hang the default game or `serve --rules project4`: the list nobody
 /// named is refused, with its name, since it is not a regular file.
 #[cfg(unix)]

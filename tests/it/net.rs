@@ -224,7 +224,7 @@ async fn line_mode_clients_play_a_round_and_print_the_results() {
     assert_eq!(ann.0, Ok(()));
     assert_eq!(bob.0, Ok(()));
     let ann = ann.1;
-    // Issue 46, item 6: the board as a grid, as it lies on the table.
+    // The board as a grid, as it lies on the table.
     assert!(
         ann.contains("  B  E  N  H\n  L  A  U  M\n  I  T  L  Z\n  R  G  A  N\n"),
         "{ann}"
@@ -446,7 +446,7 @@ async fn a_line_client_that_cannot_rejoin_gives_up_with_one_error() {
 /// SIGTERM, SIGINT and SIGHUP stop `boggle serve` cleanly: every client is
 /// told `bye`, the line-mode client ends at once with that reason (a goodbye
 /// is no drop to rejoin after), and the server exits 0, as docs/GUIDE.md
-/// says (issue 36, item 12: SIGHUP used to kill it at once).
+/// says (SIGHUP used to kill it at once).
 #[cfg(unix)]
 #[test]
 fn serve_stops_on_sigterm_sigint_and_sighup_telling_its_clients() {
@@ -515,7 +515,7 @@ fn serve_stops_on_sigterm_sigint_and_sighup_telling_its_clients() {
     }
 }
 
-/// Issue 36, item 12: line-mode `boggle join` stopped by SIGINT, SIGTERM or
+/// Line-mode `boggle join` stopped by SIGINT, SIGTERM or
 /// SIGHUP says so in the shared line and exits 1.
 #[cfg(unix)]
 #[test]
@@ -551,7 +551,7 @@ fn line_mode_join_stopped_by_a_signal_says_so() {
     let _ = server.wait();
 }
 
-/// Issue 36, item 11: `serve --time` is 1 to 86400 seconds, as in every
+/// `serve --time` is 1 to 86400 seconds, as in every
 /// mode; beyond, a usage error (it used to panic at every round's start).
 #[test]
 fn serve_time_is_bounded_as_every_mode() {
@@ -565,7 +565,7 @@ fn serve_time_is_bounded_as_every_mode() {
     assert_eq!(run.code, Some(2), "{}", run.stderr);
 }
 
-/// Issue 44, item 4: a `--data` whose results file is not a database stops
+/// A `--data` whose results file is not a database stops
 /// `serve --web` at start with one line, exit 1, and the file is left as it
 /// was (a newer schema: leaderboard.rs's unit tests).
 #[test]
@@ -595,7 +595,7 @@ fn serve_web_refuses_a_results_file_it_cannot_use_in_one_line() {
     assert_eq!(kept, notes);
 }
 
-/// Issue 36, item 8: the password from a file for the server and from the
+/// The password from a file for the server and from the
 /// environment for the client, never on a command line.
 #[test]
 fn the_password_can_come_from_a_file_or_the_environment() {
@@ -630,7 +630,7 @@ fn the_password_can_come_from_a_file_or_the_environment() {
     let _ = server.wait();
 }
 
-/// Issue 35: `serve --web` on a port already taken is a runtime error: one
+/// `serve --web` on a port already taken is a runtime error: one
 /// line on stderr naming the address, exit 1, and no server left running.
 #[test]
 fn serve_web_on_a_port_in_use_says_so_and_exits_1() {

@@ -109,7 +109,7 @@ fn a_round_on_the_full_screen_traces_the_word_and_leaving_says_how_to_rejoin() {
     assert!(status.success(), "{status:?}");
     let text = String::from_utf8_lossy(&output);
     let leave = find(&output, LEAVE_ALTERNATE_SCREEN).expect("the terminal is restored");
-    // Issue 46, item 5: the command alone on its line, to copy whole.
+    // The command alone on its line, to copy whole.
     let command = format!("boggle join {} --name ann --room main --token ", room.addr);
     let rejoin = text
         .find(&format!(
@@ -198,7 +198,7 @@ fn a_terminal_that_goes_away_ends_the_client() {
     pty.hang_up(&join);
 }
 
-/// Issue 46, item 1 (after issue 33, item 5): ann's full screen is killed
+/// Ann's full screen is killed
 /// with SIGKILL mid-round (nothing is printed on the way out). The same
 /// `boggle join` run again, with no token, takes her seat and its words
 /// back: the client kept the token in a file of her own.

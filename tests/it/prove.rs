@@ -716,7 +716,7 @@ fn crafted_settings_shard_counts_buckets_and_files_are_refused() {
     }
 }
 
-/// Issue 45 item 8: a symbolic link planted under a shard's records name is
+/// A symbolic link planted under a shard's records name is
 /// not followed (its target is left as it was), and `--resume` with the
 /// records there but the settings gone refuses and says why instead of
 /// starting over.

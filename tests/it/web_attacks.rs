@@ -1,9 +1,10 @@
-//! The web side against one attacker (issue 45, "Trust nothing, round
-//! four", items 1 to 5, 7 and 11), each attack played against a real
-//! `boggle serve --web` on 127.0.0.1, spoken by hand (HTTP/1.1 and RFC 6455
-//! frames on plain sockets), bounded in count and time. Memory is the
-//! server process's peak resident size (VmHWM, Linux); each memory test
-//! prints its figure (`cargo test --test web_attacks -- --nocapture`).
+//! The web side against one attacker (slow or silent sockets, foreign
+//! `Host`s, connection caps, missing headers, unlogged refusals), each
+//! attack played against a real `boggle serve --web` on 127.0.0.1, spoken
+//! by hand (HTTP/1.1 and RFC 6455 frames on plain sockets), bounded in count
+//! and time. Memory is the server process's peak resident size (VmHWM,
+//! Linux); each memory test prints its figure
+//! (`cargo test --test it web_attacks:: -- --nocapture`).
 
 use crate::common;
 
@@ -218,7 +219,7 @@ fn ping_flood(stream: &TcpStream) -> bool {
     false
 }
 
-/// Item 1: a client that pings and never reads, after hello or before it,
+/// A client that pings and never reads, after hello or before it,
 /// is dropped, and the server's memory stays bounded meanwhile; the TCP
 /// side is still served.
 #[test]
@@ -248,7 +249,7 @@ fn a_ping_flood_is_dropped_and_the_server_stays_small() {
     drop(tcp);
 }
 
-/// Item 2: sockets that send a byte and stop, or a long unfinished head,
+/// Sockets that send a byte and stop, or a long unfinished head,
 /// hold no more than a few places of their address, are closed within
 /// seconds, and the page is served to another address meanwhile.
 #[test]
@@ -292,7 +293,7 @@ fn slow_sockets_do_not_hold_the_web_port() {
     );
 }
 
-/// Item 4: a request whose `Host` is not the served address (DNS rebinding:
+/// A request whose `Host` is not the served address (DNS rebinding:
 /// Host and Origin both the attacker's) is refused; `--web-host` names are served.
 #[test]
 fn a_request_for_another_host_is_refused() {
@@ -321,7 +322,7 @@ fn a_request_for_another_host_is_refused() {
     );
 }
 
-/// Item 5: every response carries the security headers: 405, `GET /ws`
+/// Every response carries the security headers: 405, `GET /ws`
 /// without an upgrade, and the HTTP layer's own 400 and 431.
 #[test]
 fn every_response_carries_the_security_headers() {
@@ -351,7 +352,7 @@ fn every_response_carries_the_security_headers() {
     }
 }
 
-/// Item 3: an address holds at most its cap of connections; with
+/// An address holds at most its cap of connections; with
 /// `--trust-proxy`, the address is the one the proxy forwarded.
 #[test]
 fn connections_are_capped_per_address_and_a_trusted_proxy_names_it() {
@@ -428,7 +429,7 @@ fn a_burst_from_one_address_waits_its_turn() {
     );
 }
 
-/// Item 11: a zero connection cap is refused at start, as the other zero caps are.
+/// A zero connection cap is refused at start, as the other zero caps are.
 #[test]
 fn a_zero_connection_cap_is_refused_at_start() {
     let dir = common::TempDir::new("web-zero-cap");
@@ -443,7 +444,7 @@ fn a_zero_connection_cap_is_refused_at_start() {
     }
 }
 
-/// Item 7: binds, rooms opened and closed and refusals are logged to
+/// Binds, rooms opened and closed and refusals are logged to
 /// stderr under `RUST_LOG`.
 #[test]
 fn the_server_logs_what_happens_under_rust_log() {

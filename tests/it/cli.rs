@@ -6,7 +6,7 @@
 use crate::common;
 
 use std::fs::File;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use common::{Run, TempDir, assert_text, run_boggle};
 
@@ -36,9 +36,7 @@ fn assert_one_line(run: &Run, code: i32, needle: &str) {
 /// Runs `boggle` with standard input read from `/dev/zero` (endless NUL bytes).
 fn run_on_zeros(dir: &TempDir, args: &[&str]) -> Run {
     let zeros = File::open("/dev/zero").expect("/dev/zero opens");
-    let output = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(args)
-        .current_dir(dir.path())
+    let output = common::boggle_in(dir.path(), args)
         .stdin(Stdio::from(zeros))
         .output()
         .expect("the binary runs");
@@ -377,9 +375,7 @@ fn unreadable_standard_input_is_reported_as_a_read_error() {
     let dir = TempDir::new("stdin-dir");
     for args in [&["versus"][..], &["--rules", "ece209"], &[]] {
         let stdin = File::open(dir.path()).expect("a directory opens for reading");
-        let run = Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(args)
-            .current_dir(dir.path())
+        let run = common::boggle_in(dir.path(), args)
             .stdin(stdin)
             .output()
             .expect("the binary runs");
@@ -422,11 +418,8 @@ fn a_missing_argument_is_named() {
 fn help_wraps_to_the_terminals_width() {
     let dir = TempDir::new("cli-wrap");
     for args in [&["-h"][..], &["join", "-h"], &["tui", "-h"]] {
-        let out = Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(args)
-            .current_dir(dir.path())
+        let out = common::boggle_in(dir.path(), args)
             .env("COLUMNS", "60")
-            .stdin(Stdio::null())
             .output()
             .expect("boggle runs");
         let help = String::from_utf8_lossy(&out.stdout);

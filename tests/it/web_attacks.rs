@@ -6,11 +6,11 @@
 //! Linux); each memory test prints its figure
 //! (`cargo test --test it web_attacks:: -- --nocapture`).
 
-use crate::common;
+use crate::common::{self, Killed, boggle, wait_until};
 
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use boggle_protocol::{ClientMsg, VERSION, encode};
@@ -20,18 +20,11 @@ const GUARD: Duration = Duration::from_secs(30);
 
 /// A `boggle serve --web` child, killed when dropped.
 struct Served {
-    child: Child,
+    child: Killed,
     tcp: SocketAddr,
     web: SocketAddr,
     /// Its `--data` (the day's results), removed after the server is killed.
     _data: tempfile::TempDir,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 impl Served {
@@ -41,18 +34,18 @@ impl Served {
 
     fn start_with(extra: &[&str], env: &[(&str, &str)]) -> Served {
         let data = tempfile::tempdir().expect("temp dir");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
-            .arg("--data")
-            .arg(data.path())
-            .args(["--board", "BENHLAUMITLZRGAN"])
-            .args(extra)
-            .envs(env.iter().copied())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("boggle serve starts");
+        let mut child = Killed(
+            boggle(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
+                .arg("--data")
+                .arg(data.path())
+                .args(["--board", "BENHLAUMITLZRGAN"])
+                .args(extra)
+                .envs(env.iter().copied())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("boggle serve starts"),
+        );
         let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
         let mut next = |prefix: &str| -> SocketAddr {
             let line = lines.next().expect("a line").expect("readable");
@@ -86,9 +79,7 @@ impl Served {
 
     /// Stops the server and returns what it wrote to stderr.
     fn stop(mut self) -> String {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
+        common::signal(self.child.id(), "TERM");
         let mut stderr = String::new();
         if let Some(mut err) = self.child.stderr.take() {
             let _ = err.read_to_string(&mut stderr);
@@ -473,15 +464,13 @@ fn the_server_logs_what_happens_under_rust_log() {
     assert!(refused.contains("too_many_rooms"), "{refused}");
     drop(first);
     // The room is forgotten once its player has gone.
-    let start = Instant::now();
-    let (_third, again) = loop {
-        let (stream, line) = hello("three");
-        if line.contains("welcome") || start.elapsed() > GUARD {
-            break (stream, line);
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert!(again.contains("welcome"), "{again}");
+    let _third = wait_until(
+        || {
+            let (stream, line) = hello("three");
+            line.contains("welcome").then_some(stream)
+        },
+        || "no welcome for a new room once the first room's player had gone".to_string(),
+    );
     let log = served.stop();
     for said in [
         "listening",

@@ -1,7 +1,7 @@
 #!/bin/bash
-# Time-to-record of `boggle best` on the 4x4 records of danvk's word lists
-# (issue 47 item 2): for each list and seed, one thread, classic rules, 3+
-# letters, stopping at the record. Prints one line per run:
+# Time-to-record of `boggle best` on the 4x4 records of danvk's word lists:
+# for each list and seed, one thread, classic rules, 3+ letters, stopping at
+# the record. Prints one line per run:
 #   list seed reached(0/1) seconds boards [best score of a run that missed]
 # and, per list, the median seconds and boards over the seeds.
 #
@@ -16,6 +16,8 @@ BOGGLE=${1:-target/release/boggle}
 SEEDS=${2:-"1 2 3 4 5 6 7 8 9 10"}
 LISTS=${3:-"enable2k naspa2023 ospd5 twl06 yawl sowpods"}
 LIMIT=${4:-60}
+# EXTRA: more options for `boggle best`, split at spaces.
+read -ra extra <<<"${EXTRA:-}"
 WORDLISTS=${WORDLISTS:-/work/wordlists}
 SIZE=${SIZE:-4x4}
 declare -A RECORD=([enable2k]=3625 [naspa2023]=3923 [ospd5]=3827 [twl06]=3701 [yawl]=4540 [sowpods]=4808)
@@ -32,7 +34,7 @@ for list in $LISTS; do
         best=
         line=$(nice -n 10 "$BOGGLE" best --rules classic --size "$SIZE" --min-len 3 \
             --dict "$WORDLISTS/$list.txt" --threads "${THREADS:-1}" --seed "$seed" --time "$LIMIT" \
-            "$STOP" "${RECORD[$list]}" --top 1 ${EXTRA:-} 2>&1 >/dev/null | tail -1)
+            "$STOP" "${RECORD[$list]}" --top 1 "${extra[@]}" 2>&1 >/dev/null | tail -1)
         if [[ $line == "target reached"* || $line == "stopped at"* || $line == *"reached "*" at "* ]]; then
             s=$(sed -E 's/.*first at ([0-9.]+) s, ([0-9]+) boards.*/\1/' <<<"$line")
             b=$(sed -E 's/.*first at ([0-9.]+) s, ([0-9]+) boards.*/\2/' <<<"$line")

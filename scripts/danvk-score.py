@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Second scorer for docs/RECORDS.md (issue 47): scores boards with danvk's
+"""Second scorer for docs/RECORDS.md: scores boards with danvk's
 pure-Python Boggler (hybrid-boggle's boggle/boggler.py and boggle/trie.py,
 imported unchanged from a checkout of his repository, which is not part of
 this one), at any size, so a record of ours is checked by code we did not

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tries the attacks on the prover's files that issue 36 reported (repeated
+# Tries attacks on the prover's files (repeated
 # lines, two runs of one shard, forged lines, crafted settings, FIFOs, huge
 # files) on a 3x3 proof in a temporary directory, printing each command, its
 # exit status and its first lines. Every attack must end in a refusal that

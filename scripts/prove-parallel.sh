@@ -28,18 +28,20 @@ dict=$(realpath "$dict")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prove=("$boggle" prove --rules classic --dict "$dict" --size "$size" --above "$above" --threads 1)
-indices=$(seq 0 $((shards - 1)))
+mapfile -t indices < <(seq 0 $((shards - 1)))
 # -q: parallel quotes each word, so paths with spaces survive; {} is the index.
 shard=("${prove[@]}" --shard "{}/$shards" --out "$work/out" --resume)
 
 echo "1. $shards shards, each killed (SIGKILL) after ${kill_after}s"
 # The killed shards make parallel fail: expected here.
-parallel -q -j "$jobs" timeout -s KILL "$kill_after" "${shard[@]}" ::: $indices >/dev/null 2>&1 || true
-ls "$work/out"/*.done 2>/dev/null | sed 's/^/   done before the resume: /' || true
+parallel -q -j "$jobs" timeout -s KILL "$kill_after" "${shard[@]}" ::: "${indices[@]}" >/dev/null 2>&1 || true
+for done in "$work/out"/*.done; do
+    if [ -e "$done" ]; then echo "   done before the resume: $done"; fi
+done
 wc -l "$work/out"/*.ndjson | sed 's/^/   /'
 
 echo "2. the same shards again with --resume"
-parallel -q -j "$jobs" "${shard[@]}" ::: $indices >"$work/resume.log" 2>&1 || {
+parallel -q -j "$jobs" "${shard[@]}" ::: "${indices[@]}" >"$work/resume.log" 2>&1 || {
     cat "$work/resume.log" >&2
     exit 1
 }

@@ -32,6 +32,7 @@ fi
 
 work=$(mktemp -d)
 server=
+# shellcheck disable=SC2317 # run by the EXIT trap, which shellcheck does not follow
 cleanup() {
     if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
     rm -rf "$work"

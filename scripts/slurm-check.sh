@@ -87,6 +87,12 @@ die() {
     echo "slurm-check: $*" >&2
     exit 1
 }
+# Shows the file $1 on stderr, then dies with the rest as the message.
+die_showing() {
+    cat "$1" >&2
+    shift
+    die "$@"
+}
 
 [ -x "$boggle" ] || die "no binary at $boggle (run 'cargo build --release' or 'make slurm-check')"
 [ -r "$dict" ] || die "no word list at $dict"
@@ -263,7 +269,8 @@ ctld_port=$(free_port)
 slurmd_port=$(free_port)
 while [ "$slurmd_port" = "$ctld_port" ]; do slurmd_port=$(free_port); done
 # CPUs, sockets, cores, threads and RealMemory as slurmd sees this machine.
-node_line=$(slurmd -C | head -1)
+node_line=$(slurmd -C)
+node_line=${node_line%%$'\n'*}
 [[ $node_line == NodeName=* ]] || die "slurmd -C printed: $node_line"
 node_hw=${node_line#NodeName=* }
 memory=$(sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p' <<<"$node_line")
@@ -335,29 +342,21 @@ for i in 0 1 2; do
 done
 say "cluster up in $work (controller port $ctld_port, slurmd port $slurmd_port; PIDs ${pids[*]})"
 
-# 4. The array, with deploy/slurm-array.sh as it is.
-out=$work/out
-submitted=$(cd "$work/jobs" && BOGGLE=$boggle DICT=$dict SIZE=$size ABOVE=$above OUT=$out SHARDS=$shards \
-    sl sbatch --parsable --export=ALL --array="0-$((shards - 1))" "$repo/deploy/slurm-array.sh")
-jobid=${submitted%%;*}
-say "submitted job $jobid: $shards shards of $size above $above, $(basename "$dict")"
-
-deadline=$((SECONDS + timeout))
-state_of() { sl squeue -h -j "$1" -o %T 2>/dev/null | head -1; }
-if [ "$requeue_task" -ge 0 ]; then
-    task=${jobid}_$requeue_task
-    file=$out/shard-$requeue_task-of-$shards.ndjson
-    # Requeue once the shard has a finished class on file, while it runs.
-    until [ "$(state_of "$task")" = RUNNING ] && [ -s "$file" ] && [ "$(wc -l <"$file")" -ge 1 ]; do
-        [ "$SECONDS" -lt "$deadline" ] || die "task $task never ran with a class done"
-        daemons_alive || die "a daemon exited"
-        sleep 0.2
-    done
-    before=$(wc -l <"$file")
-    sl scontrol requeue "$task"
-    say "requeued $task (running, $before classes on file)"
-fi
-
+# Submits the script $1 unchanged as the array $2 from the jobs directory
+# (where its logs go), with the rest (NAME=VALUE) in the job's environment;
+# sets jobid, and the deadline for what follows.
+submit() {
+    local script=$1 array=$2 submitted
+    shift 2
+    submitted=$(cd "$work/jobs" && env "$@" SLURM_CONF="$conf" \
+        sbatch --parsable --export=ALL --array="$array" "$repo/deploy/$script")
+    jobid=${submitted%%;*}
+    deadline=$((SECONDS + timeout))
+}
+# What `wait_for` may still spend before the deadline.
+left() { echo $((deadline > SECONDS ? deadline - SECONDS : 0)); }
+state_of() { sl squeue -h -j "$1" -o %T 2>/dev/null | sed -n 1p; }
+restarts_of() { sl scontrol -o show job "$1" 2>/dev/null | sed -n 's/.* Restarts=\([0-9]*\) .*/\1/p' | sed -n 1p; }
 # squeue lists pending and running tasks; a failed squeue (the controller
 # busy) is asked again, not taken for an empty queue.
 queued() {
@@ -365,32 +364,39 @@ queued() {
     listed=$(sl squeue -h -j "$jobid" 2>/dev/null) || return 0
     [ -n "$listed" ]
 }
-while queued; do
-    [ "$SECONDS" -lt "$deadline" ] || {
-        sl squeue -j "$jobid" >&2 || true
-        die "the array did not finish in ${timeout}s"
-    }
-    daemons_alive || die "a daemon exited while the array ran"
-    sleep 2
-done
+gone() { ! queued; }
+
+# 4. The array, with deploy/slurm-array.sh as it is.
+out=$work/out
+submit slurm-array.sh "0-$((shards - 1))" \
+    BOGGLE="$boggle" DICT="$dict" SIZE="$size" ABOVE="$above" OUT="$out" SHARDS="$shards"
+say "submitted job $jobid: $shards shards of $size above $above, $(basename "$dict")"
+
+if [ "$requeue_task" -ge 0 ]; then
+    task=${jobid}_$requeue_task
+    file=$out/shard-$requeue_task-of-$shards.ndjson
+    # Requeue once the shard has a finished class on file, while it runs.
+    class_done() { [ "$(state_of "$task")" = RUNNING ] && [ "$(wc -l <"$file")" -ge 1 ]; }
+    wait_for "$(left)" "finished class from task $task" class_done
+    before=$(wc -l <"$file")
+    sl scontrol requeue "$task"
+    say "requeued $task (running, $before classes on file)"
+fi
+
+wait_for "$(left)" "end of the array" gone
 say "array done after $((SECONDS - started_at))s"
 
 # Every task completed with status 0.
 sl scontrol -o show job "$jobid" >"$work/jobs.txt"
 completed=$(grep -c 'JobState=COMPLETED .*ExitCode=0:0' "$work/jobs.txt" || true)
-[ "$completed" -eq "$shards" ] || {
-    cat "$work/jobs.txt" >&2
-    die "$completed of $shards tasks completed with status 0"
-}
+[ "$completed" -eq "$shards" ] ||
+    die_showing "$work/jobs.txt" "$completed of $shards tasks completed with status 0"
 if [ "$requeue_task" -ge 0 ]; then
-    restarts=$(sed -n "s/.*ArrayTaskId=$requeue_task .* Restarts=\([0-9]*\) .*/\1/p" "$work/jobs.txt")
+    restarts=$(restarts_of "$task")
     [ "${restarts:-0}" -ge 1 ] || die "task $task was not restarted (Restarts=${restarts:-?})"
     log=$work/jobs/boggle-prove-${task}.log
     resumed=$(grep -m1 '^resuming: ' "$log" || true)
-    [ -n "$resumed" ] || {
-        cat "$log" >&2
-        die "task $task ran again without resuming"
-    }
+    [ -n "$resumed" ] || die_showing "$log" "task $task ran again without resuming"
     read -r _ had _ of _ <<<"$resumed"
     if [ "$had" = "$of" ]; then
         say "(task $task had finished its shard before the requeue took effect)"
@@ -399,10 +405,8 @@ if [ "$requeue_task" -ge 0 ]; then
 fi
 
 # 5. The merge, and one process for comparison.
-"$boggle" prove merge "$out" >"$work/merged.txt" || {
-    cat "$work/merged.txt" >&2
-    die "boggle prove merge says the proof is incomplete"
-}
+"$boggle" prove merge "$out" >"$work/merged.txt" ||
+    die_showing "$work/merged.txt" "boggle prove merge says the proof is incomplete"
 "$boggle" prove --rules classic --dict "$dict" --size "$size" --above "$above" \
     2>/dev/null >"$work/single.txt"
 # The result: the proved line and the boards (the lines of classes and time differ).
@@ -425,45 +429,47 @@ say "the merged result equals one process's ($(result "$work/merged.txt" | grep 
 #    requeued after a finished round, both stopped by scancel.
 hunt_out=$work/hunt
 hunt_above=${HUNT_ABOVE:-$((above - 40))}
-rounds_of() { sed -n 's/.*"rounds": *\([0-9]*\).*/\1/p' "$hunt_out/hunt-$1.state.json" 2>/dev/null; }
-restarts_of() { sl scontrol -o show job "$1" 2>/dev/null | sed -n 's/.* Restarts=\([0-9]*\) .*/\1/p' | head -1; }
-submitted=$(cd "$work/jobs" && BOGGLE=$boggle DICT=$dict SIZE=$size ABOVE=$hunt_above OUT=$hunt_out \
-    sl sbatch --parsable --export=ALL --array=0-1 "$repo/deploy/slurm-hunt.sh")
-jobid=${submitted%%;*}
+# The rounds task $1 has finished (0 before its state file is written).
+rounds_of() {
+    local rounds
+    rounds=$(sed -n 's/.*"rounds": *\([0-9]*\).*/\1/p' "$hunt_out/hunt-$1.state.json" 2>/dev/null) || true
+    echo "${rounds:-0}"
+}
+submit slurm-hunt.sh 0-1 \
+    BOGGLE="$boggle" DICT="$dict" SIZE="$size" ABOVE="$hunt_above" OUT="$hunt_out"
 say "submitted hunt $jobid: two tasks of $size above $hunt_above"
-deadline=$((SECONDS + timeout))
 task=${jobid}_1
 running_past() { [ "$(state_of "$task")" = RUNNING ] && [ "$(rounds_of 1)" -gt "$1" ]; }
 requeued_past() { [ "$(restarts_of "$task")" -ge 1 ] && running_past "$1"; }
-hunt_gone() { ! queued; }
-wait_for $((deadline - SECONDS)) "finished round from hunt task $task" running_past 0
+wait_for "$(left)" "finished round from hunt task $task" running_past 0
 had=$(rounds_of 1)
 sl scontrol requeue "$task"
 say "requeued $task after $had rounds"
 # Back, and past a round more than it had when requeued.
-wait_for $((deadline - SECONDS)) "round past $had from hunt task $task after its requeue" requeued_past "$had"
+wait_for "$(left)" "round past $had from hunt task $task after its requeue" requeued_past "$had"
 sl scancel "$jobid"
-wait_for $((deadline - SECONDS)) "end of the hunt after scancel" hunt_gone
+wait_for "$(left)" "end of the hunt after scancel" gone
 # The requeued task's last run began where the first had got to (its log
 # is rewritten by the run after the requeue).
 log=$work/jobs/boggle-hunt-${task}.log
-stopped=$(grep '^stopped: ' "$log" | tail -1 || true)
-[ -n "$stopped" ] || {
-    cat "$log" >&2
-    die "hunt task $task did not say where it stopped"
-}
+stopped=$(grep '^stopped: ' "$log" || true)
+stopped=${stopped##*$'\n'}
+[ -n "$stopped" ] || die_showing "$log" "hunt task $task did not say where it stopped"
 from=$(sed -n 's/.* rounds \([0-9]*\) to \([0-9]*\) .*/\1/p' <<<"$stopped")
 [ "${from:-0}" -ge "$had" ] || die "hunt task $task began again at round ${from:-?}, not $had: $stopped"
-for results in "$hunt_out"/hunt-*.results; do
-    twice=$(cut -d' ' -f2 "$results" | sort | uniq -d | head -3)
-    [ -z "$twice" ] || die "$(basename "$results") holds boards twice: $twice"
+shopt -s nullglob
+results_files=("$hunt_out"/hunt-*.results)
+shopt -u nullglob
+if [ ${#results_files[@]} -ne 2 ]; then
+    ls -l "$hunt_out" >&2 || true
+    die "the hunt left ${#results_files[@]} results files, not 2"
+fi
+for results in "${results_files[@]}"; do
+    twice=$(cut -d' ' -f2 "$results" | sort | uniq -d)
+    [ -z "$twice" ] || die "$(basename "$results") holds boards twice: ${twice//$'\n'/ }"
 done
 "$boggle" best --rules classic --dict "$dict" --size "$size" --min-len 3 \
     --merge "$hunt_out" --top 5 >"$work/hunt-merged.txt"
-tasks_found=$(ls "$hunt_out"/hunt-*.results | wc -l)
-[ "$tasks_found" -eq 2 ] && [ -s "$work/hunt-merged.txt" ] || {
-    ls -l "$hunt_out" >&2
-    die "the hunt's merge found no boards ($tasks_found results files)"
-}
+[ -s "$work/hunt-merged.txt" ] || die "the hunt's merge found no boards"
 sed 's/^/  /' "$work/hunt-merged.txt"
 say "the hunt's task 1 resumed at round $from (it had finished $had before the requeue), and the merge ranks both tasks' boards; $((SECONDS - started_at))s in all"

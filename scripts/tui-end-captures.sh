@@ -1,5 +1,5 @@
 #!/bin/sh
-# Captures of `boggle tui`'s end screen (issue 14) at each SIZE (default
+# Captures of `boggle tui`'s end screen at each SIZE (default
 # 80x24 and 60x20): a timed-out game with words found, a word's path, the
 # next screenful (PgDn), the last words (End), then a second board (Enter)
 # and its end screen with the session's games. Each stage goes to

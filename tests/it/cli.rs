@@ -6,7 +6,7 @@
 use crate::common;
 
 use std::fs::File;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use common::{Run, TempDir, assert_text, run_boggle};
 
@@ -36,9 +36,7 @@ fn assert_one_line(run: &Run, code: i32, needle: &str) {
 /// Runs `boggle` with standard input read from `/dev/zero` (endless NUL bytes).
 fn run_on_zeros(dir: &TempDir, args: &[&str]) -> Run {
     let zeros = File::open("/dev/zero").expect("/dev/zero opens");
-    let output = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(args)
-        .current_dir(dir.path())
+    let output = common::boggle_in(dir.path(), args)
         .stdin(Stdio::from(zeros))
         .output()
         .expect("the binary runs");
@@ -50,7 +48,7 @@ fn run_on_zeros(dir: &TempDir, args: &[&str]) -> Run {
 }
 
 // ---------------------------------------------------------------------------
-// Issue 15 item 6: board input is bounded.
+// Board input is bounded.
 
 #[test]
 fn endless_board_input_stops_at_the_cap() {
@@ -89,7 +87,7 @@ fn board_lists_are_read_line_by_line_with_a_cap_per_line() {
 }
 
 // ---------------------------------------------------------------------------
-// Issue 15 items 8 and 9: --threads and --time have upper bounds.
+// --threads and --time have upper bounds.
 
 #[test]
 fn a_huge_time_is_a_usage_error_naming_the_range_in_every_mode() {
@@ -134,7 +132,7 @@ fn too_many_threads_is_a_usage_error_in_every_subcommand_that_takes_them() {
 }
 
 // ---------------------------------------------------------------------------
-// Issue 15 item 12: board files with a byte-order mark or bad UTF-8.
+// Board files with a byte-order mark or bad UTF-8.
 
 #[test]
 fn a_board_file_may_start_with_a_byte_order_mark() {
@@ -197,7 +195,7 @@ fn bad_utf8_is_reported_on_its_own_line() {
 }
 
 // ---------------------------------------------------------------------------
-// Issue 14 defect 9: what solve says about a bad --board and a missing file.
+// What solve says about a bad --board and a missing file.
 
 #[test]
 fn a_malformed_board_flag_is_a_usage_error() {
@@ -233,7 +231,7 @@ fn a_missing_board_file_cannot_be_opened_and_has_no_line() {
 }
 
 // ---------------------------------------------------------------------------
-// Issue 13 items 3 and 4: one line per failure, with its causes and hints.
+// One line per failure, with its causes and hints.
 
 #[test]
 fn causes_are_joined_on_one_line_and_said_once() {
@@ -369,17 +367,15 @@ fn the_readme_names_each_modes_default_rules() {
 }
 
 /// Standard input that cannot be read (a directory) is a read error in every
-/// mode, never "cannot write the output" (issue 13: an implicit conversion
-/// used to call every I/O error a write).
+/// mode, never "cannot write the output" (an implicit conversion used
+/// to call every I/O error a write).
 #[cfg(unix)]
 #[test]
 fn unreadable_standard_input_is_reported_as_a_read_error() {
     let dir = TempDir::new("stdin-dir");
     for args in [&["versus"][..], &["--rules", "ece209"], &[]] {
         let stdin = File::open(dir.path()).expect("a directory opens for reading");
-        let run = Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(args)
-            .current_dir(dir.path())
+        let run = common::boggle_in(dir.path(), args)
             .stdin(stdin)
             .output()
             .expect("the binary runs");
@@ -393,7 +389,7 @@ fn unreadable_standard_input_is_reported_as_a_read_error() {
     }
 }
 
-/// Issue 46, item 7: a missing argument is named on the one line (clap
+/// A missing argument is named on the one line (clap
 /// lists them on lines of their own, which the one line used to drop).
 #[test]
 fn a_missing_argument_is_named() {
@@ -415,18 +411,15 @@ fn a_missing_argument_is_named() {
     );
 }
 
-/// Issue 46, item 12: help wraps at word boundaries to the terminal's width
+/// Help wraps at word boundaries to the terminal's width
 /// (clap's `wrap_help`; `COLUMNS` where there is no terminal to ask), not at
 /// a fixed 100 columns that an 80-column terminal cuts mid-word.
 #[test]
 fn help_wraps_to_the_terminals_width() {
     let dir = TempDir::new("cli-wrap");
     for args in [&["-h"][..], &["join", "-h"], &["tui", "-h"]] {
-        let out = Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(args)
-            .current_dir(dir.path())
+        let out = common::boggle_in(dir.path(), args)
             .env("COLUMNS", "60")
-            .stdin(Stdio::null())
             .output()
             .expect("boggle runs");
         let help = String::from_utf8_lossy(&out.stdout);

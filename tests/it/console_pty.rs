@@ -14,7 +14,7 @@ use common::pty::{Pty, contains};
 fn at_a_terminal_a_tip_names_the_tui_and_ctrl_d_ends_the_prompt_line() {
     let dir = TempDir::new("console-pty");
     let words = dir.write("words.txt", "EAT\nTEA\nATE\n");
-    let binary = env!("CARGO_BIN_EXE_boggle");
+    let binary = common::BOGGLE;
     let command = format!("exec '{binary}' --dict '{}'", words.display());
     let Some(mut pty) = Pty::start(&dir, &command) else {
         return;

@@ -587,8 +587,7 @@ fn the_check_fails_when_either_file_drifts() {
 #[test]
 fn every_flag_is_one_the_mode_takes() {
     for kind in [&PROVE, &HUNT] {
-        let help = std::process::Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args([kind.mode, "--help"])
+        let help = crate::common::boggle([kind.mode, "--help"])
             .output()
             .expect("the binary runs");
         let help = String::from_utf8_lossy(&help.stdout);

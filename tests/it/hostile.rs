@@ -7,31 +7,31 @@ use crate::common;
 
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 
 use boggle::modes::console;
 use boggle::{Dictionary, Die, Preset, Rules};
-use common::{Run, TempDir, diagnostics, run_boggle};
+use common::{Killed, Run, TempDir, boggle, boggle_in, diagnostics, exit_code, run_boggle};
 
 /// A board whose words under spec 004's rules include CAT, CATS, DOG and DOGS.
 const BOARD: &[u8] = b"CATSDOGSXXXXXXXX\n";
 
 /// Starts `boggle ARGS` in `dir` with every stream piped.
-fn spawn(dir: &Path, args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts")
+fn spawn(dir: &Path, args: &[&str]) -> Killed {
+    Killed(
+        boggle_in(dir, args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts"),
+    )
 }
 
 /// Waits for `child` after feeding it `stdin` and draining any stdout still
-/// piped (from threads, so neither side can deadlock the test); returns its
-/// status and stderr.
-fn finish(mut child: Child, stdin: Vec<u8>) -> (Option<i32>, String) {
+/// piped (from threads, so neither side can deadlock the test, and a hang
+/// fails it); returns its status and stderr.
+fn finish(mut child: Killed, stdin: Vec<u8>) -> (Option<i32>, String) {
     let mut input = child.stdin.take().expect("stdin is piped");
     let writer = std::thread::spawn(move || {
         let _ = input.write_all(&stdin);
@@ -39,13 +39,17 @@ fn finish(mut child: Child, stdin: Vec<u8>) -> (Option<i32>, String) {
     if let Some(mut out) = child.stdout.take() {
         std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
     }
-    let mut stderr = String::new();
-    if let Some(mut err) = child.stderr.take() {
-        let _ = err.read_to_string(&mut stderr);
-    }
-    let status = child.wait().expect("the binary runs");
+    let err = child.stderr.take();
+    let reader = std::thread::spawn(move || {
+        let mut stderr = String::new();
+        if let Some(mut err) = err {
+            let _ = err.read_to_string(&mut stderr);
+        }
+        stderr
+    });
+    let code = exit_code(&mut child, "the binary");
     let _ = writer.join();
-    (status.code(), stderr)
+    (code, reader.join().expect("stderr is read"))
 }
 
 /// The words listed after the summary's rule of `=`.
@@ -136,10 +140,7 @@ fn a_full_disk_is_a_runtime_failure_not_a_panic() {
     };
     let dir = TempDir::new("full-disk");
     dir.write("dict.txt", "cat\n");
-    let run = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(["--dict", "dict.txt"])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
+    let run = boggle_in(dir.path(), ["--dict", "dict.txt"])
         .stdout(full)
         .output()
         .expect("the binary runs");
@@ -292,10 +293,7 @@ fn standard_input_closed_at_once_still_gives_the_summary() {
         "{}",
         run.stdout
     );
-    let run = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(["--dict", "dict.txt"])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
+    let run = boggle_in(dir.path(), ["--dict", "dict.txt"])
         .output()
         .expect("the binary runs");
     assert_eq!(run.status.code(), Some(0));
@@ -308,9 +306,7 @@ fn standard_input_that_cannot_be_read_still_gives_the_summary_then_says_why() {
     // A directory as standard input: every read fails (EISDIR).
     let dir = dict_dir();
     let stdin = std::fs::File::open(dir.path()).expect("a directory opens");
-    let run = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(["--dict", "dict.txt", "--seed", "1"])
-        .current_dir(dir.path())
+    let run = boggle_in(dir.path(), ["--dict", "dict.txt", "--seed", "1"])
         .stdin(stdin)
         .output()
         .expect("the binary runs");
@@ -335,11 +331,7 @@ fn output_that_cannot_be_written_is_a_runtime_failure_that_says_so() {
     // /dev/full refuses every write (ENOSPC); a closed pipe, by contrast, is exit 0.
     for args in [&["--help"][..], &["solve", "--board", "CATSDOGSRATSBATS"]] {
         let full = std::fs::File::create("/dev/full").expect("/dev/full opens");
-        let run = Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(args)
-            .stdout(full)
-            .output()
-            .expect("the binary runs");
+        let run = boggle(args).stdout(full).output().expect("the binary runs");
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(1), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
@@ -420,8 +412,7 @@ fn stream_guesses(dir: &TempDir, count: usize) -> (Option<u64>, String) {
     drop(writer.join().expect("the writer finishes"));
     let mut summary = String::new();
     let _ = out.read_to_string(&mut summary);
-    let status = child.wait().expect("the binary runs");
-    assert_eq!(status.code(), Some(0));
+    assert_eq!(exit_code(&mut child, "the game"), Some(0));
     (peak, summary)
 }
 
@@ -546,14 +537,7 @@ fn a_signal_mid_game_writes_the_summary_then_exits_1() {
         &["--dict", "dict.txt"][..],
         &["versus", "--dict", "dict.txt", "--rules", "classic"],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(args)
-            .current_dir(dir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary starts");
+        let mut child = spawn(dir.path(), args);
         let mut stdin = child.stdin.take().expect("stdin is piped");
         let first = if args[0] == "versus" {
             "y\nNIEHGTIBGUALRWGC\nbag\n"
@@ -572,16 +556,14 @@ fn a_signal_mid_game_writes_the_summary_then_exits_1() {
             assert!(read > 0, "{args:?}: the game ended early: {seen}");
             seen.push_str(&String::from_utf8_lossy(&chunk));
         }
-        let killed = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(killed.success());
+        common::signal(child.id(), "TERM");
         let mut rest = String::new();
         std::io::Read::read_to_string(&mut stdout, &mut rest).expect("stdout reads");
-        let output = child.wait_with_output().expect("the game ends");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        let code = exit_code(&mut child, "the game");
+        let mut stderr = String::new();
+        let mut err = child.stderr.take().expect("stderr is piped");
+        err.read_to_string(&mut stderr).expect("stderr reads");
+        assert_eq!(code, Some(1), "{args:?}: {stderr}");
         assert!(
             stderr.ends_with("boggle: stopped by a signal\n"),
             "{args:?}: {stderr}"
@@ -596,8 +578,8 @@ fn a_signal_mid_game_writes_the_summary_then_exits_1() {
     }
 }
 
-/// `best` skips a board whose search passes the step budget (issue 15 item
-/// 10): it is counted, scored 0 so the chains move on, and never reported.
+/// `best` skips a board whose search passes the step budget: it is
+/// counted, scored 0 so the chains move on, and never reported.
 /// Dice that show only `A` make every board the crafted one; the CLI cannot
 /// reach it, as annealing from random letters never fills a board with `A`s.
 #[test]
@@ -629,7 +611,7 @@ fn best_skips_and_counts_boards_whose_search_passes_the_budget() {
     assert!(found.is_empty(), "{found:?}");
 }
 
-/// Issue 45 item 9: a FIFO named `words.txt` in the working directory does
+/// A FIFO named `words.txt` in the working directory does
 /// not hang the default game or `serve --rules project4`: the list nobody
 /// named is refused, with its name, since it is not a regular file.
 #[cfg(unix)]
@@ -637,29 +619,19 @@ fn best_skips_and_counts_boards_whose_search_passes_the_budget() {
 fn a_fifo_named_words_txt_is_refused_not_waited_on() {
     let dir = TempDir::new("fifo-words");
     let fifo = dir.path().join("words.txt");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-    assert!(made.is_ok_and(|s| s.success()), "mkfifo is there");
-    // Under `timeout`: a hang is exit 124, a failure rather than a stuck test.
-    let guarded = |args: &[&str]| {
-        Command::new("timeout")
-            .arg("20")
-            .arg(env!("CARGO_BIN_EXE_boggle"))
-            .args(args)
-            .current_dir(dir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("timeout (coreutils) runs the binary")
-    };
-    let game = guarded(&[]);
+    common::plant(&fifo, common::Plant::Fifo);
+    // `finish` fails on a hang rather than waiting for ever.
+    let game = spawn(dir.path(), &[]);
     let (code, stderr) = finish(game, [BOARD, b"q\n"].concat());
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
         stderr.contains("words.txt") && stderr.contains("not a regular file"),
         "{stderr}"
     );
-    let serve = guarded(&["serve", "--rules", "project4", "--listen", "127.0.0.1:0"]);
+    let serve = spawn(
+        dir.path(),
+        &["serve", "--rules", "project4", "--listen", "127.0.0.1:0"],
+    );
     let (code, stderr) = finish(serve, Vec::new());
     assert_eq!(code, Some(1), "{stderr}");
     assert!(stderr.contains("not a regular file"), "{stderr}");

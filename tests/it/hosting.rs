@@ -11,7 +11,7 @@ use std::io::{BufRead, Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::common::{cannot_run, exit_code};
+use crate::common::{self, cannot_run, exit_code};
 
 const UNIT: &str = "deploy/boggle.service";
 const CADDYFILE: &str = "deploy/Caddyfile";
@@ -44,16 +44,6 @@ fn flag<'a>(words: &'a [String], flag: &str) -> &'a str {
 fn setting<'a>(unit: &'a str, key: &str) -> Option<&'a str> {
     unit.lines()
         .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))
-}
-
-/// Whether `tool` is on PATH.
-fn found(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok()
 }
 
 #[test]
@@ -90,12 +80,12 @@ fn the_unit_is_hardened_and_systemd_takes_it() {
         "TimeoutStopSec={timeout}, --stop-grace {grace}"
     );
 
-    if !found("systemd-analyze") {
+    if !common::found("systemd-analyze") {
         return cannot_run("no systemd-analyze (apt-get install systemd)");
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let copy = dir.path().join("boggle.service");
-    let here = unit.replace("/usr/local/bin/boggle", env!("CARGO_BIN_EXE_boggle"));
+    let here = unit.replace("/usr/local/bin/boggle", common::BOGGLE);
     std::fs::write(&copy, here).expect("written");
     let verify = Command::new("systemd-analyze")
         .arg("verify")
@@ -124,13 +114,13 @@ fn the_units_command_line_serves_its_name_and_stops_on_sigterm() {
             other => other,
         })
         .collect();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
+    let mut server = common::Killed(
+        common::boggle(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts"),
+    );
     let mut out = std::io::BufReader::new(server.stdout.take().expect("stdout"));
     let web = loop {
         let mut line = String::new();
@@ -152,11 +142,7 @@ fn the_units_command_line_serves_its_name_and_stops_on_sigterm() {
     stream.read_to_string(&mut reply).expect("a reply");
     assert!(reply.starts_with("HTTP/1.1 200 "), "{reply}");
     assert!(reply.ends_with("\r\n\r\nserving\n"), "{reply}");
-    let sent = Command::new("kill")
-        .args(["-TERM", &server.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
+    common::signal(server.id(), "TERM");
     assert_eq!(exit_code(&mut server, "boggle serve"), Some(0));
 }
 
@@ -174,7 +160,7 @@ fn the_caddyfile_fronts_the_units_name_and_address() {
         caddyfile.contains(&proxy),
         "the proxy goes to the unit's --web"
     );
-    if !found("caddy") {
+    if !common::found("caddy") {
         return cannot_run("no caddy (apt-get install caddy)");
     }
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(CADDYFILE);

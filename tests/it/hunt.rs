@@ -7,9 +7,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
-use crate::common::TempDir;
+use crate::common::{Killed, TempDir, boggle_in, exit_code, wait_until};
 #[cfg(unix)]
 use crate::common::{Plant, plant};
 
@@ -32,18 +31,6 @@ const HUNT: &[&str] = &[
 /// `--merge` under the rules [`HUNT`] hunts by.
 const MERGE: &[&str] = &["best", "--rules", "classic", "--size", "3x3", "--merge"];
 
-/// `boggle` with `args` in `dir`, with no scheduler's task variables.
-fn boggle(dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_boggle"));
-    command
-        .args(args)
-        .current_dir(dir)
-        .env_remove("SLURM_ARRAY_TASK_ID")
-        .env_remove("JOB_COMPLETION_INDEX")
-        .stdin(Stdio::null());
-    command
-}
-
 fn run(command: &mut Command) -> Output {
     let output = command.output().expect("the binary runs");
     assert!(
@@ -58,7 +45,7 @@ fn run(command: &mut Command) -> Output {
 fn hunt(dir: &Path, sub: &str, rounds: u64, extra: &[&str]) -> Output {
     let rounds = rounds.to_string();
     let args = [HUNT, &["--hunt", sub, "--rounds", &rounds], extra].concat();
-    run(&mut boggle(dir, &args))
+    run(&mut boggle_in(dir, &args))
 }
 
 /// The results file's lines, each checked to be `SCORE LETTERS` above 400.
@@ -104,24 +91,24 @@ fn a_hunt_killed_and_resumed_loses_nothing_and_repeats_nothing() {
         dir.path().join("killed/hunt-0.results"),
         dir.path().join("killed/hunt-0.state.json"),
     );
-    let mut child = boggle(dir.path(), &[HUNT, &["--hunt", "killed"]].concat())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the hunt starts");
+    let mut child = Killed(
+        boggle_in(dir.path(), [HUNT, &["--hunt", "killed"]].concat())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the hunt starts"),
+    );
     // Until two rounds are done and boards are written, then SIGKILL mid-round.
-    let give_up = Instant::now() + Duration::from_secs(120);
-    while rounds_done(&state_file) < 2 || results(&results_file).is_empty() {
-        assert!(
-            Instant::now() < give_up,
-            "the hunt wrote nothing in 2 minutes"
-        );
-        assert!(
-            child.try_wait().expect("waitable").is_none(),
-            "the hunt ended"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_until(
+        || {
+            assert!(
+                child.try_wait().expect("waitable").is_none(),
+                "the hunt ended"
+            );
+            (rounds_done(&state_file) >= 2 && !results(&results_file).is_empty()).then_some(())
+        },
+        || "the hunt wrote nothing".to_string(),
+    );
     child.kill().expect("SIGKILL");
     child.wait().expect("reaped");
     let before = results(&results_file);
@@ -162,14 +149,14 @@ fn tasks_have_their_own_streams_and_merge_ranks_them_all() {
     // Slurm's and Kubernetes' index variables name the task as --task does.
     for variable in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
         let args = [HUNT, &["--hunt", variable, "--rounds", "2"]].concat();
-        run(boggle(dir.path(), &args).env(variable, "1"));
+        run(boggle_in(dir.path(), &args).env(variable, "1"));
         let path = dir.path().join(format!("{variable}/hunt-1.results"));
         assert_eq!(results(&path), one, "{variable}");
     }
 
-    let merged = run(&mut boggle(
+    let merged = run(&mut boggle_in(
         dir.path(),
-        &[MERGE, &["a", "SLURM_ARRAY_TASK_ID", "--top", "5"]].concat(),
+        [MERGE, &["a", "SLURM_ARRAY_TASK_ID", "--top", "5"]].concat(),
     ));
     let both = boards(&zero).union(&boards(&one)).cloned().collect();
     assert_eq!(printed(&merged), best_of(both, 5));
@@ -208,24 +195,23 @@ fn a_hunt_refuses_other_rules_and_needs_a_threshold() {
     let dir = TempDir::new("hunt-refuse");
     hunt(dir.path(), "h", 1, &[]);
     let args = [HUNT, &["--hunt", "h", "--rounds", "2", "--min-len", "4"]].concat();
-    let refused = boggle(dir.path(), &args).output().expect("runs");
+    let refused = boggle_in(dir.path(), &args).output().expect("runs");
     assert_eq!(refused.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(
         stderr.starts_with("boggle: ") && stderr.contains("use another directory"),
         "{stderr}"
     );
-    let no_above = boggle(dir.path(), &["best", "--hunt", "h2"])
+    let no_above = boggle_in(dir.path(), ["best", "--hunt", "h2"])
         .output()
         .expect("runs");
     assert_eq!(no_above.status.code(), Some(2));
 }
 
-/// A child's exit code, or a kill and a failure if it runs past a minute
-/// (a guard against hangs only).
-fn ended(mut child: std::process::Child, what: &str) -> (Option<i32>, String) {
+/// A child's exit code, or a kill and a failure if it hangs.
+fn ended(mut child: Killed, what: &str) -> (Option<i32>, String) {
     use std::io::Read;
-    let code = crate::common::exit_code(&mut child, what);
+    let code = exit_code(&mut child, what);
     let mut stderr = String::new();
     if let Some(mut err) = child.stderr.take() {
         let _ = err.read_to_string(&mut stderr);
@@ -235,12 +221,12 @@ fn ended(mut child: std::process::Child, what: &str) -> (Option<i32>, String) {
 
 /// `boggle ARGS` in `dir`, stopped and failed if it hangs: its exit code and standard error.
 fn guarded(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
-    let child = boggle(dir, args)
+    let child = boggle_in(dir, args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("boggle starts");
-    ended(child, &args.join(" "))
+    ended(Killed(child), &args.join(" "))
 }
 
 /// A hunt's flags and `--rounds 1` in `sub`.
@@ -278,7 +264,7 @@ fn forged_results_lines_are_dropped_and_never_ranked() {
     drop(file);
 
     // Merged as it is, the forged lines are not ranked, and said to be dropped.
-    let merged = boggle(dir.path(), &[MERGE, &["h", "--top", "3"]].concat())
+    let merged = boggle_in(dir.path(), [MERGE, &["h", "--top", "3"]].concat())
         .output()
         .expect("runs");
     let stderr = String::from_utf8_lossy(&merged.stderr);
@@ -418,11 +404,13 @@ fn a_hunt_blocked_on_a_full_pipe_ends_on_sigterm() {
         ],
     ]
     .concat();
-    let mut child = boggle(dir.path(), &args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the hunt starts");
+    let mut child = Killed(
+        boggle_in(dir.path(), &args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the hunt starts"),
+    );
     let _unread = child.stdout.take();
     let mut stderr = std::io::BufReader::new(child.stderr.take().expect("stderr"));
     // Its closing line comes just before the boards.
@@ -432,12 +420,8 @@ fn a_hunt_blocked_on_a_full_pipe_ends_on_sigterm() {
         let read = stderr.read_line(&mut line).expect("stderr");
         assert!(read > 0, "the hunt ended before its closing line");
     }
-    let sent = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-    let code = crate::common::exit_code(&mut child, "a hunt blocked on a full pipe");
+    crate::common::signal(child.id(), "TERM");
+    let code = exit_code(&mut child, "a hunt blocked on a full pipe");
     let mut rest = String::new();
     let _ = std::io::Read::read_to_string(&mut stderr, &mut rest);
     assert_eq!(code, Some(1), "{rest}");

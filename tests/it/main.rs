@@ -33,6 +33,7 @@ mod properties;
 mod prove;
 mod reference;
 mod seats;
+mod shell;
 mod solve;
 mod tidy;
 mod timed;

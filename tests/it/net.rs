@@ -8,14 +8,14 @@ use crate::common;
 
 use std::io::{BufRead, Write};
 use std::net::SocketAddr;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use boggle::net::client::{JoinOptions, run_lines};
 use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, PlayerResult, ServerMsg, VERSION, encode};
 use common::net::{GUARD, Peer, config, lobby_shows, start};
-use common::{exit_code, serve};
+use common::{Killed, boggle, exit_code, serve};
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
@@ -224,7 +224,7 @@ async fn line_mode_clients_play_a_round_and_print_the_results() {
     assert_eq!(ann.0, Ok(()));
     assert_eq!(bob.0, Ok(()));
     let ann = ann.1;
-    // Issue 46, item 6: the board as a grid, as it lies on the table.
+    // The board as a grid, as it lies on the table.
     assert!(
         ann.contains("  B  E  N  H\n  L  A  U  M\n  I  T  L  Z\n  R  G  A  N\n"),
         "{ann}"
@@ -332,15 +332,11 @@ impl Screen {
 
     /// Waits until the output holds `text`.
     async fn wait_for(&self, text: &str) {
-        let give_up = Instant::now() + GUARD;
-        while !self.text().contains(text) {
-            assert!(
-                Instant::now() < give_up,
-                "never printed {text:?}:\n{}",
-                self.text()
-            );
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        common::wait_until_async(
+            async || self.text().contains(text).then_some(()),
+            async || format!("never printed {text:?}:\n{}", self.text()),
+        )
+        .await;
     }
 }
 
@@ -446,7 +442,7 @@ async fn a_line_client_that_cannot_rejoin_gives_up_with_one_error() {
 /// SIGTERM, SIGINT and SIGHUP stop `boggle serve` cleanly: every client is
 /// told `bye`, the line-mode client ends at once with that reason (a goodbye
 /// is no drop to rejoin after), and the server exits 0, as docs/GUIDE.md
-/// says (issue 36, item 12: SIGHUP used to kill it at once).
+/// says (SIGHUP used to kill it at once).
 #[cfg(unix)]
 #[test]
 fn serve_stops_on_sigterm_sigint_and_sighup_telling_its_clients() {
@@ -469,20 +465,16 @@ fn serve_stops_on_sigterm_sigint_and_sighup_telling_its_clients() {
             ann.read_line(&mut line).expect("a message");
             serde_json::from_str::<ServerMsg>(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
         };
-        let mut bob = Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(["join", &addr.to_string(), "--name", "bob"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("boggle join starts");
+        let mut bob = Killed(
+            boggle(["join", &addr.to_string(), "--name", "bob"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("boggle join starts"),
+        );
         while !lobby_shows(&next(), "bob", true) {}
-        // The `kill` utility, as the tui's pty tests use: no unsafe code in tests.
-        let sent = Command::new("kill")
-            .args([&format!("-{signal}"), &server.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(sent.success());
+        common::signal(server.id(), signal);
         let bye = loop {
             let msg = next();
             if matches!(msg, ServerMsg::Bye { .. }) {
@@ -515,29 +507,26 @@ fn serve_stops_on_sigterm_sigint_and_sighup_telling_its_clients() {
     }
 }
 
-/// Issue 36, item 12: line-mode `boggle join` stopped by SIGINT, SIGTERM or
+/// Line-mode `boggle join` stopped by SIGINT, SIGTERM or
 /// SIGHUP says so in the shared line and exits 1.
 #[cfg(unix)]
 #[test]
 fn line_mode_join_stopped_by_a_signal_says_so() {
-    let (mut server, addr) = serve(&["--board", "BENHLAUMITLZRGAN"]);
+    let (server, addr) = serve(&["--board", "BENHLAUMITLZRGAN"]);
     for signal in ["INT", "TERM", "HUP"] {
-        let mut ann = Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(["join", &addr.to_string(), "--name", "ann"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("boggle join starts");
+        let mut ann = Killed(
+            boggle(["join", &addr.to_string(), "--name", "ann"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("boggle join starts"),
+        );
         let mut out = std::io::BufReader::new(ann.stdout.take().expect("piped"));
         let mut first = String::new();
         out.read_line(&mut first).expect("reads");
         assert_eq!(first, "joined room main as ann\n");
-        let sent = Command::new("kill")
-            .args([&format!("-{signal}"), &ann.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(sent.success());
+        common::signal(ann.id(), signal);
         assert_eq!(exit_code(&mut ann, "boggle join"), Some(1), "SIG{signal}");
         let mut stderr = String::new();
         std::io::Read::read_to_string(&mut ann.stderr.take().expect("piped"), &mut stderr)
@@ -547,11 +536,10 @@ fn line_mode_join_stopped_by_a_signal_says_so() {
             "SIG{signal}: {stderr}"
         );
     }
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
 }
 
-/// Issue 36, item 11: `serve --time` is 1 to 86400 seconds, as in every
+/// `serve --time` is 1 to 86400 seconds, as in every
 /// mode; beyond, a usage error (it used to panic at every round's start).
 #[test]
 fn serve_time_is_bounded_as_every_mode() {
@@ -565,7 +553,7 @@ fn serve_time_is_bounded_as_every_mode() {
     assert_eq!(run.code, Some(2), "{}", run.stderr);
 }
 
-/// Issue 44, item 4: a `--data` whose results file is not a database stops
+/// A `--data` whose results file is not a database stops
 /// `serve --web` at start with one line, exit 1, and the file is left as it
 /// was (a newer schema: leaderboard.rs's unit tests).
 #[test]
@@ -595,14 +583,14 @@ fn serve_web_refuses_a_results_file_it_cannot_use_in_one_line() {
     assert_eq!(kept, notes);
 }
 
-/// Issue 36, item 8: the password from a file for the server and from the
+/// The password from a file for the server and from the
 /// environment for the client, never on a command line.
 #[test]
 fn the_password_can_come_from_a_file_or_the_environment() {
     let dir = common::TempDir::new("net-secret");
     let file = dir.write("password", "open sesame\n");
     let file = file.to_string_lossy().into_owned();
-    let (mut server, addr) = serve(&[
+    let (_server, addr) = serve(&[
         "--board",
         "BENHLAUMITLZRGAN",
         "--min-players",
@@ -611,10 +599,8 @@ fn the_password_can_come_from_a_file_or_the_environment() {
         &file,
     ]);
     let join = |password: &str| {
-        Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(["join", &addr.to_string(), "--name", "ann"])
+        boggle(["join", &addr.to_string(), "--name", "ann"])
             .env("BOGGLE_PASSWORD", password)
-            .stdin(Stdio::null())
             .output()
             .expect("boggle join runs")
     };
@@ -626,42 +612,29 @@ fn the_password_can_come_from_a_file_or_the_environment() {
     assert_eq!(refused.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(stderr.contains("wrong password"), "{stderr}");
-    let _ = server.kill();
-    let _ = server.wait();
 }
 
-/// Issue 35: `serve --web` on a port already taken is a runtime error: one
+/// `serve --web` on a port already taken is a runtime error: one
 /// line on stderr naming the address, exit 1, and no server left running.
 #[test]
 fn serve_web_on_a_port_in_use_says_so_and_exits_1() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("binds");
     let web = taken.local_addr().expect("address").to_string();
     let data = tempfile::tempdir().expect("temp dir");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--web", &web])
-        .arg("--data")
-        .arg(data.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("boggle serve runs");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = server.try_wait().expect("waits") {
-            break status;
-        }
-        if start.elapsed() > GUARD {
-            let _ = server.kill();
-            let _ = server.wait();
-            panic!("serve kept running on a port in use");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let mut server = Killed(
+        boggle(["serve", "--listen", "127.0.0.1:0", "--web", &web])
+            .arg("--data")
+            .arg(data.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("boggle serve runs"),
+    );
+    let code = exit_code(&mut server, "serve on a port in use");
     let mut stderr = String::new();
     std::io::Read::read_to_string(&mut server.stderr.take().expect("stderr"), &mut stderr)
         .expect("stderr read");
-    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert_eq!(code, Some(1), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
         stderr.starts_with(&format!("boggle: cannot serve the web page on {web}: ")),

@@ -1,5 +1,5 @@
-//! The server's limits against one attacker (issue 36, "Trust nothing,
-//! round three", items 4 and 7 to 13), each attack played against a server
+//! The server's limits against one attacker (floods, password guessing,
+//! invisible names, idle connections), each attack played against a server
 //! on 127.0.0.1:0 in this process, or a fake server that misbehaves, bounded
 //! in count and time. Timeouts only guard against hangs; what is asserted is
 //! what happened (codes, counts, messages), with margins far beyond any
@@ -27,7 +27,7 @@ async fn refusal(peer: &mut Peer) -> (ErrorCode, String) {
     (code, message)
 }
 
-/// Item 4: a client connecting, saying hello and leaving as fast as it can
+/// A client connecting, saying hello and leaving as fast as it can
 /// is refused past its address's rate, and the players in the room stay.
 #[tokio::test]
 async fn churn_from_one_address_is_capped_and_the_players_stay() {
@@ -67,7 +67,7 @@ async fn churn_from_one_address_is_capped_and_the_players_stay() {
     assert!(matches!(lobby, ServerMsg::Lobby { ref players, .. } if players.len() == 2));
 }
 
-/// Item 7: far too many messages is a fatal error, so the official client
+/// Far too many messages is a fatal error, so the official client
 /// ends instead of rejoining and flooding again.
 #[tokio::test]
 async fn a_flood_ends_with_a_fatal_error() {
@@ -92,7 +92,7 @@ async fn a_flood_ends_with_a_fatal_error() {
     assert!(rate_limited >= 100, "{rate_limited}");
 }
 
-/// Item 7: `boggle join` with 300 words on its input stays under the rate
+/// `boggle join` with 300 words on its input stays under the rate
 /// limit: every word is judged, `done` ends the round, nothing is refused.
 /// The words are all read before the round starts, more than the link's
 /// queue holds (256): none of them, and not `done`, may be dropped.
@@ -142,7 +142,7 @@ async fn the_line_client_paces_itself_under_the_rate_limit() {
     assert!(out.contains("\nann: 3 points"), "{out}");
 }
 
-/// Item 8: wrong passwords, and wrong tokens, from one address are
+/// Wrong passwords, and wrong tokens, from one address are
 /// throttled after a few.
 #[tokio::test]
 async fn password_and_token_guesses_are_throttled() {
@@ -179,7 +179,7 @@ async fn password_and_token_guesses_are_throttled() {
     assert!(throttled >= 10, "{throttled} throttled");
 }
 
-/// Item 9: invisible characters are refused in names and room names, and
+/// Invisible characters are refused in names and room names, and
 /// a room whose name looks like another's is that room.
 #[tokio::test]
 async fn invisible_names_are_refused_and_look_alike_rooms_are_one() {
@@ -253,7 +253,7 @@ async fn rooms_whose_names_pass_for_each_other_are_one_room() {
     }
 }
 
-/// Item 10: pinging before `hello` does not keep a connection past the
+/// Pinging before `hello` does not keep a connection past the
 /// time to say hello.
 #[tokio::test]
 async fn pings_before_hello_do_not_keep_a_connection_open() {
@@ -283,7 +283,7 @@ async fn pings_before_hello_do_not_keep_a_connection_open() {
     assert!(pinged.contains("no hello within 1 seconds"), "{pinged}");
 }
 
-/// Item 13: a server that takes the connection and never answers.
+/// A server that takes the connection and never answers.
 #[tokio::test]
 async fn join_gives_up_on_a_server_that_never_answers() {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
@@ -310,7 +310,7 @@ async fn join_gives_up_on_a_server_that_never_answers() {
     silent.abort();
 }
 
-/// Item 13: a server that welcomes and drops, again and again: the client
+/// A server that welcomes and drops, again and again: the client
 /// gives up within the time it allows a rejoin, not never.
 #[tokio::test]
 async fn join_gives_up_on_a_server_that_welcomes_and_drops() {

@@ -11,11 +11,10 @@ use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command};
 
 use boggle_protocol::{ClientMsg, ServerMsg, VERSION, encode};
-use common::TempDir;
 use common::pty::{Pty, contains, find};
+use common::{Killed, TempDir};
 
 /// What crossterm writes to leave the alternate screen.
 const LEAVE_ALTERNATE_SCREEN: &[u8] = b"\x1b[?1049l";
@@ -25,9 +24,10 @@ const REVERSE: &[u8] = b"\x1b[7m";
 /// A server whose rounds need two players, and bob, the second, connected
 /// and ready, reading what the server sends so it never counts as a slow reader.
 struct Room {
-    server: Child,
+    // Declared first, so bob's connection closes before the server is killed.
+    _bob: TcpStream,
+    _server: Killed,
     addr: SocketAddr,
-    bob: TcpStream,
 }
 
 impl Room {
@@ -53,24 +53,19 @@ impl Room {
                 let _ = serde_json::from_str::<ServerMsg>(&line);
             }
         });
-        Room { server, addr, bob }
+        Room {
+            _bob: bob,
+            _server: server,
+            addr,
+        }
     }
 
     /// Starts `boggle join` as ann on a pseudo-terminal, or `None` without `script`.
     fn join(&self, dir: &TempDir) -> Option<Pty> {
-        let binary = env!("CARGO_BIN_EXE_boggle");
         Pty::start(
             dir,
-            &format!("exec '{binary}' join {} --name ann", self.addr),
+            &format!("exec '{}' join {} --name ann", common::BOGGLE, self.addr),
         )
-    }
-}
-
-impl Drop for Room {
-    fn drop(&mut self) {
-        let _ = self.bob.shutdown(std::net::Shutdown::Both);
-        let _ = self.server.kill();
-        let _ = self.server.wait();
     }
 }
 
@@ -109,7 +104,7 @@ fn a_round_on_the_full_screen_traces_the_word_and_leaving_says_how_to_rejoin() {
     assert!(status.success(), "{status:?}");
     let text = String::from_utf8_lossy(&output);
     let leave = find(&output, LEAVE_ALTERNATE_SCREEN).expect("the terminal is restored");
-    // Issue 46, item 5: the command alone on its line, to copy whole.
+    // The command alone on its line, to copy whole.
     let command = format!("boggle join {} --name ann --room main --token ", room.addr);
     let rejoin = text
         .find(&format!(
@@ -134,15 +129,14 @@ fn a_round_on_the_full_screen_traces_the_word_and_leaving_says_how_to_rejoin() {
 fn takes_the_seat_back(dir: &TempDir, addr: SocketAddr) {
     use std::io::Read;
     use std::process::Stdio;
-    let binary = env!("CARGO_BIN_EXE_boggle");
-    let mut back = Command::new(binary)
-        .args(["join", &addr.to_string(), "--name", "ann"])
-        .env("XDG_STATE_HOME", dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("boggle join starts");
+    let mut back = Killed(
+        common::boggle_in(dir.path(), ["join", &addr.to_string(), "--name", "ann"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("boggle join starts"),
+    );
     let mut out = back.stdout.take().expect("piped");
     let mut seen = Vec::new();
     let mut chunk = [0u8; 4096];
@@ -156,8 +150,6 @@ fn takes_the_seat_back(dir: &TempDir, addr: SocketAddr) {
         }
         seen.extend_from_slice(&chunk[..n]);
     }
-    let _ = back.kill();
-    let _ = back.wait();
 }
 
 #[cfg(target_os = "linux")]
@@ -170,11 +162,7 @@ fn a_kill_mid_round_restores_the_terminal_and_says_how_to_rejoin() {
     };
     into_a_round(&mut pty);
     let join = pty.program_pid();
-    let killed = Command::new("kill")
-        .args(["-TERM", &join])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
+    common::signal(&join, "TERM");
     let (status, output) = pty.finish();
     assert_eq!(status.code(), Some(1), "a signal is not a normal exit");
     assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
@@ -198,7 +186,7 @@ fn a_terminal_that_goes_away_ends_the_client() {
     pty.hang_up(&join);
 }
 
-/// Issue 46, item 1 (after issue 33, item 5): ann's full screen is killed
+/// Ann's full screen is killed
 /// with SIGKILL mid-round (nothing is printed on the way out). The same
 /// `boggle join` run again, with no token, takes her seat and its words
 /// back: the client kept the token in a file of her own.
@@ -217,11 +205,7 @@ fn a_killed_full_screen_player_takes_the_seat_back_by_joining_again() {
     pty.wait_for("your words");
     pty.send(b"eat\r");
     pty.wait_for("EAT");
-    let killed = Command::new("kill")
-        .args(["-KILL", &pty.program_pid()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
+    common::signal(pty.program_pid(), "KILL");
     pty.finish();
     let seats = dir.path().join("boggle/seats");
     // The seat's file, beside the lock its client held.

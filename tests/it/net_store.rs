@@ -8,12 +8,12 @@
 //! program's, and a file another program holds locked.
 
 use crate::common::net::{GUARD, Peer};
-use crate::common::{TempDir, exit_code};
+use crate::common::{self, Killed, TempDir, boggle, exit_code, wait_until};
 
 use std::io::{BufRead, Read, Write};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
@@ -24,17 +24,10 @@ use serde_json::Value;
 
 /// A `boggle serve --web` process, killed when dropped; its stderr goes to a file.
 struct Served {
-    child: Child,
+    _child: Killed,
     tcp: SocketAddr,
     web: SocketAddr,
     log: PathBuf,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 impl Served {
@@ -48,17 +41,17 @@ impl Served {
 /// (classic rules, today's board's own; joins from one address unthrottled).
 fn serve_web(data: &Path, extra: &[&str]) -> Served {
     let log = data.with_extension("log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
-        .args(["--rules", "classic", "--address-rate", "1000"])
-        .arg("--data")
-        .arg(data)
-        .args(extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&log).expect("log file"))
-        .spawn()
-        .expect("boggle serve starts");
+    let mut child = Killed(
+        boggle(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
+            .args(["--rules", "classic", "--address-rate", "1000"])
+            .arg("--data")
+            .arg(data)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&log).expect("log file"))
+            .spawn()
+            .expect("boggle serve starts"),
+    );
     let mut lines = std::io::BufReader::new(child.stdout.take().expect("piped")).lines();
     let mut next = |prefix: &str| -> String {
         let line = lines
@@ -73,7 +66,7 @@ fn serve_web(data: &Path, extra: &[&str]) -> Served {
     let tcp = next("listening on ").parse().expect("an address");
     let web = next("web page on http://").parse().expect("an address");
     Served {
-        child,
+        _child: child,
         tcp,
         web,
         log,
@@ -127,37 +120,15 @@ fn leaderboard_until(
     what: &str,
     done: impl Fn(&[(String, u64)]) -> bool,
 ) -> Vec<(String, u64)> {
-    let give_up = Instant::now() + GUARD;
-    loop {
-        let rows = leaderboard(web, day);
-        if done(&rows) {
-            return rows;
-        }
-        assert!(Instant::now() < give_up, "{what}: {rows:?}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until(
+        || Some(leaderboard(web, day)).filter(|rows| done(rows)),
+        || format!("{what}: {:?}", leaderboard(web, day)),
+    )
 }
 
 /// The words of today's board, longest first, as `boggle solve` lists them.
 pub(crate) fn todays_words() -> Vec<String> {
-    let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(args)
-            .output()
-            .expect("boggle runs");
-        String::from_utf8(out.stdout).expect("UTF-8")
-    };
-    let daily = run(&["daily"]);
-    let letters: String = daily
-        .lines()
-        .skip(1)
-        .flat_map(str::split_whitespace)
-        .collect();
-    let mut words: Vec<String> = run(&["solve", "--rules", "classic", "--board", &letters])
-        .lines()
-        .filter(|line| !line.starts_with("Score"))
-        .map(str::to_string)
-        .collect();
+    let mut words = common::solved(&common::daily_board(None).1);
     words.sort_by_key(|w| std::cmp::Reverse(w.len()));
     words
 }
@@ -320,15 +291,15 @@ async fn one_address_gets_at_most_its_cap_of_results_a_day() {
 fn refused(dir: &Path, what: &str) -> String {
     let file = dir.join("daily.sqlite");
     let before = std::fs::read(&file).expect("the file");
-    let mut server = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
-        .arg("--data")
-        .arg(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("boggle serve starts");
+    let mut server = Killed(
+        boggle(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
+            .arg("--data")
+            .arg(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("boggle serve starts"),
+    );
     let code = exit_code(&mut server, what);
     let mut stderr = String::new();
     server

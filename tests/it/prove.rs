@@ -707,16 +707,14 @@ fn crafted_settings_shard_counts_buckets_and_files_are_refused() {
     {
         let records = dir.path().join("out/shard-1-of-3.ndjson");
         std::fs::remove_file(&records).expect("records there");
-        let made = std::process::Command::new("mkfifo").arg(&records).status();
-        if made.is_ok_and(|s| s.success()) {
-            refused(&merge(&dir), "not a regular file");
-            let resume = prove_cli(&dir, &["--shard", "1/3", "--out", "out", "--resume"]);
-            refused(&resume, "not a regular file");
-        }
+        common::plant(&records, common::Plant::Fifo);
+        refused(&merge(&dir), "not a regular file");
+        let resume = prove_cli(&dir, &["--shard", "1/3", "--out", "out", "--resume"]);
+        refused(&resume, "not a regular file");
     }
 }
 
-/// Issue 45 item 8: a symbolic link planted under a shard's records name is
+/// A symbolic link planted under a shard's records name is
 /// not followed (its target is left as it was), and `--resume` with the
 /// records there but the settings gone refuses and says why instead of
 /// starting over.

@@ -7,14 +7,14 @@
 //! line and the game goes on; a seat of long wide names is kept.
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::browser::{Killed, lines_of};
+use crate::browser::lines_of;
+use crate::common::{Killed, TempDir, boggle, exit_code, serve};
 #[cfg(unix)]
 use crate::common::{Plant, plant};
-use crate::common::{TempDir, exit_code, serve};
 
 /// The room's board; three players needed, so no round starts and the
 /// clients wait in the lobby.
@@ -35,11 +35,9 @@ struct Join {
 
 impl Join {
     fn start(state: &Path, addr: &str, name: &str, args: &[&str]) -> Join {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(["join", addr, "--name", name])
+        let mut child = boggle(["join", addr, "--name", name])
             .args(args)
             .env("XDG_STATE_HOME", state)
-            .env_remove("BOGGLE_TOKEN")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -68,7 +66,7 @@ impl Join {
 
     /// Its exit code, waited for, and every line of standard error it wrote.
     fn ended(mut self) -> (Option<i32>, Vec<String>) {
-        let code = exit_code(&mut self.child.0, "boggle join");
+        let code = exit_code(&mut self.child, "boggle join");
         let lines = drain(&self.err);
         (code, lines)
     }
@@ -102,8 +100,8 @@ fn drain(lines: &mpsc::Receiver<String>) -> Vec<String> {
 }
 
 fn server() -> (Killed, String) {
-    let (child, addr): (Child, _) = serve(SERVER);
-    (Killed(child), addr.to_string())
+    let (child, addr) = serve(SERVER);
+    (child, addr.to_string())
 }
 
 /// Two `boggle join` of one seat on one machine used to share its seat

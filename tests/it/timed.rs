@@ -146,7 +146,7 @@ fn the_time_flag_shows_the_time_left_at_each_prompt() {
 fn typing_left_over_when_the_time_runs_out_never_reaches_the_shell() {
     let dir = common::TempDir::new("leftover");
     dir.write("dict.txt", common::EXAMPLE_WORDS.join("\n"));
-    let binary = env!("CARGO_BIN_EXE_boggle");
+    let binary = common::BOGGLE;
     let command = format!(
         "'{binary}' --time 1 --dict dict.txt; echo EXITED; IFS= read -r line; echo \"LEFT:[$line]\""
     );

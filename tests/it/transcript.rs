@@ -206,10 +206,7 @@ fn flags_and_exit_codes() {
 fn a_read_error_ends_the_game_with_its_summary() {
     let dir = TempDir::new("read-error");
     let stdin = std::fs::File::open(dir.path()).expect("a directory opens for reading");
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(["--board", "NIEHGTIBGUALRWGC"])
-        .current_dir(dir.path())
-        .env("NO_COLOR", "1")
+    let run = common::boggle_in(dir.path(), ["--board", "NIEHGTIBGUALRWGC"])
         .stdin(stdin)
         .output()
         .expect("the binary runs");

@@ -16,8 +16,7 @@ const LEAVE_ALTERNATE_SCREEN: &[u8] = b"\x1b[?1049l";
 
 /// Starts `boggle tui ARGS` on a pseudo-terminal, or `None` when `script` is missing.
 fn start_tui(dir: &TempDir, args: &str) -> Option<Pty> {
-    let binary = env!("CARGO_BIN_EXE_boggle");
-    Pty::start(dir, &format!("exec '{binary}' tui {args}"))
+    Pty::start(dir, &format!("exec '{}' tui {args}", common::BOGGLE))
 }
 
 fn dictionary(dir: &TempDir) -> String {
@@ -72,11 +71,7 @@ fn a_kill_mid_game_restores_the_terminal_and_says_why() {
     };
     pty.wait_for("Found:");
     let boggle = pty.program_pid();
-    let killed = Command::new("sh")
-        .args(["-c", &format!("kill -TERM {boggle}")])
-        .status()
-        .expect("sh runs");
-    assert!(killed.success());
+    common::signal(boggle, "TERM");
     let (status, output) = pty.finish();
     assert_eq!(status.code(), Some(1), "a signal is not a normal exit");
     assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
@@ -223,7 +218,7 @@ fn the_first_key_after_a_resize_is_taken() {
 #[test]
 fn a_terminal_of_no_size_does_not_panic() {
     let dir = TempDir::new("tui-pty-zero");
-    let binary = env!("CARGO_BIN_EXE_boggle");
+    let binary = common::BOGGLE;
     let command = format!(
         "stty rows 0 cols 0 && exec '{binary}' tui --time 0 --no-record --dict '{}'",
         dictionary(&dir)

@@ -254,7 +254,7 @@ fn a_link_planted_at_a_temporary_name_is_never_written_through() {
     assert_eq!(games(&path, 0), 1);
 }
 
-/// Issue 45 item 9: a lock another process holds for good is waited on for
+/// A lock another process holds for good is waited on for
 /// a few seconds, not for ever: the save fails saying why, and the records
 /// are untouched.
 #[test]
@@ -279,7 +279,7 @@ fn a_lock_held_elsewhere_is_waited_on_for_a_time_limit_only() {
     assert!(failed, "the save is refused while the lock is held");
 }
 
-/// Issue 45 item 9: a records file that is a symbolic link stays one after
+/// A records file that is a symbolic link stays one after
 /// a save; what it points to is updated.
 #[cfg(unix)]
 #[test]

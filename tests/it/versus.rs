@@ -312,12 +312,12 @@ fn at_a_terminal_the_rules_come_first_and_the_screen_clears_between_words() {
 fn the_introduction_can_be_skipped() {
     let out = at_a_terminal(b"\nn\n", false);
     assert!(!out.contains("Welcome"), "{out}");
-    // Issue 46, item 11: without the introduction the board is rolled at once.
+    // Without the introduction the board is rolled at once.
     assert!(out.starts_with("It's your turn!\n"), "{out}");
     assert!(!out.contains(TYPE), "{out}");
 }
 
-/// Issue 46, item 11: on a small terminal (60x20 with a real dictionary;
+/// On a small terminal (60x20 with a real dictionary;
 /// 30x14 with this one's ten words) the computer's list is cut to the rows
 /// left below the board and the headers, which stay on the screen.
 #[test]

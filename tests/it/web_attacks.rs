@@ -1,15 +1,16 @@
-//! The web side against one attacker (issue 45, "Trust nothing, round
-//! four", items 1 to 5, 7 and 11), each attack played against a real
-//! `boggle serve --web` on 127.0.0.1, spoken by hand (HTTP/1.1 and RFC 6455
-//! frames on plain sockets), bounded in count and time. Memory is the
-//! server process's peak resident size (VmHWM, Linux); each memory test
-//! prints its figure (`cargo test --test web_attacks -- --nocapture`).
+//! The web side against one attacker (slow or silent sockets, foreign
+//! `Host`s, connection caps, missing headers, unlogged refusals), each
+//! attack played against a real `boggle serve --web` on 127.0.0.1, spoken
+//! by hand (HTTP/1.1 and RFC 6455 frames on plain sockets), bounded in count
+//! and time. Memory is the server process's peak resident size (VmHWM,
+//! Linux); each memory test prints its figure
+//! (`cargo test --test it web_attacks:: -- --nocapture`).
 
-use crate::common;
+use crate::common::{self, Killed, boggle, wait_until};
 
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use boggle_protocol::{ClientMsg, VERSION, encode};
@@ -19,18 +20,11 @@ const GUARD: Duration = Duration::from_secs(30);
 
 /// A `boggle serve --web` child, killed when dropped.
 struct Served {
-    child: Child,
+    child: Killed,
     tcp: SocketAddr,
     web: SocketAddr,
     /// Its `--data` (the day's results), removed after the server is killed.
     _data: tempfile::TempDir,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 impl Served {
@@ -40,18 +34,18 @@ impl Served {
 
     fn start_with(extra: &[&str], env: &[(&str, &str)]) -> Served {
         let data = tempfile::tempdir().expect("temp dir");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
-            .arg("--data")
-            .arg(data.path())
-            .args(["--board", "BENHLAUMITLZRGAN"])
-            .args(extra)
-            .envs(env.iter().copied())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("boggle serve starts");
+        let mut child = Killed(
+            boggle(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
+                .arg("--data")
+                .arg(data.path())
+                .args(["--board", "BENHLAUMITLZRGAN"])
+                .args(extra)
+                .envs(env.iter().copied())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("boggle serve starts"),
+        );
         let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
         let mut next = |prefix: &str| -> SocketAddr {
             let line = lines.next().expect("a line").expect("readable");
@@ -85,9 +79,7 @@ impl Served {
 
     /// Stops the server and returns what it wrote to stderr.
     fn stop(mut self) -> String {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
+        common::signal(self.child.id(), "TERM");
         let mut stderr = String::new();
         if let Some(mut err) = self.child.stderr.take() {
             let _ = err.read_to_string(&mut stderr);
@@ -218,7 +210,7 @@ fn ping_flood(stream: &TcpStream) -> bool {
     false
 }
 
-/// Item 1: a client that pings and never reads, after hello or before it,
+/// A client that pings and never reads, after hello or before it,
 /// is dropped, and the server's memory stays bounded meanwhile; the TCP
 /// side is still served.
 #[test]
@@ -248,7 +240,7 @@ fn a_ping_flood_is_dropped_and_the_server_stays_small() {
     drop(tcp);
 }
 
-/// Item 2: sockets that send a byte and stop, or a long unfinished head,
+/// Sockets that send a byte and stop, or a long unfinished head,
 /// hold no more than a few places of their address, are closed within
 /// seconds, and the page is served to another address meanwhile.
 #[test]
@@ -292,7 +284,7 @@ fn slow_sockets_do_not_hold_the_web_port() {
     );
 }
 
-/// Item 4: a request whose `Host` is not the served address (DNS rebinding:
+/// A request whose `Host` is not the served address (DNS rebinding:
 /// Host and Origin both the attacker's) is refused; `--web-host` names are served.
 #[test]
 fn a_request_for_another_host_is_refused() {
@@ -321,7 +313,7 @@ fn a_request_for_another_host_is_refused() {
     );
 }
 
-/// Item 5: every response carries the security headers: 405, `GET /ws`
+/// Every response carries the security headers: 405, `GET /ws`
 /// without an upgrade, and the HTTP layer's own 400 and 431.
 #[test]
 fn every_response_carries_the_security_headers() {
@@ -351,7 +343,7 @@ fn every_response_carries_the_security_headers() {
     }
 }
 
-/// Item 3: an address holds at most its cap of connections; with
+/// An address holds at most its cap of connections; with
 /// `--trust-proxy`, the address is the one the proxy forwarded.
 #[test]
 fn connections_are_capped_per_address_and_a_trusted_proxy_names_it() {
@@ -428,7 +420,7 @@ fn a_burst_from_one_address_waits_its_turn() {
     );
 }
 
-/// Item 11: a zero connection cap is refused at start, as the other zero caps are.
+/// A zero connection cap is refused at start, as the other zero caps are.
 #[test]
 fn a_zero_connection_cap_is_refused_at_start() {
     let dir = common::TempDir::new("web-zero-cap");
@@ -443,7 +435,7 @@ fn a_zero_connection_cap_is_refused_at_start() {
     }
 }
 
-/// Item 7: binds, rooms opened and closed and refusals are logged to
+/// Binds, rooms opened and closed and refusals are logged to
 /// stderr under `RUST_LOG`.
 #[test]
 fn the_server_logs_what_happens_under_rust_log() {
@@ -472,15 +464,13 @@ fn the_server_logs_what_happens_under_rust_log() {
     assert!(refused.contains("too_many_rooms"), "{refused}");
     drop(first);
     // The room is forgotten once its player has gone.
-    let start = Instant::now();
-    let (_third, again) = loop {
-        let (stream, line) = hello("three");
-        if line.contains("welcome") || start.elapsed() > GUARD {
-            break (stream, line);
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert!(again.contains("welcome"), "{again}");
+    let _third = wait_until(
+        || {
+            let (stream, line) = hello("three");
+            line.contains("welcome").then_some(stream)
+        },
+        || "no welcome for a new room once the first room's player had gone".to_string(),
+    );
     let log = served.stop();
     for said in [
         "listening",

@@ -25,9 +25,9 @@
 //! `CI=true`, where it fails instead.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::browser::{
     GUARD, Killed, axe_clean, browser, doc_screenshot, js, line_after, lines_of, no_page_errors,
@@ -38,7 +38,7 @@ use fantoccini::actions::{InputSource, PointerAction, TouchActions};
 use fantoccini::{Client, Locator};
 use serde_json::json;
 
-use crate::common::cannot_run;
+use crate::common::{boggle, cannot_run, daily_board, longest_word, wait_until};
 
 /// The board every round is played on (`--board`).
 const BOARD: &str = "BENHLAUMITLZRGAN";
@@ -195,10 +195,8 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     let dir = tempfile::tempdir().expect("temp dir");
     let dict = dir.path().join("words.txt");
     std::fs::write(&dict, WORDS).expect("dictionary written");
-    let binary = env!("CARGO_BIN_EXE_boggle");
     let mut server = Killed(
-        Command::new(binary)
-            .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
+        boggle(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
             .args(["--board", BOARD, "--time", "600", "--min-players", "2"])
             .args(["--rules", "project4"])
             // The relay below (a dropped connection) is another port of
@@ -208,7 +206,6 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
             .arg(&dict)
             .arg("--data")
             .arg(dir.path())
-            .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -237,8 +234,7 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     // The terminal player: always ready, its words queued for the round,
     // done when its input ends.
     let mut carl = Killed(
-        Command::new(binary)
-            .args(["join", &tcp, "--name", "carl", "--room", "kitchen"])
+        boggle(["join", &tcp, "--name", "carl", "--room", "kitchen"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -444,10 +440,10 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
 
     // The terminal player saw the same round end.
     line_after(&carl_lines, "results of round 1");
-    let start = Instant::now();
-    while carl.0.try_wait().ok().flatten().is_none() && start.elapsed() < GUARD {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_until(
+        || carl.try_wait().expect("carl can be waited for"),
+        || "carl's join did not end with the round".to_string(),
+    );
     let _ = phone.close().await;
     let _ = desk.close().await;
     drop(carl);
@@ -482,43 +478,6 @@ async fn finish_round(client: &Client) {
     )
     .await;
     visible(client, "results").await;
-}
-
-/// Today's board as `boggle daily` prints it, faces row-major as the page names them.
-fn daily_board(date: Option<&str>) -> String {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_boggle"));
-    command.arg("daily");
-    if let Some(date) = date {
-        command.args(["--date", date]);
-    }
-    let out = command.output().expect("boggle daily runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).expect("UTF-8");
-    text.lines()
-        .skip(1)
-        .flat_map(|row| row.split_whitespace())
-        .map(str::to_ascii_uppercase)
-        .collect()
-}
-
-/// The longest word on a board (faces row-major, `QU` for Qu) under
-/// classic rules, as `boggle solve` lists them.
-fn longest_word(faces: &str) -> String {
-    let letters = faces.replace("QU", "Qu");
-    let out = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(["solve", "--rules", "classic", "--board", &letters])
-        .output()
-        .expect("boggle solve runs");
-    let text = String::from_utf8(out.stdout).expect("UTF-8");
-    text.lines()
-        .filter(|line| !line.starts_with("Score"))
-        .max_by_key(|word| word.len())
-        .expect("a word on the day's board")
-        .to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -719,12 +678,12 @@ async fn solo_daily_and_board_links_play_at_once() {
             .expect("clicked");
         visible(client, "round").await;
     }
-    let today = daily_board(None);
+    let today = daily_board(None).1;
     assert_eq!(faces(&phone).await, today);
     assert_eq!(faces(&desk).await, today);
     assert_ne!(
-        daily_board(Some("2026-01-01")),
-        daily_board(Some("2026-01-02"))
+        daily_board(Some("2026-01-01")).1,
+        daily_board(Some("2026-01-02")).1
     );
     // The longest word of the day's board, found in both browsers.
     let word = longest_word(&today);

@@ -15,8 +15,6 @@
 //! `BOGGLE_DOC_SCREENSHOTS=1` (and to `target/web-screenshots/`). Without a
 //! browser the test skips with a reason, unless `CI=true`.
 
-use std::process::Command;
-
 use fantoccini::Client;
 use serde_json::{Value, json};
 
@@ -24,50 +22,8 @@ use crate::browser::{
     axe_clean, browser, click, doc_screenshot, js, no_page_errors, phone_and_desk, screenshot,
     type_word, visible, wait_js, web_server,
 };
-use crate::common::cannot_run;
+use crate::common::{self, cannot_run, longest_word};
 use crate::net_store::todays_words;
-
-/// Today's number and board (row-major faces) as `boggle daily` prints them.
-fn today() -> (u64, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .arg("daily")
-        .output()
-        .expect("boggle daily runs");
-    let text = String::from_utf8(out.stdout).expect("UTF-8");
-    let number = text
-        .strip_prefix("Daily board #")
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .expect("the day's number");
-    let board = text
-        .lines()
-        .skip(1)
-        .flat_map(str::split_whitespace)
-        .map(str::to_ascii_uppercase)
-        .collect();
-    (number, board)
-}
-
-/// The longest word of a board under classic rules, as `boggle solve` lists them.
-fn longest_word(faces: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args([
-            "solve",
-            "--rules",
-            "classic",
-            "--board",
-            &faces.replace("QU", "Qu"),
-        ])
-        .output()
-        .expect("boggle solve runs");
-    String::from_utf8(out.stdout)
-        .expect("UTF-8")
-        .lines()
-        .filter(|line| !line.starts_with("Score"))
-        .max_by_key(|word| word.len())
-        .expect("a word on the day's board")
-        .to_string()
-}
 
 async fn text(client: &Client, id: &str) -> Value {
     js(
@@ -101,7 +57,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     let Some((_driver, phone, desk)) = phone_and_desk(&chromium, &driver).await else {
         return;
     };
-    let (number, board) = today();
+    let (number, board) = common::daily_board(None);
     let word = longest_word(&board);
 
     // Two days before today kept by this page, a third by the page before

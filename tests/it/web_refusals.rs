@@ -25,10 +25,10 @@ use fantoccini::{Client, Locator};
 use serde_json::json;
 
 use crate::browser::{
-    GUARD, Killed, browser, desk_with, js, no_page_errors, phone_and_desk, play_link, screenshot,
-    visible, wait_js, web_server, words_file,
+    Killed, browser, desk_with, js, no_page_errors, phone_and_desk, play_link, screenshot, visible,
+    wait_js, web_server, words_file,
 };
-use crate::common::cannot_run;
+use crate::common::{cannot_run, wait_until_async};
 
 /// The board of the rooms (`--board`), and their whole dictionary.
 const BOARD: &str = "BENHLAUMITLZRGAN";
@@ -283,21 +283,21 @@ async fn a_full_server_says_so_and_offers_to_try_again() {
     // Once ann has gone, trying again gets bob in (the server may take a
     // moment to see her go: until then it is busy still, and says so).
     desk.goto("about:blank").await.expect("ann leaves");
-    let start = Instant::now();
-    loop {
-        take_offer(&phone).await;
-        wait_js(
-            &phone,
-            "return !document.getElementById('lobby').hidden || \
-               !document.getElementById('retry').hidden;",
-            "bob in, or the server busy still",
-        )
-        .await;
-        if offered(&phone).await.is_none() || start.elapsed() > GUARD {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    wait_until_async(
+        async || {
+            take_offer(&phone).await;
+            wait_js(
+                &phone,
+                "return !document.getElementById('lobby').hidden || \
+                   !document.getElementById('retry').hidden;",
+                "bob in, or the server busy still",
+            )
+            .await;
+            offered(&phone).await.is_none().then_some(())
+        },
+        async || "the server stayed busy after ann left".to_string(),
+    )
+    .await;
     visible(&phone, "lobby").await;
     no_page_errors(&phone, "after trying again").await;
     drop(driver);
@@ -337,7 +337,7 @@ async fn an_expired_seat_says_so_and_offers_to_join_again() {
     )
     .await;
     // The seat is held a round's time (a second): let it pass.
-    let away = Instant::now();
+    let away = std::time::Instant::now();
     while away.elapsed() < Duration::from_millis(1500) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -502,7 +502,7 @@ async fn a_tab_whose_seat_another_tab_takes_says_so_and_stays_out() {
     assert_eq!(offered(&desk).await.as_deref(), Some("Play here instead"));
     // Long past the first tries of a rejoin (250 ms, then 500 ms, ...), the
     // seat is still the copy's: the tab it was taken from stayed out.
-    let out = Instant::now();
+    let out = std::time::Instant::now();
     while out.elapsed() < Duration::from_secs(3) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -767,12 +767,7 @@ async fn a_stopping_server_finishes_the_round_and_says_so() {
         "EAT played",
     )
     .await;
-    // The `kill` utility, as the other signal tests use: no unsafe code in tests.
-    let sent = std::process::Command::new("kill")
-        .args(["-TERM", &server.0.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
+    crate::common::signal(server.id(), "TERM");
     status_is(
         &desk,
         "The server is shutting down: this round ends within 3 s, then the server closes.",

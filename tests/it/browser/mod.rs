@@ -17,24 +17,7 @@ use serde_json::{Value, json};
 /// The longest any one wait may take.
 pub const GUARD: Duration = Duration::from_secs(30);
 
-/// A child process killed and reaped when dropped, with its process group
-/// when it leads one.
-pub struct Killed(pub Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        // chromedriver leads a group of its own (`phone_and_desk`): killing
-        // the group takes the browsers it started with it, where killing the
-        // driver alone would leave them running, orphaned, after a failed
-        // test. For a child that leads no group this finds none.
-        let _ = std::process::Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", self.0.id())])
-            .stderr(std::process::Stdio::null())
-            .status();
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+pub use crate::common::Killed;
 
 /// Chromium and chromedriver, if both are installed.
 pub fn browser() -> Result<(PathBuf, PathBuf), String> {
@@ -60,19 +43,20 @@ pub fn free_port() -> u16 {
     listener.local_addr().expect("address").port()
 }
 
-/// Waits until something accepts connections on `port`.
+/// Waits until something accepts connections on `port`, or `child` exits.
 pub fn wait_for_port(port: u16, child: &mut Child) -> Result<(), String> {
-    let start = Instant::now();
-    while start.elapsed() < GUARD {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return Ok(());
-        }
-        if let Ok(Some(status)) = child.try_wait() {
-            return Err(format!("chromedriver exited: {status}"));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Err(format!("nothing listened on port {port} within {GUARD:?}"))
+    crate::common::wait_until(
+        || {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                return Some(Ok(()));
+            }
+            match child.try_wait() {
+                Ok(Some(status)) => Some(Err(format!("chromedriver exited: {status}"))),
+                _ => None,
+            }
+        },
+        || format!("nothing listened on port {port}"),
+    )
 }
 
 /// Lines a child prints, read on a thread so every wait for one is bounded.
@@ -107,13 +91,11 @@ pub fn line_after(lines: &mpsc::Receiver<String>, prefix: &str) -> String {
 /// address; `args` are added.
 pub fn web_server(data: &Path, args: &[&str]) -> (Killed, String) {
     let mut server = Killed(
-        std::process::Command::new(env!("CARGO_BIN_EXE_boggle"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
+        crate::common::boggle(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
             .args(["--rules", "classic"])
             .arg("--data")
             .arg(data)
             .args(args)
-            .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -261,13 +243,12 @@ pub async fn no_page_errors(client: &Client, when: &str) {
 
 /// Polls `script` (a function body returning true when ready) until it holds.
 pub async fn wait_js(client: &Client, script: &str, what: &str) {
-    let start = Instant::now();
-    loop {
-        let value = client.execute(script, vec![]).await.expect("script runs");
-        if value == Value::Bool(true) {
-            return;
-        }
-        if start.elapsed() > GUARD {
+    crate::common::wait_until_async(
+        async || {
+            let value = client.execute(script, vec![]).await.expect("script runs");
+            (value == Value::Bool(true)).then_some(())
+        },
+        async || {
             // What the player saw then, to tell why.
             let status = client
                 .execute(
@@ -276,10 +257,10 @@ pub async fn wait_js(client: &Client, script: &str, what: &str) {
                 )
                 .await
                 .unwrap_or_default();
-            panic!("waited {GUARD:?} for {what} (the page's status: {status})");
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+            format!("waited for {what} (the page's status: {status})")
+        },
+    )
+    .await;
 }
 
 pub async fn js(client: &Client, script: &str) -> Value {

@@ -1,6 +1,9 @@
-//! Helpers shared by the integration tests: temporary directories, running
-//! the built binary with piped standard input, `boggle serve` on a free port,
-//! and the one way a test that lacks a tool says it cannot run.
+//! Helpers shared by the integration tests: temporary directories, the one
+//! way to run the built binary ([`boggle`], [`boggle_in`]: every test that
+//! runs it starts there), the one guard that kills a child on drop
+//! ([`Killed`]), the one way to wait for a condition ([`wait_until`],
+//! [`wait_until_async`]), `boggle serve` on a free port, and the one way a
+//! test that lacks a tool says it cannot run.
 #![allow(dead_code)]
 
 pub mod net;
@@ -8,9 +11,125 @@ pub mod pty;
 
 use std::io::{BufRead, Write};
 use std::net::SocketAddr;
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+/// The built binary, for a shell command line (the pseudo-terminal tests);
+/// everything else runs it through [`boggle`].
+pub const BOGGLE: &str = env!("CARGO_BIN_EXE_boggle");
+
+/// `boggle ARGS` as every test runs it, to adjust, then run or spawn:
+/// colours off (`NO_COLOR`), standard input empty unless the test pipes it,
+/// and nothing from the environment the tests run in that would change what
+/// the program does (a batch system's task index, a token or password).
+pub fn boggle<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Command {
+    let mut command = Command::new(BOGGLE);
+    command
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .env_remove("BOGGLE_TOKEN")
+        .env_remove("BOGGLE_PASSWORD")
+        .stdin(Stdio::null());
+    command
+}
+
+/// [`boggle`] in `dir`, which also holds what the program keeps between runs
+/// (`XDG_DATA_HOME`, `XDG_STATE_HOME`): never the user's own.
+pub fn boggle_in<S: AsRef<std::ffi::OsStr>>(
+    dir: &Path,
+    args: impl IntoIterator<Item = S>,
+) -> Command {
+    let mut command = boggle(args);
+    command
+        .current_dir(dir)
+        .env("XDG_DATA_HOME", dir)
+        .env("XDG_STATE_HOME", dir);
+    command
+}
+
+/// A child process killed and reaped when dropped (so a failing test leaves
+/// nothing running), with its process group when it leads one.
+pub struct Killed(pub Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        // chromedriver leads a group of its own (`browser::phone_and_desk`):
+        // killing the group takes the browsers it started with it, where
+        // killing the driver alone would leave them running, orphaned, after
+        // a failed test. For a child that leads no group this finds none.
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.0.id())])
+            .stderr(Stdio::null())
+            .status();
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Deref for Killed {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl DerefMut for Killed {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+/// Sends `SIG{name}` to process `pid` with the `kill` utility (no unsafe
+/// code in tests).
+#[track_caller]
+pub fn signal(pid: impl std::fmt::Display, name: &str) {
+    let sent = Command::new("kill")
+        .args([&format!("-{name}"), &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "SIG{name} to {pid}");
+}
+
+/// How long any one wait may take: only a guard against a hung program; no
+/// test depends on how long anything takes.
+pub const HANG_GUARD: Duration = Duration::from_secs(120);
+
+/// Asks `ready` until it gives `Some`, and returns that; fails with
+/// `never`'s message once [`HANG_GUARD`] has passed.
+#[track_caller]
+pub fn wait_until<T>(mut ready: impl FnMut() -> Option<T>, never: impl FnOnce() -> String) -> T {
+    let give_up = Instant::now() + HANG_GUARD;
+    loop {
+        if let Some(value) = ready() {
+            return value;
+        }
+        assert!(Instant::now() < give_up, "{}", never());
+        // How often a wait looks again.
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// [`wait_until`] for a test on a tokio runtime: `ready` and `never` are
+/// awaited, and the wait sleeps on the runtime's timer.
+pub async fn wait_until_async<T>(
+    mut ready: impl AsyncFnMut() -> Option<T>,
+    never: impl AsyncFnOnce() -> String,
+) -> T {
+    let give_up = Instant::now() + HANG_GUARD;
+    loop {
+        if let Some(value) = ready().await {
+            return value;
+        }
+        if Instant::now() >= give_up {
+            panic!("{}", never().await);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
 
 /// A fresh, empty directory from `tempfile` (removed when dropped), with a
 /// helper to fill it.
@@ -55,6 +174,16 @@ pub fn cannot_run(why: &str) {
     let _ = writeln!(std::io::stderr(), "skipped: {why}");
 }
 
+/// Whether `tool` is on PATH (it runs with `--version`).
+pub fn found(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
+}
+
 /// What a run of the binary produced.
 pub struct Run {
     pub stdout: String,
@@ -64,12 +193,7 @@ pub struct Run {
 
 /// Runs `boggle` with `args` in `dir`, feeding `stdin` and closing it.
 pub fn run_boggle(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        // `boggle join` keeps seat tokens there: never in the user's own.
-        .env("XDG_STATE_HOME", dir)
+    let mut child = boggle_in(dir, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -96,14 +220,15 @@ pub fn run_boggle(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
 
 /// `boggle serve --listen 127.0.0.1:0 ARGS`: the child and the address it
 /// printed (its standard output is read no further).
-pub fn serve(args: &[&str]) -> (Child, SocketAddr) {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_boggle"))
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("boggle serve starts");
+pub fn serve(args: &[&str]) -> (Killed, SocketAddr) {
+    let mut server = Killed(
+        boggle(["serve", "--listen", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("boggle serve starts"),
+    );
     let mut first = String::new();
     let stdout = server.stdout.take().expect("stdout is piped");
     std::io::BufReader::new(stdout)
@@ -117,20 +242,66 @@ pub fn serve(args: &[&str]) -> (Child, SocketAddr) {
     (server, addr)
 }
 
-/// Waits for `child` to exit and returns its exit code; kills it and fails
-/// if it is still running after a minute (a guard against hangs only).
+/// Waits for `child` to exit and returns its exit code; fails if it is
+/// still running after [`HANG_GUARD`] (its [`Killed`] guard then stops it).
+#[track_caller]
 pub fn exit_code(child: &mut Child, what: &str) -> Option<i32> {
-    let give_up = Instant::now() + Duration::from_secs(60);
-    loop {
-        if let Some(status) = child.try_wait().expect("the child can be waited for") {
-            return status.code();
-        }
-        if Instant::now() > give_up {
-            let _ = child.kill();
-            panic!("{what} did not exit");
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    let status = wait_until(
+        || child.try_wait().expect("the child can be waited for"),
+        || format!("{what} did not exit"),
+    );
+    status.code()
+}
+
+/// Today's number (or `date`'s) and its board as `boggle daily` prints
+/// them, the faces row-major in capitals (`QU` for Qu), as the page names them.
+pub fn daily_board(date: Option<&str>) -> (u64, String) {
+    let mut command = boggle(["daily"]);
+    if let Some(date) = date {
+        command.args(["--date", date]);
     }
+    let out = command.output().expect("boggle daily runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let number = text
+        .strip_prefix("Daily board #")
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the day's number");
+    let board = text
+        .lines()
+        .skip(1)
+        .flat_map(str::split_whitespace)
+        .map(str::to_ascii_uppercase)
+        .collect();
+    (number, board)
+}
+
+/// The words of a board (faces row-major, `QU` for Qu) under classic rules
+/// with the built-in list, as `boggle solve` lists them.
+pub fn solved(faces: &str) -> Vec<String> {
+    let letters = faces.replace("QU", "Qu");
+    let out = boggle(["solve", "--rules", "classic", "--board", &letters])
+        .output()
+        .expect("boggle solve runs");
+    String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .filter(|line| !line.starts_with("Score"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The longest word of a board (the last of them, if several), as [`solved`] finds them.
+pub fn longest_word(faces: &str) -> String {
+    solved(faces)
+        .into_iter()
+        .max_by_key(String::len)
+        .expect("a word on the board")
 }
 
 /// What a run wrote to stderr besides the `words: ...` line that names the

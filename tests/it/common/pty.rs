@@ -27,13 +27,7 @@ impl Pty {
     /// Runs the shell `command` in `dir`, or returns `None` when `script` is
     /// missing (failing instead under `CI=true`).
     pub fn start(dir: &TempDir, command: &str) -> Option<Pty> {
-        let found = Command::new("script")
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|status| status.success());
-        if !found {
+        if !super::found("script") {
             super::cannot_run("util-linux `script` is not installed (the pseudo-terminal tests)");
             return None;
         }
@@ -122,16 +116,14 @@ impl Pty {
     pub fn hang_up(mut self, pid: &str) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let give_up = Instant::now() + HANG_GUARD;
-        while std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .is_ok_and(|s| !s.contains(") Z "))
-        {
-            if Instant::now() > give_up {
-                let _ = Command::new("kill").args(["-9", pid]).status();
-                panic!("the program went on without its terminal");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let gone = || {
+            !std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "))
+        };
+        let never = || {
+            let _ = Command::new("kill").args(["-9", pid]).status();
+            "the program went on without its terminal".to_string()
+        };
+        super::wait_until(|| gone().then_some(()), never);
     }
 
     /// Waits for the command to exit; its status and everything it wrote.

@@ -9,7 +9,7 @@ use crate::net::link::LinkEvent;
 use crate::net::screen::app::Input;
 use crate::net::screen::app::tests::{apply, start, typed, verdicts, welcome};
 use crate::tui::terminal::{Code, Key};
-use crate::tui::ui::tests::{assert_rows, drawn};
+use crate::tui::ui::tests::drawn;
 use boggle_game::rules::MoveRule;
 use boggle_protocol::ClientMsg;
 use boggle_protocol::{
@@ -153,9 +153,9 @@ fn at_the_results() -> Screen {
 fn the_lobby_at_80x24_and_60x20() {
     let screen = in_the_lobby();
     let (rows, _) = shown(&screen, 80, 24);
-    assert_rows(&rows, LOBBY_80X24);
+    insta::assert_snapshot!(rows.join("\n"));
     let (rows, _) = shown(&screen, 60, 20);
-    assert_rows(&rows, LOBBY_60X20);
+    insta::assert_snapshot!(rows.join("\n"));
 }
 
 /// Issue 46, item 6: an entry wider than the panel is wrapped, not cut
@@ -199,55 +199,6 @@ fn entries_are_never_split_and_a_label_never_ends_a_line() {
     );
 }
 
-const LOBBY_80X24: &[&str] = &[
-    "ann in room main (project4)",
-    "┌lobby─────────────────────────────────────────────────────────────────────────┐",
-    "│ann                  not ready    0 points                                    │",
-    "│bob                  ready       12 points                                    │",
-    "│cy                   away         3 points                                    │",
-    "│                                                                              │",
-    "│a round starts when 2 or more are in and all are ready                        │",
-    "│                                                                              │",
-    "│to take this seat back if this window closes: boggle join 127.0.0.1:4040      │",
-    "│--name ann --room main --token t0k                                            │",
-    "│                                                                              │",
-    "│                                                                              │",
-    "│                                                                              │",
-    "│                                                                              │",
-    "│                                                                              │",
-    "│                                                                              │",
-    "│                                                                              │",
-    "│                                                                              │",
-    "│                                                                              │",
-    "│                                                                              │",
-    "│                                                                              │",
-    "└──────────────────────────────────────────────────────────────────────────────┘",
-    "",
-    "Enter: ready   ?: help   q: quit",
-];
-const LOBBY_60X20: &[&str] = &[
-    "ann in room main (project4)",
-    "┌lobby─────────────────────────────────────────────────────┐",
-    "│ann                  not ready    0 points                │",
-    "│bob                  ready       12 points                │",
-    "│cy                   away         3 points                │",
-    "│                                                          │",
-    "│a round starts when 2 or more are in and all are ready    │",
-    "│                                                          │",
-    "│to take this seat back if this window closes: boggle join │",
-    "│127.0.0.1:4040 --name ann --room main --token t0k         │",
-    "│                                                          │",
-    "│                                                          │",
-    "│                                                          │",
-    "│                                                          │",
-    "│                                                          │",
-    "│                                                          │",
-    "│                                                          │",
-    "└──────────────────────────────────────────────────────────┘",
-    "",
-    "Enter: ready   ?: help   q: quit",
-];
-
 /// Ann alone with bob away: the lobby says the room waits for another
 /// player; wide names keep the columns in line.
 #[test]
@@ -259,84 +210,23 @@ fn alone_with_an_away_player_the_lobby_says_it_waits_and_wide_names_line_up() {
         1,
     );
     let (rows, _) = shown(&screen, 80, 24);
-    assert_rows(&rows[..6], LOBBY_WAITING);
+    insta::assert_snapshot!(rows[..6].join("\n"));
     // Columns in terminal cells (one symbol each in the drawn rows: a
     // wide character's second cell is blank), not characters.
     let at = |row: &str, text: &str| row.find(text).map(|i| row[..i].chars().count());
     assert_eq!(at(&rows[2], "ready"), at(&rows[3], "away"));
 }
 
-const LOBBY_WAITING: &[&str] = &[
-    "ann in room main (project4)",
-    "┌lobby─────────────────────────────────────────────────────────────────────────┐",
-    "│ann                  ready        1 point                                     │",
-    "│李 小 龍 李 小 龍          away         3 points                                    │",
-    "│                                                                              │",
-    "│waiting for 1 more player to join: a round starts when 2 are in and all are   │",
-];
-
 #[test]
 fn a_round_at_80x24_and_60x20() {
     let screen = in_a_round();
     let (rows, reversed) = shown(&screen, 80, 24);
-    assert_rows(
-        &rows,
-        &[
-            "ann in room main (project4)                             round 1   1 point   0:48",
-            "                                ┌your words────────────────────────────────────┐",
-            "                                │TEA: not on the board                         │",
-            "                                │EAT +1                                        │",
-            "                                │                                              │",
-            "  ┌1────┐┌2────┐┌─────┐┌─────┐  │                                              │",
-            "  │  B  ││  E  ││  N  ││  H  │  │                                              │",
-            "  └─────┘└─────┘└─────┘└─────┘  │                                              │",
-            "  ┌─────┐┌3────┐┌─────┐┌─────┐  │                                              │",
-            "  │  L  ││  A  ││  U  ││  M  │  │                                              │",
-            "  └─────┘└─────┘└─────┘└─────┘  │                                              │",
-            "  ┌─────┐┌─────┐┌─────┐┌─────┐  │                                              │",
-            "  │  I  ││  T  ││  L  ││  Z  │  │                                              │",
-            "  └─────┘└─────┘└─────┘└─────┘  │                                              │",
-            "  ┌─────┐┌─────┐┌─────┐┌─────┐  │                                              │",
-            "  │  R  ││  G  ││  A  ││  N  │  │                                              │",
-            "  └─────┘└─────┘└─────┘└─────┘  │                                              │",
-            "                                │                                              │",
-            "                                │                                              │",
-            "                                │                                              │",
-            "                                │                                              │",
-            "                                └──────────────────────────────────────────────┘",
-            "> BEA_",
-            "type a word, Enter to play it; Enter twice: done   Ctrl-C: quit",
-        ],
-    );
+    insta::assert_snapshot!(rows.join("\n"));
     // B, E and A, 7x3 each, in reverse video.
     assert_eq!(reversed.len(), 3 * 21, "{reversed:?}");
     let (rows, reversed) = shown(&screen, 60, 20);
     // Boxed 5x3 cells at 60 columns, the path still numbered.
-    assert_rows(
-        &rows,
-        &[
-            "ann in room main (project4)         round 1   1 point   0:48",
-            "                        ┌your words────────────────────────┐",
-            "                        │TEA: not on the board             │",
-            "  ┌1──┐┌2──┐┌───┐┌───┐  │EAT +1                            │",
-            "  │ B ││ E ││ N ││ H │  │                                  │",
-            "  └───┘└───┘└───┘└───┘  │                                  │",
-            "  ┌───┐┌3──┐┌───┐┌───┐  │                                  │",
-            "  │ L ││ A ││ U ││ M │  │                                  │",
-            "  └───┘└───┘└───┘└───┘  │                                  │",
-            "  ┌───┐┌───┐┌───┐┌───┐  │                                  │",
-            "  │ I ││ T ││ L ││ Z │  │                                  │",
-            "  └───┘└───┘└───┘└───┘  │                                  │",
-            "  ┌───┐┌───┐┌───┐┌───┐  │                                  │",
-            "  │ R ││ G ││ A ││ N │  │                                  │",
-            "  └───┘└───┘└───┘└───┘  │                                  │",
-            "                        │                                  │",
-            "                        └──────────────────────────────────┘",
-            "> BEA_",
-            "type a word, Enter to play it; Enter twice: done   Ctrl-C:",
-            "quit",
-        ],
-    );
+    insta::assert_snapshot!(rows.join("\n"));
     assert_eq!(reversed.len(), 3 * 15, "{reversed:?}");
 }
 
@@ -344,17 +234,17 @@ fn a_round_at_80x24_and_60x20() {
 fn the_results_at_80x24_and_60x20() {
     let mut screen = at_the_results();
     let (rows, reversed) = shown(&screen, 80, 24);
-    assert_rows(&rows, RESULTS_80X24);
+    insta::assert_snapshot!(rows.join("\n"));
     assert!(reversed.is_empty(), "no path once the round is over");
     // No entry is split over two lines.
     let text = rows.join("\n");
     assert!(text.contains("AYONT +2"), "{text}");
     let (rows, _) = shown(&screen, 60, 20);
-    assert_rows(&rows, RESULTS_60X20);
+    insta::assert_snapshot!(rows.join("\n"));
     // Scrolled to the end: the rest of the missed words, a marker above.
     typed_keys(&mut screen, &[Code::End]);
     let (rows, _) = shown(&screen, 60, 20);
-    assert_rows(&rows, RESULTS_60X20_END);
+    insta::assert_snapshot!(rows.join("\n"));
     // Enter: ready, and the screen says so.
     assert_eq!(typed(&mut screen, "\n"), vec![Some(ClientMsg::Ready)]);
     let (rows, _) = shown(&screen, 60, 20);
@@ -374,77 +264,6 @@ fn typed_keys(screen: &mut Screen, codes: &[Code]) {
         screen.drawn(scrolled.0, scrolled.1);
     }
 }
-
-const RESULTS_80X24: &[&str] = &[
-    "ann in room main (project4)",
-    "                                ┌results───────────────────────────────────────┐",
-    "                                │results of round 1:                           │",
-    "                                │bob: 8 points (total 20)                      │",
-    "                                │  LATE +1  AYONT +2  BANAL +2  TUNA +1        │",
-    "  ┌─────┐┌─────┐┌─────┐┌─────┐  │  GNAT +1  TALE +1  cancelled: EAT            │",
-    "  │  B  ││  E  ││  N  ││  H  │  │ann: 0 points (total 0)                       │",
-    "  └─────┘└─────┘└─────┘└─────┘  │  cancelled: EAT                              │",
-    "  ┌─────┐┌─────┐┌─────┐┌─────┐  │shared: EAT (bob, ann)                        │",
-    "  │  L  ││  A  ││  U  ││  M  │  │missed 25 words; the best: ABLATE +3          │",
-    "  └─────┘└─────┘└─────┘└─────┘  │  BALLET +3  TABLET +3  LANGUAGE +3  AMULET +3│",
-    "  ┌─────┐┌─────┐┌─────┐┌─────┐  │  HAUNT +3  BLUNT +3  ULTIMA +3  MANTLE +3    │",
-    "  │  I  ││  T  ││  L  ││  Z  │  │  LAMENT +3  GAUNT +3  TANGLE +3  BANGLE +3   │",
-    "  └─────┘└─────┘└─────┘└─────┘  │  MANGLE +3                                   │",
-    "  ┌─────┐┌─────┐┌─────┐┌─────┐  │                                              │",
-    "  │  R  ││  G  ││  A  ││  N  │  │to take this seat back if this window closes: │",
-    "  └─────┘└─────┘└─────┘└─────┘  │boggle join 127.0.0.1:4040 --name ann --room  │",
-    "                                │main --token t0k                              │",
-    "                                │                                              │",
-    "                                │                                              │",
-    "                                │                                              │",
-    "                                └──────────────────────────────────────────────┘",
-    "",
-    "Enter: ready  ←→ d: a word's meaning  ↑↓: scroll  q: quit",
-];
-const RESULTS_60X20: &[&str] = &[
-    "ann in room main (project4)",
-    "                        ┌results───────────────────────────┐",
-    "                        │results of round 1:               │",
-    "  ┌───┐┌───┐┌───┐┌───┐  │bob: 8 points (total 20)          │",
-    "  │ B ││ E ││ N ││ H │  │  LATE +1  AYONT +2  BANAL +2     │",
-    "  └───┘└───┘└───┘└───┘  │  TUNA +1  GNAT +1  TALE +1       │",
-    "  ┌───┐┌───┐┌───┐┌───┐  │  cancelled: EAT                  │",
-    "  │ L ││ A ││ U ││ M │  │ann: 0 points (total 0)           │",
-    "  └───┘└───┘└───┘└───┘  │  cancelled: EAT                  │",
-    "  ┌───┐┌───┐┌───┐┌───┐  │shared: EAT (bob, ann)            │",
-    "  │ I ││ T ││ L ││ Z │  │missed 25 words; the best:        │",
-    "  └───┘└───┘└───┘└───┘  │  ABLATE +3  BALLET +3  TABLET +3 │",
-    "  ┌───┐┌───┐┌───┐┌───┐  │  LANGUAGE +3  AMULET +3  HAUNT +3│",
-    "  │ R ││ G ││ A ││ N │  │  BLUNT +3  ULTIMA +3  MANTLE +3  │",
-    "  └───┘└───┘└───┘└───┘  │  LAMENT +3  GAUNT +3  TANGLE +3  │",
-    "                        │  BANGLE +3  MANGLE +3            │",
-    "                        │                                  │",
-    "                        └──────────── ↓ more: ↑↓ PgUp PgDn ┘",
-    "",
-    "Enter: ready  ←→ d: a word's meaning  ↑↓: scroll  q: quit",
-];
-const RESULTS_60X20_END: &[&str] = &[
-    "ann in room main (project4)",
-    "                        ┌results─────────────────── ↑ more ┐",
-    "                        │  cancelled: EAT                  │",
-    "  ┌───┐┌───┐┌───┐┌───┐  │ann: 0 points (total 0)           │",
-    "  │ B ││ E ││ N ││ H │  │  cancelled: EAT                  │",
-    "  └───┘└───┘└───┘└───┘  │shared: EAT (bob, ann)            │",
-    "  ┌───┐┌───┐┌───┐┌───┐  │missed 25 words; the best:        │",
-    "  │ L ││ A ││ U ││ M │  │  ABLATE +3  BALLET +3  TABLET +3 │",
-    "  └───┘└───┘└───┘└───┘  │  LANGUAGE +3  AMULET +3  HAUNT +3│",
-    "  ┌───┐┌───┐┌───┐┌───┐  │  BLUNT +3  ULTIMA +3  MANTLE +3  │",
-    "  │ I ││ T ││ L ││ Z │  │  LAMENT +3  GAUNT +3  TANGLE +3  │",
-    "  └───┘└───┘└───┘└───┘  │  BANGLE +3  MANGLE +3            │",
-    "  ┌───┐┌───┐┌───┐┌───┐  │                                  │",
-    "  │ R ││ G ││ A ││ N │  │to take this seat back if this    │",
-    "  └───┘└───┘└───┘└───┘  │window closes: boggle join        │",
-    "                        │127.0.0.1:4040 --name ann --room  │",
-    "                        │main --token t0k                  │",
-    "                        └──────────────────────────────────┘",
-    "",
-    "Enter: ready  ←→ d: a word's meaning  ↑↓: scroll  q: quit",
-];
 
 #[test]
 fn a_round_then_its_results_with_nothing_unprintable_shown() {

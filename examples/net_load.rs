@@ -114,12 +114,24 @@ struct Outcome {
     done_at: Vec<Instant>,
     /// When the results reached it, each round.
     results_at: Vec<Instant>,
+    /// The largest results message heard, in bytes.
+    results_bytes: usize,
     error: Option<String>,
     /// Played over the web side's WebSocket.
     web: bool,
 }
 
 /// The `q` quantile of sorted `latencies`, in µs.
+/// A server message, or `None` for a lobby (or a line that is none): a
+/// lobby lists every player of the room, and parsing each one would make the
+/// load generator, not the server, the bottleneck of a big room.
+fn parse(line: &str) -> Option<ServerMsg> {
+    if line.starts_with(r#"{"type":"lobby""#) {
+        return None;
+    }
+    serde_json::from_str(line).ok()
+}
+
 fn quantile(latencies: &[u64], q: f64) -> u64 {
     latencies
         .get(((latencies.len() as f64 * q) as usize).min(latencies.len().saturating_sub(1)))
@@ -189,6 +201,7 @@ fn main() {
                     room: i % rooms,
                     done_at: Vec::new(),
                     results_at: Vec::new(),
+                    results_bytes: 0,
                     error: None,
                     web: over_web,
                 };
@@ -289,6 +302,8 @@ fn main() {
             results.last().copied().unwrap_or(0) as f64 / 1000.0
         );
     }
+    let results_bytes = outcomes.iter().map(|o| o.results_bytes).max().unwrap_or(0);
+    println!("largest results message: {results_bytes} bytes");
     if web.is_some() && !all_web {
         for (label, over_web) in [("TCP", false), ("WebSocket", true)] {
             let mut part: Vec<u64> = outcomes
@@ -347,9 +362,11 @@ async fn client(
             let Some(line) = lines.next().await? else {
                 return Err(std::io::Error::other("closed before the welcome"));
             };
-            match serde_json::from_str::<ServerMsg>(&line) {
-                Ok(ServerMsg::Welcome { .. }) => break,
-                Ok(ServerMsg::Error { message, .. }) => return Err(std::io::Error::other(message)),
+            match parse(&line) {
+                Some(ServerMsg::Welcome { .. }) => break,
+                Some(ServerMsg::Error { message, .. }) => {
+                    return Err(std::io::Error::other(message));
+                }
                 _ => {}
             }
         }
@@ -375,9 +392,9 @@ async fn round(
         let Some(line) = lines.next().await? else {
             return Err(std::io::Error::other("closed before the round"));
         };
-        if let Ok(ServerMsg::RoundStart {
+        if let Some(ServerMsg::RoundStart {
             board, rows, cols, ..
-        }) = serde_json::from_str(&line)
+        }) = parse(&line)
         {
             let cells: Vec<&str> = board.iter().map(String::as_str).collect();
             let board = GameBoard::from_cells(cells, rows, cols, QReads::Qu)
@@ -413,21 +430,22 @@ async fn round(
                 let Some(line) = line? else {
                     return Err(std::io::Error::other("closed during the round"));
                 };
-                match serde_json::from_str::<ServerMsg>(&line) {
-                    Ok(ServerMsg::Verdict { points, .. }) => {
+                match parse(&line) {
+                    Some(ServerMsg::Verdict { points, .. }) => {
                         if let Some(at) = pending.pop_front() {
                             outcome.latencies_us.push(at.elapsed().as_micros() as u64);
                         }
                         outcome.verdicts += 1;
                         outcome.verdict_points += points;
                     }
-                    Ok(ServerMsg::Results { players, .. }) => {
+                    Some(ServerMsg::Results { players, .. }) => {
                         outcome.results_at.push(Instant::now());
+                        outcome.results_bytes = outcome.results_bytes.max(line.len());
                         // Scores are the room's totals over its rounds.
                         outcome.result_score = players.iter().find(|p| p.name == name).map(|p| p.total);
                         return Ok(());
                     }
-                    Ok(ServerMsg::Error { message, .. }) => return Err(std::io::Error::other(message)),
+                    Some(ServerMsg::Error { message, .. }) => return Err(std::io::Error::other(message)),
                     _ => {}
                 }
             }

@@ -209,6 +209,9 @@ pub fn results_lines(msg: &ServerMsg) -> Vec<String> {
         }
         lines.push(line);
     }
+    if let Some(more) = &results.players_more {
+        lines.push(format!("  {more}"));
+    }
     for (word, who) in &results.shared {
         lines.push(format!("  shared {word}: {who}"));
     }
@@ -229,6 +232,8 @@ pub(crate) struct Results {
     pub(crate) round: u32,
     pub(crate) last: bool,
     pub(crate) players: Vec<PlayerLines>,
+    /// `and 979 more players`, when not all are listed.
+    pub(crate) players_more: Option<String>,
     /// Each shared word and who found it (`bob, ann and 3 more`).
     pub(crate) shared: Vec<(String, String)>,
     /// `and 12 more shared words`, when not all are listed.
@@ -243,6 +248,8 @@ pub(crate) struct Results {
 #[derive(Debug)]
 pub(crate) struct PlayerLines {
     pub(crate) name: String,
+    /// `place 523 of 1000`, for the player's own entry below the best ones.
+    pub(crate) place: Option<String>,
     pub(crate) score: u32,
     pub(crate) total: u32,
     /// `WORD +N` for each word that scored.
@@ -254,10 +261,15 @@ pub(crate) struct PlayerLines {
 }
 
 impl PlayerLines {
-    /// `ann: 3 points (total 5)`.
+    /// `ann: 3 points (total 5)`, or `ann, place 523 of 1000: ...`.
     pub(crate) fn heading(&self) -> String {
+        let place = self
+            .place
+            .as_ref()
+            .map(|place| format!(", {place}"))
+            .unwrap_or_default();
         format!(
-            "{}: {} (total {})",
+            "{}{place}: {} (total {})",
             self.name,
             points(self.score),
             self.total
@@ -272,6 +284,7 @@ impl Results {
             last,
             players,
             shared,
+            players_total,
             shared_total,
             missed,
             missed_total,
@@ -280,13 +293,18 @@ impl Results {
         else {
             return None;
         };
+        let players_more = players_total.saturating_sub(players.len());
         let players = players
             .iter()
-            .map(|player| {
+            .enumerate()
+            .map(|(index, player)| {
                 let listed = player.words.len();
                 let more = player.words_total.saturating_sub(listed);
                 PlayerLines {
                     name: clean(&player.name),
+                    // The player's own entry, below the best ones listed.
+                    place: (player.place > index + 1)
+                        .then(|| format!("place {} of {players_total}", player.place)),
                     score: player.score,
                     total: player.total,
                     kept: player
@@ -327,6 +345,12 @@ impl Results {
             round: *round,
             last: *last,
             players,
+            players_more: (players_more > 0).then(|| {
+                format!(
+                    "and {players_more} more {}",
+                    plural(players_more, "player", "players")
+                )
+            }),
             shared: shared_list,
             shared_more: (shared_more > 0).then(|| {
                 format!(
@@ -636,6 +660,7 @@ impl<W: Write> LineMode<'_, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use boggle_protocol::PlayerResult;
 
     #[test]
     fn the_board_is_printed_as_a_grid() {
@@ -643,6 +668,43 @@ mod tests {
             .map(String::from)
             .to_vec();
         assert_eq!(board_grid(&faces, 3, 3), ["Qu I  T", "-  E  ?", "he S  A"]);
+    }
+
+    /// A player placed 523rd of 1,000 hears the best players, then their
+    /// own entry with its place, then how many were not listed.
+    #[test]
+    fn a_big_rooms_results_say_the_players_place_and_how_many_more() {
+        let entry = |name: &str, score, place| PlayerResult {
+            name: name.into(),
+            words: Vec::new(),
+            words_total: 0,
+            score,
+            total: score,
+            place,
+        };
+        let msg = ServerMsg::Results {
+            round: 1,
+            last: true,
+            duplicates: boggle_protocol::Duplicates::Count,
+            players: vec![entry("ann", 9, 1), entry("bob", 8, 2), entry("eve", 1, 523)],
+            players_total: 1000,
+            shared: Vec::new(),
+            shared_total: 0,
+            missed: Vec::new(),
+            missed_total: 0,
+            board_words: 0,
+            board_points: 0,
+        };
+        let lines = results_lines(&msg);
+        assert_eq!(
+            lines[1..],
+            [
+                "ann: 9 points (total 9)",
+                "bob: 8 points (total 8)",
+                "eve, place 523 of 1000: 1 point (total 1)",
+                "  and 997 more players",
+            ]
+        );
     }
 
     #[test]

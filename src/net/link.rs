@@ -681,6 +681,7 @@ mod tests {
             last: false,
             duplicates: boggle_protocol::Duplicates::Cancel,
             players: Vec::new(),
+            players_total: 0,
             shared: Vec::new(),
             shared_total: 0,
             missed: Vec::new(),

@@ -195,8 +195,10 @@ mod tests {
                     words_total: usize::MAX,
                     score: u32::MAX,
                     total: u32::MAX,
+                    place: usize::MAX,
                 })
                 .collect(),
+            players_total: usize::MAX,
             shared: vec![
                 SharedWord {
                     word: word.clone(),

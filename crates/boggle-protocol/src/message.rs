@@ -340,6 +340,10 @@ pub struct PlayerResult {
     pub score: u32,
     /// Points over all rounds so far.
     pub total: u32,
+    /// Their place in the round, from 1, best score first (absent from
+    /// older servers: 0, and their place in `players` is it).
+    #[serde(default)]
+    pub place: usize,
 }
 
 /// A word found by more than one player.
@@ -430,8 +434,13 @@ pub enum ServerMsg {
         last: bool,
         /// Whether shared words were cancelled.
         duplicates: Duplicates,
-        /// Every player, best round score first.
+        /// The best [`PLAYERS_LISTED`] players, best round score first; in a
+        /// bigger room, a player below them finds their own entry last.
         players: Vec<PlayerResult>,
+        /// How many players the round had (absent from older servers: 0,
+        /// and `players` is all of them).
+        #[serde(default)]
+        players_total: usize,
         /// Words found by two or more players: those most players found,
         /// [`SHARED_SHOWN`] at most.
         shared: Vec<SharedWord>,
@@ -493,6 +502,10 @@ pub enum ServerMsg {
 
 /// The most shared words a results message lists (it says how many there were).
 pub const SHARED_SHOWN: usize = 40;
+/// The most players a results message lists ahead of the player's own
+/// entry: a results message goes to every player of the room, so listing
+/// them all would make its bytes grow with the square of the room.
+pub const PLAYERS_LISTED: usize = 20;
 /// The most names listed for one shared word (it says how many found it).
 pub const SHARED_NAMES: usize = 5;
 /// The most words the results list for all players together; each player gets

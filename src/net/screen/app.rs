@@ -898,6 +898,7 @@ pub(crate) mod tests {
             last: false,
             duplicates: Duplicates::Cancel,
             players: Vec::new(),
+            players_total: 0,
             shared: Vec::new(),
             shared_total: 0,
             missed: Vec::new(),

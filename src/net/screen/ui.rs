@@ -180,6 +180,9 @@ fn results_text(
             .collect();
         text.add("  ", &entries, &words, width);
     }
+    if let Some(more) = &results.players_more {
+        text.lines.push(Line::raw(more.clone()));
+    }
     let mut shared: Vec<String> = results
         .shared
         .iter()

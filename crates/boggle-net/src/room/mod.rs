@@ -10,7 +10,7 @@
 //! the seat's result as a value ([`Room::take_results`]) for the server to
 //! hand to the store: the room itself never writes anything.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -24,7 +24,8 @@ use boggle_game::rules::MoveRule;
 use boggle_protocol::names::{NameKey, check_name, name_key};
 use boggle_protocol::{
     DailyStatus, DayScore, Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_WORD, Moves,
-    PlayerResult, SHARED_NAMES, SHARED_SHOWN, ServerMsg, SharedWord, WordPoints, words_listed,
+    PLAYERS_LISTED, PlayerResult, SHARED_NAMES, SHARED_SHOWN, ServerMsg, SharedWord, WordPoints,
+    words_listed,
 };
 
 /// Which connection a message comes from or goes to (the server numbers them).
@@ -37,6 +38,20 @@ pub const MISSED_SHOWN: usize = 40;
 /// client connecting and leaving a thousand times a second) make one lobby,
 /// sent when this has passed since the last.
 pub const LOBBY_EVERY: Duration = Duration::from_millis(100);
+
+/// Each this many players add a [`LOBBY_EVERY`] to the time between two
+/// lobbies. A lobby lists every player and goes to every player, so its
+/// bytes grow with the square of the room; spacing lobbies by the room's
+/// size keeps a room's lobby traffic linear in it (a room of 1,000 hears
+/// its 55 KB lobby every 4 s). A newcomer still hears the lobby at once,
+/// and a round starts when everyone is ready whatever the lobby's pace.
+pub const LOBBY_PLAYERS_PER_STEP: usize = 25;
+
+/// The least time between two lobbies of a room of `players`.
+pub fn lobby_every(players: usize) -> Duration {
+    let steps = (players / LOBBY_PLAYERS_PER_STEP).max(1);
+    LOBBY_EVERY * u32::try_from(steps).unwrap_or(u32::MAX)
+}
 
 /// The longest round a room plays (`serve --time`'s limit, as every mode's).
 pub const MAX_TIME: Duration = Duration::from_secs(86_400);
@@ -162,7 +177,7 @@ pub struct Room {
     outbox: Vec<Envelope>,
     /// When the last lobby went out.
     lobby_sent: Option<Instant>,
-    /// The lobby changed since: it goes out once [`LOBBY_EVERY`] has passed.
+    /// The lobby changed since: it goes out once [`lobby_every`] has passed.
     lobby_due: bool,
     /// The server is shutting down: no new round starts, no new player sits.
     closing: bool,
@@ -379,7 +394,7 @@ impl Room {
             let start = round_start(self.round, &self.players[index], *deadline, now);
             self.send(conn, start);
         }
-        // The newcomer hears the lobby at once; the others within LOBBY_EVERY.
+        // The newcomer hears the lobby at once; the others within lobby_every.
         if !self.broadcast_lobby(now) {
             let lobby = self.lobby();
             self.send(conn, lobby);
@@ -596,10 +611,12 @@ impl Room {
         }
     }
 
-    /// Sends everyone the lobby if none went out in the last [`LOBBY_EVERY`];
-    /// otherwise marks it due for a later [`Room::tick`]. Whether it went out.
+    /// Sends everyone the lobby if none went out in the last [`lobby_every`]
+    /// of the room's size; otherwise marks it due for a later [`Room::tick`].
+    /// Whether it went out.
     fn broadcast_lobby(&mut self, now: Instant) -> bool {
-        let recent = self.lobby_sent.is_some_and(|sent| now < sent + LOBBY_EVERY);
+        let every = lobby_every(self.players.len());
+        let recent = self.lobby_sent.is_some_and(|sent| now < sent + every);
         if recent {
             self.lobby_due = true;
             return false;
@@ -670,24 +687,69 @@ impl Room {
             player.done = false;
         }
         results.sort_by(|a, b| b.score.cmp(&a.score).then(b.total.cmp(&a.total)));
+        for (place, result) in results.iter_mut().enumerate() {
+            result.place = place + 1;
+        }
         let last = self.config.rounds.is_some_and(|n| self.round >= n);
-        // One message for the whole room, encoded once by the server.
-        self.send_all(ServerMsg::Results {
-            round: self.round,
+        let (round, duplicates) = (self.round, self.config.duplicates);
+        let players_total = results.len();
+        let message = |players| ServerMsg::Results {
+            round,
             last,
-            duplicates: self.config.duplicates,
-            players: results,
-            shared,
+            duplicates,
+            players,
+            players_total,
+            shared: shared.clone(),
             shared_total,
-            missed,
+            missed: missed.clone(),
             missed_total,
             board_words: template.words().len(),
             board_points: template.get_total_points_possible(),
-        });
+        };
+        if results.len() <= PLAYERS_LISTED {
+            // One message for the whole room, encoded once by the server.
+            self.send_all(message(results));
+        } else {
+            // The best players' list goes once to all of them; each player
+            // below it hears that list and their own entry.
+            let below: HashMap<String, PlayerResult> = results
+                .split_off(PLAYERS_LISTED)
+                .into_iter()
+                .map(|r| (r.name.clone(), r))
+                .collect();
+            let mut top = Vec::new();
+            for player in &self.players {
+                let Some(conn) = player.conn else { continue };
+                match below.get(&player.name) {
+                    Some(own) => {
+                        let mut players = results.clone();
+                        players.push(own.clone());
+                        self.outbox.push(Envelope {
+                            to: vec![conn],
+                            msg: message(players),
+                        });
+                    }
+                    None => top.push(conn),
+                }
+            }
+            if !top.is_empty() {
+                self.outbox.push(Envelope {
+                    to: top,
+                    msg: message(results),
+                });
+            }
+        }
         self.phase = if last { Phase::Over } else { Phase::Lobby };
-        // The totals changed: the lobby goes out now, after the results.
-        self.lobby_sent = None;
-        self.broadcast_lobby(now);
+        // The totals changed: the lobby goes out after the results, at once
+        // in a small room; in a big one a lobby's time later, so that its
+        // bytes do not hold back the results of the players served last.
+        if lobby_every(self.players.len()) > LOBBY_EVERY {
+            self.lobby_sent = Some(now);
+            self.lobby_due = true;
+        } else {
+            self.lobby_sent = None;
+            self.broadcast_lobby(now);
+        }
     }
 
     /// A scored daily round's result, as a value for the server to take:
@@ -771,6 +833,7 @@ impl Room {
                 words_total,
                 score,
                 total: player.total.saturating_add(score),
+                place: 0,
             });
         }
         (results, scores)
@@ -830,6 +893,7 @@ impl Room {
             words_total,
             score,
             total: score,
+            place: 0,
         })
     }
 }

@@ -334,6 +334,93 @@ fn churn_makes_one_lobby_each_tenth_of_a_second() {
     );
 }
 
+/// A room of `players` players, p0 first, who need `min_players` to start.
+fn big_room(players: u64, min_players: usize, t0: Instant) -> Room {
+    let config = RoomConfig {
+        max_players: 200,
+        ..(*config(Duplicates::Cancel, min_players, None)).clone()
+    };
+    let mut room = Room::new("main", Arc::new(config), random::seeded(1));
+    for i in 0..players {
+        room.join(i, &format!("p{i}"), None, format!("t{i}"), t0)
+            .expect("joins");
+    }
+    room
+}
+
+/// A room of 100: a lobby lists and reaches all of them, so they hear one
+/// at most every 400 ms, while a newcomer still hears it at once.
+#[test]
+fn a_big_rooms_lobbies_are_spaced_by_its_size() {
+    let t0 = Instant::now();
+    let mut room = big_room(100, 200, t0);
+    let t1 = t0 + Duration::from_secs(1);
+    room.ready(0, t1);
+    room.drain();
+    room.ready(1, t1 + Duration::from_millis(100));
+    room.tick(t1 + Duration::from_millis(399));
+    assert_eq!(lobbies(&room.drain(), 2), 0, "within 400 ms of the last");
+    room.tick(t1 + Duration::from_millis(400));
+    assert_eq!(
+        lobbies(&room.drain(), 2),
+        1,
+        "the held-back lobby, at 400 ms"
+    );
+    room.join(
+        100,
+        "new",
+        None,
+        "t100".into(),
+        t1 + Duration::from_millis(450),
+    )
+    .expect("joins");
+    let out = room.drain();
+    assert_eq!(lobbies(&out, 100), 1, "the newcomer at once");
+    assert_eq!(lobbies(&out, 2), 0, "the others later");
+}
+
+/// A room of 50 who all scored nothing (so they are placed in joining
+/// order): everyone hears the best 20, and each of the other 30 hears its
+/// own entry after them, with its place; nobody hears all 50. The lobby
+/// waits, so that it holds back nobody's results.
+#[test]
+fn a_big_rooms_results_list_the_best_and_each_players_own_entry() {
+    let t0 = Instant::now();
+    let mut room = big_room(50, 50, t0);
+    for i in 0..50 {
+        room.ready(i, t0);
+    }
+    assert!(room.is_playing());
+    room.drain();
+    room.tick(t0 + Duration::from_secs(61));
+    let out = room.drain();
+    let names = |conn| -> Vec<(String, usize)> {
+        results(&out, conn)
+            .into_iter()
+            .map(|r| (r.name, r.place))
+            .collect()
+    };
+    let best: Vec<(String, usize)> = (0..20).map(|i| (format!("p{i}"), i + 1)).collect();
+    assert_eq!(names(0), best);
+    assert_eq!(names(19), best);
+    let mut own = best.clone();
+    own.push(("p23".into(), 24));
+    assert_eq!(names(23), own);
+    let totals: Vec<usize> = to(&out, 23)
+        .iter()
+        .filter_map(|m| match m {
+            ServerMsg::Results { players_total, .. } => Some(*players_total),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(totals, [50]);
+    assert_eq!(
+        lobbies(&out, 23),
+        0,
+        "the lobby waits for the results to go"
+    );
+}
+
 /// 49 players who all found the same 500 words of a 10x10 board (issue
 /// 36, item 5): the results list a share of each player's words and a
 /// few names per shared word, and say how many there were.

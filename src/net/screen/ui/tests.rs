@@ -116,6 +116,7 @@ fn at_the_results() -> Screen {
                     words_total: 7,
                     score: 8,
                     total: 20,
+                    place: 1,
                 },
                 PlayerResult {
                     name: "ann".into(),
@@ -123,8 +124,10 @@ fn at_the_results() -> Screen {
                     words_total: 1,
                     score: 0,
                     total: 0,
+                    place: 2,
                 },
             ],
+            players_total: 2,
             shared: vec![SharedWord {
                 word: "EAT".into(),
                 players: vec!["bob".into(), "ann".into()],
@@ -310,7 +313,9 @@ fn a_round_then_its_results_with_nothing_unprintable_shown() {
             words_total: 1,
             score: 1,
             total: 1,
+            place: 1,
         }],
+        players_total: 1,
         shared: Vec::new(),
         shared_total: 0,
         missed: Vec::new(),

@@ -160,7 +160,12 @@ score: number,
 /**
  * Points over all rounds so far.
  */
-total: number, };
+total: number,
+/**
+ * Their place in the round, from 1, best score first (absent from
+ * older servers: 0, and their place in `players` is it).
+ */
+place: number, };
 
 /**
  * A word found by more than one player.
@@ -315,9 +320,15 @@ last: boolean,
  */
 duplicates: Duplicates,
 /**
- * Every player, best round score first.
+ * The best [`PLAYERS_LISTED`] players, best round score first; in a
+ * bigger room, a player below them finds their own entry last.
  */
 players: Array<PlayerResult>,
+/**
+ * How many players the round had (absent from older servers: 0,
+ * and `players` is all of them).
+ */
+players_total: number,
 /**
  * Words found by two or more players: those most players found,
  * [`SHARED_SHOWN`] at most.

@@ -27,13 +27,15 @@ export function onResults(msg) {
   Object.assign(state, { ready: false, last: msg.last, results: msg, graceUntil: Date.now() + GRACE_MS });
   $("results-title").textContent = (state.daily ? "Today's board #" + state.daily.number : "Results of round " + msg.round) +
     (msg.last ? " (the last)" : "");
-  const cards = msg.players.map((p) => {
+  const cards = msg.players.map((p, i) => {
     const card = el("div", "player-result");
     card.dataset.name = p.name;
     const head = el("div", "head");
     const round = el("span", "round", "round: ");
     round.append(el("span", "score", p.score));
     head.append(el("span", "name", p.name), round);
+    // The player's own entry, below the best ones listed.
+    if (p.place > i + 1) head.append(el("span", "place", "place " + p.place + " of " + msg.players_total));
     if (!state.solo) head.append(el("span", "total", "total: " + p.total));
     const words = el("ul", "words");
     for (const w of p.words) {
@@ -48,6 +50,8 @@ export function onResults(msg) {
     card.append(head, words);
     return card;
   });
+  const more = msg.players_total - msg.players.length;
+  if (more > 0) cards.push(el("p", "note", "and " + more + " more player" + (more === 1 ? "" : "s")));
   $("results-players").replaceChildren(...cards);
   const mine = msg.players.find((p) => p.name === state.name);
   const best = msg.players.length > 0 ? msg.players[0].score : 0;

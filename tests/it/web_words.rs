@@ -6,15 +6,17 @@
 //! means, asked of the server one word at a time (`GET /meaning`). On a
 //! phone the board and the meaning are brought into sight. axe-core checks
 //! the screen with a meaning shown; its screenshots go to docs/screenshots/
-//! with `BOGGLE_DOC_SCREENSHOTS=1`. Without a browser the test skips with
-//! a reason, unless `CI=true`.
+//! with `BOGGLE_DOC_SCREENSHOTS=1`. A room of 22 (21 scripted players over
+//! the WebSocket and one browser) shows the best 20, then the player's own
+//! entry with its place. Without a browser the tests skip with a reason,
+//! unless `CI=true`.
 
 use fantoccini::Client;
 use serde_json::{Value, json};
 
 use crate::browser::{
-    axe_clean, browser, doc_screenshot, js, no_page_errors, phone_and_desk, type_word, visible,
-    wait_js, web_server,
+    axe_clean, browser, desk_with, doc_screenshot, js, no_page_errors, phone_and_desk, type_word,
+    visible, wait_js, web_server,
 };
 use crate::common::cannot_run;
 
@@ -208,4 +210,130 @@ async fn every_word_on_the_results_shows_its_path_in_order_and_its_meaning() {
     axe_clean(&desk, "results with a meaning").await;
     no_page_errors(&phone, "explaining words").await;
     no_page_errors(&desk, "explaining words").await;
+}
+
+type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A protocol message as a WebSocket text message.
+fn ws_message(msg: &boggle_protocol::ClientMsg) -> tokio_tungstenite::tungstenite::Message {
+    let line = boggle_protocol::encode(msg);
+    tokio_tungstenite::tungstenite::Message::text(line.trim_end().to_string())
+}
+
+/// The next server message on `ws`, `None` once it closes.
+async fn heard(ws: &mut Socket) -> Option<boggle_protocol::ServerMsg> {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    loop {
+        match ws.next().await? {
+            Ok(Message::Text(text)) => {
+                if let Ok(msg) = serde_json::from_str(&text) {
+                    return Some(msg);
+                }
+            }
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+    }
+}
+
+/// A player over the web side's WebSocket, as a script would play: seated
+/// in room `kitchen` as `name` (welcomed), and Ready.
+async fn scripted_player(web: &str, name: String) -> Socket {
+    use boggle_protocol::{ClientMsg, ServerMsg, VERSION};
+    use futures_util::SinkExt;
+    let url = format!("{}ws", web.replacen("http://", "ws://", 1));
+    let (mut ws, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .expect("the WebSocket opens");
+    let hello = ClientMsg::Hello {
+        version: VERSION,
+        name,
+        room: Some("kitchen".into()),
+        password: None,
+        token: None,
+        solo: None,
+    };
+    ws.send(ws_message(&hello)).await.expect("hello sent");
+    while !matches!(heard(&mut ws).await, Some(ServerMsg::Welcome { .. })) {}
+    ws.send(ws_message(&ClientMsg::Ready))
+        .await
+        .expect("ready sent");
+    ws
+}
+
+/// Says done as soon as the round is on; returns once the results come.
+async fn done_at_once(mut ws: Socket) {
+    use boggle_protocol::{ClientMsg, ServerMsg};
+    use futures_util::SinkExt;
+    loop {
+        match heard(&mut ws).await.expect("the socket stays open") {
+            ServerMsg::RoundStart { .. } => {
+                ws.send(ws_message(&ClientMsg::Done))
+                    .await
+                    .expect("done sent");
+            }
+            ServerMsg::Results { .. } => return,
+            _ => {}
+        }
+    }
+}
+
+/// A room of 22 who all score nothing, so they are placed in the order they
+/// joined: the player who joined last, in the browser, sees the best 20,
+/// then their own entry with its place, then how many were not listed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_big_rooms_results_show_the_best_then_the_players_own_place() {
+    let (chromium, driver) = match browser() {
+        Ok(found) => found,
+        Err(why) => return cannot_run(&format!("no browser: {why}")),
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let args = [
+        "--board",
+        BOARD,
+        "--min-players",
+        "22",
+        "--time",
+        "600",
+        "--address-rate",
+        "100",
+    ];
+    let (_server, web) = web_server(dir.path(), &args);
+    let mut players = Vec::new();
+    for i in 0..21 {
+        let ws = scripted_player(&web, format!("p{i:02}")).await;
+        players.push(tokio::spawn(done_at_once(ws)));
+    }
+    let Some((_driver, desk)) = desk_with(&chromium, &driver, &[]).await else {
+        return;
+    };
+    join(&desk, &web, "zed").await;
+    visible(&desk, "round").await;
+    js(
+        &desk,
+        "document.getElementById('done').click(); return true;",
+    )
+    .await;
+    visible(&desk, "results").await;
+    for player in players {
+        player.await.expect("a scripted player heard the results");
+    }
+    let cards = js(
+        &desk,
+        "return Array.from(document.querySelectorAll('#results-players .player-result')) \
+           .map(c => [c.dataset.name, (c.querySelector('.place') || {}).textContent || '']);",
+    )
+    .await;
+    let mut expected: Vec<Value> = (0..20).map(|i| json!([format!("p{i:02}"), ""])).collect();
+    expected.push(json!(["zed", "place 22 of 22"]));
+    assert_eq!(cards, Value::Array(expected));
+    let note = js(
+        &desk,
+        "return document.querySelector('#results-players > p.note').textContent;",
+    )
+    .await;
+    assert_eq!(note, json!("and 1 more player"));
+    no_page_errors(&desk, "on a big room's results").await;
 }

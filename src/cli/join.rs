@@ -229,7 +229,7 @@ fn at_server(e: JoinError, addr: &str) -> CliError {
 mod tests {
     use super::*;
 
-    /// Issue 46, item 7: a server named without its port is at the default port.
+    /// A server named without its port is at the default port.
     #[test]
     fn a_server_without_a_port_is_at_the_default_port() {
         let port = DEFAULT_PORT;

@@ -258,7 +258,7 @@ mod tests {
         assert!(Cli::try_parse_from(["boggle", "tui", "--color", "pink"]).is_err());
     }
 
-    /// Issue 46, item 8: without `--rules` the tui plays the classic rules,
+    /// Without `--rules` the tui plays the classic rules,
     /// and says so in its help.
     #[test]
     fn the_tui_plays_classic_rules_unless_told() {

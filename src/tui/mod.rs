@@ -1,6 +1,6 @@
 //! `boggle tui`: the full-screen game. [`app`] holds the state and its
 //! transitions (no terminal), [`ui`] draws it on any ratatui backend,
-//! [`terminal`] is the only user of crossterm, [`records`] keeps the player's
+//! [`terminal`] reads and draws the terminal through crossterm, [`records`] keeps the player's
 //! games played and best scores.
 
 pub mod app;

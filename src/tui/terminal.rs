@@ -563,7 +563,7 @@ mod tests {
         assert_eq!(key(K::Char('d'), ctrl), Some(Input::Finish));
         assert_eq!(key(K::Tab, none), Some(Input::Pause));
         assert_eq!(key(K::Char('x'), ctrl), None);
-        // Issue 46, item 4: Ctrl-U and Ctrl-W clear the word, as in a shell.
+        // Ctrl-U and Ctrl-W clear the word, as in a shell.
         assert_eq!(key(K::Char('u'), ctrl), Some(Input::Clear));
         assert_eq!(key(K::Char('w'), ctrl), Some(Input::Clear));
         assert_eq!(key(K::Home, none), Some(Input::Home));

@@ -807,7 +807,7 @@ pub(crate) mod tests {
         }
     }
 
-    /// Issue 46, item 2: `ab` and Enter typed as the results appear neither
+    /// `ab` and Enter typed as the results appear neither
     /// mark the player ready nor skip the results; after a second they do.
     #[test]
     fn an_enter_across_the_end_of_a_round_is_ignored_for_a_second() {
@@ -830,7 +830,7 @@ pub(crate) mod tests {
         assert!(matches!(screen.take_end(), Some(Ok(()))));
     }
 
-    /// Issue 46, item 3: Enter on an empty word asks once; a second Enter
+    /// Enter on an empty word asks once; a second Enter
     /// finishes the round, anything else between them takes the question back.
     #[test]
     fn a_double_enter_asks_before_finishing_the_round() {
@@ -857,7 +857,7 @@ pub(crate) mod tests {
         assert!(screen.take_end().is_none());
     }
 
-    /// Issue 46, item 4: Ctrl-U and Ctrl-W clear the word, no Ctrl key types
+    /// Ctrl-U and Ctrl-W clear the word, no Ctrl key types
     /// its letter, Esc clears the word and then asks before leaving, and `q`
     /// leaves where no word is typed.
     #[test]
@@ -907,7 +907,7 @@ pub(crate) mod tests {
         }
     }
 
-    /// Issue 33, item 9: once the link gave up (the server is gone), the
+    /// Once the link gave up (the server is gone), the
     /// screen no longer offers a round to rejoin.
     #[test]
     fn after_the_server_is_gone_there_is_nothing_to_rejoin() {

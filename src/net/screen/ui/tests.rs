@@ -158,7 +158,7 @@ fn the_lobby_at_80x24_and_60x20() {
     assert_rows(&rows, LOBBY_60X20);
 }
 
-/// Issue 46, item 6: an entry wider than the panel is wrapped, not cut
+/// An entry wider than the panel is wrapped, not cut
 /// (`AHI (<img src=x onerror=a, Desk Player, term` lost its `)`).
 #[test]
 fn an_entry_wider_than_the_panel_is_wrapped_not_cut() {
@@ -176,7 +176,7 @@ fn an_entry_wider_than_the_panel_is_wrapped_not_cut() {
     );
 }
 
-/// Issue 46, item 6: at 40x12 the clock stays on screen while a round runs.
+/// At 40x12 the clock stays on screen while a round runs.
 #[test]
 fn the_clock_stays_on_a_40_column_screen() {
     let screen = in_a_round();
@@ -540,7 +540,7 @@ fn the_board_is_drawn_as_the_tui_draws_it_with_the_typed_path_traced() {
     assert_eq!(screen.path(), vec![4, 5, 0]);
 }
 
-/// Issue 46, item 10: the network game's board grows at 120x40 as the tui's does.
+/// The network game's board grows at 120x40 as the tui's does.
 #[test]
 fn the_board_grows_with_a_large_terminal() {
     let mut screen = Screen::new("test".into());

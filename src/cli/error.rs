@@ -14,18 +14,18 @@ use std::io;
 use std::path::PathBuf;
 
 use super::UsageError;
-use super::board_file::BoardFileError;
-use crate::modes::bench::Totals;
-use crate::net::client::JoinError;
 use crate::tui::terminal::TerminalError;
 use boggle_game::dictionary::DictionaryError;
+use boggle_play::board_file::BoardFileError;
+use boggle_play::modes::bench::Totals;
+use boggle_play::net::client::JoinError;
 use boggle_prove::ProveError;
 
 use boggle_best::hunt::HuntError;
 
 /// What a run of the command line failed with.
 #[derive(Debug, thiserror::Error)]
-pub enum CliError {
+pub(crate) enum CliError {
     /// The command line asks for something impossible (exit status 2).
     #[error(transparent)]
     Usage(#[from] UsageError),
@@ -143,7 +143,7 @@ pub enum CliError {
 
 impl CliError {
     /// The process exit status for this error.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         match self {
             CliError::Usage(_) => 2,
             CliError::Game(e) => e.exit_code(),
@@ -153,7 +153,7 @@ impl CliError {
 
     /// Whether no one is left to read a message: a write to a closed pipe
     /// (`boggle ... | head`) or a terminal that went away. Not a failure.
-    pub fn is_broken_pipe(&self) -> bool {
+    pub(crate) fn is_broken_pipe(&self) -> bool {
         match self {
             CliError::Game(e) => e.is_broken_pipe(),
             CliError::Terminal(TerminalError::HungUp) => true,

@@ -362,6 +362,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         "boggle",
         "boggle-best",
         "boggle-game",
+        "boggle-play",
         "boggle-protocol",
         "boggle-net",
         "boggle-prove",
@@ -377,9 +378,21 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             "boggle-protocol",
             "boggle-net",
             "boggle-prove",
+            "boggle-play",
             "boggle-engine",
             "clap",
         ],
+    );
+    // What the binary plays through in process: no command line, no full
+    // screen, no server; the line client speaks the protocol over tokio.
+    assert_reaches_all("boggle-play", &["boggle-game", "boggle-protocol", "tokio"]);
+    assert_reaches_none(
+        "boggle-play",
+        &banned(&[
+            &front,
+            &web,
+            &["boggle", "boggle-best", "boggle-net", "boggle-prove"],
+        ]),
     );
     assert_reaches_all("boggle-net", &["boggle-protocol", "boggle-game", "axum"]);
     assert_reaches_all("boggle-protocol", &["serde", "tokio"]);
@@ -392,7 +405,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             &[
                 "boggle",
                 "boggle-best",
-                "boggle-game",
+                "boggle-play",
                 "boggle-protocol",
                 "boggle-net",
             ],
@@ -406,7 +419,13 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             &front,
             &web,
             &["tokio"],
-            &["boggle", "boggle-protocol", "boggle-net", "boggle-prove"],
+            &[
+                "boggle",
+                "boggle-play",
+                "boggle-protocol",
+                "boggle-net",
+                "boggle-prove",
+            ],
         ]),
     );
     assert_reaches_none(
@@ -417,6 +436,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             &[
                 "boggle",
                 "boggle-best",
+                "boggle-play",
                 "boggle-protocol",
                 "boggle-net",
                 "boggle-prove",
@@ -433,6 +453,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
                 "boggle-best",
                 "boggle-engine",
                 "boggle-game",
+                "boggle-play",
                 "boggle-net",
                 "boggle-prove",
             ],
@@ -440,17 +461,22 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
     );
     assert_reaches_none(
         "boggle-net",
-        &banned(&[&front, &["boggle", "boggle-best", "boggle-prove"]]),
+        &banned(&[
+            &front,
+            &["boggle", "boggle-best", "boggle-play", "boggle-prove"],
+        ]),
     );
 }
 
 /// The terminal client speaks the protocol through `boggle_protocol` alone:
-/// nothing under `src/net/` names the server's crate, so the client's code
+/// nothing under `src/net/` or `boggle-play`'s `net/` names the server's crate, so the client's code
 /// cannot lean on the server's (Cargo cannot check this: the program as a
 /// whole depends on the server for `boggle serve`).
 #[test]
 fn the_terminal_client_does_not_name_the_server_crate() {
-    let found = rust_files(&root().join("src/net"))
+    let mut files = rust_files(&root().join("src/net"));
+    files.extend(rust_files(&root().join("crates/boggle-play/src/net")));
+    let found = files
         .into_iter()
         .flat_map(|path| {
             let text = std::fs::read_to_string(&path).unwrap_or_default();
@@ -518,7 +544,7 @@ const TODAYS_DATE: (&str, &str) = (
 fn no_game_module_reads_the_real_clock() {
     let mut files = rust_files(&root().join("crates/boggle-game/src"));
     for mode in ["console.rs", "versus.rs", "boggleish.rs"] {
-        files.push(root().join("src/modes").join(mode));
+        files.push(root().join("crates/boggle-play/src/modes").join(mode));
     }
     files.extend(
         rust_files(&root().join("src/tui"))

@@ -5,7 +5,9 @@
 //! package's library for spec 004's graders.
 
 mod cli;
+#[cfg(feature = "net")]
 mod net;
+#[cfg(feature = "tui")]
 mod tui;
 
 fn main() -> std::process::ExitCode {

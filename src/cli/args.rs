@@ -7,8 +7,10 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, RangedU64ValueParser, TypedValueParser};
 use clap::{Arg, Args, ValueEnum};
 
+#[cfg(feature = "net")]
+use super::CliError;
+use super::UsageError;
 use super::values::{self, DiceArg, PresetArg};
-use super::{CliError, UsageError};
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::Dictionary;
 use boggle_game::error::Error;
@@ -29,6 +31,7 @@ pub(crate) fn game_seconds() -> RangedU64ValueParser<u64> {
     RangedU64ValueParser::new().range(0..=MAX_SECONDS)
 }
 
+#[cfg(feature = "net")]
 /// A secret (a password, a token) from its flag, else the first line of its
 /// file (named by `file_flag`), else the environment variable `env`: a
 /// command line is readable by every local user, a file or the environment

@@ -11,12 +11,15 @@ mod error;
 #[cfg(test)]
 mod error_tests;
 mod hunt;
+#[cfg(feature = "net")]
 mod join;
 mod play;
 mod progress;
 mod prove;
+#[cfg(feature = "net")]
 mod serve;
 mod solve;
+#[cfg(feature = "tui")]
 mod tui;
 mod usage;
 pub(crate) mod values;
@@ -79,10 +82,13 @@ pub(crate) enum Command {
     /// Search for the highest-scoring boards
     Best(best::BestArgs),
     /// The full-screen game: live clock, the typed word traced on the board, records
+    #[cfg(feature = "tui")]
     Tui(tui::TuiArgs),
     /// Host networked games: rooms of players on one board and clock, shared words cancelled
+    #[cfg(feature = "net")]
     Serve(serve::ServeArgs),
     /// Join a networked game (boggle serve); words from standard input, one per line
+    #[cfg(feature = "net")]
     Join(join::JoinArgs),
     /// Print the board of the day (UTC) and its number, as every server's web page plays it
     Daily(daily::DailyArgs),
@@ -141,8 +147,11 @@ where
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Versus(args)) => versus::run(&args),
         Some(Command::Best(args)) => best::run(&args),
+        #[cfg(feature = "tui")]
         Some(Command::Tui(args)) => tui::run(&args),
+        #[cfg(feature = "net")]
         Some(Command::Serve(args)) => serve::run(&args),
+        #[cfg(feature = "net")]
         Some(Command::Join(args)) => join::run(&args),
         Some(Command::Prove(args)) => prove::run(&args),
         Some(Command::Daily(args)) => daily::run(&args),

@@ -35,7 +35,7 @@ pub(crate) fn run(args: &GameArgs) -> Result<(), CliError> {
     let dictionary = load_game_dictionary(args, &rules, Level::Perfect)?;
     let mut err = io::stderr().lock();
     name_word_list(&mut err, &dictionary);
-    if io::stdin().is_terminal() && err.is_terminal() {
+    if cfg!(feature = "tui") && io::stdin().is_terminal() && err.is_terminal() {
         // A player at a terminal may not know the full-screen game exists.
         let _ = writeln!(err, "{TUI_TIP}");
     }

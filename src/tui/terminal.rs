@@ -41,14 +41,6 @@ pub(crate) struct Key {
     pub(crate) ctrl: bool,
 }
 
-impl Key {
-    /// `code` without Control.
-    #[cfg(test)]
-    pub(crate) fn plain(code: Code) -> Key {
-        Key { code, ctrl: false }
-    }
-}
-
 /// The keys a full screen can be given (others are never passed on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Code {
@@ -528,6 +520,15 @@ fn translate(key: KeyEvent) -> Option<Key> {
         code,
         ctrl: key.modifiers.contains(KeyModifiers::CONTROL),
     })
+}
+
+/// Keys the screens' tests press.
+#[cfg(test)]
+impl Key {
+    /// `code` without Control.
+    pub(crate) fn plain(code: Code) -> Key {
+        Key { code, ctrl: false }
+    }
 }
 
 #[cfg(test)]

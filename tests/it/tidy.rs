@@ -387,8 +387,9 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         ],
     );
     // What the binary plays through in process: no command line, no full
-    // screen, no server; the line client speaks the protocol over tokio.
-    assert_reaches_all("boggle-play", &["boggle-game", "boggle-protocol", "tokio"]);
+    // screen, no server (its line client, behind the `net` feature, speaks
+    // the protocol over tokio).
+    assert_reaches_all("boggle-play", &["boggle-game", "boggle-engine"]);
     assert_reaches_none(
         "boggle-play",
         &banned(&[

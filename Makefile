@@ -14,12 +14,16 @@ build:
 run: build
 	./target/release/boggle
 
-# Every crate of the workspace: formatting, lints, unit and integration
+# Every crate of the workspace: formatting, no unused dependency (cargo
+# machete; .ci/run installs it), lints (the console-only build too:
+# --no-default-features, without the tui and net features), unit and integration
 # tests (the page's TypeScript check among them: tests/it/web_check.rs),
 # doctests, and the docs built with warnings denied.
 test:
 	$(CARGO) fmt --all --check
+	$(CARGO) machete
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy --bin boggle --no-default-features -- -D warnings
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps

@@ -14,6 +14,11 @@
 //! test.
 //!
 //!     cargo run --release --example net_load -- ADDR [CLIENTS] [ROOMS] [SECONDS] [INTERVAL_MS] [WEB_ADDR]
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "an example's job is printing what it measured"
+)]
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;

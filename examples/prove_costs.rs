@@ -5,6 +5,10 @@
 //! pooled into one sample, a line for each set of strata. Run with
 //! `cargo run --release --example prove_costs -- FILE...`; a line a file,
 //! CPU-hours.
+#![allow(
+    clippy::print_stdout,
+    reason = "an example's job is printing what it measured"
+)]
 
 use std::error::Error;
 

@@ -1,6 +1,10 @@
 //! The pre-pass's measures of every group of a proof, one line a group, to
 //! study which predicts a group's cost. Run with
 //! `cargo run --release --example prove_strata -- WORDS ROWS COLS ABOVE BOARDS`.
+#![allow(
+    clippy::print_stderr,
+    reason = "an example's job is printing what it measured"
+)]
 
 use std::io::Write;
 

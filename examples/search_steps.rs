@@ -2,6 +2,11 @@
 //! budget a crafted board hits (`boggle_engine::search::STEP_BUDGET`):
 //! `cargo run --release --example search_steps [WORD_FILE]` (default: the
 //! player list). docs/GUIDE.md's "Reliability" section quotes its figures.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "an example's job is printing what it measured"
+)]
 
 use std::sync::Arc;
 

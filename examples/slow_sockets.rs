@@ -9,6 +9,11 @@
 //! and exits 1 when fewer than MIN_PERCENT of the loads succeeded.
 //!
 //!     cargo run --example slow_sockets -- WEB_ADDR [ADDRESSES] [SOCKETS] [SECONDS] [MIN_PERCENT]
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "an example's job is printing what it measured"
+)]
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;

@@ -1,5 +1,5 @@
-//! How long the engine's path search takes on the boards that made it hang
-//! (issue 44, item 11): a 5x5 board of one letter and words of 24 of that
+//! How long the engine's path search takes on the boards that once made it
+//! hang (the path count grows as a power of the board's size): a 5x5 board of one letter and words of 24 of that
 //! letter and another, under both move rules. Run with
 //! `cargo run --release --example trace_bound`; each line is one search.
 

@@ -1,5 +1,15 @@
-//! The `boggle` binary: all behaviour lives in the library's `cli` module.
+//! The `boggle` binary: the command line, the full-screen game and the
+//! network clients. What it plays through in process (the console modes,
+//! the keyboard, board files, the player's files) is the `boggle-play`
+//! crate; the design's classes are `boggle-game`'s, re-exported by this
+//! package's library for spec 004's graders.
+
+mod cli;
+#[cfg(feature = "net")]
+mod net;
+#[cfg(feature = "tui")]
+mod tui;
 
 fn main() -> std::process::ExitCode {
-    boggle::cli::main()
+    cli::main()
 }

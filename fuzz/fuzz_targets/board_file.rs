@@ -4,7 +4,7 @@
 #![no_main]
 
 use boggle::{GameBoard, QReads};
-use boggle::cli::board_file::{parse_board_file, parse_board_line};
+use boggle_play::board_file::{parse_board_file, parse_board_line};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

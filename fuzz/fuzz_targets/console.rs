@@ -7,7 +7,7 @@
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::{Arc, OnceLock};
 
-use boggle::modes::console;
+use boggle_play::modes::console;
 use boggle::{Dictionary, Error, Game, WordFind, random};
 use libfuzzer_sys::fuzz_target;
 

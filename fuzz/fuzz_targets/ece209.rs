@@ -4,8 +4,8 @@
 #![no_main]
 
 use boggle::Rules;
-use boggle::modes::boggleish::{self, Answers};
-use boggle::player::keyboard::{FakeClock, Scripted, Timed};
+use boggle_play::modes::boggleish::{self, Answers};
+use boggle_play::player::keyboard::{FakeClock, Scripted, Timed};
 use boggle::rules::Preset;
 use libfuzzer_sys::fuzz_target;
 

@@ -43,11 +43,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok(read) = ShardRecords::read(data, shard, &mut checker, Path::new("fuzz.ndjson")) else {
         return;
     };
-    let mut searcher = Searcher::new(&p.trie, p.settings.rules);
+    let mut searcher = Searcher::new(&p.trie, p.settings.rules());
     for record in read.records() {
         assert_eq!(checker.owner(record.class), Some(shard));
         for board in &record.boards {
-            let rules = &p.settings.rules;
+            let rules = p.settings.rules();
             let grid = GameBoard::from_letters(&board.board, rules.rows, rules.cols, rules.q)
                 .expect("a checked board has the proof's size");
             assert_eq!(searcher.score(&grid), board.score, "{}", board.board);

@@ -2,7 +2,7 @@
 //! into records that write back out as text that reads back the same.
 #![no_main]
 
-use boggle::tui::records::Records;
+use boggle_play::records::Records;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -6,8 +6,8 @@
 use std::sync::{Arc, OnceLock};
 
 use boggle::dictionary::Level;
-use boggle::modes::versus::{self, Highlight, Settings};
-use boggle::player::keyboard::Plain;
+use boggle_play::modes::versus::{self, Highlight, Settings};
+use boggle_play::player::keyboard::Plain;
 use boggle::{Dictionary, GameBoard, Preset, QReads, Rules, WordFind};
 use libfuzzer_sys::fuzz_target;
 

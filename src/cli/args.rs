@@ -7,8 +7,10 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, RangedU64ValueParser, TypedValueParser};
 use clap::{Arg, Args, ValueEnum};
 
+#[cfg(feature = "net")]
+use super::CliError;
+use super::UsageError;
 use super::values::{self, DiceArg, PresetArg};
-use super::{CliError, UsageError};
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::Dictionary;
 use boggle_game::error::Error;
@@ -16,24 +18,25 @@ use boggle_game::rules::{Preset, Rules};
 
 // Longest `--time`: a day. Beyond it a clock would overflow (2^64 seconds
 // cannot be added to an instant), and no game or search needs more.
-pub use boggle_game::rules::MAX_SECONDS;
+pub(crate) use boggle_game::rules::MAX_SECONDS;
 
 /// Most `--threads`: 4 per core of a 64-core machine. The same on every
 /// machine, so a `best --seed S --threads T` run repeats anywhere; beyond it
 /// threads only cost memory and time slices (1,024 searching chains on 2 cores
 /// overran `best --time 1` twentyfold), and 2^60 of them cannot be made.
-pub const MAX_THREADS: usize = 256;
+pub(crate) const MAX_THREADS: usize = 256;
 
 /// `--time SECONDS` for the games: 0 to [`MAX_SECONDS`].
-pub fn game_seconds() -> RangedU64ValueParser<u64> {
+pub(crate) fn game_seconds() -> RangedU64ValueParser<u64> {
     RangedU64ValueParser::new().range(0..=MAX_SECONDS)
 }
 
+#[cfg(feature = "net")]
 /// A secret (a password, a token) from its flag, else the first line of its
 /// file (named by `file_flag`), else the environment variable `env`: a
 /// command line is readable by every local user, a file or the environment
 /// need not be.
-pub fn secret(
+pub(crate) fn secret(
     flag: Option<&str>,
     file: Option<&std::path::Path>,
     file_flag: &'static str,
@@ -59,12 +62,12 @@ pub fn secret(
 }
 
 /// `--threads T`: 1 to [`MAX_THREADS`].
-pub fn threads() -> RangedU64ValueParser<usize> {
+pub(crate) fn threads() -> RangedU64ValueParser<usize> {
     RangedU64ValueParser::new().range(1..=MAX_THREADS as u64)
 }
 
 /// `--time SECONDS` for a search: a positive number up to [`MAX_SECONDS`], fractions allowed.
-pub fn search_seconds(text: &str) -> Result<f64, String> {
+pub(crate) fn search_seconds(text: &str) -> Result<f64, String> {
     text.parse::<f64>()
         .ok()
         .filter(|s| *s > 0.0 && *s <= MAX_SECONDS as f64)
@@ -73,7 +76,7 @@ pub fn search_seconds(text: &str) -> Result<f64, String> {
 
 /// The presets every mode that needs a dictionary accepts: all but ece209,
 /// which scores any string and is played only by the console game.
-pub const DICTIONARY_PRESETS: [Preset; 5] = [
+pub(crate) const DICTIONARY_PRESETS: [Preset; 5] = [
     Preset::Project4,
     Preset::Classic,
     Preset::Cs106b,
@@ -84,7 +87,7 @@ pub const DICTIONARY_PRESETS: [Preset; 5] = [
 /// Fits `--rules` to one subcommand: `default` is shown and used when the flag
 /// is absent, and only `offered` presets are listed in its help. The others
 /// still parse, so a mode can say why it refuses them and where to play them.
-pub fn rules_arg(arg: Arg, default: Preset, offered: &[Preset]) -> Arg {
+pub(crate) fn rules_arg(arg: Arg, default: Preset, offered: &[Preset]) -> Arg {
     let values = PresetArg::value_variants().iter().filter_map(|arg| {
         let value = arg.to_possible_value()?;
         Some(value.hide(!offered.contains(&Preset::from(*arg))))
@@ -98,16 +101,16 @@ pub fn rules_arg(arg: Arg, default: Preset, offered: &[Preset]) -> Arg {
 
 /// The word-list flag, the same in every mode that reads words.
 #[derive(Debug, Args, Clone, Default, PartialEq, Eq)]
-pub struct DictArgs {
+pub(crate) struct DictArgs {
     /// Word list, one word per line [default: under project4 words.txt here, else the built-in course list; under other rules the built-in player list]
     #[arg(long = "dict", value_name = "PATH")]
-    pub path: Option<PathBuf>,
+    pub(crate) path: Option<PathBuf>,
 }
 
 impl DictArgs {
     /// Loads `--dict PATH`, or the rules' built-in list (for the course list,
     /// `words.txt` here if there is one).
-    pub fn load(&self, rules: &Rules) -> Result<Dictionary, Error> {
+    pub(crate) fn load(&self, rules: &Rules) -> Result<Dictionary, Error> {
         Ok(match &self.path {
             Some(path) => Dictionary::from_file(path)?,
             None => Dictionary::load_builtin(rules.word_list)?,
@@ -117,25 +120,25 @@ impl DictArgs {
 
 /// The flags that choose and adjust the rules.
 #[derive(Debug, Args, Clone, Default, PartialEq, Eq)]
-pub struct RulesArgs {
+pub(crate) struct RulesArgs {
     /// Rule set
     #[arg(long = "rules", value_name = "NAME", ignore_case = true, value_parser = values::parser::<PresetArg, Preset>())]
-    pub preset: Option<Preset>,
+    pub(crate) preset: Option<Preset>,
     /// Board size: N for N x N, or RxC [default: the rules' own]
     #[arg(long, value_name = "N|RxC", value_parser = parse_size)]
-    pub size: Option<(usize, usize)>,
+    pub(crate) size: Option<(usize, usize)>,
     /// Dice [default: the rules' own for the board size]
     #[arg(long, value_name = "SET", ignore_case = true, value_parser = values::parser::<DiceArg, DiceSet>())]
-    pub dice: Option<DiceSet>,
+    pub(crate) dice: Option<DiceSet>,
     /// Fewest letters a word may have [default: the rules' own]
     #[arg(short = 'w', long = "min-len", value_name = "N")]
-    pub min_len: Option<usize>,
+    pub(crate) min_len: Option<usize>,
 }
 
 impl RulesArgs {
     /// The rules these flags describe, starting from `default` when `--rules` is absent.
     /// An impossible combination is a usage error.
-    pub fn resolve(&self, default: Preset) -> Result<Rules, UsageError> {
+    pub(crate) fn resolve(&self, default: Preset) -> Result<Rules, UsageError> {
         let preset = self.preset.unwrap_or(default);
         let base = Rules::preset(preset);
         let (rows, cols) = self.size.unwrap_or((base.rows, base.cols));
@@ -153,7 +156,7 @@ impl RulesArgs {
     /// Like [`RulesArgs::resolve`], for a mode (`mode` names its subcommand)
     /// that needs a dictionary to know the words: rules that score any string
     /// on the board (ece209) are a usage error pointing to the console game.
-    pub fn resolve_with_dictionary(
+    pub(crate) fn resolve_with_dictionary(
         &self,
         default: Preset,
         mode: &'static str,
@@ -170,7 +173,7 @@ impl RulesArgs {
 }
 
 /// Parses `N` or `RxC` for clap.
-pub fn parse_size(text: &str) -> Result<(usize, usize), String> {
+pub(crate) fn parse_size(text: &str) -> Result<(usize, usize), String> {
     let number = |s: &str| s.trim().parse::<usize>().ok().filter(|&n| n > 0);
     let size = match text.split_once(['x', 'X']) {
         Some((rows, cols)) => number(rows).zip(number(cols)),

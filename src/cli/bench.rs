@@ -10,51 +10,51 @@ use clap::Args;
 use clap::builder::RangedU64ValueParser;
 
 use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
-use crate::cli::board_file::read_board_list;
-use crate::modes::bench::{Totals, Workers};
 use boggle_game::error::Error;
 use boggle_game::game_board::GameBoard;
 use boggle_game::random;
 use boggle_game::rules::Preset;
+use boggle_play::board_file::read_board_list;
+use boggle_play::modes::bench::{Totals, Workers};
 
 /// Flags of `boggle bench`.
 #[derive(Debug, Args)]
 #[command(mut_arg("preset", |arg| rules_arg(arg, Preset::Classic, &DICTIONARY_PRESETS)))]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// The word list.
     #[command(flatten)]
-    pub dict: DictArgs,
+    pub(crate) dict: DictArgs,
     /// The rules (default classic).
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub(crate) rules: RulesArgs,
     /// Boards, one per line as row-major letters (q = the Qu face); - reads standard input
     #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "seed"])]
-    pub boards: Option<PathBuf>,
+    pub(crate) boards: Option<PathBuf>,
     /// Number of random boards to roll from the rules' dice (rolled and solved in chunks, so any number fits in memory)
     #[arg(long, value_name = "N", default_value_t = 10_000)]
-    pub count: u64,
+    pub(crate) count: u64,
     /// Seed for the random boards (fixed, unlike the games', so every run solves the same boards)
     #[arg(short, long, value_name = "S", default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Threads to solve on, 1 to 256 (one by default, unlike best's all cores, so figures compare per core)
     #[arg(long, value_name = "T", default_value_t = 1, value_parser = args::threads())]
-    pub threads: usize,
+    pub(crate) threads: usize,
     /// Passes over the same boards, 1 to 1000; the fastest pass's speed is reported (a one-off stall does not decide the figure)
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = RangedU64ValueParser::<u32>::new().range(1..=MAX_REPEAT))]
-    pub repeat: u32,
+    pub(crate) repeat: u32,
 }
 
 /// Most passes `--repeat` accepts: enough for any measurement, few enough that a typo does not run for days.
-pub const MAX_REPEAT: u64 = 1000;
+pub(crate) const MAX_REPEAT: u64 = 1000;
 
 /// Random boards rolled and solved at a time: large enough that threads share
 /// each chunk evenly, small enough (a few MiB) that `--count` never grows memory.
 const ROLL_CHUNK: usize = 1 << 16;
 
 /// Loads the dictionary, reads or rolls the boards, solves them and prints the totals.
-pub fn run(args: &BenchArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     // Nothing to save: a signal ends the process at once, saying so.
-    crate::player::signals::install(crate::player::signals::OnSignal::Exit);
+    boggle_play::player::signals::install(boggle_play::player::signals::OnSignal::Exit);
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Classic, "bench")?;

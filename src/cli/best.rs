@@ -14,13 +14,13 @@ use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
 use super::hunt::{HuntArgs, Search};
 use super::values::{self, ObjectiveArg};
 use super::{CliError, UsageError};
-use crate::player::signals::{self, OnSignal};
 use boggle_best::{
     self as best, Budget, Objective, Options, Progress, Ranked, Schedule, Space, SpaceOf, letters,
 };
-use boggle_engine::plural;
 use boggle_game::error::Error;
 use boggle_game::rules::{Preset, Rules};
+use boggle_game::text::plural;
+use boggle_play::player::signals::{self, OnSignal};
 
 /// Search time when neither `--time` nor `--iterations` is given.
 const DEFAULT_SECONDS: f64 = 10.0;
@@ -46,67 +46,67 @@ one that does not check out is dropped, with a warning.";
     after_help = BEST_HELP,
     mut_arg("preset", |arg| rules_arg(arg, Preset::Project4, &DICTIONARY_PRESETS))
 )]
-pub struct BestArgs {
+pub(crate) struct BestArgs {
     /// The word list.
     #[command(flatten)]
-    pub dict: DictArgs,
+    pub(crate) dict: DictArgs,
     /// The rules to score by (--dice also limits boards to what those dice can show).
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub(crate) rules: RulesArgs,
     /// Search for this many seconds, fractions allowed, at most 86400 [default: 10]
     #[arg(short, long, value_name = "SECONDS", conflicts_with = "iterations", value_parser = args::search_seconds)]
-    pub time: Option<f64>,
+    pub(crate) time: Option<f64>,
     /// Search until the chains have visited this many boards (repeatable with --seed and --threads)
     #[arg(long, value_name = "N", value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
-    pub iterations: Option<u64>,
+    pub(crate) iterations: Option<u64>,
     /// Independent search chains, one per thread, 1 to 256 [default: all cores, as a search gains from each]
     #[arg(long, value_name = "T", value_parser = args::threads())]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// Seed for a repeatable search [default: random]
     #[arg(short, long, value_name = "S")]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// How many distinct boards to print
     #[arg(long, value_name = "K", default_value_t = 5, value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
-    pub top: usize,
+    pub(crate) top: usize,
     /// Stop as soon as a board scores at least this much (or when the time or iterations run out); the closing line says how long it took
     #[arg(long = "stop-at", visible_alias = "target", value_name = "SCORE", value_parser = RangedU64ValueParser::<u32>::new().range(1..))]
-    pub stop_at: Option<u32>,
+    pub(crate) stop_at: Option<u32>,
     /// What to maximise: points, or the number of words (--stop-at then counts words)
     #[arg(long = "score", value_name = "WHAT", default_value = "points", value_parser = values::parser::<ObjectiveArg, Objective>())]
-    pub objective: Objective,
+    pub(crate) objective: Objective,
     /// Print the boards as JSON
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
     /// The hunt's flags.
     #[command(flatten)]
-    pub hunt: HuntArgs,
+    pub(crate) hunt: HuntArgs,
     /// Annealing: starting temperature in points (tuning)
     #[arg(long, value_name = "T", hide = true)]
-    pub start_temp: Option<f64>,
+    pub(crate) start_temp: Option<f64>,
     /// Annealing: final temperature in points (tuning)
     #[arg(long, value_name = "T", hide = true)]
-    pub end_temp: Option<f64>,
+    pub(crate) end_temp: Option<f64>,
     /// Annealing: moves per run (tuning)
     #[arg(long, value_name = "N", hide = true)]
-    pub steps: Option<u64>,
+    pub(crate) steps: Option<u64>,
     /// Annealing: share of moves that swap two cells (tuning)
     #[arg(long, value_name = "P", hide = true)]
-    pub swap_share: Option<f64>,
+    pub(crate) swap_share: Option<f64>,
     /// Escapes tried from each local maximum (tuning)
     #[arg(long, value_name = "N", hide = true)]
-    pub escapes: Option<u32>,
+    pub(crate) escapes: Option<u32>,
     /// Random moves in a kick of the best local maximum (tuning)
     #[arg(long, value_name = "N", hide = true)]
-    pub kick: Option<u32>,
+    pub(crate) kick: Option<u32>,
     /// Kicks without a better local maximum before a fresh start; 0 never kicks (tuning)
     #[arg(long, value_name = "N", hide = true)]
-    pub patience: Option<u32>,
+    pub(crate) patience: Option<u32>,
     /// Local maxima each chain keeps to kick from; 1 kicks only its best (tuning)
     #[arg(long, value_name = "N", hide = true, value_parser = RangedU64ValueParser::<u32>::new().range(1..=64))]
-    pub elites: Option<u32>,
+    pub(crate) elites: Option<u32>,
     /// Start afresh at once on climbing back to a best whose kicks already ran out (tuning)
     #[arg(long, hide = true)]
-    pub restart_spent: bool,
+    pub(crate) restart_spent: bool,
 }
 
 /// How long a hunt has to finish after a signal before the process ends
@@ -114,7 +114,7 @@ pub struct BestArgs {
 const HUNT_GRACE: Duration = Duration::from_secs(10);
 
 /// Runs the search and prints the best boards.
-pub fn run(args: &BestArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &BestArgs) -> Result<(), CliError> {
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Project4, "best")?;

@@ -13,10 +13,10 @@ use boggle_game::error::Error;
 
 /// Flags of `boggle daily`.
 #[derive(Debug, Args)]
-pub struct DailyArgs {
+pub(crate) struct DailyArgs {
     /// The day, YYYY-MM-DD (from 2026-01-01, board #1) [default: today, UTC]
     #[arg(long, value_name = "YYYY-MM-DD", value_parser = parse_day)]
-    pub date: Option<Daily>,
+    pub(crate) date: Option<Daily>,
 }
 
 /// Parses `--date` into that day's board, for clap (so a bad date is a usage error).
@@ -26,7 +26,7 @@ fn parse_day(text: &str) -> Result<Daily, String> {
 }
 
 /// Prints the day's number, date, rules and board.
-pub fn run(args: &DailyArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &DailyArgs) -> Result<(), CliError> {
     let day = match &args.date {
         Some(day) => day.clone(),
         // Only a clock set before 2026 has no board today.

@@ -14,10 +14,10 @@ use boggle_game::meaning::{Meanings, meaning_lines};
 
 /// Flags of `boggle define`.
 #[derive(Debug, Args)]
-pub struct DefineArgs {
+pub(crate) struct DefineArgs {
     /// The words to look up (letters only, any case; BOXES finds BOX)
     #[arg(value_name = "WORD", required = true, value_parser = parse_word)]
-    pub words: Vec<String>,
+    pub(crate) words: Vec<String>,
 }
 
 /// The longest word looked up: the longest word a board can spell under the
@@ -35,7 +35,7 @@ fn parse_word(text: &str) -> Result<String, String> {
 }
 
 /// Prints the meaning of each word in turn.
-pub fn run(args: &DefineArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &DefineArgs) -> Result<(), CliError> {
     let meanings = Meanings::embedded().map_err(CliError::Meanings)?;
     let mut out = io::stdout().lock();
     write_meanings(&mut out, meanings, &args.words).map_err(|e| Error::Output(e).into())

@@ -11,21 +11,21 @@
 //! `source()`: [`super::chain`] prints the causes after it on one line.
 
 use std::io;
-use std::path::PathBuf;
 
 use super::UsageError;
-use super::board_file::BoardFileError;
-use crate::modes::bench::Totals;
-use crate::net::client::JoinError;
-use crate::tui::terminal::TerminalError;
 use boggle_game::dictionary::DictionaryError;
+use boggle_play::board_file::BoardFileError;
+use boggle_play::modes::bench::Totals;
+#[cfg(feature = "net")]
+use boggle_play::net::client::JoinError;
+use boggle_play::player::TerminalError;
 use boggle_prove::ProveError;
 
 use boggle_best::hunt::HuntError;
 
 /// What a run of the command line failed with.
 #[derive(Debug, thiserror::Error)]
-pub enum CliError {
+pub(crate) enum CliError {
     /// The command line asks for something impossible (exit status 2).
     #[error(transparent)]
     Usage(#[from] UsageError),
@@ -80,23 +80,27 @@ pub enum CliError {
         "the tui needs a terminal on standard input and output; \
          pipe words into 'boggle' for the console game"
     )]
+    #[cfg(feature = "tui")]
     NoTerminal,
     /// The full screen's terminal: a signal, a hang-up, or drawing failed.
     #[error(transparent)]
     Terminal(#[from] TerminalError),
+    #[cfg(feature = "net")]
     /// A secret's file (`--password-file`, `--token-file`) cannot be read.
     #[error("cannot read {flag} {}", path.display())]
     SecretFile {
         /// The flag that named the file.
         flag: &'static str,
         /// The file.
-        path: PathBuf,
+        path: std::path::PathBuf,
         /// What the operating system said.
         source: io::Error,
     },
+    #[cfg(feature = "tui")]
     /// The network's runtime (tokio's threads and event loop) could not be started.
     #[error("cannot start the network runtime")]
     Runtime(#[source] io::Error),
+    #[cfg(feature = "net")]
     /// `boggle serve` cannot listen on the address it was given.
     #[error("cannot listen on {addr}")]
     Listen {
@@ -105,6 +109,7 @@ pub enum CliError {
         /// What the operating system said.
         source: io::Error,
     },
+    #[cfg(feature = "net")]
     /// `boggle serve --web` cannot listen on the web page's address.
     #[error("cannot serve the web page on {addr}")]
     ListenWeb {
@@ -115,10 +120,13 @@ pub enum CliError {
     },
     /// `boggle serve --web` cannot open or use its results file (`--data`).
     #[error("cannot keep the day's results")]
+    #[cfg(feature = "net")]
     Results(#[source] boggle_net::leaderboard::StoreError),
+    #[cfg(feature = "net")]
     /// `boggle serve --web` has no `--data` and no data directory to default to.
     #[error("no data directory for the day's results: set --data DIR (or XDG_DATA_HOME or HOME)")]
     NoDataDir,
+    #[cfg(feature = "net")]
     /// The server stopped on an error after it started listening.
     #[error("the server failed")]
     Server(#[source] io::Error),
@@ -132,6 +140,7 @@ pub enum CliError {
     #[error("cannot read the built-in meanings")]
     Meanings(#[source] &'static boggle_game::meaning::MeaningsError),
     /// `boggle join`: the server refused or closed, or its connection failed.
+    #[cfg(feature = "net")]
     #[error("{addr}")]
     Join {
         /// The server's address, as given.
@@ -143,7 +152,7 @@ pub enum CliError {
 
 impl CliError {
     /// The process exit status for this error.
-    pub fn exit_code(&self) -> u8 {
+    pub(crate) fn exit_code(&self) -> u8 {
         match self {
             CliError::Usage(_) => 2,
             CliError::Game(e) => e.exit_code(),
@@ -153,7 +162,7 @@ impl CliError {
 
     /// Whether no one is left to read a message: a write to a closed pipe
     /// (`boggle ... | head`) or a terminal that went away. Not a failure.
-    pub fn is_broken_pipe(&self) -> bool {
+    pub(crate) fn is_broken_pipe(&self) -> bool {
         match self {
             CliError::Game(e) => e.is_broken_pipe(),
             CliError::Terminal(TerminalError::HungUp) => true,

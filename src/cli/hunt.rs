@@ -15,35 +15,35 @@ use clap::Args;
 use clap::builder::RangedU64ValueParser;
 
 use super::{CliError, UsageError};
-use crate::player::signals;
 use boggle_best::hunt::{self, Checker, DEFAULT_ROUND, Dropped, Hunt, HuntError};
 use boggle_best::{self as best, Options, Progress, Space};
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::Dictionary;
 use boggle_game::error::Error;
 use boggle_game::rules::Rules;
+use boggle_play::player::signals;
 
 /// The flags of `boggle best` that run or merge a hunt.
 #[derive(Debug, Args, Clone, Default)]
-pub struct HuntArgs {
+pub(crate) struct HuntArgs {
     /// Search until stopped, keeping every board above --above in DIR as it is found; resumes from DIR
     #[arg(long, value_name = "DIR", conflicts_with_all = ["time", "iterations", "stop_at", "json", "merge"])]
-    pub hunt: Option<PathBuf>,
+    pub(crate) hunt: Option<PathBuf>,
     /// With --hunt: keep the boards scoring more than this (required)
     #[arg(long, value_name = "SCORE", requires = "hunt")]
-    pub above: Option<u32>,
+    pub(crate) above: Option<u32>,
     /// With --hunt: this task's index, its own seed stream [default: $SLURM_ARRAY_TASK_ID, else $JOB_COMPLETION_INDEX, else 0]
     #[arg(long, value_name = "I", requires = "hunt")]
-    pub task: Option<u32>,
+    pub(crate) task: Option<u32>,
     /// Print the best --top boards of the hunts in these directories (every task's results)
     #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = ["time", "iterations", "stop_at", "json"])]
-    pub merge: Option<Vec<PathBuf>>,
+    pub(crate) merge: Option<Vec<PathBuf>>,
     /// With --hunt: boards each chain scores per round (tuning, tests)
     #[arg(long, value_name = "N", hide = true, requires = "hunt", value_parser = RangedU64ValueParser::<u64>::new().range(1..))]
-    pub round: Option<u64>,
+    pub(crate) round: Option<u64>,
     /// With --hunt: stop once the hunt has finished this many rounds in all (tests)
     #[arg(long, value_name = "N", hide = true, requires = "hunt")]
-    pub rounds: Option<u64>,
+    pub(crate) rounds: Option<u64>,
 }
 
 /// What a hunt searches: the rules, boards and word list `best` resolved, and

@@ -1,6 +1,6 @@
 //! `boggle join`: the networked game's client command: on a terminal the
 //! full-screen client ([`crate::net::screen`]); otherwise the line mode of
-//! [`crate::net::client`]: words from standard input, verdicts and results
+//! [`boggle_play::net::client`]: words from standard input, verdicts and results
 //! on standard output. Both rejoin after a dropped connection for
 //! [`REJOIN_FOR`].
 
@@ -11,54 +11,54 @@ use clap::Args;
 
 use super::serve::DEFAULT_PORT;
 use super::tui::{ColorChoice, use_colour};
-use crate::net::client::{JoinError, JoinOptions, REJOIN_FOR, WELCOME_WITHIN, run_lines};
 use crate::net::screen::Left;
-use crate::net::seat::{SeatError, SeatFile};
 use crate::tui::terminal::TerminalError;
 use crate::tui::ui::Look;
 use boggle_game::error::Error;
+use boggle_play::net::client::{JoinError, JoinOptions, REJOIN_FOR, WELCOME_WITHIN, run_lines};
+use boggle_play::seat::{SeatError, SeatFile};
 use boggle_protocol::ErrorCode;
 use boggle_protocol::names::{check_name, check_room};
 
 /// The flags of `boggle join`.
 #[derive(Debug, Args, Clone)]
-pub struct JoinArgs {
+pub(crate) struct JoinArgs {
     /// The server, HOST or HOST:PORT (the port `boggle serve` listens on by default when not given)
     #[arg(value_name = "HOST[:PORT]")]
-    pub addr: String,
+    pub(crate) addr: String,
     /// Your name in the room (at most 20 printable characters)
     #[arg(long, value_name = "NAME")]
-    pub name: String,
+    pub(crate) name: String,
     /// The room to join
     #[arg(long, value_name = "NAME", default_value = "main")]
-    pub room: String,
+    pub(crate) room: String,
     /// The server's password (or --password-file, or BOGGLE_PASSWORD: any
     /// local user can read a command line)
     #[arg(long, value_name = "TEXT")]
-    pub password: Option<String>,
+    pub(crate) password: Option<String>,
     /// Read the password from the first line of this file
     #[arg(
         long = "password-file",
         value_name = "PATH",
         conflicts_with = "password"
     )]
-    pub password_file: Option<std::path::PathBuf>,
+    pub(crate) password_file: Option<std::path::PathBuf>,
     /// The token printed when you last joined, to take your seat (and words)
     /// back from another machine (or --token-file, or BOGGLE_TOKEN); on this
     /// one the token is kept for the next run
     /// (under $XDG_STATE_HOME/boggle/seats, readable by you only)
     #[arg(long, value_name = "TOKEN")]
-    pub token: Option<String>,
+    pub(crate) token: Option<String>,
     /// Read the token from the first line of this file
     #[arg(long = "token-file", value_name = "PATH", conflicts_with = "token")]
-    pub token_file: Option<std::path::PathBuf>,
+    pub(crate) token_file: Option<std::path::PathBuf>,
     /// Colour on the full screen: auto (honours NO_COLOR), always, never
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto)]
-    pub color: ColorChoice,
+    pub(crate) color: ColorChoice,
 }
 
 /// Joins a server and plays until the room's last round or the end of input.
-pub fn run(args: &JoinArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &JoinArgs) -> Result<(), CliError> {
     // Checked here too, so a bad name is a usage error before any connection.
     if let Err(why) = check_name(&args.name) {
         return Err(super::UsageError::Label {
@@ -229,7 +229,7 @@ fn at_server(e: JoinError, addr: &str) -> CliError {
 mod tests {
     use super::*;
 
-    /// Issue 46, item 7: a server named without its port is at the default port.
+    /// A server named without its port is at the default port.
     #[test]
     fn a_server_without_a_port_is_at_the_default_port() {
         let port = DEFAULT_PORT;

@@ -2,29 +2,31 @@
 //! outcome into one message on stderr and an exit status. Every mode lives in
 //! its own module here; `main.rs` only calls [`main`].
 
-pub mod args;
+pub(crate) mod args;
 mod bench;
 mod best;
-pub mod board_file;
 mod daily;
 pub(crate) mod define;
 mod error;
 #[cfg(test)]
 mod error_tests;
 mod hunt;
+#[cfg(feature = "net")]
 mod join;
 mod play;
 mod progress;
 mod prove;
+#[cfg(feature = "net")]
 mod serve;
 mod solve;
+#[cfg(feature = "tui")]
 mod tui;
 mod usage;
-pub mod values;
+pub(crate) mod values;
 mod versus;
 
-pub use error::CliError;
-pub use usage::UsageError;
+pub(crate) use error::CliError;
+pub(crate) use usage::UsageError;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -59,18 +61,18 @@ combination of settings).";
         "Seconds to find words, 0 (untimed) to 86400 [default: untimed; under ece209, asked at the start]"
     ))
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     /// A mode other than the default console game.
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub(crate) command: Option<Command>,
     /// Settings for the default console game.
     #[command(flatten)]
-    pub game: GameArgs,
+    pub(crate) game: GameArgs,
 }
 
 /// The modes besides the default game.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Print every word of board files (spec 002's test client) and the score
     Solve(solve::SolveArgs),
     /// Solve many boards with one dictionary and report boards per second
@@ -80,10 +82,13 @@ pub enum Command {
     /// Search for the highest-scoring boards
     Best(best::BestArgs),
     /// The full-screen game: live clock, the typed word traced on the board, records
+    #[cfg(feature = "tui")]
     Tui(tui::TuiArgs),
     /// Host networked games: rooms of players on one board and clock, shared words cancelled
+    #[cfg(feature = "net")]
     Serve(serve::ServeArgs),
     /// Join a networked game (boggle serve); words from standard input, one per line
+    #[cfg(feature = "net")]
     Join(join::JoinArgs),
     /// Print the board of the day (UTC) and its number, as every server's web page plays it
     Daily(daily::DailyArgs),
@@ -96,37 +101,37 @@ pub enum Command {
 /// Settings shared by the playable modes. Each mode states its own `--rules`
 /// and `--time` defaults in its help (see [`args::rules_arg`]).
 #[derive(Debug, Args, Clone, Default)]
-pub struct GameArgs {
+pub(crate) struct GameArgs {
     /// The word list.
     #[command(flatten)]
-    pub dict: args::DictArgs,
+    pub(crate) dict: args::DictArgs,
     /// Seed for a repeatable random board [default: random]
     #[arg(short, long, value_name = "N")]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Seconds to find words, 0 (untimed) to 86400
     #[arg(short, long, value_name = "SECONDS", value_parser = args::game_seconds())]
-    pub time: Option<u64>,
+    pub(crate) time: Option<u64>,
     /// Words that count: common (a casual game: everyday and desk-dictionary words; needs a list with commonness levels, as every preset's but project4's) or all
     #[arg(long, value_name = "WHICH", value_parser = values::parser::<WordsArg, WordsCounted>(), default_value = "all")]
-    pub words: WordsCounted,
+    pub(crate) words: WordsCounted,
     /// The board to play, row-major: spaces allowed, Qu or Th for two-letter faces, . for a blank
     #[arg(short, long, value_name = "LETTERS")]
-    pub board: Option<String>,
+    pub(crate) board: Option<String>,
     /// Reroll a random board until it is worth at least N points
     #[arg(long, value_name = "N")]
-    pub min_points: Option<u32>,
+    pub(crate) min_points: Option<u32>,
     /// The rules to play by.
     #[command(flatten)]
-    pub rules: args::RulesArgs,
+    pub(crate) rules: args::RulesArgs,
 }
 
 /// Runs the program with the process's arguments and returns its exit status.
-pub fn main() -> ExitCode {
+pub(crate) fn main() -> ExitCode {
     run(std::env::args_os())
 }
 
 /// Runs the program with `args` (the first is the program name).
-pub fn run<I, T>(args: I) -> ExitCode
+pub(crate) fn run<I, T>(args: I) -> ExitCode
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -142,8 +147,11 @@ where
         Some(Command::Bench(args)) => bench::run(&args),
         Some(Command::Versus(args)) => versus::run(&args),
         Some(Command::Best(args)) => best::run(&args),
+        #[cfg(feature = "tui")]
         Some(Command::Tui(args)) => tui::run(&args),
+        #[cfg(feature = "net")]
         Some(Command::Serve(args)) => serve::run(&args),
+        #[cfg(feature = "net")]
         Some(Command::Join(args)) => join::run(&args),
         Some(Command::Prove(args)) => prove::run(&args),
         Some(Command::Daily(args)) => daily::run(&args),
@@ -244,7 +252,7 @@ pub(crate) fn report(message: &str) {
 }
 
 /// How many random boards `--min-points` rolls before it gives up.
-pub const MAX_ROLLS: u32 = 10_000;
+pub(crate) const MAX_ROLLS: u32 = 10_000;
 
 /// The `--board` a playable mode was given, read under `rules` (a board that
 /// does not fit them is a usage error).

@@ -9,23 +9,23 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{GameArgs, UsageError, given_board, load_game_dictionary, roll_board};
-use crate::modes::boggleish::{self, Answers};
-use crate::modes::console::{self, Options};
-use crate::player::keyboard::{Keyboard, Plain, SystemClock, ThreadedLines, Timed};
-use crate::player::signals::{self, OnSignal};
 use boggle_game::dictionary::{Level, WordsCounted};
 use boggle_game::error::Error;
 use boggle_game::game::Game;
 use boggle_game::random;
 use boggle_game::rules::{Preset, Rules};
 use boggle_game::word_find::WordFind;
+use boggle_play::modes::boggleish::{self, Answers};
+use boggle_play::modes::console::{self, Options};
+use boggle_play::player::keyboard::{Keyboard, Plain, SystemClock, ThreadedLines, Timed};
+use boggle_play::player::signals::{self, OnSignal};
 
 /// Said once on stderr when the console game starts at a terminal.
-pub const TUI_TIP: &str =
+pub(crate) const TUI_TIP: &str =
     "tip: 'boggle tui' is the full-screen game (a live clock, the word traced as you type)";
 
 /// Plays one console game.
-pub fn run(args: &GameArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &GameArgs) -> Result<(), CliError> {
     let rules = args.rules.resolve(Preset::Project4)?;
     if !rules.dictionary_required {
         return run_boggleish(args, &rules);
@@ -35,7 +35,7 @@ pub fn run(args: &GameArgs) -> Result<(), CliError> {
     let dictionary = load_game_dictionary(args, &rules, Level::Perfect)?;
     let mut err = io::stderr().lock();
     name_word_list(&mut err, &dictionary);
-    if io::stdin().is_terminal() && err.is_terminal() {
+    if cfg!(feature = "tui") && io::stdin().is_terminal() && err.is_terminal() {
         // A player at a terminal may not know the full-screen game exists.
         let _ = writeln!(err, "{TUI_TIP}");
     }

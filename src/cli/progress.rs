@@ -6,7 +6,7 @@ use std::io::{self, IsTerminal, Write};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::player::signals;
+use boggle_play::player::signals;
 
 /// How often the progress line is redrawn on a terminal.
 const TERMINAL_TICK: Duration = Duration::from_millis(250);

@@ -30,104 +30,104 @@ use boggle_protocol::{Duplicates, MAX_PLAYERS};
 
 /// The port `boggle serve` listens on and `boggle join HOST` connects to
 /// when none is given.
-pub const DEFAULT_PORT: u16 = 4040;
+pub(crate) const DEFAULT_PORT: u16 = 4040;
 
 /// Where `--web` without a value serves the page: loopback, as `--listen`.
-pub const DEFAULT_WEB: &str = "127.0.0.1:8040";
+pub(crate) const DEFAULT_WEB: &str = "127.0.0.1:8040";
 
 /// The flags of `boggle serve`.
 #[derive(Debug, Args, Clone)]
 #[command(mut_arg("preset", |arg| super::args::rules_arg(arg, Preset::Classic, &super::args::DICTIONARY_PRESETS)))]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// Address to listen on (0.0.0.0:PORT for every interface)
     #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:4040")]
-    pub listen: String,
+    pub(crate) listen: String,
     /// Also serve the game to browsers: the page at http://ADDR:PORT/ and
     /// its WebSocket at /ws, into the same rooms (127.0.0.1:8040 without a value)
     #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, default_missing_value = DEFAULT_WEB)]
-    pub web: Option<String>,
+    pub(crate) web: Option<String>,
     /// A host name the page may be asked for besides its address (a
     /// reverse proxy's public name; requests naming any other are refused)
     #[arg(long = "web-host", value_name = "NAME")]
-    pub web_host: Vec<String>,
+    pub(crate) web_host: Vec<String>,
     /// Take each browser's address from X-Forwarded-For / Forwarded, as a
     /// reverse proxy in front sets it (only with such a proxy)
     #[arg(long = "trust-proxy")]
-    pub trust_proxy: bool,
+    pub(crate) trust_proxy: bool,
     /// With --web, keep the day's results (today's board's leaderboard) in
     /// DIR/daily.sqlite (default: $XDG_DATA_HOME/boggle or ~/.local/share/boggle)
     #[arg(long, value_name = "DIR")]
-    pub data: Option<std::path::PathBuf>,
+    pub(crate) data: Option<std::path::PathBuf>,
     /// The word list.
     #[command(flatten)]
-    pub dict: super::args::DictArgs,
+    pub(crate) dict: super::args::DictArgs,
     /// Play every round on this board (row-major letters; Q is Qu where the rules say so)
     #[arg(long, value_name = "LETTERS")]
-    pub board: Option<String>,
+    pub(crate) board: Option<String>,
     /// Seed for repeatable boards (every room rolls the same sequence)
     #[arg(long, value_name = "N")]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Seconds a round lasts, 1 to 86400
     #[arg(long, value_name = "SECONDS", default_value_t = 180, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=super::args::MAX_SECONDS))]
-    pub time: u64,
+    pub(crate) time: u64,
     /// Rounds each room plays (default: no limit)
     #[arg(long, value_name = "N")]
-    pub rounds: Option<u32>,
+    pub(crate) rounds: Option<u32>,
     /// Players a room needs before a round starts
     #[arg(long = "min-players", value_name = "N", default_value_t = 2)]
-    pub min_players: usize,
+    pub(crate) min_players: usize,
     /// Words found by two or more players: cancel (the board game's rule) or count
     #[arg(long, value_name = "RULE", value_parser = values::parser::<DuplicatesArg, Duplicates>(), default_value = "cancel")]
-    pub duplicates: Duplicates,
+    pub(crate) duplicates: Duplicates,
     /// Password every player must give (any local user can read a command
     /// line: --password-file or BOGGLE_PASSWORD keep it out of one)
     #[arg(long, value_name = "TEXT")]
-    pub password: Option<String>,
+    pub(crate) password: Option<String>,
     /// Read the password from the first line of this file
     #[arg(
         long = "password-file",
         value_name = "PATH",
         conflicts_with = "password"
     )]
-    pub password_file: Option<std::path::PathBuf>,
+    pub(crate) password_file: Option<std::path::PathBuf>,
     /// Most connections at once
     #[arg(long = "max-connections", value_name = "N", default_value_t = 1000)]
-    pub max_connections: usize,
+    pub(crate) max_connections: usize,
     /// Most rooms at once
     #[arg(long = "max-rooms", value_name = "N", default_value_t = 200)]
-    pub max_rooms: usize,
+    pub(crate) max_rooms: usize,
     /// Most connections open at once from one address
     #[arg(
         long = "max-address-connections",
         value_name = "N",
         default_value_t = 50
     )]
-    pub max_address_connections: usize,
+    pub(crate) max_address_connections: usize,
     /// Most open rooms made from one address
     #[arg(long = "max-address-rooms", value_name = "N", default_value_t = 10)]
-    pub max_address_rooms: usize,
+    pub(crate) max_address_rooms: usize,
     /// Most players in one room, 1 to 1000
     #[arg(long = "max-players", value_name = "N", default_value_t = 50, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_PLAYERS as u64))]
-    pub max_players: usize,
+    pub(crate) max_players: usize,
     /// Seconds a joined player may send nothing (the client pings every
     /// few seconds) before the server drops them, 1 to 86400
     #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=super::args::MAX_SECONDS))]
-    pub idle: u64,
+    pub(crate) idle: u64,
     /// On SIGTERM, seconds the rounds under way may go on before they end
     /// early (their results are given and stored either way), 0 to 3600;
     /// a second SIGTERM ends them at once
     #[arg(long = "stop-grace", value_name = "SECONDS", default_value_t = 60, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(0..=3600))]
-    pub stop_grace: u64,
+    pub(crate) stop_grace: u64,
     /// New connections a second from one address (bursts of 4 times as many)
     #[arg(long = "address-rate", value_name = "N", default_value_t = 10, value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(1..=100_000))]
-    pub address_rate: u32,
+    pub(crate) address_rate: u32,
     /// The rules to play by.
     #[command(flatten)]
-    pub rules: super::args::RulesArgs,
+    pub(crate) rules: super::args::RulesArgs,
 }
 
 /// The server's settings from the flags, with the dictionary loaded and the board checked.
-pub fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
+pub(crate) fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Classic, "serve")?;
@@ -217,7 +217,8 @@ fn store(args: &ServeArgs) -> Result<Option<Store>, CliError> {
     let dir = match &args.data {
         Some(dir) => dir.clone(),
         // The program's data folder, records.tsv's: $XDG_DATA_HOME/boggle or ~/.local/share/boggle.
-        None => crate::xdg::program_dir_here(crate::xdg::Base::Data).ok_or(CliError::NoDataDir)?,
+        None => boggle_play::xdg::program_dir_here(boggle_play::xdg::Base::Data)
+            .ok_or(CliError::NoDataDir)?,
     };
     let today = boggle_game::daily::Daily::today().map_or(0, |day| day.number);
     let store = Store::open_dir(&dir, today, StoreLimits::default()).map_err(CliError::Results)?;
@@ -237,7 +238,7 @@ fn log_to_stderr() {
 }
 
 /// Runs the server until SIGINT, SIGTERM or SIGHUP, or the web listener fails.
-pub fn run(args: &ServeArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
     // First: opening the results file may already have something to say,
     // and count it.
     log_to_stderr();

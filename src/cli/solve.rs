@@ -9,34 +9,34 @@ use clap::Args;
 
 use super::args::{DictArgs, RulesArgs, rules_arg};
 use super::{CliError, UsageError};
-use crate::cli::board_file::read_board_file;
 use boggle_game::error::Error;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Preset;
 use boggle_game::word_find::WordFind;
+use boggle_play::board_file::read_board_file;
 
 /// Flags of `boggle solve`.
 #[derive(Debug, Args)]
 #[command(mut_arg("preset", |arg| rules_arg(arg, Preset::Algs4, &super::args::DICTIONARY_PRESETS)))]
-pub struct SolveArgs {
+pub(crate) struct SolveArgs {
     /// The word list.
     #[command(flatten)]
-    pub dict: DictArgs,
+    pub(crate) dict: DictArgs,
     /// The rules (default algs4: 8 neighbours, 3+ letters, Qu).
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub(crate) rules: RulesArgs,
     /// A board as row-major letters instead of a file (Q or Qu for the Qu face)
     #[arg(long, value_name = "LETTERS")]
-    pub board: Option<String>,
+    pub(crate) board: Option<String>,
     /// Board files: `ROWS COLS` then the cells; `-` reads standard input
     #[arg(value_name = "BOARD_FILE")]
-    pub files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
 }
 
 /// Solves each board and prints its words and score.
-pub fn run(args: &SolveArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &SolveArgs) -> Result<(), CliError> {
     // Nothing to save: a signal ends the process at once, saying so.
-    crate::player::signals::install(crate::player::signals::OnSignal::Exit);
+    boggle_play::player::signals::install(boggle_play::player::signals::OnSignal::Exit);
     let rules = args.rules.resolve_with_dictionary(Preset::Algs4, "solve")?;
     if args.board.is_none() && args.files.is_empty() {
         return Err(UsageError::NoBoard.into());

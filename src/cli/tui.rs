@@ -15,17 +15,17 @@ use clap::{Args, ValueEnum};
 use super::args::{DICTIONARY_PRESETS, rules_arg};
 use super::{GameArgs, given_board, load_game_dictionary, report, roll_board};
 use crate::tui::app::{App, BoardSource};
-use crate::tui::records::{self, RecordKey, Records};
 use crate::tui::terminal;
 use crate::tui::ui::{self, Look};
-use boggle_engine::plural;
 use boggle_game::Dictionary;
 use boggle_game::daily::Daily;
 use boggle_game::dictionary::{Level, WordList};
 use boggle_game::game_board::GameBoard;
 use boggle_game::random;
 use boggle_game::rules::{Preset, Rules};
+use boggle_game::text::plural;
 use boggle_game::word_find::WordFind;
+use boggle_play::records::{self, RecordKey, Records};
 
 /// A turn's length when `--time` is not given: the sand timer of standard and
 /// Big Boggle; Super Big Boggle's 6x6 and larger boards get its four minutes.
@@ -35,11 +35,11 @@ fn default_time(rules: &Rules) -> Duration {
 
 /// The rules `boggle tui` plays without `--rules`: a player who has played
 /// Boggle expects the classic ones; `--rules project4` is one flag away.
-pub const DEFAULT_PRESET: Preset = Preset::Classic;
+pub(crate) const DEFAULT_PRESET: Preset = Preset::Classic;
 
 /// When to use colour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     /// Colour unless NO_COLOR is set to anything non-empty.
     #[default]
     Auto,
@@ -57,26 +57,26 @@ pub enum ColorChoice {
         "Seconds for the game, 0 (untimed) to 86400 [default: 180, the sand timer; 240 from 6x6]"
     ))
 )]
-pub struct TuiArgs {
+pub(crate) struct TuiArgs {
     /// Dictionary, seed, time and rules, as for the console game.
     #[command(flatten)]
-    pub game: GameArgs,
+    pub(crate) game: GameArgs,
     /// The computer's vocabulary under cs106b and tddd86: easy, medium, hard or perfect
     #[arg(long, value_name = "LEVEL", value_parser = values::parser::<LevelArg, Level>(), default_value = "perfect")]
-    pub level: Level,
+    pub(crate) level: Level,
     /// Do not read or write the records file
     #[arg(long)]
-    pub no_record: bool,
+    pub(crate) no_record: bool,
     /// Colour: auto (honours NO_COLOR), always, never
     #[arg(long, value_name = "WHEN", default_value = "auto")]
-    pub color: ColorChoice,
+    pub(crate) color: ColorChoice,
     /// Play today's board (UTC; see boggle daily): classic rules, 4x4, 3 minutes
     #[arg(long, conflicts_with_all = ["board", "seed", "preset", "size", "dice", "min_len", "min_points", "time"])]
-    pub daily: bool,
+    pub(crate) daily: bool,
 }
 
 /// Plays full-screen games, a new board each time the player asks.
-pub fn run(args: &TuiArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &TuiArgs) -> Result<(), CliError> {
     let daily = args
         .daily
         .then(Daily::today)
@@ -206,7 +206,7 @@ fn daily_key(key: RecordKey) -> RecordKey {
 
 /// Counts the finished game; the end screen's note and any warning for the player.
 fn record(key: RecordKey, score: u32) -> (String, Option<String>) {
-    let Some(path) = crate::tui::records::default_path() else {
+    let Some(path) = boggle_play::records::default_path() else {
         return ("Not recorded: no HOME or XDG_DATA_HOME".to_string(), None);
     };
     match Records::update(&path, |records| records.add_game(key, score)) {
@@ -258,7 +258,7 @@ mod tests {
         assert!(Cli::try_parse_from(["boggle", "tui", "--color", "pink"]).is_err());
     }
 
-    /// Issue 46, item 8: without `--rules` the tui plays the classic rules,
+    /// Without `--rules` the tui plays the classic rules,
     /// and says so in its help.
     #[test]
     fn the_tui_plays_classic_rules_unless_told() {

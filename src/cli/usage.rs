@@ -3,15 +3,15 @@
 //! status 2. Flags clap can check alone (ranges, names) never get here: clap
 //! refuses them with its own message, also status 2.
 
-use crate::modes::boggleish::MAX_SEED;
 use boggle_best::SpaceError;
 use boggle_game::game_board::BoardError;
 use boggle_game::rules::{Preset, RulesError};
+use boggle_play::modes::boggleish::MAX_SEED;
 use boggle_prove::ProveError;
 
 /// A command line that cannot be run as given.
 #[derive(Debug, thiserror::Error)]
-pub enum UsageError {
+pub(crate) enum UsageError {
     /// `--rules`, `--size`, `--dice` and `--min-len` describe rules that cannot be played.
     #[error("impossible rules")]
     Rules(#[from] RulesError),
@@ -79,6 +79,7 @@ pub enum UsageError {
         /// The least value, with its unit.
         least: &'static str,
     },
+    #[cfg(feature = "net")]
     /// A flag that must not exceed another does.
     #[error("{min} is more than {max}")]
     MinAboveMax {

@@ -16,7 +16,7 @@ use clap::builder::{EnumValueParser, TypedValueParser};
 
 /// A value parser for `--flag NAME` that reads `A`'s names (with their help)
 /// and yields the core type `T`.
-pub fn parser<A, T>() -> impl TypedValueParser<Value = T>
+pub(crate) fn parser<A, T>() -> impl TypedValueParser<Value = T>
 where
     A: ValueEnum + Clone + Send + Sync + 'static,
     T: From<A> + Clone + Send + Sync + 'static,
@@ -26,7 +26,7 @@ where
 
 /// `--rules NAME`: the presets; each `help` is the line `--help` shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PresetArg {
+pub(crate) enum PresetArg {
     /// Spec 004, the default console game.
     #[value(
         name = Preset::NAMES[0],
@@ -77,7 +77,7 @@ impl From<PresetArg> for Preset {
 
 /// `--dice SET`: the dice sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum DiceArg {
+pub(crate) enum DiceArg {
     /// Spec 004's dice.
     #[value(name = DiceSet::NAMES[0], help = "spec 004's 16 dice (4x4)")]
     Project4,
@@ -116,7 +116,7 @@ impl From<DiceArg> for DiceSet {
 
 /// `--level LEVEL`: how much of the word list the computer knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LevelArg {
+pub(crate) enum LevelArg {
     /// Everyday words only (SCOWL 10 and 20): about a seventh of a board's points.
     Easy,
     /// The words of a small dictionary (SCOWL up to 40): about a third.
@@ -140,7 +140,7 @@ impl From<LevelArg> for Level {
 
 /// `--words WHICH`: the words that count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum WordsArg {
+pub(crate) enum WordsArg {
     /// Only common words (SCOWL up to 50, a desk dictionary): a casual game.
     Common,
     /// Every word of the list.
@@ -158,7 +158,7 @@ impl From<WordsArg> for WordsCounted {
 
 /// `--duplicates RULE`: what a word two players found scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum DuplicatesArg {
+pub(crate) enum DuplicatesArg {
     /// The board game's rule: a word two players found scores for neither.
     Cancel,
     /// Every player keeps every word they found.
@@ -195,7 +195,7 @@ mod tests {
 
 /// `boggle best --score`: what the search maximises.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ObjectiveArg {
+pub(crate) enum ObjectiveArg {
     /// The board's points under the rules.
     Points,
     /// The number of distinct words on the board.

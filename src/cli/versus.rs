@@ -1,4 +1,4 @@
-//! `boggle versus`: the command-line glue for [`crate::modes::versus`]. Chooses the
+//! `boggle versus`: the command-line glue for [`boggle_play::modes::versus`]. Chooses the
 //! highlight (reverse video only on a terminal without `NO_COLOR`), loads the
 //! dictionary and rolls boards from `--seed` or the system's entropy.
 
@@ -12,11 +12,11 @@ use clap::Args;
 use super::args::{DICTIONARY_PRESETS, rules_arg};
 use super::play::{finished, keyboard, name_word_list, time_limit};
 use super::{GameArgs, given_board, load_game_dictionary, roll_board};
-use crate::modes::versus::{self, Highlight, Settings};
 use boggle_game::dictionary::Level;
 use boggle_game::random;
 use boggle_game::rules::Preset;
 use boggle_game::word_find::WordFind;
+use boggle_play::modes::versus::{self, Highlight, Settings};
 
 /// The flags of `boggle versus`.
 #[derive(Debug, Args, Clone, Default)]
@@ -24,20 +24,20 @@ use boggle_game::word_find::WordFind;
     mut_arg("preset", |arg| rules_arg(arg, Preset::Cs106b, &DICTIONARY_PRESETS)),
     mut_arg("time", |arg| arg.help("Seconds for each of your turns, 0 (untimed) to 86400 [default: untimed]"))
 )]
-pub struct VersusArgs {
+pub(crate) struct VersusArgs {
     /// Dictionary, seed, time, words and rules, as for the console game.
     #[command(flatten)]
-    pub game: GameArgs,
+    pub(crate) game: GameArgs,
     /// The computer's vocabulary: easy, medium, hard or perfect (every word)
     #[arg(long, value_name = "LEVEL", value_parser = values::parser::<LevelArg, Level>(), default_value = "perfect")]
-    pub level: Level,
+    pub(crate) level: Level,
     /// Skip the rules shown when a match starts at a terminal, and the board question: every board is random
     #[arg(long)]
-    pub no_intro: bool,
+    pub(crate) no_intro: bool,
 }
 
 /// Plays rounds of human against computer.
-pub fn run(versus_args: &VersusArgs) -> Result<(), CliError> {
+pub(crate) fn run(versus_args: &VersusArgs) -> Result<(), CliError> {
     let args = &versus_args.game;
     let rules = args
         .rules
@@ -71,22 +71,30 @@ pub fn run(versus_args: &VersusArgs) -> Result<(), CliError> {
 /// The width to lay the computer's words out in: the terminal's, or 80 when
 /// the output is not a terminal (or its size cannot be read).
 fn output_width() -> usize {
-    let terminal = io::stdout().is_terminal();
-    terminal
-        .then(crossterm::terminal::size)
-        .and_then(Result::ok)
-        .map_or(versus::COLUMNS_WIDTH, |(cols, _)| usize::from(cols).max(1))
+    terminal_size().map_or(versus::COLUMNS_WIDTH, |(cols, _)| usize::from(cols).max(1))
 }
 
 /// The terminal's rows the computer's list must fit in, `None` when the
 /// output is not a terminal (or its size cannot be read).
 fn output_height() -> Option<usize> {
-    let terminal = io::stdout().is_terminal();
-    terminal
-        .then(crossterm::terminal::size)
-        .and_then(Result::ok)
+    terminal_size()
         .map(|(_, rows)| usize::from(rows))
         .filter(|&rows| rows > 0)
+}
+
+/// Standard output's terminal size as (columns, rows), `None` when it is
+/// not a terminal or its size cannot be read.
+#[cfg(unix)]
+fn terminal_size() -> Option<(u16, u16)> {
+    let stdout = rustix::stdio::stdout();
+    let size = rustix::termios::tcgetwinsize(stdout).ok()?;
+    Some((size.ws_col, size.ws_row))
+}
+
+/// No terminal size off Unix: the defaults apply.
+#[cfg(not(unix))]
+fn terminal_size() -> Option<(u16, u16)> {
+    None
 }
 
 /// Reverse video on a terminal, lower case when output is piped or `NO_COLOR` is set (no-color.org).

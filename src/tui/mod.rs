@@ -1,9 +1,8 @@
 //! `boggle tui`: the full-screen game. [`app`] holds the state and its
 //! transitions (no terminal), [`ui`] draws it on any ratatui backend,
-//! [`terminal`] is the only user of crossterm, [`records`] keeps the player's
-//! games played and best scores.
+//! [`terminal`] reads and draws the terminal through crossterm. The player's
+//! games played and best scores are `boggle_play::records`.
 
-pub mod app;
-pub mod records;
-pub mod terminal;
-pub mod ui;
+pub(crate) mod app;
+pub(crate) mod terminal;
+pub(crate) mod ui;

@@ -23,6 +23,8 @@ use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::{Frame, Terminal};
 use tokio::sync::mpsc;
 
+pub(crate) use boggle_play::player::TerminalError;
+
 use super::app::{App, Input};
 use super::ui::{self, Look};
 
@@ -32,23 +34,16 @@ pub(crate) const FRAME: Duration = Duration::from_millis(100);
 
 /// A key press as the full screens see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Key {
+pub(crate) struct Key {
     /// Which key.
-    pub code: Code,
+    pub(crate) code: Code,
     /// Whether Control was held.
-    pub ctrl: bool,
-}
-
-impl Key {
-    /// `code` without Control.
-    pub fn plain(code: Code) -> Key {
-        Key { code, ctrl: false }
-    }
+    pub(crate) ctrl: bool,
 }
 
 /// The keys a full screen can be given (others are never passed on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Code {
+pub(crate) enum Code {
     /// A character key.
     Char(char),
     /// Enter.
@@ -77,29 +72,6 @@ pub enum Code {
     PageDown,
     /// A function key, F1 and on.
     F(u8),
-}
-
-/// Why a full screen ended without saying so itself.
-#[derive(Debug, thiserror::Error)]
-pub enum TerminalError {
-    /// Setting up the terminal (or the loop that drives it) or drawing on it failed.
-    #[error("cannot draw on the terminal")]
-    Io(#[from] io::Error),
-    /// `SIGTERM`, `SIGHUP` or `SIGINT` arrived; the terminal is restored.
-    #[error("stopped by a signal; the terminal is restored")]
-    Signalled,
-    /// The terminal went away (its window closed, without a signal). No one
-    /// is left to read a message: the command line exits 0 without one, as
-    /// for a closed pipe.
-    #[error("the terminal went away")]
-    HungUp,
-}
-
-/// For backends that cannot fail (ratatui's `TestBackend`).
-impl From<Infallible> for TerminalError {
-    fn from(never: Infallible) -> TerminalError {
-        match never {}
-    }
 }
 
 /// A full screen [`drive`] can run: its state takes keys, ticks and events
@@ -198,7 +170,7 @@ fn gone_if_eio(error: TerminalError) -> TerminalError {
 /// Whether `e` is EIO, what writing to a pseudo-terminal whose other side closed gives.
 #[cfg(unix)]
 fn is_eio(e: &io::Error) -> bool {
-    e.raw_os_error() == Some(libc::EIO)
+    e.raw_os_error() == Some(rustix::io::Errno::IO.raw_os_error())
 }
 
 /// Whether `e` is EIO: only a Unix pseudo-terminal gives it.
@@ -221,7 +193,11 @@ pub(crate) async fn run_screen<S: FullScreen>(screen: &mut S) -> Result<S::End, 
 
 /// Plays `app` on the terminal until the player quits; `on_over` runs once
 /// each time a turn ends (once per board when the player plays again).
-pub fn run(app: &mut App, look: Look, on_over: impl FnMut(&mut App)) -> Result<(), TerminalError> {
+pub(crate) fn run(
+    app: &mut App,
+    look: Look,
+    on_over: impl FnMut(&mut App),
+) -> Result<(), TerminalError> {
     let mut game = Game {
         app,
         look,
@@ -546,6 +522,15 @@ fn translate(key: KeyEvent) -> Option<Key> {
     })
 }
 
+/// Keys the screens' tests press.
+#[cfg(test)]
+impl Key {
+    /// `code` without Control.
+    pub(crate) fn plain(code: Code) -> Key {
+        Key { code, ctrl: false }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -563,7 +548,7 @@ mod tests {
         assert_eq!(key(K::Char('d'), ctrl), Some(Input::Finish));
         assert_eq!(key(K::Tab, none), Some(Input::Pause));
         assert_eq!(key(K::Char('x'), ctrl), None);
-        // Issue 46, item 4: Ctrl-U and Ctrl-W clear the word, as in a shell.
+        // Ctrl-U and Ctrl-W clear the word, as in a shell.
         assert_eq!(key(K::Char('u'), ctrl), Some(Input::Clear));
         assert_eq!(key(K::Char('w'), ctrl), Some(Input::Clear));
         assert_eq!(key(K::Home, none), Some(Input::Home));
@@ -657,11 +642,15 @@ mod tests {
     #[cfg(unix)]
     impl io::Write for ClosedPty {
         fn write(&mut self, _: &[u8]) -> io::Result<usize> {
-            Err(io::Error::from_raw_os_error(libc::EIO))
+            Err(io::Error::from_raw_os_error(
+                rustix::io::Errno::IO.raw_os_error(),
+            ))
         }
 
         fn flush(&mut self) -> io::Result<()> {
-            Err(io::Error::from_raw_os_error(libc::EIO))
+            Err(io::Error::from_raw_os_error(
+                rustix::io::Errno::IO.raw_os_error(),
+            ))
         }
     }
 

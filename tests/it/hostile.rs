@@ -9,8 +9,8 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::process::Stdio;
 
-use boggle::modes::console;
 use boggle::{Dictionary, Die, Preset, Rules};
+use boggle_play::modes::console;
 use common::{Killed, Run, TempDir, boggle, boggle_in, diagnostics, exit_code, run_boggle};
 
 /// A board whose words under spec 004's rules include CAT, CATS, DOG and DOGS.

@@ -7,6 +7,11 @@
 //! as a binary of its own beside this one. Run one area with
 //! `cargo test --test it cli::`; `make reference` runs the ignored
 //! `reference::` tests against the files outside the repository.
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "a test may report what it measured; the harness captures the output"
+)]
 
 mod browser;
 mod common;

@@ -12,7 +12,7 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use boggle::net::client::{JoinOptions, run_lines};
+use boggle_play::net::client::{JoinOptions, run_lines};
 use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, PlayerResult, ServerMsg, VERSION, encode};
 use common::net::{GUARD, Peer, config, lobby_shows, start};
 use common::{Killed, boggle, exit_code, serve};

@@ -10,7 +10,7 @@ use crate::common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use boggle::net::client::{JoinOptions, run_lines};
+use boggle_play::net::client::{JoinOptions, run_lines};
 use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, ServerMsg, VERSION, encode};
 use common::net::{GUARD, Peer, config, lobby_shows, start};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};

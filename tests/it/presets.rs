@@ -15,9 +15,9 @@ use crate::common;
 
 use std::sync::Arc;
 
-use boggle::modes::boggleish::{score_word, shake, tray_text};
-use boggle::modes::lfsr::Lfsr;
 use boggle::{Dictionary, GameBoard, Preset, QReads, Rules, WordFind};
+use boggle_play::modes::boggleish::{score_word, shake, tray_text};
+use boggle_play::modes::lfsr::Lfsr;
 use common::{TempDir, assert_text, run_boggle};
 
 const WORDS: &[&str] = &[

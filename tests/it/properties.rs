@@ -12,12 +12,12 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
 
 use boggle::dictionary::MAX_WORD_LEN;
-use boggle::modes::console;
-use boggle::player::input::Input;
 use boggle::{
     Dictionary, Error, Face, Game, GameBoard, MoveRule, QReads, Rules, Scoring, WordFind, random,
 };
 use boggle_engine::path;
+use boggle_play::modes::console;
+use boggle_play::player::input::Input;
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 

@@ -123,13 +123,13 @@ fn proved(
     above: u32,
     grouped: bool,
 ) -> (Summary, BTreeSet<(Vec<u8>, u32)>) {
-    let mut settings = Settings::new(
+    let settings = Settings::new(
         rules.clone(),
         Buckets::parse(BUCKETS).expect("valid buckets"),
         above,
     )
-    .expect("a board the prover handles");
-    settings.grouped = grouped;
+    .expect("a board the prover handles")
+    .grouped(grouped);
     let groups = settings.classes().groups();
     let records = prove_groups(
         dictionary.trie(),

@@ -8,9 +8,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use boggle::cli::board_file::{parse_board_file, parse_board_line};
-use boggle::modes::bench::solve_all;
 use boggle::{Dictionary, Preset, QReads, Rules, WordFind};
+use boggle_play::board_file::{parse_board_file, parse_board_line};
+use boggle_play::modes::bench::solve_all;
 
 fn reference() -> PathBuf {
     std::env::var_os("BOGGLE_REFERENCE")

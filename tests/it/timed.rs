@@ -7,10 +7,10 @@ use crate::common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use boggle::modes::boggleish::{self, Answers};
-use boggle::modes::console::{self, Options};
-use boggle::player::keyboard::{FakeClock, Scripted, Timed};
 use boggle::{Dictionary, Game, Preset, Rules, WordFind};
+use boggle_play::modes::boggleish::{self, Answers};
+use boggle_play::modes::console::{self, Options};
+use boggle_play::player::keyboard::{FakeClock, Scripted, Timed};
 use common::{TempDir, assert_text, run_boggle};
 
 fn timed(clock: &FakeClock, lines: &[(u64, &str)]) -> Timed<Scripted, FakeClock> {

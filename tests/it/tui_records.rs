@@ -16,7 +16,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use boggle::tui::records::{RecordKey, Records, RecordsError};
+use boggle_play::records::{RecordKey, Records, RecordsError};
 use common::TempDir;
 
 /// Set in a child: the records file it saves to.
@@ -161,7 +161,7 @@ fn files_keyed_by_a_bare_dictionary_name_keep_loading() {
     let old = "boggle records 1\nproject4\t4x4\tdefault\t3:00\t290\t41\n";
     let path = dir.write("records.tsv", old);
     let new_key = RecordKey {
-        dictionary: boggle::tui::records::dictionary_label("built-in", 0xfeed),
+        dictionary: boggle_play::records::dictionary_label("built-in", 0xfeed),
         ..key(0)
     };
     let updated = Records::update(&path, |records| records.add_game(new_key, 9)).expect("saves");
@@ -227,7 +227,7 @@ fn a_file_over_the_cap_is_set_aside_not_read_whole() {
     for n in 0..40_000 {
         text.push_str(&format!("project4\t4x4\twords-{n}.txt\t3:00\t1\t1\n"));
     }
-    assert!(text.len() as u64 > boggle::tui::records::MAX_FILE_BYTES);
+    assert!(text.len() as u64 > boggle_play::records::MAX_FILE_BYTES);
     std::fs::write(&path, &text).expect("writes");
     let updated = Records::update(&path, |records| records.add_game(key(0), 5)).expect("saves");
     assert!(updated.warning.is_some());

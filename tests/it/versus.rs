@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use boggle::dictionary::Level;
 use boggle::game::{Verdict, Winner};
-use boggle::modes::versus::{self, COMPUTER_WINS, HUMAN_WINS, Highlight, Record, Settings};
-use boggle::player::keyboard::{FakeClock, Keyboard, Plain, Scripted, Timed};
 use boggle::{Dictionary, Game, GameBoard, Preset, QReads, Rules, WordFind};
+use boggle_play::modes::versus::{self, COMPUTER_WINS, HUMAN_WINS, Highlight, Record, Settings};
+use boggle_play::player::keyboard::{FakeClock, Keyboard, Plain, Scripted, Timed};
 use common::{TempDir, assert_text, run_boggle};
 
 const WORDS: &[&str] = &[

@@ -19,7 +19,7 @@ const LETTERS: u32 = (1 << 26) - 1;
 
 /// One trie node: the letters it has children for, and where they start.
 /// `repr(C)`, mask first: the vector walk loads a node as one `u64` whose
-/// low half is the mask (see `engine::vector`).
+/// low half is the mask (see `crate::vector`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[repr(C)]
 pub struct Node {

@@ -14,7 +14,7 @@ use std::sync::{Arc, OnceLock};
 
 use ahash::AHashSet;
 
-use boggle_engine::plural;
+use crate::text::plural;
 use boggle_engine::trie::Trie;
 
 /// The course's `words.txt` (spec 004's starter list, unchanged), built into
@@ -543,7 +543,7 @@ fn parse_line(line: &[u8]) -> Option<(&[u8], Option<u8>)> {
 
 /// `n` with commas between thousands: `66,925`.
 pub fn thousands(n: usize) -> String {
-    boggle_engine::thousands(n as u64)
+    crate::text::thousands(n as u64)
 }
 
 /// A word file's bytes, or why it could not be read: at most

@@ -26,6 +26,7 @@ pub mod game_board;
 pub mod meaning;
 pub mod random;
 pub mod rules;
+pub mod text;
 pub mod word_find;
 
 pub use dice::DiceSet;

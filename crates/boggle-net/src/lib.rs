@@ -5,7 +5,9 @@
 //! clients (`boggle join`, line mode and full screen, in the `boggle`
 //! crate) share without building anything of this one.
 //!
-//! - [`room`]: one room's rounds, players and scores; no I/O, time passed in.
+//! - [`room`]: one room's rounds, players and scores; no sockets, files or
+//!   clock: the server passes in the time, and the room's random boards come
+//!   from the generator it is given.
 //! - [`limits`]: what the server allows: sizes, rates, times, queues, per address.
 //! - `outbox`: each client's send queue, bounded in bytes.
 //! - [`refusals`]: every refusal counted by reason, and logged at a bounded rate.

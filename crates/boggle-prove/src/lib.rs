@@ -288,17 +288,18 @@ use classes::{Buckets, Classes, Group};
 use estimate::Stratified;
 
 /// What to prove: the rules (board size, scoring), the buckets and the target.
+/// Made only by [`Settings::new`], which checks them; read through its accessors.
 #[derive(Debug, Clone)]
 pub struct Settings {
     /// The rules boards are scored by.
-    pub rules: SearchRules,
+    pub(crate) rules: SearchRules,
     /// The letter buckets that make the classes.
-    pub buckets: Buckets,
+    pub(crate) buckets: Buckets,
     /// Find every board scoring at least this.
-    pub above: u32,
+    pub(crate) above: u32,
     /// Whether classes that differ only in their corners are proved together
     /// (collected once); off, every class is proved on its own.
-    pub grouped: bool,
+    pub(crate) grouped: bool,
 }
 
 impl Settings {
@@ -327,6 +328,34 @@ impl Settings {
             above,
             grouped: true,
         })
+    }
+
+    /// The same settings, with classes that differ only in their corners
+    /// proved together (`true`, the default) or each on its own.
+    #[must_use]
+    pub fn grouped(mut self, grouped: bool) -> Settings {
+        self.grouped = grouped;
+        self
+    }
+
+    /// The rules boards are scored by.
+    pub fn rules(&self) -> SearchRules {
+        self.rules
+    }
+
+    /// The letter buckets that make the classes.
+    pub fn buckets(&self) -> &Buckets {
+        &self.buckets
+    }
+
+    /// Every board scoring at least this is found.
+    pub fn above(&self) -> u32 {
+        self.above
+    }
+
+    /// Whether classes that differ only in their corners are proved together.
+    pub fn is_grouped(&self) -> bool {
+        self.grouped
     }
 
     /// The classes of these settings.

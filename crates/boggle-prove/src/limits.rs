@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use boggle_engine::thousands;
+use boggle_game::text::thousands;
 
 /// The most classes before symmetry: finding the canonical ones walks them
 /// all, at about 160 ns each (about three minutes at the cap). The default

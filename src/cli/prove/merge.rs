@@ -28,7 +28,7 @@ pub(super) const BUILTIN_PLAYER: &str = "builtin:player";
 
 /// How many classes `--recheck` proves again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Recheck {
+pub(crate) enum Recheck {
     /// This many, chosen at random.
     Some(usize),
     /// Every class.
@@ -46,22 +46,22 @@ fn parse_recheck(text: &str) -> Result<Recheck, String> {
 
 /// Flags of `boggle prove merge`.
 #[derive(Debug, Args, Clone)]
-pub struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// Directories holding shard files
     #[arg(value_name = "DIR", required = true)]
-    pub dirs: Vec<PathBuf>,
+    pub(crate) dirs: Vec<PathBuf>,
     /// The word list the proof was made with [default: the one its settings name]
     #[arg(long = "dict", value_name = "PATH")]
-    pub dict: Option<PathBuf>,
+    pub(crate) dict: Option<PathBuf>,
     /// Prove N classes again, chosen at random (or all), and compare each with its line
     #[arg(long, value_name = "N|all", value_parser = parse_recheck)]
-    pub recheck: Option<Recheck>,
+    pub(crate) recheck: Option<Recheck>,
     /// Seed for choosing --recheck's classes [default: random]
     #[arg(long, value_name = "S", requires = "recheck")]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// Worker threads for --recheck, 1 to 256 [default: all cores]
     #[arg(long, value_name = "T", value_parser = args::threads(), requires = "recheck")]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
 }
 
 /// Runs `boggle prove merge`.

@@ -17,11 +17,11 @@ use clap::{ArgGroup, Args, Subcommand};
 
 use super::args::{self, RulesArgs};
 use super::{CliError, UsageError};
-use crate::player::signals::{self, OnSignal};
-use boggle_engine::plural;
 use boggle_game::Dictionary;
 use boggle_game::error::Error;
 use boggle_game::rules::{Preset, Rules, WordList};
+use boggle_game::text::plural;
+use boggle_play::player::signals::{self, OnSignal};
 use boggle_prove::classes::{Buckets, Classes, Group};
 use boggle_prove::shard::{Checker, Origin, Params, Resumed, Shard, ShardFiles};
 use boggle_prove::strata;
@@ -56,55 +56,55 @@ const VERSION: &str = env!("CARGO_PKG_VERSION");
     mut_arg("preset", |arg| args::rules_arg(arg, Preset::Classic, &args::DICTIONARY_PRESETS)),
     mut_arg("size", |arg| arg.help("Board size: N for N x N, or RxC (required)"))
 )]
-pub struct ProveArgs {
+pub(crate) struct ProveArgs {
     /// Combine shards instead of proving.
     #[command(subcommand)]
-    pub command: Option<ProveCommand>,
+    pub(crate) command: Option<ProveCommand>,
     /// The word list.
     #[command(flatten)]
-    pub dict: args::DictArgs,
+    pub(crate) dict: args::DictArgs,
     /// The rules to score by [default: classic]; --size is required.
     #[command(flatten)]
-    pub rules: RulesArgs,
+    pub(crate) rules: RulesArgs,
     /// Find every board scoring at least this (required)
     #[arg(long, value_name = "SCORE")]
-    pub above: Option<u32>,
+    pub(crate) above: Option<u32>,
     /// Letter buckets: groups separated by spaces, corner groups after '/'
     #[arg(long, value_name = "SPEC")]
-    pub buckets: Option<String>,
+    pub(crate) buckets: Option<String>,
     /// Worker threads, 1 to 256 [default: all cores]
     #[arg(long, value_name = "T", value_parser = args::threads())]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// Run shard I of N of the classes (0 <= I < N, N at most the groups)
     #[arg(long, value_name = "I/N")]
-    pub shard: Option<String>,
+    pub(crate) shard: Option<String>,
     /// Directory for the shard's files
     #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
     /// Skip the classes already in the shard's file in --out
     #[arg(long, requires = "out")]
-    pub resume: bool,
+    pub(crate) resume: bool,
     /// Estimate the whole proof's CPU time from at most K groups of classes, drawn at random
     #[arg(long, value_name = "K", conflicts_with_all = ["shard", "out", "resume"])]
-    pub sample: Option<usize>,
+    pub(crate) sample: Option<usize>,
     /// Estimate the whole proof's CPU time, drawing groups until the 95% interval is within P of the estimate (0.2: 20%)
     #[arg(long, value_name = "P", value_parser = precision, conflicts_with_all = ["shard", "out", "resume"])]
-    pub precision: Option<f64>,
+    pub(crate) precision: Option<f64>,
     /// Estimate the whole proof's CPU time, drawing groups until SECONDS of CPU time are spent
     #[arg(long, value_name = "SECONDS", value_parser = budget, conflicts_with_all = ["shard", "out", "resume"])]
-    pub budget: Option<f64>,
+    pub(crate) budget: Option<f64>,
     /// Seed for a sample's draws [default: random]
     #[arg(long, value_name = "S", requires = "sampling")]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// With a sample: sample classes, each proved on its own, instead of groups
     #[arg(long, requires = "sampling")]
-    pub per_class: bool,
+    pub(crate) per_class: bool,
     /// With a sample: write each group's cost to FILE, a tab-separated line a group
     #[arg(long, value_name = "FILE", requires = "sampling")]
-    pub costs: Option<PathBuf>,
+    pub(crate) costs: Option<PathBuf>,
     /// With a sample: no strata, and an interval as if costs were normal (to compare with)
     #[arg(long, hide = true, requires = "sampling")]
-    pub simple: bool,
+    pub(crate) simple: bool,
 }
 
 /// `--precision P`: a share of the estimate, above 0 and at most 1.
@@ -130,13 +130,13 @@ const MAX_BUDGET: f64 = 31_536_000.0;
 
 /// The subcommands of `boggle prove`.
 #[derive(Debug, Subcommand, Clone)]
-pub enum ProveCommand {
+pub(crate) enum ProveCommand {
     /// Check every line of shards' files, combine them, and say whether the proof is complete
     Merge(merge::MergeArgs),
 }
 
 /// Runs `boggle prove` or `boggle prove merge`.
-pub fn run(args: &ProveArgs) -> Result<(), CliError> {
+pub(crate) fn run(args: &ProveArgs) -> Result<(), CliError> {
     if let Some(ProveCommand::Merge(merge)) = &args.command {
         return merge::run(merge);
     }
@@ -304,7 +304,7 @@ impl Job {
 
     /// The shard's line (when there are several shards) and the summary, on stdout.
     fn write_result(&self, records: &[ClassRecord]) -> Result<(), CliError> {
-        let summary = Summary::of(records, self.settings.above);
+        let summary = Summary::of(records, self.settings.above());
         let wall = self.started.elapsed().as_secs_f64();
         let covers = if self.shard.count > 1 {
             Covers::OneShard
@@ -357,8 +357,7 @@ fn settings(args: &ProveArgs) -> Result<(Rules, Settings), CliError> {
         Some(spec) => Buckets::parse(spec).map_err(ProveError::Buckets)?,
         None => Buckets::default_for(rules.rows, rules.cols),
     };
-    let mut settings = Settings::new(&rules, buckets, above)?;
-    settings.grouped = !args.per_class;
+    let settings = Settings::new(&rules, buckets, above)?.grouped(!args.per_class);
     Ok((rules, settings))
 }
 

@@ -7,8 +7,8 @@
 use std::io::{self, Write};
 use std::time::Instant;
 
-use boggle_engine::plural;
 use boggle_game::GameBoard;
+use boggle_game::text::plural;
 use boggle_prove::classes::Group;
 use boggle_prove::estimate::Interval;
 use boggle_prove::limits::duration;
@@ -73,7 +73,7 @@ pub(super) fn write_grid<W: Write>(
     board: &FoundBoard,
     settings: &Settings,
 ) -> io::Result<()> {
-    let rules = &settings.rules;
+    let rules = settings.rules();
     let Ok(grid) = GameBoard::from_letters(&board.board, rules.rows, rules.cols, rules.q) else {
         return Ok(());
     };
@@ -104,7 +104,7 @@ pub(super) fn write_summary<W: Write>(
     threads: usize,
     covers: Covers,
 ) -> io::Result<()> {
-    let above = settings.above;
+    let above = settings.above();
     let line = summary.proved_line(above);
     match covers {
         Covers::OneShard => writeln!(out, "{}", line.replacen("proved:", "found:", 1))?,

@@ -111,7 +111,7 @@ impl Job {
             sampled_classes: running.classes,
             boards: running.boards,
             seed,
-            grouped: self.settings.grouped,
+            grouped: self.settings.is_grouped(),
             strata: &strata,
             sampler: &running.sampler,
             estimate: running.sampler.estimate(),

@@ -9,8 +9,6 @@
 
 use std::time::Duration;
 
-use crate::net::client::{JoinError, JoinOptions, Results, rejoin_command};
-use crate::net::link::LinkEvent;
 use crate::tui::app::GRACE;
 use crate::tui::terminal::{Code, Key};
 use boggle_engine::path::trace;
@@ -18,6 +16,8 @@ use boggle_game::face::Face;
 use boggle_game::game_board::GameBoard;
 use boggle_game::meaning::{Meanings, meaning_lines};
 use boggle_game::rules::MoveRule;
+use boggle_play::net::client::{JoinError, JoinOptions, Results, rejoin_command};
+use boggle_play::net::link::LinkEvent;
 use boggle_protocol::names::clean;
 use boggle_protocol::{ClientMsg, Duplicates, LobbyPlayer, MAX_WORD, Moves, ServerMsg, WordPoints};
 
@@ -807,7 +807,7 @@ pub(crate) mod tests {
         }
     }
 
-    /// Issue 46, item 2: `ab` and Enter typed as the results appear neither
+    /// `ab` and Enter typed as the results appear neither
     /// mark the player ready nor skip the results; after a second they do.
     #[test]
     fn an_enter_across_the_end_of_a_round_is_ignored_for_a_second() {
@@ -830,7 +830,7 @@ pub(crate) mod tests {
         assert!(matches!(screen.take_end(), Some(Ok(()))));
     }
 
-    /// Issue 46, item 3: Enter on an empty word asks once; a second Enter
+    /// Enter on an empty word asks once; a second Enter
     /// finishes the round, anything else between them takes the question back.
     #[test]
     fn a_double_enter_asks_before_finishing_the_round() {
@@ -857,7 +857,7 @@ pub(crate) mod tests {
         assert!(screen.take_end().is_none());
     }
 
-    /// Issue 46, item 4: Ctrl-U and Ctrl-W clear the word, no Ctrl key types
+    /// Ctrl-U and Ctrl-W clear the word, no Ctrl key types
     /// its letter, Esc clears the word and then asks before leaving, and `q`
     /// leaves where no word is typed.
     #[test]
@@ -908,7 +908,7 @@ pub(crate) mod tests {
         }
     }
 
-    /// Issue 33, item 9: once the link gave up (the server is gone), the
+    /// Once the link gave up (the server is gone), the
     /// screen no longer offers a round to rejoin.
     #[test]
     fn after_the_server_is_gone_there_is_nothing_to_rejoin() {
@@ -916,7 +916,7 @@ pub(crate) mod tests {
         apply(&mut screen, &welcome(Moves::EightNeighbours));
         apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
         assert_eq!(screen.rejoinable(), Some("t0k"));
-        let gone = crate::net::link::LinkError::NoWelcome(Duration::from_secs(10));
+        let gone = boggle_play::net::link::LinkError::NoWelcome(Duration::from_secs(10));
         screen.handle(Input::Link(LinkEvent::Failed(gone)));
         assert!(matches!(screen.take_end(), Some(Err(_))));
         assert_eq!(screen.rejoinable(), None);

@@ -20,16 +20,16 @@ use std::time::Duration;
 use ratatui::Frame;
 
 use self::app::{Input, Screen};
-use super::client::{JoinError, JoinOptions, rejoin_command};
-use super::link::{Link, LinkEvent};
-use super::seat::SeatFile;
 use crate::tui::terminal::{FullScreen, Key, run_screen};
 use crate::tui::ui::Look;
+use boggle_play::net::client::{JoinError, JoinOptions, rejoin_command};
+use boggle_play::net::link::{Link, LinkEvent};
+use boggle_play::seat::SeatFile;
 use boggle_protocol::names::clean;
 
 /// How the player left the full screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Left {
+pub(crate) enum Left {
     /// With nothing to come back to: between rounds, or the room is over.
     ForGood,
     /// While a round was on: the server holds the seat, and its token is
@@ -40,7 +40,7 @@ pub enum Left {
 /// Plays full-screen until the player quits (Esc twice, `q`, Ctrl-C), the room's last
 /// round is over, or the server goes. Leaving while a round is on prints, once
 /// the terminal is back, the command that rejoins it.
-pub async fn run(opts: &JoinOptions, look: Look) -> Result<Left, JoinError> {
+pub(crate) async fn run(opts: &JoinOptions, look: Look) -> Result<Left, JoinError> {
     let link = Link::connect(opts).await?;
     let mut client = Client {
         screen: Screen::joining(format!("boggle join {}", clean(&opts.addr)), opts),

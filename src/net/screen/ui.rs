@@ -14,9 +14,9 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use unicode_width::UnicodeWidthStr;
 
 use super::app::{Screen, View};
-use crate::net::client::{Results, points, waiting_for};
 use crate::tui::ui::{Look, board_size, clock, draw_board, fit, largest_cell, overlay};
-use boggle_engine::plural;
+use boggle_game::text::plural;
+use boggle_play::net::client::{Results, points, waiting_for};
 use boggle_protocol::names::clean;
 
 /// The narrowest panel beside the board (lobby, words, results).

@@ -14,18 +14,18 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use boggle_engine::path::trace;
-use boggle_engine::plural;
 use boggle_game::dictionary::Level;
 use boggle_game::face::QReads;
 use boggle_game::game::{Game, Winner};
 use boggle_game::game_board::GameBoard;
 use boggle_game::meaning::{Meanings, meaning_lines};
 use boggle_game::rules::Rules;
+use boggle_game::text::plural;
 use boggle_game::word_find::WordFind;
 
 /// One thing the player did, or time passing; the terminal layer maps keys to these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Input {
+pub(crate) enum Input {
     /// A typed character (letters are kept, Space plays the word as in BSD
     /// boggle, the rest ignored; `q` quits the end screen).
     Char(char),
@@ -63,7 +63,7 @@ pub enum Input {
 
 /// Which screen the game is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase {
+pub(crate) enum Phase {
     /// Typing words against the clock.
     Playing,
     /// The clock is stopped and the board hidden.
@@ -80,28 +80,28 @@ pub enum Phase {
 
 /// A word on the end screen: found or missed, with its points.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EndWord {
+pub(crate) struct EndWord {
     /// The word, upper case.
-    pub word: String,
+    pub(crate) word: String,
     /// Its points.
-    pub points: u32,
+    pub(crate) points: u32,
     /// Whether the player found it.
-    pub found: bool,
+    pub(crate) found: bool,
     /// Whether the word list marks it as rare.
-    pub rare: bool,
+    pub(crate) rare: bool,
 }
 
 /// Where a new board comes from when the player plays again: the command line
 /// rolls it (seeded or not), tests hand out fixed boards.
 #[derive(Clone)]
-pub struct BoardSource(Rc<RefCell<Roll>>);
+pub(crate) struct BoardSource(Rc<RefCell<Roll>>);
 
 /// Rolls a board under the rules in force.
 type Roll = dyn FnMut(&Rules) -> GameBoard;
 
 impl BoardSource {
     /// A source that calls `roll` with the rules in force for each new board.
-    pub fn new(roll: impl FnMut(&Rules) -> GameBoard + 'static) -> BoardSource {
+    pub(crate) fn new(roll: impl FnMut(&Rules) -> GameBoard + 'static) -> BoardSource {
         BoardSource(Rc::new(RefCell::new(roll)))
     }
 
@@ -121,13 +121,13 @@ impl fmt::Debug for BoardSource {
 /// The session's finished games, as BSD boggle keeps them: how many, the
 /// points in all, and the best game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Session {
+pub(crate) struct Session {
     /// Games finished this session.
-    pub games: u32,
+    pub(crate) games: u32,
     /// Points scored over those games.
-    pub total: u64,
+    pub(crate) total: u64,
     /// The best game's points.
-    pub best: u32,
+    pub(crate) best: u32,
 }
 
 impl Session {
@@ -138,7 +138,7 @@ impl Session {
     }
 
     /// The mean points per game, to one decimal place (`0.0` before any game).
-    pub fn average(&self) -> String {
+    pub(crate) fn average(&self) -> String {
         if self.games == 0 {
             return "0.0".to_string();
         }
@@ -155,7 +155,7 @@ fn typed_cap(board: &GameBoard) -> usize {
 
 /// The whole game: board, rules, every word, and what the player has done.
 #[derive(Clone, Debug)]
-pub struct App {
+pub(crate) struct App {
     /// The board, its words and the player's; the judge of every word.
     game: Game,
     typed: String,
@@ -192,11 +192,11 @@ const START_STATUS: &str = "Type a word and press Enter; ? for help";
 
 /// How long the end screen takes no key: a key still being typed when the
 /// time ran out (an Enter, a `q`, an `n`) must not dismiss the results unseen.
-pub const GRACE: Duration = Duration::from_secs(1);
+pub(crate) const GRACE: Duration = Duration::from_secs(1);
 
 impl App {
     /// A game on `board` with the finder's dictionary and rules; `time_limit` `None` is untimed.
-    pub fn new(finder: WordFind, board: GameBoard, time_limit: Option<Duration>) -> App {
+    pub(crate) fn new(finder: WordFind, board: GameBoard, time_limit: Option<Duration>) -> App {
         // The keys line says `? help`: the first status line is the rules.
         let status = rules_strip(finder.rules());
         App {
@@ -224,13 +224,13 @@ impl App {
     }
 
     /// Lets the player play again from the end screen, on boards from `boards`.
-    pub fn with_boards(mut self, boards: BoardSource) -> App {
+    pub(crate) fn with_boards(mut self, boards: BoardSource) -> App {
         self.boards = Some(boards);
         self
     }
 
     /// Applies one input.
-    pub fn handle(&mut self, input: Input) {
+    pub(crate) fn handle(&mut self, input: Input) {
         if input == Input::Quit {
             self.quit = true;
             return;
@@ -316,25 +316,25 @@ impl App {
     }
 
     /// What the selected word means, while it is shown over the end screen.
-    pub fn meaning(&self) -> Option<&[String]> {
+    pub(crate) fn meaning(&self) -> Option<&[String]> {
         self.meaning.as_deref()
     }
 
     /// Plays today's board, number `number`: the header and the end screen say so.
-    pub fn with_daily(mut self, number: u32) -> App {
+    pub(crate) fn with_daily(mut self, number: u32) -> App {
         self.daily = Some(number);
         self
     }
 
     /// Today's board's number, when this game is today's board.
-    pub fn daily(&self) -> Option<u32> {
+    pub(crate) fn daily(&self) -> Option<u32> {
         self.daily
     }
 
     /// Today's board's share line, spoiler-free as the page's (the points,
     /// the words and the longest word's length, not its letters):
     /// `Boggle #332: 8 points, 5 words, longest 6 letters`.
-    pub fn share_line(&self) -> Option<String> {
+    pub(crate) fn share_line(&self) -> Option<String> {
         let number = self.daily?;
         let found = self.game.found_words();
         let longest = found.iter().map(|w| w.chars().count()).max().unwrap_or(0);
@@ -394,41 +394,42 @@ impl App {
     }
 
     /// Whether the end screen offers another board (Enter or `n`).
-    pub fn can_play_again(&self) -> bool {
+    pub(crate) fn can_play_again(&self) -> bool {
         self.boards.is_some()
     }
 
     /// The session's finished games.
-    pub fn session(&self) -> Session {
+    pub(crate) fn session(&self) -> Session {
         self.session
     }
 
     /// Sets how many end-screen entries PageUp and PageDown move over (at least 1).
-    pub fn set_page(&mut self, entries: usize) {
+    pub(crate) fn set_page(&mut self, entries: usize) {
         self.page = entries.max(1);
     }
 
     /// Tells the game whether the screen shows the board: while it does not
     /// (a terminal too small), the clock stops.
-    pub fn set_board_fits(&mut self, fits: bool) {
+    pub(crate) fn set_board_fits(&mut self, fits: bool) {
         self.board_fits = fits;
     }
 
     /// Whether the clock is stopped because the board cannot be shown.
-    pub fn too_small(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn too_small(&self) -> bool {
         !self.board_fits
     }
 
     /// Whether keys are taken: always while playing; on the end screen only
     /// once [`GRACE`] has passed since the turn ended.
-    pub fn taking_keys(&self) -> bool {
+    pub(crate) fn taking_keys(&self) -> bool {
         !self.is_over() || self.over_for >= GRACE
     }
 
     /// Whether the board must be hidden: whenever the clock is stopped during
     /// the turn (paused, or help over the game), so stopped time is never
     /// thinking time with the board in view. After the turn it stays shown.
-    pub fn board_hidden(&self) -> bool {
+    pub(crate) fn board_hidden(&self) -> bool {
         !self.is_over() && matches!(self.phase, Phase::Paused | Phase::Help)
     }
 
@@ -444,19 +445,19 @@ impl App {
 
     /// The same game against a computer (under the versus presets) that knows
     /// only the words of `level`.
-    pub fn with_level(mut self, level: Level) -> App {
+    pub(crate) fn with_level(mut self, level: Level) -> App {
         self.level = level;
         self
     }
 
     /// Names the word list in play (the help overlay shows it).
-    pub fn with_word_list(mut self, words: String) -> App {
+    pub(crate) fn with_word_list(mut self, words: String) -> App {
         self.word_list = Some(words);
         self
     }
 
     /// The word list in play, as the help overlay names it.
-    pub fn word_list(&self) -> Option<&str> {
+    pub(crate) fn word_list(&self) -> Option<&str> {
         self.word_list.as_deref()
     }
 
@@ -464,7 +465,7 @@ impl App {
     /// found (a long list of missed words must not push them out of sight),
     /// then the missed ones, common first where the word list has levels,
     /// then best first, then alphabetical.
-    pub fn end_words(&self) -> Vec<EndWord> {
+    pub(crate) fn end_words(&self) -> Vec<EndWord> {
         let dictionary = self.game.dictionary();
         let found = self.game.found_words().iter().map(|word| EndWord {
             word: word.clone(),
@@ -487,7 +488,7 @@ impl App {
     }
 
     /// The cells to highlight: the typed word's path while playing, the selected word's at the end.
-    pub fn highlight(&self) -> Vec<usize> {
+    pub(crate) fn highlight(&self) -> Vec<usize> {
         let word = match self.phase {
             Phase::Over { selected } => self.end_words().get(selected).map(|w| w.word.clone()),
             _ => Some(self.typed.clone()),
@@ -497,12 +498,12 @@ impl App {
     }
 
     /// The board's longest word and its best-scoring word (a tie for best goes to the longer word).
-    pub fn longest_and_best(&self) -> Option<(&str, &str)> {
+    pub(crate) fn longest_and_best(&self) -> Option<(&str, &str)> {
         longest_and_best(&self.game, self.words().iter().map(String::as_str))
     }
 
     /// The player's longest and best-scoring found words, tied as for the board's.
-    pub fn your_longest_and_best(&self) -> Option<(&str, &str)> {
+    pub(crate) fn your_longest_and_best(&self) -> Option<(&str, &str)> {
         longest_and_best(
             &self.game,
             self.game.found_words().iter().map(String::as_str),
@@ -510,7 +511,7 @@ impl App {
     }
 
     /// `12 words, 17 of 183 points`.
-    pub fn score_line(&self) -> String {
+    pub(crate) fn score_line(&self) -> String {
         let n = self.game.found_words().len();
         let words = plural(n, "word", "words");
         format!(
@@ -521,7 +522,7 @@ impl App {
     }
 
     /// The share of the board's points found, in whole percent.
-    pub fn percent(&self) -> u32 {
+    pub(crate) fn percent(&self) -> u32 {
         let total = u64::from(self.total_points());
         if total == 0 {
             return 0;
@@ -531,29 +532,29 @@ impl App {
     }
 
     /// The board.
-    pub fn board(&self) -> &GameBoard {
+    pub(crate) fn board(&self) -> &GameBoard {
         self.game.board()
     }
 
     /// The rules in force.
-    pub fn rules(&self) -> &Rules {
+    pub(crate) fn rules(&self) -> &Rules {
         self.game.rules()
     }
 
     /// Every word on the board.
-    pub fn words(&self) -> &BTreeSet<String> {
+    pub(crate) fn words(&self) -> &BTreeSet<String> {
         self.game.words()
     }
 
     /// The game: the board, its words and what the player found.
-    pub fn game(&self) -> &Game {
+    pub(crate) fn game(&self) -> &Game {
         &self.game
     }
 
     /// Why the letters typed so far cannot be spelled on the board, in the
     /// very words the verdict will use when they are played; `None` while
     /// they can (or nothing is typed).
-    pub fn hint(&self) -> Option<String> {
+    pub(crate) fn hint(&self) -> Option<String> {
         if self.typed.is_empty() {
             return None;
         }
@@ -561,12 +562,12 @@ impl App {
     }
 
     /// The letters typed so far, upper case.
-    pub fn typed(&self) -> &str {
+    pub(crate) fn typed(&self) -> &str {
         &self.typed
     }
 
     /// The words found, in order, with their points.
-    pub fn found(&self) -> Vec<(&str, u32)> {
+    pub(crate) fn found(&self) -> Vec<(&str, u32)> {
         self.game
             .found_words()
             .iter()
@@ -575,28 +576,28 @@ impl App {
     }
 
     /// Points scored.
-    pub fn score(&self) -> u32 {
+    pub(crate) fn score(&self) -> u32 {
         self.game.get_score()
     }
 
     /// Points on the board.
-    pub fn total_points(&self) -> u32 {
+    pub(crate) fn total_points(&self) -> u32 {
         self.game.get_total_points_possible()
     }
 
     /// The status line: the last word's points or why it was rejected.
-    pub fn status(&self) -> &str {
+    pub(crate) fn status(&self) -> &str {
         &self.status
     }
 
     /// Whether the status line says the last word was rejected.
-    pub fn rejected(&self) -> bool {
+    pub(crate) fn rejected(&self) -> bool {
         self.rejected
     }
 
     /// Under rules played against the computer (cs106b, tddd86), the
     /// computer's line: it takes every word the player missed that it knows.
-    pub fn versus_line(&self) -> Option<String> {
+    pub(crate) fn versus_line(&self) -> Option<String> {
         if !self.rules().against_computer {
             return None;
         }
@@ -614,22 +615,17 @@ impl App {
     }
 
     /// Time left, or `None` when untimed.
-    pub fn remaining(&self) -> Option<Duration> {
+    pub(crate) fn remaining(&self) -> Option<Duration> {
         self.remaining
     }
 
-    /// The turn's time limit, or `None` when untimed.
-    pub fn time_limit(&self) -> Option<Duration> {
-        self.time_limit
-    }
-
     /// The current screen.
-    pub fn phase(&self) -> Phase {
+    pub(crate) fn phase(&self) -> Phase {
         self.phase
     }
 
     /// The screen under the help overlay (the current one when help is not shown).
-    pub fn screen(&self) -> Phase {
+    pub(crate) fn screen(&self) -> Phase {
         if self.phase == Phase::Help {
             self.before_help
         } else {
@@ -638,22 +634,22 @@ impl App {
     }
 
     /// Whether the player asked to leave.
-    pub fn should_quit(&self) -> bool {
+    pub(crate) fn should_quit(&self) -> bool {
         self.quit
     }
 
     /// Whether the turn is over.
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         matches!(self.screen(), Phase::Over { .. })
     }
 
     /// A line about the player's records, shown on the end screen.
-    pub fn record_note(&self) -> Option<&str> {
+    pub(crate) fn record_note(&self) -> Option<&str> {
         self.record_note.as_deref()
     }
 
     /// Sets the line about the player's records.
-    pub fn set_record_note(&mut self, note: String) {
+    pub(crate) fn set_record_note(&mut self, note: String) {
         self.record_note = Some(note);
     }
 }
@@ -682,7 +678,7 @@ fn longest_and_best<'a>(
 /// The rules a new player is surprised by, in one line: the shortest word,
 /// how a path may move, and what `Q` is (`3+ letters, never going up a row,
 /// Q is plain`); the help overlay has the rest.
-pub fn rules_strip(rules: &Rules) -> String {
+pub(crate) fn rules_strip(rules: &Rules) -> String {
     let moves = match rules.moves {
         boggle_game::rules::MoveRule::NoUp => "never going up a row",
         boggle_game::rules::MoveRule::EightNeighbours => "8 neighbours",

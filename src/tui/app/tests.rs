@@ -229,7 +229,7 @@ fn the_end_screen_browses_found_then_missed_words() {
         .into_iter()
         .map(|w| (w.word, w.points, w.found))
         .collect();
-    // Issue 46, item 9: the player's own first, then the missed ones (a
+    // The player's own first, then the missed ones (a
     // long list of those used to push the player's out of sight).
     let expected = [("ALT", 1, true), ("BEAU", 1, false), ("EAT", 1, false)];
     let expected: Vec<(String, u32, bool)> = expected
@@ -472,7 +472,7 @@ fn missed_words_read_common_first_and_the_computer_keeps_to_its_level() {
     );
 }
 
-/// Issue 46, item 4: Space plays the word, as in BSD boggle; Clear (Ctrl-U,
+/// Space plays the word, as in BSD boggle; Clear (Ctrl-U,
 /// Ctrl-W) drops what was typed.
 #[test]
 fn space_plays_the_word_and_clear_drops_it() {

@@ -158,7 +158,7 @@ impl EndScreen {
 
 /// Whether `area` is large enough for `app`'s board (while it is not, the
 /// game stops its clock).
-pub fn board_fits(app: &App, area: Rect) -> bool {
+pub(crate) fn board_fits(app: &App, area: Rect) -> bool {
     Layout::of(app, area).is_some()
 }
 
@@ -184,7 +184,7 @@ fn too_small_note(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 /// Draws the whole screen for `app` in `look`.
-pub fn render(frame: &mut Frame, app: &App, look: Look) {
+pub(crate) fn render(frame: &mut Frame, app: &App, look: Look) {
     let area = frame.area();
     if too_small(area) {
         return too_small_note(frame, app, area);
@@ -237,7 +237,7 @@ pub fn render(frame: &mut Frame, app: &App, look: Look) {
 
 /// How many end-screen words one PageUp/PageDown moves over on a screen of
 /// `area`: the words shown at once.
-pub fn page_size(app: &App, area: Rect) -> usize {
+pub(crate) fn page_size(app: &App, area: Rect) -> usize {
     if too_small(area) {
         return 0;
     }
@@ -247,9 +247,9 @@ pub fn page_size(app: &App, area: Rect) -> usize {
 
 /// How the screen is styled: the highlight is reverse video always, coloured only when allowed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Look {
+pub(crate) struct Look {
     /// Whether to use colour (`--color`, `NO_COLOR`).
-    pub colour: bool,
+    pub(crate) colour: bool,
 }
 
 impl Look {
@@ -292,7 +292,7 @@ fn header(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 /// `m:ss` left, rounded up so the clock shows 0:00 only when time is up.
-pub fn clock(left: Duration) -> String {
+pub(crate) fn clock(left: Duration) -> String {
     let seconds = left.as_millis().div_ceil(1000);
     format!("{}:{:02}", seconds / 60, seconds % 60)
 }
@@ -347,7 +347,7 @@ fn footer(frame: &mut Frame, app: &App, area: Rect, palette: Look) {
 }
 
 /// The keys and the rules in force, one line each.
-pub fn help_lines(rules: &Rules) -> Vec<String> {
+pub(crate) fn help_lines(rules: &Rules) -> Vec<String> {
     let mut lines: Vec<String> = [
         "Type a word: its path lights up on the board.",
         "Enter submits, Backspace deletes, Esc clears.",

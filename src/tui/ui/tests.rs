@@ -166,7 +166,7 @@ fn the_end_screen_lists_the_players_words_first_and_shows_the_selected_path() {
     app.handle(Input::Down);
     let (rows, reversed) = screen(&app, 80, 24);
     insta::assert_snapshot!(rows.join("\n"));
-    // Issue 46, item 9: the player's ALT first, then the missed words.
+    // The player's ALT first, then the missed words.
     // BEAU's cells (0, 1, 5, 6) and its list entry, "-BEAU  1", are reversed.
     assert_eq!(reversed.len(), 4 * 21 + 8);
     let (rows, reversed) = screen(&app, 60, 20);
@@ -335,7 +335,7 @@ fn a_prefix_that_cannot_be_traced_says_so() {
     assert_eq!(rows[21], " > BE_");
 }
 
-/// Issue 46, item 10: the hint while typing and the verdict after Enter give
+/// The hint while typing and the verdict after Enter give
 /// one reason (LAB is on the board only by going up, which project4 forbids).
 #[test]
 fn the_live_hint_and_the_verdict_agree() {
@@ -366,7 +366,7 @@ fn the_end_screen_on_a_small_terminal_shows_the_words_without_the_board() {
     );
 }
 
-/// Issue 46, item 10: at 120x40 the board grows with the terminal (17x8
+/// At 120x40 the board grows with the terminal (17x8
 /// cells, the face in each cell's middle row), and the 80x24 screen keeps its
 /// 7x3 cells.
 #[test]

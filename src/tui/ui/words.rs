@@ -10,7 +10,7 @@ use ratatui::widgets::Paragraph;
 
 use super::Look;
 use crate::tui::app::{App, Phase};
-use boggle_engine::plural;
+use boggle_game::text::plural;
 
 /// Where `count` entries of `width` go in `areas`: top to bottom in columns,
 /// filling each area's columns before the next area's, with the last area's

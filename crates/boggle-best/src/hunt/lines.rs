@@ -99,7 +99,7 @@ impl Dropped {
 impl fmt::Display for Dropped {
     /// `dropped 3 lines that do not check out (the first, line 7: ...)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let lines = boggle_engine::plural(self.count, "line", "lines");
+        let lines = boggle_game::text::plural(self.count, "line", "lines");
         write!(f, "dropped {} {lines} that do not check out", self.count)?;
         if let Some((number, why)) = &self.first {
             write!(f, " (the first, line {number}: {why})")?;

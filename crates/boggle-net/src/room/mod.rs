@@ -1,7 +1,8 @@
-//! One room's game as a pure state machine: players join, ready up, play
-//! words and leave; the room answers with the messages to send, to whom. No
-//! sockets and no clock of its own: the server passes in the time of every
-//! event, so tests drive whole rounds with made-up instants. Each player
+//! One room's game as a state machine: players join, ready up, play words
+//! and leave; the room answers with the messages to send, to whom. No
+//! sockets, no files and no clock of its own: the server passes in the time
+//! of every event and the generator that rolls the room's boards, so tests
+//! drive whole rounds with made-up instants and seeds. Each player
 //! plays their own [`Game`] on the room's board, so verdicts, repeats and
 //! points are exactly the console game's; the room adds only the board
 //! game's end of round (shared words cancelled) and the running totals.

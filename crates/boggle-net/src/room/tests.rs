@@ -303,8 +303,8 @@ fn lobbies(out: &[Envelope], conn: ConnId) -> usize {
         .count()
 }
 
-/// A client joining and leaving every millisecond for a second (issue 36,
-/// item 4): the players hear at most one lobby each 100 ms, and the last
+/// A client joining and leaving every millisecond for a second (a lobby
+/// per join would flood every player): the players hear at most one lobby each 100 ms, and the last
 /// one as the room is.
 #[test]
 fn churn_makes_one_lobby_each_tenth_of_a_second() {
@@ -421,8 +421,8 @@ fn a_big_rooms_results_list_the_best_and_each_players_own_entry() {
     );
 }
 
-/// 49 players who all found the same 500 words of a 10x10 board (issue
-/// 36, item 5): the results list a share of each player's words and a
+/// 49 players who all found the same 500 words of a 10x10 board (a full
+/// list would be megabytes per player): the results list a share of each player's words and a
 /// few names per shared word, and say how many there were.
 #[test]
 fn the_results_of_a_crowded_big_board_stay_small() {
@@ -495,7 +495,7 @@ fn the_results_of_a_crowded_big_board_stay_small() {
 
 /// Ann drops mid-round and cannot come back with her token: the
 /// refusal says how to take the seat back, and a whole round's time
-/// after she left the seat is free again (issue 33, item 5).
+/// after she left the seat is free again, so a stranger cannot keep it.
 #[test]
 fn a_seat_left_for_a_whole_round_is_given_up_and_the_refusal_says_how_to_take_it_back() {
     let mut room = room(Duplicates::Cancel, 2, None);
@@ -525,7 +525,7 @@ fn a_seat_left_for_a_whole_round_is_given_up_and_the_refusal_says_how_to_take_it
 }
 
 /// A player joining mid-round hears the round before the lobby, so a
-/// line-mode client shows the board, not `lobby ... waiting` (issue 33, item 9).
+/// line-mode client shows the board, not `lobby ... waiting`.
 #[test]
 fn joining_mid_round_sends_the_round_before_the_lobby() {
     let mut room = room(Duplicates::Cancel, 2, None);
@@ -547,7 +547,7 @@ fn joining_mid_round_sends_the_round_before_the_lobby() {
     assert_eq!(kinds, ["welcome", "round", "lobby"]);
 }
 
-/// Look-alike names are one name (issue 36, item 9).
+/// Look-alike names are one name, so no one can pass for another player.
 #[test]
 fn names_are_compared_after_normalisation() {
     let mut room = room(Duplicates::Cancel, 2, None);
@@ -627,7 +627,7 @@ fn a_solo_room_with_a_computer_lists_its_words_beside_the_players() {
     );
 }
 
-/// Issue 45 item 10: names that look alike only in capitals (capital I and
+/// Names that look alike only in capitals (capital I and
 /// small l) are one name, whichever comes first; a case-only twin too.
 #[test]
 fn names_that_look_alike_in_capitals_are_one_name() {
@@ -653,7 +653,7 @@ fn names_that_look_alike_in_capitals_are_one_name() {
         .expect("small i and small l do not look alike");
 }
 
-/// Issue 45 item 6: the results of a round are one message for the whole
+/// The results of a round are one message for the whole
 /// room (encoded once by the server), not a copy per player.
 #[test]
 fn the_results_are_one_message_for_the_whole_room() {

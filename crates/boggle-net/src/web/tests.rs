@@ -642,7 +642,7 @@ async fn a_connection_that_says_nothing_is_closed() {
     assert_eq!(get(http_addr, "/").await.status, 200);
 }
 
-/// Issue 45 item 7: a web listener that fails ends the server with its
+/// A web listener that fails ends the server with its
 /// reason, instead of the TCP side going on alone.
 #[tokio::test]
 async fn a_failed_web_listener_stops_the_server_with_its_reason() {

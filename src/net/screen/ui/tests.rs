@@ -5,12 +5,12 @@
 use std::time::Duration;
 
 use super::*;
-use crate::net::link::LinkEvent;
 use crate::net::screen::app::Input;
 use crate::net::screen::app::tests::{apply, start, typed, verdicts, welcome};
 use crate::tui::terminal::{Code, Key};
 use crate::tui::ui::tests::drawn;
 use boggle_game::rules::MoveRule;
+use boggle_play::net::link::LinkEvent;
 use boggle_protocol::ClientMsg;
 use boggle_protocol::{
     Duplicates, FoundWord, LobbyPlayer, Moves, PlayerResult, ServerMsg, SharedWord, WordPoints,
@@ -26,7 +26,7 @@ fn shown(screen: &Screen, width: u16, height: u16) -> (Vec<String>, Vec<(u16, u1
 
 /// Ann in room main, with bob ready and cy away.
 fn in_the_lobby() -> Screen {
-    let opts = crate::net::client::JoinOptions {
+    let opts = boggle_play::net::client::JoinOptions {
         addr: "127.0.0.1:4040".into(),
         name: "ann".into(),
         room: Some("main".into()),
@@ -161,7 +161,7 @@ fn the_lobby_at_80x24_and_60x20() {
     insta::assert_snapshot!(rows.join("\n"));
 }
 
-/// Issue 46, item 6: an entry wider than the panel is wrapped, not cut
+/// An entry wider than the panel is wrapped, not cut
 /// (`AHI (<img src=x onerror=a, Desk Player, term` lost its `)`).
 #[test]
 fn an_entry_wider_than_the_panel_is_wrapped_not_cut() {
@@ -179,7 +179,7 @@ fn an_entry_wider_than_the_panel_is_wrapped_not_cut() {
     );
 }
 
-/// Issue 46, item 6: at 40x12 the clock stays on screen while a round runs.
+/// At 40x12 the clock stays on screen while a round runs.
 #[test]
 fn the_clock_stays_on_a_40_column_screen() {
     let screen = in_a_round();
@@ -364,7 +364,7 @@ fn the_board_is_drawn_as_the_tui_draws_it_with_the_typed_path_traced() {
     assert_eq!(screen.path(), vec![4, 5, 0]);
 }
 
-/// Issue 46, item 10: the network game's board grows at 120x40 as the tui's does.
+/// The network game's board grows at 120x40 as the tui's does.
 #[test]
 fn the_board_grows_with_a_large_terminal() {
     let mut screen = Screen::new("test".into());

@@ -378,12 +378,13 @@ enum Links {
 fn special_flags(options: &mut OpenOptions, links: Links) -> &mut OpenOptions {
     #[cfg(unix)]
     {
+        use rustix::fs::OFlags;
         use std::os::unix::fs::OpenOptionsExt;
         let follow = match links {
-            Links::Refuse => libc::O_NOFOLLOW,
-            Links::Follow => 0,
+            Links::Refuse => OFlags::NOFOLLOW,
+            Links::Follow => OFlags::empty(),
         };
-        options.custom_flags(libc::O_NONBLOCK | follow);
+        options.custom_flags((OFlags::NONBLOCK | follow).bits() as i32);
     }
     #[cfg(not(unix))]
     let _ = links;

@@ -12,9 +12,9 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 pub use super::link::{Dropped, JoinOptions, LinkError, REJOIN_FOR, WELCOME_WITHIN};
 use super::link::{Link, LinkEvent};
-use super::seat::SeatFile;
-use crate::tui::terminal::TerminalError;
-use boggle_engine::plural;
+use crate::player::TerminalError;
+use crate::seat::SeatFile;
+use boggle_game::text::plural;
 use boggle_protocol::names::clean;
 use boggle_protocol::{ClientMsg, ErrorCode, LobbyPlayer, ServerMsg, WordPoints};
 
@@ -51,7 +51,7 @@ pub enum JoinError {
     Replaced,
     /// Another `boggle join` on this machine holds this seat (its seat file's lock).
     #[error(transparent)]
-    SeatInUse(super::seat::SeatError),
+    SeatInUse(crate::seat::SeatError),
     /// The full screen's terminal: a signal, a hang-up, or drawing failed.
     #[error(transparent)]
     Terminal(#[from] TerminalError),
@@ -65,7 +65,7 @@ pub enum JoinError {
 
 impl JoinError {
     /// The end a fatal `error` or a `bye` from the server means, if `msg` is one.
-    pub(crate) fn from_server(msg: &ServerMsg) -> Option<JoinError> {
+    pub fn from_server(msg: &ServerMsg) -> Option<JoinError> {
         match msg {
             ServerMsg::Error {
                 code: ErrorCode::Replaced,
@@ -228,41 +228,41 @@ pub fn results_lines(msg: &ServerMsg) -> Vec<String> {
 /// server [`clean`]ed: the line mode puts each player on one line, the full
 /// screen lays the entries out to its width.
 #[derive(Debug)]
-pub(crate) struct Results {
-    pub(crate) round: u32,
-    pub(crate) last: bool,
-    pub(crate) players: Vec<PlayerLines>,
+pub struct Results {
+    pub round: u32,
+    pub last: bool,
+    pub players: Vec<PlayerLines>,
     /// `and 979 more players`, when not all are listed.
-    pub(crate) players_more: Option<String>,
+    pub players_more: Option<String>,
     /// Each shared word and who found it (`bob, ann and 3 more`).
-    pub(crate) shared: Vec<(String, String)>,
+    pub shared: Vec<(String, String)>,
     /// `and 12 more shared words`, when not all are listed.
-    pub(crate) shared_more: Option<String>,
+    pub shared_more: Option<String>,
     /// `missed 25 words; the best` when any were.
-    pub(crate) missed: Option<String>,
+    pub missed: Option<String>,
     /// The best missed words, `NAG +1` each.
-    pub(crate) missed_words: Vec<String>,
+    pub missed_words: Vec<String>,
 }
 
 /// One player's part of [`Results`].
 #[derive(Debug)]
-pub(crate) struct PlayerLines {
-    pub(crate) name: String,
+pub struct PlayerLines {
+    pub name: String,
     /// `place 523 of 1000`, for the player's own entry below the best ones.
-    pub(crate) place: Option<String>,
-    pub(crate) score: u32,
-    pub(crate) total: u32,
+    pub place: Option<String>,
+    pub score: u32,
+    pub total: u32,
     /// `WORD +N` for each word that scored.
-    pub(crate) kept: Vec<String>,
+    pub kept: Vec<String>,
     /// Each word cancelled.
-    pub(crate) cancelled: Vec<String>,
+    pub cancelled: Vec<String>,
     /// `and 40 more words`, when not all are listed.
-    pub(crate) more: Option<String>,
+    pub more: Option<String>,
 }
 
 impl PlayerLines {
     /// `ann: 3 points (total 5)`, or `ann, place 523 of 1000: ...`.
-    pub(crate) fn heading(&self) -> String {
+    pub fn heading(&self) -> String {
         let place = self
             .place
             .as_ref()
@@ -278,7 +278,7 @@ impl PlayerLines {
 }
 
 impl Results {
-    pub(crate) fn from_msg(msg: &ServerMsg) -> Option<Results> {
+    pub fn from_msg(msg: &ServerMsg) -> Option<Results> {
         let ServerMsg::Results {
             round,
             last,
@@ -374,7 +374,7 @@ impl Results {
     /// The words listed, in their order: each player's (scored, then
     /// cancelled), the shared ones, the best missed. The full screen's Left
     /// and Right choose among them.
-    pub(crate) fn words(&self) -> Vec<String> {
+    pub fn words(&self) -> Vec<String> {
         // Each entry begins with its word (`EAT +1`).
         let word = |entry: &String| entry.split(' ').next().unwrap_or_default().to_string();
         let mut words = Vec::new();
@@ -388,7 +388,7 @@ impl Results {
     }
 
     /// `results of round 1:` (and `(last round)`).
-    pub(crate) fn heading(&self) -> String {
+    pub fn heading(&self) -> String {
         format!(
             "results of round {}{}:",
             self.round,

@@ -14,13 +14,13 @@ use std::time::Duration;
 
 use crate::modes::console::TIME_UP;
 use crate::player::keyboard::{Keyboard, Typed, ask, time_left};
-use boggle_engine::plural;
 use boggle_game::dictionary::Level;
 use boggle_game::error::Error;
 use boggle_game::face::QReads;
 use boggle_game::game::{Game, Verdict, Winner};
 use boggle_game::game_board::{BoardError, GameBoard};
 use boggle_game::rules::{MoveRule, Rules};
+use boggle_game::text::plural;
 use boggle_game::word_find::WordFind;
 
 /// Asked before each round.

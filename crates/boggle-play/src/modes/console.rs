@@ -8,12 +8,12 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use crate::player::keyboard::{Keyboard, Plain, Typed, time_left};
-use boggle_engine::plural;
 use boggle_game::error::Error;
 use boggle_game::face::QReads;
 use boggle_game::game::Game;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Rules;
+use boggle_game::text::plural;
 
 /// The first prompt.
 pub const BOARD_PROMPT: &str =

@@ -21,7 +21,6 @@ use std::time::Duration;
 
 use crate::modes::lfsr::{Lfsr, permute_by};
 use crate::player::keyboard::{Keyboard, Typed, ask};
-use boggle_engine::plural;
 use boggle_game::dice::{DiceSet, LETTER_FREQUENCIES};
 use boggle_game::die::Die;
 use boggle_game::error::Error;
@@ -29,6 +28,7 @@ use boggle_game::face::Face;
 use boggle_game::game::Game;
 use boggle_game::game_board::{BoardError, GameBoard};
 use boggle_game::rules::Rules;
+use boggle_game::text::plural;
 
 /// The classic (1976) dice in spec 001's order. The spec fixes die 0
 /// (AACIOT), 1 (AHMORS), 2 (EGKLUY), 4 (ACDEMP) and 10 (the Q die); the others

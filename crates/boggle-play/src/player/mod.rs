@@ -5,3 +5,6 @@
 pub mod input;
 pub mod keyboard;
 pub mod signals;
+pub mod terminal;
+
+pub use terminal::TerminalError;

@@ -50,7 +50,7 @@ pub struct JoinOptions {
     /// How long to wait for the server's `welcome` (or refusal) after connecting.
     pub welcome_within: Duration,
     /// Where the clients keep the seat's token for the next run (`None`: nowhere).
-    pub seat: Option<super::seat::SeatFile>,
+    pub seat: Option<crate::seat::SeatFile>,
 }
 
 /// How long a client tries to rejoin after a drop unless told otherwise:
@@ -158,7 +158,7 @@ const TO_CLIENT: usize = 64;
 
 /// What the link tells its client.
 #[derive(Debug)]
-pub(crate) enum LinkEvent {
+pub enum LinkEvent {
     /// A message from the server. After a fatal `error` or a `bye` the link
     /// is over (the client ends with them).
     Msg(ServerMsg),
@@ -182,7 +182,7 @@ pub(crate) enum LinkEvent {
 
 /// The client's end of the link: messages in, [`LinkEvent`]s out. Dropping
 /// it closes the connection.
-pub(crate) struct Link {
+pub struct Link {
     to_server: mpsc::Sender<ClientMsg>,
     events: mpsc::Receiver<LinkEvent>,
     task: tokio::task::JoinHandle<()>,
@@ -190,7 +190,7 @@ pub(crate) struct Link {
 
 impl Link {
     /// Connects and says `hello`; a failure to connect is returned at once.
-    pub(crate) async fn connect(opts: &JoinOptions) -> Result<Link, LinkError> {
+    pub async fn connect(opts: &JoinOptions) -> Result<Link, LinkError> {
         let conn =
             match tokio::time::timeout(opts.welcome_within, open(opts, opts.token.clone())).await {
                 Ok(conn) => conn.map_err(|e| LinkError::Dropped(Dropped::Connect(e)))?,
@@ -218,18 +218,18 @@ impl Link {
     }
 
     /// Queues `msg` for the server; `false` when the queue is full.
-    pub(crate) fn send(&self, msg: ClientMsg) -> bool {
+    pub fn send(&self, msg: ClientMsg) -> bool {
         self.to_server.try_send(msg).is_ok()
     }
 
     /// The queue to the server, for a client that waits for room in it
     /// (`Sender::reserve`) while it also waits on [`Link::next`].
-    pub(crate) fn sender(&self) -> mpsc::Sender<ClientMsg> {
+    pub fn sender(&self) -> mpsc::Sender<ClientMsg> {
         self.to_server.clone()
     }
 
     /// The next event (cancel-safe).
-    pub(crate) async fn next(&mut self) -> LinkEvent {
+    pub async fn next(&mut self) -> LinkEvent {
         self.events
             .recv()
             .await
@@ -247,7 +247,7 @@ impl Drop for Link {
 /// in the reader until the next call). The end of the stream is
 /// [`Dropped::Closed`], a drop like any other; a line that is too long
 /// or not a message is not, and the link never takes it for a drop.
-pub(crate) async fn next_server_msg<R: AsyncBufRead + Unpin>(
+pub async fn next_server_msg<R: AsyncBufRead + Unpin>(
     server: &mut LineReader<R>,
 ) -> Result<ServerMsg, LinkError> {
     let line = server

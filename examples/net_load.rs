@@ -127,14 +127,86 @@ struct Outcome {
 }
 
 /// The `q` quantile of sorted `latencies`, in µs.
-/// A server message, or `None` for a lobby (or a line that is none): a
-/// lobby lists every player of the room, and parsing each one would make the
-/// load generator, not the server, the bottleneck of a big room.
-fn parse(line: &str) -> Option<ServerMsg> {
+/// What a client needs of a server message. Parsing every message whole
+/// would make the load generator, not the server, the slow side: a lobby
+/// lists every player of the room, and at each round's end every client
+/// would read every player's words.
+enum Heard {
+    Welcome,
+    Refused(String),
+    RoundStart {
+        board: Vec<String>,
+        rows: usize,
+        cols: usize,
+    },
+    Verdict {
+        points: u32,
+    },
+    /// Each listed player's name and total.
+    Results(Vec<Standing>),
+    Other,
+}
+
+/// A results message's players, their words skipped unread.
+#[derive(serde::Deserialize)]
+struct Totals {
+    players: Vec<Standing>,
+}
+
+/// One player's name and total in the results.
+#[derive(serde::Deserialize)]
+struct Standing {
+    name: String,
+    total: u32,
+}
+
+/// What a client needs of the server's `line`.
+fn parse(line: &str) -> Heard {
     if line.starts_with(r#"{"type":"lobby""#) {
-        return None;
+        return Heard::Other;
     }
-    serde_json::from_str(line).ok()
+    if line.starts_with(r#"{"type":"results""#) {
+        return serde_json::from_str::<Totals>(line)
+            .map_or(Heard::Other, |totals| Heard::Results(totals.players));
+    }
+    match serde_json::from_str::<ServerMsg>(line) {
+        Ok(ServerMsg::Welcome { .. }) => Heard::Welcome,
+        Ok(ServerMsg::Error { message, .. }) => Heard::Refused(message),
+        Ok(ServerMsg::RoundStart {
+            board, rows, cols, ..
+        }) => Heard::RoundStart { board, rows, cols },
+        Ok(ServerMsg::Verdict { points, .. }) => Heard::Verdict { points },
+        _ => Heard::Other,
+    }
+}
+
+/// Each board's words, solved once however many clients play it.
+type Solved = std::sync::Mutex<std::collections::HashMap<Vec<String>, Arc<Vec<String>>>>;
+
+/// The words a client plays on a board (row-major faces): its real words
+/// (each scores once, then repeats as "already found") mixed with words
+/// that are not on it, solved once for all the board's clients.
+fn board_words(
+    solved: &Solved,
+    find: &WordFind,
+    faces: Vec<String>,
+    rows: usize,
+    cols: usize,
+) -> std::io::Result<Arc<Vec<String>>> {
+    let mut solved = solved
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(words) = solved.get(&faces) {
+        return Ok(Arc::clone(words));
+    }
+    let cells: Vec<&str> = faces.iter().map(String::as_str).collect();
+    let board =
+        GameBoard::from_cells(cells, rows, cols, QReads::Qu).map_err(std::io::Error::other)?;
+    let mut words: Vec<String> = find.get_all_words(&board).into_iter().collect();
+    words.extend(["ZZZQ", "BOGGLE", "XYLOPHONE", "AB"].map(String::from));
+    let words = Arc::new(words);
+    solved.insert(faces, Arc::clone(&words));
+    Ok(words)
 }
 
 fn quantile(latencies: &[u64], q: f64) -> u64 {
@@ -191,9 +263,11 @@ fn main() {
     let outcomes = runtime.block_on(async {
         let mut tasks = Vec::new();
         let connecting = Arc::new(tokio::sync::Semaphore::new(CONNECTING));
+        let solved = Arc::new(Solved::default());
         for i in 0..clients {
             let find = Arc::clone(&find);
             let connecting = Arc::clone(&connecting);
+            let solved = Arc::clone(&solved);
             let room = format!("room{}", i % rooms);
             let over_web = web.is_some() && (all_web || i % 2 == 1);
             tasks.push(tokio::spawn(async move {
@@ -217,6 +291,7 @@ fn main() {
                     interval,
                     rounds,
                     connecting,
+                    solved,
                 };
                 if let Err(e) = client((addr, via), &name, &room, &plan, &find, &mut outcome).await
                 {
@@ -336,6 +411,7 @@ struct Plan {
     interval: Duration,
     rounds: usize,
     connecting: Arc<tokio::sync::Semaphore>,
+    solved: Arc<Solved>,
 }
 
 async fn client(
@@ -368,10 +444,8 @@ async fn client(
                 return Err(std::io::Error::other("closed before the welcome"));
             };
             match parse(&line) {
-                Some(ServerMsg::Welcome { .. }) => break,
-                Some(ServerMsg::Error { message, .. }) => {
-                    return Err(std::io::Error::other(message));
-                }
+                Heard::Welcome => break,
+                Heard::Refused(message) => return Err(std::io::Error::other(message)),
                 _ => {}
             }
         }
@@ -393,24 +467,15 @@ async fn round(
     find: &WordFind,
     outcome: &mut Outcome,
 ) -> std::io::Result<()> {
-    let board = loop {
+    let (board, rows, cols) = loop {
         let Some(line) = lines.next().await? else {
             return Err(std::io::Error::other("closed before the round"));
         };
-        if let Some(ServerMsg::RoundStart {
-            board, rows, cols, ..
-        }) = parse(&line)
-        {
-            let cells: Vec<&str> = board.iter().map(String::as_str).collect();
-            let board = GameBoard::from_cells(cells, rows, cols, QReads::Qu)
-                .map_err(std::io::Error::other)?;
-            break board;
+        if let Heard::RoundStart { board, rows, cols } = parse(&line) {
+            break (board, rows, cols);
         }
     };
-    // Real words of the board (each scores once, then repeats as "already
-    // found") mixed with words that are not on it.
-    let mut words: Vec<String> = find.get_all_words(&board).into_iter().collect();
-    words.extend(["ZZZQ", "BOGGLE", "XYLOPHONE", "AB"].map(String::from));
+    let words = board_words(&plan.solved, find, board, rows, cols)?;
     let end = Instant::now() + Duration::from_secs(plan.seconds);
     let mut ticker = tokio::time::interval(plan.interval);
     let mut sent = 0;
@@ -436,21 +501,21 @@ async fn round(
                     return Err(std::io::Error::other("closed during the round"));
                 };
                 match parse(&line) {
-                    Some(ServerMsg::Verdict { points, .. }) => {
+                    Heard::Verdict { points } => {
                         if let Some(at) = pending.pop_front() {
                             outcome.latencies_us.push(at.elapsed().as_micros() as u64);
                         }
                         outcome.verdicts += 1;
                         outcome.verdict_points += points;
                     }
-                    Some(ServerMsg::Results { players, .. }) => {
+                    Heard::Results(players) => {
                         outcome.results_at.push(Instant::now());
                         outcome.results_bytes = outcome.results_bytes.max(line.len());
                         // Scores are the room's totals over its rounds.
                         outcome.result_score = players.iter().find(|p| p.name == name).map(|p| p.total);
                         return Ok(());
                     }
-                    Some(ServerMsg::Error { message, .. }) => return Err(std::io::Error::other(message)),
+                    Heard::Refused(message) => return Err(std::io::Error::other(message)),
                     _ => {}
                 }
             }

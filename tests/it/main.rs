@@ -12,6 +12,11 @@
     clippy::print_stderr,
     reason = "a test may report what it measured; the harness captures the output"
 )]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "the tests' helpers fail the test that called them, as the tests themselves do"
+)]
 
 mod browser;
 mod common;

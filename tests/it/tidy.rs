@@ -5,11 +5,15 @@
 //! inside a crate, nothing below `cli` importing from it, and which crates
 //! each layer may reach (`cargo tree`, transitively), and the invariants of
 //! ARCHITECTURE.md that a reading of the sources can check and clippy
-//! cannot (no clock in the game, no I/O in the judge, one judge, no branch
-//! on a preset's name, no test sleeping in hope). Each scan reads whole
-//! files but their `#[cfg(test)]` items. The print macros and `dbg!` are
-//! clippy's to refuse (`print_stdout`, `print_stderr`, `dbg_macro` in the
-//! manifests). Which crate may use which is Cargo's to enforce: a crate
+//! cannot: clippy's `disallowed_methods` is set per crate, so a rule for
+//! some modules of a crate stays a scan (no clock in the console modes, the
+//! full screens or the server's rooms, no I/O in the judge, one judge, no
+//! branch on a preset's name, no test sleeping in hope). Each scan reads
+//! whole files but their `#[cfg(test)]` items. Clippy refuses the rest, set
+//! in the manifests and in each crate's `clippy.toml`: the print macros,
+//! `dbg!`, `unwrap` and `expect` outside tests, and the clock (and, in the
+//! engine and the protocol, files) in the engine, the game and the
+//! protocol. Which crate may use which is Cargo's to enforce: a crate
 //! cannot name what it does not depend on.
 
 use std::path::{Path, PathBuf};
@@ -541,20 +545,14 @@ fn shipped_uses(files: &[PathBuf], needles: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// The one reading of the clock in the game crate: `Daily::today`, the
-/// date of today's board (not a game's timing): its file and its code.
-const TODAYS_DATE: (&str, &str) = (
-    "crates/boggle-game/src/daily.rs:",
-    "let seconds = std::time::SystemTime::now()",
-);
-
-/// ARCHITECTURE.md, "No game module reads the real clock": the design's
-/// classes, the console modes, the full screens (but `tui/terminal.rs`,
-/// which makes the ticks) and the server's rooms take time from a
-/// `Keyboard`, as ticks, or as an argument.
+/// ARCHITECTURE.md, "No game module reads the real clock": the console
+/// modes, the full screens (but `tui/terminal.rs`, which makes the ticks)
+/// and the server's rooms take time from a `Keyboard`, as ticks, or as an
+/// argument. (The design's classes are held to it by clippy: their crate's
+/// `clippy.toml` disallows the clocks.)
 #[test]
 fn no_game_module_reads_the_real_clock() {
-    let mut files = rust_files(&root().join("crates/boggle-game/src"));
+    let mut files = Vec::new();
     for mode in ["console.rs", "versus.rs", "boggleish.rs"] {
         files.push(root().join("crates/boggle-play/src/modes").join(mode));
     }
@@ -566,10 +564,7 @@ fn no_game_module_reads_the_real_clock() {
     // The server's rooms are handed the time of every event; only the
     // server around them (its timers, its connections) reads the clock.
     files.extend(rust_files(&root().join("crates/boggle-net/src/room")));
-    let found: Vec<String> = shipped_uses(&files, &["Instant::now", "SystemTime"])
-        .into_iter()
-        .filter(|hit| !(hit.starts_with(TODAYS_DATE.0) && hit.ends_with(TODAYS_DATE.1)))
-        .collect();
+    let found = shipped_uses(&files, &["Instant::now", "SystemTime"]);
     assert!(
         found.is_empty(),
         "game modules reading the clock: {found:#?}"
@@ -577,9 +572,11 @@ fn no_game_module_reads_the_real_clock() {
 }
 
 /// ARCHITECTURE.md, "`Game`, `WordFind`, the engine and `Rules` do no I/O".
+/// (The engine is held to it by clippy: its `clippy.toml` disallows the
+/// files, the standard streams, sockets and the environment.)
 #[test]
-fn the_judge_and_the_engine_do_no_io() {
-    let mut files = rust_files(&root().join("crates/boggle-engine/src"));
+fn the_judge_does_no_io() {
+    let mut files = Vec::new();
     for name in ["game.rs", "word_find.rs", "rules.rs"] {
         files.push(root().join("crates/boggle-game/src").join(name));
     }
@@ -587,10 +584,7 @@ fn the_judge_and_the_engine_do_no_io() {
         "std::fs", "fs::", "File::", "std::io", "io::", "std::net", "std::env", "stdin", "stdout",
     ];
     let found = shipped_uses(&files, &io);
-    assert!(
-        found.is_empty(),
-        "I/O in the judge or the engine: {found:#?}"
-    );
+    assert!(found.is_empty(), "I/O in the judge: {found:#?}");
 }
 
 /// ARCHITECTURE.md, "One judge": in the program (`src/`), the modes
@@ -718,4 +712,39 @@ fn in_a_loop(lines: &[&str], at: usize) -> bool {
         }
     }
     false
+}
+
+/// The crates whose `clippy.toml` disallows the clock (and what else it
+/// says), each as it must begin: clippy reads the nearest `clippy.toml`
+/// only, so each repeats the root's settings, and one that drifted from
+/// them, or lost its clocks, would pass clippy unseen.
+#[test]
+fn each_crates_clippy_settings_keep_the_roots_and_its_own_rules() {
+    let settings = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty() && !line.starts_with('#'))
+            .take_while(|line| !line.starts_with("disallowed"))
+            .map(String::from)
+            .collect()
+    };
+    let read = |path: PathBuf| {
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    let roots = settings(&read(root().join("clippy.toml")));
+    assert!(!roots.is_empty(), "the root clippy.toml has settings");
+    for krate in ["boggle-engine", "boggle-game", "boggle-protocol"] {
+        let text = read(root().join("crates").join(krate).join("clippy.toml"));
+        assert_eq!(
+            settings(&text),
+            roots,
+            "{krate}'s clippy.toml repeats the root's settings"
+        );
+        for clock in ["std::time::Instant::now", "std::time::SystemTime::now"] {
+            assert!(
+                text.contains(&format!("path = \"{clock}\"")),
+                "{krate}'s clippy.toml disallows {clock}"
+            );
+        }
+    }
 }

@@ -169,6 +169,10 @@ impl Daily {
     /// --daily` and a server's "Today's board" play. The one reading of the
     /// real clock in this crate: a date, not a game's timing. A clock set
     /// before 1970 counts as 1970 (so an error: before [`FIRST_DAY`]).
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "today's date, not a game's timing: the one reading of the clock here"
+    )]
     pub fn today() -> Result<Daily, DateError> {
         let seconds = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

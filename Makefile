@@ -16,14 +16,18 @@ run: build
 
 # Every crate of the workspace: formatting, no unused dependency (cargo
 # machete; .ci/run installs it), lints (the console-only build too:
-# --no-default-features, without the tui and net features), unit and integration
+# --no-default-features, without the tui and net features), the fuzz targets
+# built (their own workspace under fuzz/, so a changed API cannot leave them
+# broken until the next fuzzing run), unit and integration
 # tests (the page's TypeScript check among them: tests/it/web_check.rs),
 # doctests, and the docs built with warnings denied.
 test:
 	$(CARGO) fmt --all --check
+	$(CARGO) fmt --manifest-path fuzz/Cargo.toml --check
 	$(CARGO) machete
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --bin boggle --no-default-features -- -D warnings
+	$(CARGO) check --manifest-path fuzz/Cargo.toml --bins --quiet
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps

@@ -6,7 +6,7 @@
 use std::sync::{Arc, OnceLock};
 
 use boggle_engine::path;
-use boggle::{Dictionary, GameBoard, MoveRule, QReads, Rules, WordFind};
+use boggle_game::{Dictionary, GameBoard, MoveRule, QReads, Rules, WordFind};
 use libfuzzer_sys::fuzz_target;
 
 fn dictionary() -> Arc<Dictionary> {
@@ -25,7 +25,11 @@ fuzz_target!(|data: &[u8]| {
     };
     // Shapes up to 9x9 exercise both the bitmask and the bit-vector search paths.
     let (rows, cols) = (usize::from(rows % 10), usize::from(cols % 10));
-    let q = if flags & 1 != 0 { QReads::Qu } else { QReads::Q };
+    let q = if flags & 1 != 0 {
+        QReads::Qu
+    } else {
+        QReads::Q
+    };
     let text = String::from_utf8_lossy(rest);
     let _ = GameBoard::new(&text);
     for board in [

@@ -3,7 +3,7 @@
 //! a board read back from its own cells is the same board.
 #![no_main]
 
-use boggle::{GameBoard, QReads};
+use boggle_game::{GameBoard, QReads};
 use boggle_play::board_file::{parse_board_file, parse_board_line};
 use libfuzzer_sys::fuzz_target;
 
@@ -11,7 +11,11 @@ fuzz_target!(|data: &[u8]| {
     let Some((&knobs, rest)) = data.split_first() else {
         return;
     };
-    let q = if knobs & 1 != 0 { QReads::Qu } else { QReads::Q };
+    let q = if knobs & 1 != 0 {
+        QReads::Qu
+    } else {
+        QReads::Q
+    };
     let text = String::from_utf8_lossy(rest);
     match parse_board_file(&text, q) {
         Ok(board) => {

@@ -7,8 +7,8 @@
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::{Arc, OnceLock};
 
+use boggle_game::{Dictionary, Error, Game, WordFind, random};
 use boggle_play::modes::console;
-use boggle::{Dictionary, Error, Game, WordFind, random};
 use libfuzzer_sys::fuzz_target;
 
 fn finder() -> &'static WordFind {

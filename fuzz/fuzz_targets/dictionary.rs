@@ -4,7 +4,7 @@
 #![no_main]
 
 use boggle_engine::path;
-use boggle::{Dictionary, GameBoard, MoveRule, QReads, Rules, WordFind};
+use boggle_game::{Dictionary, GameBoard, MoveRule, QReads, Rules, WordFind};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(board) = GameBoard::from_letters("QUEATSBRONIXDELPA", 4, 4, QReads::Qu) else {
         panic!("the fixed board is valid");
     };
-    let mut rules = Rules::preset(boggle::Preset::Classic);
+    let mut rules = Rules::preset(boggle_game::Preset::Classic);
     rules.min_len = 1;
     let find = WordFind::with_rules(std::sync::Arc::new(dictionary), rules);
     for word in find.get_all_words(&board) {

@@ -3,10 +3,10 @@
 //! it printed for each word.
 #![no_main]
 
-use boggle::Rules;
+use boggle_game::Rules;
+use boggle_game::rules::Preset;
 use boggle_play::modes::boggleish::{self, Answers};
 use boggle_play::player::keyboard::{FakeClock, Scripted, Timed};
-use boggle::rules::Preset;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use boggle_engine::SearchRules;
 use boggle_engine::search::Searcher;
 use boggle_engine::trie::Trie;
-use boggle::GameBoard;
+use boggle_game::GameBoard;
 use boggle_prove::Settings;
 use boggle_prove::classes::{Buckets, Classes, Group};
 use boggle_prove::shard::{Checker, ShardRecords};
@@ -32,7 +32,12 @@ fn proof() -> &'static Proof {
         let settings = Settings::new(SearchRules::standard(2, 2), buckets, 4).expect("2x2");
         let classes = settings.classes();
         let groups = classes.groups();
-        Proof { trie, settings, classes, groups }
+        Proof {
+            trie,
+            settings,
+            classes,
+            groups,
+        }
     })
 }
 

@@ -5,10 +5,10 @@
 
 use std::sync::{Arc, OnceLock};
 
-use boggle::dictionary::Level;
+use boggle_game::dictionary::Level;
+use boggle_game::{Dictionary, GameBoard, Preset, QReads, Rules, WordFind};
 use boggle_play::modes::versus::{self, Highlight, Settings};
 use boggle_play::player::keyboard::Plain;
-use boggle::{Dictionary, GameBoard, Preset, QReads, Rules, WordFind};
 use libfuzzer_sys::fuzz_target;
 
 fn finder() -> &'static WordFind {
@@ -34,11 +34,14 @@ fuzz_target!(|data: &[u8]| {
         intro: true,
         board: None,
         width: 80,
+        height: None,
     };
     let mut keys = Plain::new(data);
     let mut out = Vec::new();
-    let roll =
-        || GameBoard::from_letters("QITEARSNSTRADENI", 4, 4, QReads::Qu).map_err(boggle::Error::Board);
+    let roll = || {
+        GameBoard::from_letters("QITEARSNSTRADENI", 4, 4, QReads::Qu)
+            .map_err(boggle_game::Error::Board)
+    };
     let record = versus::play(&mut keys, &mut out, &settings, roll).expect("a byte slice reads");
     assert!(record.human_wins <= record.rounds);
     let out = String::from_utf8_lossy(&out);

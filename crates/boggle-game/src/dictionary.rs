@@ -14,7 +14,7 @@ use std::sync::{Arc, OnceLock};
 
 use ahash::AHashSet;
 
-use crate::text::plural;
+use crate::text::{plural, thousands};
 use boggle_engine::trie::Trie;
 
 /// The course's `words.txt` (spec 004's starter list, unchanged), built into
@@ -436,7 +436,7 @@ impl Dictionary {
     pub fn describe(&self) -> String {
         let count = format!(
             "{} word{}",
-            thousands(self.len()),
+            thousands(self.len() as u64),
             plural(self.len(), "", "s")
         );
         match self.source.split_once(" (") {
@@ -539,11 +539,6 @@ fn parse_line(line: &[u8]) -> Option<(&[u8], Option<u8>)> {
     let is_word =
         !word.is_empty() && word.len() <= MAX_WORD_LEN && word.iter().all(u8::is_ascii_alphabetic);
     is_word.then_some((word, rank))
-}
-
-/// `n` with commas between thousands: `66,925`.
-pub fn thousands(n: usize) -> String {
-    crate::text::thousands(n as u64)
 }
 
 /// A word file's bytes, or why it could not be read: at most
@@ -670,10 +665,6 @@ mod tests {
 
     #[test]
     fn counts_read_with_thousands() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(66_925), "66,925");
-        assert_eq!(thousands(1_234_567), "1,234,567");
         let d = Dictionary::from_words(["CAT"]);
         assert_eq!(d.describe(), "a list of words (1 word)");
     }

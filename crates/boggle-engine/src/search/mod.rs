@@ -57,7 +57,11 @@
 //! - A search takes at most [`STEP_BUDGET`] steps; one that reaches it stops,
 //!   and [`Searcher::exhausted`] says its words may be incomplete.
 //! - A [`Searcher`] is reused board after board; its buffers are cleared by
-//!   the words found, not swept.
+//!   the words found, not swept. A searcher dropped leaves its two big
+//!   buffers (a bit per trie node, a slot per word) to the next one made on
+//!   the same thread for a trie of the same size, so code that makes one per
+//!   board (a game per round, in every room of a server) does not zero a
+//!   megabyte each time.
 //!
 //! What was tried and dropped is in `docs/notebook/` (the engine files).
 //!
@@ -144,6 +148,32 @@ pub struct Tally {
     pub score: u32,
 }
 
+/// The big buffers of the last [`Searcher`] dropped on this thread, for the
+/// next one made here: `seen` (all zero) and `slots` (never read before
+/// written), as long as a slot per dictionary word.
+struct Spare {
+    seen: Vec<u64>,
+    slots: Vec<u64>,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Option<Spare>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The spare buffers of this thread if they fit a trie of `seen` words of
+/// bits and `slots` slots, else new zeroed ones.
+fn buffers(seen: usize, slots: usize) -> (Vec<u64>, Vec<u64>) {
+    let spare = SPARE
+        .try_with(|spare| spare.try_borrow_mut().ok().and_then(|mut s| s.take()))
+        .ok()
+        .flatten()
+        .filter(|spare| spare.seen.len() == seen && spare.slots.len() == slots);
+    match spare {
+        Some(spare) => (spare.seen, spare.slots),
+        None => (vec![0; seen], vec![0; slots]),
+    }
+}
+
 /// A reusable searcher for one trie and one set of rules. Keeps its scratch
 /// space between boards, so searching many boards allocates nothing per board.
 #[derive(Clone, Debug)]
@@ -180,19 +210,38 @@ pub struct Searcher<'t> {
     vector_scratch: Option<vector::Scratch>,
 }
 
+impl Drop for Searcher<'_> {
+    /// Leaves the big buffers to the thread's next searcher, `seen` swept
+    /// whole (a bit per trie node: a few percent of the slots' bytes), so
+    /// it is clean however the last search ended.
+    fn drop(&mut self) {
+        self.seen.fill(0);
+        let spare = Spare {
+            seen: std::mem::take(&mut self.seen),
+            slots: std::mem::take(&mut self.slots),
+        };
+        let _ = SPARE.try_with(|cell| {
+            if let Ok(mut kept) = cell.try_borrow_mut() {
+                *kept = Some(spare);
+            }
+        });
+    }
+}
+
 impl<'t> Searcher<'t> {
     /// A searcher over `trie` under `rules`.
     pub fn new(trie: &'t Trie, rules: impl Into<SearchRules>) -> Searcher<'t> {
         let rules: SearchRules = rules.into();
+        let (seen, slots) = buffers(trie.len().div_ceil(64), trie.words() + 1);
         let mut searcher = Searcher {
             trie,
             rules,
             neighbours: Neighbours::new(0, 0, rules.moves),
             neighbour_masks: Vec::new(),
             found: Vec::with_capacity(1024),
-            seen: vec![0; trie.len().div_ceil(64)],
+            seen,
             points: Vec::new(),
-            slots: vec![0; trie.words() + 1],
+            slots,
             pending: Box::new([Pending::default(); STACK]),
             letter_masks: Vec::new(),
             steps: 0,

@@ -35,7 +35,7 @@ fn walk_with(
     let board = FastBoard::new(faces, &searcher.neighbour_masks, None, None)
         .expect("single letters and Qu on at most 64 cells");
     searcher.search_fast(&board, faces.len(), run);
-    let mut found = searcher.found;
+    let mut found = std::mem::take(&mut searcher.found);
     found.sort_unstable();
     found
 }
@@ -248,5 +248,51 @@ fn the_portable_walk_finds_what_the_fast_one_finds() {
                 walk_with(|w, c, p| w.run::<false>(c, p), trie, &rules, &faces)
             );
         }
+    }
+}
+
+/// A searcher made on a thread where another was dropped takes that one's
+/// buffers: it finds what a searcher kept from board to board finds, after
+/// searchers dropped in every state (a search done, 26 letters scored, a
+/// walk whose words were never collected, nothing searched).
+#[test]
+fn a_searcher_made_after_another_was_dropped_finds_the_same_words() {
+    let trie = course_trie();
+    let rules = classic(4, 4);
+    let mut rng = rng(21);
+    let mut kept = Searcher::new(trie, rules);
+    for round in 0..40 {
+        let faces = Letters::Dice.roll(16, QReads::Qu, &mut rng);
+        let board = grid_of(4, 4, faces.clone());
+        {
+            let mut dropped = Searcher::new(trie, rules);
+            match round % 4 {
+                0 => {
+                    dropped.find(&board);
+                }
+                1 => {
+                    dropped.score_letters(4, 4, &faces, round % 16, QReads::Qu);
+                }
+                2 => {
+                    // Bits set in `seen` for words `found` never got.
+                    let fast = FastBoard::new(&faces, &dropped.neighbour_masks, None, None)
+                        .expect("single letters and Qu");
+                    let mut walk = FastWalk {
+                        nodes: trie.nodes(),
+                        board: &fast,
+                        min_len: 3,
+                        seen: &mut dropped.seen,
+                        letter_masks: &mut [],
+                        slots: &mut dropped.slots,
+                        count: 0,
+                        budget: STEP_BUDGET,
+                    };
+                    walk.run::<false>(16, &mut dropped.pending);
+                }
+                _ => {}
+            }
+        }
+        let mut fresh = Searcher::new(trie, rules);
+        assert_eq!(fresh.find(&board), kept.find(&board), "{board:?}");
     }
 }

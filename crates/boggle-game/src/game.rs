@@ -119,7 +119,9 @@ pub struct Game {
     board: GameBoard,
     rules: Rules,
     dictionary: Arc<Dictionary>,
-    all_words: BTreeSet<String>,
+    /// Shared by the clones of a game, so that a server's room gives each
+    /// of its players the round's game without copying its words.
+    all_words: Arc<BTreeSet<String>>,
     total_points: u32,
     /// Correct guesses only: wrong ones are counted, never stored, so a stream
     /// of a million bad guesses costs no memory.
@@ -174,7 +176,7 @@ impl Game {
             board,
             rules,
             dictionary: Arc::clone(word_find.dictionary()),
-            all_words,
+            all_words: Arc::new(all_words),
             total_points,
             guessed: AHashSet::new(),
             found: Vec::new(),
@@ -244,7 +246,7 @@ impl Game {
             board,
             rules,
             dictionary: Arc::new(Dictionary::default()),
-            all_words: BTreeSet::new(),
+            all_words: Arc::default(),
             total_points: 0,
             guessed: AHashSet::new(),
             found: Vec::new(),

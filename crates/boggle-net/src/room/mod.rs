@@ -173,6 +173,10 @@ pub struct Room {
     config: Arc<RoomConfig>,
     rng: GameRng,
     players: Vec<Player>,
+    /// The seat each connected player's connection holds (an index into
+    /// `players`), so a word finds its player in a room of thousands
+    /// without a walk over every seat; rebuilt whenever seats move.
+    seats: HashMap<ConnId, usize>,
     phase: Phase,
     round: u32,
     outbox: Vec<Envelope>,
@@ -225,6 +229,7 @@ impl Room {
             config,
             rng,
             players: Vec::new(),
+            seats: HashMap::new(),
             phase: Phase::Lobby,
             round: 0,
             outbox: Vec::new(),
@@ -337,7 +342,10 @@ impl Room {
             };
             // A second connection with the token takes the seat over; the old
             // one hears nothing more from the room (the server tells it why and closes it).
-            self.players[index].conn = Some(conn);
+            if let Some(old) = self.players[index].conn.replace(conn) {
+                self.seats.remove(&old);
+            }
+            self.seats.insert(conn, index);
             self.players[index].left = None;
             index
         } else {
@@ -360,6 +368,7 @@ impl Room {
                 Phase::Playing { template, .. } => Some(Game::clone(template)),
                 _ => None,
             };
+            self.seats.insert(conn, self.players.len());
             self.players.push(Player {
                 name: name.to_string(),
                 key,
@@ -432,15 +441,25 @@ impl Room {
             return;
         }
         self.players[index].ready = true;
-        self.broadcast_lobby(now);
+        // The last one ready starts the round, and the round's start says
+        // all a lobby would (a room of thousands would hear it for nothing).
         self.maybe_start(now);
+        if !self.is_playing() {
+            self.broadcast_lobby(now);
+        }
     }
 
     /// `conn` guesses `word`: judged at once by the player's own [`Game`]; the
     /// verdict goes to that player only.
     pub fn word(&mut self, conn: ConnId, word: &str, now: Instant) {
         let Some(index) = self.seat(conn) else { return };
-        self.tick(now);
+        // Only the clock can have ended the round since the last event (a
+        // word makes no one done), and looking at every seat for each word
+        // would cost a room of thousands a walk over all of them; the
+        // server's timer sends a lobby that is due.
+        if self.deadline().is_some_and(|deadline| now >= deadline) {
+            self.end_round(now);
+        }
         if !self.is_playing() {
             self.error(
                 conn,
@@ -489,12 +508,14 @@ impl Room {
     pub fn leave(&mut self, conn: ConnId, now: Instant) {
         let Some(index) = self.seat(conn) else { return };
         let playing = self.is_playing();
+        self.seats.remove(&conn);
         let player = &mut self.players[index];
         player.conn = None;
         player.left = Some(now);
         player.ready = false;
         if !playing && player.game.is_none() {
             self.players.remove(index);
+            self.reindex();
         }
         self.broadcast_lobby(now);
         // The one who left may have been the last one not ready, or not done.
@@ -521,6 +542,7 @@ impl Room {
             self.players
                 .retain(|p| p.left.is_none_or(|left| now < left + time.min(MAX_TIME)));
             if self.players.len() != before {
+                self.reindex();
                 self.broadcast_lobby(now);
             }
         }
@@ -560,7 +582,18 @@ impl Room {
     }
 
     fn seat(&self, conn: ConnId) -> Option<usize> {
-        self.players.iter().position(|p| p.conn == Some(conn))
+        self.seats.get(&conn).copied()
+    }
+
+    /// Builds [`Room::seats`] again after seats were removed (the indices
+    /// past them moved).
+    fn reindex(&mut self) {
+        self.seats = self
+            .players
+            .iter()
+            .enumerate()
+            .filter_map(|(index, p)| Some((p.conn?, index)))
+            .collect();
     }
 
     fn conns(&self) -> Vec<ConnId> {
@@ -640,6 +673,7 @@ impl Room {
         }
         // Seats left empty through the results are given up now.
         self.players.retain(|p| p.conn.is_some());
+        self.reindex();
         let board = match &self.config.board {
             Some(board) => board.clone(),
             None => GameBoard::random(self.config.word_find.rules(), &mut self.rng),
@@ -664,6 +698,8 @@ impl Room {
             deadline,
             template: Box::new(template),
         };
+        // A lobby held back is moot once the round is on.
+        self.lobby_due = false;
     }
 
     /// Ends the round: scores it, sends everyone the results, then the lobby.

@@ -334,6 +334,35 @@ fn churn_makes_one_lobby_each_tenth_of_a_second() {
     );
 }
 
+/// Players ready one after another just after the results: the last one
+/// starts the round, and no lobby follows it (a lobby held back by the pace
+/// is moot once the round is on), so a round's change costs each player
+/// its results, one lobby and the round's start.
+#[test]
+fn no_lobby_follows_the_round_it_started() {
+    let mut room = room(Duplicates::Cancel, 2, None);
+    let t0 = Instant::now();
+    start_two(&mut room, t0);
+    let end = t0 + Duration::from_secs(61);
+    room.tick(end);
+    room.drain();
+    room.ready(1, end + Duration::from_millis(2));
+    room.ready(2, end + Duration::from_millis(4));
+    assert!(room.is_playing());
+    for i in 1..10 {
+        room.tick(end + Duration::from_millis(100 * i));
+    }
+    let kinds: Vec<&str> = to(&room.drain(), 1)
+        .into_iter()
+        .map(|m| match m {
+            ServerMsg::Lobby { .. } => "lobby",
+            ServerMsg::RoundStart { .. } => "round",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["round"]);
+}
+
 /// A room of `players` players, p0 first, who need `min_players` to start.
 fn big_room(players: u64, min_players: usize, t0: Instant) -> Room {
     let config = RoomConfig {

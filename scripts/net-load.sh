@@ -21,6 +21,11 @@
 # NET_LOAD_ROUNDS and NET_LOAD_ALL_WEB=1 (with NET_LOAD_WEB=1) do the same
 # for any other size.
 #
+# Players behave as players do, not in step: a room's players arrive
+# together and the room starts once they are in, so the rooms' rounds begin
+# and end at their own times, and each player's first word of a round comes
+# at its own point of the interval (examples/net_load.rs says how).
+#
 # The server and the load generator share the machine (2 cores here): the
 # figures are of both together. The script raises the open files limit to
 # the hard limit (each side holds a descriptor per player).

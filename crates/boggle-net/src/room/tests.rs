@@ -4,6 +4,7 @@ use boggle_game::dictionary::Dictionary;
 use boggle_game::random;
 use boggle_game::rules::Rules;
 use boggle_game::word_find::WordFind;
+use boggle_protocol::{SHARED_NAMES, SHARED_SHOWN, SharedWord, words_listed};
 
 const BOARD: &str = "BENHLAUMITLZRGAN";
 

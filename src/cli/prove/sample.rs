@@ -148,12 +148,15 @@ impl Job {
         running.classes += records.len();
         running.last = running.sampler.estimate();
         if let Some((path, costs)) = &mut running.costs {
+            // Flushed a line at a time: a long sample stopped by a signal or
+            // a batch system's time limit keeps every cost it paid for.
             writeln!(
                 costs,
                 "{index}\t{}\t{h}\t{}\t{cost:.6}",
                 group.id,
                 records.len()
             )
+            .and_then(|()| costs.flush())
             .map_err(|source| ProveError::Io {
                 path: path.clone(),
                 source,

@@ -1,8 +1,9 @@
 //! A round's scoring: who found what, each player's result with shared
 //! words cancelled where the room cancels them, the computer's side, the
 //! words shared and missed, and today's result as a value for the store.
-//! Pure functions of the room's state at the round's end; the room's
-//! `end_round` sends what they return.
+//! Each reads the room's state at the round's end and returns a value for
+//! `end_round` to send; only `daily_result` changes the room (it keeps the
+//! seat's result for the store and marks today's game played). No I/O.
 
 use std::collections::BTreeMap;
 

@@ -3,8 +3,11 @@
 //! both intervals: the bootstrap-t one and the one that assumes costs are
 //! normal. Given several files, also the costs of those of the same strata
 //! pooled into one sample, a line for each set of strata. Run with
-//! `cargo run --release --example prove_costs -- FILE...`; a line a file,
-//! CPU-hours.
+//! `cargo run --release --example prove_costs -- [--strata MAP] FILE...`; a
+//! line a file, CPU-hours. With `--strata MAP` (the `prove_strata`
+//! example's output), every group is put in the stratum the map gives it,
+//! so that simple random samples (`--simple`, one stratum) are
+//! post-stratified and pool with stratified ones.
 #![allow(
     clippy::print_stdout,
     reason = "an example's job is printing what it measured"
@@ -17,8 +20,32 @@ use boggle_prove::sample::{LEVEL, RESAMPLES};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-/// The sample a costs file holds.
-fn read(path: &str) -> Result<Stratified, Box<dyn Error>> {
+/// Each group's stratum (by the group's index) from a `prove_strata` map,
+/// whose last field is the stratum.
+fn read_map(path: &str) -> Result<Vec<usize>, Box<dyn Error>> {
+    let text = std::fs::read_to_string(path)?;
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let stratum = line.rsplit('\t').next().unwrap_or_default();
+            stratum
+                .parse()
+                .map_err(|e| format!("{path}:{}: bad stratum {stratum:?}: {e}", i + 1).into())
+        })
+        .collect()
+}
+
+/// How many groups each stratum of `map` holds.
+fn map_sizes(map: &[usize]) -> Vec<u64> {
+    let mut sizes = vec![0u64; map.iter().max().map_or(1, |&m| m + 1)];
+    for &h in map {
+        sizes[h] += 1;
+    }
+    sizes
+}
+
+/// The sample a costs file holds, its groups restratified by `map` if given.
+fn read(path: &str, map: Option<&[usize]>) -> Result<Stratified, Box<dyn Error>> {
     let text = std::fs::read_to_string(path)?;
     let mut lines = text.lines();
     let sizes: Vec<u64> = lines
@@ -28,13 +55,23 @@ fn read(path: &str) -> Result<Stratified, Box<dyn Error>> {
         .split_whitespace()
         .map(str::parse)
         .collect::<Result<_, _>>()?;
-    let mut sample = Stratified::new(&sizes);
-    for line in lines.filter(|l| !l.starts_with('#')) {
+    let total: u64 = sizes.iter().sum();
+    let mut sample = Stratified::new(&map.map_or(sizes, map_sizes));
+    for (n, line) in lines.enumerate().filter(|(_, l)| !l.starts_with('#')) {
         let fields: Vec<&str> = line.split('\t').collect();
-        let [_, _, stratum, _, cpu] = fields.as_slice() else {
-            return Err(format!("{path}: not five fields: {line}").into());
+        let [index, _, stratum, _, cpu] = fields.as_slice() else {
+            return Err(format!("{path}:{}: not five fields: {line}", n + 2).into());
         };
-        sample.add(stratum.parse()?, cpu.parse()?);
+        let stratum = match map {
+            None => stratum.parse()?,
+            Some(map) if map.len() as u64 == total => *map
+                .get(index.parse::<usize>()?)
+                .ok_or_else(|| format!("{path}:{}: index {index} past the map", n + 2))?,
+            Some(map) => {
+                return Err(format!("{path}: {total} groups, the map {}", map.len()).into());
+            }
+        };
+        sample.add(stratum, cpu.parse()?);
     }
     Ok(sample)
 }
@@ -70,14 +107,22 @@ fn describe(name: &str, sample: &Stratified) -> String {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    let paths: Vec<String> = std::env::args().skip(1).collect();
+    let mut paths: Vec<String> = std::env::args().skip(1).collect();
+    let map = match paths.first().map(String::as_str) {
+        Some("--strata") if paths.len() > 1 => {
+            let map = read_map(&paths[1])?;
+            paths.drain(..2);
+            Some(map)
+        }
+        _ => None,
+    };
     println!(
         "file\tgroups\tby stratum\tCPU-s\tCPU-h\tboot low\tboot high\tnormal low\tnormal high"
     );
     // The files' costs pooled, one pool for each set of strata met.
     let mut pools: Vec<(Stratified, usize)> = Vec::new();
     for path in &paths {
-        let sample = read(path)?;
+        let sample = read(path, map.as_deref())?;
         println!("{}", describe(path, &sample));
         let sizes = |s: &Stratified| s.strata().iter().map(|s| s.size).collect::<Vec<_>>();
         match pools

@@ -1,5 +1,7 @@
 //! The pre-pass's measures of every group of a proof, one line a group, to
-//! study which predicts a group's cost. Run with
+//! study which predicts a group's cost: index, id, classes, mean, best and
+//! climbed score, and the stratum `boggle prove` puts the group in (from the
+//! mean, when BOARDS is the prover's 32). Run with
 //! `cargo run --release --example prove_strata -- WORDS ROWS COLS ABOVE BOARDS`.
 #![allow(
     clippy::print_stderr,
@@ -12,7 +14,7 @@ use boggle_game::Dictionary;
 use boggle_game::rules::{Preset, Rules};
 use boggle_prove::Settings;
 use boggle_prove::classes::Buckets;
-use boggle_prove::strata::measure;
+use boggle_prove::strata::{BOUNDS, Strata, measure};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,11 +40,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         groups.len(),
         start.elapsed().as_secs_f64()
     );
+    let means: Vec<f64> = features.iter().map(|f| f.mean).collect();
+    let strata = Strata::by_score(&means, &BOUNDS);
     let mut out = std::io::stdout().lock();
-    for (i, (group, f)) in groups.iter().zip(&features).enumerate() {
+    for (i, ((group, f), h)) in groups.iter().zip(&features).zip(&strata.of).enumerate() {
         writeln!(
             out,
-            "{i}\t{}\t{}\t{:.1}\t{}\t{}",
+            "{i}\t{}\t{}\t{:.1}\t{}\t{}\t{h}",
             group.id,
             group.classes.len(),
             f.mean,

@@ -17,35 +17,34 @@ use std::error::Error;
 
 use boggle_prove::estimate::Stratified;
 use boggle_prove::sample::{LEVEL, RESAMPLES};
+use boggle_prove::strata::Strata;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 /// Each group's stratum (by the group's index) from a `prove_strata` map,
 /// whose last field is the stratum.
-fn read_map(path: &str) -> Result<Vec<usize>, Box<dyn Error>> {
+fn read_map(path: &str) -> Result<Strata, Box<dyn Error>> {
     let text = std::fs::read_to_string(path)?;
-    text.lines()
+    let of: Vec<usize> = text
+        .lines()
         .enumerate()
         .map(|(i, line)| {
             let stratum = line.rsplit('\t').next().unwrap_or_default();
             stratum
                 .parse()
-                .map_err(|e| format!("{path}:{}: bad stratum {stratum:?}: {e}", i + 1).into())
+                .map_err(|e| format!("{path}:{}: bad stratum {stratum:?}: {e}", i + 1))
         })
-        .collect()
-}
-
-/// How many groups each stratum of `map` holds.
-fn map_sizes(map: &[usize]) -> Vec<u64> {
-    let mut sizes = vec![0u64; map.iter().max().map_or(1, |&m| m + 1)];
-    for &h in map {
-        sizes[h] += 1;
-    }
-    sizes
+        .collect::<Result<_, _>>()?;
+    let count = of.iter().max().map_or(1, |&m| m + 1);
+    Ok(Strata {
+        of,
+        count,
+        cpu: 0.0,
+    })
 }
 
 /// The sample a costs file holds, its groups restratified by `map` if given.
-fn read(path: &str, map: Option<&[usize]>) -> Result<Stratified, Box<dyn Error>> {
+fn read(path: &str, map: Option<&Strata>) -> Result<Stratified, Box<dyn Error>> {
     let text = std::fs::read_to_string(path)?;
     let mut lines = text.lines();
     let sizes: Vec<u64> = lines
@@ -56,7 +55,10 @@ fn read(path: &str, map: Option<&[usize]>) -> Result<Stratified, Box<dyn Error>>
         .map(str::parse)
         .collect::<Result<_, _>>()?;
     let total: u64 = sizes.iter().sum();
-    let mut sample = Stratified::new(&map.map_or(sizes, map_sizes));
+    if let Some(map) = map.filter(|m| m.of.len() as u64 != total) {
+        return Err(format!("{path}: {total} groups, the map {}", map.of.len()).into());
+    }
+    let mut sample = Stratified::new(&map.map_or(sizes, Strata::sizes));
     for (n, line) in lines.enumerate().filter(|(_, l)| !l.starts_with('#')) {
         let fields: Vec<&str> = line.split('\t').collect();
         let [index, _, stratum, _, cpu] = fields.as_slice() else {
@@ -64,12 +66,10 @@ fn read(path: &str, map: Option<&[usize]>) -> Result<Stratified, Box<dyn Error>>
         };
         let stratum = match map {
             None => stratum.parse()?,
-            Some(map) if map.len() as u64 == total => *map
+            Some(map) => *map
+                .of
                 .get(index.parse::<usize>()?)
                 .ok_or_else(|| format!("{path}:{}: index {index} past the map", n + 2))?,
-            Some(map) => {
-                return Err(format!("{path}: {total} groups, the map {}", map.len()).into());
-            }
         };
         sample.add(stratum, cpu.parse()?);
     }
@@ -122,7 +122,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     // The files' costs pooled, one pool for each set of strata met.
     let mut pools: Vec<(Stratified, usize)> = Vec::new();
     for path in &paths {
-        let sample = read(path, map.as_deref())?;
+        let sample = read(path, map.as_ref())?;
         println!("{}", describe(path, &sample));
         let sizes = |s: &Stratified| s.strata().iter().map(|s| s.size).collect::<Vec<_>>();
         match pools

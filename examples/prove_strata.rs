@@ -14,7 +14,7 @@ use boggle_game::Dictionary;
 use boggle_game::rules::{Preset, Rules};
 use boggle_prove::Settings;
 use boggle_prove::classes::Buckets;
-use boggle_prove::strata::{BOUNDS, Strata, measure};
+use boggle_prove::strata::{Strata, measure};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -40,8 +40,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         groups.len(),
         start.elapsed().as_secs_f64()
     );
-    let means: Vec<f64> = features.iter().map(|f| f.mean).collect();
-    let strata = Strata::by_score(&means, &BOUNDS);
+    let strata = Strata::by_mean(&features);
     let mut out = std::io::stdout().lock();
     for (i, ((group, f), h)) in groups.iter().zip(&features).zip(&strata.of).enumerate() {
         writeln!(

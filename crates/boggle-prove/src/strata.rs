@@ -223,6 +223,13 @@ impl Strata {
         sizes
     }
 
+    /// Sorts groups into the prover's strata ([`BOUNDS`]) by their
+    /// pre-pass's mean score (`features` in the groups' order).
+    pub fn by_mean(features: &[Features]) -> Strata {
+        let means: Vec<f64> = features.iter().map(|f| f.mean).collect();
+        Strata::by_score(&means, &BOUNDS)
+    }
+
     /// Sorts `scores` (a group's predicted cost, in the groups' order) into
     /// strata at the shares `bounds` (cumulative, the last 1): groups of
     /// equal score stay together.
@@ -254,11 +261,7 @@ impl Strata {
 /// boards of each (the pre-pass), on `threads` threads.
 pub fn stratify(trie: &Trie, settings: &Settings, groups: &[Group], threads: usize) -> Strata {
     let before = crate::process_cpu();
-    let scores: Vec<f64> = measure(trie, settings, groups, BOARDS, threads, false)
-        .iter()
-        .map(|f| f.mean)
-        .collect();
-    let mut strata = Strata::by_score(&scores, &BOUNDS);
+    let mut strata = Strata::by_mean(&measure(trie, settings, groups, BOARDS, threads, false));
     strata.cpu = crate::process_cpu() - before;
     strata
 }

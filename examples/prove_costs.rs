@@ -1,7 +1,8 @@
 //! A sample's estimate again from the groups' costs it wrote
 //! (`boggle prove --sample/--precision/--budget ... --costs FILE`), with
-//! both intervals: the bootstrap-t one and the one that assumes costs are
-//! normal. Given several files, also the costs of those of the same strata
+//! the interval the prover reports and the three it is compared with: the
+//! bootstrap-t one and the log-normal one (the reported interval spans
+//! both) and the one that assumes costs are normal. Given several files, also the costs of those of the same strata
 //! pooled into one sample, a line for each set of strata. Run with
 //! `cargo run --release --example prove_costs -- [--strata MAP] FILE...`; a
 //! line a file, CPU-hours. With `--strata MAP` (the `prove_strata`
@@ -17,64 +18,12 @@ use std::error::Error;
 
 use boggle_prove::estimate::Stratified;
 use boggle_prove::sample::{LEVEL, RESAMPLES};
-use boggle_prove::strata::Strata;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-/// Each group's stratum (by the group's index) from a `prove_strata` map,
-/// whose last field is the stratum.
-fn read_map(path: &str) -> Result<Strata, Box<dyn Error>> {
-    let text = std::fs::read_to_string(path)?;
-    let of: Vec<usize> = text
-        .lines()
-        .enumerate()
-        .map(|(i, line)| {
-            let stratum = line.rsplit('\t').next().unwrap_or_default();
-            stratum
-                .parse()
-                .map_err(|e| format!("{path}:{}: bad stratum {stratum:?}: {e}", i + 1))
-        })
-        .collect::<Result<_, _>>()?;
-    let count = of.iter().max().map_or(1, |&m| m + 1);
-    Ok(Strata {
-        of,
-        count,
-        cpu: 0.0,
-    })
-}
-
-/// The sample a costs file holds, its groups restratified by `map` if given.
-fn read(path: &str, map: Option<&Strata>) -> Result<Stratified, Box<dyn Error>> {
-    let text = std::fs::read_to_string(path)?;
-    let mut lines = text.lines();
-    let sizes: Vec<u64> = lines
-        .next()
-        .and_then(|l| l.strip_prefix("# strata sizes: "))
-        .ok_or("no '# strata sizes:' line first")?
-        .split_whitespace()
-        .map(str::parse)
-        .collect::<Result<_, _>>()?;
-    let total: u64 = sizes.iter().sum();
-    if let Some(map) = map.filter(|m| m.of.len() as u64 != total) {
-        return Err(format!("{path}: {total} groups, the map {}", map.of.len()).into());
-    }
-    let mut sample = Stratified::new(&map.map_or(sizes, Strata::sizes));
-    for (n, line) in lines.enumerate().filter(|(_, l)| !l.starts_with('#')) {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [index, _, stratum, _, cpu] = fields.as_slice() else {
-            return Err(format!("{path}:{}: not five fields: {line}", n + 2).into());
-        };
-        let stratum = match map {
-            None => stratum.parse()?,
-            Some(map) => *map
-                .of
-                .get(index.parse::<usize>()?)
-                .ok_or_else(|| format!("{path}:{}: index {index} past the map", n + 2))?,
-        };
-        sample.add(stratum, cpu.parse()?);
-    }
-    Ok(sample)
-}
+#[path = "costs_files/mod.rs"]
+mod costs_files;
+use costs_files::{read, read_map};
 
 fn describe(name: &str, sample: &Stratified) -> String {
     let hours = |s: f64| s / 3600.0;
@@ -82,7 +31,9 @@ fn describe(name: &str, sample: &Stratified) -> String {
         return format!("{name}\t{}\tno estimate", sample.sampled());
     };
     let mut rng = StdRng::seed_from_u64(1);
+    let reported = sample.interval(LEVEL, RESAMPLES, &mut rng);
     let boot = sample.bootstrap_interval(LEVEL, RESAMPLES, &mut rng);
+    let lognormal = sample.lognormal_interval(LEVEL, RESAMPLES, &mut rng);
     let normal = sample.normal_interval(LEVEL);
     let show = |i: Option<boggle_prove::estimate::Interval>| {
         i.map_or_else(
@@ -96,12 +47,14 @@ fn describe(name: &str, sample: &Stratified) -> String {
         .map(|s| s.costs.len().to_string())
         .collect();
     format!(
-        "{name}\t{}\t{}\t{:.1}\t{:.0}\t{}\t{}",
+        "{name}\t{}\t{}\t{:.1}\t{:.0}\t{}\t{}\t{}\t{}",
         sample.sampled(),
         by.join("/"),
         sample.spent(),
         hours(total),
+        show(reported),
         show(boot),
+        show(lognormal),
         show(normal)
     )
 }
@@ -117,7 +70,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         _ => None,
     };
     println!(
-        "file\tgroups\tby stratum\tCPU-s\tCPU-h\tboot low\tboot high\tnormal low\tnormal high"
+        "file\tgroups\tby stratum\tCPU-s\tCPU-h\tlow\thigh\tboot low\tboot high\tlog-normal low\tlog-normal high\tnormal low\tnormal high"
     );
     // The files' costs pooled, one pool for each set of strata met.
     let mut pools: Vec<(Stratified, usize)> = Vec::new();

@@ -493,7 +493,11 @@ fn a_sample_says_which_rule_stopped_it_and_writes_each_groups_cost() {
         &["--precision", "1", "--seed", "2"],
         "stopped by --precision 1: the interval within ",
     );
-    assert!(precise.stdout.contains("bootstrap-t"), "{}", precise.stdout);
+    assert!(
+        precise.stdout.contains("bootstrap-t and log-normal)"),
+        "{}",
+        precise.stdout
+    );
 
     // With every rule given, the first to hold stops it.
     sample_stopped(

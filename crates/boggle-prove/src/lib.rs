@@ -522,7 +522,7 @@ impl Progress {
         let spent = sample.spent();
         let (whole, _) = sample.total()?;
         let mut rng = rand::rngs::StdRng::seed_from_u64(done);
-        let interval = sample.bootstrap_interval(0.95, ETA_RESAMPLES, &mut rng)?;
+        let interval = sample.interval(0.95, ETA_RESAMPLES, &mut rng)?;
         let left = (total - done) as f64;
         let lanes = (threads as f64).min(left).max(1.0);
         let wall = |cpu: f64| (cpu - spent).max(0.0) / lanes;

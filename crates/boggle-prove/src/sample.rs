@@ -15,10 +15,10 @@
 //!
 //! Limits: stopping when the interval first looks narrow favours samples
 //! that have not met the tail yet; the minimum per stratum and the
-//! bootstrap-t interval (which widens when the costs seen are few and
-//! uneven) are what stand against it.
+//! interval (whose bootstrap-t side widens when the costs seen are few and
+//! uneven, and whose log-normal side when they are few) are what stand
+//! against it.
 
-use rand::Rng;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -62,7 +62,7 @@ pub enum Stopped {
 /// How the interval is made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
-    /// The stratified estimate with the bootstrap-t interval.
+    /// The stratified estimate with the span of the bootstrap-t and log-normal intervals.
     Stratified,
     /// One stratum and the estimate +- 1.96 standard errors, as if costs
     /// were normal: the estimate `--sample` gave before strata, kept to
@@ -183,14 +183,10 @@ impl Sampler {
                 let mut rng = StdRng::seed_from_u64(
                     self.seed ^ (self.sample.sampled() as u64).wrapping_mul(0x9E37_79B9),
                 );
-                self.bootstrap(&mut rng)?
+                self.sample.interval(LEVEL, RESAMPLES, &mut rng)?
             }
         };
         Some((total, interval))
-    }
-
-    fn bootstrap<R: Rng>(&self, rng: &mut R) -> Option<Interval> {
-        self.sample.bootstrap_interval(LEVEL, RESAMPLES, rng)
     }
 
     /// The costs so far, by stratum.

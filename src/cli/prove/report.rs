@@ -18,7 +18,8 @@ use boggle_prove::{Eta, FoundBoard, Progress, Settings, Summary};
 
 /// Elapsed time, classes done, CPU time, the best board so far, and the
 /// time left on `threads` threads, estimated from the groups done as a
-/// sample estimates a proof's cost (stratified, with a bootstrap-t interval).
+/// sample estimates a proof's cost (stratified, with an interval spanning
+/// the bootstrap-t and log-normal ones).
 pub(super) fn status(progress: &Progress, started: Instant, threads: usize) -> String {
     let (done, total) = progress.classes();
     let best = progress
@@ -232,7 +233,7 @@ pub(super) fn write_sample<W: Write>(out: &mut W, report: &SampleReport<'_>) -> 
             hours(interval.low),
             hours(interval.high),
             match report.sampler.method() {
-                Method::Stratified => "bootstrap-t",
+                Method::Stratified => "bootstrap-t and log-normal",
                 Method::Simple => "as if costs were normal",
             }
         )?,

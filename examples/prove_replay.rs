@@ -3,9 +3,10 @@
 //! known total, at far less than the CPU time of real runs.
 //!
 //! The world: every group of stratum `h` (by `--strata MAP`) costs one of
-//! the costs measured in that stratum (the costs files given, pooled),
-//! picked by a hash of the group's index, so that the whole proof's cost
-//! is known exactly. Each seed then runs `boggle prove`'s own [`Sampler`]
+//! the costs measured in that stratum (the costs files given, pooled), or
+//! with `--world log-normal` a log-normal cost of the stratum's measured
+//! logs' mean and the logs' spread pooled over strata; each group's cost
+//! is drawn once, so the whole proof's cost is known exactly. Each seed then runs `boggle prove`'s own [`Sampler`]
 //! with `--budget SECONDS` on two threads in simulated time: a group takes
 //! its cost in wall time on its thread, the budget counts the process's CPU
 //! (groups in hand included, the pre-pass charged up front at
@@ -13,11 +14,13 @@
 //! groups in hand, as a real one does.
 //!
 //! Run with `cargo run --release --example prove_replay -- --strata MAP
-//! --budget SECONDS --seeds N FILE...`; a line a seed and way, then a
+//! --budget SECONDS --seeds N [--world measured|log-normal] FILE...`; a line a seed and way, then a
 //! summary a way: the estimates' spread and each interval's coverage.
 //!
-//! Limits: the world's stratum holds only the costs measured there, so its
-//! tail is no longer than the longest of them; a real stratum's may be.
+//! Limits: a measured world's stratum holds only the costs measured there,
+//! so its tail is no longer than the longest of them, where a real
+//! stratum's may be; the log-normal world is the prover's own model, which
+//! flatters the log-normal side of its interval.
 #![allow(
     clippy::print_stdout,
     reason = "an example's job is printing what it measured"
@@ -28,8 +31,9 @@ use std::error::Error;
 use boggle_prove::estimate::{Interval, Stratified};
 use boggle_prove::sample::{LEVEL, Method, RESAMPLES, Sampler, Stops};
 use boggle_prove::strata::Strata;
-use rand::SeedableRng;
 use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use rand_distr::StandardNormal;
 
 #[path = "costs_files/mod.rs"]
 mod costs_files;
@@ -42,22 +46,45 @@ const PREPASS_CPU: f64 = 5.0;
 /// Threads of the simulated runs.
 const THREADS: usize = 2;
 
-/// Each group's cost in the world: one of its stratum's measured costs.
-fn world(map: &Strata, measured: &Stratified) -> Result<Vec<f64>, Box<dyn Error>> {
+/// What each group of a stratum costs in the replayed world.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum World {
+    /// One of the costs measured in its stratum, each as likely.
+    Measured,
+    /// A log-normal cost: the logs' mean measured in its stratum, their
+    /// spread pooled over the strata, so a tail longer than any measured.
+    LogNormal,
+}
+
+/// Each group's cost in `world`, drawn once from a fixed seed.
+fn costs_of(world: World, map: &Strata, measured: &Stratified) -> Result<Vec<f64>, Box<dyn Error>> {
+    let logs: Vec<Vec<f64>> = measured
+        .strata()
+        .iter()
+        .map(|s| s.costs.iter().map(|c| c.max(1e-6).ln()).collect())
+        .collect();
+    let mean = |l: &[f64]| l.iter().sum::<f64>() / l.len().max(1) as f64;
+    let (squares, df) = logs.iter().fold((0.0, 0usize), |(ss, df), l| {
+        let m = mean(l);
+        let s: f64 = l.iter().map(|x| (x - m).powi(2)).sum();
+        (ss + s, df + l.len().saturating_sub(1))
+    });
+    let sigma = (squares / df.max(1) as f64).sqrt();
+    let mut rng = StdRng::seed_from_u64(0);
     map.of
         .iter()
-        .enumerate()
-        .map(|(g, &h)| {
+        .map(|&h| {
             let costs = &measured.strata()[h].costs;
             if costs.is_empty() {
                 return Err(format!("no cost measured in stratum {h}").into());
             }
-            // SplitMix64's finaliser: a fixed, well-mixed pick for each group.
-            let mut z = (g as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            Ok(costs[(z % costs.len() as u64) as usize])
+            Ok(match world {
+                World::Measured => costs[rng.random_range(0..costs.len())],
+                World::LogNormal => {
+                    let z: f64 = rng.sample(StandardNormal);
+                    (mean(&logs[h]) + sigma * z).exp()
+                }
+            })
         })
         .collect()
 }
@@ -186,6 +213,11 @@ fn main() -> Result<(), Box<dyn Error>> {
     let map = read_map(&take(&mut args, "--strata")?)?;
     let budget: f64 = take(&mut args, "--budget")?.parse()?;
     let seeds: u64 = take(&mut args, "--seeds")?.parse()?;
+    let world = match take(&mut args, "--world").as_deref() {
+        Err(_) | Ok("measured") => World::Measured,
+        Ok("log-normal") => World::LogNormal,
+        Ok(other) => return Err(format!("--world {other}: measured or log-normal").into()),
+    };
     if args.is_empty() {
         return Err("costs files are needed".into());
     }
@@ -197,11 +229,11 @@ fn main() -> Result<(), Box<dyn Error>> {
             }
         }
     }
-    let costs = world(&map, &measured)?;
+    let costs = costs_of(world, &map, &measured)?;
     let truth: f64 = costs.iter().sum();
     let hours = |s: f64| s / 3600.0;
     println!(
-        "# world: {} groups, {} costs measured, the whole proof {:.0} CPU-h",
+        "# world ({world:?}): {} groups, {} costs measured, the whole proof {:.0} CPU-h",
         costs.len(),
         measured.sampled(),
         hours(truth)

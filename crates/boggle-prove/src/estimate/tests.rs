@@ -105,7 +105,6 @@ fn a_stratum_short_of_two_costs_is_pooled_with_its_neighbour() {
 fn the_stratified_estimate_is_unbiased_and_its_variance_is_right() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     let strata = lognormal_strata(&mut rng, &[(600, 0.2), (300, 1.0), (100, 3.0)], 0.8);
-    let sizes: Vec<u64> = strata.iter().map(|s| s.len() as u64).collect();
     let truth: f64 = strata.iter().flatten().sum();
     let allocation = [6, 9, 15];
     let want_var: f64 = strata
@@ -124,12 +123,7 @@ fn the_stratified_estimate_is_unbiased_and_its_variance_is_right() {
     let trials = 4000;
     let estimates: Vec<f64> = (0..trials)
         .map(|_| {
-            let mut sample = Stratified::new(&sizes);
-            for (h, (s, n)) in strata.iter().zip(allocation).enumerate() {
-                for c in draw(&mut rng, s, n) {
-                    sample.add(h, c);
-                }
-            }
+            let sample = stratified_sample(&mut rng, &strata, &allocation);
             sample.total().expect("a sample").0
         })
         .collect();

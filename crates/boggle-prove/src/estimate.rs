@@ -494,19 +494,27 @@ impl Stratified {
             })
             .collect();
         let chi = ChiSquared::new(df as f64).ok()?;
+        // Each pool's costs seen, costs sampled and groups not sampled: the
+        // same in every draw.
+        let known: Vec<(f64, f64, f64)> = pools
+            .iter()
+            .map(|pool| {
+                let n = pool.costs.len() as f64;
+                let seen: f64 = pool.costs.iter().sum();
+                (seen, n, (pool.size as f64 - n).max(0.0))
+            })
+            .collect();
         let mut totals: Vec<f64> = (0..draws.max(1))
             .map(|_| {
                 let s2 =
                     (squares / chi.sample(rng).max(f64::MIN_POSITIVE)).min(SIGMA_MAX * SIGMA_MAX);
-                pools
+                known
                     .iter()
                     .zip(&log_means)
-                    .map(|(pool, &mu)| {
-                        let n = pool.costs.len() as f64;
+                    .map(|(&(seen, n, unsampled), &mu)| {
                         let z: f64 = rng.sample(StandardNormal);
                         let mean = (mu - z * (s2 / n).sqrt() + s2 / 2.0).exp();
-                        let seen: f64 = pool.costs.iter().sum();
-                        seen + (pool.size as f64 - n).max(0.0) * mean
+                        seen + unsampled * mean
                     })
                     .sum()
             })

@@ -164,9 +164,10 @@ async fn play(opts: &JoinOptions, color: ColorChoice) -> Option<Result<Left, Joi
     let input = tokio::io::BufReader::new(tokio::io::stdin());
     let mut out = BufWriter::new(io::stdout().lock());
     // SIGINT, SIGTERM and SIGHUP end it as every mode ends: the shared line, exit 1.
+    let mut signals = super::serve::StopSignals::register();
     tokio::select! {
         played = run_lines(opts, input, &mut out) => Some(played.map(|()| Left::ForGood)),
-        () = super::serve::stop_signal() => None,
+        () = signals.recv() => None,
     }
 }
 

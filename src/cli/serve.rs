@@ -272,6 +272,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
             }
             None => None,
         };
+        let signals = StopSignals::register();
         let mut out = std::io::stdout().lock();
         writeln!(out, "listening on {addr}").map_err(Error::Output)?;
         tracing::info!(%addr, "listening");
@@ -282,7 +283,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
         }
         out.flush().map_err(Error::Output)?;
         drop(out);
-        let stop = stopping(server.hurry());
+        let stop = stopping(signals, server.hurry());
         match web {
             Some(web) => server.run_beside(web.run(), stop).await,
             None => server.run(stop).await,
@@ -292,40 +293,63 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Completes on the first stop signal ([`stop_signal`]), when the server
-/// starts its stop (rounds under way finish within `--stop-grace`); a
-/// second signal then ends those rounds at once.
-async fn stopping(hurry: Hurry) {
-    stop_signal().await;
+/// Completes on the first stop signal, when the server starts its stop
+/// (rounds under way finish within `--stop-grace`); a second signal then
+/// ends those rounds at once.
+async fn stopping(mut signals: StopSignals, hurry: Hurry) {
+    signals.recv().await;
     // Said whatever RUST_LOG filters; a closed stderr is no reason to stop otherwise.
     let _ = writeln!(
         std::io::stderr().lock(),
         "stopping: no new games; rounds under way finish (a second signal ends them now)"
     );
     tokio::spawn(async move {
-        stop_signal().await;
+        signals.recv().await;
         hurry.now();
     });
 }
 
-/// Completes on Ctrl-C (SIGINT), SIGTERM or SIGHUP: the signals every mode
-/// takes (`player::signals`), here as tokio's (the server and the line-mode
-/// client run on tokio).
-pub(super) async fn stop_signal() {
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP: the signals every mode takes
+/// (`player::signals`), here as tokio's (the server and the line-mode client
+/// run on tokio). They are taken over when this is made, not when it is first
+/// awaited, so a signal sent as soon as the addresses are printed stops the
+/// server in order instead of killing it.
+pub(super) struct StopSignals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        if let (Ok(mut term), Ok(mut hangup)) = (
-            signal(SignalKind::terminate()),
-            signal(SignalKind::hangup()),
-        ) {
+    streams: Option<[tokio::signal::unix::Signal; 3]>,
+}
+
+impl StopSignals {
+    /// Takes the signals over now; needs a tokio runtime with signals enabled.
+    pub(super) fn register() -> StopSignals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let streams = match (
+                signal(SignalKind::interrupt()),
+                signal(SignalKind::terminate()),
+                signal(SignalKind::hangup()),
+            ) {
+                (Ok(int), Ok(term), Ok(hangup)) => Some([int, term, hangup]),
+                _ => None,
+            };
+            StopSignals { streams }
+        }
+        #[cfg(not(unix))]
+        StopSignals {}
+    }
+
+    /// Completes on the next of the signals.
+    pub(super) async fn recv(&mut self) {
+        #[cfg(unix)]
+        if let Some([int, term, hangup]) = &mut self.streams {
             tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
+                _ = int.recv() => {}
                 _ = term.recv() => {}
                 _ = hangup.recv() => {}
             }
             return;
         }
+        let _ = tokio::signal::ctrl_c().await;
     }
-    let _ = tokio::signal::ctrl_c().await;
 }

@@ -10,10 +10,13 @@ write.
 BOARD is row-major, one letter a cell (as `boggle best` prints it); danvk's
 cells are column-major, so it is transposed before scoring. His scoring is
 classic with 3+ letters (3-4: 1, 5: 2, 6: 3, 7: 5, 8+: 11) and Q as Qu.
-Prints `BOARD: POINTS points, WORDS words`.
+MIN_LEN=4 scores words of 4 or more letters (the classic preset on 5x5 and
+6x6) by handing his trie only the list's words of that length, so his code
+still runs unchanged. Prints `BOARD: POINTS points, WORDS words`.
 """
 import os
 import sys
+import tempfile
 
 
 def main():
@@ -31,7 +34,15 @@ def main():
     dims = (cols, rows)
     # His table holds sizes up to 5x5; his own function makes any other.
     neighbors.NEIGHBORS.setdefault(dims, neighbors.init_neighbors(*dims))
-    boggler = PyBoggler(make_py_trie(path), dims)
+    min_len = int(os.environ.get("MIN_LEN", "3"))
+    if min_len > 3:
+        with open(path) as words, tempfile.NamedTemporaryFile("w", delete=False) as kept:
+            kept.writelines(w for w in words if len(w.strip()) >= min_len)
+        trie = make_py_trie(kept.name)
+        os.unlink(kept.name)
+    else:
+        trie = make_py_trie(path)
+    boggler = PyBoggler(trie, dims)
     boggler.collect_words = True
     for board in sys.argv[4:]:
         if len(board) != rows * cols:

@@ -104,9 +104,6 @@ pub(crate) struct BestArgs {
     /// Local maxima each chain keeps to kick from; 1 kicks only its best (tuning)
     #[arg(long, value_name = "N", hide = true, value_parser = RangedU64ValueParser::<u32>::new().range(1..=64))]
     pub(crate) elites: Option<u32>,
-    /// Start afresh at once on climbing back to a best whose kicks already ran out (tuning)
-    #[arg(long, hide = true)]
-    pub(crate) restart_spent: bool,
 }
 
 /// How long a hunt has to finish after a signal before the process ends
@@ -118,7 +115,7 @@ pub(crate) fn run(args: &BestArgs) -> Result<(), CliError> {
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Project4, "best")?;
-    let options = options(args)?;
+    let options = options(args, rules.rows * rules.cols)?;
     // Dice named on the command line are searched as dice; otherwise any letters.
     let of = if args.rules.dice.is_some() {
         SpaceOf::Dice
@@ -175,7 +172,7 @@ pub(crate) fn run(args: &BestArgs) -> Result<(), CliError> {
 }
 
 /// The search options the flags ask for (clap has checked their ranges).
-fn options(args: &BestArgs) -> Result<Options, CliError> {
+fn options(args: &BestArgs, cells: usize) -> Result<Options, CliError> {
     let budget = match (args.time, args.iterations) {
         (_, Some(n)) => Budget::Iterations(n),
         (seconds, None) => {
@@ -195,15 +192,15 @@ fn options(args: &BestArgs) -> Result<Options, CliError> {
         threads,
         seed: args.seed.unwrap_or_else(rand::random),
         top: args.top,
-        schedule: schedule(args),
+        schedule: schedule(args, cells),
         target: args.stop_at,
         objective: args.objective,
     })
 }
 
-/// The default schedule with any tuning flags applied.
-fn schedule(args: &BestArgs) -> Schedule {
-    let default = Schedule::default();
+/// The schedule for the board's size with any tuning flags applied.
+fn schedule(args: &BestArgs, cells: usize) -> Schedule {
+    let default = Schedule::for_cells(cells);
     Schedule {
         start: args.start_temp.unwrap_or(default.start),
         end: args.end_temp.unwrap_or(default.end),
@@ -213,7 +210,7 @@ fn schedule(args: &BestArgs) -> Schedule {
         kick: args.kick.unwrap_or(default.kick),
         patience: args.patience.unwrap_or(default.patience),
         elites: args.elites.unwrap_or(default.elites),
-        restart_spent: args.restart_spent || default.restart_spent,
+        ..default
     }
 }
 

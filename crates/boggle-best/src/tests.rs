@@ -355,3 +355,22 @@ fn the_cache_gives_back_a_board_s_score_until_another_board_takes_its_slot() {
     cache.put(hash(&five), &five, 9);
     assert_eq!(cache.get(hash(&five), &five), None);
 }
+
+#[test]
+fn boards_above_4x4_anneal_a_hundred_times_longer_and_nothing_else_changes() {
+    let small = Schedule::default();
+    assert_eq!(Schedule::for_cells(16), small);
+    assert_eq!(Schedule::for_cells(9), small);
+    for cells in [20, 25, 36] {
+        let large = Schedule::for_cells(cells);
+        assert_eq!(large.steps, 1_000_000);
+        assert_eq!(
+            Schedule {
+                steps: small.steps,
+                ..large
+            },
+            small
+        );
+    }
+    assert!(small.restart_spent);
+}

@@ -20,7 +20,10 @@
 //! boards, which fell from 15-40 s to a few seconds). After 100 kicks in a row
 //! find nothing better the chain restarts from a fresh random board. A local
 //! maximum no escape leaves is remembered, so a kick that climbs back to it
-//! does not try its escapes again.
+//! does not try its escapes again. A best local maximum whose kicks ran out
+//! is remembered too: a fresh start that climbs back to it starts afresh at
+//! once. On boards above 16 cells each fresh start anneals over a million
+//! moves rather than 10,000 ([`Schedule::for_cells`]).
 //! Near the end of a run the same neighbours come up again and again, so each
 //! chain keeps a small cache of scores and searches a board only once.
 //!

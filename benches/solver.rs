@@ -3,7 +3,9 @@
 //! ENABLE-like list) and a small list cut from it. Boards are rolled from the
 //! 1987 dice with a fixed seed, so every run solves the same boards.
 //! The design's readable backtracking (`append_dfs_words`) runs beside the
-//! engine as a baseline.
+//! engine as a baseline. `neighbourhood` times what a `boggle best` climb
+//! scores from one board: every cell open in turn (one walk gives its 26
+//! letters) and every swap of two cells, board by board.
 
 use std::collections::BTreeSet;
 use std::hint::black_box;
@@ -11,6 +13,7 @@ use std::sync::Arc;
 
 use boggle::dictionary::EMBEDDED_WORDS;
 use boggle::{Dictionary, GameBoard, Preset, Rules, WordFind, random};
+use boggle_engine::QReads;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 
 fn boards(rules: &Rules, count: usize) -> Vec<GameBoard> {
@@ -66,6 +69,41 @@ fn solve(c: &mut Criterion) {
     }
 }
 
+fn neighbourhood(c: &mut Criterion) {
+    let rules = Rules::preset(Preset::Classic);
+    let board = &boards(&rules, 1)[0];
+    let find = WordFind::with_rules(Arc::new(Dictionary::embedded()), rules.clone());
+    let mut searcher = find.searcher();
+    let faces = board.faces().to_vec();
+    let cells = faces.len();
+    let mut group = c.benchmark_group("neighbourhood/words.txt");
+    group.bench_function("open_cells", |b| {
+        b.iter(|| {
+            (0..cells)
+                .filter_map(|open| {
+                    searcher.score_letters(4, 4, black_box(&faces), open, QReads::Qu)
+                })
+                .map(|scores| scores.iter().sum::<u32>())
+                .sum::<u32>()
+        })
+    });
+    group.bench_function("swaps", |b| {
+        let mut swapped = faces.clone();
+        b.iter(|| {
+            let mut total = 0;
+            for a in 0..cells {
+                for other in a + 1..cells {
+                    swapped.swap(a, other);
+                    total += searcher.score_faces(4, 4, black_box(&swapped));
+                    swapped.swap(a, other);
+                }
+            }
+            total
+        })
+    });
+    group.finish();
+}
+
 fn load(c: &mut Criterion) {
     let mut group = c.benchmark_group("load");
     group.sample_size(20);
@@ -75,5 +113,5 @@ fn load(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, solve, load);
+criterion_group!(benches, solve, neighbourhood, load);
 criterion_main!(benches);

@@ -22,12 +22,24 @@
 //! at a time cannot. A word found along several paths is a candidate once
 //! per path; [`super::search`] keeps the first of each (a bit per trie node).
 //!
+//! # The open walk
+//!
+//! [`walk_open`] is the same walk with one cell open, showing every letter
+//! at once (for [`Searcher::score_letters`](crate::search::Searcher::score_letters)).
+//! The open cell is marked visited on every path, so the vector steps never
+//! enter it. A path next to it that has not been there yet steps into it
+//! afterwards, one letter at a time, without vectors. A path carries the
+//! letter it took there (or "none") in the top five bits of its visited
+//! half, and every word candidate carries that tag too. The paths that avoid
+//! the open cell are walked once for all 26 letters, at the vector walk's speed.
+//!
 //! # Contract
 //!
 //! The same words as the bitmask walk, each reported once (duplicates along
 //! several paths are dropped by [`super::search`]); where it cannot take a
 //! board or the processor lacks AVX-512 it declines, and the bitmask walk
-//! runs instead.
+//! runs instead. The open walk finds what the bitmask walk's open walk
+//! finds, with the same tags.
 //!
 //! What was tried and dropped is in `docs/notebook/` (the engine files).
 //!
@@ -36,7 +48,8 @@
 //! Boards of at most 32 cells (the visited set is 32 bits) whose cells have
 //! at most 8 neighbours (every move rule here), tries of fewer than 2^27
 //! nodes, and no cap on word length; `Qu` cells step through the `Q` and the
-//! `U` child. Anything else is left to the bitmask walk.
+//! `U` child. Anything else is left to the bitmask walk. The open walk takes
+//! boards of at most 27 cells, since its tag takes five of the visited set's bits.
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
@@ -189,7 +202,7 @@ pub fn walk(
         // SAFETY: `available()` has just found every feature `run` is compiled
         // for, `nodes` is a whole trie (its invariant holds), and `run`'s own
         // checks keep its other loads and stores in bounds.
-        unsafe { run(shape, nodes, board, scratch, budget, found) }
+        unsafe { run::<false>(shape, nodes, board, 0, scratch, budget, found) }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -198,7 +211,61 @@ pub fn walk(
     }
 }
 
-/// The walk itself (see the module docs).
+/// Most cells a board may have for [`walk_open`]: a path's tag takes the
+/// top five bits of its visited set.
+pub const OPEN_MAX_CELLS: usize = 27;
+
+/// Bits of a path's visited half (and of a candidate) that hold its tag.
+const TAG_SHIFT: u32 = 27;
+
+/// The tag of a path that has not been through the open cell.
+pub const ANY: u32 = 26;
+
+/// As [`walk`], on `board` with cell `open` showing every letter at once:
+/// each candidate handed to `found` is a trie node with, in its top five
+/// bits ([`split`]), the letter its path took in the open cell, or [`ANY`]
+/// if the path avoided it. The open cell's own letter in `board` is ignored.
+/// `None` where [`walk`] declines, and for boards above [`OPEN_MAX_CELLS`].
+pub fn walk_open(
+    shape: &Shape,
+    trie: &Trie,
+    board: &Board,
+    open: usize,
+    scratch: &mut Scratch,
+    budget: u64,
+    found: &mut dyn FnMut(&[u32]),
+) -> Option<Outcome> {
+    let nodes = trie.nodes();
+    if nodes.is_empty()
+        || nodes.len() >= 1 << TAG_SHIFT
+        || shape.cells > OPEN_MAX_CELLS
+        || open >= shape.cells
+        || !available()
+    {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: as in `walk`; the trie's nodes also leave the top five
+        // bits of a candidate free for its tag, checked just above.
+        unsafe { run::<true>(shape, nodes, board, open, scratch, budget, found) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (open, scratch, budget, found);
+        None
+    }
+}
+
+/// A candidate of [`walk_open`]: its trie node and its tag.
+pub fn split(candidate: u32) -> (u32, u32) {
+    (candidate & ((1 << TAG_SHIFT) - 1), candidate >> TAG_SHIFT)
+}
+
+/// The walk itself (see the module docs). With `OPEN`, cell `open` shows
+/// every letter: it is marked visited on every path, so the vector steps
+/// never enter it, and a path next to it that has not been there yet steps
+/// into it once per letter, one by one, taking that letter as its tag.
 ///
 /// # Safety
 ///
@@ -208,10 +275,11 @@ pub fn walk(
 /// cell.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
-unsafe fn run(
+unsafe fn run<const OPEN: bool>(
     shape: &Shape,
     nodes: &[Node],
     board: &Board,
+    open: usize,
     scratch: &mut Scratch,
     budget: u64,
     found: &mut dyn FnMut(&[u32]),
@@ -249,6 +317,43 @@ unsafe fn run(
         _mm512_storeu_si512(near.as_mut_ptr().cast(), near_lo);
         _mm512_storeu_si512(near.as_mut_ptr().add(16).cast(), near_hi);
     }
+    // The cells that step into the open cell (not the same as those it steps
+    // to under the no-up rule), as bits: every letter is next to them.
+    let mut next_to_open = 0u32;
+    if OPEN {
+        for (cell, (lanes, near)) in shape
+            .neighbours
+            .iter()
+            .zip(&mut near)
+            .enumerate()
+            .take(cells)
+        {
+            if cell != open && lanes.contains(&(open as u32)) {
+                next_to_open |= 1 << cell;
+                *near = EVERY_LETTER;
+            }
+        }
+        // SAFETY: 32 lanes loaded 16 at a time.
+        unsafe {
+            near_lo = _mm512_loadu_si512(near.as_ptr().cast());
+            near_hi = _mm512_loadu_si512(near.as_ptr().add(16).cast());
+        }
+    }
+    // Every path starts with the open cell visited and its tag ANY.
+    let (open_bit, any_tag) = if OPEN {
+        (1u32 << open, ANY << TAG_SHIFT)
+    } else {
+        (0, 0)
+    };
+    let reserve = if OPEN { BATCH * OPEN_PUSHES } else { BATCH * 8 };
+    // The tag bits of a visited set (none without an open cell: there they
+    // are cells of boards above 27 cells).
+    let tag_bits = if OPEN {
+        !(u32::MAX >> (32 - TAG_SHIFT))
+    } else {
+        0
+    };
+    let near_open = near[open & (MAX_CELLS - 1)];
     let q_code = _mm256_set1_epi32(if board.q == QReads::Qu { Q as i32 } else { -1 });
     let ones = _mm256_set1_epi32(1);
     let terminal = _mm256_set1_epi32(crate::trie::TERMINAL as i32);
@@ -260,16 +365,27 @@ unsafe fn run(
     // The first letters: a path of one cell waits only if its node goes on
     // with a letter next to it.
     for (cell, (&letter, &near)) in board.letters.iter().zip(&near).take(cells).enumerate() {
-        let Some(child) = first_step(nodes, root, letter, board.q) else {
+        if OPEN && cell == open {
+            continue;
+        }
+        let Some(child) = step_letter(nodes, root, letter, board.q) else {
             continue;
         };
         // A word of one cell (under rules that count one or two letters).
-        candidates[count] = child;
+        candidates[count] = child | any_tag;
         count += usize::from(nodes[child as usize].is_word());
         if nodes[child as usize].letters() & near != 0 {
-            stack[top] = 1u64 << (32 + cell) | u64::from(child) << CELL_BITS | cell as u64;
+            let visited = 1u32 << cell | open_bit | any_tag;
+            stack[top] = u64::from(visited) << 32 | u64::from(child) << CELL_BITS | cell as u64;
             top += 1;
         }
+    }
+    if OPEN {
+        // Paths that start in the open cell, one per letter.
+        let visited = open_bit;
+        (top, count) = enter_open(
+            nodes, root, board.q, open, near_open, visited, stack, candidates, top, count,
+        );
     }
     // A spare slot of a batch: every cell visited, so it steps nowhere.
     let idle = u64::from(u32::MAX) << 32;
@@ -283,11 +399,11 @@ unsafe fn run(
         top -= taken;
         let mut batch = [idle; BATCH];
         batch[..taken].copy_from_slice(&stack[top..top + taken]);
-        if top + BATCH * 8 > STACK {
+        if top + reserve > STACK {
             // Never seen (see `STACK`).
             return None;
         }
-        if count + BATCH * 8 > CANDIDATES {
+        if count + reserve > CANDIDATES {
             found(&candidates[..count]);
             count = 0;
         }
@@ -334,7 +450,7 @@ unsafe fn run(
             unsafe {
                 _mm256_storeu_si256(
                     candidates.as_mut_ptr().add(count).cast(),
-                    _mm256_maskz_compress_epi32(words, child),
+                    _mm256_maskz_compress_epi32(words, tagged(child, visited & tag_bits)),
                 );
             }
             count += words.count_ones() as usize;
@@ -357,6 +473,20 @@ unsafe fn run(
                 );
             }
             top += onward.count_ones() as usize;
+            if OPEN && next_to_open & 1 << cell != 0 && visited >> TAG_SHIFT == ANY {
+                (top, count) = enter_open(
+                    nodes,
+                    node,
+                    board.q,
+                    open,
+                    near_open,
+                    visited & !tag_bits,
+                    stack,
+                    candidates,
+                    top,
+                    count,
+                );
+            }
         }
     }
     found(&candidates[..count]);
@@ -428,10 +558,63 @@ unsafe fn children(
     _mm512_maskz_permutex2var_epi64(lanes, lo, _mm512_cvtepu32_epi64(rank), hi)
 }
 
-/// The node a path starting on a cell showing `letter` reaches (through the
-/// `U` as well for a `Qu` cell), if any word starts that way.
-fn first_step(nodes: &[Node], root: Node, letter: u32, q: QReads) -> Option<u32> {
-    let child = root.child(letter as u8)?;
+/// Most paths one path taken off the stack puts back in an open walk: 7
+/// into its other neighbours and 26 into the open cell.
+const OPEN_PUSHES: usize = 7 + 26;
+
+/// Every letter A–Z as bits.
+const EVERY_LETTER: u32 = (1 << 26) - 1;
+
+/// `child` with `tag` (already shifted into the top bits) in each lane.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl")]
+#[inline]
+fn tagged(child: __m256i, tag: u32) -> __m256i {
+    _mm256_or_si256(child, _mm256_set1_epi32(tag as i32))
+}
+
+/// Steps a path at `node` (its visited set `visited`, without a tag) into
+/// the open cell under each letter that continues a word: each word so ended
+/// is a candidate, and each path that can go on is pushed, tagged with its
+/// letter. Returns the new stack top and candidate count; the caller leaves
+/// room for 26 of each.
+#[allow(clippy::too_many_arguments)]
+fn enter_open(
+    nodes: &[Node],
+    node: Node,
+    q: QReads,
+    open: usize,
+    near_open: u32,
+    visited: u32,
+    stack: &mut [u64],
+    candidates: &mut [u32],
+    mut top: usize,
+    mut count: usize,
+) -> (usize, usize) {
+    let mut letters = node.letters();
+    while letters != 0 {
+        let letter = letters.trailing_zeros();
+        letters &= letters - 1;
+        let Some(child) = step_letter(nodes, node, letter, q) else {
+            continue;
+        };
+        let tag = letter << TAG_SHIFT;
+        let kid = nodes[child as usize];
+        candidates[count] = child | tag;
+        count += usize::from(kid.is_word());
+        if kid.letters() & near_open != 0 {
+            stack[top] =
+                u64::from(visited | tag) << 32 | u64::from(child) << CELL_BITS | open as u64;
+            top += 1;
+        }
+    }
+    (top, count)
+}
+
+/// The node a path at `node` reaches by stepping into a cell showing
+/// `letter` (through the `U` as well for a `Qu` cell), if any word goes on so.
+fn step_letter(nodes: &[Node], node: Node, letter: u32, q: QReads) -> Option<u32> {
+    let child = node.child(letter as u8)?;
     if q == QReads::Qu && letter == Q {
         return nodes[child as usize].child(U as u8);
     }

@@ -45,7 +45,9 @@
 //! found through it only on the board with that letter; a mask per trie node
 //! collects which, and the scores are summed from the masks. The paths that
 //! avoid the cell are walked once instead of 26 times, so on the best 4x4 and
-//! 5x5 boards it costs 3.5 boards' steps.
+//! 5x5 boards it costs 3.5 boards' steps. On boards of at most 27 cells it
+//! runs on the vector walk (`vector::walk_open`) where the processor has
+//! AVX-512, else on the bitmask walk.
 //!
 //! # Contract
 //!
@@ -373,7 +375,7 @@ impl<'t> Searcher<'t> {
         else {
             return false;
         };
-        let Some(board) = vector_board(faces) else {
+        let Some(board) = vector_board(faces, None) else {
             return false;
         };
         let scratch = self.vector_scratch.get_or_insert_with(Default::default);
@@ -411,7 +413,8 @@ impl<'t> Searcher<'t> {
     /// `scores[25]` with `Z` (`Q` is the `Qu` face under [`QReads::Qu`]). One walk
     /// serves all 26 boards: the paths that avoid the open cell are walked
     /// once, and only those through it once per letter, so it costs about
-    /// what 3 or 4 boards do. `None` when the fast walk cannot take the board
+    /// what 6 boards do on the vector walk (on the best 5x5 boards; 10 on
+    /// the bitmask walk). `None` when the fast walk cannot take the board
     /// (see "Limits": more than 64 cells, faces other than letters and `Qu`,
     /// a `Q` face unlike `q`, a length cap) or its search passed
     /// [`STEP_BUDGET`]: score the boards one by one then.
@@ -440,19 +443,24 @@ impl<'t> Searcher<'t> {
         if self.letter_masks.len() != self.trie.len() {
             self.letter_masks = vec![0; self.trie.len()];
         }
-        let mut walk = FastWalk {
-            nodes: self.trie.nodes(),
-            board: &fast,
-            min_len: self.rules.min_len as u32,
-            seen: &mut self.seen,
-            letter_masks: &mut self.letter_masks,
-            slots: &mut self.slots,
-            count: 0,
-            budget: STEP_BUDGET,
+        let count = match self.open_vector(faces, open, q) {
+            Some(count) => count,
+            None => {
+                let mut walk = FastWalk {
+                    nodes: self.trie.nodes(),
+                    board: &fast,
+                    min_len: self.rules.min_len as u32,
+                    seen: &mut self.seen,
+                    letter_masks: &mut self.letter_masks,
+                    slots: &mut self.slots,
+                    count: 0,
+                    budget: STEP_BUDGET,
+                };
+                walk.run::<true>(faces.len(), &mut self.pending);
+                self.steps = STEP_BUDGET - walk.budget;
+                walk.count
+            }
         };
-        walk.run::<true>(faces.len(), &mut self.pending);
-        let count = walk.count;
-        self.steps = STEP_BUDGET - walk.budget;
         let longest = self.slots[..count]
             .iter()
             .map(|&slot| Found::unpack(slot).len as usize)
@@ -478,6 +486,49 @@ impl<'t> Searcher<'t> {
             return None;
         }
         Some(scores.map(|score| score + every))
+    }
+
+    /// The open walk of [`Searcher::score_letters`] on the vector walk: its
+    /// words in `slots` and their letters in `letter_masks`, as the bitmask
+    /// walk leaves them, and how many; `None` (with nothing left behind)
+    /// where the vector walk cannot take the board. The board's `Q` faces
+    /// were checked against `q` by the caller.
+    fn open_vector(&mut self, faces: &[Face], open: usize, q: QReads) -> Option<usize> {
+        let shape = self
+            .vector
+            .as_ref()
+            .filter(|shape| shape.cells() == faces.len())?;
+        let mut board = vector_board(faces, Some(open))?;
+        board.q = q;
+        let scratch = self.vector_scratch.get_or_insert_with(Default::default);
+        let (trie, min_len) = (self.trie, self.rules.min_len as u32);
+        let (letter_masks, slots) = (&mut self.letter_masks, &mut self.slots);
+        let mut count = 0;
+        // As `FastWalk::record_open`: a word gets one slot, at its first finding.
+        let mut record = |candidates: &[u32]| {
+            for &candidate in candidates {
+                let (node, tag) = vector::split(candidate);
+                let len = trie.depth(node);
+                let word = len >= min_len;
+                let old = letter_masks[node as usize];
+                letter_masks[node as usize] = old | u32::from(word) << tag;
+                slots[count] = Found { node, len }.pack();
+                count += usize::from(word & (old == 0));
+            }
+        };
+        let outcome =
+            vector::walk_open(shape, trie, &board, open, scratch, STEP_BUDGET, &mut record);
+        match outcome {
+            Some(vector::Outcome::Done(steps)) => self.steps = steps,
+            Some(vector::Outcome::Exhausted) => self.steps = STEP_BUDGET,
+            None => {
+                for &slot in &self.slots[..count] {
+                    self.letter_masks[Found::unpack(slot).node as usize] = 0;
+                }
+                return None;
+            }
+        }
+        Some(count)
     }
 
     /// Walks `board` (of `cells` cells) with the fast walk `run` and puts its
@@ -536,7 +587,9 @@ impl<'t> Searcher<'t> {
 
 /// The board `faces` for the vector walk: at most [`vector::MAX_CELLS`]
 /// cells of single letters and `Qu`, its `Q` cells all `Qu` or all plain.
-fn vector_board(faces: &[Face]) -> Option<vector::Board> {
+/// The face of an `open` cell is left out (it shows every letter; the
+/// caller sets how `Q` reads there).
+fn vector_board(faces: &[Face], open: Option<usize>) -> Option<vector::Board> {
     if faces.len() > vector::MAX_CELLS {
         return None;
     }
@@ -545,7 +598,10 @@ fn vector_board(faces: &[Face]) -> Option<vector::Board> {
         q: QReads::Q,
     };
     let mut plain_q = false;
-    for (letter, face) in board.letters.iter_mut().zip(faces) {
+    for (cell, (letter, face)) in board.letters.iter_mut().zip(faces).enumerate() {
+        if open == Some(cell) {
+            continue;
+        }
         *letter = match face.as_bytes() {
             [letter] => {
                 plain_q |= *letter == b'Q';

@@ -58,7 +58,8 @@ fn one_by_one(
 
 /// One walk with an open cell scores what the 26 boards score one by
 /// one, for every cell, on boards of every shape the fast walk takes,
-/// under 3+ and 4+ letters, with and without `Qu`, and the no-up rule.
+/// under 3+ and 4+ letters, with and without `Qu`, and the no-up rule: on
+/// the vector walk where the processor has it, and on the bitmask walk.
 #[test]
 fn an_open_cell_scores_each_letter_as_its_own_board_does() {
     let trie = course_trie();
@@ -75,12 +76,16 @@ fn an_open_cell_scores_each_letter_as_its_own_board_does() {
         for min_len in [3, 4] {
             rules.min_len = min_len;
             let mut searcher = Searcher::new(trie, rules);
+            let mut bitmask = Searcher::new(trie, rules);
+            bitmask.vector = None;
             for _ in 0..4 {
                 let faces = letters.roll(rows * cols, rules.q, &mut rng);
                 for open in 0..faces.len() {
                     let expected = one_by_one(&mut searcher, &rules, &faces, open);
                     let got = searcher.score_letters(rows, cols, &faces, open, rules.q);
                     assert_eq!(got, Some(expected), "{rules:?} {open}");
+                    let got = bitmask.score_letters(rows, cols, &faces, open, rules.q);
+                    assert_eq!(got, Some(expected), "bitmask {rules:?} {open}");
                 }
             }
         }

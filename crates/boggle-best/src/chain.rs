@@ -177,14 +177,17 @@ impl Chain<'_, '_> {
     /// score of the board it leads to; `None` once the budget is spent.
     fn neighbourhood(&mut self, state: &mut State) -> Option<Vec<(u32, Move)>> {
         let moves = self.space.all_moves(state);
+        let cells = self.space.cells();
         let mut scored = Vec::with_capacity(moves.len());
-        // The changes of one cell come together: all its faces are scored at once.
+        // The changes of one cell come together: all its faces are scored at
+        // once, and with them its swaps with later cells, kept here for their turn.
         let mut faces_of: Option<(usize, Vec<(u32, Face)>)> = None;
+        let mut swaps = vec![None; cells * cells];
         for mv in moves {
             let score = match mv {
                 Move::Set(cell, face) => {
                     if faces_of.as_ref().is_none_or(|(at, _)| *at != cell) {
-                        faces_of = Some((cell, self.score_cell(state, cell)?));
+                        faces_of = Some((cell, self.score_cell(state, cell, &mut swaps)?));
                     }
                     let found = faces_of
                         .as_ref()
@@ -194,7 +197,15 @@ impl Chain<'_, '_> {
                         None => self.score_after(state, mv)?,
                     }
                 }
-                Move::Swap(..) => self.score_after(state, mv)?,
+                Move::Swap(a, b) => match swaps[a * cells + b] {
+                    Some(known) => {
+                        let undo = state.apply(mv);
+                        let score = self.score_known(state, Some(known));
+                        state.apply(undo);
+                        score?
+                    }
+                    None => self.score_after(state, mv)?,
+                },
             };
             scored.push((score, mv));
         }
@@ -210,11 +221,21 @@ impl Chain<'_, '_> {
     }
 
     /// The scores of `state` with `cell` turned to each other face of its
-    /// die, in the die's order; `None` once the budget is spent. A die of
-    /// many faces whose boards are mostly new is scored in one walk with the
-    /// cell open ([`Searcher::score_letters`]), which costs what 6–8 boards
-    /// do; otherwise each board is scored (or found in the cache) in turn.
-    fn score_cell(&mut self, state: &mut State, cell: usize) -> Option<Vec<(u32, Face)>> {
+    /// die, in the die's order; `None` once the budget is spent. A cell
+    /// whose changes and swaps with later cells hold enough new boards is
+    /// scored in one walk ([`Searcher::score_moves`], which costs what about
+    /// 10 boards do), its swap scores left in `swaps` (at `cell * cells +
+    /// other`); failing that, a die of many faces whose boards are mostly new
+    /// is scored in one walk with the cell open ([`Searcher::score_letters`]),
+    /// and otherwise each board is scored (or found in the cache) in turn.
+    /// The boards are counted and kept in the same order whichever walk
+    /// scored them, so a run's boards do not depend on it.
+    fn score_cell(
+        &mut self,
+        state: &mut State,
+        cell: usize,
+        swaps: &mut [Option<u32>],
+    ) -> Option<Vec<(u32, Face)>> {
         let space = self.space;
         let current = state.faces[cell];
         let faces: Vec<Face> = space.dice[state.die_at[cell]]
@@ -228,28 +249,31 @@ impl Chain<'_, '_> {
             new += usize::from(self.cache.get(hash(&state.faces), &state.faces).is_none());
         }
         state.faces[cell] = current;
+        let moves = self.score_moves(state, cell, swaps, new);
         let room = self
             .evaluations
             .map_or(u64::MAX, |n| n.saturating_sub(self.used));
-        let letters =
-            if new >= OPEN_WALK_FACES && room >= faces.len() as u64 && !self.out_of_budget() {
+        let whole = new >= OPEN_WALK_FACES && room >= faces.len() as u64 && !self.out_of_budget();
+        let letters = if whole {
+            moves.or_else(|| {
                 self.searcher
                     .score_letters(space.rows, space.cols, &state.faces, cell, space.q)
-            } else {
-                None
-            };
+            })
+        } else {
+            None
+        };
         let mut scores = Vec::with_capacity(faces.len());
         for face in faces {
             state.faces[cell] = face;
-            let known = letters.zip(letter_index(face, space.q));
-            let score = match known {
+            let index = letter_index(face, space.q);
+            let score = match letters.zip(index) {
                 Some((letters, index)) => {
                     self.used += 1;
                     let score = letters[index];
                     self.keep(hash(&state.faces), &state.faces, score);
                     Some(score)
                 }
-                None => self.score(state),
+                None => self.score_known(state, moves.zip(index).map(|(m, i)| m[i])),
             };
             state.faces[cell] = current;
             scores.push((score?, face));
@@ -257,9 +281,62 @@ impl Chain<'_, '_> {
         Some(scores)
     }
 
+    /// The scores of `cell` showing each letter, from one walk that also
+    /// scores its swaps with later cells into `swaps`, if that walk pays:
+    /// `new` of its changes and enough of those swaps are boards not in the
+    /// cache. `None` where it does not, or the engine declines the board.
+    fn score_moves(
+        &mut self,
+        state: &mut State,
+        cell: usize,
+        swaps: &mut [Option<u32>],
+        new: usize,
+    ) -> Option<[u32; 26]> {
+        let space = self.space;
+        let cells = space.cells();
+        if cells > 32 || self.out_of_budget() {
+            return None;
+        }
+        let (mut partners, mut fresh) = (0u32, new);
+        for other in cell + 1..cells {
+            if state.faces[other] == state.faces[cell] {
+                continue;
+            }
+            partners |= 1 << other;
+            state.faces.swap(cell, other);
+            fresh += usize::from(self.cache.get(hash(&state.faces), &state.faces).is_none());
+            state.faces.swap(cell, other);
+        }
+        if fresh < OPEN_WALK_FACES {
+            return None;
+        }
+        let scores = self.searcher.score_moves(
+            space.rows,
+            space.cols,
+            &state.faces,
+            cell,
+            space.q,
+            partners,
+        )?;
+        let mut scored = scores.partners;
+        while scored != 0 {
+            let other = scored.trailing_zeros() as usize;
+            scored &= scored - 1;
+            swaps[cell * cells + other] = Some(scores.swaps[other]);
+        }
+        Some(scores.letters)
+    }
+
     /// Scores a board (from the cache when it was seen lately) and records
     /// it; `None` once the budget is spent.
     fn score(&mut self, state: &State) -> Option<u32> {
+        self.score_known(state, None)
+    }
+
+    /// As [`Chain::score`], taking the board's score as `known` where a walk
+    /// already found it, instead of searching the board: it is counted,
+    /// cached and offered just the same.
+    fn score_known(&mut self, state: &State, known: Option<u32>) -> Option<u32> {
         if self.out_of_budget() {
             return None;
         }
@@ -268,15 +345,21 @@ impl Chain<'_, '_> {
         if let Some(score) = self.cache.get(key, &state.faces) {
             return Some(score);
         }
-        let score = self
-            .searcher
-            .score_faces(self.space.rows, self.space.cols, &state.faces);
-        if self.searcher.exhausted() {
-            // Skipped: scored 0 so the chains move away, never offered as a best board.
-            self.progress.skipped.fetch_add(1, Ordering::Relaxed);
-            self.cache.put(key, &state.faces, 0);
-            return Some(0);
-        }
+        let score = match known {
+            Some(score) => score,
+            None => {
+                let score =
+                    self.searcher
+                        .score_faces(self.space.rows, self.space.cols, &state.faces);
+                if self.searcher.exhausted() {
+                    // Skipped: scored 0 so the chains move away, never offered as a best board.
+                    self.progress.skipped.fetch_add(1, Ordering::Relaxed);
+                    self.cache.put(key, &state.faces, 0);
+                    return Some(0);
+                }
+                score
+            }
+        };
         self.keep(key, &state.faces, score);
         Some(score)
     }

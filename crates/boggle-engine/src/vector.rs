@@ -25,13 +25,29 @@
 //! # The open walk
 //!
 //! [`walk_open`] is the same walk with one cell open, showing every letter
-//! at once (for [`Searcher::score_letters`](crate::search::Searcher::score_letters)).
+//! at once (for [`Searcher::score_letters`](crate::search::Searcher::score_letters)
+//! and [`Searcher::score_moves`](crate::search::Searcher::score_moves)).
 //! The open cell is marked visited on every path, so the vector steps never
 //! enter it. A path next to it that has not been there yet steps into it
-//! afterwards, one letter at a time, without vectors. A path carries the
-//! letter it took there (or "none") in the top five bits of its visited
-//! half, and every word candidate carries that tag too. The paths that avoid
-//! the open cell are walked once for all 26 letters, at the vector walk's speed.
+//! afterwards, one letter at a time, without vectors. The paths that avoid
+//! the open cell are walked once for all 26 letters, at the vector walk's
+//! speed.
+//!
+//! It can also score the open cell's swaps with a set of partner cells.
+//! A path that has read no partner the swapped way may step into a partner
+//! next to it reading the open cell's own letter, which is what that partner
+//! shows once the two are swapped. From then on the path lies on that one
+//! swap's board, and there the open cell shows the partner's letter. A swap
+//! so costs only the paths that read its partner swapped, not a whole board's walk.
+//!
+//! Each path carries a state in the top seven bits of its visited half:
+//! - the letter it took in the open cell, or "not yet";
+//! - or the partner it read swapped, and whether it has been through the open cell.
+//!
+//! Every word candidate carries its path's visited half, so the caller
+//! can tell which boards the word lies on. A path that reads a cell as
+//! its own letter is not on that cell's swap board, and a path that took
+//! letter `x` in the open cell is only on the boards of the partners showing `x`.
 //!
 //! # Contract
 //!
@@ -49,7 +65,9 @@
 //! at most 8 neighbours (every move rule here), tries of fewer than 2^27
 //! nodes, and no cap on word length; `Qu` cells step through the `Q` and the
 //! `U` child. Anything else is left to the bitmask walk. The open walk takes
-//! boards of at most 27 cells, since its tag takes five of the visited set's bits.
+//! boards of at most 25 cells, since its state takes seven of the visited
+//! set's bits. Its one-by-one steps into the open cell and the partners are
+//! scalar code.
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
@@ -89,6 +107,8 @@ pub struct Shape {
     /// The same by lane: `slots[j][cell]` is `neighbours[cell][j]`, so the
     /// letters next to every cell are eight permutes of a board's letters.
     slots: Box<[[u32; MAX_CELLS]; 8]>,
+    /// `masks[cell]`: the cells `cell` steps to, as bits.
+    masks: [u32; MAX_CELLS],
     cells: usize,
 }
 
@@ -101,10 +121,12 @@ impl Shape {
         }
         let mut neighbours = Box::new([[0u32; 8]; MAX_CELLS]);
         let mut slots = Box::new([[0u32; MAX_CELLS]; 8]);
+        let mut masks = [0u32; MAX_CELLS];
         for (cell, &mask) in neighbour_masks.iter().enumerate() {
             if mask.count_ones() > 8 || mask >> neighbour_masks.len() != 0 {
                 return None;
             }
+            masks[cell] = mask as u32 & !(1 << cell);
             let lanes = &mut neighbours[cell];
             lanes.fill(cell as u32);
             let mut rest = mask;
@@ -121,6 +143,7 @@ impl Shape {
         Some(Shape {
             neighbours,
             slots,
+            masks,
             cells: neighbour_masks.len(),
         })
     }
@@ -149,6 +172,8 @@ pub fn available() -> bool {
 pub struct Scratch {
     stack: Box<[u64]>,
     candidates: Box<[u32]>,
+    /// The open walk's candidates: a node under its path's visited half.
+    wide: Box<[u64]>,
 }
 
 impl Default for Scratch {
@@ -156,6 +181,7 @@ impl Default for Scratch {
         Scratch {
             stack: vec![0; STACK].into_boxed_slice(),
             candidates: vec![0; CANDIDATES].into_boxed_slice(),
+            wide: vec![0; CANDIDATES].into_boxed_slice(),
         }
     }
 }
@@ -199,10 +225,27 @@ pub fn walk(
     }
     #[cfg(target_arch = "x86_64")]
     {
+        // No cell is open: `run::<false>` never reads this.
+        let open = Open {
+            cell: 0,
+            own: 0,
+            partners: 0,
+        };
         // SAFETY: `available()` has just found every feature `run` is compiled
         // for, `nodes` is a whole trie (its invariant holds), and `run`'s own
         // checks keep its other loads and stores in bounds.
-        unsafe { run::<false>(shape, nodes, board, 0, scratch, budget, found) }
+        unsafe {
+            run::<false>(
+                shape,
+                nodes,
+                board,
+                open,
+                scratch,
+                budget,
+                found,
+                &mut |_| {},
+            )
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -211,78 +254,132 @@ pub fn walk(
     }
 }
 
-/// Most cells a board may have for [`walk_open`]: a path's tag takes the
-/// top five bits of its visited set.
-pub const OPEN_MAX_CELLS: usize = 27;
+/// Most cells a board may have for [`walk_open`]: a path's state takes the
+/// top seven bits of its visited set.
+pub const OPEN_MAX_CELLS: usize = 25;
 
-/// Bits of a path's visited half (and of a candidate) that hold its tag.
-const TAG_SHIFT: u32 = 27;
+/// Where a path's state starts in its visited half (and in a candidate's high half).
+const STATE_SHIFT: u32 = 25;
 
-/// The tag of a path that has not been through the open cell.
+/// The cells of a visited half, without the state.
+const CELLS: u32 = (1 << STATE_SHIFT) - 1;
+
+/// The state of a path that has not been through the open cell (0-25: the
+/// letter it took there).
 pub const ANY: u32 = 26;
 
-/// As [`walk`], on `board` with cell `open` showing every letter at once:
-/// each candidate handed to `found` is a trie node with, in its top five
-/// bits ([`split`]), the letter its path took in the open cell, or [`ANY`]
-/// if the path avoided it. The open cell's own letter in `board` is ignored.
-/// `None` where [`walk`] declines, and for boards above [`OPEN_MAX_CELLS`].
+/// States from here on: the path read partner `state & 31` as the open
+/// cell's own letter, so it lies on that one swap's board only.
+pub const SWAPPED: u32 = 32;
+
+/// Added to [`SWAPPED`] once such a path has been through the open cell too
+/// (showing the partner's letter, as it does on that swap's board).
+const SWAPPED_THROUGH: u32 = 64;
+
+/// What an open walk opens: the cell that shows every letter and, for the
+/// swaps of that cell, its own letter and the partners it may swap with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Open {
+    /// The open cell.
+    pub cell: usize,
+    /// Its own letter (0 = A, `Q` for `Qu`): what a partner shows once swapped.
+    pub own: u32,
+    /// The cells it may swap with, as bits: none of them the open cell or
+    /// showing `own` (0: the letters alone).
+    pub partners: u32,
+}
+
+/// As [`walk`], on `board` with `open.cell` showing every letter at once,
+/// and each partner of `open` also read as `open.own` (once a path): the
+/// boards one move from `board` at that cell. Each candidate handed to
+/// `found` is a word's trie node with its path's state and cells ([`split`]).
+/// The open cell's own letter in `board` is ignored. `None` where [`walk`]
+/// declines, and for boards above [`OPEN_MAX_CELLS`].
 pub fn walk_open(
     shape: &Shape,
     trie: &Trie,
     board: &Board,
-    open: usize,
+    open: Open,
     scratch: &mut Scratch,
     budget: u64,
-    found: &mut dyn FnMut(&[u32]),
+    found: &mut dyn FnMut(&[u64]),
 ) -> Option<Outcome> {
     let nodes = trie.nodes();
+    let cells = shape.cells;
     if nodes.is_empty()
-        || nodes.len() >= 1 << TAG_SHIFT
-        || shape.cells > OPEN_MAX_CELLS
-        || open >= shape.cells
+        || nodes.len() >= 1 << (32 - CELL_BITS as usize)
+        || cells > OPEN_MAX_CELLS
+        || open.cell >= cells
+        || open.own >= 26
+        || open.partners >> cells != 0
+        || open.partners & 1 << open.cell != 0
         || !available()
     {
         return None;
     }
     #[cfg(target_arch = "x86_64")]
     {
-        // SAFETY: as in `walk`; the trie's nodes also leave the top five
-        // bits of a candidate free for its tag, checked just above.
-        unsafe { run::<true>(shape, nodes, board, open, scratch, budget, found) }
+        // SAFETY: as in `walk`; the open cell and partners are cells of the board.
+        unsafe {
+            run::<true>(
+                shape,
+                nodes,
+                board,
+                open,
+                scratch,
+                budget,
+                &mut |_| {},
+                found,
+            )
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (open, scratch, budget, found);
+        let _ = (scratch, budget, found);
         None
     }
 }
 
-/// A candidate of [`walk_open`]: its trie node and its tag.
-pub fn split(candidate: u32) -> (u32, u32) {
-    (candidate & ((1 << TAG_SHIFT) - 1), candidate >> TAG_SHIFT)
+/// A candidate of [`walk_open`]: its trie node, its path's state ([`ANY`],
+/// a letter taken in the open cell, or [`SWAPPED`] plus a partner, plus 64
+/// once through the open cell as well) and its path's cells, as bits.
+pub fn split(candidate: u64) -> (u32, u32, u32) {
+    let high = (candidate >> 32) as u32;
+    (candidate as u32, high >> STATE_SHIFT, high & CELLS)
 }
 
-/// The walk itself (see the module docs). With `OPEN`, cell `open` shows
+/// Whether a state from [`split`] is a swapped path's.
+pub fn is_swapped(state: u32) -> bool {
+    state >= SWAPPED
+}
+
+/// The walk itself (see the module docs). With `OPEN`, `open.cell` shows
 /// every letter: it is marked visited on every path, so the vector steps
 /// never enter it, and a path next to it that has not been there yet steps
-/// into it once per letter, one by one, taking that letter as its tag.
+/// into it once per letter, one by one, taking that letter as its state.
+/// A path that has read no partner the swapped way may then read one next to
+/// it as `open.own`, one by one too. Words go to `found` as `u32` trie nodes,
+/// or with `OPEN` to `found_open` as candidates ([`split`]).
 ///
 /// # Safety
 ///
 /// The processor has the features `run` is compiled for, `nodes` is the
 /// whole node array of a [`Trie`] (so every node's children lie inside it,
 /// the trie's invariant), and its indices fit a path's low half next to its
-/// cell.
+/// cell. With `OPEN`, the board has at most [`OPEN_MAX_CELLS`] cells and
+/// `open` names its cells.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
+#[allow(clippy::too_many_arguments)]
 unsafe fn run<const OPEN: bool>(
     shape: &Shape,
     nodes: &[Node],
     board: &Board,
-    open: usize,
+    open: Open,
     scratch: &mut Scratch,
     budget: u64,
     found: &mut dyn FnMut(&[u32]),
+    found_open: &mut dyn FnMut(&[u64]),
 ) -> Option<Outcome> {
     let cells = shape.cells;
     // Letters and the letters next to each cell, as two 16-lane vectors each
@@ -317,20 +414,19 @@ unsafe fn run<const OPEN: bool>(
         _mm512_storeu_si512(near.as_mut_ptr().cast(), near_lo);
         _mm512_storeu_si512(near.as_mut_ptr().add(16).cast(), near_hi);
     }
+    let open_cell = open.cell & (MAX_CELLS - 1);
     // The cells that step into the open cell (not the same as those it steps
-    // to under the no-up rule), as bits: every letter is next to them.
+    // to under the no-up rule), as bits: every letter is next to them; and
+    // the open cell's own letter is next to the cells that step into a partner.
     let mut next_to_open = 0u32;
     if OPEN {
-        for (cell, (lanes, near)) in shape
-            .neighbours
-            .iter()
-            .zip(&mut near)
-            .enumerate()
-            .take(cells)
-        {
-            if cell != open && lanes.contains(&(open as u32)) {
+        for (cell, (&steps, near)) in shape.masks.iter().zip(&mut near).enumerate().take(cells) {
+            if steps & 1 << open_cell != 0 {
                 next_to_open |= 1 << cell;
                 *near = EVERY_LETTER;
+            }
+            if steps & open.partners != 0 {
+                *near |= 1 << open.own;
             }
         }
         // SAFETY: 32 lanes loaded 16 at a time.
@@ -339,53 +435,88 @@ unsafe fn run<const OPEN: bool>(
             near_hi = _mm512_loadu_si512(near.as_ptr().add(16).cast());
         }
     }
-    // Every path starts with the open cell visited and its tag ANY.
-    let (open_bit, any_tag) = if OPEN {
-        (1u32 << open, ANY << TAG_SHIFT)
+    // Every path starts with the open cell visited and its state ANY.
+    let (open_bit, any_state) = if OPEN {
+        (1u32 << open_cell, ANY << STATE_SHIFT)
     } else {
         (0, 0)
     };
-    let reserve = if OPEN { BATCH * OPEN_PUSHES } else { BATCH * 8 };
-    // The tag bits of a visited set (none without an open cell: there they
-    // are cells of boards above 27 cells).
-    let tag_bits = if OPEN {
-        !(u32::MAX >> (32 - TAG_SHIFT))
-    } else {
-        0
-    };
-    let near_open = near[open & (MAX_CELLS - 1)];
+    let reserve = BATCH * if OPEN { OPEN_PUSHES } else { 8 };
+    // `partners_of[letter]`: the partners showing it, the only ones a path
+    // that took that letter in the open cell may still swap with.
+    let partners_of: [u32; 26] = std::array::from_fn(|letter| {
+        (0..cells)
+            .filter(|&cell| board.letters[cell] == letter as u32)
+            .fold(0, |bits, cell| bits | 1 << cell)
+            & open.partners
+    });
+    let near_open = near[open_cell];
+    // The table itself, for the one-by-one steps (the name `near` is the
+    // vector of a path's neighbours' below).
+    let near_of = near;
     let q_code = _mm256_set1_epi32(if board.q == QReads::Qu { Q as i32 } else { -1 });
     let ones = _mm256_set1_epi32(1);
     let terminal = _mm256_set1_epi32(crate::trie::TERMINAL as i32);
-    let stack = &mut scratch.stack;
-    let candidates = &mut scratch.candidates;
+    let Scratch {
+        stack,
+        candidates,
+        wide,
+    } = scratch;
     let root = nodes[0];
     let mut top = 0;
     let mut count = 0;
     // The first letters: a path of one cell waits only if its node goes on
     // with a letter next to it.
     for (cell, (&letter, &near)) in board.letters.iter().zip(&near).take(cells).enumerate() {
-        if OPEN && cell == open {
+        if OPEN && cell == open_cell {
             continue;
         }
         let Some(child) = step_letter(nodes, root, letter, board.q) else {
             continue;
         };
+        let visited = 1u32 << cell | open_bit | any_state;
         // A word of one cell (under rules that count one or two letters).
-        candidates[count] = child | any_tag;
+        if OPEN {
+            wide[count] = u64::from(visited) << 32 | u64::from(child);
+        } else {
+            candidates[count] = child;
+        }
         count += usize::from(nodes[child as usize].is_word());
         if nodes[child as usize].letters() & near != 0 {
-            let visited = 1u32 << cell | open_bit | any_tag;
             stack[top] = u64::from(visited) << 32 | u64::from(child) << CELL_BITS | cell as u64;
             top += 1;
         }
     }
     if OPEN {
-        // Paths that start in the open cell, one per letter.
-        let visited = open_bit;
-        (top, count) = enter_open(
-            nodes, root, board.q, open, near_open, visited, stack, candidates, top, count,
+        let mut out = Out {
+            stack: &mut stack[..],
+            wide: &mut wide[..],
+            top,
+            count,
+        };
+        // Paths that start in the open cell, one per letter, and in a
+        // partner showing the open cell's letter.
+        out.enter_open(
+            nodes,
+            root,
+            root.letters(),
+            board.q,
+            open_cell,
+            near_open,
+            open_bit,
+            |letter| letter,
         );
+        out.swap_into(
+            nodes,
+            root,
+            board.q,
+            open,
+            open.partners,
+            &near_of,
+            open_bit,
+            0,
+        );
+        (top, count) = (out.top, out.count);
     }
     // A spare slot of a batch: every cell visited, so it steps nowhere.
     let idle = u64::from(u32::MAX) << 32;
@@ -404,7 +535,11 @@ unsafe fn run<const OPEN: bool>(
             return None;
         }
         if count + reserve > CANDIDATES {
-            found(&candidates[..count]);
+            if OPEN {
+                found_open(&wide[..count]);
+            } else {
+                found(&candidates[..count]);
+            }
             count = 0;
         }
         for path in batch {
@@ -446,14 +581,6 @@ unsafe fn run<const OPEN: bool>(
             }
             let kid_masks = _mm512_cvtepi64_epi32(kids);
             let words = _mm256_mask_test_epi32_mask(step, kid_masks, terminal);
-            // SAFETY: `count + 8 <= CANDIDATES`, checked for the batch above.
-            unsafe {
-                _mm256_storeu_si256(
-                    candidates.as_mut_ptr().add(count).cast(),
-                    _mm256_maskz_compress_epi32(words, tagged(child, visited & tag_bits)),
-                );
-            }
-            count += words.count_ones() as usize;
             let near = _mm512_castsi512_si256(_mm512_permutex2var_epi32(near_lo, next_16, near_hi));
             let onward = _mm256_mask_test_epi32_mask(step, kid_masks, near);
             let low = _mm256_or_si256(_mm256_slli_epi32::<CELL_BITS>(child), next);
@@ -461,10 +588,25 @@ unsafe fn run<const OPEN: bool>(
                 _mm256_set1_epi32(visited as i32),
                 _mm256_sllv_epi32(ones, next),
             );
-            let paths = _mm512_or_si512(
-                _mm512_cvtepu32_epi64(low),
-                _mm512_slli_epi64::<32>(_mm512_cvtepu32_epi64(high)),
-            );
+            let high_64 = _mm512_slli_epi64::<32>(_mm512_cvtepu32_epi64(high));
+            // SAFETY: `count + 8 <= CANDIDATES`, checked for the batch above.
+            unsafe {
+                if OPEN {
+                    // A candidate is its node under its path's visited half.
+                    let wide_words = _mm512_or_si512(_mm512_cvtepu32_epi64(child), high_64);
+                    _mm512_storeu_si512(
+                        wide.as_mut_ptr().add(count).cast(),
+                        _mm512_maskz_compress_epi64(words, wide_words),
+                    );
+                } else {
+                    _mm256_storeu_si256(
+                        candidates.as_mut_ptr().add(count).cast(),
+                        _mm256_maskz_compress_epi32(words, child),
+                    );
+                }
+            }
+            count += words.count_ones() as usize;
+            let paths = _mm512_or_si512(_mm512_cvtepu32_epi64(low), high_64);
             // SAFETY: `top + 8 <= STACK`, checked for the batch above.
             unsafe {
                 _mm512_storeu_si512(
@@ -473,23 +615,74 @@ unsafe fn run<const OPEN: bool>(
                 );
             }
             top += onward.count_ones() as usize;
-            if OPEN && next_to_open & 1 << cell != 0 && visited >> TAG_SHIFT == ANY {
-                (top, count) = enter_open(
-                    nodes,
-                    node,
-                    board.q,
-                    open,
-                    near_open,
-                    visited & !tag_bits,
-                    stack,
-                    candidates,
+            // Most paths have neither the open cell nor a partner to step to.
+            let state = visited >> STATE_SHIFT;
+            let swaps_here = state < SWAPPED
+                && node.letters() & 1 << open.own != 0
+                && shape.masks[cell] & open.partners & !visited != 0;
+            if OPEN && visited != u32::MAX && (swaps_here || next_to_open & 1 << cell != 0) {
+                let mut out = Out {
+                    stack: &mut stack[..],
+                    wide: &mut wide[..],
                     top,
                     count,
-                );
+                };
+                let seen = visited & CELLS;
+                let steps = shape.masks[cell] & !seen;
+                if next_to_open & 1 << cell != 0 {
+                    if state == ANY {
+                        out.enter_open(
+                            nodes,
+                            node,
+                            node.letters(),
+                            board.q,
+                            open_cell,
+                            near_open,
+                            seen,
+                            |letter| letter,
+                        );
+                    } else if state & (SWAPPED | SWAPPED_THROUGH) == SWAPPED {
+                        // The open cell shows the partner's letter on its swap board.
+                        let letter = board.letters[(state & 31) as usize];
+                        out.enter_open(
+                            nodes,
+                            node,
+                            node.letters() & 1 << letter,
+                            board.q,
+                            open_cell,
+                            near_open,
+                            seen,
+                            |_| state | SWAPPED_THROUGH,
+                        );
+                    }
+                }
+                if swaps_here {
+                    let through = if state == ANY { 0 } else { SWAPPED_THROUGH };
+                    let allowed = if state == ANY {
+                        open.partners
+                    } else {
+                        partners_of[state as usize]
+                    };
+                    out.swap_into(
+                        nodes,
+                        node,
+                        board.q,
+                        open,
+                        steps & allowed,
+                        &near_of,
+                        seen,
+                        through,
+                    );
+                }
+                (top, count) = (out.top, out.count);
             }
         }
     }
-    found(&candidates[..count]);
+    if OPEN {
+        found_open(&wide[..count]);
+    } else {
+        found(&candidates[..count]);
+    }
     Some(Outcome::Done(budget - left))
 }
 
@@ -559,56 +752,97 @@ unsafe fn children(
 }
 
 /// Most paths one path taken off the stack puts back in an open walk: 7
-/// into its other neighbours and 26 into the open cell.
-const OPEN_PUSHES: usize = 7 + 26;
+/// into its other neighbours, 26 into the open cell and 8 swapped reads.
+const OPEN_PUSHES: usize = 7 + 26 + 8;
 
 /// Every letter A–Z as bits.
 const EVERY_LETTER: u32 = (1 << 26) - 1;
 
-/// `child` with `tag` (already shifted into the top bits) in each lane.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl")]
-#[inline]
-fn tagged(child: __m256i, tag: u32) -> __m256i {
-    _mm256_or_si256(child, _mm256_set1_epi32(tag as i32))
+/// Where the one-by-one steps of an open walk put paths and candidates.
+struct Out<'a> {
+    stack: &'a mut [u64],
+    wide: &'a mut [u64],
+    top: usize,
+    count: usize,
 }
 
-/// Steps a path at `node` (its visited set `visited`, without a tag) into
-/// the open cell under each letter that continues a word: each word so ended
-/// is a candidate, and each path that can go on is pushed, tagged with its
-/// letter. Returns the new stack top and candidate count; the caller leaves
-/// room for 26 of each.
-#[allow(clippy::too_many_arguments)]
-fn enter_open(
-    nodes: &[Node],
-    node: Node,
-    q: QReads,
-    open: usize,
-    near_open: u32,
-    visited: u32,
-    stack: &mut [u64],
-    candidates: &mut [u32],
-    mut top: usize,
-    mut count: usize,
-) -> (usize, usize) {
-    let mut letters = node.letters();
-    while letters != 0 {
-        let letter = letters.trailing_zeros();
-        letters &= letters - 1;
-        let Some(child) = step_letter(nodes, node, letter, q) else {
-            continue;
-        };
-        let tag = letter << TAG_SHIFT;
+impl Out<'_> {
+    /// Records the word `child` would end (a candidate whether or not it is
+    /// one, kept only if it is) and pushes the path at `cell` if it can go on.
+    fn push(&mut self, nodes: &[Node], child: u32, cell: usize, near: u32, high: u32) {
         let kid = nodes[child as usize];
-        candidates[count] = child | tag;
-        count += usize::from(kid.is_word());
-        if kid.letters() & near_open != 0 {
-            stack[top] =
-                u64::from(visited | tag) << 32 | u64::from(child) << CELL_BITS | open as u64;
-            top += 1;
+        self.wide[self.count] = u64::from(high) << 32 | u64::from(child);
+        self.count += usize::from(kid.is_word());
+        if kid.letters() & near != 0 {
+            self.stack[self.top] =
+                u64::from(high) << 32 | u64::from(child) << CELL_BITS | cell as u64;
+            self.top += 1;
         }
     }
-    (top, count)
+
+    /// Steps a path at `node` (its cells `seen`) into the open cell under
+    /// each of `letters`, its new state `state_of(letter)`.
+    #[allow(clippy::too_many_arguments)]
+    fn enter_open(
+        &mut self,
+        nodes: &[Node],
+        node: Node,
+        mut letters: u32,
+        q: QReads,
+        open: usize,
+        near_open: u32,
+        seen: u32,
+        state_of: impl Fn(u32) -> u32,
+    ) {
+        while letters != 0 {
+            let letter = letters.trailing_zeros();
+            letters &= letters - 1;
+            if let Some(child) = step_letter(nodes, node, letter, q) {
+                self.push(
+                    nodes,
+                    child,
+                    open,
+                    near_open,
+                    seen | state_of(letter) << STATE_SHIFT,
+                );
+            }
+        }
+    }
+
+    /// Steps a path at `node` (its cells `seen`) into each of `partners`
+    /// read as the open cell's own letter: each is then on that one swap's
+    /// board (`through`: and has been through the open cell).
+    #[allow(clippy::too_many_arguments)]
+    fn swap_into(
+        &mut self,
+        nodes: &[Node],
+        node: Node,
+        q: QReads,
+        open: Open,
+        mut partners: u32,
+        near: &[u32; MAX_CELLS],
+        seen: u32,
+        through: u32,
+    ) {
+        if partners == 0 {
+            return;
+        }
+        let Some(child) = step_letter(nodes, node, open.own, q) else {
+            return;
+        };
+        while partners != 0 {
+            let cell = partners.trailing_zeros() as usize & (MAX_CELLS - 1);
+            partners &= partners - 1;
+            let state = SWAPPED + cell as u32 + through;
+            self.push(
+                nodes,
+                child,
+                cell,
+                near[cell],
+                seen | 1 << cell | state << STATE_SHIFT,
+            );
+        }
+    }
 }
 
 /// The node a path at `node` reaches by stepping into a cell showing

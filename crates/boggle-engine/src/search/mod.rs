@@ -45,9 +45,11 @@
 //! found through it only on the board with that letter; a mask per trie node
 //! collects which, and the scores are summed from the masks. The paths that
 //! avoid the cell are walked once instead of 26 times, so on the best 4x4 and
-//! 5x5 boards it costs 3.5 boards' steps. On boards of at most 27 cells it
+//! 5x5 boards it costs 3.5 boards' steps. On boards of at most 25 cells it
 //! runs on the vector walk (`vector::walk_open`) where the processor has
-//! AVX-512, else on the bitmask walk.
+//! AVX-512, else on the bitmask walk. [`Searcher::score_moves`] is the same
+//! vector walk, also scoring the open cell swapped with each of a set of
+//! cells: one walk for every board a climb reaches from that cell.
 //!
 //! # Contract
 //!
@@ -85,7 +87,7 @@ use crate::vector;
 mod bitmask;
 mod general;
 
-use bitmask::{ANY_LETTER, FastBoard, FastWalk, Pending, STACK};
+use bitmask::{ANY_LETTER, EVERY_LETTER, FastBoard, FastWalk, Pending, STACK};
 use general::{BitSet, Sink, Walk};
 
 /// The most steps (paths taken up, cells entered) one board's search may
@@ -139,6 +141,20 @@ impl Found {
             len: (slot >> 32) as u32,
         }
     }
+}
+
+/// What [`Searcher::score_moves`] gives: the score of each board one move
+/// from a board at its anchor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveScores {
+    /// `letters[i]`: the score with the anchor showing letter `i` (0 = A).
+    pub letters: [u32; 26],
+    /// `swaps[b]`: the score with the anchor swapped with cell `b`, for each
+    /// `b` of `partners` (0 elsewhere).
+    pub swaps: [u32; 32],
+    /// The partners whose swaps were scored, as bits: those asked for whose
+    /// face differs from the anchor's.
+    pub partners: u32,
 }
 
 /// The count and total score of a board's words.
@@ -204,6 +220,10 @@ pub struct Searcher<'t> {
     /// of the open cell under which that node's word was found (bit 26: under
     /// every letter). Empty until first needed; all zero between searches.
     letter_masks: Vec<u32>,
+    /// For [`Searcher::score_moves`]: one mask per trie node of the partners
+    /// whose swap boards that node's word was found on. Empty until first
+    /// needed; all zero between searches.
+    swap_masks: Vec<u32>,
     /// Steps the last search took (at most [`STEP_BUDGET`]).
     steps: u64,
     /// The board shape for the vector walk, where it can take the shape
@@ -246,6 +266,7 @@ impl<'t> Searcher<'t> {
             slots,
             pending: Box::new([Pending::default(); STACK]),
             letter_masks: Vec::new(),
+            swap_masks: Vec::new(),
             steps: 0,
             vector: None,
             vector_scratch: None,
@@ -443,7 +464,12 @@ impl<'t> Searcher<'t> {
         if self.letter_masks.len() != self.trie.len() {
             self.letter_masks = vec![0; self.trie.len()];
         }
-        let count = match self.open_vector(faces, open, q) {
+        let whole = vector::Open {
+            cell: open,
+            own: 0,
+            partners: 0,
+        };
+        let count = match self.open_vector(faces, whole, q) {
             Some(count) => count,
             None => {
                 let mut walk = FastWalk {
@@ -461,6 +487,85 @@ impl<'t> Searcher<'t> {
                 walk.count
             }
         };
+        let scores = self.sum_open(count, |_, _| {});
+        (!self.exhausted()).then_some(scores)
+    }
+
+    /// The scores of every board one move from `faces` (row-major) at cell
+    /// `anchor`, in one walk: the anchor showing each letter, as
+    /// [`Searcher::score_letters`] gives them, and the anchor swapped with
+    /// each cell of `partners` (as bits) whose face differs from its own.
+    /// A swap costs only the paths through its partner that read it as the
+    /// anchor's letter, not a board's walk. `None` where the vector walk
+    /// cannot take the board (no AVX-512, above 25 cells, faces other than
+    /// letters and `Qu`, a `Q` face unlike `q`, a length cap) or past
+    /// [`STEP_BUDGET`]: score the boards otherwise then.
+    pub fn score_moves(
+        &mut self,
+        rows: usize,
+        cols: usize,
+        faces: &[Face],
+        anchor: usize,
+        q: QReads,
+        partners: u32,
+    ) -> Option<MoveScores> {
+        if rows.checked_mul(cols) != Some(faces.len()) || anchor >= faces.len() {
+            return None;
+        }
+        if !self.neighbours.is_for(rows, cols, self.rules.moves) {
+            self.set_shape(rows, cols);
+        }
+        self.forget_found();
+        self.steps = 0;
+        // The checks of the open walk: the board's `Q` faces read as `q` says.
+        FastBoard::new(
+            faces,
+            &self.neighbour_masks,
+            self.rules.max_len,
+            Some((anchor, q)),
+        )?;
+        let own = match (faces[anchor].as_bytes(), q) {
+            ([b'Q'], QReads::Q) | ([b'Q', b'U'], QReads::Qu) => b'Q' - b'A',
+            ([letter @ b'A'..=b'Z'], _) if *letter != b'Q' => letter - b'A',
+            _ => return None,
+        };
+        let partners = (0..faces.len().min(32))
+            .filter(|&cell| partners >> cell & 1 == 1 && faces[cell] != faces[anchor])
+            .fold(0u32, |bits, cell| bits | 1 << cell);
+        if self.letter_masks.len() != self.trie.len() {
+            self.letter_masks = vec![0; self.trie.len()];
+        }
+        if self.swap_masks.len() != self.trie.len() {
+            self.swap_masks = vec![0; self.trie.len()];
+        }
+        let open = vector::Open {
+            cell: anchor,
+            own: u32::from(own),
+            partners,
+        };
+        let count = self.open_vector(faces, open, q)?;
+        // Out of `self` while `sum_open` borrows it; put back cleared.
+        let mut swap_masks = std::mem::take(&mut self.swap_masks);
+        let mut swaps = [0u32; 32];
+        let letters = self.sum_open(count, |node, points| {
+            let mut found_on = std::mem::take(&mut swap_masks[node]);
+            while found_on != 0 {
+                swaps[found_on.trailing_zeros() as usize] += points;
+                found_on &= found_on - 1;
+            }
+        });
+        self.swap_masks = swap_masks;
+        (!self.exhausted()).then_some(MoveScores {
+            letters,
+            swaps,
+            partners,
+        })
+    }
+
+    /// Sums the open walk's `count` words (in `slots`, their letters in
+    /// `letter_masks`, which it clears) into the score of each letter in the
+    /// open cell, handing `each` every word's trie node and points too.
+    fn sum_open(&mut self, count: usize, mut each: impl FnMut(usize, u32)) -> [u32; 26] {
         let longest = self.slots[..count]
             .iter()
             .map(|&slot| Found::unpack(slot).len as usize)
@@ -471,49 +576,91 @@ impl<'t> Searcher<'t> {
         for &slot in &self.slots[..count] {
             let found = Found::unpack(slot);
             let points = self.points[found.len as usize];
-            let mask = std::mem::take(&mut self.letter_masks[found.node as usize]);
+            let node = found.node as usize;
+            each(node, points);
+            let mask = std::mem::take(&mut self.letter_masks[node]);
             if mask & ANY_LETTER != 0 {
                 every += points;
                 continue;
             }
-            let mut letters = mask;
+            let mut letters = mask & EVERY_LETTER;
             while letters != 0 {
                 scores[letters.trailing_zeros() as usize] += points;
                 letters &= letters - 1;
             }
         }
-        if self.exhausted() {
-            return None;
-        }
-        Some(scores.map(|score| score + every))
+        scores.map(|score| score + every)
     }
 
-    /// The open walk of [`Searcher::score_letters`] on the vector walk: its
-    /// words in `slots` and their letters in `letter_masks`, as the bitmask
-    /// walk leaves them, and how many; `None` (with nothing left behind)
-    /// where the vector walk cannot take the board. The board's `Q` faces
-    /// were checked against `q` by the caller.
-    fn open_vector(&mut self, faces: &[Face], open: usize, q: QReads) -> Option<usize> {
+    /// The open walk of [`Searcher::score_letters`] and
+    /// [`Searcher::score_moves`] on the vector walk: its words in `slots`,
+    /// their letters in `letter_masks` and (with partners) their partners in
+    /// `swap_masks`, as the bitmask walk leaves them, and how many; `None`
+    /// (with nothing left behind) where the vector walk cannot take the
+    /// board. The board's `Q` faces were checked against `q` by the caller.
+    fn open_vector(&mut self, faces: &[Face], open: vector::Open, q: QReads) -> Option<usize> {
         let shape = self
             .vector
             .as_ref()
             .filter(|shape| shape.cells() == faces.len())?;
-        let mut board = vector_board(faces, Some(open))?;
+        let mut board = vector_board(faces, Some(open.cell))?;
         board.q = q;
         let scratch = self.vector_scratch.get_or_insert_with(Default::default);
         let (trie, min_len) = (self.trie, self.rules.min_len as u32);
-        let (letter_masks, slots) = (&mut self.letter_masks, &mut self.slots);
+        let (letter_masks, swap_masks, slots) = (
+            &mut self.letter_masks,
+            &mut self.swap_masks,
+            &mut self.slots,
+        );
+        // `partners_of[letter]`: the partners showing it, those a path that
+        // took that letter in the open cell may still swap with.
+        let partners_of: [u32; 26] = std::array::from_fn(|letter| {
+            (0..faces.len())
+                .filter(|&cell| cell != open.cell && board.letters[cell] == letter as u32)
+                .fold(0, |bits, cell| bits | 1 << cell)
+                & open.partners
+        });
         let mut count = 0;
         // As `FastWalk::record_open`: a word gets one slot, at its first finding.
-        let mut record = |candidates: &[u32]| {
+        let mut record = |candidates: &[u64]| {
+            if open.partners == 0 {
+                // The letters alone, without a branch on whether a word is new.
+                for &candidate in candidates {
+                    let (node, state, _) = vector::split(candidate);
+                    let len = trie.depth(node);
+                    let word = len >= min_len;
+                    let old = letter_masks[node as usize];
+                    letter_masks[node as usize] = old | u32::from(word) << state;
+                    slots[count] = Found { node, len }.pack();
+                    count += usize::from(word & (old == 0));
+                }
+                return;
+            }
             for &candidate in candidates {
-                let (node, tag) = vector::split(candidate);
+                let (node, state, cells) = vector::split(candidate);
                 let len = trie.depth(node);
-                let word = len >= min_len;
-                let old = letter_masks[node as usize];
-                letter_masks[node as usize] = old | u32::from(word) << tag;
-                slots[count] = Found { node, len }.pack();
-                count += usize::from(word & (old == 0));
+                if len < min_len {
+                    continue;
+                }
+                let (letters, partners) = if vector::is_swapped(state) {
+                    (0, 1 << (state & 31))
+                } else {
+                    let allowed = match state {
+                        vector::ANY => open.partners,
+                        letter => partners_of[letter as usize],
+                    };
+                    (1 << state, allowed & !cells)
+                };
+                let node = node as usize;
+                let old = letter_masks[node] | swap_masks[node];
+                letter_masks[node] |= letters;
+                swap_masks[node] |= partners;
+                slots[count] = Found {
+                    node: node as u32,
+                    len,
+                }
+                .pack();
+                count += usize::from(old == 0);
             }
         };
         let outcome =
@@ -523,7 +670,11 @@ impl<'t> Searcher<'t> {
             Some(vector::Outcome::Exhausted) => self.steps = STEP_BUDGET,
             None => {
                 for &slot in &self.slots[..count] {
-                    self.letter_masks[Found::unpack(slot).node as usize] = 0;
+                    let node = Found::unpack(slot).node as usize;
+                    self.letter_masks[node] = 0;
+                    if let Some(mask) = self.swap_masks.get_mut(node) {
+                        *mask = 0;
+                    }
                 }
                 return None;
             }

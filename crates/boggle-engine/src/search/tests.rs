@@ -92,6 +92,105 @@ fn an_open_cell_scores_each_letter_as_its_own_board_does() {
     }
 }
 
+/// One moves walk scores what each changed board and each swapped board
+/// scores on its own, for every anchor, on the shapes and rules the open
+/// cell is tested on (a `Qu` face swapped with a letter among them), where
+/// the processor runs the vector walk.
+#[test]
+fn a_moves_walk_scores_each_change_and_swap_as_its_own_board_does() {
+    let trie = course_trie();
+    if !vector::available() {
+        // Without the vector walk there is no moves walk: the caller scores each board.
+        let faces = Letters::Dice.roll(16, QReads::Qu, &mut rng(11));
+        let mut searcher = Searcher::new(trie, classic(4, 4));
+        assert!(
+            searcher
+                .score_moves(4, 4, &faces, 0, QReads::Qu, u32::MAX)
+                .is_none()
+        );
+        return;
+    }
+    let mut rng = rng(11);
+    for (rules, letters) in [
+        (classic(4, 4), Letters::Dice),
+        (classic(5, 5), Letters::Dice),
+        (classic(3, 5), Letters::Frequency),
+        (project4(4, 4), Letters::Frequency),
+    ] {
+        let (rows, cols) = (rules.rows, rules.cols);
+        let mut rules = rules;
+        for min_len in [3, 4] {
+            rules.min_len = min_len;
+            let mut searcher = Searcher::new(trie, rules);
+            for _ in 0..3 {
+                let faces = letters.roll(rows * cols, rules.q, &mut rng);
+                for anchor in 0..faces.len() {
+                    let got = searcher
+                        .score_moves(rows, cols, &faces, anchor, rules.q, u32::MAX)
+                        .expect("a board the vector walk takes");
+                    let letters = one_by_one(&mut searcher, &rules, &faces, anchor);
+                    assert_eq!(got.letters, letters, "{rules:?} {anchor}");
+                    for other in 0..faces.len() {
+                        let differs = faces[other] != faces[anchor];
+                        assert_eq!(got.partners >> other & 1 == 1, differs, "{other}");
+                        let mut swapped = faces.clone();
+                        swapped.swap(anchor, other);
+                        let expected = if differs {
+                            searcher.score_faces(rows, cols, &swapped)
+                        } else {
+                            0
+                        };
+                        assert_eq!(got.swaps[other], expected, "{rules:?} {anchor} {other}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Only the partners asked for are scored; an anchor whose own `Q` reads
+/// otherwise than the board's, or off the board, is declined.
+#[test]
+fn a_moves_walk_scores_only_its_partners_and_declines_a_mismatched_q() {
+    if !vector::available() {
+        return; // What a processor without AVX-512 gets is checked just above.
+    }
+    let mut searcher = Searcher::new(course_trie(), classic(4, 4));
+    let faces: Vec<Face> = "QBCDEFGHIJKLMNOP"
+        .bytes()
+        .filter_map(Face::letter)
+        .map(|f| f.with_q(QReads::Qu))
+        .collect();
+    let got = searcher
+        .score_moves(4, 4, &faces, 5, QReads::Qu, 0b1000_0001)
+        .expect("a board the vector walk takes");
+    assert_eq!(got.partners, 0b1000_0001);
+    let mut swapped = faces.clone();
+    swapped.swap(5, 7);
+    assert_eq!(got.swaps[7], searcher.score_faces(4, 4, &swapped));
+    assert!(
+        got.swaps
+            .iter()
+            .enumerate()
+            .all(|(b, &s)| s == 0 || b == 0 || b == 7)
+    );
+    assert!(
+        searcher
+            .score_moves(4, 4, &faces, 0, QReads::Q, u32::MAX)
+            .is_none()
+    );
+    assert!(
+        searcher
+            .score_moves(4, 4, &faces, 0, QReads::Qu, u32::MAX)
+            .is_some()
+    );
+    assert!(
+        searcher
+            .score_moves(4, 4, &faces, 16, QReads::Qu, u32::MAX)
+            .is_none()
+    );
+}
+
 /// Boards the fast walk cannot take, an open cell off the board, and a
 /// `Q` face unlike the open cell's `Q`, are left to one-by-one scoring.
 #[test]

@@ -5,7 +5,8 @@
 //! The design's readable backtracking (`append_dfs_words`) runs beside the
 //! engine as a baseline. `neighbourhood` times what a `boggle best` climb
 //! scores from one board: every cell open in turn (one walk gives its 26
-//! letters) and every swap of two cells, board by board.
+//! letters), every swap of two cells board by board, and both together
+//! (`moves`: one walk a cell gives its letters and its swaps with later cells).
 
 use std::collections::BTreeSet;
 use std::hint::black_box;
@@ -84,6 +85,17 @@ fn neighbourhood(c: &mut Criterion) {
                     searcher.score_letters(4, 4, black_box(&faces), open, QReads::Qu)
                 })
                 .map(|scores| scores.iter().sum::<u32>())
+                .sum::<u32>()
+        })
+    });
+    group.bench_function("moves", |b| {
+        b.iter(|| {
+            (0..cells)
+                .filter_map(|anchor| {
+                    let later = !((1u32 << (anchor + 1)) - 1);
+                    searcher.score_moves(4, 4, black_box(&faces), anchor, QReads::Qu, later)
+                })
+                .map(|scores| scores.letters.iter().chain(&scores.swaps).sum::<u32>())
                 .sum::<u32>()
         })
     });

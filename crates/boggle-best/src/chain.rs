@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use ahash::AHashSet;
 
-use super::{Move, Progress, Schedule, Space, State, Symmetries, Top, unit};
+use super::{Move, Options, Progress, Schedule, Space, State, Symmetries, Top, unit};
 use boggle_engine::search::Searcher;
 use boggle_game::face::{Face, QReads};
 use boggle_game::random::{self, GameRng};
@@ -34,7 +34,33 @@ pub(crate) struct Chain<'a, 't> {
     pub(crate) spent: AHashSet<Vec<Face>>,
 }
 
-impl Chain<'_, '_> {
+impl<'a, 't> Chain<'a, 't> {
+    /// A chain drawing from `seed`, with no deadline or board budget yet.
+    pub(crate) fn new(
+        searcher: Searcher<'t>,
+        space: &'a Space,
+        symmetries: &'a Symmetries,
+        progress: &'a Progress,
+        seed: u64,
+        options: &Options,
+    ) -> Self {
+        Chain {
+            searcher,
+            space,
+            symmetries,
+            progress,
+            rng: random::seeded(seed),
+            top: Top::new(options.top),
+            deadline: None,
+            evaluations: None,
+            used: 0,
+            cache: Cache::new(CACHE_SLOTS, space.cells()),
+            target: options.target,
+            stuck: AHashSet::new(),
+            spent: AHashSet::new(),
+        }
+    }
+
     /// Anneals a random board to a local maximum, then kicks local maxima
     /// from its pool of the best few met since (see [`Elites`]) until
     /// `patience` kicks in a row find nothing better than the best, then
@@ -155,78 +181,91 @@ impl Chain<'_, '_> {
         }
     }
 
-    /// Steepest-ascent hill climbing over every single move, to a local
-    /// maximum; returns its score, or `None` once the budget is spent.
-    fn climb(&mut self, state: &mut State, mut score: u32) -> Option<u32> {
-        loop {
+    /// Hill climbing, cell by cell, to a local maximum; returns its score, or
+    /// `None` once the budget is spent. The cells are visited in turn from
+    /// the first, and each takes the best of its own moves (its other faces
+    /// and its swaps with later cells, scored in one walk) if that beats the
+    /// board. The climb ends once every cell in a row has nothing better: a
+    /// local maximum of every single move, as a steepest-ascent climb ends,
+    /// but each step costs one cell's walk, not the whole neighbourhood's.
+    pub(crate) fn climb(&mut self, state: &mut State, mut score: u32) -> Option<u32> {
+        let cells = self.space.cells();
+        let mut partners = vec![None; cells];
+        let (mut sets, mut swaps) = (Vec::new(), Vec::new());
+        let (mut cell, mut quiet) = (0, 0);
+        while quiet < cells {
+            sets.clear();
+            swaps.clear();
+            self.cell_moves(state, cell, &mut partners, &mut sets, &mut swaps)?;
             let mut best: Option<(u32, Move)> = None;
-            for (next, mv) in self.neighbourhood(state)? {
+            for &(next, mv) in sets.iter().chain(&swaps) {
                 if next > best.map_or(score, |(s, _)| s) {
                     best = Some((next, mv));
                 }
             }
-            let Some((next, mv)) = best else {
-                return Some(score);
-            };
-            state.apply(mv);
-            score = next;
+            match best {
+                Some((next, mv)) => {
+                    state.apply(mv);
+                    score = next;
+                    quiet = 0;
+                }
+                None => quiet += 1,
+            }
+            cell = (cell + 1) % cells;
         }
+        Some(score)
     }
 
     /// Every move from `state`, in [`Space::all_moves`] order, with the
     /// score of the board it leads to; `None` once the budget is spent.
-    fn neighbourhood(&mut self, state: &mut State) -> Option<Vec<(u32, Move)>> {
-        let moves = self.space.all_moves(state);
+    pub(crate) fn neighbourhood(&mut self, state: &mut State) -> Option<Vec<(u32, Move)>> {
         let cells = self.space.cells();
-        let mut scored = Vec::with_capacity(moves.len());
-        // The changes of one cell come together: all its faces are scored at
-        // once, and with them its swaps with later cells, kept here for their turn.
-        let mut faces_of: Option<(usize, Vec<(u32, Face)>)> = None;
-        let mut swaps = vec![None; cells * cells];
-        for mv in moves {
-            let score = match mv {
-                Move::Set(cell, face) => {
-                    if faces_of.as_ref().is_none_or(|(at, _)| *at != cell) {
-                        faces_of = Some((cell, self.score_cell(state, cell, &mut swaps)?));
-                    }
-                    let found = faces_of
-                        .as_ref()
-                        .and_then(|(_, faces)| faces.iter().find(|(_, f)| *f == face));
-                    match found {
-                        Some(&(score, _)) => score,
-                        None => self.score_after(state, mv)?,
-                    }
-                }
-                Move::Swap(a, b) => match swaps[a * cells + b] {
-                    Some(known) => {
-                        let undo = state.apply(mv);
-                        let score = self.score_known(state, Some(known));
-                        state.apply(undo);
-                        score?
-                    }
-                    None => self.score_after(state, mv)?,
-                },
-            };
-            scored.push((score, mv));
+        let mut sets = Vec::new();
+        let mut swaps = Vec::new();
+        let mut partners = vec![None; cells];
+        for cell in 0..cells {
+            self.cell_moves(state, cell, &mut partners, &mut sets, &mut swaps)?;
         }
-        Some(scored)
+        sets.append(&mut swaps);
+        Some(sets)
     }
 
-    /// The score of the board `mv` leads to from `state` (which is left as it was).
-    fn score_after(&mut self, state: &mut State, mv: Move) -> Option<u32> {
-        let undo = state.apply(mv);
-        let score = self.score(state);
-        state.apply(undo);
-        score
+    /// The moves anchored at `cell`, scored: its other faces onto `sets` (in
+    /// the die's order) and its swaps with later cells of another face onto
+    /// `swaps`; `partners` is scratch space of a slot per cell. `None` once
+    /// the budget is spent.
+    fn cell_moves(
+        &mut self,
+        state: &mut State,
+        cell: usize,
+        partners: &mut [Option<u32>],
+        sets: &mut Vec<(u32, Move)>,
+        swaps: &mut Vec<(u32, Move)>,
+    ) -> Option<()> {
+        partners.fill(None);
+        for (score, face) in self.score_cell(state, cell, partners)? {
+            sets.push((score, Move::Set(cell, face)));
+        }
+        for (other, &known) in partners.iter().enumerate().skip(cell + 1) {
+            if state.faces[other] == state.faces[cell] {
+                continue;
+            }
+            let mv = Move::Swap(cell, other);
+            let undo = state.apply(mv);
+            let score = self.score_known(state, known);
+            state.apply(undo);
+            swaps.push((score?, mv));
+        }
+        Some(())
     }
 
     /// The scores of `state` with `cell` turned to each other face of its
     /// die, in the die's order; `None` once the budget is spent. A cell
     /// whose changes and swaps with later cells hold enough new boards is
     /// scored in one walk ([`Searcher::score_moves`], which costs what about
-    /// 10 boards do), its swap scores left in `swaps` (at `cell * cells +
-    /// other`); failing that, a die of many faces whose boards are mostly new
-    /// is scored in one walk with the cell open ([`Searcher::score_letters`]),
+    /// 10 boards do), its swap scores left in `swaps` (at the other cell);
+    /// failing that, a die of many faces whose boards are mostly new is
+    /// scored in one walk with the cell open ([`Searcher::score_letters`]),
     /// and otherwise each board is scored (or found in the cache) in turn.
     /// The boards are counted and kept in the same order whichever walk
     /// scored them, so a run's boards do not depend on it.
@@ -267,6 +306,8 @@ impl Chain<'_, '_> {
             state.faces[cell] = face;
             let index = letter_index(face, space.q);
             let score = match letters.zip(index) {
+                // A target reached by an earlier face ends the search here.
+                Some(_) if self.out_of_budget() => None,
                 Some((letters, index)) => {
                     self.used += 1;
                     let score = letters[index];
@@ -322,7 +363,7 @@ impl Chain<'_, '_> {
         while scored != 0 {
             let other = scored.trailing_zeros() as usize;
             scored &= scored - 1;
-            swaps[cell * cells + other] = Some(scores.swaps[other]);
+            swaps[other] = Some(scores.swaps[other]);
         }
         Some(scores.letters)
     }

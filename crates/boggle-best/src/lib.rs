@@ -8,8 +8,10 @@
 //! cell's face or swaps two cells; a move that does not lower the score is
 //! always kept, a worse one with probability `exp(Δ / T)`, while the
 //! temperature `T` falls geometrically. Once cold, the board is finished by
-//! steepest-ascent hill climbing (every single-cell change and every swap is
-//! tried, the best one taken, until none helps). From that local maximum the
+//! hill climbing cell by cell: each cell in turn takes the best of its own
+//! moves (its other faces, its swaps with later cells) if that raises the
+//! score, until a whole round of the cells finds nothing, so the board is a
+//! local maximum of every single move. From that local maximum the
 //! chain tries to escape: it takes each of the few least damaging moves in
 //! turn and climbs again, and moves on as soon as one of those climbs ends
 //! higher. When no escape helps, the chain has a local maximum, and it keeps
@@ -27,10 +29,14 @@
 //! Near the end of a run the same neighbours come up again and again, so each
 //! chain keeps a small cache of scores and searches a board only once.
 //!
-//! Climbs and escapes score whole neighbourhoods: every other face in every
-//! cell and every swap. Where the engine's vector walk runs (AVX-512, at most
-//! 25 cells), one walk per cell scores its 25 other letters and its swaps with
-//! every later cell together ([`Searcher::score_moves`]). On a 5x5 record
+//! A climb scores one cell's moves at a time, and an escape the whole
+//! neighbourhood: every other face in every cell and every swap. A
+//! steepest-ascent climb, which scores the whole neighbourhood for each step,
+//! ends on the same kind of board but pays 25 cells' walks a step on 5x5
+//! where this climb pays for the cells it visits. Where the engine's vector
+//! walk runs (AVX-512, at most 25 cells), one walk per cell scores its 25
+//! other letters and its swaps with every later cell together
+//! ([`Searcher::score_moves`]). On a 5x5 record
 //! board the 25 walks take about two thirds of the time that 25 open-cell
 //! walks and the 300 swaps, board by board, take together. Elsewhere the 25 other letters of a cell are scored in
 //! one walk with that cell open ([`Searcher::score_letters`]), at the cost
@@ -58,7 +64,6 @@
 
 use std::time::{Duration, Instant};
 
-use ahash::AHashSet;
 use rand::RngCore;
 use rayon::prelude::*;
 
@@ -76,11 +81,11 @@ mod progress;
 mod space;
 mod symmetry;
 
+use chain::Chain;
 #[cfg(test)]
 use chain::Elites;
 #[cfg(test)]
-use chain::hash;
-use chain::{CACHE_SLOTS, Cache, Chain};
+use chain::{Cache, hash};
 pub use progress::{Best, Progress};
 use space::{Move, State};
 pub use space::{Space, SpaceError, SpaceOf};
@@ -289,21 +294,16 @@ pub fn search(
                     }
                     Budget::Time(_) => None,
                 };
-                let mut chain = Chain {
-                    searcher: Searcher::new(trie, search_rules),
+                let mut chain = Chain::new(
+                    Searcher::new(trie, search_rules),
                     space,
-                    symmetries: &symmetries,
+                    &symmetries,
                     progress,
-                    rng: random::seeded(seed),
-                    top: Top::new(options.top),
-                    deadline,
-                    evaluations,
-                    used: 0,
-                    cache: Cache::new(CACHE_SLOTS, space.cells()),
-                    target: options.target,
-                    stuck: AHashSet::new(),
-                    spent: AHashSet::new(),
-                };
+                    seed,
+                    options,
+                );
+                chain.deadline = deadline;
+                chain.evaluations = evaluations;
                 chain.run(&options.schedule);
                 chain.top
             })

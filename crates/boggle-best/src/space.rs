@@ -155,7 +155,9 @@ impl Space {
     }
 
     /// Every move that changes the board's score-relevant faces: each cell to
-    /// each other face of its die, and each swap of two cells with different faces.
+    /// each other face of its die, and each swap of two cells with different
+    /// faces (what a chain's neighbourhood is checked against).
+    #[cfg(test)]
     pub(crate) fn all_moves(&self, state: &State) -> Vec<Move> {
         let mut moves = Vec::new();
         for (cell, &current) in state.faces.iter().enumerate() {

@@ -116,7 +116,9 @@ function heard(msg) {
     state.token = msg.token;
     state.name = msg.name;
     state.room = msg.room;
-    void holdSeat(msg.token, false);
+    // Welcomed, this tab plays the seat: it holds it at once rather than
+    // asking, or a copy opened while it asked could win the tie.
+    void holdSeat(msg.token, true);
     state.takingBack = false;
     // The password goes with the seat (this tab only), for a reload.
     saveSeat(seat(msg.token));

@@ -306,7 +306,8 @@ impl<'a, 't> Chain<'a, 't> {
             state.faces[cell] = face;
             let index = letter_index(face, space.q);
             let score = match letters.zip(index) {
-                // A target reached by an earlier face ends the search here.
+                // A stop, a deadline or a target reached at an earlier face
+                // ends the search here (the board budget was checked above).
                 Some(_) if self.out_of_budget() => None,
                 Some((letters, index)) => {
                     self.used += 1;

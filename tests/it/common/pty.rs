@@ -28,7 +28,9 @@ impl Pty {
     /// missing (failing instead under `CI=true`).
     pub fn start(dir: &TempDir, command: &str) -> Option<Pty> {
         if !super::found("script") {
-            super::cannot_run("util-linux `script` is not installed (the pseudo-terminal tests)");
+            super::cannot_run(
+                "no util-linux `script` for the pseudo-terminal tests (apt-get install util-linux)",
+            );
             return None;
         }
         // The pty starts 0x0 when script's stdin is a pipe; give it a real size.

@@ -7,11 +7,12 @@
 
 use crate::common;
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use boggle_play::net::client::{JoinOptions, run_lines};
-use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, ServerMsg, VERSION, encode};
+use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, ServerMsg, Solo, VERSION, encode};
 use common::net::{GUARD, Peer, config, lobby_shows, start};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
@@ -353,4 +354,104 @@ async fn join_gives_up_on_a_server_that_welcomes_and_drops() {
     let tries = *connections.lock().await;
     assert!((2..=20).contains(&tries), "{tries} connections");
     fickle.abort();
+}
+
+/// A `hello` into `room` (today's board with `daily`), and the first answer:
+/// `Ok` for a welcome, the code of a refusal, or `ServerFull` for a
+/// connection closed unheard.
+async fn enter(peer: &mut Peer, name: &str, room: &str, daily: bool) -> Result<(), ErrorCode> {
+    peer.send(&ClientMsg::Hello {
+        version: VERSION,
+        name: name.into(),
+        room: Some(room.into()),
+        password: None,
+        token: None,
+        solo: daily.then(|| Solo {
+            daily: true,
+            ..Solo::default()
+        }),
+    })
+    .await;
+    match peer
+        .until(|m| matches!(m, ServerMsg::Welcome { .. } | ServerMsg::Error { .. }))
+        .await
+    {
+        ServerMsg::Welcome { .. } => Ok(()),
+        ServerMsg::Error { code, .. } => Err(code),
+        _ => unreachable!(),
+    }
+}
+
+/// Whether a connection from `from` is let in: a ping is answered, or
+/// the connection is refused.
+async fn let_in(addr: std::net::SocketAddr, from: IpAddr) -> Result<Peer, ErrorCode> {
+    let mut peer = Peer::connect_from(addr, from).await;
+    peer.send(&ClientMsg::Ping).await;
+    match peer.recv().await {
+        Some(ServerMsg::Pong) => Ok(peer),
+        Some(ServerMsg::Error { code, .. }) => Err(code),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Twenty addresses, each in a network of its own and each within its own
+/// caps, make every room and open every connection they can; a newcomer
+/// from another network still opens a room, joins an open one and plays
+/// today's board, because the last tenth of each whole is kept for
+/// networks holding almost nothing. (Without the shares the twenty held
+/// all 100 rooms and all 400 connections, and the newcomer was refused.)
+#[tokio::test]
+async fn twenty_addresses_fill_what_they_can_and_a_newcomer_still_plays() {
+    let mut config = config(Duplicates::Cancel, None);
+    config.limits.max_connections = 400;
+    config.limits.connections_per_address = 20;
+    config.limits.max_rooms = 100;
+    config.limits.rooms_per_address = 5;
+    config.limits.connects_per_sec = 1000.0;
+    config.limits.hello_timeout = Duration::from_secs(600);
+    let (addr, _stop) = start(config).await;
+    let attackers: Vec<IpAddr> = (1..=20).map(|i| IpAddr::from([127, i, 0, 1])).collect();
+    let mut held = Vec::new();
+    let mut rooms = 0;
+    for (i, &from) in attackers.iter().enumerate() {
+        for k in 0..10 {
+            let Ok(mut peer) = let_in(addr, from).await else {
+                break;
+            };
+            match enter(&mut peer, "eve", &format!("eve{i}-{k}"), false).await {
+                Ok(()) => {
+                    held.push(peer);
+                    rooms += 1;
+                }
+                Err(code) => {
+                    assert_eq!(code, ErrorCode::TooManyRooms);
+                    break;
+                }
+            }
+        }
+    }
+    for &from in &attackers {
+        for _ in 0..30 {
+            match let_in(addr, from).await {
+                Ok(peer) => held.push(peer),
+                Err(code) => {
+                    assert_eq!(code, ErrorCode::ServerFull);
+                    break;
+                }
+            }
+        }
+    }
+    // 18 addresses make 5 rooms each, the first 90; the last two make 2
+    // each of the 10 kept back. Then the connections: the first 360 go to
+    // the first 18 addresses (the 18th gets 16), the last two, holding 2
+    // each, take 2 more each of the 40 kept back.
+    assert_eq!(rooms, 18 * 5 + 2 * 2);
+    assert_eq!(held.len(), 360 + 2 * 2);
+    let newcomer = IpAddr::from([127, 0, 0, 1]);
+    let mut own = let_in(addr, newcomer).await.expect("a connection");
+    assert_eq!(enter(&mut own, "ann", "ann's room", false).await, Ok(()));
+    let mut open = let_in(addr, newcomer).await.expect("a connection");
+    assert_eq!(enter(&mut open, "ann", "eve0-0", false).await, Ok(()));
+    let mut today = let_in(addr, newcomer).await.expect("a connection");
+    assert_eq!(enter(&mut today, "ann", "main", true).await, Ok(()));
 }

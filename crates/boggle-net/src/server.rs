@@ -35,7 +35,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 
 pub use super::limits::Limits;
-use super::limits::{AddressLimiter, PerAddress, Place, Throttled, constant_time_eq};
+use super::limits::{AddressLimiter, Share, Shares, Short, Throttled, constant_time_eq};
 use super::outbox::{Budget, Encoded, Kind, Outbox};
 use super::refusals::Refusals;
 use super::room::{ConnId, Refusal, Room, RoomConfig};
@@ -73,8 +73,8 @@ struct Slot {
     rounds_counted: u32,
     /// Where the room's scored daily results go (a room of today's board).
     store: Option<Store>,
-    /// The place of the address that opened the room, given back when it is forgotten.
-    _maker: Place,
+    /// The share of the address that opened the room, given back when it is forgotten.
+    _maker: Share,
 }
 
 /// Rooms filed under [`NameKey::as_str`] of their names. A room is found by
@@ -111,10 +111,10 @@ struct Shared {
     /// One per open connection, whatever its transport.
     permits: Arc<Semaphore>,
     addresses: AddressLimiter,
-    /// Connections open by address.
-    connections_by_address: Arc<PerAddress>,
-    /// Rooms open by the address that opened them.
-    rooms_by_address: Arc<PerAddress>,
+    /// Connections open, by address and network.
+    connection_shares: Arc<Shares>,
+    /// Rooms open, by the address and network that opened them.
+    room_shares: Arc<Shares>,
     budget: Arc<Budget>,
     /// Refusals counted, their log lines held to a rate.
     refusals: Refusals,
@@ -164,7 +164,7 @@ pub struct Entrance(Arc<Shared>);
 /// A connection let in: holding it holds one of [`Limits::max_connections`].
 pub struct Admitted {
     _permit: OwnedSemaphorePermit,
-    _place: Place,
+    _share: Share,
     ip: IpAddr,
     /// Counts the connection in the `boggle_connections` gauge while held.
     gauge: metrics::Gauge,
@@ -202,8 +202,8 @@ impl Server {
         let (shutdown_tx, shutdown) = watch::channel(false);
         let permits = Arc::new(Semaphore::new(config.limits.max_connections));
         let addresses = AddressLimiter::new(&config.limits);
-        let connections_by_address = PerAddress::new(config.limits.connections_per_address);
-        let rooms_by_address = PerAddress::new(config.limits.rooms_per_address);
+        let connection_shares = Shares::new(config.limits.connection_shares());
+        let room_shares = Shares::new(config.limits.room_shares());
         let budget = Budget::new(config.limits.queued_total);
         Ok(Server {
             listener,
@@ -214,8 +214,8 @@ impl Server {
                 shutdown,
                 permits,
                 addresses,
-                connections_by_address,
-                rooms_by_address,
+                connection_shares,
+                room_shares,
                 budget,
                 refusals: Refusals::new(Instant::now()),
                 stopping: AtomicBool::new(false),
@@ -358,11 +358,31 @@ impl Entrance {
                 limits.connects_per_sec
             )));
         }
-        let Some(place) = self.0.connections_by_address.take(ip) else {
-            return Err(refused(format!(
-                "{} connections are open from your address already; try later",
-                limits.connections_per_address
-            )));
+        let share = match self.0.connection_shares.take(ip) {
+            Ok(share) => share,
+            Err(short) => {
+                let caps = self.0.connection_shares.caps();
+                return Err(refused(match short {
+                    Short::Address => format!(
+                        "{} connections are open from your address already; try later",
+                        caps.address
+                    ),
+                    Short::Prefix => format!(
+                        "{} connections are open from your network already, its share of the \
+                         server's {}; try later",
+                        caps.prefix, caps.whole
+                    ),
+                    Short::Reserved => format!(
+                        "the server's last {} connections are kept for networks with fewer \
+                         than {} open, and yours has more; try later",
+                        caps.reserve, caps.newcomer
+                    ),
+                    Short::Whole => format!(
+                        "the server has its maximum of {} connections; try later",
+                        caps.whole
+                    ),
+                }));
+            }
         };
         match Arc::clone(&self.0.permits).try_acquire_owned() {
             Ok(permit) => {
@@ -370,7 +390,7 @@ impl Entrance {
                 gauge.increment(1.0);
                 Ok(Admitted {
                     _permit: permit,
-                    _place: place,
+                    _share: share,
                     ip,
                     gauge,
                 })

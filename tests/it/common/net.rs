@@ -65,6 +65,20 @@ impl Peer {
         }
     }
 
+    /// Connects from `from` (any 127.x.y.z reaches a server on 127.0.0.1).
+    pub async fn connect_from(addr: SocketAddr, from: std::net::IpAddr) -> Peer {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket
+            .bind(SocketAddr::new(from, 0))
+            .expect("binds its source");
+        let stream = socket.connect(addr).await.expect("connects");
+        let (read, writer) = stream.into_split();
+        Peer {
+            reader: BufReader::new(read),
+            writer,
+        }
+    }
+
     pub async fn send_raw(&mut self, bytes: &[u8]) {
         // The server may already have closed on a hostile line; that is fine.
         let _ = self.writer.write_all(bytes).await;

@@ -24,7 +24,8 @@ fn room() -> Room {
 }
 
 fn slot(budget: &Arc<Budget>) -> Slot {
-    let maker = PerAddress::new(1).take(IpAddr::from([127, 0, 0, 1]));
+    let caps = crate::limits::ShareCaps::new(1, 1, 1);
+    let maker = Shares::new(caps).take(IpAddr::from([127, 0, 0, 1]));
     Slot {
         room: room(),
         clients: HashMap::new(),

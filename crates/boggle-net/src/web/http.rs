@@ -354,6 +354,16 @@ pub(super) async fn serve(
                     return;
                 }
             };
+            // Every byte read is counted, so a WebSocket's frames are too (`meter.rs`).
+            let meter = super::Meter::new();
+            let io = super::meter::Metered::new(io, meter.clone());
+            let service = tower::ServiceExt::map_request(
+                service,
+                move |mut request: Request<hyper::body::Incoming>| {
+                    request.extensions_mut().insert(meter.clone());
+                    request
+                },
+            );
             let connection = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(head_timeout)

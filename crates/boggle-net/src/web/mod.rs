@@ -37,7 +37,9 @@
 //! `Host` check, the headers of every response, the client's address
 //! behind a proxy) is [`http`]'s. A WebSocket
 //! is then the server's client like any other; its control frames count
-//! against the message rate, and what the WebSocket layer holds to write
+//! against the message rate, its frames' bytes between two messages are
+//! capped at [`PER_MESSAGE`] (`meter.rs`: a message of endless empty
+//! fragments is `too_long`), and what the WebSocket layer holds to write
 //! (pongs and close frames included) is capped at [`MAX_WS_WRITE`], so a
 //! client that pings and never reads is dropped and holds little meanwhile.
 //! There is no TLS: put a reverse proxy in front (`--trust-proxy`) to serve
@@ -47,6 +49,7 @@
 
 pub mod http;
 mod meaning;
+mod meter;
 
 use std::io;
 use std::net::SocketAddr;
@@ -67,6 +70,8 @@ use super::server::{Entrance, Heard, Incoming, Outgoing};
 use boggle_protocol::{MAX_LINE, MAX_SERVER_LINE, ServerMsg, encode};
 use http::ClientAddr;
 pub use http::Options;
+use meter::Meter;
+pub use meter::PER_MESSAGE;
 
 /// The page's markup; `{{PASSWORD}}` becomes `yes` or `no`, `{{RULES}}` the
 /// rules' name and `{{SECONDS}}` a round's length, so the home screen says
@@ -376,6 +381,7 @@ async fn socket(
     State(app): State<App>,
     ClientAddr(client): ClientAddr,
     headers: HeaderMap,
+    meter: Option<axum::Extension<Meter>>,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let text = |name| {
@@ -408,9 +414,14 @@ async fn socket(
     match entrance.admit(client) {
         Ok(admitted) => upgrade.on_upgrade(move |socket| async move {
             let (sink, stream) = socket.split();
+            let meter = meter.map(|axum::Extension(meter)| meter);
+            if let Some(meter) = &meter {
+                meter.allow(PER_MESSAGE);
+            }
             let incoming = WsIncoming {
                 stream,
                 buf: Vec::new(),
+                meter,
             };
             let outgoing = WsOutgoing {
                 sink,
@@ -447,13 +458,22 @@ pub(crate) struct WsIncoming {
     stream: SplitStream<WebSocket>,
     /// The last message handed out (the returned line borrows it).
     buf: Vec<u8>,
+    /// The connection's bytes read (none in a test that builds no connection).
+    meter: Option<Meter>,
 }
 
 impl Incoming for WsIncoming {
     async fn next_message(&mut self) -> io::Result<Heard<'_>> {
         // Cancel-safe: a message is taken off the stream only in the poll
         // that returns it, and then handed out at once.
-        let data = match self.stream.next().await {
+        let next = self.stream.next().await;
+        let spent = self.meter.as_ref().is_some_and(Meter::spent);
+        if let Some(meter) = &self.meter {
+            meter.allow(PER_MESSAGE);
+        }
+        let data = match next {
+            // Frames that went on past their bytes without ending a message.
+            Some(Err(_)) if spent => return Ok(Heard::TooLong),
             None | Some(Ok(Message::Close(_))) => return Ok(Heard::Eof),
             Some(Err(e)) => return Err(io::Error::other(e)),
             // Answered by the WebSocket layer, but counted like any message.
@@ -471,6 +491,9 @@ impl Incoming for WsIncoming {
     }
 
     async fn discard(&mut self, limit: usize) {
+        if let Some(meter) = &self.meter {
+            meter.allow(limit as u64);
+        }
         let mut left = limit;
         while left > 0 {
             match self.stream.next().await {

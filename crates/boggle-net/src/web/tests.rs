@@ -570,6 +570,46 @@ async fn a_message_over_the_cap_is_too_long_as_a_tcp_line_is() {
     }
 }
 
+/// A message begun and never ended, one empty continuation frame after
+/// another, is cut once its frames pass [`PER_MESSAGE`] bytes: the client
+/// hears `too_long` and the connection closes, long before the 64 MiB the
+/// client would send. (Counted by whole messages, it never counted at all
+/// and held a core until `--idle`.)
+#[tokio::test]
+async fn endless_empty_fragments_are_cut_as_too_long() {
+    let (_, http_addr, _stop) = start(config(None, Limits::default())).await;
+    let mut ws = Ws::open(http_addr).await;
+    ws.send(&hello("eve")).await;
+    ws.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
+    let (mut read, mut write) = ws.stream.into_inner().into_split();
+    let sender = tokio::spawn(async move {
+        // A text frame, not final, empty; then empty continuations, not final.
+        let mut first = frame(1, b"");
+        first[0] &= 0x7f;
+        let mut more = frame(0, b"");
+        more[0] &= 0x7f;
+        if write.write_all(&first).await.is_err() {
+            return 0;
+        }
+        let chunk = more.repeat(10_000);
+        let mut sent = first.len();
+        while sent < 64 << 20 {
+            if write.write_all(&chunk).await.is_err() {
+                return sent;
+            }
+            sent += chunk.len();
+        }
+        sent
+    });
+    let mut heard = Vec::new();
+    let read = tokio::time::timeout(GUARD, read.read_to_end(&mut heard)).await;
+    assert!(read.is_ok(), "the connection was never cut");
+    let heard = String::from_utf8_lossy(&heard);
+    assert!(heard.contains(r#""code":"too_long""#), "{heard}");
+    let sent = sender.await.expect("the sender");
+    assert!(sent < 64 << 20, "every byte was taken: {sent}");
+}
+
 #[tokio::test]
 async fn the_rate_names_and_connection_caps_are_the_servers() {
     let limits = Limits {

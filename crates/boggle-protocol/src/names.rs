@@ -75,12 +75,54 @@ pub enum BadName {
         /// What the name names.
         what: &'static str,
     },
+    /// It has more than [`MAX_MARKS`] combining marks on one character.
+    #[error("the {what} stacks more than {MAX_MARKS} accents or other marks on one letter")]
+    Stacked {
+        /// What the name names.
+        what: &'static str,
+    },
+    /// It ends in a number in brackets, as the server marks a second
+    /// player of one name on a leaderboard.
+    #[error("the name ends in a number in brackets, which the server adds to tell names apart")]
+    Suffixed,
 }
+
+/// The most combining marks one character may carry in a name: Vietnamese
+/// written decomposed puts two on a vowel, an Indic or Tibetan stack up to
+/// three; more only stacks marks over other players' names (Zalgo text).
+pub const MAX_MARKS: usize = 3;
 
 /// Whether `name` is a good player name: 1 to [`MAX_NAME`] [`is_printable`]
 /// characters, a letter or digit among them, no leading or trailing space.
 pub fn check_name(name: &str) -> Result<(), BadName> {
-    check_label("name", name, MAX_NAME)
+    check_label("name", name, MAX_NAME)?;
+    if numbered(name) {
+        return Err(BadName::Suffixed);
+    }
+    Ok(())
+}
+
+/// Whether `name` ends in ` (N)`, N a number in any script's digits.
+fn numbered(name: &str) -> bool {
+    name.strip_suffix(')')
+        .and_then(|rest| rest.rsplit_once(" ("))
+        .is_some_and(|(_, n)| !n.is_empty() && n.chars().all(char::is_numeric))
+}
+
+/// Whether more than [`MAX_MARKS`] combining marks follow one another.
+fn stacked(text: &str) -> bool {
+    let mut run = 0;
+    for c in text.chars() {
+        run = if unicode_normalization::char::is_combining_mark(c) {
+            run + 1
+        } else {
+            0
+        };
+        if run > MAX_MARKS {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether `room` is a good room name: as for player names, at most [`MAX_ROOM`].
@@ -104,6 +146,9 @@ fn check_label(what: &'static str, text: &str, max: usize) -> Result<(), BadName
     }
     if text.trim() != text {
         return Err(BadName::Spaced { what });
+    }
+    if stacked(text) {
+        return Err(BadName::Stacked { what });
     }
     Ok(())
 }
@@ -244,5 +289,53 @@ mod tests {
         for (one, other) in [("Olive", "0live"), ("Bill", "BiII"), ("AI", "Al")] {
             assert!(name_key(one).same_as(&name_key(other)), "{one} {other}");
         }
+    }
+
+    /// A name may not end as the server's suffix for a second player of one
+    /// name does, in any digits; brackets elsewhere are fine.
+    #[test]
+    fn a_name_may_not_end_in_a_number_in_brackets() {
+        for bad in ["ann (2)", "ann (12)", "ann (\u{663})", "(1) (2)"] {
+            assert_eq!(check_name(bad), Err(BadName::Suffixed), "{bad:?}");
+        }
+        for good in [
+            "ann (two)",
+            "ann(2)",
+            "ann (2) b",
+            "(2) ann",
+            "ann ()",
+            "ann 2",
+        ] {
+            assert_eq!(check_name(good), Ok(()), "{good:?}");
+        }
+        assert_eq!(check_room("room (2)"), Ok(()));
+        assert_eq!(
+            BadName::Suffixed.to_string(),
+            "the name ends in a number in brackets, which the server adds to tell names apart"
+        );
+    }
+
+    /// Marks stacked on one letter are refused; the marks of real
+    /// writing (decomposed Vietnamese, Indic and Tibetan stacks) are not.
+    #[test]
+    fn stacked_combining_marks_are_refused() {
+        let zalgo = format!("a{}b", "\u{301}\u{300}\u{302}\u{308}");
+        assert_eq!(check_name(&zalgo), Err(BadName::Stacked { what: "name" }));
+        assert_eq!(
+            check_room(&format!("x{}", "\u{300}".repeat(10))),
+            Err(BadName::Stacked { what: "room name" })
+        );
+        for good in [
+            "Vie\u{323}\u{302}t",
+            "\u{938}\u{94d}\u{924}\u{93f}",
+            "\u{f66}\u{f92}\u{fb2}\u{f74}",
+            "Jose\u{301}",
+        ] {
+            assert_eq!(check_name(good), Ok(()), "{good:?}");
+        }
+        assert_eq!(
+            BadName::Stacked { what: "name" }.to_string(),
+            "the name stacks more than 3 accents or other marks on one letter"
+        );
     }
 }

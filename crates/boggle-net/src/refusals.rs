@@ -10,6 +10,9 @@
 //! and when the refusals stop, the server's ticker says it on its own
 //! (`Refusals::flush`), so the last line of a flood tells its size.
 //!
+//! The same rate, a bucket of its own, holds the server's other lines that
+//! a client can cause at will ([`LogRate`]: rooms opened and closed).
+//!
 //! Limits: the lines held back are lost (their count is not); the counter
 //! is exact. Reasons are the error codes sent (`server_full`, `idle`, ...)
 //! and the web side's own (`http_busy`, `http_host`, ...), a fixed set, so
@@ -34,28 +37,28 @@ pub const WEB_REASONS: [&str; 5] = [
     "http_head_timeout",
 ];
 
-/// Refusals counted, and their log lines held to a rate.
+/// Log lines of one kind held to a rate: a line within it is logged by its
+/// caller; one past it is held back and counted, and the next line that
+/// goes out (or the ticker's [`LogRate::flush`]) says how many were.
 #[derive(Debug)]
-pub(crate) struct Refusals {
+pub(crate) struct LogRate {
+    /// What the lines are about, as the count of those held back names it.
+    what: &'static str,
     state: Mutex<Held>,
 }
 
 #[derive(Debug)]
 struct Held {
     lines: Bucket,
-    /// Refusals not logged since the last line.
+    /// Lines not logged since the last one.
     held: u64,
 }
 
-impl Refusals {
-    /// A fresh count; every reason's counter is registered at zero, so each
-    /// series is there to watch before the first refusal.
-    pub(crate) fn new(now: Instant) -> Refusals {
-        let codes = ErrorCode::SENT.iter().map(|code| code.as_str());
-        for reason in codes.chain(WEB_REASONS) {
-            metrics::counter!("boggle_refusals_total", "reason" => reason).increment(0);
-        }
-        Refusals {
+impl LogRate {
+    /// Lines about `what` (plural: "refusals"), [`LOG_RATE`] a second.
+    pub(crate) fn new(what: &'static str, now: Instant) -> LogRate {
+        LogRate {
+            what,
             state: Mutex::new(Held {
                 lines: Bucket::new(LOG_RATE, LOG_BURST, now),
                 held: 0,
@@ -69,6 +72,69 @@ impl Refusals {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// `true` when a line may be logged now (a line about those held back
+    /// before it has then been logged); else it is counted as held back.
+    pub(crate) fn may_log(&self, now: Instant) -> bool {
+        let mut state = self.lock();
+        if !state.lines.take(now) {
+            state.held += 1;
+            return false;
+        }
+        let held = std::mem::take(&mut state.held);
+        drop(state);
+        self.say_held(held);
+        true
+    }
+
+    /// Says how many lines were held back, once a line may go out again
+    /// (the server's ticker calls it, so a flood's last line gives its count).
+    pub(crate) fn flush(&self, now: Instant) {
+        let mut state = self.lock();
+        if state.held == 0 || !state.lines.take(now) {
+            return;
+        }
+        let held = std::mem::take(&mut state.held);
+        drop(state);
+        self.say_held(held);
+    }
+
+    /// Says how many lines were held back, whatever the rate: the
+    /// server's last word on them as it stops.
+    pub(crate) fn flush_all(&self) {
+        let held = std::mem::take(&mut self.lock().held);
+        self.say_held(held);
+    }
+
+    fn say_held(&self, held: u64) {
+        if held > 0 {
+            tracing::info!(
+                held_back = held,
+                "{held} more {} were not logged (at most {LOG_RATE} lines a second)",
+                self.what
+            );
+        }
+    }
+}
+
+/// Refusals counted, and their log lines held to a rate.
+#[derive(Debug)]
+pub(crate) struct Refusals {
+    lines: LogRate,
+}
+
+impl Refusals {
+    /// A fresh count; every reason's counter is registered at zero, so each
+    /// series is there to watch before the first refusal.
+    pub(crate) fn new(now: Instant) -> Refusals {
+        let codes = ErrorCode::SENT.iter().map(|code| code.as_str());
+        for reason in codes.chain(WEB_REASONS) {
+            metrics::counter!("boggle_refusals_total", "reason" => reason).increment(0);
+        }
+        Refusals {
+            lines: LogRate::new("refusals", now),
+        }
+    }
+
     /// Counts a refusal for `reason` that is never logged (a message past
     /// the rate: the client is told, and its drop is logged if it comes).
     pub(crate) fn count(reason: &'static str) {
@@ -79,45 +145,17 @@ impl Refusals {
     /// (a line about those held back before it has then been logged).
     pub(crate) fn note(&self, reason: &'static str, now: Instant) -> bool {
         Refusals::count(reason);
-        let mut state = self.lock();
-        if !state.lines.take(now) {
-            state.held += 1;
-            return false;
-        }
-        let held = std::mem::take(&mut state.held);
-        drop(state);
-        say_held(held);
-        true
+        self.lines.may_log(now)
     }
 
-    /// Says how many refusals were held back, once a line may go out again
-    /// (the server's ticker calls it, so a flood's last line gives its count).
+    /// Says how many refusals were held back, once a line may go out again.
     pub(crate) fn flush(&self, now: Instant) {
-        let mut state = self.lock();
-        if state.held == 0 || !state.lines.take(now) {
-            return;
-        }
-        let held = std::mem::take(&mut state.held);
-        drop(state);
-        say_held(held);
+        self.lines.flush(now);
     }
-}
 
-impl Refusals {
-    /// Says how many refusals were held back, whatever the rate: the
-    /// server's last word on them as it stops.
+    /// Says how many refusals were held back, whatever the rate.
     pub(crate) fn flush_all(&self) {
-        let held = std::mem::take(&mut self.lock().held);
-        say_held(held);
-    }
-}
-
-fn say_held(held: u64) {
-    if held > 0 {
-        tracing::info!(
-            held_back = held,
-            "{held} more refusals were not logged (at most {LOG_RATE} lines a second)"
-        );
+        self.lines.flush_all();
     }
 }
 
@@ -134,11 +172,11 @@ mod tests {
             .filter(|_| refusals.note("server_full", t0))
             .count();
         assert_eq!(logged, LOG_BURST as usize);
-        assert_eq!(refusals.lock().held, 1000 - LOG_BURST as u64);
+        assert_eq!(refusals.lines.lock().held, 1000 - LOG_BURST as u64);
         // Nothing goes out before a line may.
         refusals.flush(t0);
-        assert_eq!(refusals.lock().held, 1000 - LOG_BURST as u64);
+        assert_eq!(refusals.lines.lock().held, 1000 - LOG_BURST as u64);
         refusals.flush(t0 + Duration::from_secs(1));
-        assert_eq!(refusals.lock().held, 0, "said once the rate allows");
+        assert_eq!(refusals.lines.lock().held, 0, "said once the rate allows");
     }
 }

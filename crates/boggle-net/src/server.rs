@@ -37,7 +37,7 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 pub use super::limits::Limits;
 use super::limits::{AddressLimiter, Share, Shares, Short, Throttled, constant_time_eq};
 use super::outbox::{Budget, Encoded, Kind, Outbox};
-use super::refusals::Refusals;
+use super::refusals::{LogRate, Refusals};
 use super::room::{ConnId, Refusal, Room, RoomConfig};
 use super::store::Store;
 use boggle_game::random;
@@ -118,6 +118,8 @@ struct Shared {
     budget: Arc<Budget>,
     /// Refusals counted, their log lines held to a rate.
     refusals: Refusals,
+    /// The lines about rooms opened and closed, held to a rate too.
+    room_lines: LogRate,
     /// The server is stopping: rounds under way finish, nothing new starts.
     stopping: AtomicBool,
     /// Ends the rounds under way at once while stopping (a second signal).
@@ -218,6 +220,7 @@ impl Server {
                 room_shares,
                 budget,
                 refusals: Refusals::new(Instant::now()),
+                room_lines: LogRate::new("lines about rooms opened and closed", Instant::now()),
                 stopping: AtomicBool::new(false),
                 hurry: Notify::new(),
                 metrics: Metrics::new(),
@@ -260,6 +263,7 @@ impl Server {
         .await;
         ticker.abort();
         self.shared.refusals.flush_all();
+        self.shared.room_lines.flush_all();
         // What the rooms handed the store is written before the server ends.
         if let Some(store) = self.shared.config.store.clone() {
             let _ = tokio::task::spawn_blocking(move || store.close(STORE_CLOSE)).await;
@@ -538,6 +542,7 @@ async fn tick_rooms(shared: Arc<Shared>) {
             .collect();
         let now = Instant::now();
         shared.refusals.flush(now);
+        shared.room_lines.flush(now);
         let (mut players, mut playing) = (0, 0);
         let rooms = slots.len();
         for (key, slot) in slots {
@@ -608,7 +613,10 @@ fn forget_if_abandoned(shared: &Shared, key: &str) {
     let abandoned = rooms
         .get(key)
         .is_some_and(|filed| lock(&filed.slot).room.is_abandoned());
-    if abandoned && let Some(filed) = rooms.remove(key) {
+    if abandoned
+        && let Some(filed) = rooms.remove(key)
+        && shared.room_lines.may_log(Instant::now())
+    {
         tracing::info!(room = lock(&filed.slot).room.name(), "room closed");
     }
 }

@@ -90,7 +90,9 @@ pub(super) fn hello(
         drop(guard);
         if abandoned {
             rooms.remove(&key);
-            tracing::info!(room = room.as_str(), "room closed");
+            if shared.room_lines.may_log(now) {
+                tracing::info!(room = room.as_str(), "room closed");
+            }
         }
         return Err(refusal);
     }
@@ -177,7 +179,9 @@ fn open_room(
         Some(seed) => random::seeded(seed),
         None => random::from_entropy(),
     };
-    tracing::info!(room = name, %ip, "room opened");
+    if shared.room_lines.may_log(Instant::now()) {
+        tracing::info!(room = name, %ip, "room opened");
+    }
     Ok(Arc::new(Mutex::new(Slot {
         room: Room::new(name, config, rng),
         clients: HashMap::new(),

@@ -35,6 +35,12 @@ pub(crate) const DEFAULT_PORT: u16 = 4040;
 /// Where `--web` without a value serves the page: loopback, as `--listen`.
 pub(crate) const DEFAULT_WEB: &str = "127.0.0.1:8040";
 
+/// The least `--idle`: the page's ping interval (60 s, `connection.js`)
+/// and half as much again, for a timer a busy or background tab runs late
+/// and a slow network; the terminal clients ping every 30 s
+/// (`boggle_play::net::link::PING_EVERY`).
+pub(crate) const MIN_IDLE: u64 = 90;
+
 /// The flags of `boggle serve`.
 #[derive(Debug, Args, Clone)]
 #[command(mut_arg("preset", |arg| super::args::rules_arg(arg, Preset::Classic, &super::args::DICTIONARY_PRESETS)))]
@@ -109,8 +115,9 @@ pub(crate) struct ServeArgs {
     /// Most players in one room, 1 to 1000
     #[arg(long = "max-players", value_name = "N", default_value_t = 50, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_PLAYERS as u64))]
     pub(crate) max_players: usize,
-    /// Seconds a joined player may send nothing (the client pings every
-    /// few seconds) before the server drops them, 1 to 86400
+    /// Seconds a joined player may send nothing before the server drops
+    /// them, 90 to 86400 (the page pings every 60 s, `boggle join` and the
+    /// full screen every 30 s)
     #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::builder::RangedU64ValueParser::<u64>::new().range(1..=super::args::MAX_SECONDS))]
     pub(crate) idle: u64,
     /// On SIGTERM, seconds the rounds under way may go on before they end
@@ -144,6 +151,14 @@ pub(crate) fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
             flags: "--min-players, --max-players, --max-rooms, --max-connections, \
                     --max-address-connections and --max-address-rooms",
             least: "1",
+        }
+        .into());
+    }
+    if args.idle < MIN_IDLE {
+        return Err(UsageError::TooSmall {
+            flags: "--idle",
+            least: "90 seconds: the page pings every 60 s and `boggle join` every 30 s, \
+                    and a player who only waits would be dropped",
         }
         .into());
     }

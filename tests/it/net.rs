@@ -553,6 +553,38 @@ fn serve_time_is_bounded_as_every_mode() {
     assert_eq!(run.code, Some(2), "{}", run.stderr);
 }
 
+/// `serve --idle` below what the clients' pings allow is refused in one
+/// line, exit 2, and the help's intervals are the clients' own: the page's
+/// timer and the terminal link's.
+#[test]
+fn serve_idle_is_at_least_what_the_clients_pings_allow() {
+    let dir = common::TempDir::new("net-idle");
+    for idle in ["1", "30", "59", "89"] {
+        let run = common::run_boggle(dir.path(), &["serve", "--idle", idle], b"");
+        assert_eq!(run.code, Some(2), "--idle {idle}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            "boggle: --idle must be at least 90 seconds: the page pings every 60 s and \
+             `boggle join` every 30 s, and a player who only waits would be dropped\n"
+        );
+    }
+    let help = common::run_boggle(dir.path(), &["serve", "--help"], b"");
+    let help = help.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains(
+            "90 to 86400 (the page pings every 60 s, `boggle join` and the full screen every 30 s)"
+        ),
+        "{help}"
+    );
+    let page = boggle_net::web::MODULES
+        .iter()
+        .find(|(name, _)| *name == "connection.js")
+        .map(|(_, text)| *text)
+        .expect("the page's connection module");
+    assert!(page.contains("const PING_EVERY_MS = 60000;"), "{page}");
+    assert_eq!(boggle_play::net::link::PING_EVERY, Duration::from_secs(30));
+}
+
 /// A `--data` whose results file is not a database stops
 /// `serve --web` at start with one line, exit 1, and the file is left as it
 /// was (a newer schema: leaderboard.rs's unit tests).

@@ -14,7 +14,8 @@
 //! `bad_word` (the page sends only 1 to 64 letters) and `unknown` (never
 //! sent; what a client makes of a newer server's code). `idle` (the page
 //! pings every minute: only a tab frozen for the server's idle time meets
-//! it) is met under `--idle 2`, and `shutting_down` after a real SIGTERM.
+//! it) is met under an idle time of 2 s (a server in the test's process:
+//! `serve --idle` takes 90 at least), and `shutting_down` after a real SIGTERM.
 //!
 //! Without a browser the tests skip with a reason, unless `CI=true`, where
 //! they fail instead.
@@ -700,16 +701,58 @@ async fn tabs_asking_for_one_seat_at_once_end_with_one_holder() {
     drop(driver);
 }
 
-/// A page that says nothing for the server's idle time (`--idle`; a frozen
-/// tab, since the page pings every minute) is dropped: it says so and
-/// offers to join again, which takes the seat back.
+/// The server in this process on [`BOARD`] and [`WORDS`], with an idle
+/// time far below what `serve --idle` takes (at least 90 s, as the page
+/// pings every minute), so a page meets it at once; its page's address.
+async fn server_idle_after(idle: Duration) -> (String, tokio::sync::oneshot::Sender<()>) {
+    use boggle::{Dictionary, GameBoard, Rules, WordFind};
+    use boggle_net::room::RoomConfig;
+    use boggle_net::server::{Limits, Server, ServerConfig};
+    use boggle_net::web::Web;
+    use std::sync::Arc;
+    let words = Dictionary::from_words(WORDS.lines().map(str::to_uppercase));
+    let find = WordFind::with_rules(Arc::new(words), Rules::project4());
+    let config = ServerConfig {
+        room: Arc::new(RoomConfig {
+            word_find: Arc::new(find),
+            board: Some(GameBoard::new(BOARD).expect("board")),
+            time: Duration::from_secs(180),
+            rounds: None,
+            min_players: 2,
+            duplicates: boggle_protocol::Duplicates::Cancel,
+            max_players: 50,
+            computer: None,
+            daily: None,
+        }),
+        password: None,
+        seed: None,
+        limits: Limits {
+            idle_timeout: idle,
+            ..Limits::default()
+        },
+        store: None,
+    };
+    let server = Server::bind("127.0.0.1:0", config).await.expect("binds");
+    let web = Web::bind("127.0.0.1:0", server.entrance())
+        .await
+        .expect("binds");
+    let addr = web.local_addr().expect("its address");
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(server.run_beside(web.run(), async move {
+        let _ = stopped.await;
+    }));
+    (format!("http://{addr}/"), stop)
+}
+
+/// A page that says nothing for the server's idle time (a frozen tab,
+/// since the page pings every minute) is dropped: it says so and offers to
+/// join again, which takes the seat back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_page_is_told_and_offered_to_join_again() {
     let Some((driver, _phone, desk)) = browsers().await else {
         return;
     };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (_server, web) = server(dir.path(), &["--idle", "2"]);
+    let (web, _stop) = server_idle_after(Duration::from_secs(2)).await;
     join(&desk, &web, "kitchen", "ann", "").await;
     visible(&desk, "lobby").await;
     says(

@@ -145,8 +145,9 @@ pub enum LinkError {
 const FIRST_BACKOFF: Duration = Duration::from_millis(250);
 /// The longest wait between two attempts.
 const MAX_BACKOFF: Duration = Duration::from_secs(2);
-/// How often the link pings, so the server's idle timeout never ends a quiet player.
-const PING_EVERY: Duration = Duration::from_secs(30);
+/// How often the link pings, so the server's idle timeout never ends a
+/// quiet player (`boggle serve --idle` is at least three times this).
+pub const PING_EVERY: Duration = Duration::from_secs(30);
 /// The most words remembered as unanswered, and the most messages held while
 /// rejoining (a script piping a huge file into a dead connection waits).
 const MAX_HELD: usize = 1000;

@@ -14,7 +14,9 @@
 //! - `GET /healthz` is `200 serving` while the server serves and `503
 //!   stopping` once it is stopping (rounds under way finishing); `GET
 //!   /metrics` the server's metrics in the Prometheus text format
-//!   ([`crate::monitor`]; `404` when `serve` installed no exporter).
+//!   ([`crate::monitor`]; `404` when `serve` installed no exporter), to a
+//!   loopback peer naming no forwarded client only (`403` to anyone else,
+//!   so a proxy in front never passes them on).
 //! - `GET /daily` is today's board as JSON ([`daily_json`]); `GET
 //!   /daily/leaderboard?day=N` that day's best [`TOP`](crate::leaderboard::TOP) results as JSON
 //!   (today's without `day`; 404 when the server keeps none); `GET
@@ -58,7 +60,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Query, State};
+use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -251,8 +253,38 @@ async fn health_handler(State(app): State<App>) -> Response {
     with_headers(status, "text/plain; charset=utf-8", body.into())
 }
 
-/// `GET /metrics`: every metric in the Prometheus text format.
-async fn metrics_handler(State(app): State<App>) -> Response {
+/// The headers a proxy names its client in: a request carrying any came
+/// through one, whoever the peer is.
+const FORWARDED_HEADERS: [&str; 3] = ["forwarded", "x-forwarded-for", "x-real-ip"];
+
+/// Whether the metrics may be shown to this request: its peer is this
+/// machine (loopback) and it names no forwarded client, so a request that
+/// a proxy on this machine passes on from anyone is not the host's.
+fn for_the_host(peer: std::net::IpAddr, headers: &HeaderMap) -> bool {
+    let peer = match peer {
+        std::net::IpAddr::V6(v6) => v6
+            .to_ipv4_mapped()
+            .map_or(std::net::IpAddr::V6(v6), std::net::IpAddr::V4),
+        v4 => v4,
+    };
+    peer.is_loopback() && FORWARDED_HEADERS.iter().all(|h| !headers.contains_key(*h))
+}
+
+/// `GET /metrics`: every metric in the Prometheus text format, for the host
+/// only ([`for_the_host`]): players, refusals and store failures are the
+/// operator's to see.
+async fn metrics_handler(
+    State(app): State<App>,
+    ConnectInfo(addrs): ConnectInfo<http::Addrs>,
+    headers: HeaderMap,
+) -> Response {
+    if !for_the_host(addrs.peer.ip(), &headers) {
+        return with_headers(
+            StatusCode::FORBIDDEN,
+            "text/plain; charset=utf-8",
+            "the metrics are served only to this machine, not through a proxy\n".into(),
+        );
+    }
     match &app.monitor {
         Some(monitor) => with_headers(
             StatusCode::OK,

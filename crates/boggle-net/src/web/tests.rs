@@ -570,6 +570,66 @@ async fn a_message_over_the_cap_is_too_long_as_a_tcp_line_is() {
     }
 }
 
+/// The metrics are the host's: a peer that is not loopback, or a request
+/// a proxy passed on (any forwarded header), is refused with a sentence,
+/// and a loopback peer asking itself is answered.
+#[tokio::test]
+async fn metrics_are_served_only_to_this_machine_without_a_proxy() {
+    let headers = |pairs: &[(&'static str, &'static str)]| {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.insert(*name, HeaderValue::from_static(value));
+        }
+        map
+    };
+    let loopback: std::net::IpAddr = "127.0.0.1".parse().expect("address");
+    assert!(for_the_host(loopback, &headers(&[])));
+    assert!(for_the_host("::1".parse().expect("address"), &headers(&[])));
+    assert!(for_the_host(
+        "::ffff:127.0.0.1".parse().expect("address"),
+        &headers(&[])
+    ));
+    assert!(!for_the_host(
+        "192.0.2.7".parse().expect("address"),
+        &headers(&[])
+    ));
+    assert!(!for_the_host(
+        "2001:db8::1".parse().expect("address"),
+        &headers(&[])
+    ));
+    for forwarded in [
+        ("x-forwarded-for", "203.0.113.9"),
+        ("forwarded", "for=203.0.113.9"),
+        ("x-real-ip", "203.0.113.9"),
+    ] {
+        assert!(
+            !for_the_host(loopback, &headers(&[forwarded])),
+            "{forwarded:?}"
+        );
+    }
+
+    let options = Options {
+        monitor: Some(crate::monitor::install()),
+        ..Options::default()
+    };
+    let (_, addr, _stop, _hurry) = start_with(config(None, Limits::default()), options).await;
+    assert_eq!(get(addr, "/metrics").await.status, 200);
+    for header in ["X-Forwarded-For: 203.0.113.9", "Forwarded: for=203.0.113.9"] {
+        let request = format!(
+            "GET /metrics HTTP/1.1\r\nHost: {addr}\r\n{header}\r\nConnection: close\r\n\r\n"
+        );
+        let (reply, _) = http(addr, request).await;
+        assert_eq!(
+            (reply.status, reply.body.as_str()),
+            (
+                403,
+                "the metrics are served only to this machine, not through a proxy\n"
+            ),
+            "{header}"
+        );
+    }
+}
+
 /// A message begun and never ended, one empty continuation frame after
 /// another, is cut once its frames pass [`PER_MESSAGE`] bytes: the client
 /// hears `too_long` and the connection closes, long before the 64 MiB the

@@ -413,6 +413,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             &[
                 "boggle",
                 "boggle-best",
+                "boggle-game",
                 "boggle-play",
                 "boggle-protocol",
                 "boggle-net",

@@ -13,6 +13,10 @@
 //! boards), `boggle-prove` (the proof of the best boards), `boggle-game`
 //! (the design's classes), `boggle-net` (the server).
 
+#[expect(
+    clippy::disallowed_types,
+    reason = "the graders' API re-exports every type of the design, presets too"
+)]
 pub use boggle_game::{
     BoardError, DiceSet, Dictionary, DictionaryError, Die, Error, Face, Game, GameBoard, MoveRule,
     Preset, QReads, Rules, Scoring, WordFind, dice, dictionary, die, error, face, game, game_board,

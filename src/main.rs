@@ -4,6 +4,10 @@
 //! crate; the design's classes are `boggle-game`'s, re-exported by this
 //! package's library for spec 004's graders.
 
+#[expect(
+    clippy::disallowed_types,
+    reason = "the command line names the presets a user picks"
+)]
 mod cli;
 #[cfg(feature = "net")]
 mod net;

@@ -17,7 +17,6 @@ use std::fmt;
 
 use num_format::{Locale, ToFormattedString};
 
-
 /// The most classes before symmetry: finding the canonical ones walks them
 /// all, at about 160 ns each (about three minutes at the cap). The default
 /// 4x4 buckets make 8.5 million.

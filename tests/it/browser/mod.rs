@@ -73,6 +73,7 @@ pub fn lines_of(stream: impl std::io::Read + Send + 'static) -> mpsc::Receiver<S
 }
 
 /// The next line starting with `prefix`, what follows it.
+#[expect(clippy::disallowed_methods, reason = "a deadline that bounds a wait")]
 pub fn line_after(lines: &mpsc::Receiver<String>, prefix: &str) -> String {
     let start = Instant::now();
     loop {

@@ -70,6 +70,7 @@ impl Pty {
     /// Reads the output until `text` has been written after the last text
     /// waited for. A full-screen program draws changes cell by cell, so for it
     /// `text` must be one word not in the same place on the screen before.
+    #[expect(clippy::disallowed_methods, reason = "a deadline that bounds a wait")]
     pub fn wait_for(&mut self, text: &str) {
         let give_up = Instant::now() + HANG_GUARD;
         loop {

@@ -44,6 +44,11 @@
 //! (every connection is the proxy's), and a client could name any address
 //! in the forwarded headers were it not for the proxy that sets them.
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "a connection waits a moment for a place before it is refused"
+)]
+
 use std::convert::Infallible;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

@@ -12,9 +12,9 @@
 //!
 //! `Shares` divides a whole (the server's connections, its rooms) among
 //! addresses and their networks: an address holds at most its cap, a
-//! network prefix ([`prefix_key`]: a /24 of IPv4, a /48 of IPv6) at most
+//! network prefix (`prefix_key`: a /24 of IPv4, a /48 of IPv6) at most
 //! a tenth of the whole, and the last tenth of the whole is kept for
-//! networks that hold almost nothing ([`Shares`] says how much), so that
+//! networks that hold less than a newcomer needs (4 connections, 2 rooms), so that
 //! while a few networks fill the server a newcomer from another still
 //! gets a connection and a room. Its limit: an attacker with more networks
 //! than the reserve has newcomers' places can take the reserve too.
@@ -189,6 +189,29 @@ impl ShareCaps {
             prefix: address.max(whole / PREFIX_SHARE),
             reserve: whole / RESERVE_SHARE,
             newcomer,
+        }
+    }
+}
+
+impl ShareCaps {
+    /// What a client refused a share is told: why, in `noun`s
+    /// ("connections", "rooms"), then what to do (`then`).
+    pub(crate) fn why_short(&self, short: Short, noun: &str, then: &str) -> String {
+        match short {
+            Short::Address => format!("your address holds {} {noun} already; {then}", self.address),
+            Short::Prefix => format!(
+                "your network holds {} {noun} already, its share of the server's {}; {then}",
+                self.prefix, self.whole
+            ),
+            Short::Reserved => format!(
+                "the server's last {} {noun} are kept for networks holding fewer than {}, \
+                 and yours holds more; {then}",
+                self.reserve, self.newcomer
+            ),
+            Short::Whole => format!(
+                "the server has its maximum of {} {noun}; {then}",
+                self.whole
+            ),
         }
     }
 }
@@ -536,6 +559,35 @@ mod tests {
         // What is given back is free again, to whoever may take it.
         held.truncate(80);
         assert!(shares.take(ip("10.14.0.2")).is_ok());
+    }
+
+    /// What a client refused a share reads, for each reason.
+    #[test]
+    fn a_refused_share_says_why() {
+        let caps = Limits::default().connection_shares();
+        let said = |short| caps.why_short(short, "connections", "try later");
+        assert_eq!(
+            said(Short::Address),
+            "your address holds 50 connections already; try later"
+        );
+        assert_eq!(
+            said(Short::Prefix),
+            "your network holds 100 connections already, its share of the server's 1000; try later"
+        );
+        assert_eq!(
+            said(Short::Reserved),
+            "the server's last 100 connections are kept for networks holding fewer than 4, \
+             and yours holds more; try later"
+        );
+        assert_eq!(
+            said(Short::Whole),
+            "the server has its maximum of 1000 connections; try later"
+        );
+        let rooms = Limits::default().room_shares();
+        assert_eq!(
+            (rooms.address, rooms.prefix, rooms.reserve, rooms.newcomer),
+            (10, 20, 20, 2)
+        );
     }
 
     #[test]

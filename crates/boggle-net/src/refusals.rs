@@ -11,7 +11,7 @@
 //! (`Refusals::flush`), so the last line of a flood tells its size.
 //!
 //! The same rate, a bucket of its own, holds the server's other lines that
-//! a client can cause at will ([`LogRate`]: rooms opened and closed).
+//! a client can cause at will (`LogRate`: rooms opened and closed).
 //!
 //! Limits: the lines held back are lost (their count is not); the counter
 //! is exact. Reasons are the error codes sent (`server_full`, `idle`, ...)

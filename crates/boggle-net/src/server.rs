@@ -367,32 +367,10 @@ impl Entrance {
                 limits.connects_per_sec
             )));
         }
-        let share = match self.0.connection_shares.take(ip) {
-            Ok(share) => share,
-            Err(short) => {
-                let caps = self.0.connection_shares.caps();
-                return Err(refused(match short {
-                    Short::Address => format!(
-                        "{} connections are open from your address already; try later",
-                        caps.address
-                    ),
-                    Short::Prefix => format!(
-                        "{} connections are open from your network already, its share of the \
-                         server's {}; try later",
-                        caps.prefix, caps.whole
-                    ),
-                    Short::Reserved => format!(
-                        "the server's last {} connections are kept for networks with fewer \
-                         than {} open, and yours has more; try later",
-                        caps.reserve, caps.newcomer
-                    ),
-                    Short::Whole => format!(
-                        "the server has its maximum of {} connections; try later",
-                        caps.whole
-                    ),
-                }));
-            }
-        };
+        let shares = &self.0.connection_shares;
+        let share = shares
+            .take(ip)
+            .map_err(|short| refused(shares.caps().why_short(short, "connections", "try later")))?;
         match Arc::clone(&self.0.permits).try_acquire_owned() {
             Ok(permit) => {
                 let gauge = self.0.metrics.connections.clone();
@@ -404,9 +382,10 @@ impl Entrance {
                     gauge,
                 })
             }
-            Err(_) => Err(refused(format!(
-                "the server has its maximum of {} connections; try later",
-                limits.max_connections
+            Err(_) => Err(refused(shares.caps().why_short(
+                Short::Whole,
+                "connections",
+                "try later",
             ))),
         }
     }

@@ -142,39 +142,15 @@ fn open_room(
     config: Arc<RoomConfig>,
 ) -> Result<Arc<Mutex<Slot>>, Refusal> {
     let limits = &shared.config.limits;
-    let full = || {
-        Refusal::new(
-            ErrorCode::TooManyRooms,
-            format!(
-                "the server has its maximum of {} rooms; join one of them",
-                limits.max_rooms
-            ),
-        )
+    let shares = &shared.room_shares;
+    let refused = |short| {
+        let why = shares.caps().why_short(short, "rooms", "join one of them");
+        Refusal::new(ErrorCode::TooManyRooms, why)
     };
     if open >= limits.max_rooms {
-        return Err(full());
+        return Err(refused(Short::Whole));
     }
-    let maker = shared.room_shares.take(ip).map_err(|short| {
-        let caps = shared.room_shares.caps();
-        let message = match short {
-            Short::Address => format!(
-                "your address has made {} rooms that are still open; join one of them",
-                caps.address
-            ),
-            Short::Prefix => format!(
-                "your network has made {} rooms that are still open, its share of the \
-                 server's {}; join one of them",
-                caps.prefix, caps.whole
-            ),
-            Short::Reserved => format!(
-                "the server's last {} rooms are kept for networks that made fewer than {}, \
-                 and yours made more; join one of them",
-                caps.reserve, caps.newcomer
-            ),
-            Short::Whole => return full(),
-        };
-        Refusal::new(ErrorCode::TooManyRooms, message)
-    })?;
+    let maker = shares.take(ip).map_err(refused)?;
     let rng = match shared.config.seed {
         Some(seed) => random::seeded(seed),
         None => random::from_entropy(),

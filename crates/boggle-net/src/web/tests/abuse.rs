@@ -1,0 +1,105 @@
+//! The web side against a client that abuses it: the metrics asked for
+//! from elsewhere or through a proxy, and a WebSocket message that never
+//! ends; spoken by hand as the parent module's tests are.
+
+use super::*;
+
+/// The metrics are the host's: a peer that is not loopback, or a request
+/// a proxy passed on (any forwarded header), is refused with a sentence,
+/// and a loopback peer asking itself is answered.
+#[tokio::test]
+async fn metrics_are_served_only_to_this_machine_without_a_proxy() {
+    let headers = |pairs: &[(&'static str, &'static str)]| {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.insert(*name, HeaderValue::from_static(value));
+        }
+        map
+    };
+    let loopback: std::net::IpAddr = "127.0.0.1".parse().expect("address");
+    assert!(for_the_host(loopback, &headers(&[])));
+    assert!(for_the_host("::1".parse().expect("address"), &headers(&[])));
+    assert!(for_the_host(
+        "::ffff:127.0.0.1".parse().expect("address"),
+        &headers(&[])
+    ));
+    assert!(!for_the_host(
+        "192.0.2.7".parse().expect("address"),
+        &headers(&[])
+    ));
+    assert!(!for_the_host(
+        "2001:db8::1".parse().expect("address"),
+        &headers(&[])
+    ));
+    for forwarded in [
+        ("x-forwarded-for", "203.0.113.9"),
+        ("forwarded", "for=203.0.113.9"),
+        ("x-real-ip", "203.0.113.9"),
+    ] {
+        assert!(
+            !for_the_host(loopback, &headers(&[forwarded])),
+            "{forwarded:?}"
+        );
+    }
+
+    let options = Options {
+        monitor: Some(crate::monitor::install()),
+        ..Options::default()
+    };
+    let (_, addr, _stop, _hurry) = start_with(config(None, Limits::default()), options).await;
+    assert_eq!(get(addr, "/metrics").await.status, 200);
+    for header in ["X-Forwarded-For: 203.0.113.9", "Forwarded: for=203.0.113.9"] {
+        let request = format!(
+            "GET /metrics HTTP/1.1\r\nHost: {addr}\r\n{header}\r\nConnection: close\r\n\r\n"
+        );
+        let (reply, _) = http(addr, request).await;
+        assert_eq!(
+            (reply.status, reply.body.as_str()),
+            (
+                403,
+                "the metrics are served only to this machine, not through a proxy\n"
+            ),
+            "{header}"
+        );
+    }
+}
+
+/// A message begun and never ended, one empty continuation frame after
+/// another, is cut once its frames pass [`PER_MESSAGE`] bytes: the client
+/// hears `too_long` and the connection closes, long before the 64 MiB the
+/// client would send. (Counted by whole messages, it never counted at all
+/// and held a core until `--idle`.)
+#[tokio::test]
+async fn endless_empty_fragments_are_cut_as_too_long() {
+    let (_, http_addr, _stop) = start(config(None, Limits::default())).await;
+    let mut ws = Ws::open(http_addr).await;
+    ws.send(&hello("eve")).await;
+    ws.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
+    let (mut read, mut write) = ws.stream.into_inner().into_split();
+    let sender = tokio::spawn(async move {
+        // A text frame, not final, empty; then empty continuations, not final.
+        let mut first = frame(1, b"");
+        first[0] &= 0x7f;
+        let mut more = frame(0, b"");
+        more[0] &= 0x7f;
+        if write.write_all(&first).await.is_err() {
+            return 0;
+        }
+        let chunk = more.repeat(10_000);
+        let mut sent = first.len();
+        while sent < 64 << 20 {
+            if write.write_all(&chunk).await.is_err() {
+                return sent;
+            }
+            sent += chunk.len();
+        }
+        sent
+    });
+    let mut heard = Vec::new();
+    let read = tokio::time::timeout(GUARD, read.read_to_end(&mut heard)).await;
+    assert!(read.is_ok(), "the connection was never cut");
+    let heard = String::from_utf8_lossy(&heard);
+    assert!(heard.contains(r#""code":"too_long""#), "{heard}");
+    let sent = sender.await.expect("the sender");
+    assert!(sent < 64 << 20, "every byte was taken: {sent}");
+}

@@ -28,6 +28,18 @@ async fn refusal(peer: &mut Peer) -> (ErrorCode, String) {
     (code, message)
 }
 
+/// A `hello` as `name` into `room`, solo as `solo` says.
+fn hello_in(name: &str, room: &str, solo: Option<Solo>) -> ClientMsg {
+    ClientMsg::Hello {
+        version: VERSION,
+        name: name.into(),
+        room: Some(room.into()),
+        password: None,
+        token: None,
+        solo,
+    }
+}
+
 /// A client connecting, saying hello and leaving as fast as it can
 /// is refused past its address's rate, and the players in the room stay.
 #[tokio::test]
@@ -189,27 +201,11 @@ async fn invisible_names_are_refused_and_look_alike_rooms_are_one() {
     eve.hello("ann\u{AD}", None, None).await;
     assert_eq!(refusal(&mut eve).await.0, ErrorCode::BadName);
     let mut eve = Peer::connect(addr).await;
-    eve.send(&ClientMsg::Hello {
-        version: VERSION,
-        name: "eve".into(),
-        room: Some("main\u{AD}".into()),
-        password: None,
-        token: None,
-        solo: None,
-    })
-    .await;
+    eve.send(&hello_in("eve", "main\u{AD}", None)).await;
     assert_eq!(refusal(&mut eve).await.0, ErrorCode::BadRoom);
     let (mut ann, _) = Peer::join(addr, "ann", None).await;
     let mut bob = Peer::connect(addr).await;
-    bob.send(&ClientMsg::Hello {
-        version: VERSION,
-        name: "bob".into(),
-        room: Some("MAIN".into()),
-        password: None,
-        token: None,
-        solo: None,
-    })
-    .await;
+    bob.send(&hello_in("bob", "MAIN", None)).await;
     let welcome = bob.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
     assert!(matches!(welcome, ServerMsg::Welcome { ref room, .. } if room == "main"));
     ann.until(|m| lobby_shows(m, "bob", true)).await;
@@ -233,15 +229,7 @@ async fn rooms_whose_names_pass_for_each_other_are_one_room() {
         let mut sitting = Vec::new();
         for (name, room) in [("ann", first), ("bob", second)] {
             let mut peer = Peer::connect(addr).await;
-            peer.send(&ClientMsg::Hello {
-                version: VERSION,
-                name: name.into(),
-                room: Some(room.into()),
-                password: None,
-                token: None,
-                solo: None,
-            })
-            .await;
+            peer.send(&hello_in(name, room, None)).await;
             let welcome = peer.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
             let ServerMsg::Welcome { room: joined, .. } = welcome else {
                 unreachable!()
@@ -364,18 +352,11 @@ async fn join_gives_up_on_a_server_that_welcomes_and_drops() {
 /// `Ok` for a welcome, the code of a refusal, or `ServerFull` for a
 /// connection closed unheard.
 async fn enter(peer: &mut Peer, name: &str, room: &str, daily: bool) -> Result<(), ErrorCode> {
-    peer.send(&ClientMsg::Hello {
-        version: VERSION,
-        name: name.into(),
-        room: Some(room.into()),
-        password: None,
-        token: None,
-        solo: daily.then(|| Solo {
-            daily: true,
-            ..Solo::default()
-        }),
-    })
-    .await;
+    let solo = daily.then(|| Solo {
+        daily: true,
+        ..Solo::default()
+    });
+    peer.send(&hello_in(name, room, solo)).await;
     match peer
         .until(|m| matches!(m, ServerMsg::Welcome { .. } | ServerMsg::Error { .. }))
         .await

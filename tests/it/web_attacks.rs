@@ -485,6 +485,16 @@ fn the_server_logs_what_happens_under_rust_log() {
     }
 }
 
+/// The lines not logged, as the log's lines counting them say.
+fn held_back(lines: &[&str]) -> u64 {
+    lines
+        .iter()
+        .filter_map(|l| l.split("held_back=").nth(1))
+        .filter_map(|rest| rest.split_whitespace().next())
+        .map(|n| n.parse::<u64>().expect("a count"))
+        .sum()
+}
+
 /// A flood of refusals is logged at a bounded rate: 300 connections refused
 /// for their address's rate make a few lines, and the last line about them
 /// says how many were not logged, so the count is whole.
@@ -516,12 +526,7 @@ fn a_flood_of_refusals_is_logged_at_a_bounded_rate() {
         .iter()
         .filter(|l| l.contains("connection refused"))
         .count() as u64;
-    let held: u64 = about
-        .iter()
-        .filter_map(|l| l.split("held_back=").nth(1))
-        .filter_map(|rest| rest.split_whitespace().next())
-        .map(|n| n.parse::<u64>().expect("a count"))
-        .sum();
+    let held = held_back(&about);
     assert!(refused >= 250, "{refused} of 300 refused");
     let bound = 20 + (2.0 * elapsed).ceil() as u64 + 1;
     assert!(
@@ -582,12 +587,7 @@ fn rooms_opened_and_closed_in_a_loop_are_logged_at_a_bounded_rate() {
     };
     let about: Vec<&str> = log.lines().filter(about_rooms).collect();
     let logged = about.iter().filter(|l| !l.contains("not logged")).count() as u64;
-    let held: u64 = about
-        .iter()
-        .filter_map(|l| l.split("held_back=").nth(1))
-        .filter_map(|rest| rest.split_whitespace().next())
-        .map(|n| n.parse::<u64>().expect("a count"))
-        .sum();
+    let held = held_back(&about);
     let bound = 20 + (2.0 * elapsed).ceil() as u64 + 1;
     assert!(logged <= bound, "{logged} lines in {elapsed:.1} s");
     // Every opening, and each closing seen before the stop, is logged or counted.

@@ -4,7 +4,8 @@
 //!
 //! - `GET /` is `page.html`; `/app.css` its style and `/js/NAME.js` its
 //!   script, ES modules ([`MODULES`]: `main.js` imports the rest), all
-//!   embedded in the binary (`include_str!`), written by hand but for
+//!   embedded in the binary (`include_str!`), served with an ETag and
+//!   compressed (`files.rs`), written by hand but for
 //!   `js/protocol.js`, which the protocol's types generate (with
 //!   `js/messages.d.ts`, the declarations the TypeScript compiler checks the
 //!   modules against, never served). No build step: the browser runs the
@@ -32,10 +33,10 @@
 //!   `WsOutgoing` sends each line as one text message within the write
 //!   time limit.
 //!
-//! Limits: the HTTP part of every connection (its head read within a few
-//! seconds, one request a connection, places per address and in all, the
-//! `Host` check, the headers of every response, the client's address
-//! behind a proxy) is [`http`]'s. A WebSocket
+//! Limits: the HTTP part of every connection (keep-alive, each head within
+//! a few seconds, places per address and in all, the `Host` check, the
+//! headers of every response, compression, the client's address behind a
+//! proxy) is [`http`]'s. A WebSocket
 //! is then the server's client like any other; its control frames count
 //! against the message rate, and what the WebSocket layer holds to write
 //! (pongs and close frames included) is capped at [`MAX_WS_WRITE`], so a

@@ -681,6 +681,14 @@ async fn a_connection_that_says_nothing_is_closed() {
     assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
     // One that speaks is served.
     assert_eq!(get(http_addr, "/").await.status, 200);
+    // Kept alive after its answer, one that then says nothing is closed too.
+    let mut kept = BufReader::new(TcpStream::connect(http_addr).await.expect("connects"));
+    let health = format!("GET /healthz HTTP/1.1\r\nHost: {http_addr}\r\n\r\n");
+    assert_eq!(exchange(&mut kept, &health).await.status, 200);
+    let read = tokio::time::timeout(GUARD, kept.read(&mut byte))
+        .await
+        .expect("closed before the guard");
+    assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
 }
 
 /// A web listener that fails ends the server with its

@@ -1,48 +1,46 @@
 //! The web side's HTTP: the connections and the middleware around axum's
 //! router.
 //!
-//! How it works. Connections are served by hyper-util's server as axum
-//! documents it for what `axum::serve` cannot be told (its `serve-with-hyper`
-//! example: an accept loop, the router made into a service per connection
-//! with its addresses as `ConnectInfo`, each connection served by hyper's
-//! HTTP/1 with a timer and a bounded head buffer). Around the router,
-//! tower and tower-http layers (`layers`): the security headers on every
-//! response ([`SECURITY`]), a time limit for each request
+//! How it works. Each connection is served by hyper's HTTP/1 with
+//! hyper-util's tokio glue, as axum's `serve-with-hyper` example serves
+//! one (an accept loop, the router made into a service per connection with
+//! its addresses as `ConnectInfo`), with nothing between the socket and
+//! hyper. Keep-alive is on, so a page's files come over a few connections.
+//! hyper holds each request head to its limits: [`HEAD_TIMEOUT`] to send
+//! it (a connection kept alive and idle is closed then too), [`MAX_HEAD`]
+//! bytes and [`MAX_HEADERS`] lines (`431`), and its parser's rules
+//! (`400`). Around the router, tower and tower-http layers (`layers`): the
+//! security headers on every response the router makes ([`SECURITY`]),
+//! gzip or brotli as the request accepts (tower-http's compression, the
+//! ETag then naming its coding: `files.rs`), a time limit for each request
 //! ([`REQUEST_TIMEOUT`]), a body limit ([`MAX_BODY`]), the `Host` check (a
 //! page elsewhere reaching a loopback server by DNS rebinding names its own
-//! host: `421`), one request a connection (`Connection: close` on every
-//! response but an upgrade), and the client's address for the handlers
-//! (`ClientAddr`: the peer's, or behind a trusted proxy the one the proxy
-//! forwarded, through axum-client-ip's extractors).
+//! host: `421`), and the client's address for the handlers (`ClientAddr`:
+//! the peer's, or behind a trusted proxy the one the proxy forwarded,
+//! through axum-client-ip's extractors).
 //!
-//! Below the router, two things no middleware can see, since they happen
-//! before there is a request:
+//! Below the router, what happens before there is a request: *places*. A
+//! connection holds a place from its accept until it closes or upgrades:
+//! at most [`PER_ADDRESS`] from one address and [`PLACES`] in all. A socket
+//! that is idle costs little (its task and hyper's buffers, at most
+//! [`MAX_HEAD`] of head), so the places are sized by memory, thousands:
+//! slow sockets from a few dozen addresses cannot fill them. A connection
+//! past a cap waits, unread, for a place for up to [`QUEUE_WAIT`] (a class
+//! behind one address opening the link at once is served in turn); at most
+//! [`WAITING`] wait, and past that, or when the wait runs out, it gets a
+//! `503`. A connection is served [`KEEP_LIMIT`] at most (or until the
+//! server stops): then it closes once its request in flight is answered,
+//! and is cut [`CLOSE_GRACE`] later if it is not (a client that never
+//! reads its response).
 //!
-//! - *Places.* A connection holds a place from its accept until its one
-//!   request is answered or upgraded: at most [`PER_ADDRESS`] from one
-//!   address and [`PLACES`] in all. A socket that is idle costs little (its
-//!   task and at most [`MAX_HEAD`] of head), so the places are sized by
-//!   memory, thousands: slow sockets from a few dozen addresses cannot
-//!   fill them. A connection past a cap waits, unread, for a place for up
-//!   to [`QUEUE_WAIT`] (a class behind one address opening the link at once
-//!   is served in turn); at most [`WAITING`] wait, and past that, or when
-//!   the wait runs out, it gets a `503`.
-//! - *The request head*, read and checked before hyper sees it, within
-//!   [`HEAD_TIMEOUT`] (a silent socket is closed then) and [`MAX_HEAD`]
-//!   bytes (`431` past it). hyper answers a head it cannot parse with a
-//!   response of its own, which carries none of the security headers and
-//!   which no middleware sees; rather than rewrite hyper's output, a head
-//!   is parsed first with `httparse` (hyper's own parser) and checked as
-//!   hyper checks it (the URI, `Content-Length`, `Transfer-Encoding`), and
-//!   one hyper would refuse gets our own `400` with the headers. So every
-//!   response carries them. Since only a connection's first head can be
-//!   checked so, a connection carries one request (the upgraded WebSocket
-//!   aside).
-//!
-//! Limits: no TLS (put a reverse proxy in front). With
-//! [`Options::trust_proxy`] the per-address cap on places is not applied
-//! (every connection is the proxy's), and a client could name any address
-//! in the forwarded headers were it not for the proxy that sets them.
+//! Limits: a head hyper cannot parse is answered by hyper itself (`400`,
+//! `431`, `414`), with no body and the connection closed; that answer
+//! carries none of the security headers (they govern a body a browser
+//! renders, and it has none), and no middleware sees it. No TLS (put a
+//! reverse proxy in front). With [`Options::trust_proxy`] the per-address
+//! cap on places is not applied (every connection is the proxy's), and a
+//! client could name any address in the forwarded headers were it not for
+//! the proxy that sets them.
 
 #![expect(
     clippy::disallowed_methods,
@@ -52,9 +50,8 @@
 use std::convert::Infallible;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -67,20 +64,22 @@ use axum::response::{IntoResponse, Response};
 use axum_client_ip::{RightmostForwarded, RightmostXForwardedFor};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
-use tower::Service;
+use tower::{Service, ServiceExt};
+use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::response::SetMultipleResponseHeadersLayer;
 use tower_http::timeout::TimeoutLayer;
 
 use super::CSP;
+use super::files::tag_coding;
 use crate::limits::{PerAddress, Place};
 use crate::server::Entrance;
 
-/// The headers every response carries: the page's policy, no sniffing, no
-/// referrer, no framing, no caching of a page that says whether a password is asked.
+/// The headers every response the router makes carries: the page's policy,
+/// no sniffing, no referrer, no framing, and no use of a stored copy
+/// without asking (a file's `ETag` makes the asking cheap: `304`).
 pub const SECURITY: [(&str, &str); 5] = [
     ("content-security-policy", CSP),
     ("x-content-type-options", "nosniff"),
@@ -89,27 +88,30 @@ pub const SECURITY: [(&str, &str); 5] = [
     ("cache-control", "no-cache"),
 ];
 
-/// The most bytes of request head a connection may send (`431` past it).
+/// The most bytes of request head a connection may send (hyper's `431` past it).
 pub const MAX_HEAD: usize = 16 << 10;
-/// The most header lines a request head may have (hyper's own cap; `431` past it).
+/// The most header lines a request head may have (hyper's `431` past it).
 pub const MAX_HEADERS: usize = 100;
 /// The most bytes of request body (no route takes one).
 pub const MAX_BODY: usize = 1 << 10;
 /// Connections holding a place from one address.
 pub const PER_ADDRESS: usize = 64;
-/// Connections holding a place in all: each costs its task and at most
-/// [`MAX_HEAD`] of head, so 4096 are at most about 80 MiB.
+/// Connections holding a place in all: each costs its task and hyper's
+/// buffers, at most [`MAX_HEAD`] of head, so 4096 are at most about 100 MiB.
 pub const PLACES: usize = 4096;
 /// Connections waiting, unread, for a place (each costs its task and socket).
 pub const WAITING: usize = 4096;
 /// The longest a connection waits for a place.
 pub const QUEUE_WAIT: Duration = Duration::from_secs(5);
-/// The longest time to send a request's head.
+/// The longest time to send a request's head, and to stay idle between two requests.
 pub const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
 /// The longest time to answer a request (the page's files are in memory).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
-/// The longest a connection holds its place: head in, response out (or the upgrade).
-pub const PHASE_LIMIT: Duration = Duration::from_secs(15);
+/// The longest a connection is served before it is closed (a WebSocket's
+/// time after its upgrade is the server's, not counted here).
+pub const KEEP_LIMIT: Duration = Duration::from_secs(15);
+/// How long a connection being closed has to finish its request in flight.
+pub const CLOSE_GRACE: Duration = Duration::from_secs(5);
 
 /// How the web side takes its connections.
 #[derive(Clone, Debug, Default)]
@@ -230,17 +232,6 @@ async fn check_host(
     next.run(request).await
 }
 
-/// One request a connection: every response but an upgrade says `close`.
-async fn one_request(response: Response) -> Response {
-    let mut response = response;
-    if response.status() != StatusCode::SWITCHING_PROTOCOLS {
-        response
-            .headers_mut()
-            .insert(header::CONNECTION, HeaderValue::from_static("close"));
-    }
-    response
-}
-
 /// A plain-text response (the security headers come from the layers).
 pub(crate) fn text(status: StatusCode, body: &'static str) -> Response {
     (
@@ -252,8 +243,9 @@ pub(crate) fn text(status: StatusCode, body: &'static str) -> Response {
 }
 
 /// The router inside the layers every request goes through, outermost
-/// last: the body limit, the request's time limit, the `Host` check, one
-/// request a connection, the security headers (on every response, the
+/// last: the body limit, compression (gzip or brotli, as the request
+/// accepts) and the coding in a compressed file's ETag, the request's time
+/// limit, the `Host` check, the security headers (on every response, the
 /// layers' own `408`, `413` and `421` too), and what [`ClientAddr`] reads.
 pub(crate) fn layers(router: Router, options: &Options, entrance: Entrance) -> Router {
     let check = HostCheck {
@@ -272,12 +264,13 @@ pub(crate) fn layers(router: Router, options: &Options, entrance: Entrance) -> R
         .collect();
     router
         .layer(RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(CompressionLayer::new())
+        .layer(middleware::map_response(tag_coding))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIMEOUT,
         ))
         .layer(middleware::from_fn_with_state(check, check_host))
-        .layer(middleware::map_response(one_request))
         .layer(SetMultipleResponseHeadersLayer::if_not_present(security))
         .layer(axum::Extension(TrustProxy(options.trust_proxy)))
 }
@@ -291,12 +284,20 @@ pub(super) async fn serve(
     options: &Options,
     entrance: Entrance,
     head_timeout: Duration,
-    mut shutdown: watch::Receiver<bool>,
+    shutdown: watch::Receiver<bool>,
 ) -> io::Result<()> {
     let places = Arc::new(Places::new(options.trust_proxy));
     let mut make_service = router.into_make_service_with_connect_info::<Addrs>();
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .keep_alive(true)
+        .header_read_timeout(head_timeout)
+        .max_buf_size(MAX_HEAD)
+        .max_headers(MAX_HEADERS);
+    let http = Arc::new(http);
+    let mut stop = shutdown.clone();
     let stopping = async move {
-        let _ = shutdown.wait_for(|stopping| *stopping).await;
+        let _ = stop.wait_for(|stopping| *stopping).await;
     };
     tokio::pin!(stopping);
     loop {
@@ -333,6 +334,8 @@ pub(super) async fn serve(
         let Ok(service) = make_service.call(Addrs { peer, local }).await;
         let places = Arc::clone(&places);
         let entrance = entrance.clone();
+        let http = Arc::clone(&http);
+        let mut stop = shutdown.clone();
         tokio::spawn(async move {
             let held = match held {
                 Held::Now(held) => held,
@@ -351,35 +354,76 @@ pub(super) async fn serve(
                     held
                 }
             };
-            let io = match read_head(stream, peer, head_timeout, &entrance).await {
-                Some(io) => io,
-                None => {
-                    drop(held);
-                    places.freed.notify_waiters();
-                    return;
-                }
-            };
+            let _ = stream.set_nodelay(true);
             // Every byte read is counted, so a WebSocket's frames are too (`meter.rs`).
             let meter = super::Meter::new();
-            let io = super::meter::Metered::new(io, meter.clone());
-            let service = tower::ServiceExt::map_request(
-                service,
-                move |mut request: Request<hyper::body::Incoming>| {
+            let io = super::meter::Metered::new(stream, meter.clone());
+            // Whether a request came: a head timeout before any is a
+            // silent socket's refusal, after one a kept-alive connection's end.
+            let heard = Arc::new(AtomicBool::new(false));
+            let told = Arc::clone(&heard);
+            let service = service.map_request(
+                move |mut request: axum::http::Request<hyper::body::Incoming>| {
+                    told.store(true, Ordering::Relaxed);
                     request.extensions_mut().insert(meter.clone());
                     request
                 },
             );
-            let connection = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(head_timeout)
-                .max_buf_size(MAX_HEAD.max(8 << 10) + (1 << 10))
-                .max_headers(MAX_HEADERS)
+            let connection = http
                 .serve_connection(TokioIo::new(io), TowerToHyperService::new(service))
                 .with_upgrades();
-            let _ = tokio::time::timeout(PHASE_LIMIT, connection).await;
+            tokio::pin!(connection);
+            let closing = async {
+                tokio::select! {
+                    () = tokio::time::sleep(KEEP_LIMIT) => {}
+                    _ = stop.wait_for(|stopping| *stopping) => {}
+                }
+            };
+            let ended = tokio::select! {
+                ended = connection.as_mut() => ended,
+                () = closing => {
+                    connection.as_mut().graceful_shutdown();
+                    tokio::time::timeout(CLOSE_GRACE, connection.as_mut())
+                        .await
+                        .unwrap_or(Ok(()))
+                }
+            };
+            if let Err(e) = ended {
+                refused_head(
+                    &entrance,
+                    peer,
+                    &e,
+                    heard.load(Ordering::Relaxed),
+                    head_timeout,
+                );
+            }
             drop(held);
             places.freed.notify_waiters();
         });
+    }
+}
+
+/// Counts and logs a connection hyper ended for its head: one that sent
+/// none in time (a silent or slow socket), or one hyper could not parse
+/// (hyper answered it `400` or `431`).
+fn refused_head(
+    entrance: &Entrance,
+    peer: SocketAddr,
+    error: &hyper::Error,
+    heard: bool,
+    limit: Duration,
+) {
+    if error.is_timeout() && !heard {
+        if entrance.refused("http_head_timeout") {
+            tracing::info!(%peer, "web connection closed: no request head within {limit:?}");
+        }
+    } else if error.is_parse() && entrance.refused("http_bad_head") {
+        let why = if error.is_parse_too_large() {
+            "the request head is too large"
+        } else {
+            "not an HTTP/1.1 request"
+        };
+        tracing::info!(%peer, "web request refused: {why}");
     }
 }
 
@@ -395,7 +439,7 @@ struct Places {
     freed: Notify,
 }
 
-/// What a connection being answered holds: its address's place and one of
+/// What a connection being served holds: its address's place and one of
 /// all; it is counted in the `boggle_http_connections` gauge meanwhile.
 struct Phase {
     _place: Place,
@@ -474,26 +518,23 @@ fn transient(e: &io::Error) -> bool {
     })
 }
 
-/// Turns a connection away with a `503` if its socket takes it at once.
+/// Turns a connection that no place is left for away with a `503`, if its
+/// socket takes it at once, and closes it. hyper never serves it: serving
+/// it would read its head, which is what it has no place for.
 fn busy(entrance: &Entrance, stream: &TcpStream, peer: SocketAddr, why: &str) {
     if entrance.refused("http_busy") {
         tracing::info!(%peer, "web connection refused: {why}");
     }
-    let _ = stream.try_write(&bare(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "too many connections from your address: try again in a moment\n",
-    ));
+    let _ = stream.try_write(&turned_away());
 }
 
-/// A whole response written without hyper, for a connection hyper never
-/// serves (no place for it, or a head it would refuse): the status, the
+/// The whole `503` a connection with no place gets: the status, the
 /// security headers, a short text, and the end of the connection.
-fn bare(status: StatusCode, body: &str) -> Vec<u8> {
+fn turned_away() -> Vec<u8> {
+    let body = "too many connections from your address: try again in a moment\n";
     let mut head = format!(
-        "HTTP/1.1 {} {}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: {}\r\n\
-         connection: close\r\n",
-        status.as_str(),
-        status.canonical_reason().unwrap_or(""),
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n\
+         content-length: {}\r\nconnection: close\r\n",
         body.len()
     );
     for (name, value) in SECURITY {
@@ -502,197 +543,4 @@ fn bare(status: StatusCode, body: &str) -> Vec<u8> {
     head.push_str("\r\n");
     head.push_str(body);
     head.into_bytes()
-}
-
-/// Why a request head is refused before hyper reads it.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum BadHead {
-    /// Longer than [`MAX_HEAD`], or more than [`MAX_HEADERS`] lines: `431`.
-    TooLarge,
-    /// Not a request head hyper would take: `400`.
-    Malformed,
-}
-
-/// Reads the connection's request head, within `limit`, and checks it; the
-/// stream with the head put back in front for hyper, or `None` when the
-/// connection ends here (it was told why, if it sent a bad head).
-async fn read_head(
-    mut stream: TcpStream,
-    peer: SocketAddr,
-    limit: Duration,
-    entrance: &Entrance,
-) -> Option<Rewound> {
-    let _ = stream.set_nodelay(true);
-    let mut head = Vec::with_capacity(1 << 10);
-    let read = tokio::time::timeout(limit, read_until_head_end(&mut stream, &mut head)).await;
-    let bad = match read {
-        Err(_) => {
-            if entrance.refused("http_head_timeout") {
-                tracing::info!(%peer, "web connection closed: no request head within {limit:?}");
-            }
-            return None;
-        }
-        Ok(Err(_)) => return None,
-        Ok(Ok(None)) => BadHead::TooLarge,
-        Ok(Ok(Some(end))) => match check_head(&head[..end]) {
-            Ok(()) => {
-                return Some(Rewound {
-                    head,
-                    at: 0,
-                    stream,
-                });
-            }
-            Err(bad) => bad,
-        },
-    };
-    let (status, body) = match bad {
-        BadHead::TooLarge => (
-            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            "the request head is too large\n",
-        ),
-        BadHead::Malformed => (StatusCode::BAD_REQUEST, "not an HTTP/1.1 request\n"),
-    };
-    if entrance.refused("http_bad_head") {
-        tracing::info!(%peer, status = status.as_u16(), "web request refused: {}", body.trim_end());
-    }
-    let answer = bare(status, body);
-    let _ = tokio::time::timeout(limit, stream.write_all(&answer)).await;
-    let _ = stream.shutdown().await;
-    // Read what the client is still sending for a moment, so closing with
-    // unread input does not reset the connection before it reads the answer.
-    let mut sink = [0u8; 4 << 10];
-    let linger = async {
-        let mut left = 256usize << 10;
-        while left > 0 {
-            match stream.read(&mut sink).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => left = left.saturating_sub(n),
-            }
-        }
-    };
-    let _ = tokio::time::timeout(Duration::from_secs(1), linger).await;
-    None
-}
-
-/// Reads into `buf` until it holds a whole request head: where the head
-/// ends (what follows it, a body or a WebSocket frame, stays in `buf` for
-/// hyper), or `None` past [`MAX_HEAD`] bytes without one. The end is looked
-/// for only in what each read adds, so a head sent a byte at a time costs
-/// no more than its length.
-async fn read_until_head_end(
-    stream: &mut TcpStream,
-    buf: &mut Vec<u8>,
-) -> io::Result<Option<usize>> {
-    let mut chunk = [0u8; 2 << 10];
-    loop {
-        let n = stream.read(&mut chunk).await?;
-        if n == 0 {
-            return Err(io::ErrorKind::UnexpectedEof.into());
-        }
-        let from = buf.len().saturating_sub(3);
-        buf.extend_from_slice(&chunk[..n]);
-        if let Some(end) = head_end(&buf[from..]) {
-            let end = from + end;
-            return Ok((end <= MAX_HEAD).then_some(end));
-        }
-        if buf.len() > MAX_HEAD {
-            return Ok(None);
-        }
-    }
-}
-
-/// Where a request head ends in `bytes` (just past its blank line, CRLF or LF alone).
-fn head_end(bytes: &[u8]) -> Option<usize> {
-    bytes.windows(2).enumerate().find_map(|(i, w)| match w {
-        b"\n\n" => Some(i + 2),
-        b"\n\r" if bytes.get(i + 2) == Some(&b'\n') => Some(i + 3),
-        _ => None,
-    })
-}
-
-/// Whether hyper would take `head` (a whole request head): parsed as hyper
-/// parses it (httparse, at most [`MAX_HEADERS`] lines), and checked as it
-/// checks it: a URI `http` can hold, every `Content-Length` one same
-/// number, a `Transfer-Encoding` only in HTTP/1.1 and ending in `chunked`.
-pub(crate) fn check_head(head: &[u8]) -> Result<(), BadHead> {
-    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
-    let mut request = httparse::Request::new(&mut headers);
-    match request.parse(head) {
-        Ok(httparse::Status::Complete(_)) => {}
-        Ok(httparse::Status::Partial) => return Err(BadHead::Malformed),
-        Err(httparse::Error::TooManyHeaders) => return Err(BadHead::TooLarge),
-        Err(_) => return Err(BadHead::Malformed),
-    }
-    let path = request.path.unwrap_or_default();
-    if path.parse::<axum::http::Uri>().is_err() {
-        return Err(BadHead::Malformed);
-    }
-    let mut length = None;
-    let mut chunked = None;
-    for h in request.headers.iter() {
-        if h.name.eq_ignore_ascii_case("content-length") {
-            let value = std::str::from_utf8(h.value)
-                .ok()
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .ok_or(BadHead::Malformed)?;
-            if length.is_some_and(|seen| seen != value) {
-                return Err(BadHead::Malformed);
-            }
-            length = Some(value);
-        } else if h.name.eq_ignore_ascii_case("transfer-encoding") {
-            let value = std::str::from_utf8(h.value).map_err(|_| BadHead::Malformed)?;
-            let last = value.rsplit(',').next().unwrap_or("").trim();
-            chunked = Some(last.eq_ignore_ascii_case("chunked"));
-        }
-    }
-    match (chunked, request.version) {
-        (Some(false), _) | (Some(_), Some(0)) => Err(BadHead::Malformed),
-        _ => Ok(()),
-    }
-}
-
-/// A connection's stream with its request head, already read, in front.
-pub(crate) struct Rewound {
-    head: Vec<u8>,
-    at: usize,
-    stream: TcpStream,
-}
-
-impl AsyncRead for Rewound {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let this = &mut *self;
-        if this.at < this.head.len() {
-            let n = buf.remaining().min(this.head.len() - this.at);
-            buf.put_slice(&this.head[this.at..this.at + n]);
-            this.at += n;
-            if this.at == this.head.len() {
-                this.head = Vec::new();
-                this.at = 0;
-            }
-            return Poll::Ready(Ok(()));
-        }
-        Pin::new(&mut this.stream).poll_read(cx, buf)
-    }
-}
-
-impl AsyncWrite for Rewound {
-    fn poll_write(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write(cx, buf)
-    }
-
-    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_flush(cx)
-    }
-
-    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_shutdown(cx)
-    }
 }

@@ -4,7 +4,8 @@
 //!
 //! - `GET /` is `page.html`; `/app.css` its style and `/js/NAME.js` its
 //!   script, ES modules ([`MODULES`]: `main.js` imports the rest), all
-//!   embedded in the binary (`include_str!`), written by hand but for
+//!   embedded in the binary (`include_str!`), served with an ETag and
+//!   compressed (`files.rs`), written by hand but for
 //!   `js/protocol.js`, which the protocol's types generate (with
 //!   `js/messages.d.ts`, the declarations the TypeScript compiler checks the
 //!   modules against, never served). No build step: the browser runs the
@@ -34,10 +35,10 @@
 //!   `WsOutgoing` sends each line as one text message within the write
 //!   time limit.
 //!
-//! Limits: the HTTP part of every connection (its head read within a few
-//! seconds, one request a connection, places per address and in all, the
-//! `Host` check, the headers of every response, the client's address
-//! behind a proxy) is [`http`]'s. A WebSocket
+//! Limits: the HTTP part of every connection (keep-alive, each head within
+//! a few seconds, places per address and in all, the `Host` check, the
+//! headers of every response, compression, the client's address behind a
+//! proxy) is [`http`]'s. A WebSocket
 //! is then the server's client like any other; its control frames count
 //! against the message rate, its frames' bytes between two messages are
 //! capped at [`PER_MESSAGE`] (`meter.rs`: a message of endless empty
@@ -49,13 +50,13 @@
 //! refused by the WebSocket layer itself, which closes the connection
 //! without a protocol error.
 
+mod files;
 pub mod http;
 mod meaning;
 mod meter;
 
 use std::io;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
@@ -63,13 +64,14 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{MethodRouter, get};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpListener;
 
 use super::server::{Entrance, Heard, Incoming, Outgoing};
 use boggle_protocol::{MAX_LINE, MAX_SERVER_LINE, ServerMsg, encode};
+use files::File;
 use http::ClientAddr;
 pub use http::Options;
 use meter::Meter;
@@ -139,7 +141,6 @@ pub struct Web {
 #[derive(Clone)]
 struct App {
     entrance: Entrance,
-    page: Arc<str>,
     monitor: Option<crate::monitor::Monitor>,
 }
 
@@ -203,28 +204,30 @@ impl Web {
 fn router(entrance: Entrance, monitor: Option<crate::monitor::Monitor>) -> Router {
     let password = if entrance.has_password() { "yes" } else { "no" };
     let room = entrance.room_config();
-    let page: Arc<str> = PAGE
+    let page = PAGE
         .replace("{{PASSWORD}}", password)
         .replace("{{RULES}}", &room.word_find.rules().preset.to_string())
-        .replace("{{SECONDS}}", &room.time.as_secs().to_string())
-        .into();
+        .replace("{{SECONDS}}", &room.time.as_secs().to_string());
     let mut router = Router::new();
     for &(name, text) in MODULES {
         router = router.route(
             &format!("/js/{name}"),
-            get(move || async move { file("text/javascript; charset=utf-8", text) }),
+            file_route(File::new("text/javascript; charset=utf-8", text)),
         );
     }
     router
-        .route("/", get(page_handler))
+        .route("/", file_route(File::new("text/html; charset=utf-8", page)))
         .route(
             "/app.css",
-            get(|| async { file("text/css; charset=utf-8", STYLE) }),
+            file_route(File::new("text/css; charset=utf-8", STYLE)),
         )
         .route("/ws", get(socket))
         .route("/daily", get(daily_handler))
         .route("/daily/leaderboard", get(leaderboard_handler))
-        .route("/favicon.svg", get(favicon_handler))
+        .route(
+            "/favicon.svg",
+            file_route(File::new("image/svg+xml", FAVICON)),
+        )
         .route("/healthz", get(health_handler))
         .route("/metrics", get(metrics_handler))
         .route("/meaning", get(meaning::meaning_handler))
@@ -235,11 +238,12 @@ fn router(entrance: Entrance, monitor: Option<crate::monitor::Monitor>) -> Route
                 "not found\n".to_string(),
             )
         })
-        .with_state(App {
-            entrance,
-            page,
-            monitor,
-        })
+        .with_state(App { entrance, monitor })
+}
+
+/// `GET` of one of the page's files: the file, or `304` when the browser's copy is it.
+fn file_route(file: File) -> MethodRouter<App> {
+    get(move |headers: HeaderMap| std::future::ready(file.answer(&headers)))
 }
 
 /// `GET /healthz`: `200 serving`, or `503 stopping` once the server stops
@@ -299,26 +303,15 @@ async fn metrics_handler(
     }
 }
 
-async fn page_handler(State(app): State<App>) -> Response {
-    with_headers(
-        StatusCode::OK,
-        "text/html; charset=utf-8",
-        app.page.to_string(),
-    )
-}
-
 /// The page's icon, drawn in SVG (no image file to build).
 const FAVICON: &str = include_str!("favicon.svg");
 
-async fn favicon_handler() -> Response {
-    file("image/svg+xml", FAVICON)
-}
-
 /// `GET /daily`: today's number, date and board as JSON (`boggle daily`'s
-/// day), so the page can name the day it plays and its share text.
-async fn daily_handler() -> Response {
+/// day), so the page can name the day it plays and its share text; with an
+/// ETag like the page's files, since the page asks for it on every visit.
+async fn daily_handler(headers: HeaderMap) -> Response {
     match boggle_game::daily::Daily::today() {
-        Ok(day) => with_headers(StatusCode::OK, "application/json", daily_json(&day)),
+        Ok(day) => File::new("application/json", daily_json(&day)).answer(&headers),
         // Only a clock set before the first day gets here.
         Err(e) => with_headers(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -378,10 +371,6 @@ pub fn daily_json(day: &boggle_game::daily::Daily) -> String {
         "seconds": boggle_game::daily::SECONDS,
     })
     .to_string()
-}
-
-fn file(kind: &'static str, body: &'static str) -> Response {
-    with_headers(StatusCode::OK, kind, body.to_string())
 }
 
 /// A response of `kind` (the security headers come from [`http::layers`]).

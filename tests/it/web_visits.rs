@@ -1,0 +1,209 @@
+//! What a visit to the page costs on the wire, in a real browser: the
+//! server binary on loopback, a counting TCP relay in front of it, and a
+//! fresh headless Chromium session (a profile of its own, so an empty
+//! cache) that opens the page, goes away, and opens it again. The relay
+//! counts the connections the browser opens and the bytes each way, so the
+//! figures are what crossed the network, headers included, whatever the
+//! browser reports about itself; the page's own Resource Timing
+//! (`transferSize`) is printed beside them.
+//!
+//! A first visit opens at most [`FIRST_CONNECTIONS`] connections (keep-alive
+//! carries the page's 19 requests over them), and a second visit, with the
+//! files in the browser's cache, downloads at most [`SECOND_BYTES`] (each
+//! file revalidated by its `ETag`: `304` and no body). Run with
+//! `--nocapture` to see the figures.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+use crate::browser::{browser, desk_with, js, visible, wait_js, web_server};
+use crate::common::{TempDir, cannot_run};
+
+/// The most connections a first visit may open: Chromium's own cap for one
+/// HTTP/1.1 host. The page's `main.js` imports ten modules at once, and
+/// Chromium opens a connection for each request that finds none idle, up
+/// to six; one connection a file (no keep-alive) would be 19.
+const FIRST_CONNECTIONS: u64 = 6;
+/// The most bytes (headers and bodies, server to browser) a second visit may download.
+const SECOND_BYTES: u64 = 10_000;
+
+/// What the relay has seen so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Seen {
+    connections: u64,
+    /// Bytes from the server to the browser.
+    down: u64,
+    /// Bytes from the browser to the server.
+    up: u64,
+}
+
+impl std::ops::Sub for Seen {
+    type Output = Seen;
+    fn sub(self, earlier: Seen) -> Seen {
+        Seen {
+            connections: self.connections - earlier.connections,
+            down: self.down - earlier.down,
+            up: self.up - earlier.up,
+        }
+    }
+}
+
+/// The counts a relay keeps, shared with its connections' tasks.
+#[derive(Default)]
+struct Counts {
+    connections: AtomicU64,
+    down: AtomicU64,
+    up: AtomicU64,
+}
+
+/// A TCP relay on loopback to `target` that counts connections and bytes.
+struct Relay {
+    addr: SocketAddr,
+    counts: Arc<Counts>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl Relay {
+    async fn start(target: SocketAddr) -> Relay {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("binds");
+        let addr = listener.local_addr().expect("address");
+        let counts = Arc::new(Counts::default());
+        let shared = Arc::clone(&counts);
+        let accept = tokio::spawn(async move {
+            while let Ok((inbound, _)) = listener.accept().await {
+                shared.connections.fetch_add(1, Ordering::SeqCst);
+                let counts = Arc::clone(&shared);
+                tokio::spawn(async move {
+                    let Ok(outbound) = TcpStream::connect(target).await else {
+                        return;
+                    };
+                    let (from_browser, to_browser) = inbound.into_split();
+                    let (from_server, to_server) = outbound.into_split();
+                    let up = copy_counted(from_browser, to_server, Arc::clone(&counts), false);
+                    let down = copy_counted(from_server, to_browser, counts, true);
+                    let _ = tokio::join!(up, down);
+                });
+            }
+        });
+        Relay {
+            addr,
+            counts,
+            accept,
+        }
+    }
+
+    fn seen(&self) -> Seen {
+        Seen {
+            connections: self.counts.connections.load(Ordering::SeqCst),
+            down: self.counts.down.load(Ordering::SeqCst),
+            up: self.counts.up.load(Ordering::SeqCst),
+        }
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.accept.abort();
+    }
+}
+
+/// Copies until either side ends, counting each chunk as it is written.
+async fn copy_counted(
+    mut from: tokio::net::tcp::OwnedReadHalf,
+    mut to: tokio::net::tcp::OwnedWriteHalf,
+    counts: Arc<Counts>,
+    down: bool,
+) {
+    let mut buf = vec![0u8; 16 << 10];
+    loop {
+        let n = match from.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        if to.write_all(&buf[..n]).await.is_err() {
+            break;
+        }
+        let counter = if down { &counts.down } else { &counts.up };
+        counter.fetch_add(n as u64, Ordering::SeqCst);
+    }
+    let _ = to.shutdown().await;
+}
+
+/// Waits until the page has loaded and shown today's board's card (its
+/// last request at start, `GET /daily`), and returns the bytes its
+/// Resource Timing says it transferred (the document and every resource).
+async fn settled(client: &fantoccini::Client) -> u64 {
+    visible(client, "home").await;
+    wait_js(
+        client,
+        "return document.readyState === 'complete' \
+           && document.getElementById('daily-title').textContent.includes('#');",
+        "the page loaded and today's board named",
+    )
+    .await;
+    let bytes = js(
+        client,
+        "return performance.getEntriesByType('navigation') \
+           .concat(performance.getEntriesByType('resource')) \
+           .reduce((sum, e) => sum + e.transferSize, 0);",
+    )
+    .await;
+    bytes.as_u64().unwrap_or_default()
+}
+
+/// A first visit in a fresh browser opens at most 6 connections for its 19
+/// requests; a second visit downloads at most 10 KB (headers included), its
+/// files revalidated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visit_opens_few_connections_and_a_second_downloads_little() {
+    let (chromium, driver) = match browser() {
+        Ok(found) => found,
+        Err(why) => return cannot_run(&why),
+    };
+    let data = TempDir::new("web-visits");
+    // The relay's port is not the server's: the page is served under the
+    // name 127.0.0.1 on any port, as behind a proxy.
+    let (_server, web) = web_server(data.path(), &["--web-host", "127.0.0.1"]);
+    let target: SocketAddr = web
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .expect("the server's address");
+    let relay = Relay::start(target).await;
+    let Some((_chromedriver, desk)) = desk_with(&chromium, &driver, &[]).await else {
+        return;
+    };
+    let url = format!("http://{}/", relay.addr);
+
+    let start = relay.seen();
+    desk.goto(&url).await.expect("the page loads");
+    let first_timing = settled(&desk).await;
+    let first = relay.seen() - start;
+
+    desk.goto("about:blank").await.expect("away");
+    let away = relay.seen();
+    desk.goto(&url).await.expect("the page loads again");
+    let second_timing = settled(&desk).await;
+    let second = relay.seen() - away;
+    let _ = desk.close().await;
+
+    println!(
+        "first visit: {} connections, {} bytes down, {} up (Resource Timing: {first_timing}); \
+         second visit: {} new connections, {} bytes down, {} up (Resource Timing: {second_timing})",
+        first.connections, first.down, first.up, second.connections, second.down, second.up
+    );
+    assert!(
+        first.connections <= FIRST_CONNECTIONS,
+        "a first visit opened {} connections: {first:?}",
+        first.connections
+    );
+    assert!(
+        second.down <= SECOND_BYTES,
+        "a second visit downloaded {} bytes: {second:?}",
+        second.down
+    );
+}

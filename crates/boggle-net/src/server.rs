@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
 use rand::RngCore;
@@ -38,7 +38,7 @@ pub use super::limits::Limits;
 use super::limits::{AddressLimiter, PerAddress, Place, Throttled, constant_time_eq};
 use super::outbox::{Budget, Encoded, Kind, Outbox};
 use super::refusals::Refusals;
-use super::room::{ConnId, Refusal, Room, RoomConfig};
+use super::room::{ConnId, Kept, Refusal, Room, RoomConfig};
 use super::store::Store;
 use boggle_game::random;
 use boggle_protocol::connection::{Connection, Line, LineReader, LineWriter, Peer};
@@ -73,6 +73,8 @@ struct Slot {
     rounds_counted: u32,
     /// Where the room's scored daily results go (a room of today's board).
     store: Option<Store>,
+    /// The slot itself, for the store's answer to find the room again.
+    me: Weak<Mutex<Slot>>,
     /// The place of the address that opened the room, given back when it is forgotten.
     _maker: Place,
 }
@@ -245,7 +247,8 @@ impl Server {
     /// the rounds under way go on for up to [`Limits::stop_grace`] (every
     /// player told so) and end with their results; then every client is
     /// told goodbye, and the server waits (a few seconds at most) for their
-    /// connections to close. Meanwhile it still takes connections, so a
+    /// connections to close, and for the store to write what it holds
+    /// ([`STORE_CLOSE`]): rows it could not write make the stop an error. Meanwhile it still takes connections, so a
     /// player who drops can take their seat back.
     pub async fn run(self, stop: impl std::future::Future<Output = ()>) -> io::Result<()> {
         let ticker = tokio::spawn(tick_rooms(Arc::clone(&self.shared)));
@@ -260,9 +263,16 @@ impl Server {
         .await;
         ticker.abort();
         self.shared.refusals.flush_all();
-        // What the rooms handed the store is written before the server ends.
+        // What the rooms handed the store is written before the server ends;
+        // what cannot be is logged row by row, and the stop is an error.
         if let Some(store) = self.shared.config.store.clone() {
-            let _ = tokio::task::spawn_blocking(move || store.close(STORE_CLOSE)).await;
+            let closed = tokio::task::spawn_blocking(move || store.close(STORE_CLOSE)).await;
+            if let Ok(Err(lost)) = closed {
+                return Err(io::Error::other(format!(
+                    "{lost} daily results could not be written to the results file before \
+                     the server stopped (each is in the log with its content)"
+                )));
+            }
         }
         Ok(())
     }
@@ -595,8 +605,10 @@ fn forget_if_abandoned(shared: &Shared, key: &str) {
 
 /// Sends what the room said, each message encoded once however many it goes
 /// to, and hands its scored daily results to the store (which only queues
-/// them). A client whose queue refuses a line is not reading: it is told to
-/// go (its connection task closes it) and hears nothing more.
+/// them; its answer, once the row is committed or given up, goes back to
+/// the room as [`Room::daily_kept`]). A client whose queue refuses a line
+/// is not reading: it is told to go (its connection task closes it) and
+/// hears nothing more.
 fn dispatch(slot: &mut Slot) {
     let round = slot.room.round();
     if round > slot.rounds_counted {
@@ -605,7 +617,13 @@ fn dispatch(slot: &mut Slot) {
     }
     for result in slot.room.take_results() {
         if let Some(store) = &slot.store {
-            store.finish(&result);
+            let answer = store.finish(&result);
+            let me = slot.me.clone();
+            // Every caller runs on the server's runtime; without one (a
+            // runtime shutting down) the room is gone and nobody could hear.
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.spawn(tell_kept(me, answer));
+            }
         }
     }
     for envelope in slot.room.drain() {
@@ -626,6 +644,18 @@ fn dispatch(slot: &mut Slot) {
             }
         }
     }
+}
+
+/// Hands the store's answer on a daily result to its room, once it comes.
+async fn tell_kept(slot: Weak<Mutex<Slot>>, answer: tokio::sync::oneshot::Receiver<Kept>) {
+    // A store that drops the question without an answer could not keep it.
+    let kept = answer.await.unwrap_or_else(|_| {
+        Kept::No("the server's results store stopped before saving this result".into())
+    });
+    let Some(slot) = slot.upgrade() else { return };
+    let mut slot = lock(&slot);
+    slot.room.daily_kept(kept);
+    dispatch(&mut slot);
 }
 
 /// A random token naming a seat: 128 bits from the operating system's generator.

@@ -163,14 +163,17 @@ fn open_room(
         None => random::from_entropy(),
     };
     tracing::info!(room = name, %ip, "room opened");
-    Ok(Arc::new(Mutex::new(Slot {
-        room: Room::new(name, config, rng),
-        clients: HashMap::new(),
-        budget: Arc::clone(&shared.budget),
-        rounds_counted: 0,
-        store: shared.config.store.clone(),
-        _maker: maker,
-    })))
+    Ok(Arc::new_cyclic(|me| {
+        Mutex::new(Slot {
+            room: Room::new(name, config, rng),
+            clients: HashMap::new(),
+            budget: Arc::clone(&shared.budget),
+            rounds_counted: 0,
+            store: shared.config.store.clone(),
+            me: me.clone(),
+            _maker: maker,
+        })
+    }))
 }
 
 /// Seats the client in the room: registered first so the welcome reaches

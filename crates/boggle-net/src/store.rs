@@ -87,6 +87,10 @@ pub const WRITES_QUEUED: usize = 10_000;
 /// again within [`RETRY_MAX_WAIT`], so a healthy store never comes near it.
 pub const STALE: Duration = Duration::from_secs(30);
 
+/// How long [`Store::close`] waits past its deadline for the worker to log
+/// what it gives up.
+const CLOSE_MARGIN: Duration = Duration::from_secs(2);
+
 /// How long the worker waits before it starts again after a panic.
 const RESTART_WAIT: Duration = Duration::from_secs(1);
 
@@ -236,8 +240,8 @@ impl Health {
         }
         match self.oldest {
             Some(age) if age > self.stale => Some(format!(
-                "the results store cannot write: a result has waited {} s for the file",
-                age.as_secs()
+                "the results store cannot write: a result has waited {:.1} s for the file",
+                age.as_secs_f64()
             )),
             _ => None,
         }
@@ -547,8 +551,9 @@ impl Store {
         self.inner.wake.notify_all();
         while !queue.stopped {
             let left = deadline.saturating_duration_since(Instant::now());
-            // A moment past the deadline for the worker to log what it gives up.
-            let wait = left + Duration::from_millis(500);
+            // Past the deadline the worker tries no batch again: it logs what
+            // it holds within one lock wait. Two seconds is well past that.
+            let wait = left + CLOSE_MARGIN;
             let (next, timeout) = self
                 .inner
                 .wake
@@ -779,6 +784,11 @@ fn run(inner: &Inner, file: &mut ResultsFile) {
 fn next_job(inner: &Inner) -> Job<'_> {
     let mut queue = lock(&inner.queue);
     loop {
+        // A stop whose time is up writes nothing more: what is queued is
+        // given up (logged) as the worker ends.
+        if queue.closing && queue.give_up_at.is_some_and(|at| Instant::now() >= at) {
+            return Job::Stop;
+        }
         if !queue.writes.is_empty() {
             let n = queue.writes.len().min(BATCH);
             let rows: Vec<Pending> = queue.writes.drain(..n).collect();

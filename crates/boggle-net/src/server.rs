@@ -38,7 +38,7 @@ pub use super::limits::Limits;
 use super::limits::{AddressLimiter, PerAddress, Place, Throttled, constant_time_eq};
 use super::outbox::{Budget, Encoded, Kind, Outbox};
 use super::refusals::Refusals;
-use super::room::{ConnId, Kept, Refusal, Room, RoomConfig};
+use super::room::{ConnId, Refusal, Room, RoomConfig};
 use super::store::Store;
 use boggle_game::random;
 use boggle_protocol::connection::{Connection, Line, LineReader, LineWriter, Peer};
@@ -248,8 +248,9 @@ impl Server {
     /// player told so) and end with their results; then every client is
     /// told goodbye, and the server waits (a few seconds at most) for their
     /// connections to close, and for the store to write what it holds
-    /// ([`STORE_CLOSE`]): rows it could not write make the stop an error. Meanwhile it still takes connections, so a
-    /// player who drops can take their seat back.
+    /// ([`STORE_CLOSE`]; a row it cannot write makes the stop an error).
+    /// Meanwhile it still takes connections, so a player who drops can
+    /// take their seat back.
     pub async fn run(self, stop: impl std::future::Future<Output = ()>) -> io::Result<()> {
         let ticker = tokio::spawn(tick_rooms(Arc::clone(&self.shared)));
         self.accept_until(stop).await;
@@ -618,11 +619,9 @@ fn dispatch(slot: &mut Slot) {
     for result in slot.room.take_results() {
         if let Some(store) = &slot.store {
             let answer = store.finish(&result);
-            let me = slot.me.clone();
-            // Every caller runs on the server's runtime; without one (a
-            // runtime shutting down) the room is gone and nobody could hear.
+            // Every caller is on the server's runtime; without one, nobody could hear.
             if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-                runtime.spawn(tell_kept(me, answer));
+                runtime.spawn(tell_kept(slot.me.clone(), answer));
             }
         }
     }
@@ -644,18 +643,6 @@ fn dispatch(slot: &mut Slot) {
             }
         }
     }
-}
-
-/// Hands the store's answer on a daily result to its room, once it comes.
-async fn tell_kept(slot: Weak<Mutex<Slot>>, answer: tokio::sync::oneshot::Receiver<Kept>) {
-    // A store that drops the question without an answer could not keep it.
-    let kept = answer.await.unwrap_or_else(|_| {
-        Kept::No("the server's results store stopped before saving this result".into())
-    });
-    let Some(slot) = slot.upgrade() else { return };
-    let mut slot = lock(&slot);
-    slot.room.daily_kept(kept);
-    dispatch(&mut slot);
 }
 
 /// A random token naming a seat: 128 bits from the operating system's generator.
@@ -1000,7 +987,7 @@ impl<'a> Session<'a> {
 mod client;
 mod hello;
 use client::Client;
-use hello::{Hello, hello};
+use hello::{Hello, hello, tell_kept};
 
 #[cfg(test)]
 mod tests;

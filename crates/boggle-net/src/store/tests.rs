@@ -279,11 +279,24 @@ fn a_result_that_cannot_be_written_in_time_is_logged_with_its_content() {
     drop(locked);
 }
 
+/// A store in a new directory, on `limits`.
+fn opened(limits: StoreLimits) -> (tempfile::TempDir, Store) {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = open(tmp.path(), limits);
+    (tmp, store)
+}
+
+/// A store in a new directory, on `limits`, its file held locked by
+/// another connection until the [`Locked`] goes.
+fn locked(limits: StoreLimits) -> (tempfile::TempDir, Store, Locked) {
+    let (tmp, store) = opened(limits);
+    let locked = Locked::hold(tmp.path());
+    (tmp, store, locked)
+}
+
 #[test]
 fn a_result_is_told_kept_and_listed_only_once_it_is_committed() {
-    let tmp = tempfile::tempdir().unwrap();
-    let store = open(tmp.path(), StoreLimits::default());
-    let locked = Locked::hold(tmp.path());
+    let (tmp, store, locked) = locked(StoreLimits::default());
     store.begin(DAY, Some(&seat('a')), "ann", ip(1), String::new());
     let mut rx = finish(&store, &seat('a'), 12);
     // While another connection holds the file (the worker has waited on
@@ -313,13 +326,11 @@ fn a_result_is_told_kept_and_listed_only_once_it_is_committed() {
 
 #[test]
 fn a_result_the_file_will_not_take_in_time_is_told_not_kept() {
-    let tmp = tempfile::tempdir().unwrap();
     let limits = StoreLimits {
         retry_for: Duration::from_millis(300),
         ..StoreLimits::default()
     };
-    let store = open(tmp.path(), limits);
-    let locked = Locked::hold(tmp.path());
+    let (tmp, store, locked) = locked(limits);
     store.begin(DAY, Some(&seat('b')), "bo", ip(1), String::new());
     assert_eq!(
         answer(finish(&store, &seat('b'), 5)),
@@ -333,13 +344,11 @@ fn a_result_the_file_will_not_take_in_time_is_told_not_kept() {
 
 #[test]
 fn a_full_queue_tells_its_players_their_results_are_not_kept() {
-    let tmp = tempfile::tempdir().unwrap();
     let limits = StoreLimits {
         queued: 4,
         ..StoreLimits::default()
     };
-    let store = open(tmp.path(), limits);
-    let locked = Locked::hold(tmp.path());
+    let (tmp, store, locked) = locked(limits);
     let seats: Vec<String> = "abcdefghijkl".chars().map(seat).collect();
     for (n, s) in seats.iter().enumerate() {
         store.begin(DAY, Some(s), &format!("p{n}"), ip(1), String::new());
@@ -368,9 +377,7 @@ fn a_full_queue_tells_its_players_their_results_are_not_kept() {
 #[test]
 fn a_stop_with_the_file_locked_logs_every_row_and_says_how_many() {
     let logs = logs();
-    let tmp = tempfile::tempdir().unwrap();
-    let store = open(tmp.path(), StoreLimits::default());
-    let locked = Locked::hold(tmp.path());
+    let (_tmp, store, locked) = locked(StoreLimits::default());
     let asked: Vec<_> = (0..5)
         .map(|n| {
             let s = seat(char::from(b'm' + n));
@@ -418,12 +425,11 @@ fn a_worker_that_panics_tells_its_batch_and_is_started_again() {
 
 #[test]
 fn health_says_the_store_cannot_write_while_rows_wait_past_the_bound() {
-    let tmp = tempfile::tempdir().unwrap();
     let limits = StoreLimits {
         stale: Duration::from_millis(200),
         ..StoreLimits::default()
     };
-    let store = open(tmp.path(), limits);
+    let (tmp, store) = opened(limits);
     assert_eq!(store.health().trouble(), None);
     let locked = Locked::hold(tmp.path());
     store.begin(DAY, Some(&seat('h')), "hal", ip(1), String::new());

@@ -413,10 +413,10 @@ async fn a_malformed_row_is_skipped_and_logged_and_the_day_is_served() {
         leaderboard(server.web, day),
         [("ann".to_string(), 5), ("eve".to_string(), 2)]
     );
-    let log = server.log();
-    assert!(
-        log.contains("malformed"),
-        "the skipped rows are logged: {log}"
+    // The log is written by a thread of its own: the line comes a moment later.
+    wait_until(
+        || server.log().contains("malformed").then_some(()),
+        || format!("the skipped rows are logged: {}", server.log()),
     );
 }
 

@@ -7,11 +7,14 @@
 //! `--stop-grace`; a second signal ends them at once), or until the web
 //! listener fails (then it exits with the reason). The server's log (binds, rooms opened
 //! and closed, refusals, fatal client errors) goes to stderr, filtered by
-//! `RUST_LOG` (warnings only without it; `RUST_LOG=info` shows every event).
+//! `RUST_LOG` (warnings only without it; `RUST_LOG=info` shows every event),
+//! through a non-blocking writer: a stderr that cannot be written loses log
+//! lines (counted in `/metrics`), never a game.
 
 use super::CliError;
 use std::io::Write;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use clap::Args;
@@ -240,23 +243,64 @@ fn store(args: &ServeArgs) -> Result<Option<Store>, CliError> {
     Ok(Some(store))
 }
 
-/// Sends the server's log to stderr, filtered by `RUST_LOG` (warnings without it).
-fn log_to_stderr() {
+/// Sends the server's log to stderr, filtered by `RUST_LOG` (warnings
+/// without it), through tracing-appender's non-blocking writer: a thread of
+/// its own writes the lines, so a stderr that blocks, is closed (a log
+/// shipper that died) or full (`/dev/full`, a full disk) costs log lines
+/// only, never a room's task or the store's thread. Lines lost (dropped
+/// when its queue is full, or failed to write) are counted in `/metrics`;
+/// the subscriber's own reports of write errors, which would panic on a
+/// broken stderr, are off. Keep the guard until the end: dropping it
+/// writes what is queued.
+fn log_to_stderr() -> tracing_appender::non_blocking::WorkerGuard {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let failed = Arc::new(AtomicU64::new(0));
+    let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+        .lossy(true)
+        .thread_name("boggle-log")
+        .finish(Stderr(Arc::clone(&failed)));
+    let dropped = writer.error_counter();
+    boggle_net::monitor::count_lost_log_lines(move || {
+        failed.load(Ordering::Relaxed) + dropped.dropped_lines() as u64
+    });
     // Only fails if a subscriber is set already (a second run in one process).
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(writer)
         .with_ansi(false)
+        .log_internal_errors(false)
         .try_init();
+    guard
+}
+
+/// Stderr for the log's writer thread: a line it cannot write is counted
+/// as lost, never an error (the writer would only drop it too).
+struct Stderr(Arc<AtomicU64>);
+
+impl Write for Stderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.write_all(buf).map(|()| buf.len())
+    }
+
+    fn write_all(&mut self, line: &[u8]) -> std::io::Result<()> {
+        if std::io::stderr().lock().write_all(line).is_err() {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let _ = std::io::stderr().flush();
+        Ok(())
+    }
 }
 
 /// Runs the server until SIGINT, SIGTERM or SIGHUP, or the web listener fails.
 pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
     // First: opening the results file may already have something to say,
     // and count it.
-    log_to_stderr();
+    let _log = log_to_stderr();
     let monitor = boggle_net::monitor::install();
     let config = config(args)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -35,6 +35,7 @@ mod hostile;
 mod hosting;
 mod hunt;
 mod net;
+mod net_faults;
 mod net_limits;
 mod net_pty;
 mod net_store;

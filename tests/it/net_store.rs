@@ -41,14 +41,46 @@ impl Served {
 /// (classic rules, today's board's own; joins from one address unthrottled).
 fn serve_web(data: &Path, extra: &[&str]) -> Served {
     let log = data.with_extension("log");
+    let stderr = std::fs::File::create(&log).expect("log file");
+    let (child, tcp, web) = serve_web_to(data, extra, stderr.into(), &[]);
+    Served {
+        _child: child,
+        tcp,
+        web,
+        log,
+    }
+}
+
+/// Starts `boggle serve` as [`serve_web`] does, its stderr to `stderr` and
+/// `env` set: the process and the TCP and web addresses it prints.
+pub(crate) fn serve_web_to(
+    data: &Path,
+    extra: &[&str],
+    stderr: Stdio,
+    env: &[(&str, &str)],
+) -> (Killed, SocketAddr, SocketAddr) {
+    let mut command = serve_command(data, extra);
+    command.envs(env.iter().copied()).stderr(stderr);
+    started(command)
+}
+
+/// The command [`serve_web`] runs: both sides on loopback, results in `data`.
+pub(crate) fn serve_command(data: &Path, extra: &[&str]) -> std::process::Command {
+    let mut command = boggle(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"]);
+    command
+        .args(["--rules", "classic", "--address-rate", "1000"])
+        .arg("--data")
+        .arg(data)
+        .args(extra);
+    command
+}
+
+/// Spawns a `boggle serve` command: the process, and the TCP and web
+/// addresses it prints.
+pub(crate) fn started(mut command: std::process::Command) -> (Killed, SocketAddr, SocketAddr) {
     let mut child = Killed(
-        boggle(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
-            .args(["--rules", "classic", "--address-rate", "1000"])
-            .arg("--data")
-            .arg(data)
-            .args(extra)
+        command
             .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(&log).expect("log file"))
             .spawn()
             .expect("boggle serve starts"),
     );
@@ -65,16 +97,11 @@ fn serve_web(data: &Path, extra: &[&str]) -> Served {
     };
     let tcp = next("listening on ").parse().expect("an address");
     let web = next("web page on http://").parse().expect("an address");
-    Served {
-        _child: child,
-        tcp,
-        web,
-        log,
-    }
+    (child, tcp, web)
 }
 
 /// `GET path` on the web side: the status and the body.
-fn get(web: SocketAddr, path: &str) -> (u16, String) {
+pub(crate) fn get(web: SocketAddr, path: &str) -> (u16, String) {
     let mut stream = std::net::TcpStream::connect(web).expect("connects");
     stream.set_read_timeout(Some(GUARD)).expect("timeout");
     write!(stream, "GET {path} HTTP/1.1\r\nHost: {web}\r\n\r\n").expect("request sent");
@@ -134,7 +161,7 @@ pub(crate) fn todays_words() -> Vec<String> {
 }
 
 /// A `hello` as `name`: into `room`, or with `solo`.
-fn hello(name: &str, room: Option<&str>, solo: Option<Solo>) -> ClientMsg {
+pub(crate) fn hello(name: &str, room: Option<&str>, solo: Option<Solo>) -> ClientMsg {
     ClientMsg::Hello {
         version: VERSION,
         name: name.into(),
@@ -146,7 +173,7 @@ fn hello(name: &str, room: Option<&str>, solo: Option<Solo>) -> ClientMsg {
 }
 
 /// Today's board, for the seat `player` names (a new one without).
-fn daily(player: Option<&str>) -> Option<Solo> {
+pub(crate) fn daily(player: Option<&str>) -> Option<Solo> {
     Some(Solo {
         daily: true,
         player: player.map(str::to_string),
@@ -386,10 +413,10 @@ async fn a_malformed_row_is_skipped_and_logged_and_the_day_is_served() {
         leaderboard(server.web, day),
         [("ann".to_string(), 5), ("eve".to_string(), 2)]
     );
-    let log = server.log();
-    assert!(
-        log.contains("malformed"),
-        "the skipped rows are logged: {log}"
+    // The log is written by a thread of its own: the line comes a moment later.
+    wait_until(
+        || server.log().contains("malformed").then_some(()),
+        || format!("the skipped rows are logged: {}", server.log()),
     );
 }
 
@@ -486,7 +513,7 @@ async fn keep_playing(
 
 /// Holds `BEGIN EXCLUSIVE` on `file` from a connection of its own until told
 /// to let go; says when it holds it.
-fn hold_lock(
+pub(crate) fn hold_lock(
     file: PathBuf,
 ) -> (
     mpsc::Receiver<()>,

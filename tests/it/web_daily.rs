@@ -22,8 +22,9 @@ use crate::browser::{
     axe_clean, browser, click, doc_screenshot, js, no_page_errors, phone_and_desk, screenshot,
     type_word, visible, wait_js, web_server,
 };
+use crate::common::net::GUARD;
 use crate::common::{self, cannot_run, longest_word};
-use crate::net_store::todays_words;
+use crate::net_store::{hold_lock, todays_words};
 
 async fn text(client: &Client, id: &str) -> Value {
     js(
@@ -333,6 +334,22 @@ async fn string(client: &Client, id: &str) -> String {
         .to_string()
 }
 
+/// What the results say once the server has the day's try in its file.
+const KEPT: &str = "Your result is on today's leaderboard.";
+
+/// Waits for the results to say `what` of saving the day's try.
+async fn saved(client: &Client, what: &str) {
+    wait_js(
+        client,
+        &format!(
+            "return document.getElementById('daily-saved').textContent === {};",
+            json!(what)
+        ),
+        what,
+    )
+    .await;
+}
+
 /// The leaderboard's rows on the results: (name, points, marked as mine).
 async fn rows(client: &Client) -> serde_json::Value {
     wait_js(
@@ -371,6 +388,7 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
         "",
         "scored, nothing to say"
     );
+    saved(&desk, KEPT).await;
     let points = rows(&desk).await[0][1].clone();
     assert_eq!(rows(&desk).await, json!([["bob", points, true]]));
 
@@ -396,8 +414,21 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
     );
     screenshot(&desk, "daily-again").await;
 
-    // Another browser, another seat, the same name: kept, listed apart.
+    assert_eq!(
+        string(&desk, "daily-saved").await,
+        "",
+        "practice is not saved"
+    );
+
+    // Another browser, another seat, the same name: kept, listed apart;
+    // while another program holds the results file, being saved.
+    let (locked, release, holder) = hold_lock(data.path().join("daily.sqlite"));
+    locked.recv_timeout(GUARD).expect("the file is locked");
     play_today(&phone, &web, "Bob", Some(best)).await;
+    saved(&phone, "Saving your result to today's leaderboard\u{2026}").await;
+    release.send(()).expect("let go");
+    holder.join().expect("the lock is let go");
+    saved(&phone, KEPT).await;
     let status = string(&phone, "daily-status").await;
     assert_eq!(
         status,

@@ -4,7 +4,11 @@
 //! worker ([`crate::store`]) opens it while serving, so no room or
 //! connection ever waits on it.
 //!
-//! How: rusqlite on its bundled SQLite, in WAL mode. One row per (day,
+//! How: rusqlite on its bundled SQLite, in WAL mode with `synchronous =
+//! FULL` ([`SYNCHRONOUS`]): a transaction committed is on the disk, so it
+//! survives the server killed with SIGKILL and the machine losing power or
+//! crashing; each commit costs one sync of the write-ahead log, which the
+//! store's group commit shares among every result of a batch. One row per (day,
 //! seat): the name the leaderboard lists, the address it played from (for
 //! the per-address cap), when it began, and its result once the round
 //! ended. The top of a day is read through an index ordered as the
@@ -40,6 +44,9 @@ pub use boggle_protocol::DayScore;
 /// How long one write waits for another connection's lock before it fails
 /// (the store's worker then tries again later).
 pub const BUSY: Duration = Duration::from_millis(250);
+
+/// SQLite's `synchronous` setting for the file: see the module's header.
+pub const SYNCHRONOUS: &str = "FULL";
 
 /// How long opening the file waits for another connection's lock.
 const OPEN_BUSY: Duration = Duration::from_secs(5);
@@ -219,6 +226,10 @@ impl ResultsFile {
         // At start, another server may be migrating the file: wait for it.
         conn.busy_timeout(OPEN_BUSY).map_err(fail)?;
         conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(fail)?;
+        // Each commit is synced to the disk before the players are told:
+        // it survives the process killed (-9) and the machine losing power.
+        conn.pragma_update(None, "synchronous", SYNCHRONOUS)
             .map_err(fail)?;
         let conn = migrate(conn, path)?;
         conn.busy_timeout(BUSY).map_err(fail)?;

@@ -78,7 +78,7 @@ const fn labelled(
 
 /// Every metric the server records. The results store's are here too, so
 /// they show before its first write.
-pub const NAMES: [Metric; 16] = [
+pub const NAMES: [Metric; 20] = [
     metric(
         "boggle_connections",
         Kind::Gauge,
@@ -137,6 +137,26 @@ pub const NAMES: [Metric; 16] = [
         "Rows of the results file skipped as malformed",
     ),
     metric(
+        "boggle_store_up",
+        Kind::Gauge,
+        "1 while the store's worker runs (it writes the results file), else 0",
+    ),
+    metric(
+        "boggle_store_oldest_wait_seconds",
+        Kind::Gauge,
+        "How long the oldest result not yet committed to the file has waited (0: none waits)",
+    ),
+    metric(
+        "boggle_store_restarts_total",
+        Kind::Counter,
+        "Times the store's worker was started again after a panic",
+    ),
+    metric(
+        "boggle_log_lines_lost_total",
+        Kind::Counter,
+        "Log lines lost: stderr could not be written (a closed pipe, a full disk) or was too slow",
+    ),
+    metric(
         "boggle_store_write_seconds",
         Kind::Histogram,
         "Time to write a batch of results, retries included",
@@ -155,6 +175,18 @@ pub struct Monitor {
 }
 
 static INSTALLED: OnceLock<Monitor> = OnceLock::new();
+
+/// What counts the log lines lost, set by whoever writes the log.
+type LostLines = Box<dyn Fn() -> u64 + Send + Sync>;
+
+static LOG_LOST: OnceLock<LostLines> = OnceLock::new();
+
+/// Tells the monitor how many log lines the process has lost so far (the
+/// binary's log writer knows; this crate only logs through `tracing`):
+/// each render sets `boggle_log_lines_lost_total` to it. The first call wins.
+pub fn count_lost_log_lines(lost: impl Fn() -> u64 + Send + Sync + 'static) {
+    let _ = LOG_LOST.set(Box::new(lost));
+}
 
 /// Installs the Prometheus exporter as the process's metrics recorder
 /// (once), describes every metric of [`NAMES`] and registers it at zero.
@@ -212,6 +244,9 @@ fn register() {
 impl Monitor {
     /// The metrics in the Prometheus text format.
     pub fn render(&self) -> String {
+        if let Some(lost) = LOG_LOST.get() {
+            metrics::counter!("boggle_log_lines_lost_total").absolute(lost());
+        }
         self.handle.render()
     }
 

@@ -30,7 +30,7 @@ use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::time::{Duration, Instant};
 
 use rand::RngCore;
@@ -78,6 +78,8 @@ struct Slot {
     rounds_counted: u32,
     /// Where the room's scored daily results go (a room of today's board).
     store: Option<Store>,
+    /// The slot itself, for the store's answer to find the room again.
+    me: Weak<Mutex<Slot>>,
     /// The share of the address that opened the room, given back when it is forgotten.
     _maker: Share,
 }
@@ -253,8 +255,10 @@ impl Server {
     /// the rounds under way go on for up to [`Limits::stop_grace`] (every
     /// player told so) and end with their results; then every client is
     /// told goodbye, and the server waits (a few seconds at most) for their
-    /// connections to close. Meanwhile it still takes connections, so a
-    /// player who drops can take their seat back.
+    /// connections to close, and for the store to write what it holds
+    /// ([`STORE_CLOSE`]; a row it cannot write makes the stop an error).
+    /// Meanwhile it still takes connections, so a player who drops can
+    /// take their seat back.
     pub async fn run(self, stop: impl std::future::Future<Output = ()>) -> io::Result<()> {
         let ticker = tokio::spawn(tick_rooms(Arc::clone(&self.shared)));
         self.accept_until(stop).await;
@@ -269,9 +273,16 @@ impl Server {
         ticker.abort();
         self.shared.refusals.flush_all();
         self.shared.room_lines.flush_all();
-        // What the rooms handed the store is written before the server ends.
+        // What the rooms handed the store is written before the server ends;
+        // what cannot be is logged row by row, and the stop is an error.
         if let Some(store) = self.shared.config.store.clone() {
-            let _ = tokio::task::spawn_blocking(move || store.close(STORE_CLOSE)).await;
+            let closed = tokio::task::spawn_blocking(move || store.close(STORE_CLOSE)).await;
+            if let Ok(Err(lost)) = closed {
+                return Err(io::Error::other(format!(
+                    "{lost} daily results could not be written to the results file before \
+                     the server stopped (each is in the log with its content)"
+                )));
+            }
         }
         Ok(())
     }
@@ -607,8 +618,10 @@ fn forget_if_abandoned(shared: &Shared, key: &str) {
 
 /// Sends what the room said, each message encoded once however many it goes
 /// to, and hands its scored daily results to the store (which only queues
-/// them). A client whose queue refuses a line is not reading: it is told to
-/// go (its connection task closes it) and hears nothing more.
+/// them; its answer, once the row is committed or given up, goes back to
+/// the room as [`Room::daily_kept`]). A client whose queue refuses a line
+/// is not reading: it is told to go (its connection task closes it) and
+/// hears nothing more.
 fn dispatch(slot: &mut Slot) {
     let round = slot.room.round();
     if round > slot.rounds_counted {
@@ -617,7 +630,11 @@ fn dispatch(slot: &mut Slot) {
     }
     for result in slot.room.take_results() {
         if let Some(store) = &slot.store {
-            store.finish(&result);
+            let answer = store.finish(&result);
+            // Every caller is on the server's runtime; without one, nobody could hear.
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.spawn(tell_kept(slot.me.clone(), answer));
+            }
         }
     }
     for envelope in slot.room.drain() {
@@ -982,7 +999,7 @@ impl<'a> Session<'a> {
 mod client;
 mod hello;
 use client::Client;
-use hello::{Hello, hello};
+use hello::{Hello, hello, tell_kept};
 
 #[cfg(test)]
 mod tests;

@@ -5,20 +5,31 @@
 //! decides a daily game at once: the seat's scored attempt, practice after
 //! it, or over a cap), and every change goes as a row to one worker thread
 //! through a bounded queue. The worker alone opens the file
-//! ([`ResultsFile`]); it writes what is queued in batches, one transaction
-//! each. The leaderboard is served from a copy of each day's top ten
-//! ([`Store::top`]): read from the file's index when the store opens, and
-//! refreshed on each result written (merged in as it is queued, so the
-//! leaderboard is current even while the file is locked). A day not held
-//! in memory is read by the worker on request, behind its own small queue,
-//! and its copy kept. The copies hold what this server wrote: a second
-//! server writing the same file is seen after a restart. A write that fails (another program holds the file
-//! locked, a full disk) is tried again, waiting longer each time up to
-//! [`RETRY_MAX_WAIT`], for [`RETRY_FOR`] (ten minutes); a row that still cannot be
-//! written, or that finds the queue full, is logged with its content at
-//! `error` and counted, never dropped in silence. Nothing is held locked
-//! across I/O: the in-memory days and the queue each have a mutex held for
-//! a few map operations.
+//! ([`ResultsFile`]); it writes by group commit: whatever has arrived (up
+//! to a batch) goes in one transaction, and only once that is committed is
+//! each result's room told [`Kept::Yes`] ([`Store::finish`] answers on a
+//! channel), so a player is never told a result is kept before it is in the
+//! file (`synchronous = FULL`: it survives a kill and a power cut). The
+//! leaderboard is served from a copy of each day's top ten ([`Store::top`]):
+//! read from the file's index when the store opens, and refreshed with each
+//! result once it is committed. A day not held in memory is read by the
+//! worker on request, behind its own small queue, and its copy kept. The
+//! copies hold what this server wrote: a second server writing the same
+//! file is seen after a restart. A write that fails (another program holds
+//! the file locked, a full disk) is tried again, waiting longer each time
+//! up to [`RETRY_MAX_WAIT`], for [`RETRY_FOR`] (ten minutes); a row that
+//! still cannot be written, that finds the queue full, or that is still
+//! waiting when the server stops, is logged once with its content at
+//! `error`, counted, and its player told [`Kept::No`] in plain words. A
+//! worker that panics gives up (logs, and answers) the batch it held and is
+//! started again on the same file, so one bad batch never ends the store
+//! for the day while the rest of the server plays on. Nothing is held
+//! locked across I/O: the in-memory days and the queue each have a mutex
+//! held for a few map operations.
+//!
+//! Health ([`Store::health`]): whether the worker is running, and how long
+//! the oldest row has waited for the file; past [`STALE`], the store cannot
+//! write.
 //!
 //! Names: the day's leaderboard lists each seat under its own name, and
 //! names are compared by their look-alike key ([`NameKey`]): a seat whose
@@ -32,7 +43,10 @@
 //! Metrics (the `metrics` facade; the server installs the exporter):
 //! `boggle_store_queue` (rows and reads waiting), `boggle_store_writes_total`
 //! (rows written), `boggle_store_failures_total` (rows given up, by
-//! `reason`: `queue_full` or `retries`), `boggle_store_retries_total`
+//! `reason`: `queue_full`, `retries`, `stopped`, `worker_failed` or
+//! `no_attempt`), `boggle_store_up` and `boggle_store_oldest_wait_seconds`
+//! (set by [`Store::health`]), `boggle_store_restarts_total` (the worker
+//! started again after a panic), `boggle_store_retries_total`
 //! (writes tried again), `boggle_store_write_seconds` (a batch's write,
 //! waits included), `boggle_store_malformed_rows_total` (rows of the file
 //! skipped as malformed), `boggle_daily_attempts_total` (daily games begun,
@@ -47,7 +61,9 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::IpAddr;
+use std::panic::AssertUnwindSafe;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
@@ -57,7 +73,7 @@ use tokio::sync::oneshot;
 
 use super::leaderboard::{Attempt, Listed, ResultsFile, StoreError, TOP, Top};
 use super::limits::address_key;
-use super::room::{DailyGame, DailyResult};
+use super::room::{DailyGame, DailyResult, Kept};
 
 /// How long a row that cannot be written is tried again before it is given
 /// up (logged), by default: a backup or a long transaction elsewhere is over
@@ -69,6 +85,19 @@ pub const RETRY_MAX_WAIT: Duration = Duration::from_secs(2);
 
 /// The most rows waiting to be written; past it a row is given up (logged).
 pub const WRITES_QUEUED: usize = 10_000;
+
+/// How long the oldest row may wait for the file before the store counts
+/// as unable to write ([`Health::trouble`]): a write that waits on another
+/// program's lock is tried for [`BUSY`](super::leaderboard::BUSY) at a time and
+/// again within [`RETRY_MAX_WAIT`], so a healthy store never comes near it.
+pub const STALE: Duration = Duration::from_secs(30);
+
+/// How long [`Store::close`] waits past its deadline for the worker to log
+/// what it gives up.
+const CLOSE_MARGIN: Duration = Duration::from_secs(2);
+
+/// How long the worker waits before it starts again after a panic.
+const RESTART_WAIT: Duration = Duration::from_secs(1);
 
 /// The most leaderboard reads waiting for the worker; past it a read is refused.
 pub const READS_QUEUED: usize = 64;
@@ -93,6 +122,11 @@ pub struct StoreLimits {
     /// How long a row that cannot be written is tried again before it is
     /// given up (logged with its content).
     pub retry_for: Duration,
+    /// The most rows waiting to be written ([`WRITES_QUEUED`]).
+    pub queued: usize,
+    /// How long the oldest row may wait before the store counts as unable
+    /// to write ([`STALE`]).
+    pub stale: Duration,
 }
 
 impl Default for StoreLimits {
@@ -101,6 +135,8 @@ impl Default for StoreLimits {
             per_address: 30,
             per_day: 10_000,
             retry_for: RETRY_FOR,
+            queued: WRITES_QUEUED,
+            stale: STALE,
         }
     }
 }
@@ -111,6 +147,8 @@ struct Seat {
     listed: String,
     address: String,
     result: Option<DayScore>,
+    /// Whether the result is in the file: `None` while it is being written.
+    kept: Option<Kept>,
 }
 
 /// One day's attempts in memory: by seat, the listed names' look-alike
@@ -154,10 +192,19 @@ impl Day {
     }
 }
 
+/// A row waiting for the worker: since when, and who waits for its answer.
+struct Pending {
+    row: Attempt,
+    since: Instant,
+    reply: Option<oneshot::Sender<Kept>>,
+}
+
 /// What waits for the worker.
 #[derive(Default)]
 struct Queue {
-    writes: VecDeque<Attempt>,
+    writes: VecDeque<Pending>,
+    /// Since when the oldest row of the batch being written has waited.
+    writing_since: Option<Instant>,
     reads: VecDeque<(u32, oneshot::Sender<Option<Arc<Top>>>)>,
     /// Set when the last handle goes or [`Store::close`] is called: the
     /// worker writes what is queued, until `give_up_at`, and ends.
@@ -173,6 +220,37 @@ struct Inner {
     /// Wakes the worker (work queued, or closing) and [`Store::close`] (stopped).
     wake: Condvar,
     tops: RwLock<BTreeMap<u32, Arc<Top>>>,
+    /// The worker is running (not yet stopped, not starting again after a panic).
+    up: AtomicBool,
+    /// Rows given up so far (a stop counts those it leaves unwritten).
+    lost: AtomicUsize,
+}
+
+/// Whether the store can write now, as [`Store::health`] sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Health {
+    /// The worker is running.
+    pub up: bool,
+    /// How long the oldest row still unwritten has waited.
+    pub oldest: Option<Duration>,
+    /// How long a row may wait before the store counts as unable to write.
+    pub stale: Duration,
+}
+
+impl Health {
+    /// Why the store cannot write now, in words for a health check, if it cannot.
+    pub fn trouble(&self) -> Option<String> {
+        if !self.up {
+            return Some("the results store's worker is not running".into());
+        }
+        match self.oldest {
+            Some(age) if age > self.stale => Some(format!(
+                "the results store cannot write: a result has waited {:.1} s for the file",
+                age.as_secs_f64()
+            )),
+            _ => None,
+        }
+    }
 }
 
 /// Ends the worker when the last [`Store`] handle goes.
@@ -229,6 +307,7 @@ impl Store {
                 let entry = Seat {
                     listed: a.name,
                     address: a.address,
+                    kept: a.result.map(|_| Kept::Yes),
                     result: a.result,
                 };
                 held.add(a.seat, entry);
@@ -242,11 +321,13 @@ impl Store {
             queue: Mutex::new(Queue::default()),
             wake: Condvar::new(),
             tops: RwLock::new(tops),
+            up: AtomicBool::new(true),
+            lost: AtomicUsize::new(0),
         });
         let worker = Arc::clone(&inner);
         std::thread::Builder::new()
             .name("boggle-store".into())
-            .spawn(move || run(&worker, file))
+            .spawn(move || supervise(&worker, file))
             .map_err(|e| StoreError::Io {
                 path: dir.to_path_buf(),
                 source: Box::new(e),
@@ -302,6 +383,7 @@ impl Store {
                 day,
                 listed_as: Some(seat.listed.clone()),
                 first: seat.result,
+                kept: seat.kept.clone(),
                 status: DailyStatus::Played,
                 player,
             };
@@ -316,6 +398,7 @@ impl Store {
                 status: DailyStatus::Capped,
                 listed_as: None,
                 first: None,
+                kept: None,
             };
         }
         let listed = held.listed_name(name, &player);
@@ -332,22 +415,27 @@ impl Store {
                 listed: listed.clone(),
                 address,
                 result: None,
+                kept: None,
             },
         );
         drop(days);
-        self.queue(row);
+        self.queue(row, None);
         DailyGame {
             day,
             player,
             status: DailyStatus::Scored,
             listed_as: Some(listed),
             first: None,
+            kept: None,
         }
     }
 
-    /// A scored attempt ended (a room's [`DailyResult`]): kept at once,
-    /// written in the background. A seat's first result stays.
-    pub fn finish(&self, result: &DailyResult) {
+    /// A scored attempt ended (a room's [`DailyResult`]): queued for the
+    /// worker, which answers on the channel returned once the row is
+    /// committed ([`Kept::Yes`]) or given up ([`Kept::No`], with why in
+    /// words for the player). A seat's first result stays.
+    pub fn finish(&self, result: &DailyResult) -> oneshot::Receiver<Kept> {
+        let (tx, rx) = oneshot::channel();
         let (day, seat, score) = (result.day, result.player.as_str(), result.score);
         let mut days = lock(&self.inner.days);
         let Some(held) = days.get_mut(&day).and_then(|d| d.seats.get_mut(seat)) else {
@@ -360,18 +448,16 @@ impl Store {
                 "a daily result has no attempt begun in memory: not stored"
             );
             metrics::counter!("boggle_store_failures_total", "reason" => "no_attempt").increment(1);
-            return;
+            let _ = tx.send(Kept::No(NOT_BEGUN.into()));
+            return rx;
         };
         if held.result.is_some() {
-            return;
+            let _ = tx.send(Kept::No(
+                "the day's first result is the one kept: this one is not on the leaderboard".into(),
+            ));
+            return rx;
         }
         held.result = Some(score);
-        let listed = Listed {
-            name: held.listed.clone(),
-            points: score.points,
-            words: score.words,
-            longest: score.longest,
-        };
         let row = Attempt {
             day,
             seat: seat.to_string(),
@@ -380,45 +466,51 @@ impl Store {
             result: Some(score),
         };
         drop(days);
-        self.queue(row);
-        self.list(day, listed);
-    }
-
-    /// Refreshes `day`'s copy of the top with a new result: after the
-    /// results with as many points or more (the earlier first, as the
-    /// file's index orders them), if that is within the top.
-    fn list(&self, day: u32, row: Listed) {
-        let mut tops = self
-            .inner
-            .tops
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut top = tops.get(&day).map(|t| Top::clone(t)).unwrap_or_default();
-        let at = top
-            .rows
-            .iter()
-            .position(|r| r.points < row.points)
-            .unwrap_or(top.rows.len());
-        if at < TOP {
-            top.rows.insert(at, row);
-            top.rows.truncate(TOP);
-            tops.insert(day, Arc::new(top));
-        }
+        self.queue(row, Some(tx));
+        rx
     }
 
     /// Queues a row for the worker, or gives it up (logged with its
-    /// content) when the queue is full or the store is closing.
-    fn queue(&self, row: Attempt) {
+    /// content, its player told) when the queue is full or the store is closing.
+    fn queue(&self, row: Attempt, reply: Option<oneshot::Sender<Kept>>) {
+        let pending = Pending {
+            row,
+            since: Instant::now(),
+            reply,
+        };
         let mut queue = lock(&self.inner.queue);
-        if queue.writes.len() >= WRITES_QUEUED || queue.stopped {
+        if queue.writes.len() >= self.inner.limits.queued || queue.stopped {
             drop(queue);
-            give_up(&row, "queue_full", "the store's queue is full");
+            give_up(&self.inner, pending, "queue_full", QUEUE_FULL);
             return;
         }
-        queue.writes.push_back(row);
+        queue.writes.push_back(pending);
         gauge(&queue);
         drop(queue);
         self.inner.wake.notify_all();
+    }
+
+    /// Whether the store can write now: its worker running, and the age of
+    /// the oldest row waiting for the file. Sets the `boggle_store_up` and
+    /// `boggle_store_oldest_wait_seconds` gauges to what it finds.
+    pub fn health(&self) -> Health {
+        let queue = lock(&self.inner.queue);
+        let queued = queue.writes.front().map(|p| p.since);
+        let since = match (queue.writing_since, queued) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let up = self.inner.up.load(Ordering::SeqCst) && !queue.stopped;
+        drop(queue);
+        let oldest = since.map(|s| s.elapsed());
+        metrics::gauge!("boggle_store_up").set(if up { 1.0 } else { 0.0 });
+        metrics::gauge!("boggle_store_oldest_wait_seconds")
+            .set(oldest.map_or(0.0, |d| d.as_secs_f64()));
+        Health {
+            up,
+            oldest,
+            stale: self.inner.limits.stale,
+        }
     }
 
     /// The copy of `day`'s top ten, if the store has made one.
@@ -452,8 +544,11 @@ impl Store {
 
     /// Writes what is queued and stops the worker, waiting at most
     /// `within`; whatever is still unwritten then is logged with its
-    /// content. Blocks: call it from a blocking context.
-    pub fn close(&self, within: Duration) {
+    /// content and its player told. `Ok` when every row queued was
+    /// written, else `Err` with how many were given up during the stop.
+    /// Blocks: call it from a blocking context.
+    pub fn close(&self, within: Duration) -> Result<(), usize> {
+        let lost_before = self.inner.lost.load(Ordering::SeqCst);
         let deadline = Instant::now() + within;
         let mut queue = lock(&self.inner.queue);
         queue.closing = true;
@@ -461,8 +556,9 @@ impl Store {
         self.inner.wake.notify_all();
         while !queue.stopped {
             let left = deadline.saturating_duration_since(Instant::now());
-            // A moment past the deadline for the worker to log what it gives up.
-            let wait = left + Duration::from_millis(500);
+            // Past the deadline the worker tries no batch again: it logs what
+            // it holds within one lock wait. Two seconds is well past that.
+            let wait = left + CLOSE_MARGIN;
             let (next, timeout) = self
                 .inner
                 .wake
@@ -473,6 +569,17 @@ impl Store {
                 break;
             }
         }
+        // A worker that cannot end in time (stuck in the file) leaves its
+        // queue here: each row is logged, none dropped in silence.
+        let left: Vec<Pending> = queue.writes.drain(..).collect();
+        drop(queue);
+        for pending in left {
+            give_up(&self.inner, pending, "stopped", STOPPED);
+        }
+        match self.inner.lost.load(Ordering::SeqCst) - lost_before {
+            0 => Ok(()),
+            n => Err(n),
+        }
     }
 
     /// Rows and reads waiting for the worker.
@@ -481,6 +588,22 @@ impl Store {
         queue.writes.len() + queue.reads.len()
     }
 }
+
+/// What a player hears of a result the queue had no room for.
+const QUEUE_FULL: &str = "the server had too many results waiting to be saved: \
+    this result is not on today's leaderboard";
+/// What a player hears of a result the file would not take in time.
+const NOT_WRITTEN: &str = "the server could not write its results file (another program \
+    held it locked, or the disk is full): this result is not on today's leaderboard";
+/// What a player hears of a result still waiting when the server stopped.
+const STOPPED: &str = "the server stopped before it could save this result: \
+    it is not on today's leaderboard";
+/// What a player hears of a result whose batch the worker failed on.
+const WORKER_FAILED: &str = "the server's results store failed while saving this result: \
+    it is not on today's leaderboard";
+/// What a player hears of a result whose attempt the store never began.
+const NOT_BEGUN: &str = "the server has no record of this game's start: \
+    this result is not on today's leaderboard";
 
 /// A daily game's meaning for the seat `player` names, from `store`, or,
 /// on a server that keeps no results, not kept (the token still kept or given).
@@ -502,6 +625,7 @@ pub fn daily_game(
             status: DailyStatus::Unkept,
             listed_as: None,
             first: None,
+            kept: None,
         },
     }
 }
@@ -511,8 +635,10 @@ fn gauge(queue: &Queue) {
     metrics::gauge!("boggle_store_queue").set((queue.writes.len() + queue.reads.len()) as f64);
 }
 
-/// Logs a row that will not be written, with all it holds, and counts it.
-fn give_up(row: &Attempt, reason: &'static str, why: &str) {
+/// Logs a row that will not be written, once, with all it holds; counts
+/// it; marks its seat's result not kept; and tells its player `why`.
+fn give_up(inner: &Inner, pending: Pending, reason: &'static str, why: &str) {
+    let row = &pending.row;
     let result = row.result.unwrap_or(DayScore {
         points: 0,
         words: 0,
@@ -530,6 +656,47 @@ fn give_up(row: &Attempt, reason: &'static str, why: &str) {
         "a daily result was not stored: {why}"
     );
     metrics::counter!("boggle_store_failures_total", "reason" => reason).increment(1);
+    inner.lost.fetch_add(1, Ordering::SeqCst);
+    let kept = Kept::No(why.to_string());
+    if row.result.is_some() {
+        mark(inner, row, &kept);
+    }
+    if let Some(reply) = pending.reply {
+        let _ = reply.send(kept);
+    }
+}
+
+/// Notes in memory whether the seat's result is in the file, so a later
+/// opening of the day says so.
+fn mark(inner: &Inner, row: &Attempt, kept: &Kept) {
+    let mut days = lock(&inner.days);
+    if let Some(seat) = days
+        .get_mut(&row.day)
+        .and_then(|d| d.seats.get_mut(&row.seat))
+    {
+        seat.kept = Some(kept.clone());
+    }
+}
+
+/// Refreshes `day`'s copy of the top with a result just committed: after
+/// the results with as many points or more (the earlier first, as the
+/// file's index orders them), if that is within the top.
+fn list(inner: &Inner, day: u32, row: Listed) {
+    let mut tops = inner
+        .tops
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut top = tops.get(&day).map(|t| Top::clone(t)).unwrap_or_default();
+    let at = top
+        .rows
+        .iter()
+        .position(|r| r.points < row.points)
+        .unwrap_or(top.rows.len());
+    if at < TOP {
+        top.rows.insert(at, row);
+        top.rows.truncate(TOP);
+        tops.insert(day, Arc::new(top));
+    }
 }
 
 /// Logs and counts the malformed rows skipped in a day.
@@ -552,46 +719,87 @@ fn read_top(file: &ResultsFile, day: u32) -> Result<Top, StoreError> {
 }
 
 /// What the worker does next.
-enum Job {
-    Write(Vec<Attempt>),
+enum Job<'a> {
+    Write(Batch<'a>),
     Read(u32, oneshot::Sender<Option<Arc<Top>>>),
     Stop,
 }
 
+/// A batch in the worker's hands. Whatever it still holds when dropped
+/// (the worker panicked while writing it) is given up: logged, counted and
+/// its players told, never lost in silence.
+struct Batch<'a> {
+    inner: &'a Inner,
+    rows: Vec<Pending>,
+}
+
+impl Drop for Batch<'_> {
+    fn drop(&mut self) {
+        for pending in std::mem::take(&mut self.rows) {
+            give_up(self.inner, pending, "worker_failed", WORKER_FAILED);
+        }
+        lock(&self.inner.queue).writing_since = None;
+    }
+}
+
+/// Runs the worker until it is closed and drained; a panic in it gives up
+/// the batch it held (see [`Batch`]) and starts it again on the same file
+/// after [`RESTART_WAIT`], the store counted down meanwhile.
+fn supervise(inner: &Inner, mut file: ResultsFile) {
+    loop {
+        let ran = std::panic::catch_unwind(AssertUnwindSafe(|| run(inner, &mut file)));
+        if ran.is_ok() {
+            break;
+        }
+        inner.up.store(false, Ordering::SeqCst);
+        metrics::counter!("boggle_store_restarts_total").increment(1);
+        tracing::error!(
+            "the results store's worker failed (a panic): it starts again in {} s",
+            RESTART_WAIT.as_secs()
+        );
+        std::thread::sleep(RESTART_WAIT);
+        inner.up.store(true, Ordering::SeqCst);
+    }
+    inner.up.store(false, Ordering::SeqCst);
+    let mut queue = lock(&inner.queue);
+    queue.stopped = true;
+    let left: Vec<Pending> = queue.writes.drain(..).collect();
+    queue.reads.clear();
+    gauge(&queue);
+    drop(queue);
+    for pending in left {
+        give_up(inner, pending, "stopped", STOPPED);
+    }
+    inner.wake.notify_all();
+}
+
 /// The worker: writes before reads, until closed and drained.
-fn run(inner: &Inner, mut file: ResultsFile) {
+fn run(inner: &Inner, file: &mut ResultsFile) {
     loop {
         match next_job(inner) {
-            Job::Write(rows) => write(inner, &mut file, rows),
+            Job::Write(batch) => write(file, batch),
             Job::Read(day, reply) => {
-                let _ = reply.send(refresh(inner, &file, day));
+                let _ = reply.send(refresh(inner, file, day));
             }
             Job::Stop => break,
         }
     }
-    let mut queue = lock(&inner.queue);
-    queue.stopped = true;
-    for row in std::mem::take(&mut queue.writes) {
-        give_up(
-            &row,
-            "retries",
-            "the server stopped before it could be written",
-        );
-    }
-    queue.reads.clear();
-    gauge(&queue);
-    drop(queue);
-    inner.wake.notify_all();
 }
 
-fn next_job(inner: &Inner) -> Job {
+fn next_job(inner: &Inner) -> Job<'_> {
     let mut queue = lock(&inner.queue);
     loop {
+        // A stop whose time is up writes nothing more: what is queued is
+        // given up (logged) as the worker ends.
+        if queue.closing && queue.give_up_at.is_some_and(|at| Instant::now() >= at) {
+            return Job::Stop;
+        }
         if !queue.writes.is_empty() {
             let n = queue.writes.len().min(BATCH);
-            let rows = queue.writes.drain(..n).collect();
+            let rows: Vec<Pending> = queue.writes.drain(..n).collect();
+            queue.writing_since = rows.first().map(|p| p.since);
             gauge(&queue);
-            return Job::Write(rows);
+            return Job::Write(Batch { inner, rows });
         }
         if let Some((day, reply)) = queue.reads.pop_front() {
             gauge(&queue);
@@ -607,14 +815,18 @@ fn next_job(inner: &Inner) -> Job {
     }
 }
 
-/// Writes one batch, trying again (answering reads meanwhile) until it
-/// goes in or the limits' `retry_for` (or the close's deadline) has passed.
-fn write(inner: &Inner, file: &mut ResultsFile, rows: Vec<Attempt>) {
+/// Writes one batch in one transaction, trying again (answering reads
+/// meanwhile) until it goes in or the limits' `retry_for` (or the close's
+/// deadline) has passed; then tells each row's player.
+fn write(file: &mut ResultsFile, mut batch: Batch<'_>) {
+    let inner = batch.inner;
     let started = Instant::now();
     let give_up_at = started + inner.limits.retry_for;
     let mut wait = Duration::from_millis(50);
     let mut said = false;
+    let rows: Vec<Attempt> = batch.rows.iter().map(|p| p.row.clone()).collect();
     loop {
+        test_hook(&rows);
         match file.put(&rows) {
             Ok(_) => break,
             Err(e) => {
@@ -626,8 +838,14 @@ fn write(inner: &Inner, file: &mut ResultsFile, rows: Vec<Attempt>) {
                 let close_by = lock(&inner.queue).give_up_at;
                 let now = Instant::now();
                 if now >= give_up_at || close_by.is_some_and(|at| now >= at) {
-                    for row in &rows {
-                        give_up(row, "retries", &format!("{e}"));
+                    let why = if close_by.is_some() {
+                        STOPPED
+                    } else {
+                        NOT_WRITTEN
+                    };
+                    tracing::error!(rows = rows.len(), error = %e, "the results file would not take these results in time");
+                    for pending in std::mem::take(&mut batch.rows) {
+                        give_up(inner, pending, "retries", why);
                     }
                     return;
                 }
@@ -642,6 +860,25 @@ fn write(inner: &Inner, file: &mut ResultsFile, rows: Vec<Attempt>) {
     }
     metrics::counter!("boggle_store_writes_total").increment(rows.len() as u64);
     metrics::histogram!("boggle_store_write_seconds").record(started.elapsed().as_secs_f64());
+    // Committed: now, and only now, each result is listed and its player told.
+    for pending in std::mem::take(&mut batch.rows) {
+        if let Some(score) = pending.row.result {
+            list(
+                inner,
+                pending.row.day,
+                Listed {
+                    name: pending.row.name.clone(),
+                    points: score.points,
+                    words: score.words,
+                    longest: score.longest,
+                },
+            );
+            mark(inner, &pending.row, &Kept::Yes);
+        }
+        if let Some(reply) = pending.reply {
+            let _ = reply.send(Kept::Yes);
+        }
+    }
 }
 
 /// Waits `wait`, or less if the store is asked to close.
@@ -696,6 +933,14 @@ fn refresh(inner: &Inner, file: &ResultsFile, day: u32) -> Option<Arc<Top>> {
     }
     Some(top)
 }
+
+/// Where a test makes the worker fail (see the tests' `maybe_panic`);
+/// nothing outside the tests.
+#[cfg(not(test))]
+fn test_hook(_: &[Attempt]) {}
+
+#[cfg(test)]
+use tests::maybe_panic as test_hook;
 
 #[cfg(test)]
 mod tests;

@@ -479,6 +479,15 @@ pub enum ServerMsg {
         /// after it (`played`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         first: Option<DayScore>,
+        /// Whether `first` is on the day's leaderboard: `true` once it is
+        /// committed to the server's results file, `false` when it cannot
+        /// be (`reason` says why); absent while it is being saved. After a
+        /// scored round the server sends `daily` again with it set.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kept: Option<bool>,
+        /// Why `first` is not kept (with `kept: false`), in plain words.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
     },
     /// Something was refused; after a fatal code the server closes the connection.
     Error {

@@ -98,6 +98,18 @@ pub struct DailyGame {
     pub listed_as: Option<String>,
     /// The seat's first result, once there is one.
     pub first: Option<DayScore>,
+    /// Whether that result is in the results file: `None` while it is
+    /// being saved (or there is none).
+    pub kept: Option<Kept>,
+}
+
+/// What the store made of a daily result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// Committed to the results file: it is on the day's leaderboard.
+    Yes,
+    /// It could not be: why, in plain words for the player.
+    No(String),
 }
 
 impl DailyGame {
@@ -109,6 +121,11 @@ impl DailyGame {
             status: self.status,
             listed_as: self.listed_as.clone(),
             first: self.first,
+            kept: self.kept.as_ref().map(|k| *k == Kept::Yes),
+            reason: match &self.kept {
+                Some(Kept::No(why)) => Some(why.clone()),
+                _ => None,
+            },
         }
     }
 }
@@ -249,6 +266,19 @@ impl Room {
     /// yields the seat's result.
     pub fn set_daily(&mut self, game: DailyGame) {
         self.daily = Some(game);
+    }
+
+    /// The store's word on the seat's result (`kept`): the room's daily
+    /// game says it, and every player connected hears the `daily` message
+    /// again with `kept` set. Nothing happens in a room with no result yet.
+    pub fn daily_kept(&mut self, kept: Kept) {
+        let Some(daily) = &mut self.daily else { return };
+        if daily.first.is_none() {
+            return;
+        }
+        daily.kept = Some(kept);
+        let msg = daily.to_msg();
+        self.send_all(msg);
     }
 
     /// The scored daily results of the rounds ended since the last call.

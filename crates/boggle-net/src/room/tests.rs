@@ -727,6 +727,7 @@ fn a_daily_rooms_first_round_yields_its_result_and_later_rounds_are_practice() {
         status: DailyStatus::Scored,
         listed_as: Some("ann".into()),
         first: None,
+        kept: None,
     };
     room.set_daily(game.clone());
     let t0 = Instant::now();
@@ -771,6 +772,75 @@ fn a_daily_rooms_first_round_yields_its_result_and_later_rounds_are_practice() {
     room.join(2, "ann", Some("t1"), "t2".into(), t1)
         .expect("rejoins");
     assert!(room.drain().iter().any(|e| e.msg == game.to_msg()));
+}
+
+#[test]
+fn the_stores_word_on_a_daily_result_is_said_to_the_seat_and_after_a_rejoin() {
+    use super::{DailyGame, Kept};
+    use boggle_protocol::{DailyStatus, DayScore};
+    let mut config = (*config(Duplicates::Count, 1, None)).clone();
+    config.daily = Some(42);
+    let mut room = Room::new("solo-y", Arc::new(config), random::seeded(1));
+    room.set_daily(DailyGame {
+        day: 42,
+        player: "p".repeat(32),
+        status: DailyStatus::Scored,
+        listed_as: Some("ann".into()),
+        first: None,
+        kept: None,
+    });
+    let t0 = Instant::now();
+    room.join(1, "ann", None, "t1".into(), t0).expect("joins");
+    // No result yet: the store's word changes nothing and says nothing.
+    room.drain();
+    room.daily_kept(Kept::Yes);
+    assert!(room.drain().is_empty());
+    room.ready(1, t0);
+    room.word(1, "BAT", t0);
+    room.tick(t0 + Duration::from_secs(60));
+    assert_eq!(room.take_results().len(), 1);
+    room.drain();
+    let told = |room: &mut Room| {
+        let out = room.drain();
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(out[0].to, [1]);
+        out[0].msg.clone()
+    };
+    let score = Some(DayScore {
+        points: 1,
+        words: 1,
+        longest: 3,
+    });
+    let daily = |kept, reason: Option<&str>| ServerMsg::Daily {
+        day: 42,
+        player: "p".repeat(32),
+        status: DailyStatus::Played,
+        listed_as: Some("ann".into()),
+        first: score,
+        kept,
+        reason: reason.map(str::to_string),
+    };
+    room.daily_kept(Kept::No("the disk is full".into()));
+    assert_eq!(
+        told(&mut room),
+        daily(Some(false), Some("the disk is full"))
+    );
+    room.daily_kept(Kept::Yes);
+    assert_eq!(told(&mut room), daily(Some(true), None));
+    room.leave(1, t0 + Duration::from_secs(61));
+    room.join(
+        1,
+        "ann",
+        Some("t1"),
+        "t9".into(),
+        t0 + Duration::from_secs(62),
+    )
+    .expect("rejoins");
+    let out = room.drain();
+    assert!(
+        out.iter().any(|e| e.msg == daily(Some(true), None)),
+        "{out:?}"
+    );
 }
 
 /// The server shutting down: every player is told, the round under way

@@ -2,9 +2,12 @@
 //! the room asked for (a named room, or a solo game's room of one), found
 //! by its name's look-alike key or opened within the caps, a daily room's
 //! game for the player's seat, then the room's own checks as the client
-//! sits.
+//! sits; and, after that game's round, the store's word on its result
+//! back to the room ([`tell_kept`]).
 
 use super::*;
+use crate::room::Kept;
+use tokio::sync::oneshot;
 /// What a `hello` asks for.
 pub(super) struct Hello<'a> {
     pub(super) name: &'a str,
@@ -158,14 +161,30 @@ fn open_room(
     if shared.room_lines.may_log(Instant::now()) {
         tracing::info!(room = name, %ip, "room opened");
     }
-    Ok(Arc::new(Mutex::new(Slot {
-        room: Room::new(name, config, rng),
-        clients: HashMap::new(),
-        budget: Arc::clone(&shared.budget),
-        rounds_counted: 0,
-        store: shared.config.store.clone(),
-        _maker: maker,
-    })))
+    Ok(Arc::new_cyclic(|me| {
+        Mutex::new(Slot {
+            room: Room::new(name, config, rng),
+            clients: HashMap::new(),
+            budget: Arc::clone(&shared.budget),
+            rounds_counted: 0,
+            store: shared.config.store.clone(),
+            me: me.clone(),
+            _maker: maker,
+        })
+    }))
+}
+
+/// Hands the store's answer on a room's daily result to the room, once it
+/// comes: the room says it to its player (`daily` with `kept`).
+pub(super) async fn tell_kept(slot: Weak<Mutex<Slot>>, answer: oneshot::Receiver<Kept>) {
+    // A store that drops the question without an answer could not keep it.
+    let kept = answer.await.unwrap_or_else(|_| {
+        Kept::No("the server's results store stopped before saving this result".into())
+    });
+    let Some(slot) = slot.upgrade() else { return };
+    let mut slot = lock(&slot);
+    slot.room.daily_kept(kept);
+    dispatch(&mut slot);
 }
 
 /// Seats the client in the room: registered first so the welcome reaches

@@ -37,6 +37,7 @@ fn slot(budget: &Arc<Budget>) -> Slot {
         budget: Arc::clone(budget),
         rounds_counted: 0,
         store: None,
+        me: std::sync::Weak::new(),
         _maker: maker.expect("a first place"),
     }
 }

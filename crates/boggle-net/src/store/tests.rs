@@ -21,7 +21,8 @@ fn open(dir: &Path, limits: StoreLimits) -> Store {
     Store::open_dir(dir, DAY, limits).expect("opens")
 }
 
-fn finish(store: &Store, player: &str, points: u32) {
+/// Hands the store a result of `points` for `player`; the answer comes on the channel.
+fn finish(store: &Store, player: &str, points: u32) -> oneshot::Receiver<Kept> {
     store.finish(&DailyResult {
         day: DAY,
         player: player.to_string(),
@@ -30,7 +31,48 @@ fn finish(store: &Store, player: &str, points: u32) {
             words: 1,
             longest: 4,
         },
-    });
+    })
+}
+
+/// The store's answer on a result, waited for (20 s at most).
+fn answer(mut rx: oneshot::Receiver<Kept>) -> Kept {
+    let give_up = Instant::now() + Duration::from_secs(20);
+    loop {
+        match rx.try_recv() {
+            Ok(kept) => return kept,
+            Err(oneshot::error::TryRecvError::Empty) => {}
+            Err(e) => panic!("no answer: {e}"),
+        }
+        assert!(Instant::now() < give_up, "no answer within 20 s");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The points the file holds for `player`, read by a connection of its own.
+fn in_file(dir: &Path, player: &str) -> Option<u32> {
+    let conn = rusqlite::Connection::open_with_flags(
+        dir.join("daily.sqlite"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .expect("opens");
+    conn.query_row(
+        "SELECT points FROM daily_attempts WHERE day = ?1 AND seat = ?2",
+        rusqlite::params![DAY, player],
+        |row| row.get::<_, Option<u32>>(0),
+    )
+    .ok()
+    .flatten()
+}
+
+/// The name whose rows make the worker panic as it writes them.
+const PANICS: &str = "panic in the store";
+
+/// Panics on a batch holding a row of [`PANICS`], so a test sees the worker fail.
+pub(super) fn maybe_panic(rows: &[Attempt]) {
+    assert!(
+        !rows.iter().any(|r| r.name == PANICS),
+        "a test made the store's worker panic"
+    );
 }
 
 /// Polls the store's copy of the top until it lists `n` rows.
@@ -103,7 +145,7 @@ fn a_seat_opens_the_day_once_and_hears_its_first_result_after() {
     assert_eq!(odd.player, seat('d'));
     assert_eq!(listed(&store, 1), [("cy".into(), 7)]);
     // Kept across a restart of the server.
-    store.close(Duration::from_secs(20));
+    store.close(Duration::from_secs(20)).expect("all written");
     drop(store);
     let store = open(tmp.path(), StoreLimits::default());
     let after = store.begin(DAY, Some(&seat('c')), "cy", ip(1), seat('x'));
@@ -208,7 +250,7 @@ fn results_of_a_locked_file_wait_in_memory_and_are_all_written_after() {
     drop(locked);
     assert_eq!(listed(&store, 8)[0], ("p7".into(), 7));
     // In the file once the lock is gone: a store opened after it reads all.
-    store.close(Duration::from_secs(20));
+    store.close(Duration::from_secs(20)).expect("all written");
     drop(store);
     let file = ResultsFile::open_dir(tmp.path()).expect("opens");
     let kept = file.day(DAY).expect("reads");
@@ -247,4 +289,185 @@ fn a_result_that_cannot_be_written_in_time_is_logged_with_its_content() {
         std::thread::sleep(Duration::from_millis(20));
     }
     drop(locked);
+}
+
+/// A store in a new directory, on `limits`.
+fn opened(limits: StoreLimits) -> (tempfile::TempDir, Store) {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = open(tmp.path(), limits);
+    (tmp, store)
+}
+
+/// A store in a new directory, on `limits`, its file held locked by
+/// another connection until the [`Locked`] goes.
+fn locked(limits: StoreLimits) -> (tempfile::TempDir, Store, Locked) {
+    let (tmp, store) = opened(limits);
+    let locked = Locked::hold(tmp.path());
+    (tmp, store, locked)
+}
+
+#[test]
+fn a_result_is_told_kept_and_listed_only_once_it_is_committed() {
+    let (tmp, store, locked) = locked(StoreLimits::default());
+    store.begin(DAY, Some(&seat('a')), "ann", ip(1), String::new());
+    let mut rx = finish(&store, &seat('a'), 12);
+    // While another connection holds the file (the worker has waited on
+    // its lock twice over), nothing is told and nothing listed.
+    while store.health().oldest < Some(Duration::from_millis(600)) {
+        assert!(
+            matches!(rx.try_recv(), Err(oneshot::error::TryRecvError::Empty)),
+            "told before it was written"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_eq!(store.cached_top(DAY).unwrap_or_default().rows, []);
+    let during = store.begin(DAY, Some(&seat('a')), "ann", ip(1), String::new());
+    assert_eq!(
+        (during.first.map(|f| f.points), during.kept),
+        (Some(12), None)
+    );
+    drop(locked);
+    assert_eq!(answer(rx), Kept::Yes);
+    // Told kept: it is in the file already, and listed.
+    assert_eq!(in_file(tmp.path(), &seat('a')), Some(12));
+    assert_eq!(listed(&store, 1), [("ann".into(), 12)]);
+    let after = store.begin(DAY, Some(&seat('a')), "ann", ip(1), String::new());
+    assert_eq!(after.kept, Some(Kept::Yes));
+    assert_eq!(store.close(Duration::from_secs(20)), Ok(()));
+}
+
+#[test]
+fn a_result_the_file_will_not_take_in_time_is_told_not_kept() {
+    let limits = StoreLimits {
+        retry_for: Duration::from_millis(300),
+        ..StoreLimits::default()
+    };
+    let (tmp, store, locked) = locked(limits);
+    store.begin(DAY, Some(&seat('b')), "bo", ip(1), String::new());
+    assert_eq!(
+        answer(finish(&store, &seat('b'), 5)),
+        Kept::No(NOT_WRITTEN.into())
+    );
+    drop(locked);
+    let again = store.begin(DAY, Some(&seat('b')), "bo", ip(1), String::new());
+    assert_eq!(again.kept, Some(Kept::No(NOT_WRITTEN.into())));
+    assert_eq!(in_file(tmp.path(), &seat('b')), None);
+}
+
+#[test]
+fn a_full_queue_tells_its_players_their_results_are_not_kept() {
+    let limits = StoreLimits {
+        queued: 4,
+        ..StoreLimits::default()
+    };
+    let (tmp, store, locked) = locked(limits);
+    let seats: Vec<String> = "abcdefghijkl".chars().map(seat).collect();
+    for (n, s) in seats.iter().enumerate() {
+        store.begin(DAY, Some(s), &format!("p{n}"), ip(1), String::new());
+    }
+    let asked: Vec<_> = seats
+        .iter()
+        .enumerate()
+        .map(|(n, s)| finish(&store, s, 100 + n as u32))
+        .collect();
+    drop(locked);
+    let answers: Vec<Kept> = asked.into_iter().map(answer).collect();
+    let full = Kept::No(QUEUE_FULL.into());
+    assert!(answers.contains(&full), "{answers:?}");
+    for (s, kept) in seats.iter().zip(&answers) {
+        match kept {
+            Kept::Yes => assert!(
+                in_file(tmp.path(), s).is_some(),
+                "told kept, not in the file"
+            ),
+            other => assert_eq!(other, &full),
+        }
+    }
+    assert_eq!(store.close(Duration::from_secs(20)), Ok(()));
+}
+
+#[test]
+fn a_stop_with_the_file_locked_logs_every_row_and_says_how_many() {
+    let logs = logs();
+    let (_tmp, store, locked) = locked(StoreLimits::default());
+    let asked: Vec<_> = (0..5)
+        .map(|n| {
+            let s = seat(char::from(b'm' + n));
+            store.begin(DAY, Some(&s), &format!("stopped-{n}"), ip(1), String::new());
+            finish(&store, &s, 40 + u32::from(n))
+        })
+        .collect();
+    // Five attempts begun and five results: ten rows, none written.
+    assert_eq!(store.close(Duration::from_millis(300)), Err(10));
+    for rx in asked {
+        assert_eq!(answer(rx), Kept::No(STOPPED.into()));
+    }
+    let text = String::from_utf8_lossy(&lock(logs)).into_owned();
+    for n in 0..5 {
+        let lines = text
+            .lines()
+            .filter(|l| l.contains(&format!("stopped-{n}")) && l.contains("not stored"))
+            .count();
+        assert_eq!(
+            lines, 2,
+            "the attempt and the result, each logged once: {text}"
+        );
+    }
+    drop(locked);
+}
+
+#[test]
+fn a_worker_that_panics_tells_its_batch_and_is_started_again() {
+    let logs = logs();
+    let tmp = tempfile::tempdir().unwrap();
+    let store = open(tmp.path(), StoreLimits::default());
+    store.begin(DAY, Some(&seat('p')), PANICS, ip(1), String::new());
+    assert_eq!(
+        answer(finish(&store, &seat('p'), 1)),
+        Kept::No(WORKER_FAILED.into())
+    );
+    store.begin(DAY, Some(&seat('q')), "quinn", ip(1), String::new());
+    assert_eq!(answer(finish(&store, &seat('q'), 2)), Kept::Yes);
+    assert_eq!(in_file(tmp.path(), &seat('q')), Some(2));
+    assert!(store.health().up);
+    let text = String::from_utf8_lossy(&lock(logs)).into_owned();
+    assert!(text.contains("worker failed"), "{text}");
+    assert_eq!(store.close(Duration::from_secs(20)), Ok(()));
+}
+
+#[test]
+fn health_says_the_store_cannot_write_while_rows_wait_past_the_bound() {
+    let limits = StoreLimits {
+        stale: Duration::from_millis(200),
+        ..StoreLimits::default()
+    };
+    let (tmp, store) = opened(limits);
+    assert_eq!(store.health().trouble(), None);
+    let locked = Locked::hold(tmp.path());
+    store.begin(DAY, Some(&seat('h')), "hal", ip(1), String::new());
+    let give_up = Instant::now() + Duration::from_secs(20);
+    let trouble = loop {
+        if let Some(trouble) = store.health().trouble() {
+            break trouble;
+        }
+        assert!(Instant::now() < give_up, "never unhealthy");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        trouble.starts_with("the results store cannot write: a result has waited"),
+        "{trouble}"
+    );
+    drop(locked);
+    while store.health().trouble().is_some() {
+        assert!(Instant::now() < give_up, "never healthy again");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(store.health().oldest, None);
+    store.close(Duration::from_secs(5)).expect("closes");
+    let closed = store.health();
+    assert!(!closed.up);
+    assert_eq!(
+        closed.trouble().as_deref(),
+        Some("the results store's worker is not running")
+    );
 }

@@ -12,8 +12,10 @@
 //!   files as they are, and nothing is fetched from elsewhere. Every
 //!   response carries [`CSP`], which lets the page run only its own script
 //!   and style and connect only to its own origin.
-//! - `GET /healthz` is `200 serving` while the server serves and `503
-//!   stopping` once it is stopping (rounds under way finishing); `GET
+//! - `GET /healthz` is `200 serving` while the server serves, `503
+//!   stopping` once it is stopping (rounds under way finishing), and `503`
+//!   with the reason while the results store cannot write (its worker not
+//!   running, or a result waiting past [`STALE`](crate::store::STALE)); `GET
 //!   /metrics` the server's metrics in the Prometheus text format
 //!   ([`crate::monitor`]; `404` when `serve` installed no exporter), to a
 //!   loopback peer naming no forwarded client only (`403` to anyone else,
@@ -246,15 +248,19 @@ fn file_route(file: File) -> MethodRouter<App> {
     get(move |headers: HeaderMap| std::future::ready(file.answer(&headers)))
 }
 
-/// `GET /healthz`: `200 serving`, or `503 stopping` once the server stops
-/// (a load balancer then sends no one new here).
+/// `GET /healthz`: `200 serving`; `503 stopping` once the server stops
+/// (a load balancer then sends no one new here); `503` with the reason
+/// while the results store cannot write (results would not be kept).
 async fn health_handler(State(app): State<App>) -> Response {
+    let trouble = app.entrance.store().and_then(|s| s.health().trouble());
     let (status, body) = if app.entrance.stopping() {
-        (StatusCode::SERVICE_UNAVAILABLE, "stopping\n")
+        (StatusCode::SERVICE_UNAVAILABLE, "stopping\n".to_string())
+    } else if let Some(trouble) = trouble {
+        (StatusCode::SERVICE_UNAVAILABLE, format!("{trouble}\n"))
     } else {
-        (StatusCode::OK, "serving\n")
+        (StatusCode::OK, "serving\n".to_string())
     };
-    with_headers(status, "text/plain; charset=utf-8", body.into())
+    with_headers(status, "text/plain; charset=utf-8", body)
 }
 
 /// The headers a proxy names its client in: a request carrying any came
@@ -288,6 +294,10 @@ async fn metrics_handler(
             "text/plain; charset=utf-8",
             "the metrics are served only to this machine, not through a proxy\n".into(),
         );
+    }
+    // The store's gauges (up, the oldest row's wait) are read as scraped.
+    if let Some(store) = app.entrance.store() {
+        store.health();
     }
     match &app.monitor {
         Some(monitor) => with_headers(

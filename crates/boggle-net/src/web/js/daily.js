@@ -3,7 +3,9 @@
 // mid-round keeps what was found and a second try is practice, and by the
 // server against the player's seat, whose `daily` message has the last
 // word), the share text of that try ending with the day's link, the
-// statistics and the day's leaderboard.
+// statistics and the day's leaderboard. The try is said to be on the
+// leaderboard only once the server says its result is kept (written to its
+// results file): until then the page says it is being saved.
 /** @import { PlayerResult } from "./messages" */
 /** @import { DailyGame, Day } from "./state.js" */
 /** @import { DayResult } from "./storage.js" */
@@ -85,6 +87,12 @@ export function onDaily(msg) {
   }
   const seat = loadSeat();
   if (seat) saveSeat({ ...seat, attempt: state.attempt });
+  if (msg.kept !== undefined && state.daily) {
+    $("daily-saved").textContent = msg.kept
+      ? "Your result is on today's leaderboard."
+      : "Your result could not be saved: " + (msg.reason || "the server could not keep it") + ".";
+    if (msg.kept) showLeaderboard(msg.day);
+  }
 }
 
 /** What the page says of this try: the name it is listed under, practice, not kept.
@@ -110,6 +118,8 @@ export function dailyShare(mine) {
     saveDays(days);
   }
   const practice = !state.attempt;
+  const scored = state.attempt && state.dailyGame && state.dailyGame.status === "scored";
+  $("daily-saved").textContent = scored ? "Saving your result to today's leaderboard…" : "";
   // The try is over: another round here is practice, after a reload too.
   state.attempt = false;
   const seat = loadSeat();

@@ -379,7 +379,18 @@ listed_as?: string | null,
  * The seat's first result of the day, when this game is practice
  * after it (`played`).
  */
-first?: DayScore | null, } | { "type": "error",
+first?: DayScore | null,
+/**
+ * Whether `first` is on the day's leaderboard: `true` once it is
+ * committed to the server's results file, `false` when it cannot
+ * be (`reason` says why); absent while it is being saved. After a
+ * scored round the server sends `daily` again with it set.
+ */
+kept?: boolean | null,
+/**
+ * Why `first` is not kept (with `kept: false`), in plain words.
+ */
+reason?: string | null, } | { "type": "error",
 /**
  * What kind of refusal.
  */

@@ -967,3 +967,4 @@ async fn a_words_meaning_is_served_one_word_at_a_time() {
 }
 
 mod abuse;
+mod store_health;

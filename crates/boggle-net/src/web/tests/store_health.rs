@@ -8,6 +8,10 @@ use super::*;
 /// `/metrics` shows the store up and the oldest row's wait; once the file
 /// is free, 200 again.
 #[tokio::test]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 async fn health_is_503_with_the_reason_while_the_store_cannot_write() {
     use crate::store::{Store, StoreLimits};
     let dir = tempfile::tempdir().expect("temp dir");

@@ -424,3 +424,79 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
     drop(chromedriver);
     drop(server);
 }
+
+/// What a results screen shows: the title, the share text, the note under
+/// it, the statistics' numbers, the players' cards and the status.
+async fn results_seen(client: &Client) -> Value {
+    js(
+        client,
+        "return ['results-title', 'share', 'daily-status', 'stat-played', 'stat-streak', 'results-players', 'status'] \
+           .map(id => document.getElementById(id).textContent) \
+           .concat([document.getElementById('status').classList.contains('error')]);",
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
+    let (chromium, driver_path) = match browser() {
+        Ok(found) => found,
+        Err(why) => return cannot_run(&format!("no browser: {why}")),
+    };
+    let data = tempfile::tempdir().expect("temp dir");
+    let (server, web) = web_server(data.path(), &["--time", "600"]);
+    let Some((chromedriver, phone, desk)) = phone_and_desk(&chromium, &driver_path).await else {
+        return;
+    };
+    let words = todays_words();
+
+    // Today's board, its first try: the results, reloaded, are the same,
+    // and nothing says the game was given up.
+    play_today(&phone, &web, "ann", Some(words[0].as_str())).await;
+    rows(&phone).await;
+    let before = results_seen(&phone).await;
+    assert_eq!(before[2], json!(""), "the first try: nothing to say");
+    phone.refresh().await.expect("reloads");
+    visible(&phone, "results").await;
+    wait_js(
+        &phone,
+        "return !document.getElementById('leaderboard').hidden;",
+        "the leaderboard again",
+    )
+    .await;
+    assert_eq!(results_seen(&phone).await, before);
+    // A second reload too.
+    phone.refresh().await.expect("reloads");
+    visible(&phone, "results").await;
+    assert_eq!(results_seen(&phone).await, before);
+    doc_screenshot(&phone, "daily-reloaded-360").await;
+    axe_clean(&phone, "today's results after a reload").await;
+
+    // A solo game: the same, and Play again starts a new game.
+    desk.goto(&web).await.expect("page loads");
+    click(&desk, "solo-button").await;
+    visible(&desk, "round").await;
+    click(&desk, "done").await;
+    visible(&desk, "results").await;
+    let before = results_seen(&desk).await;
+    desk.refresh().await.expect("reloads");
+    visible(&desk, "results").await;
+    assert_eq!(results_seen(&desk).await, before);
+    wait_js(
+        &desk,
+        "return !document.getElementById('ready').disabled;",
+        "Play again ready",
+    )
+    .await;
+    click(&desk, "ready").await;
+    visible(&desk, "round").await;
+    // In the new game, a reload takes the round back.
+    desk.refresh().await.expect("reloads");
+    visible(&desk, "round").await;
+    no_page_errors(&phone, "reloaded results").await;
+    no_page_errors(&desk, "reloaded results").await;
+    let _ = phone.close().await;
+    let _ = desk.close().await;
+    drop(chromedriver);
+    drop(server);
+}

@@ -10,6 +10,7 @@ import { clearMeaning, showMeaning } from "./meaning.js";
 import { endRound } from "./round.js";
 import { $, button, copy, el, pointsText, readyButton, setStatus, show } from "./screens.js";
 import { state } from "./state.js";
+import { saveDone } from "./storage.js";
 
 const GRACE_MS = 1000; // after a round ends, keys and taps do nothing
 
@@ -23,6 +24,8 @@ function wordButton(text, word, cls) {
 
 /** @param {Extract<ServerMsg, { type: "results" }>} msg */
 export function onResults(msg) {
+  // The server ends a solo game whose tab goes: a reload shows these results again.
+  if (state.solo && state.token) saveDone({ state: { ...state, token: null }, msg, token: state.token });
   endRound();
   Object.assign(state, { ready: false, last: msg.last, results: msg, graceUntil: Date.now() + GRACE_MS });
   $("results-title").textContent = (state.daily ? "Today's board #" + state.daily.number : "Results of round " + msg.round) +

@@ -733,7 +733,8 @@ async fn an_idle_page_is_told_and_offered_to_join_again() {
 }
 
 /// SIGTERM to the server while a round is under way: the page says the
-/// server is stopping and when the round ends, the round ends (sooner, at
+/// server is stopping and when the round ends (its clock too, and the
+/// warning stays after a word), the round ends (sooner, at
 /// `--stop-grace`) with its results, which stay on screen beside the
 /// server's goodbye; the server exits 0.
 #[cfg(unix)]
@@ -773,6 +774,34 @@ async fn a_stopping_server_finishes_the_round_and_says_so() {
         "The server is shutting down: this round ends within 3 s, then the server closes.",
     )
     .await;
+    // The clock shows the round's new end, not its old one.
+    wait_js(
+        &desk,
+        "return ['0:03', '0:02', '0:01'].includes(document.getElementById('clock').textContent);",
+        "the clock at the round's new end",
+    )
+    .await;
+    // A word played leaves the warning on.
+    js(
+        &desk,
+        "document.getElementById('word').value = 'tea'; \
+         document.getElementById('word-form').requestSubmit(); return true;",
+    )
+    .await;
+    wait_js(
+        &desk,
+        "return !!document.querySelector('#verdicts li[data-word=\"TEA\"]');",
+        "TEA's verdict",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &desk,
+            "return document.getElementById('status').textContent;"
+        )
+        .await,
+        json!("The server is shutting down: this round ends within 3 s, then the server closes.")
+    );
     screenshot(&desk, "stopping-round").await;
     visible(&desk, "results").await;
     status_is(

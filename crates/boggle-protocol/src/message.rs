@@ -490,6 +490,10 @@ pub enum ServerMsg {
         /// `word` (`rate_limited`), so a client does not send it again.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         word: Option<String>,
+        /// With `shutting_down` during a round: the milliseconds left in
+        /// it now that the stop brings its end forward, by the server's clock.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        remaining_ms: Option<u64>,
     },
     /// The server is closing this connection (it is shutting down).
     Bye {

@@ -768,8 +768,8 @@ fn a_daily_rooms_first_round_yields_its_result_and_later_rounds_are_practice() {
     assert!(room.drain().iter().any(|e| e.msg == game.to_msg()));
 }
 
-/// The server shutting down: every player is told, the round under way
-/// ends by the grace's end with its results, no new round starts and no
+/// The server shutting down: every player is told, with the time left in
+/// the round under way, which ends by the grace's end with its results, no new round starts and no
 /// new player sits (one taking a seat back does).
 #[test]
 fn a_room_winding_down_finishes_its_round_and_starts_no_other() {
@@ -784,8 +784,8 @@ fn a_room_winding_down_finishes_its_round_and_starts_no_other() {
     for conn in [1, 2] {
         let told = to(&out, conn);
         assert!(
-            matches!(told.as_slice(), [ServerMsg::Error { code: ErrorCode::ShuttingDown, message, .. }]
-                if message.contains("this round ends within 4 s")),
+            matches!(told.as_slice(), [ServerMsg::Error { code: ErrorCode::ShuttingDown, message, remaining_ms, .. }]
+                if message.contains("this round ends within 4 s") && *remaining_ms == Some(4000)),
             "{told:?}"
         );
     }

@@ -651,6 +651,7 @@ mod tests {
             code: ErrorCode::RateLimited,
             message: String::new(),
             word: None,
+            remaining_ms: None,
         });
         assert_eq!(
             task.unanswered,
@@ -661,6 +662,7 @@ mod tests {
             code: ErrorCode::RateLimited,
             message: String::new(),
             word: Some("XYZ".into()),
+            remaining_ms: None,
         });
         assert_eq!(
             task.unanswered,
@@ -671,6 +673,7 @@ mod tests {
             code: ErrorCode::BadWord,
             message: String::new(),
             word: None,
+            remaining_ms: None,
         });
         assert_eq!(task.unanswered, ["ZOO"]);
         task.hold(ClientMsg::Ping);

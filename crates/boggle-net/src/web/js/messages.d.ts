@@ -392,7 +392,12 @@ message: string,
  * The word that was not played, when the refused message was a
  * `word` (`rate_limited`), so a client does not send it again.
  */
-word?: string | null, } | { "type": "bye",
+word?: string | null,
+/**
+ * With `shutting_down` during a round: the milliseconds left in
+ * it now that the stop brings its end forward, by the server's clock.
+ */
+remaining_ms?: number | null, } | { "type": "bye",
 /**
  * Why.
  */

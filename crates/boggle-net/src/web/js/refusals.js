@@ -63,7 +63,10 @@ export function onError(msg) {
       setStatus(msg.message, true);
       return;
     // The server is stopping: the round goes on until it says goodbye.
+    // The clock shows the round's new end, and the warning stays until it.
     case "shutting_down":
+      if (msg.remaining_ms != null && state.inRound) state.deadline = Date.now() + msg.remaining_ms;
+      state.stopping = true;
       return setStatus(said, true);
     // The join was refused: something to change before trying again.
     case "name_taken":

@@ -41,7 +41,7 @@ export function setStatus(text, isError) {
 
 /** Takes an error off the status line once the game has moved past it. */
 export function clearError() {
-  if ($("status").classList.contains("error")) setStatus("");
+  if (!state.stopping && $("status").classList.contains("error")) setStatus("");
 }
 
 /** One action beside the status, or none. @param {{ label: string, act: () => void } | null} action */

@@ -437,6 +437,34 @@ async fn results_seen(client: &Client) -> Value {
     .await
 }
 
+/// Taps the last word nobody found on the results, waits for its meaning,
+/// and tells whether the board's top and the meaning's end are in sight
+/// (above the phone's bar of actions).
+async fn meaning_in_sight(client: &Client) -> Value {
+    js(
+        client,
+        "window.scrollTo(0, 0); \
+         const b = document.querySelectorAll('#results-missed button.word'); \
+         b[b.length - 1].click(); return true;",
+    )
+    .await;
+    wait_js(
+        client,
+        "return !!document.querySelector('#meaning .lemma, #meaning .source');",
+        "the meaning shown",
+    )
+    .await;
+    js(
+        client,
+        "const bar = document.getElementById('actions'); \
+         const bottom = getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().top : innerHeight; \
+         const m = document.getElementById('meaning').getBoundingClientRect(); \
+         const board = document.getElementById('results-box').getBoundingClientRect(); \
+         return [board.top >= 0, m.bottom <= bottom + 1];",
+    )
+    .await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     let (chromium, driver_path) = match browser() {
@@ -471,6 +499,8 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     assert_eq!(results_seen(&phone).await, before);
     doc_screenshot(&phone, "daily-reloaded-360").await;
     axe_clean(&phone, "today's results after a reload").await;
+    // A word's meaning comes into sight, at 360 and at 1280x800.
+    assert_eq!(meaning_in_sight(&phone).await, json!([true, true]));
 
     // A solo game: the same, and Play again starts a new game.
     desk.goto(&web).await.expect("page loads");
@@ -493,6 +523,10 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     // In the new game, a reload takes the round back.
     desk.refresh().await.expect("reloads");
     visible(&desk, "round").await;
+    play_today(&desk, &web, "bob", None).await;
+    desk.set_window_size(1280, 800).await.expect("resized");
+    assert_eq!(meaning_in_sight(&desk).await, json!([true, true]));
+    screenshot(&desk, "daily-meaning-1280x800").await;
     no_page_errors(&phone, "reloaded results").await;
     no_page_errors(&desk, "reloaded results").await;
     let _ = phone.close().await;

@@ -125,10 +125,17 @@ function explain(word) {
   $("results-path").textContent = shown.length > 0
     ? word + " on the board: " + shown.map((i) => state.board[i] || "?").join(" → ")
     : word;
-  showMeaning(word);
-  // On a phone the board is above the lists: bring it and the meaning into sight.
-  const box = $("results-box").getBoundingClientRect();
-  if (box.top < 0 || box.bottom > window.innerHeight) $("results-box").scrollIntoView({ block: "start" });
+  inSight();
+  void showMeaning(word).then(inSight);
+}
+
+/** Brings the board, the path and the meaning into sight (the board's top
+ * first when they do not fit), above the phone's bar of actions. */
+function inSight() {
+  const r = $("word-side").getBoundingClientRect();
+  const bar = $("actions");
+  const over = r.bottom - innerHeight + (getComputedStyle(bar).position === "sticky" ? bar.offsetHeight : 0);
+  if (r.top < 0 || over > 0) scrollBy(0, r.top < 0 ? r.top : Math.min(over, r.top));
 }
 
 export function initResults() {

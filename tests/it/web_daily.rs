@@ -150,20 +150,33 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     visible(&phone, "round").await;
     click(&phone, "done").await;
     visible(&phone, "results").await;
-    let share = format!(
-        "Boggle #{number}: {}, 1 word, longest {} letters\n{web}?daily={number}",
+    let head = format!(
+        "Boggle #{number}: {}, 1 word, longest {} letters",
         plural(points, "point"),
         word.len()
     );
+    let day_link = format!("{web}?daily={number}");
     wait_js(
         &phone,
         &format!(
-            "return document.getElementById('share').textContent === {};",
-            json!(share)
+            "return document.getElementById('share').textContent.startsWith({});",
+            json!(head)
         ),
-        "the first try's share text, ending with the day's link",
+        "the first try's share text",
     )
     .await;
+    // The numbers, a picture of the cells the word used (no letter), the day's link.
+    let shared = string(&phone, "share").await;
+    let lines: Vec<&str> = shared.lines().collect();
+    assert_eq!(lines.first(), Some(&head.as_str()), "{shared}");
+    assert_eq!(lines.last(), Some(&day_link.as_str()), "{shared}");
+    let cells = word.len() - word.matches("qu").count();
+    assert_eq!(
+        picture_of(&lines[1..lines.len() - 1]),
+        (cells, 16 - cells),
+        "{shared}"
+    );
+    let share = format!("{head}\n{day_link}");
     assert_eq!(
         text(&phone, "daily-status").await,
         json!(
@@ -257,7 +270,8 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
         "the statistics shown",
     )
     .await;
-    // The day was carried: this browser's try is practice, sharing the first.
+    // The day was carried: this browser's try is practice, sharing the
+    // first (its numbers: the link carries no picture).
     assert_eq!(text(&desk, "share").await, json!(share));
     assert!(
         text(&desk, "daily-status")
@@ -270,6 +284,16 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     axe_clean(&desk, "the day's statistics").await;
     no_page_errors(&phone, "today's board").await;
     no_page_errors(&desk, "today's board").await;
+}
+
+/// A share text's picture, a row a line: how many cells its word used (red),
+/// and how many it did not (white); every square one of the two, four a row.
+fn picture_of(rows: &[&str]) -> (usize, usize) {
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert!(rows.iter().all(|row| row.chars().count() == 4), "{rows:?}");
+    let squares: String = rows.concat();
+    assert!(squares.chars().all(|c| c == '🟥' || c == '⬜'), "{rows:?}");
+    (squares.matches('🟥').count(), squares.matches('⬜').count())
 }
 
 /// Opens today's board from home as `name`, plays `word` if any, and ends the round.
@@ -382,7 +406,16 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
     .await;
     play_today(&desk, &web, "bob", Some(best)).await;
     let again = string(&desk, "share").await;
-    assert_eq!(again, first, "the share text is the first try's");
+    // The first try's numbers (the picture was this page's, now forgotten).
+    let numbers: Vec<&str> = first
+        .lines()
+        .filter(|line| !line.starts_with(['⬜', '🟨', '🟧', '🟥']))
+        .collect();
+    assert_eq!(
+        again,
+        numbers.join("\n"),
+        "the share text is the first try's"
+    );
     assert!(
         string(&desk, "daily-status")
             .await
@@ -524,6 +557,15 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     desk.refresh().await.expect("reloads");
     visible(&desk, "round").await;
     play_today(&desk, &web, "bob", None).await;
+    // A try without a word says so, with no numbers or picture of nothing.
+    assert_eq!(
+        string(&desk, "share").await,
+        format!(
+            "Boggle #{}: no words found\n{web}?daily={}",
+            common::daily_board(None).0,
+            common::daily_board(None).0
+        )
+    );
     desk.set_window_size(1280, 800).await.expect("resized");
     assert_eq!(meaning_in_sight(&desk).await, json!([true, true]));
     screenshot(&desk, "daily-meaning-1280x800").await;

@@ -2,11 +2,13 @@
 // player opened first (kept by the browser as it is played, so leaving it
 // mid-round keeps what was found and a second try is practice, and by the
 // server against the player's seat, whose `daily` message has the last
-// word), the share text of that try ending with the day's link, the
+// word), the share text of that try (its numbers and a picture of the
+// cells its words used, no letter) ending with the day's link, the
 // statistics and the day's leaderboard.
 /** @import { PlayerResult } from "./messages" */
 /** @import { DailyGame, Day } from "./state.js" */
 /** @import { DayResult } from "./storage.js" */
+import { findPath } from "./board.js";
 import { $, copy, el, pointsText } from "./screens.js";
 import { state } from "./state.js";
 import { showStats, statsLine, statsLink } from "./stats.js";
@@ -60,10 +62,23 @@ const accepted = () => Array.from(document.querySelectorAll("#verdicts li.accept
 export function keepTry(score) {
   const day = state.daily;
   if (!day || !state.attempt) return;
-  const words = accepted();
   const days = loadDays();
-  days[day.number] = { points: score, words: words.length, longest: words.reduce((n, w) => Math.max(n, w.length), 0) };
+  days[day.number] = result(score, accepted());
   saveDays(days);
+}
+
+/** A try's result: its points, words, longest word and picture. @param {number} points @param {string[]} words @returns {DayResult} */
+const result = (points, words) => ({ points, words: words.length, longest: Math.max(0, ...words.map((w) => w.length)), picture: picture(words) });
+
+const SHADES = ["⬜", "🟨", "🟧", "🟥"];
+
+/** The try as a picture that gives no letter away: a square a cell, the
+ * more of the words used it the redder. @param {string[]} words */
+function picture(words) {
+  const uses = state.board.map(() => 0);
+  for (const w of words) for (const i of findPath(w) || []) uses[i] += 1;
+  const most = Math.max(...uses);
+  return uses.map((n, i) => (i && i % state.cols === 0 ? "\n" : "") + SHADES[n && Math.ceil((3 * n) / most)]).join("");
 }
 
 /** The server's word on this game (after every welcome): the seat's token
@@ -79,7 +94,9 @@ export function onDaily(msg) {
     state.attempt = false;
     if (msg.first) {
       const days = loadDays();
-      days[msg.day] = msg.first;
+      const had = days[msg.day];
+      // The picture is this browser's, if its try is the one the server kept.
+      days[msg.day] = { ...msg.first, picture: had && had.points === msg.first.points ? had.picture : undefined };
       saveDays(days);
     }
   }
@@ -106,7 +123,7 @@ export function dailyShare(mine) {
   if (!day) return;
   const days = loadDays();
   if (state.attempt && mine) {
-    days[day.number] = { points: mine.score, words: mine.words_total, longest: mine.words.reduce((n, w) => Math.max(n, w.word.length), 0) };
+    days[day.number] = { ...result(mine.score, mine.words.map((w) => w.word)), words: mine.words_total };
     saveDays(days);
   }
   const practice = !state.attempt;
@@ -120,10 +137,10 @@ export function dailyShare(mine) {
   /** @type {DayResult | null} */
   const first = days[day.number] || null;
   // No letters: the share text spoils nothing for a friend yet to play.
-  $("share").textContent = first
-    ? "Boggle #" + day.number + ": " + pointsText(first.points) + ", " + first.words +
-      (first.words === 1 ? " word" : " words") + ", longest " + first.longest + " letters\n" + dayLink(day)
-    : dayLink(day);
+  $("share").textContent = (!first ? "" : "Boggle #" + day.number + ": " + (first.words
+    ? pointsText(first.points) + ", " + first.words + (first.words === 1 ? " word" : " words") +
+      ", longest " + first.longest + " letters\n" + (first.picture ? first.picture + "\n" : "")
+    : "no words found\n")) + dayLink(day);
   $("daily-status").textContent = statusNote(game, practice);
   showStats(day.number, first);
   showLeaderboard(day.number);

@@ -7,7 +7,7 @@
 // made from them). Storage may refuse: then nothing is kept.
 /** @import { Solo } from "./messages" */
 /** @typedef {{ name: string, room: string, token: string, solo: Solo | null, password: string, attempt?: boolean }} Seat */
-/** @typedef {{ points: number, words: number, longest: number }} DayResult */
+/** @typedef {{ points: number, words: number, longest: number, picture?: string }} DayResult */
 /** @typedef {Record<string, DayResult>} Days by the day's number */
 /** @typedef {"localStorage" | "sessionStorage"} Kind */
 

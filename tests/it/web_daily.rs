@@ -99,11 +99,24 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     wait_js(
         &phone,
         &format!(
-            "return document.getElementById('who').textContent === 'Player · today\\'s board #{number} · classic';"
+            "return document.getElementById('who').textContent === 'Player · board #{number} · classic';"
         ),
         "the day's number in the header",
     )
     .await;
+    // At 360 the header keeps to one row beside the clock.
+    let header = js(
+        &phone,
+        "return [document.querySelector('header').getBoundingClientRect().height, \
+           document.getElementById('clock').getBoundingClientRect().height];",
+    )
+    .await;
+    let (height, clock) = (header[0].as_f64(), header[1].as_f64());
+    assert!(
+        height.zip(clock).is_some_and(|(h, c)| h < 2.0 * c + 16.0),
+        "the header wraps: {header}"
+    );
+    screenshot(&phone, "daily-round-360").await;
     type_word(&phone, &word).await;
     let upper = word.to_ascii_uppercase();
     wait_js(
@@ -233,6 +246,13 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     );
     doc_screenshot(&desk, "stats-link-1280").await;
     axe_clean(&desk, "statistics offered by a link").await;
+    // Only for the player's own browsers: a friend's would make today practice.
+    assert!(
+        string(&desk, "link-note")
+            .await
+            .ends_with("Only if they are yours: today's board becomes practice here."),
+        "the offer says whose"
+    );
     click(&desk, "link-play").await;
     wait_js(
         &desk,
@@ -259,6 +279,15 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     assert_eq!(
         text(&desk, "link-title").await,
         json!(format!("Today's board #{number}"))
+    );
+    // One card for today's board, not two alike.
+    assert_eq!(
+        js(
+            &desk,
+            "return document.getElementById('daily-card').hidden;"
+        )
+        .await,
+        json!(true)
     );
     click(&desk, "link-play").await;
     visible(&desk, "round").await;

@@ -702,7 +702,8 @@ async fn tabs_asking_for_one_seat_at_once_end_with_one_holder() {
 
 /// A page that says nothing for the server's idle time (`--idle`; a frozen
 /// tab, since the page pings every minute) is dropped: it says so and
-/// offers to join again, which takes the seat back.
+/// offers to join again, which takes the seat back or, the server having
+/// given it up, joins afresh at once; Ready then says the player is ready.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_page_is_told_and_offered_to_join_again() {
     let Some((driver, _phone, desk)) = browsers().await else {
@@ -722,12 +723,24 @@ async fn an_idle_page_is_told_and_offered_to_join_again() {
     .await;
     assert_eq!(offered(&desk).await.as_deref(), Some("Join again"));
     take_offer(&desk).await;
+    // Back in the lobby at the first try (the server had given the seat
+    // up: joined afresh), not told the seat was given up.
     wait_js(
         &desk,
-        "return !!document.querySelector('#players li[data-name=\"ann\"]');",
+        "return !document.getElementById('lobby').hidden && \
+           !document.getElementById('status').classList.contains('error') && \
+           !!document.querySelector('#players li[data-name=\"ann\"]');",
         "ann back in the kitchen",
     )
     .await;
+    assert_eq!(offered(&desk).await, None);
+    // Ready: the lobby's status says so, not to press Ready.
+    js(
+        &desk,
+        "document.getElementById('ready').click(); return true;",
+    )
+    .await;
+    status_is(&desk, "ready: the round starts when everyone is").await;
     no_page_errors(&desk, "after joining again").await;
     drop(driver);
 }

@@ -151,9 +151,10 @@ function dropped() {
   link.delay = Math.min(link.delay * 2, 2000);
 }
 
-/** Joins (a solo game with `solo`; a seat back with `token`, its lock taken). @param {string} name @param {string} room @param {Solo | null} solo @param {string | null} [token] */
-export function start(name, room, solo, token = null) {
-  Object.assign(state, { name, room, solo, token, pending: [] });
+/** Joins (a solo game with `solo`; a seat back with `token`, its lock
+ * taken, afresh if the seat is gone and `back`). @param {string} name @param {string} room @param {Solo | null} solo @param {string | null} [token] @param {boolean} [back] */
+export function start(name, room, solo, token = null, back = false) {
+  Object.assign(state, { name, room, solo, token, pending: [], takingBack: back });
   Object.assign(link, { ending: false, welcomed: false, rejoinUntil: 0, resuming: !!token });
   setStatus("joining…");
   close();

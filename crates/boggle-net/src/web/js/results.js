@@ -30,7 +30,10 @@ export function onResults(msg) {
   Object.assign(state, { ready: false, last: msg.last, results: msg, graceUntil: Date.now() + GRACE_MS });
   $("results-title").textContent = (state.daily ? "Today's board #" + state.daily.number : "Results of round " + msg.round) +
     (msg.last ? " (the last)" : "");
-  const cards = msg.players.map((p, i) => {
+  // Solo, the player's own words come first (the computer's list is long).
+  const mine = msg.players.find((p) => p.name === state.name);
+  const cards = (state.solo && mine ? [mine, ...msg.players.filter((p) => p !== mine)] : msg.players).map((p) => {
+    const i = msg.players.indexOf(p);
     const card = el("div", "player-result");
     card.dataset.name = p.name;
     const head = el("div", "head");
@@ -56,7 +59,6 @@ export function onResults(msg) {
   const more = msg.players_total - msg.players.length;
   if (more > 0) cards.push(el("p", "note", "and " + more + " more player" + (more === 1 ? "" : "s")));
   $("results-players").replaceChildren(...cards);
-  const mine = msg.players.find((p) => p.name === state.name);
   const best = msg.players.length > 0 ? msg.players[0].score : 0;
   const winners = msg.players.filter((p) => p.score === best).map((p) => p.name);
   $("winner").textContent = msg.players.length < 2 ? "" : winners.length > 1

@@ -152,6 +152,7 @@ export function initRound() {
     if (send({ type: "ready" })) {
       state.ready = true;
       readyButton();
+      if (!state.solo) setStatus("ready: the round starts when everyone is");
     } else if (state.solo && !state.token) start(state.name, "solo", state.solo); // results shown again after a reload
   });
 }

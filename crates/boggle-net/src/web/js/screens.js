@@ -67,7 +67,7 @@ export function show(...on) {
 export function who() {
   const line = $("who");
   line.hidden = !state.name;
-  const where = state.daily ? " · today's board #" + state.daily.number : state.solo ? " · solo" : " in room " + state.room;
+  const where = state.daily ? " · board #" + state.daily.number : state.solo ? " · solo" : " in room " + state.room;
   line.textContent = state.name + where + " · " + state.rules;
 }
 

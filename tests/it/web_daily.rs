@@ -605,3 +605,169 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     drop(chromedriver);
     drop(server);
 }
+
+/// The board's faces, row-major.
+async fn faces(client: &Client) -> String {
+    js(
+        client,
+        "return Array.from(document.querySelectorAll('#board .cell'), c => c.dataset.face).join('');",
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// The date of day `n` (#1 is 2026-01-01), as `boggle daily --date` takes it.
+async fn date_of(client: &Client, n: u64) -> String {
+    js(
+        client,
+        &format!(
+            "return new Date(Date.UTC(2026, 0, 1) + ({n} - 1) * 864e5).toISOString().slice(0, 10);"
+        ),
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
+    let (chromium, driver_path) = match browser() {
+        Ok(found) => found,
+        Err(why) => return cannot_run(&format!("no browser: {why}")),
+    };
+    let data = tempfile::tempdir().expect("temp dir");
+    let (server, web) = web_server(data.path(), &["--time", "600"]);
+    let Some((chromedriver, phone, desk)) = phone_and_desk(&chromium, &driver_path).await else {
+        return;
+    };
+    let (number, _) = common::daily_board(None);
+
+    // Yesterday played (kept by this browser): the home card lists the
+    // last 29 days, yesterday with its points.
+    phone.goto(&web).await.expect("page loads");
+    js(
+        &phone,
+        &format!(
+            "localStorage.clear(); localStorage.setItem('boggle.days', JSON.stringify({{ \
+               {one}: {{ points: 7, words: 3, longest: 5, picture: '⬜🟥' }} }})); return true;",
+            one = number - 1
+        ),
+    )
+    .await;
+    phone.refresh().await.expect("reloads");
+    wait_js(
+        &phone,
+        &format!(
+            "return document.querySelector('#past option').textContent === '#{}: 7 points';",
+            number - 1
+        ),
+        "yesterday listed with its points",
+    )
+    .await;
+    let listed = js(
+        &phone,
+        "return Array.from(document.querySelectorAll('#past option'), o => Number(o.value));",
+    )
+    .await;
+    let expected: Vec<u64> = (1..30).map(|back| number - back).collect();
+    assert_eq!(listed, json!(expected));
+    doc_screenshot(&phone, "past-days-360").await;
+    axe_clean(&phone, "home with the past days").await;
+    js(
+        &phone,
+        &format!(
+            "document.getElementById('past').value = '{}'; \
+             document.getElementById('past-play').click(); return true;",
+            number - 1
+        ),
+    )
+    .await;
+    visible(&phone, "round").await;
+    let yesterday = common::daily_board(Some(&date_of(&phone, number - 1).await)).1;
+    assert_eq!(faces(&phone).await, yesterday, "yesterday's board");
+    click(&phone, "done").await;
+    visible(&phone, "results").await;
+    // The practice round's results, and beside them the first try's share.
+    wait_js(
+        &phone,
+        &format!(
+            "return document.getElementById('share').textContent === \
+               'Boggle #{n}: 7 points, 3 words, longest 5 letters\\n⬜🟥\\n{web}?daily={n}';",
+            n = number - 1
+        ),
+        "the first try's share",
+    )
+    .await;
+    assert_eq!(
+        string(&phone, "daily-status").await,
+        format!("Board #{} was practice: nothing is kept.", number - 1)
+    );
+    assert_eq!(
+        js(
+            &phone,
+            "return JSON.parse(localStorage.getItem('boggle.days'));"
+        )
+        .await,
+        json!({ (number - 1).to_string(): { "points": 7, "words": 3, "longest": 5, "picture": "⬜🟥" } }),
+        "the first try kept as it was"
+    );
+    doc_screenshot(&phone, "past-day-results-360").await;
+    axe_clean(&phone, "a past day's results").await;
+
+    // A link to a past day plays it as practice; one too old says so.
+    desk.goto(&format!("{web}?daily={}", number - 3))
+        .await
+        .expect("page loads");
+    visible(&desk, "link-card").await;
+    assert_eq!(
+        js(
+            &desk,
+            "return ['link-title', 'link-note', 'link-play'].map(id => document.getElementById(id).textContent);"
+        )
+        .await,
+        json!([
+            format!("Board #{}", number - 3),
+            "A past day's board: a 3-minute round, as practice.",
+            format!("Play board #{}", number - 3)
+        ])
+    );
+    doc_screenshot(&desk, "past-day-link-1280").await;
+    axe_clean(&desk, "a past day's link").await;
+    click(&desk, "link-play").await;
+    visible(&desk, "round").await;
+    let three = common::daily_board(Some(&date_of(&desk, number - 3).await)).1;
+    assert_eq!(faces(&desk).await, three, "that day's board");
+    click(&desk, "done").await;
+    visible(&desk, "results").await;
+    wait_js(
+        &desk,
+        &format!(
+            "return document.getElementById('share').textContent === '{web}?daily={}';",
+            number - 3
+        ),
+        "no first try to share: the day's link",
+    )
+    .await;
+    doc_screenshot(&desk, "past-day-results-1280").await;
+    axe_clean(&desk, "a past day's results").await;
+    desk.goto(&format!("{web}?daily={}", number - 30))
+        .await
+        .expect("page loads");
+    visible(&desk, "link-card").await;
+    assert_eq!(
+        string(&desk, "link-note").await,
+        format!(
+            "That link was to board #{}: today's board is #{number}.",
+            number - 30
+        )
+    );
+    no_page_errors(&phone, "past days").await;
+    no_page_errors(&desk, "past days").await;
+    let _ = phone.close().await;
+    let _ = desk.close().await;
+    drop(chromedriver);
+    drop(server);
+}

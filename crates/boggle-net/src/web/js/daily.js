@@ -9,6 +9,7 @@
 /** @import { DailyGame, Day } from "./state.js" */
 /** @import { DayResult } from "./storage.js" */
 import { findPath } from "./board.js";
+import { PAST_DAYS } from "./protocol.js";
 import { $, copy, el, pointsText } from "./screens.js";
 import { state } from "./state.js";
 import { showStats, statsLine, statsLink } from "./stats.js";
@@ -22,6 +23,7 @@ async function loadDaily() {
     const r = await fetch("/daily");
     if (!r.ok) return null;
     const day = /** @type {Day} */ (await r.json());
+    todayIs = day.number;
     dailyCard(day);
     return day;
   } catch {
@@ -29,6 +31,7 @@ async function loadDaily() {
   }
 }
 
+let todayIs = 0;
 export const today = loadDaily();
 
 /** The home screen's card of today's board: its number, and the first try if played. @param {Day} day */
@@ -39,6 +42,14 @@ export function dailyCard(day) {
   const line = statsLine(day.number);
   $("daily-stats").textContent = line;
   $("daily-stats").hidden = !line;
+  // The last days' boards, to play as practice (the first try beside).
+  const days = loadDays();
+  $("past").replaceChildren(...Array.from({ length: PAST_DAYS - 1 }, (_, i) => {
+    const n = day.number - i - 1;
+    const o = el("option", "", "#" + n + (days[n] ? ": " + pointsText(days[n].points) : ""));
+    o.value = String(n);
+    return o;
+  }).filter((o) => Number(o.value) > 0));
 }
 
 /** The link to today's board on this server. @param {Day} day */
@@ -112,6 +123,7 @@ function statusNote(game, practice) {
     notes.push("Another player is listed as " + state.name + " today: you are listed as " + game.listed_as + ".");
   }
   if (game && game.status === "capped") notes.push("Today's results from your address are at the server's limit: this try was not kept.");
+  else if (state.daily && state.daily.number !== todayIs) notes.push("Board #" + state.daily.number + " was practice: nothing is kept.");
   else if (practice) notes.push("You played today's board already: this try was practice, and your first try is the one shared.");
   return notes.join(" ");
 }

@@ -6,7 +6,7 @@
 /** @import { Carried } from "./stats.js" */
 import { leave, start } from "./connection.js";
 import { dailyCard, openDay, today } from "./daily.js";
-import { MAX_NAME, MAX_ROOM } from "./protocol.js";
+import { MAX_NAME, MAX_ROOM, PAST_DAYS } from "./protocol.js";
 import { endRound } from "./round.js";
 import { $, button, byId, input, setStatus, show } from "./screens.js";
 import { state } from "./state.js";
@@ -41,6 +41,13 @@ async function playDaily() {
   state.dailyGame = null;
   start(playerName(), "solo", { daily: true });
   if (day) openDay(day);
+}
+
+/** A past day's board, as practice. @param {number} n */
+function playPast(n) {
+  rememberName();
+  Object.assign(state, { daily: { number: n, date: "" }, attempt: false, dailyGame: null });
+  start(playerName(), "solo", { daily: true, day: n });
 }
 
 /** @param {string} room */
@@ -98,6 +105,9 @@ export function boardLink(board, size, rules) {
 /** A link to today's board (`?daily=N`). @param {number} n */
 export async function dailyLink(n) {
   const day = await today;
+  if (day && n < day.number && n > day.number - PAST_DAYS) {
+    return linkCard("Board #" + n, "A past day's board: a 3-minute round, as practice.", "Play board #" + n, () => playPast(n));
+  }
   const note = !day ? "" : n === day.number
     ? "One board for everyone today, the same on every server; your first try counts."
     : "That link was to board #" + n + ": today's board is #" + day.number + ".";
@@ -153,6 +163,7 @@ export function initHome() {
     soloGame(level ? { computer: level } : {});
   });
   button("daily-button").addEventListener("click", playDaily);
+  button("past-play").addEventListener("click", () => playPast(Number(byId("past", HTMLSelectElement).value)));
   button("friends-button").addEventListener("click", () => {
     rememberName();
     // A new room of its own, not one strangers share.

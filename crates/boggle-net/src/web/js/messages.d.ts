@@ -44,7 +44,12 @@ computer?: string | null,
  * that is not [`PLAYER_TOKEN_LEN`] lower-case hex digits, the server
  * gives a new one.
  */
-player?: string | null, };
+player?: string | null,
+/**
+ * With `daily`: play this past day's board instead (its number, one of
+ * the last [`PAST_DAYS`] days), as practice: nothing is kept.
+ */
+day?: number | null, };
 
 /**
  * A message from a client to the server.

@@ -28,7 +28,7 @@ export function onResults(msg) {
   if (state.solo && state.token) saveDone({ state: { ...state, token: null }, msg, token: state.token });
   endRound();
   Object.assign(state, { ready: false, last: msg.last, results: msg, graceUntil: Date.now() + GRACE_MS });
-  $("results-title").textContent = (state.daily ? "Today's board #" + state.daily.number : "Results of round " + msg.round) +
+  $("results-title").textContent = (state.daily ? "Board #" + state.daily.number : "Results of round " + msg.round) +
     (msg.last ? " (the last)" : "");
   // Solo, the player's own words come first (the computer's list is long).
   const mine = msg.players.find((p) => p.name === state.name);

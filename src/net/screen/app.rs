@@ -60,6 +60,8 @@ const READY_STATUS: &str = "ready: the round starts when everyone is ready   q: 
 pub(crate) struct Screen {
     /// The header: who is in which room, by which rules.
     pub(super) title: String,
+    /// The header where the title does not fit: who, and in which room.
+    pub(super) short_title: String,
     pub(super) view: View,
     pub(super) lobby: Vec<LobbyPlayer>,
     pub(super) min_players: usize,
@@ -118,6 +120,7 @@ impl Screen {
     /// The lobby before anything is heard from the server.
     pub(crate) fn new(title: String) -> Screen {
         Screen {
+            short_title: title.clone(),
             title,
             view: View::Lobby,
             lobby: Vec::new(),
@@ -338,6 +341,7 @@ impl Screen {
                 self.rules_name = clean(&rules);
                 self.rounds = rounds;
                 self.duplicates = duplicates;
+                self.short_title = format!("{} · {}", clean(&name), clean(&room));
                 self.title = format!(
                     "{} in room {} ({})",
                     clean(&name),

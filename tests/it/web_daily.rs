@@ -196,6 +196,9 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
             "You played today's board already: this try was practice, and your first try is the one shared."
         )
     );
+    // The try left mid-round ended then: the day's leaderboard lists it
+    // already, not once its clock would have run out.
+    assert_eq!(rows(&phone).await, json!([["Player", points, true]]));
     let range = match points {
         0..=4 => "0–4",
         5..=9 => "5–9",
@@ -574,6 +577,8 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     desk.refresh().await.expect("reloads");
     visible(&desk, "results").await;
     assert_eq!(results_seen(&desk).await, before);
+    doc_screenshot(&desk, "solo-reloaded-1280").await;
+    axe_clean(&desk, "solo results after a reload").await;
     wait_js(
         &desk,
         "return !document.getElementById('ready').disabled;",
@@ -716,7 +721,22 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     );
     doc_screenshot(&phone, "past-day-results-360").await;
     axe_clean(&phone, "a past day's results").await;
+    phone
+        .goto(&format!("{web}?daily={}", number - 3))
+        .await
+        .expect("page loads");
+    visible(&phone, "link-card").await;
+    doc_screenshot(&phone, "past-day-link-360").await;
+    axe_clean(&phone, "a past day's link").await;
 
+    desk.goto(&web).await.expect("page loads");
+    wait_js(
+        &desk,
+        "return document.querySelectorAll('#past option').length === 29;",
+        "the past days listed",
+    )
+    .await;
+    doc_screenshot(&desk, "past-days-1280").await;
     // A link to a past day plays it as practice; one too old says so.
     desk.goto(&format!("{web}?daily={}", number - 3))
         .await

@@ -172,6 +172,8 @@ const seat = (token) => ({ name: state.name, room: state.room, token, solo: stat
 /** Closes on purpose. A room's seat is kept aside: the server holds it a
  * while, and joining that room again under that name takes it back. */
 export function leave() {
+  // A solo round left ends now (a day's try is kept, its leaderboard at once).
+  if (state.inRound && state.solo) send({ type: "done" });
   saveLeft(link.welcomed && state.token && !state.solo ? seat(state.token) : null);
   link.ending = true;
   link.welcomed = false;

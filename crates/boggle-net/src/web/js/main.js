@@ -89,7 +89,8 @@ if (seat && !board && !daily && done && done.token === seat.token) {
   Object.assign(state, done.state);
   who();
   helpRules();
-  onResults(done.msg);
+  // Once today's number is known (a past day's results say practice).
+  today.then(() => onResults(done.msg));
 } else if (seat && !board && !daily && (!room || room === seat.room)) {
   // A reload: the seat is taken back silently, with this round's words.
   void holdSeat(seat.token, false).then((ours) => {

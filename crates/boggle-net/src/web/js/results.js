@@ -131,8 +131,8 @@ function explain(word) {
   void showMeaning(word).then(inSight);
 }
 
-/** Brings the board, the path and the meaning into sight (the board's top
- * first when they do not fit), above the phone's bar of actions. */
+/** Brings the board, path and meaning into sight (the board's top first),
+ * above the phone's bar of actions. */
 function inSight() {
   const r = $("word-side").getBoundingClientRect();
   const bar = $("actions");

@@ -536,7 +536,11 @@ fn join(prev: Option<&JoinError>) -> Option<JoinError> {
 fn usage(prev: Option<&UsageError>) -> Option<UsageError> {
     use UsageError as E;
     Some(match prev {
-        None => E::Rules(RulesError::ZeroMinLength),
+        None => E::NotAWord {
+            shown: "b0x".into(),
+            max: 64,
+        },
+        Some(E::NotAWord { .. }) => E::Rules(RulesError::ZeroMinLength),
         Some(E::Rules(_)) => E::NeedsDictionary {
             mode: "versus",
             preset: Preset::Ece209,

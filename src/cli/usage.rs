@@ -12,6 +12,14 @@ use boggle_prove::ProveError;
 /// A command line that cannot be run as given.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum UsageError {
+    /// `boggle define` was given something that is not a word (shown cut short).
+    #[error("'{shown}' is not a word: letters A to Z only (é as e), at most {max}")]
+    NotAWord {
+        /// The argument, its first 20 characters and `…` if longer.
+        shown: String,
+        /// The most letters a word may have.
+        max: usize,
+    },
     /// `--rules`, `--size`, `--dice` and `--min-len` describe rules that cannot be played.
     #[error("impossible rules")]
     Rules(#[from] RulesError),

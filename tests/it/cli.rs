@@ -501,3 +501,33 @@ fn define_refuses_what_is_not_a_word() {
     let run = run_boggle(dir.path(), &["define", "b0x"], b"");
     assert_one_line(&run, 2, "'b0x' is not a word: letters A to Z only");
 }
+
+/// A long input is refused shown cut short, once; accented letters are
+/// looked up as WordNet spells them (café as cafe); a line longer than 80
+/// columns wraps at a space, under its sense.
+#[test]
+fn define_folds_accents_wraps_and_cuts_a_long_refusal_short() {
+    let dir = dir_with(&[]);
+    let long = "x1".repeat(2500);
+    let run = run_boggle(dir.path(), &["define", &long], b"");
+    assert_one_line(&run, 2, "is not a word: letters A to Z only");
+    assert!(run.stderr.len() < 200, "{}", run.stderr);
+    let run = run_boggle(dir.path(), &["define", "café", "naïve"], b"");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "CAFE", "{}", run.stdout);
+    assert!(lines.contains(&"NAIVE"), "{}", run.stdout);
+    assert!(
+        lines.iter().all(|l| l.chars().count() <= 80),
+        "{}",
+        run.stdout
+    );
+    // A sense longer than a line goes on under it, indented.
+    assert!(
+        lines
+            .windows(2)
+            .any(|w| w[0].starts_with("  ") && w[1].starts_with("    ")),
+        "{}",
+        run.stdout
+    );
+}

@@ -3,7 +3,8 @@
 //! player speaking the protocol from the test: the lobby, a round with the
 //! typed word's path highlighted, leaving mid-round with the command that
 //! takes the seat back (and the same command run again taking it), a kill
-//! that still restores the terminal, and a
+//! that still restores the terminal, a server that stops (its results
+//! printed after the screen, and exit 0), and a
 //! terminal that goes away. Skipped, with a note, where `script` is not
 //! installed (failing under `CI=true`).
 
@@ -32,7 +33,14 @@ struct Room {
 
 impl Room {
     fn open() -> Room {
-        let (server, addr) = common::serve(&["--board", "BENHLAUMITLZRGAN", "--time", "60"]);
+        Room::open_with(&[])
+    }
+
+    /// A room whose server also takes `args`.
+    fn open_with(args: &[&str]) -> Room {
+        let mut all = vec!["--board", "BENHLAUMITLZRGAN", "--time", "60"];
+        all.extend_from_slice(args);
+        let (server, addr) = common::serve(&all);
         let mut bob = TcpStream::connect(addr).expect("bob connects");
         let hello = ClientMsg::Hello {
             version: VERSION,
@@ -221,4 +229,41 @@ fn a_killed_full_screen_player_takes_the_seat_back_by_joining_again() {
         .mode();
     assert_eq!(mode & 0o777, 0o600, "readable by its user only");
     takes_the_seat_back(&dir, room.addr);
+}
+
+/// The server stops mid-round: the round ends early with its results, and
+/// on the goodbye the full screen ends cleanly (exit 0), printing the
+/// results on the restored terminal and what the server said.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stopping_server_leaves_the_results_printed_and_exits_0() {
+    let dir = TempDir::new("net-pty-stop");
+    let room = Room::open_with(&["--stop-grace", "2"]);
+    let Some(mut pty) = room.join(&dir) else {
+        return;
+    };
+    into_a_round(&mut pty);
+    pty.send(b"eat\r");
+    pty.wait_for("EAT");
+    common::signal(room._server.id(), "TERM");
+    pty.wait_for("shutting down");
+    let (status, output) = pty.finish();
+    assert!(status.success(), "a clean stop: {status:?}");
+    let text = String::from_utf8_lossy(&output);
+    let leave = find(&output, LEAVE_ALTERNATE_SCREEN).expect("the terminal is restored");
+    let results = text
+        .rfind("results of round 1 (last round):")
+        .or_else(|| text.rfind("results of round 1:"))
+        .unwrap_or_else(|| panic!("no results printed in {text}"));
+    assert!(results > leave, "printed on the restored terminal");
+    let after = &text[results..];
+    assert!(
+        after.contains("ann: 1 point (total 1); words: EAT +1"),
+        "{after}"
+    );
+    assert!(
+        after.contains("the server closed: the server is shutting down"),
+        "{after}"
+    );
+    assert!(!after.contains("rejoin"), "{after}");
 }

@@ -663,6 +663,15 @@ async fn solo_daily_and_board_links_play_at_once() {
         "the computer's card",
     )
     .await;
+    // The player's own words first, above the computer's long list.
+    assert_eq!(
+        js(
+            &phone,
+            "return Array.from(document.querySelectorAll('#results-players .player-result'), c => c.dataset.name);"
+        )
+        .await,
+        json!(["Player", "Computer"])
+    );
 
     // Today's board: the same in two browsers and as `boggle daily` prints it.
     for client in [&phone, &desk] {

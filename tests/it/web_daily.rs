@@ -100,11 +100,24 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     wait_js(
         &phone,
         &format!(
-            "return document.getElementById('who').textContent === 'Player · today\\'s board #{number} · classic';"
+            "return document.getElementById('who').textContent === 'Player · board #{number} · classic';"
         ),
         "the day's number in the header",
     )
     .await;
+    // At 360 the header keeps to one row beside the clock.
+    let header = js(
+        &phone,
+        "return [document.querySelector('header').getBoundingClientRect().height, \
+           document.getElementById('clock').getBoundingClientRect().height];",
+    )
+    .await;
+    let (height, clock) = (header[0].as_f64(), header[1].as_f64());
+    assert!(
+        height.zip(clock).is_some_and(|(h, c)| h < 2.0 * c + 16.0),
+        "the header wraps: {header}"
+    );
+    screenshot(&phone, "daily-round-360").await;
     type_word(&phone, &word).await;
     let upper = word.to_ascii_uppercase();
     wait_js(
@@ -151,26 +164,42 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     visible(&phone, "round").await;
     click(&phone, "done").await;
     visible(&phone, "results").await;
-    let share = format!(
-        "Boggle #{number}: {}, 1 word, longest {} letters\n{web}?daily={number}",
+    let head = format!(
+        "Boggle #{number}: {}, 1 word, longest {} letters",
         plural(points, "point"),
         word.len()
     );
+    let day_link = format!("{web}?daily={number}");
     wait_js(
         &phone,
         &format!(
-            "return document.getElementById('share').textContent === {};",
-            json!(share)
+            "return document.getElementById('share').textContent.startsWith({});",
+            json!(head)
         ),
-        "the first try's share text, ending with the day's link",
+        "the first try's share text",
     )
     .await;
+    // The numbers, a picture of the cells the word used (no letter), the day's link.
+    let shared = string(&phone, "share").await;
+    let lines: Vec<&str> = shared.lines().collect();
+    assert_eq!(lines.first(), Some(&head.as_str()), "{shared}");
+    assert_eq!(lines.last(), Some(&day_link.as_str()), "{shared}");
+    let cells = word.len() - word.matches("qu").count();
+    assert_eq!(
+        picture_of(&lines[1..lines.len() - 1]),
+        (cells, 16 - cells),
+        "{shared}"
+    );
+    let share = format!("{head}\n{day_link}");
     assert_eq!(
         text(&phone, "daily-status").await,
         json!(
             "You played today's board already: this try was practice, and your first try is the one shared."
         )
     );
+    // The try left mid-round ended then: the day's leaderboard lists it
+    // already, not once its clock would have run out.
+    assert_eq!(rows(&phone).await, json!([["Player", points, true]]));
     let range = match points {
         0..=4 => "0–4",
         5..=9 => "5–9",
@@ -221,6 +250,13 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     );
     doc_screenshot(&desk, "stats-link-1280").await;
     axe_clean(&desk, "statistics offered by a link").await;
+    // Only for the player's own browsers: a friend's would make today practice.
+    assert!(
+        string(&desk, "link-note")
+            .await
+            .ends_with("Only if they are yours: today's board becomes practice here."),
+        "the offer says whose"
+    );
     click(&desk, "link-play").await;
     wait_js(
         &desk,
@@ -248,6 +284,15 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
         text(&desk, "link-title").await,
         json!(format!("Today's board #{number}"))
     );
+    // One card for today's board, not two alike.
+    assert_eq!(
+        js(
+            &desk,
+            "return document.getElementById('daily-card').hidden;"
+        )
+        .await,
+        json!(true)
+    );
     click(&desk, "link-play").await;
     visible(&desk, "round").await;
     click(&desk, "done").await;
@@ -258,7 +303,8 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
         "the statistics shown",
     )
     .await;
-    // The day was carried: this browser's try is practice, sharing the first.
+    // The day was carried: this browser's try is practice, sharing the
+    // first (its numbers: the link carries no picture).
     assert_eq!(text(&desk, "share").await, json!(share));
     assert!(
         text(&desk, "daily-status")
@@ -271,6 +317,16 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     axe_clean(&desk, "the day's statistics").await;
     no_page_errors(&phone, "today's board").await;
     no_page_errors(&desk, "today's board").await;
+}
+
+/// A share text's picture, a row a line: how many cells its word used (red),
+/// and how many it did not (white); every square one of the two, four a row.
+fn picture_of(rows: &[&str]) -> (usize, usize) {
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert!(rows.iter().all(|row| row.chars().count() == 4), "{rows:?}");
+    let squares: String = rows.concat();
+    assert!(squares.chars().all(|c| c == '🟥' || c == '⬜'), "{rows:?}");
+    (squares.matches('🟥').count(), squares.matches('⬜').count())
 }
 
 /// Opens today's board from home as `name`, plays `word` if any, and ends the round.
@@ -400,7 +456,16 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
     .await;
     play_today(&desk, &web, "bob", Some(best)).await;
     let again = string(&desk, "share").await;
-    assert_eq!(again, first, "the share text is the first try's");
+    // The first try's numbers (the picture was this page's, now forgotten).
+    let numbers: Vec<&str> = first
+        .lines()
+        .filter(|line| !line.starts_with(['⬜', '🟨', '🟧', '🟥']))
+        .collect();
+    assert_eq!(
+        again,
+        numbers.join("\n"),
+        "the share text is the first try's"
+    );
     assert!(
         string(&desk, "daily-status")
             .await
@@ -450,6 +515,308 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
     screenshot(&phone, "daily-same-name").await;
     no_page_errors(&desk, "in daily games").await;
     no_page_errors(&phone, "in daily games").await;
+    let _ = phone.close().await;
+    let _ = desk.close().await;
+    drop(chromedriver);
+    drop(server);
+}
+
+/// What a results screen shows: the title, the share text, the note under
+/// it, the statistics' numbers, the players' cards and the status.
+async fn results_seen(client: &Client) -> Value {
+    js(
+        client,
+        "return ['results-title', 'share', 'daily-status', 'stat-played', 'stat-streak', 'results-players', 'status'] \
+           .map(id => document.getElementById(id).textContent) \
+           .concat([document.getElementById('status').classList.contains('error')]);",
+    )
+    .await
+}
+
+/// Taps the last word nobody found on the results, waits for its meaning,
+/// and tells whether the board's top and the meaning's end are in sight
+/// (above the phone's bar of actions).
+async fn meaning_in_sight(client: &Client) -> Value {
+    js(
+        client,
+        "window.scrollTo(0, 0); \
+         const b = document.querySelectorAll('#results-missed button.word'); \
+         b[b.length - 1].click(); return true;",
+    )
+    .await;
+    wait_js(
+        client,
+        "return !!document.querySelector('#meaning .lemma, #meaning .source');",
+        "the meaning shown",
+    )
+    .await;
+    js(
+        client,
+        "const bar = document.getElementById('actions'); \
+         const bottom = getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().top : innerHeight; \
+         const m = document.getElementById('meaning').getBoundingClientRect(); \
+         const board = document.getElementById('results-box').getBoundingClientRect(); \
+         return [board.top >= 0, m.bottom <= bottom + 1];",
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
+    let (chromium, driver_path) = match browser() {
+        Ok(found) => found,
+        Err(why) => return cannot_run(&format!("no browser: {why}")),
+    };
+    let data = tempfile::tempdir().expect("temp dir");
+    let (server, web) = web_server(data.path(), &["--time", "600"]);
+    let Some((chromedriver, phone, desk)) = phone_and_desk(&chromium, &driver_path).await else {
+        return;
+    };
+    let words = todays_words();
+
+    // Today's board, its first try: the results, reloaded, are the same,
+    // and nothing says the game was given up.
+    play_today(&phone, &web, "ann", Some(words[0].as_str())).await;
+    rows(&phone).await;
+    let before = results_seen(&phone).await;
+    assert_eq!(before[2], json!(""), "the first try: nothing to say");
+    phone.refresh().await.expect("reloads");
+    visible(&phone, "results").await;
+    wait_js(
+        &phone,
+        "return !document.getElementById('leaderboard').hidden;",
+        "the leaderboard again",
+    )
+    .await;
+    assert_eq!(results_seen(&phone).await, before);
+    // A second reload too.
+    phone.refresh().await.expect("reloads");
+    visible(&phone, "results").await;
+    assert_eq!(results_seen(&phone).await, before);
+    doc_screenshot(&phone, "daily-reloaded-360").await;
+    axe_clean(&phone, "today's results after a reload").await;
+    // A word's meaning comes into sight, at 360 and at 1280x800.
+    assert_eq!(meaning_in_sight(&phone).await, json!([true, true]));
+
+    // A solo game: the same, and Play again starts a new game.
+    desk.goto(&web).await.expect("page loads");
+    click(&desk, "solo-button").await;
+    visible(&desk, "round").await;
+    click(&desk, "done").await;
+    visible(&desk, "results").await;
+    let before = results_seen(&desk).await;
+    desk.refresh().await.expect("reloads");
+    visible(&desk, "results").await;
+    assert_eq!(results_seen(&desk).await, before);
+    doc_screenshot(&desk, "solo-reloaded-1280").await;
+    axe_clean(&desk, "solo results after a reload").await;
+    wait_js(
+        &desk,
+        "return !document.getElementById('ready').disabled;",
+        "Play again ready",
+    )
+    .await;
+    click(&desk, "ready").await;
+    visible(&desk, "round").await;
+    // In the new game, a reload takes the round back.
+    desk.refresh().await.expect("reloads");
+    visible(&desk, "round").await;
+    play_today(&desk, &web, "bob", None).await;
+    // A try without a word says so, with no numbers or picture of nothing.
+    assert_eq!(
+        string(&desk, "share").await,
+        format!(
+            "Boggle #{}: no words found\n{web}?daily={}",
+            common::daily_board(None).0,
+            common::daily_board(None).0
+        )
+    );
+    desk.set_window_size(1280, 800).await.expect("resized");
+    assert_eq!(meaning_in_sight(&desk).await, json!([true, true]));
+    screenshot(&desk, "daily-meaning-1280x800").await;
+    no_page_errors(&phone, "reloaded results").await;
+    no_page_errors(&desk, "reloaded results").await;
+    let _ = phone.close().await;
+    let _ = desk.close().await;
+    drop(chromedriver);
+    drop(server);
+}
+
+/// The board's faces, row-major.
+async fn faces(client: &Client) -> String {
+    js(
+        client,
+        "return Array.from(document.querySelectorAll('#board .cell'), c => c.dataset.face).join('');",
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// The date of day `n` (#1 is 2026-01-01), as `boggle daily --date` takes it.
+async fn date_of(client: &Client, n: u64) -> String {
+    js(
+        client,
+        &format!(
+            "return new Date(Date.UTC(2026, 0, 1) + ({n} - 1) * 864e5).toISOString().slice(0, 10);"
+        ),
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
+    let (chromium, driver_path) = match browser() {
+        Ok(found) => found,
+        Err(why) => return cannot_run(&format!("no browser: {why}")),
+    };
+    let data = tempfile::tempdir().expect("temp dir");
+    let (server, web) = web_server(data.path(), &["--time", "600"]);
+    let Some((chromedriver, phone, desk)) = phone_and_desk(&chromium, &driver_path).await else {
+        return;
+    };
+    let (number, _) = common::daily_board(None);
+
+    // Yesterday played (kept by this browser): the home card lists the
+    // last 29 days, yesterday with its points.
+    phone.goto(&web).await.expect("page loads");
+    js(
+        &phone,
+        &format!(
+            "localStorage.clear(); localStorage.setItem('boggle.days', JSON.stringify({{ \
+               {one}: {{ points: 7, words: 3, longest: 5, picture: '⬜🟥' }} }})); return true;",
+            one = number - 1
+        ),
+    )
+    .await;
+    phone.refresh().await.expect("reloads");
+    wait_js(
+        &phone,
+        &format!(
+            "return document.querySelector('#past option').textContent === '#{}: 7 points';",
+            number - 1
+        ),
+        "yesterday listed with its points",
+    )
+    .await;
+    let listed = js(
+        &phone,
+        "return Array.from(document.querySelectorAll('#past option'), o => Number(o.value));",
+    )
+    .await;
+    let expected: Vec<u64> = (1..30).map(|back| number - back).collect();
+    assert_eq!(listed, json!(expected));
+    doc_screenshot(&phone, "past-days-360").await;
+    axe_clean(&phone, "home with the past days").await;
+    js(
+        &phone,
+        &format!(
+            "document.getElementById('past').value = '{}'; \
+             document.getElementById('past-play').click(); return true;",
+            number - 1
+        ),
+    )
+    .await;
+    visible(&phone, "round").await;
+    let yesterday = common::daily_board(Some(&date_of(&phone, number - 1).await)).1;
+    assert_eq!(faces(&phone).await, yesterday, "yesterday's board");
+    click(&phone, "done").await;
+    visible(&phone, "results").await;
+    // The practice round's results, and beside them the first try's share.
+    wait_js(
+        &phone,
+        &format!(
+            "return document.getElementById('share').textContent === \
+               'Boggle #{n}: 7 points, 3 words, longest 5 letters\\n⬜🟥\\n{web}?daily={n}';",
+            n = number - 1
+        ),
+        "the first try's share",
+    )
+    .await;
+    assert_eq!(
+        string(&phone, "daily-status").await,
+        format!("Board #{} was practice: nothing is kept.", number - 1)
+    );
+    assert_eq!(
+        js(
+            &phone,
+            "return JSON.parse(localStorage.getItem('boggle.days'));"
+        )
+        .await,
+        json!({ (number - 1).to_string(): { "points": 7, "words": 3, "longest": 5, "picture": "⬜🟥" } }),
+        "the first try kept as it was"
+    );
+    doc_screenshot(&phone, "past-day-results-360").await;
+    axe_clean(&phone, "a past day's results").await;
+    phone
+        .goto(&format!("{web}?daily={}", number - 3))
+        .await
+        .expect("page loads");
+    visible(&phone, "link-card").await;
+    doc_screenshot(&phone, "past-day-link-360").await;
+    axe_clean(&phone, "a past day's link").await;
+
+    desk.goto(&web).await.expect("page loads");
+    wait_js(
+        &desk,
+        "return document.querySelectorAll('#past option').length === 29;",
+        "the past days listed",
+    )
+    .await;
+    doc_screenshot(&desk, "past-days-1280").await;
+    // A link to a past day plays it as practice; one too old says so.
+    desk.goto(&format!("{web}?daily={}", number - 3))
+        .await
+        .expect("page loads");
+    visible(&desk, "link-card").await;
+    assert_eq!(
+        js(
+            &desk,
+            "return ['link-title', 'link-note', 'link-play'].map(id => document.getElementById(id).textContent);"
+        )
+        .await,
+        json!([
+            format!("Board #{}", number - 3),
+            "A past day's board: a 3-minute round, as practice.",
+            format!("Play board #{}", number - 3)
+        ])
+    );
+    doc_screenshot(&desk, "past-day-link-1280").await;
+    axe_clean(&desk, "a past day's link").await;
+    click(&desk, "link-play").await;
+    visible(&desk, "round").await;
+    let three = common::daily_board(Some(&date_of(&desk, number - 3).await)).1;
+    assert_eq!(faces(&desk).await, three, "that day's board");
+    click(&desk, "done").await;
+    visible(&desk, "results").await;
+    wait_js(
+        &desk,
+        &format!(
+            "return document.getElementById('share').textContent === '{web}?daily={}';",
+            number - 3
+        ),
+        "no first try to share: the day's link",
+    )
+    .await;
+    doc_screenshot(&desk, "past-day-results-1280").await;
+    axe_clean(&desk, "a past day's results").await;
+    desk.goto(&format!("{web}?daily={}", number - 30))
+        .await
+        .expect("page loads");
+    visible(&desk, "link-card").await;
+    assert_eq!(
+        string(&desk, "link-note").await,
+        format!(
+            "That link was to board #{}: today's board is #{number}.",
+            number - 30
+        )
+    );
+    no_page_errors(&phone, "past days").await;
+    no_page_errors(&desk, "past days").await;
     let _ = phone.close().await;
     let _ = desk.close().await;
     drop(chromedriver);

@@ -117,6 +117,57 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
         json!([false, false]),
         "still in the round"
     );
+    // Typing goes on where it was: the word field has the focus, not "Boggle".
+    assert_eq!(
+        js(&phone, "return document.activeElement.id;").await,
+        json!("word")
+    );
+    // Esc too.
+    home_link(&phone).await;
+    wait_js(
+        &phone,
+        "return document.getElementById('leave').open;",
+        "asked",
+    )
+    .await;
+    phone
+        .active_element()
+        .await
+        .expect("focused")
+        .send_keys("\u{E00C}")
+        .await
+        .expect("Esc");
+    wait_js(
+        &phone,
+        "return !document.getElementById('leave').open && document.activeElement.id === 'word';",
+        "the word field focused after Esc",
+    )
+    .await;
+    // The only letter lit, tapped again, is let go: no one-letter word
+    // (the server answers in order: B's verdict would come before EAT's).
+    js(
+        &phone,
+        "const c = (i) => document.querySelector('#board .cell[data-index=\"' + i + '\"]'); \
+         c(0).click(); c(15).click(); c(0).click(); return true;",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &phone,
+            "return document.getElementById('trace').textContent;"
+        )
+        .await,
+        json!("")
+    );
+    type_word(&phone, "eat").await;
+    assert_eq!(
+        js(
+            &phone,
+            "return Array.from(document.querySelectorAll('#verdicts li'), li => li.dataset.word);"
+        )
+        .await,
+        json!(["EAT", "BAT"])
+    );
     // Leave: home, and the seat is left to the server.
     home_link(&phone).await;
     wait_js(
@@ -130,6 +181,13 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
     // Joining again under that name takes the seat back, with its word.
     click(&phone, "friends-button").await;
     visible(&phone, "join").await;
+    // A room of its own to send, not one strangers share.
+    let room = js(&phone, "return document.getElementById('room').value;").await;
+    let room = room.as_str().unwrap_or_default();
+    assert!(
+        !room.is_empty() && room != "main" && room.chars().all(|c| c.is_ascii_alphanumeric()),
+        "{room}"
+    );
     axe_clean(&phone, "a room's join form").await;
     join_kitchen(&phone, "ann").await;
     visible(&phone, "round").await;

@@ -758,7 +758,8 @@ async fn server_idle_after(idle: Duration) -> (String, tokio::sync::oneshot::Sen
 
 /// A page that says nothing for the server's idle time (a frozen tab,
 /// since the page pings every minute) is dropped: it says so and offers to
-/// join again, which takes the seat back.
+/// join again, which takes the seat back or, the server having given it up,
+/// joins afresh at once; Ready then says the player is ready.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_page_is_told_and_offered_to_join_again() {
     let Some((driver, _phone, desk)) = browsers().await else {
@@ -777,18 +778,31 @@ async fn an_idle_page_is_told_and_offered_to_join_again() {
     .await;
     assert_eq!(offered(&desk).await.as_deref(), Some("Join again"));
     take_offer(&desk).await;
+    // Back in the lobby at the first try (the server had given the seat
+    // up: joined afresh), not told the seat was given up.
     wait_js(
         &desk,
-        "return !!document.querySelector('#players li[data-name=\"ann\"]');",
+        "return !document.getElementById('lobby').hidden && \
+           !document.getElementById('status').classList.contains('error') && \
+           !!document.querySelector('#players li[data-name=\"ann\"]');",
         "ann back in the kitchen",
     )
     .await;
+    assert_eq!(offered(&desk).await, None);
+    // Ready: the lobby's status says so, not to press Ready.
+    js(
+        &desk,
+        "document.getElementById('ready').click(); return true;",
+    )
+    .await;
+    status_is(&desk, "ready: the round starts when everyone is").await;
     no_page_errors(&desk, "after joining again").await;
     drop(driver);
 }
 
 /// SIGTERM to the server while a round is under way: the page says the
-/// server is stopping and when the round ends, the round ends (sooner, at
+/// server is stopping and when the round ends (its clock too, and the
+/// warning stays after a word), the round ends (sooner, at
 /// `--stop-grace`) with its results, which stay on screen beside the
 /// server's goodbye; the server exits 0.
 #[cfg(unix)]
@@ -828,6 +842,34 @@ async fn a_stopping_server_finishes_the_round_and_says_so() {
         "The server is shutting down: this round ends within 3 s, then the server closes.",
     )
     .await;
+    // The clock shows the round's new end, not its old one.
+    wait_js(
+        &desk,
+        "return ['0:03', '0:02', '0:01'].includes(document.getElementById('clock').textContent);",
+        "the clock at the round's new end",
+    )
+    .await;
+    // A word played leaves the warning on.
+    js(
+        &desk,
+        "document.getElementById('word').value = 'tea'; \
+         document.getElementById('word-form').requestSubmit(); return true;",
+    )
+    .await;
+    wait_js(
+        &desk,
+        "return !!document.querySelector('#verdicts li[data-word=\"TEA\"]');",
+        "TEA's verdict",
+    )
+    .await;
+    assert_eq!(
+        js(
+            &desk,
+            "return document.getElementById('status').textContent;"
+        )
+        .await,
+        json!("The server is shutting down: this round ends within 3 s, then the server closes.")
+    );
     screenshot(&desk, "stopping-round").await;
     visible(&desk, "results").await;
     status_is(

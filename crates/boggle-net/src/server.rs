@@ -916,6 +916,7 @@ impl<'a> Session<'a> {
                 limits.rate_per_sec
             ),
             word,
+            remaining_ms: None,
         };
         if self.send(&msg) {
             Ok(Rated::Ignored)

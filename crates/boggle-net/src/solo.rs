@@ -15,14 +15,14 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use boggle_game::daily::{self, Daily};
+use boggle_game::daily::{self, Daily, Date};
 use boggle_game::dictionary::{Dictionary, Level, WordList};
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Rules;
 use boggle_game::word_find::WordFind;
 
 use super::room::RoomConfig;
-use boggle_protocol::{Duplicates, Solo};
+use boggle_protocol::{Duplicates, PAST_DAYS, Solo};
 
 /// The settings of a solo room asked for with `solo`, from the server's `base`.
 /// A board, size or level that cannot be played is refused with the reason.
@@ -32,8 +32,15 @@ pub fn config(base: &RoomConfig, solo: &Solo) -> Result<RoomConfig, String> {
     let computer = solo.computer.as_deref().map(level).transpose()?;
     let mut record = None;
     let (word_find, board, time) = if solo.daily {
-        let day = Daily::today().map_err(|e| e.to_string())?;
-        record = Some(day.number);
+        let today = Daily::today().map_err(|e| e.to_string())?;
+        let day = match solo.day {
+            Some(n) if n != today.number => past_day(&today, n)?,
+            _ => {
+                // Only today's first opening is kept: a past day is practice.
+                record = Some(today.number);
+                today
+            }
+        };
         (
             daily_word_find(base)?,
             Some(day.board),
@@ -61,6 +68,19 @@ pub fn config(base: &RoomConfig, solo: &Solo) -> Result<RoomConfig, String> {
         computer,
         daily: record,
     })
+}
+
+/// Day `n`'s board, one of the [`PAST_DAYS`] days up to `today`.
+fn past_day(today: &Daily, n: u32) -> Result<Daily, String> {
+    let back = today.number.checked_sub(n).filter(|&back| back < PAST_DAYS);
+    let Some(back) = back else {
+        return Err(format!(
+            "day {n} cannot be played: the last {PAST_DAYS} days' boards can ({} to {})",
+            today.number.saturating_sub(PAST_DAYS - 1).max(1),
+            today.number
+        ));
+    };
+    Daily::of(Date::from_days(today.date.days() - i64::from(back))).map_err(|e| e.to_string())
 }
 
 /// The most cells a solo board may have (the 6x6 of Super Big Boggle).
@@ -165,6 +185,35 @@ mod tests {
         assert_eq!(config.board, Some(Daily::today().unwrap().board));
         assert_eq!(*config.word_find.rules(), Daily::rules());
         assert_eq!(config.time, Duration::from_secs(180));
+    }
+
+    #[test]
+    fn a_past_days_board_is_played_as_practice_within_the_last_30_days() {
+        let today = Daily::today().unwrap();
+        let past = |day| Solo {
+            daily: true,
+            day: Some(day),
+            ..Solo::default()
+        };
+        let yesterday = config(&base(), &past(today.number - 1)).unwrap();
+        let date = Date::from_days(today.date.days() - 1);
+        assert_eq!(yesterday.board, Some(Daily::of(date).unwrap().board));
+        assert_eq!(yesterday.daily, None, "practice: nothing kept");
+        assert_eq!(yesterday.time, Duration::from_secs(180));
+        // Today's number is today's game, kept.
+        assert_eq!(
+            config(&base(), &past(today.number)).unwrap().daily,
+            Some(today.number)
+        );
+        let oldest = config(&base(), &past(today.number - 29)).unwrap();
+        assert_ne!(oldest.board, yesterday.board);
+        for day in [today.number - 30, today.number + 1, 0] {
+            let refused = config(&base(), &past(day)).unwrap_err();
+            assert!(
+                refused.starts_with(&format!("day {day} cannot be played")),
+                "{refused}"
+            );
+        }
     }
 
     #[test]

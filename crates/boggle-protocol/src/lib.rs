@@ -29,7 +29,7 @@ pub use bucket::Bucket;
 pub use codec::{ProtocolError, decode, decode_server, encode};
 pub use message::{
     ClientMsg, DailyStatus, DayScore, Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_LINE,
-    MAX_NAME, MAX_PLAYERS, MAX_ROOM, MAX_SERVER_LINE, MAX_WORD, Moves, PLAYER_TOKEN_LEN,
+    MAX_NAME, MAX_PLAYERS, MAX_ROOM, MAX_SERVER_LINE, MAX_WORD, Moves, PAST_DAYS, PLAYER_TOKEN_LEN,
     PLAYERS_LISTED, PlayerResult, SHARED_NAMES, SHARED_SHOWN, ServerMsg, SharedWord, Solo, VERSION,
     WordPoints, is_player_token, words_listed,
 };

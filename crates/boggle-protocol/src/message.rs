@@ -267,7 +267,14 @@ pub struct Solo {
     /// gives a new one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player: Option<String>,
+    /// With `daily`: play this past day's board instead (its number, one of
+    /// the last [`PAST_DAYS`] days), as practice: nothing is kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub day: Option<u32>,
 }
+
+/// How many days back a solo game may play a past day's board (today among them).
+pub const PAST_DAYS: u32 = 30;
 
 /// What a daily game is for the seat that plays it, as [`ServerMsg::Daily`] says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -499,6 +506,10 @@ pub enum ServerMsg {
         /// `word` (`rate_limited`), so a client does not send it again.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         word: Option<String>,
+        /// With `shutting_down` during a round: the milliseconds left in
+        /// it now that the stop brings its end forward, by the server's clock.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        remaining_ms: Option<u64>,
     },
     /// The server is closing this connection (it is shutting down).
     Bye {

@@ -25,7 +25,8 @@ use ts_rs::{Config, TS};
 use crate::meaning::{Meaning, MeaningEntry, PartOfSpeech, Sense};
 use crate::message::{
     ClientMsg, DailyStatus, DayScore, Duplicates, ErrorCode, FoundWord, LobbyPlayer, MAX_NAME,
-    MAX_ROOM, MAX_WORD, Moves, PlayerResult, ServerMsg, SharedWord, Solo, VERSION, WordPoints,
+    MAX_ROOM, MAX_WORD, Moves, PAST_DAYS, PlayerResult, ServerMsg, SharedWord, Solo, VERSION,
+    WordPoints,
 };
 
 /// Where the page's modules are, beside the server that serves them.
@@ -124,6 +125,8 @@ fn values() -> String {
          export const MAX_ROOM = {MAX_ROOM};\n\
          /** The most letters a word may have. */\n\
          export const MAX_WORD = {MAX_WORD};\n\
+         /** How many days' boards a solo game may play, today among them. */\n\
+         export const PAST_DAYS = {PAST_DAYS};\n\
          /**\n \
          * For every error code, whether the server closes the connection after it.\n \
          * @type {{Readonly<Record<ErrorCode, boolean>>}}\n \

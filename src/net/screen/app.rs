@@ -60,6 +60,8 @@ const READY_STATUS: &str = "ready: the round starts when everyone is ready   q: 
 pub(crate) struct Screen {
     /// The header: who is in which room, by which rules.
     pub(super) title: String,
+    /// The header where the title does not fit: who, and in which room.
+    pub(super) short_title: String,
     pub(super) view: View,
     pub(super) lobby: Vec<LobbyPlayer>,
     pub(super) min_players: usize,
@@ -102,6 +104,8 @@ pub(crate) struct Screen {
     /// The server said goodbye or refused, or could not be reached again:
     /// there is no seat to go back to.
     closed_by_server: bool,
+    /// What the server said on its goodbye (a clean stop), for after the screen.
+    pub(crate) goodbye: Option<String>,
     /// How it ended: `Ok` when the player left; set once, taken by the driver.
     end: Option<Result<(), JoinError>>,
     /// It ended: nothing more changes it.
@@ -116,6 +120,7 @@ impl Screen {
     /// The lobby before anything is heard from the server.
     pub(crate) fn new(title: String) -> Screen {
         Screen {
+            short_title: title.clone(),
             title,
             view: View::Lobby,
             lobby: Vec::new(),
@@ -141,6 +146,7 @@ impl Screen {
             token: None,
             opts: None,
             closed_by_server: false,
+            goodbye: None,
             end: None,
             over: false,
             results_for: Duration::ZERO,
@@ -309,6 +315,13 @@ impl Screen {
     /// Takes in one message from the server: a fatal one ends the screen,
     /// each other kind has its step.
     fn apply(&mut self, msg: ServerMsg) -> Option<ClientMsg> {
+        // A goodbye is a clean stop: the results on screen are printed after.
+        if let ServerMsg::Bye { reason } = &msg {
+            self.closed_by_server = true;
+            self.goodbye = Some(clean(reason));
+            self.finish(Ok(()));
+            return None;
+        }
         if let Some(end) = JoinError::from_server(&msg) {
             self.closed_by_server = true;
             self.finish(Err(end));
@@ -328,6 +341,7 @@ impl Screen {
                 self.rules_name = clean(&rules);
                 self.rounds = rounds;
                 self.duplicates = duplicates;
+                self.short_title = format!("{} · {}", clean(&name), clean(&room));
                 self.title = format!(
                     "{} in room {} ({})",
                     clean(&name),
@@ -379,7 +393,17 @@ impl Screen {
             }
             ServerMsg::Results { last, .. } => self.results(Results::from_msg(&msg), last),
             // Not fatal (those ended the screen above): the message was ignored.
-            ServerMsg::Error { message, .. } => self.status = clean(&message),
+            ServerMsg::Error {
+                message,
+                remaining_ms,
+                ..
+            } => {
+                self.status = clean(&message);
+                // A stopping server brings the round's end forward.
+                if let (Some(ms), View::Round) = (remaining_ms, self.view) {
+                    self.left = Some(Duration::from_millis(ms));
+                }
+            }
             // `boggle join` plays rooms, never today's board, so no `daily` comes.
             ServerMsg::Bye { .. } | ServerMsg::Pong | ServerMsg::Daily { .. } => {}
         }
@@ -725,6 +749,33 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_stopping_server_brings_the_clock_forward_and_its_warning_stays() {
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &welcome(Moves::EightNeighbours));
+        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        let warning =
+            "the server is shutting down: this round ends within 5 s, then the server closes";
+        let stopping = ServerMsg::Error {
+            code: boggle_protocol::ErrorCode::ShuttingDown,
+            message: warning.into(),
+            word: None,
+            remaining_ms: Some(4_500),
+        };
+        apply(&mut screen, &stopping);
+        assert_eq!(screen.left, Some(Duration::from_millis(4_500)));
+        typed(&mut screen, "eat\n");
+        let verdict = ServerMsg::Verdict {
+            word: "EAT".into(),
+            accepted: true,
+            points: 1,
+            reason: "1 point".into(),
+            score: 1,
+        };
+        apply(&mut screen, &verdict);
+        assert_eq!(screen.status, warning, "the warning stays after a word");
+    }
+
+    #[test]
     fn after_a_goodbye_mid_round_there_is_nothing_to_rejoin() {
         let mut screen = Screen::new("test".into());
         apply(&mut screen, &welcome(Moves::EightNeighbours));
@@ -734,9 +785,10 @@ pub(crate) mod tests {
             reason: "the server is shutting down".into(),
         };
         let (end, _) = apply(&mut screen, &bye);
-        assert!(
-            matches!(&end, Some(Err(JoinError::Closed { reason })) if reason == "the server is shutting down"),
-            "{end:?}"
+        assert!(matches!(&end, Some(Ok(()))), "a clean stop: {end:?}");
+        assert_eq!(
+            screen.goodbye.as_deref(),
+            Some("the server is shutting down")
         );
         assert_eq!(screen.rejoinable(), None);
     }
@@ -761,6 +813,7 @@ pub(crate) mod tests {
             code: ErrorCode::NameTaken,
             message: "the name ann is taken\u{1b}".into(),
             word: None,
+            remaining_ms: None,
         };
         let (end, _) = apply(&mut screen, &refused);
         let Some(Err(e)) = end else {
@@ -785,6 +838,7 @@ pub(crate) mod tests {
                 code: ErrorCode::RateLimited,
                 message: "slow down".into(),
                 word: None,
+                remaining_ms: None,
             },
         );
         assert!(end.is_none());

@@ -8,7 +8,8 @@
 //! rejoins after a drop, keeps the seat's token in its seat file (so the
 //! same `boggle join` run again after a crash takes the seat back), and,
 //! leaving while a round is on, prints the command that takes the seat back
-//! from elsewhere, alone on its line.
+//! from elsewhere, alone on its line. On the server's goodbye (a clean
+//! stop) the results on screen are printed once the terminal is back.
 
 pub(crate) mod app;
 mod help;
@@ -59,6 +60,18 @@ pub(crate) async fn run(opts: &JoinOptions, look: Look) -> Result<Left, JoinErro
             "boggle: cannot keep the seat's token in {}: {e}",
             seat.path().display()
         );
+    }
+    if let Some(reason) = &client.screen.goodbye {
+        // The results on screen at the goodbye stay, printed on the terminal.
+        if client.screen.view == app::View::Results
+            && let Some(results) = &client.screen.results
+        {
+            let mut out = io::stdout().lock();
+            for line in results.lines() {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+        let _ = writeln!(err, "the server closed: {reason}");
     }
     let Some(token) = client.screen.rejoinable() else {
         played??;

@@ -59,7 +59,13 @@ pub(crate) fn draw(frame: &mut Frame, screen: &Screen, look: Look) -> (usize, us
     let [title, clock_area] =
         Layout::horizontal([Constraint::Min(0), Constraint::Length(round_width)]).areas(header);
     let bold = Style::default().add_modifier(Modifier::BOLD);
-    frame.render_widget(Paragraph::new(screen.title.clone()).style(bold), title);
+    // A narrow terminal keeps who and the room, if not the rules.
+    let shown_title = if screen.title.width() > usize::from(title.width) {
+        &screen.short_title
+    } else {
+        &screen.title
+    };
+    frame.render_widget(Paragraph::new(shown_title.clone()).style(bold), title);
     frame.render_widget(Paragraph::new(round).style(bold), clock_area);
     let side = if screen.view == View::Lobby && screen.round == 0 {
         body
@@ -68,7 +74,12 @@ pub(crate) fn draw(frame: &mut Frame, screen: &Screen, look: Look) -> (usize, us
     };
     let mut scrolled = (0, 0);
     match screen.view {
-        View::Lobby => panel(frame, side, "lobby", lobby_lines(screen)),
+        View::Lobby => panel(
+            frame,
+            side,
+            "lobby",
+            lobby_lines(screen, usize::from(side.width.saturating_sub(2))),
+        ),
         View::Round => {
             let lines = screen
                 .verdicts
@@ -366,15 +377,18 @@ fn pad(text: &str, width: usize) -> String {
 }
 
 /// Who is in, who is ready, their points, what a round waits for, and the
-/// command that takes this seat back.
-fn lobby_lines(screen: &Screen) -> Vec<Line<'static>> {
+/// command that takes this seat back, in `width` columns (a player's line
+/// on one line: the names' column narrows to fit, down to the longest name).
+fn lobby_lines(screen: &Screen, width: usize) -> Vec<Line<'static>> {
     let names: Vec<String> = screen.lobby.iter().map(|p| clean(&p.name)).collect();
+    // What follows a name: ` not ready  123 points`.
+    const AFTER_NAME: usize = 22;
     let column = names
         .iter()
         .map(|n| n.width())
         .max()
         .unwrap_or(0)
-        .max(NAME_COLUMN);
+        .max(NAME_COLUMN.min(width.saturating_sub(AFTER_NAME)));
     let mut lines: Vec<Line> = screen
         .lobby
         .iter()

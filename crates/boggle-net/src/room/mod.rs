@@ -237,6 +237,7 @@ impl Refusal {
             code: self.code,
             message: self.message.clone(),
             word: None,
+            remaining_ms: None,
         }
     }
 }
@@ -586,24 +587,34 @@ impl Room {
 
     /// The server is shutting down: no new round starts and no new player
     /// sits; a round under way ends by `by` at the latest (its results go
-    /// out as usual). Every connected player is told so.
+    /// out as usual). Every connected player is told so, and during a round
+    /// the time left.
     pub fn wind_down(&mut self, by: Instant, now: Instant) {
         self.closing = true;
-        let message = match &mut self.phase {
+        let (message, remaining_ms) = match &mut self.phase {
             Phase::Playing { deadline, .. } => {
                 *deadline = (*deadline).min(by);
                 let left = deadline.saturating_duration_since(now);
-                format!(
+                let message = format!(
                     "the server is shutting down: this round ends within {} s, then the server closes",
                     left.as_millis().div_ceil(1000)
+                );
+                // The clients' clocks show the new end.
+                (
+                    message,
+                    Some(u64::try_from(left.as_millis()).unwrap_or(u64::MAX)),
                 )
             }
-            _ => "the server is shutting down: no new round will start".to_string(),
+            _ => (
+                "the server is shutting down: no new round will start".to_string(),
+                None,
+            ),
         };
         self.send_all(ServerMsg::Error {
             code: ErrorCode::ShuttingDown,
             message,
             word: None,
+            remaining_ms,
         });
     }
 
@@ -640,6 +651,7 @@ impl Room {
                 code,
                 message: message.to_string(),
                 word: None,
+                remaining_ms: None,
             },
         );
     }

@@ -845,6 +845,8 @@ fn the_stores_word_on_a_daily_result_is_said_to_the_seat_and_after_a_rejoin() {
 
 /// The server shutting down: every player is told, the round under way
 /// ends by the grace's end with its results, no new round starts and no
+/// The server shutting down: every player is told, with the time left in
+/// the round under way, which ends by the grace's end with its results, no new round starts and no
 /// new player sits (one taking a seat back does).
 #[test]
 fn a_room_winding_down_finishes_its_round_and_starts_no_other() {
@@ -859,8 +861,8 @@ fn a_room_winding_down_finishes_its_round_and_starts_no_other() {
     for conn in [1, 2] {
         let told = to(&out, conn);
         assert!(
-            matches!(told.as_slice(), [ServerMsg::Error { code: ErrorCode::ShuttingDown, message, .. }]
-                if message.contains("this round ends within 4 s")),
+            matches!(told.as_slice(), [ServerMsg::Error { code: ErrorCode::ShuttingDown, message, remaining_ms, .. }]
+                if message.contains("this round ends within 4 s") && *remaining_ms == Some(4000)),
             "{told:?}"
         );
     }

@@ -192,36 +192,7 @@ fn word_list(words: &[WordPoints]) -> String {
 /// The results of a round as lines: every player on a line beginning with
 /// their name and holding their round's `N point(s)`.
 pub fn results_lines(msg: &ServerMsg) -> Vec<String> {
-    let Some(results) = Results::from_msg(msg) else {
-        return Vec::new();
-    };
-    let mut lines = vec![results.heading()];
-    for player in &results.players {
-        let mut line = player.heading();
-        if !player.kept.is_empty() {
-            line.push_str(&format!("; words: {}", player.kept.join(", ")));
-        }
-        if !player.cancelled.is_empty() {
-            line.push_str(&format!("; cancelled: {}", player.cancelled.join(", ")));
-        }
-        if let Some(more) = &player.more {
-            line.push_str(&format!("; {more}"));
-        }
-        lines.push(line);
-    }
-    if let Some(more) = &results.players_more {
-        lines.push(format!("  {more}"));
-    }
-    for (word, who) in &results.shared {
-        lines.push(format!("  shared {word}: {who}"));
-    }
-    if let Some(more) = &results.shared_more {
-        lines.push(format!("  {more}"));
-    }
-    if let Some(missed) = &results.missed {
-        lines.push(format!("  {}: {}", missed, results.missed_words.join(", ")));
-    }
-    lines
+    Results::from_msg(msg).map_or_else(Vec::new, |results| results.lines())
 }
 
 /// A round's results as both clients show them, every string from the
@@ -387,6 +358,39 @@ impl Results {
         words
     }
 
+    /// The results as lines: every player on a line beginning with their
+    /// name and holding their round's `N point(s)`.
+    pub fn lines(&self) -> Vec<String> {
+        let results = self;
+        let mut lines = vec![results.heading()];
+        for player in &results.players {
+            let mut line = player.heading();
+            if !player.kept.is_empty() {
+                line.push_str(&format!("; words: {}", player.kept.join(", ")));
+            }
+            if !player.cancelled.is_empty() {
+                line.push_str(&format!("; cancelled: {}", player.cancelled.join(", ")));
+            }
+            if let Some(more) = &player.more {
+                line.push_str(&format!("; {more}"));
+            }
+            lines.push(line);
+        }
+        if let Some(more) = &results.players_more {
+            lines.push(format!("  {more}"));
+        }
+        for (word, who) in &results.shared {
+            lines.push(format!("  shared {word}: {who}"));
+        }
+        if let Some(more) = &results.shared_more {
+            lines.push(format!("  {more}"));
+        }
+        if let Some(missed) = &results.missed {
+            lines.push(format!("  {}: {}", missed, results.missed_words.join(", ")));
+        }
+        lines
+    }
+
     /// `results of round 1:` (and `(last round)`).
     pub fn heading(&self) -> String {
         format!(
@@ -419,8 +423,8 @@ fn note(args: fmt::Arguments<'_>) {
 
 /// Plays in line mode: words from `input` (one per line), verdicts and
 /// results to `out`, what happens to the connection on standard error.
-/// Returns after the room's last round, or after the round in which `input`
-/// ended; an error if the server refuses, says goodbye, or goes away and
+/// Returns after the room's last round, after the round in which `input`
+/// ended, or on the server's goodbye; an error if the server refuses or goes away and
 /// cannot be rejoined within [`JoinOptions::rejoin_for`].
 pub async fn run_lines<I, W>(opts: &JoinOptions, input: I, out: &mut W) -> Result<(), JoinError>
 where
@@ -558,6 +562,11 @@ struct LineMode<'a, W> {
 impl<W: Write> LineMode<'_, W> {
     /// Prints what `msg` says and answers it; whether the game goes on.
     fn message(&mut self, msg: &ServerMsg, link: &Link) -> Result<Flow, JoinError> {
+        // A goodbye is a clean stop: the results printed stay, and it exits 0.
+        if let ServerMsg::Bye { reason } = msg {
+            note(format_args!("the server closed: {}", clean(reason)));
+            return Ok(Flow::Over);
+        }
         if let Some(end) = JoinError::from_server(msg) {
             return Err(end);
         }

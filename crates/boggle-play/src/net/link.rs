@@ -657,6 +657,7 @@ mod tests {
             code: ErrorCode::RateLimited,
             message: String::new(),
             word: None,
+            remaining_ms: None,
         });
         assert_eq!(
             task.unanswered,
@@ -667,6 +668,7 @@ mod tests {
             code: ErrorCode::RateLimited,
             message: String::new(),
             word: Some("XYZ".into()),
+            remaining_ms: None,
         });
         assert_eq!(
             task.unanswered,
@@ -677,6 +679,7 @@ mod tests {
             code: ErrorCode::BadWord,
             message: String::new(),
             word: None,
+            remaining_ms: None,
         });
         assert_eq!(task.unanswered, ["ZOO"]);
         task.hold(ClientMsg::Ping);

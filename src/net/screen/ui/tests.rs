@@ -179,12 +179,32 @@ fn an_entry_wider_than_the_panel_is_wrapped_not_cut() {
     );
 }
 
-/// At 40x12 the clock stays on screen while a round runs.
+/// At 40x12 the clock stays on screen while a round runs, and the header
+/// keeps who plays in which room.
 #[test]
 fn the_clock_stays_on_a_40_column_screen() {
     let screen = in_a_round();
     let (rows, _) = shown(&screen, 40, 12);
     assert!(rows[0].ends_with("round 1   1 point   0:48"), "{rows:?}");
+    assert!(rows[0].starts_with("ann · main "), "{rows:?}");
+}
+
+/// At 40x12 each player of the lobby is on one line, points and all.
+#[test]
+fn the_lobby_keeps_a_player_to_a_line_at_40x12() {
+    let screen = in_the_lobby();
+    let (rows, _) = shown(&screen, 40, 12);
+    for (name, rest) in [
+        ("ann", "not ready    0 points"),
+        ("bob", "ready       12 points"),
+        ("cy", "away         3 points"),
+    ] {
+        assert!(
+            rows.iter()
+                .any(|row| row.contains(name) && row.contains(rest)),
+            "{name}: {rows:#?}"
+        );
+    }
 }
 
 #[test]
@@ -330,7 +350,8 @@ fn a_round_then_its_results_with_nothing_unprintable_shown() {
     let bye = ServerMsg::Bye {
         reason: "shutting down".into(),
     };
-    assert!(matches!(apply(&mut screen, &bye).0, Some(Err(_))));
+    // A goodbye is a clean stop; the results are printed after the screen.
+    assert!(matches!(apply(&mut screen, &bye).0, Some(Ok(()))));
 }
 
 #[test]

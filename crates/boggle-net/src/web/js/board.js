@@ -121,7 +121,9 @@ function tap(i) {
   input("word").value = "";
   const at = path.indexOf(i);
   if (at >= 0 && at === path.length - 1) {
-    sendPath();
+    // One letter is no word: tapped again, it is let go.
+    if (at === 0) clearPath();
+    else sendPath();
     return;
   }
   if (at >= 0) path.length = at + 1;

@@ -151,9 +151,10 @@ function dropped() {
   link.delay = Math.min(link.delay * 2, 2000);
 }
 
-/** Joins (a solo game with `solo`; a seat back with `token`, its lock taken). @param {string} name @param {string} room @param {Solo | null} solo @param {string | null} [token] */
-export function start(name, room, solo, token = null) {
-  Object.assign(state, { name, room, solo, token, pending: [] });
+/** Joins (a solo game with `solo`; a seat back with `token`, its lock
+ * taken, afresh if the seat is gone and `back`). @param {string} name @param {string} room @param {Solo | null} solo @param {string | null} [token] @param {boolean} [back] */
+export function start(name, room, solo, token = null, back = false) {
+  Object.assign(state, { name, room, solo, token, pending: [], takingBack: back });
   Object.assign(link, { ending: false, welcomed: false, rejoinUntil: 0, resuming: !!token });
   setStatus("joining…");
   close();
@@ -171,6 +172,8 @@ const seat = (token) => ({ name: state.name, room: state.room, token, solo: stat
 /** Closes on purpose. A room's seat is kept aside: the server holds it a
  * while, and joining that room again under that name takes it back. */
 export function leave() {
+  // A solo round left ends now (a day's try is kept, its leaderboard at once).
+  if (state.inRound && state.solo) send({ type: "done" });
   saveLeft(link.welcomed && state.token && !state.solo ? seat(state.token) : null);
   link.ending = true;
   link.welcomed = false;

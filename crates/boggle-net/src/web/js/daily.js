@@ -2,13 +2,16 @@
 // player opened first (kept by the browser as it is played, so leaving it
 // mid-round keeps what was found and a second try is practice, and by the
 // server against the player's seat, whose `daily` message has the last
-// word), the share text of that try ending with the day's link, the
+// word), the share text of that try (its numbers and a picture of the
+// cells its words used, no letter) ending with the day's link, the
 // statistics and the day's leaderboard. The try is said to be on the
 // leaderboard only once the server says its result is kept (written to its
 // results file): until then the page says it is being saved.
 /** @import { PlayerResult } from "./messages" */
 /** @import { DailyGame, Day } from "./state.js" */
 /** @import { DayResult } from "./storage.js" */
+import { findPath } from "./board.js";
+import { PAST_DAYS } from "./protocol.js";
 import { $, copy, el, pointsText } from "./screens.js";
 import { state } from "./state.js";
 import { showStats, statsLine, statsLink } from "./stats.js";
@@ -22,6 +25,7 @@ async function loadDaily() {
     const r = await fetch("/daily");
     if (!r.ok) return null;
     const day = /** @type {Day} */ (await r.json());
+    todayIs = day.number;
     dailyCard(day);
     return day;
   } catch {
@@ -29,6 +33,7 @@ async function loadDaily() {
   }
 }
 
+let todayIs = 0;
 export const today = loadDaily();
 
 /** The home screen's card of today's board: its number, and the first try if played. @param {Day} day */
@@ -39,6 +44,14 @@ export function dailyCard(day) {
   const line = statsLine(day.number);
   $("daily-stats").textContent = line;
   $("daily-stats").hidden = !line;
+  // The last days' boards, to play as practice (the first try beside).
+  const days = loadDays();
+  $("past").replaceChildren(...Array.from({ length: PAST_DAYS - 1 }, (_, i) => {
+    const n = day.number - i - 1;
+    const o = el("option", "", "#" + n + (days[n] ? ": " + pointsText(days[n].points) : ""));
+    o.value = String(n);
+    return o;
+  }).filter((o) => Number(o.value) > 0));
 }
 
 /** The link to today's board on this server. @param {Day} day */
@@ -62,10 +75,23 @@ const accepted = () => Array.from(document.querySelectorAll("#verdicts li.accept
 export function keepTry(score) {
   const day = state.daily;
   if (!day || !state.attempt) return;
-  const words = accepted();
   const days = loadDays();
-  days[day.number] = { points: score, words: words.length, longest: words.reduce((n, w) => Math.max(n, w.length), 0) };
+  days[day.number] = result(score, accepted());
   saveDays(days);
+}
+
+/** A try's result: its points, words, longest word and picture. @param {number} points @param {string[]} words @returns {DayResult} */
+const result = (points, words) => ({ points, words: words.length, longest: Math.max(0, ...words.map((w) => w.length)), picture: picture(words) });
+
+const SHADES = ["⬜", "🟨", "🟧", "🟥"];
+
+/** The try as a picture that gives no letter away: a square a cell, the
+ * more of the words used it the redder. @param {string[]} words */
+function picture(words) {
+  const uses = state.board.map(() => 0);
+  for (const w of words) for (const i of findPath(w) || []) uses[i] += 1;
+  const most = Math.max(...uses);
+  return uses.map((n, i) => (i && i % state.cols === 0 ? "\n" : "") + SHADES[n && Math.ceil((3 * n) / most)]).join("");
 }
 
 /** The server's word on this game (after every welcome): the seat's token
@@ -81,7 +107,9 @@ export function onDaily(msg) {
     state.attempt = false;
     if (msg.first) {
       const days = loadDays();
-      days[msg.day] = msg.first;
+      const had = days[msg.day];
+      // The picture is this browser's, if its try is the one the server kept.
+      days[msg.day] = { ...msg.first, picture: had && had.points === msg.first.points ? had.picture : undefined };
       saveDays(days);
     }
   }
@@ -103,6 +131,7 @@ function statusNote(game, practice) {
     notes.push("Another player is listed as " + state.name + " today: you are listed as " + game.listed_as + ".");
   }
   if (game && game.status === "capped") notes.push("Today's results from your address are at the server's limit: this try was not kept.");
+  else if (state.daily && state.daily.number !== todayIs) notes.push("Board #" + state.daily.number + " was practice: nothing is kept.");
   else if (practice) notes.push("You played today's board already: this try was practice, and your first try is the one shared.");
   return notes.join(" ");
 }
@@ -114,7 +143,7 @@ export function dailyShare(mine) {
   if (!day) return;
   const days = loadDays();
   if (state.attempt && mine) {
-    days[day.number] = { points: mine.score, words: mine.words_total, longest: mine.words.reduce((n, w) => Math.max(n, w.word.length), 0) };
+    days[day.number] = { ...result(mine.score, mine.words.map((w) => w.word)), words: mine.words_total };
     saveDays(days);
   }
   const practice = !state.attempt;
@@ -130,10 +159,10 @@ export function dailyShare(mine) {
   /** @type {DayResult | null} */
   const first = days[day.number] || null;
   // No letters: the share text spoils nothing for a friend yet to play.
-  $("share").textContent = first
-    ? "Boggle #" + day.number + ": " + pointsText(first.points) + ", " + first.words +
-      (first.words === 1 ? " word" : " words") + ", longest " + first.longest + " letters\n" + dayLink(day)
-    : dayLink(day);
+  $("share").textContent = (!first ? "" : "Boggle #" + day.number + ": " + (first.words
+    ? pointsText(first.points) + ", " + first.words + (first.words === 1 ? " word" : " words") +
+      ", longest " + first.longest + " letters\n" + (first.picture ? first.picture + "\n" : "")
+    : "no words found\n")) + dayLink(day);
   $("daily-status").textContent = statusNote(game, practice);
   showStats(day.number, first);
   showLeaderboard(day.number);

@@ -6,7 +6,7 @@
 /** @import { Carried } from "./stats.js" */
 import { leave, start } from "./connection.js";
 import { dailyCard, openDay, today } from "./daily.js";
-import { MAX_NAME, MAX_ROOM } from "./protocol.js";
+import { MAX_NAME, MAX_ROOM, PAST_DAYS } from "./protocol.js";
 import { endRound } from "./round.js";
 import { $, button, byId, input, setStatus, show } from "./screens.js";
 import { state } from "./state.js";
@@ -41,6 +41,13 @@ async function playDaily() {
   state.dailyGame = null;
   start(playerName(), "solo", { daily: true });
   if (day) openDay(day);
+}
+
+/** A past day's board, as practice. @param {number} n */
+function playPast(n) {
+  rememberName();
+  Object.assign(state, { daily: { number: n, date: "" }, attempt: false, dailyGame: null });
+  start(playerName(), "solo", { daily: true, day: n });
 }
 
 /** @param {string} room */
@@ -81,6 +88,7 @@ function linkCard(title, note, label, act, offer = false) {
 function hideLink() {
   if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
   $("link-card").hidden = true;
+  $("daily-card").hidden = false;
   history.replaceState(null, "", "/");
 }
 
@@ -97,10 +105,14 @@ export function boardLink(board, size, rules) {
 /** A link to today's board (`?daily=N`). @param {number} n */
 export async function dailyLink(n) {
   const day = await today;
+  if (day && n < day.number && n > day.number - PAST_DAYS) {
+    return linkCard("Board #" + n, "A past day's board: a 3-minute round, as practice.", "Play board #" + n, () => playPast(n));
+  }
   const note = !day ? "" : n === day.number
     ? "One board for everyone today, the same on every server; your first try counts."
     : "That link was to board #" + n + ": today's board is #" + day.number + ".";
   linkCard(day ? "Today's board #" + day.number : "Today's board", note, "Play today's board", playDaily);
+  $("daily-card").hidden = true;
 }
 
 /** A link carrying statistics from another browser: the days, and the
@@ -109,7 +121,7 @@ export async function dailyLink(n) {
 export function statsOffer({ days, player }) {
   const n = Object.keys(days).length;
   linkCard("Statistics from another browser", "Your first tries at " + (n === 1 ? "1 daily board" : n + " daily boards") +
-    ", kept in the link: add the days this browser does not have?", "Add them", () => {
+    ", kept in the link: add the days this browser does not have? Only if they are yours: today's board becomes practice here.", "Add them", () => {
     if (player && !loadPlayer()) savePlayer(player);
     setStatus(games(addDays(days)) + " added to your statistics");
     today.then((day) => day && dailyCard(day));
@@ -151,9 +163,11 @@ export function initHome() {
     soloGame(level ? { computer: level } : {});
   });
   button("daily-button").addEventListener("click", playDaily);
+  button("past-play").addEventListener("click", () => playPast(Number(byId("past", HTMLSelectElement).value)));
   button("friends-button").addEventListener("click", () => {
     rememberName();
-    joinForm(input("room").value || "main");
+    // A new room of its own, not one strangers share.
+    joinForm(Math.random().toString(36).slice(2, 8));
     input("name").focus();
   });
   button("link-play").addEventListener("click", () => {
@@ -181,8 +195,7 @@ export function initHome() {
     const left = leftSeat();
     const back = left && left.room === room && left.name.toLowerCase() === name.toLowerCase() ? left.token : null;
     saveLeft(null);
-    state.takingBack = !!back;
-    start(name, room, null, back);
+    start(name, room, null, back, !!back);
   });
   // Home leaves the game, without a page load; asked first if that ends something.
   $("home-link").addEventListener("click", (e) => {
@@ -191,6 +204,8 @@ export function initHome() {
     else goHome();
   });
   button("leave-stay").addEventListener("click", () => leaveDialog().close());
+  // Stay (or Esc) goes back to typing, not to the header's link.
+  leaveDialog().addEventListener("close", () => state.inRound && input("word").focus());
   button("leave-go").addEventListener("click", () => {
     leaveDialog().close();
     goHome();

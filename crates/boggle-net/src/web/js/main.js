@@ -11,7 +11,7 @@ import { count, initRound, onRoundStart, onVerdict, resendPending } from "./roun
 import { $, button, copy, helpRules, input, onLobby, setStatus, show, who } from "./screens.js";
 import { state } from "./state.js";
 import { carriedBy } from "./stats.js";
-import { loadSeat } from "./storage.js";
+import { loadDone, loadSeat } from "./storage.js";
 
 /** @param {never} value @returns {never} */
 function unhandled(value) {
@@ -82,8 +82,16 @@ const room = params.get("room");
 const board = params.get("board");
 const daily = /^\d{1,6}$/.exec(params.get("daily") || "");
 const carried = carriedBy(location.hash);
-// A link to another board or room offers that; else the seat resumes.
-if (seat && !board && !daily && (!room || room === seat.room)) {
+const done = loadDone();
+// A link to another board or room offers that; else the seat resumes, or
+// the solo game it finished shows its results again.
+if (seat && !board && !daily && done && done.token === seat.token) {
+  Object.assign(state, done.state);
+  who();
+  helpRules();
+  // Once today's number is known (a past day's results say practice).
+  today.then(() => onResults(done.msg));
+} else if (seat && !board && !daily && (!room || room === seat.room)) {
   // A reload: the seat is taken back silently, with this round's words.
   void holdSeat(seat.token, false).then((ours) => {
     if (!ours) return inAnotherTab(seat);

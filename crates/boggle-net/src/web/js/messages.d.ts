@@ -44,7 +44,12 @@ computer?: string | null,
  * that is not [`PLAYER_TOKEN_LEN`] lower-case hex digits, the server
  * gives a new one.
  */
-player?: string | null, };
+player?: string | null,
+/**
+ * With `daily`: play this past day's board instead (its number, one of
+ * the last [`PAST_DAYS`] days), as practice: nothing is kept.
+ */
+day?: number | null, };
 
 /**
  * A message from a client to the server.
@@ -403,7 +408,12 @@ message: string,
  * The word that was not played, when the refused message was a
  * `word` (`rate_limited`), so a client does not send it again.
  */
-word?: string | null, } | { "type": "bye",
+word?: string | null,
+/**
+ * With `shutting_down` during a round: the milliseconds left in
+ * it now that the stop brings its end forward, by the server's clock.
+ */
+remaining_ms?: number | null, } | { "type": "bye",
 /**
  * Why.
  */

@@ -9,6 +9,8 @@ export const MAX_NAME = 20;
 export const MAX_ROOM = 20;
 /** The most letters a word may have. */
 export const MAX_WORD = 64;
+/** How many days' boards a solo game may play, today among them. */
+export const PAST_DAYS = 30;
 /**
  * For every error code, whether the server closes the connection after it.
  * @type {Readonly<Record<ErrorCode, boolean>>}

@@ -32,7 +32,8 @@ function refused(text, field) {
 function again(text, label, token) {
   const { name, room, solo } = state;
   refused(text, null);
-  offer({ label, act: () => start(name, room, solo, token) });
+  // A seat the server has given up by then is joined afresh.
+  offer({ label, act: () => start(name, room, solo, token, !!token) });
 }
 
 /** The seat is played in another tab (this one a duplicate): it stays out. @param {Seat} seat */
@@ -63,7 +64,10 @@ export function onError(msg) {
       setStatus(msg.message, true);
       return;
     // The server is stopping: the round goes on until it says goodbye.
+    // The clock shows the round's new end, and the warning stays until it.
     case "shutting_down":
+      if (msg.remaining_ms != null && state.inRound) state.deadline = Date.now() + msg.remaining_ms;
+      state.stopping = true;
       return setStatus(said, true);
     // The join was refused: something to change before trying again.
     case "name_taken":
@@ -91,7 +95,7 @@ export function onError(msg) {
       // The seat left on purpose was given up: join afresh, as a new player.
       if (state.takingBack) {
         state.takingBack = false;
-        return start(state.name, state.room, null, null);
+        return start(state.name, state.room, state.solo, null);
       }
       return again(where + " was given up while you were away.", state.solo ? "Play a new game" : "Join again", null);
     case "idle":

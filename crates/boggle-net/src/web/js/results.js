@@ -10,6 +10,7 @@ import { clearMeaning, showMeaning } from "./meaning.js";
 import { endRound } from "./round.js";
 import { $, button, copy, el, pointsText, readyButton, setStatus, show } from "./screens.js";
 import { state } from "./state.js";
+import { saveDone } from "./storage.js";
 
 const GRACE_MS = 1000; // after a round ends, keys and taps do nothing
 
@@ -23,11 +24,16 @@ function wordButton(text, word, cls) {
 
 /** @param {Extract<ServerMsg, { type: "results" }>} msg */
 export function onResults(msg) {
+  // The server ends a solo game whose tab goes: a reload shows these results again.
+  if (state.solo && state.token) saveDone({ state: { ...state, token: null }, msg, token: state.token });
   endRound();
   Object.assign(state, { ready: false, last: msg.last, results: msg, graceUntil: Date.now() + GRACE_MS });
-  $("results-title").textContent = (state.daily ? "Today's board #" + state.daily.number : "Results of round " + msg.round) +
+  $("results-title").textContent = (state.daily ? "Board #" + state.daily.number : "Results of round " + msg.round) +
     (msg.last ? " (the last)" : "");
-  const cards = msg.players.map((p, i) => {
+  // Solo, the player's own words come first (the computer's list is long).
+  const mine = msg.players.find((p) => p.name === state.name);
+  const cards = (state.solo && mine ? [mine, ...msg.players.filter((p) => p !== mine)] : msg.players).map((p) => {
+    const i = msg.players.indexOf(p);
     const card = el("div", "player-result");
     card.dataset.name = p.name;
     const head = el("div", "head");
@@ -53,7 +59,6 @@ export function onResults(msg) {
   const more = msg.players_total - msg.players.length;
   if (more > 0) cards.push(el("p", "note", "and " + more + " more player" + (more === 1 ? "" : "s")));
   $("results-players").replaceChildren(...cards);
-  const mine = msg.players.find((p) => p.name === state.name);
   const best = msg.players.length > 0 ? msg.players[0].score : 0;
   const winners = msg.players.filter((p) => p.score === best).map((p) => p.name);
   $("winner").textContent = msg.players.length < 2 ? "" : winners.length > 1
@@ -122,10 +127,17 @@ function explain(word) {
   $("results-path").textContent = shown.length > 0
     ? word + " on the board: " + shown.map((i) => state.board[i] || "?").join(" → ")
     : word;
-  showMeaning(word);
-  // On a phone the board is above the lists: bring it and the meaning into sight.
-  const box = $("results-box").getBoundingClientRect();
-  if (box.top < 0 || box.bottom > window.innerHeight) $("results-box").scrollIntoView({ block: "start" });
+  inSight();
+  void showMeaning(word).then(inSight);
+}
+
+/** Brings the board, path and meaning into sight (the board's top first),
+ * above the phone's bar of actions. */
+function inSight() {
+  const r = $("word-side").getBoundingClientRect();
+  const bar = $("actions");
+  const over = r.bottom - innerHeight + (getComputedStyle(bar).position === "sticky" ? bar.offsetHeight : 0);
+  if (r.top < 0 || over > 0) scrollBy(0, r.top < 0 ? r.top : Math.min(over, r.top));
 }
 
 export function initResults() {

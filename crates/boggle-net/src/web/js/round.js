@@ -2,11 +2,12 @@
 // A word is pending until answered, so a rejoin sends it again.
 /** @import { ServerMsg } from "./messages" */
 import { clearPath, drawBoard, initBoard, sendPath } from "./board.js";
-import { send } from "./connection.js";
+import { send, start } from "./connection.js";
 import { keepTry } from "./daily.js";
 import { MAX_WORD } from "./protocol.js";
 import { $, button, clearError, el, input, pointsText, readyButton, setStatus, show } from "./screens.js";
 import { state } from "./state.js";
+import { saveDone } from "./storage.js";
 
 /** Counts in `body[data-NAME]`, for a test. @param {string} name */
 export function count(name) {
@@ -16,6 +17,7 @@ export function count(name) {
 /** @param {Extract<ServerMsg, { type: "round_start" }>} msg */
 export function onRoundStart(msg) {
   count("rounds");
+  saveDone(null);
   Object.assign(state, { inRound: true, ready: false, results: null, rows: msg.rows, cols: msg.cols, board: msg.board });
   state.deadline = Date.now() + msg.remaining_ms;
   announced = 0;
@@ -150,6 +152,7 @@ export function initRound() {
     if (send({ type: "ready" })) {
       state.ready = true;
       readyButton();
-    }
+      if (!state.solo) setStatus("ready: the round starts when everyone is");
+    } else if (state.solo && !state.token) start(state.name, "solo", state.solo); // results shown again after a reload
   });
 }

@@ -41,7 +41,7 @@ export function setStatus(text, isError) {
 
 /** Takes an error off the status line once the game has moved past it. */
 export function clearError() {
-  if ($("status").classList.contains("error")) setStatus("");
+  if (!state.stopping && $("status").classList.contains("error")) setStatus("");
 }
 
 /** One action beside the status, or none. @param {{ label: string, act: () => void } | null} action */
@@ -67,7 +67,7 @@ export function show(...on) {
 export function who() {
   const line = $("who");
   line.hidden = !state.name;
-  const where = state.daily ? " · today's board #" + state.daily.number : state.solo ? " · solo" : " in room " + state.room;
+  const where = state.daily ? " · board #" + state.daily.number : state.solo ? " · solo" : " in room " + state.room;
   line.textContent = state.name + where + " · " + state.rules;
 }
 

@@ -30,6 +30,8 @@ export const state = {
   last: false,
   /** keys and taps do nothing until then (after a round) */
   graceUntil: 0,
+  /** the server is stopping: its warning stays */
+  stopping: false,
   /** @type {Day | null} */
   daily: null,
   /** this game of today's board is the day's first try */

@@ -1,11 +1,13 @@
 // What the browser keeps: the seat in this tab (so a reload takes it
-// back) and the seat left on purpose (so joining again takes it back), the
+// back), a finished solo game's results (the server ends the game when its
+// tab goes, so a reload shows them again), the seat left on purpose (so
+// joining again takes it back), the
 // name, the player's token (the seat the server keeps the day's attempt
 // against) and each day's first try at today's board (the statistics are
 // made from them). Storage may refuse: then nothing is kept.
 /** @import { Solo } from "./messages" */
 /** @typedef {{ name: string, room: string, token: string, solo: Solo | null, password: string, attempt?: boolean }} Seat */
-/** @typedef {{ points: number, words: number, longest: number }} DayResult */
+/** @typedef {{ points: number, words: number, longest: number, picture?: string }} DayResult */
 /** @typedef {Record<string, DayResult>} Days by the day's number */
 /** @typedef {"localStorage" | "sessionStorage"} Kind */
 
@@ -16,6 +18,7 @@ const DAYS = "boggle.days";
 /** Before the statistics, each day's first try had a key of its own, by date. */
 const OLD_DAY = /^boggle\.daily\.(\d{4})-(\d\d)-(\d\d)$/;
 const PLAYER = "boggle.player";
+const DONE = "boggle.done";
 
 /** @param {Kind} kind @param {string} key @returns {unknown} */
 function load(kind, key) {
@@ -47,6 +50,12 @@ export const loadSeat = () => loadSeatAt(SEAT);
 export const saveSeat = (seat) => save("sessionStorage", SEAT, seat);
 
 export const forgetSeat = () => forget("sessionStorage", SEAT);
+
+/** A solo game's last results and the game's state then, so a reload shows them again. @returns {any} */
+export const loadDone = () => load("sessionStorage", DONE);
+
+/** @param {unknown} done */
+export const saveDone = (done) => save("sessionStorage", DONE, done);
 
 /** The seat this tab left on purpose (the server may hold it a while). */
 export const leftSeat = () => loadSeatAt(LEFT);

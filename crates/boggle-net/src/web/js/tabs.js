@@ -8,12 +8,10 @@
 
 /** A reloaded page lets go of its seat's lock in far less. */
 const LOCK_WAIT_MS = 1000;
-/** How long a tab asking for a seat waits for an answer before it takes
- * the seat. A tab playing the seat answers as soon as the message comes,
- * a few milliseconds even in a background tab (timers are slowed there,
- * messages are not); 400 ms leaves room for a busy tab on a loaded
- * machine, and is all a reload or a join over plain http waits before it
- * connects, too short to be felt. */
+/** How long a tab asking for a seat waits for an answer before taking
+ * it: a tab playing it answers in milliseconds, in the background too
+ * (messages are not slowed as timers are); 400 ms leaves room for a
+ * loaded machine and is too short to be felt. */
 const ANSWER_WAIT_MS = 400;
 
 /** Lets go of a seat held. @typedef {() => void} Release */

@@ -12,6 +12,9 @@ use boggle_prove::ProveError;
 /// A command line that cannot be run as given.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum UsageError {
+    /// `--simd` names vector instructions this processor lacks.
+    #[error(transparent)]
+    Simd(#[from] boggle_engine::cpu::Lacks),
     /// `--rules`, `--size`, `--dice` and `--min-len` describe rules that cannot be played.
     #[error("impossible rules")]
     Rules(#[from] RulesError),

@@ -90,13 +90,13 @@ impl std::fmt::Display for Lacks {
         let names: Vec<&str> = self.present.iter().map(|l| l.name()).collect();
         write!(
             f,
-            "this processor lacks {} (--simd {}); it has: {}",
+            "--simd {}: this processor lacks {}; it has {}",
+            self.asked.name(),
             match self.asked {
-                Simd::Avx512 => "AVX-512 (F, VL, BW and VPOPCNTDQ)",
+                Simd::Avx512 => "AVX-512 (F, BW, VL and VPOPCNTDQ)",
                 Simd::Avx2 => "AVX2 (x86-64-v3)",
                 Simd::None => "nothing",
             },
-            self.asked.name(),
             names.join(", ")
         )
     }

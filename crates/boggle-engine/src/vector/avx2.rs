@@ -2,11 +2,12 @@
 //! without AVX-512: eight 32-bit lanes of 256 bits, masks are vectors
 //! whose lanes are all ones or all zeros, a lane's popcount is two nibble
 //! lookups (`vpshufb`) summed by two multiply-adds, the children's letter
-//! masks are one 32-bit gather (`vpgatherdd`, 8 bytes apart), and a
+//! masks are loads and permutes (`vpermd`) for a node of up to 16
+//! children, else one 32-bit gather (`vpgatherdd`, 8 bytes apart), and a
 //! compressed store is a permute (`vpermd`) by a table of the 256
 //! packings of eight lanes. The tables of letters next to a cell are
-//! rows of eight, one per cell, built per board, so a step reads its
-//! neighbours' letters with one load. The walk itself is
+//! rows of eight, one per cell, built per board by permutes, so a step
+//! reads its neighbours' letters with one load. The walk itself is
 //! [`lane_walk`](super::lane_walk)'s, shared with [`avx512`](super::avx512).
 
 use std::arch::x86_64::*;
@@ -25,20 +26,52 @@ lane_walk!(#[target_feature(enable = "avx2,popcnt")]);
 /// `table[cell]`: the values of the cells next to `cell`, in its neighbours' order.
 type Table = [[u32; 8]; MAX_CELLS];
 
-/// The values `values` (one per cell) of each cell's neighbours.
+/// The values `values` (one per cell) of each cell's neighbours: each row
+/// picked from the 32 values by four permutes and three blends (on bits 3
+/// and 4 of the neighbour's cell), two on boards of up to 16 cells.
+#[target_feature(enable = "avx2")]
 #[inline]
 fn table(shape: &Shape, values: &[u32; MAX_CELLS]) -> Table {
     let mut rows = [[0u32; 8]; MAX_CELLS];
+    // SAFETY: 32 values loaded 8 at a time.
+    let quarters: [V; 4] =
+        std::array::from_fn(|q| unsafe { _mm256_loadu_si256(values.as_ptr().add(8 * q).cast()) });
+    let pick = |pair: (V, V), index: V| -> V {
+        let (low, high) = (
+            _mm256_permutevar8x32_epi32(pair.0, index),
+            _mm256_permutevar8x32_epi32(pair.1, index),
+        );
+        // Bit 3 of the index, moved to the sign bit, picks the lane's source.
+        blend_on(low, high, _mm256_slli_epi32::<28>(index))
+    };
+    let wide = shape.cells > 16;
     for (row, lanes) in rows
         .iter_mut()
         .zip(shape.neighbours.iter())
         .take(shape.cells)
     {
-        for (value, &next) in row.iter_mut().zip(lanes) {
-            *value = values[next as usize & (MAX_CELLS - 1)];
+        // SAFETY: 8 lanes of one cell's neighbour array.
+        let index = unsafe { _mm256_loadu_si256(lanes.as_ptr().cast()) };
+        let mut picked = pick((quarters[0], quarters[1]), index);
+        if wide {
+            let upper = pick((quarters[2], quarters[3]), index);
+            picked = blend_on(picked, upper, _mm256_slli_epi32::<27>(index));
         }
+        // SAFETY: 8 lanes into one row.
+        unsafe { _mm256_storeu_si256(row.as_mut_ptr().cast(), picked) };
     }
     rows
+}
+
+/// `b` in the lanes whose sign bit `on` sets, `a` elsewhere.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn blend_on(a: V, b: V, on: V) -> V {
+    _mm256_castps_si256(_mm256_blendv_ps(
+        _mm256_castsi256_ps(a),
+        _mm256_castsi256_ps(b),
+        _mm256_castsi256_ps(on),
+    ))
 }
 
 /// The values of the neighbours of `cell` from `table`.
@@ -49,19 +82,26 @@ fn lookup(table: &Table, cell: usize, _next: V) -> V {
     unsafe { _mm256_loadu_si256(table[cell].as_ptr().cast()) }
 }
 
-/// The letters next to each cell, as bits (a spare lane is the cell
-/// itself, whose letter then counts as near: a looser test, never a wrong one).
+/// The letters next to each cell, as bits, from the rows of the letters
+/// next to it (a spare lane is the cell itself, whose letter then counts
+/// as near: a looser test, never a wrong one): each row's eight bits
+/// ORed together across the lanes.
+#[target_feature(enable = "avx2")]
 #[inline]
-fn near_letters(shape: &Shape, letters: &[u32; MAX_CELLS]) -> [u32; MAX_CELLS] {
+fn near_letters(shape: &Shape, letters: &Table) -> [u32; MAX_CELLS] {
     let mut near = [0u32; MAX_CELLS];
-    for (bits, lanes) in near
-        .iter_mut()
-        .zip(shape.neighbours.iter())
-        .take(shape.cells)
-    {
-        *bits = lanes.iter().fold(0, |bits, &next| {
-            bits | 1 << (letters[next as usize & (MAX_CELLS - 1)] & 31)
-        });
+    let ones = _mm256_set1_epi32(1);
+    for (bits, row) in near.iter_mut().zip(letters.iter()).take(shape.cells) {
+        // SAFETY: 8 lanes of one row.
+        let row = unsafe { _mm256_loadu_si256(row.as_ptr().cast()) };
+        let each = _mm256_sllv_epi32(ones, row);
+        let four = _mm_or_si128(
+            _mm256_castsi256_si128(each),
+            _mm256_extracti128_si256::<1>(each),
+        );
+        let two = _mm_or_si128(four, _mm_shuffle_epi32::<0x4e>(four));
+        let one = _mm_or_si128(two, _mm_shuffle_epi32::<0xb1>(two));
+        *bits = _mm_cvtsi128_si32(one) as u32;
     }
     near
 }
@@ -144,7 +184,8 @@ fn add_where(base: V, lanes: M, a: V, b: V) -> V {
 }
 
 /// Nodes' letter masks, one per lane (where the children start is
-/// gathered apart, by [`firsts_of`], only where a walk needs it).
+/// gathered apart, by [`firsts_of`], only where a walk needs it, before
+/// a `Qu` cell's `U`).
 type Kids = V;
 
 /// The letter masks of `kids`.
@@ -177,17 +218,49 @@ unsafe fn gather(nodes: &[Node], lanes: M, index: V) -> Kids {
     }
 }
 
-/// The children of `node` at the lanes of `lanes` (0 elsewhere): nodes
-/// `index`, gathered.
+/// The letter masks of the children of `node` at the lanes of `lanes`
+/// (anything elsewhere): the ones at `rank` among its children, which are
+/// nodes `index`. A node with at most 16 children whose sixteen nodes
+/// from its first lie in the trie has them loaded whole (two loads for
+/// each eight) and picked by permutes; any other (near the root, or at the
+/// trie's end) has them gathered.
 ///
 /// # Safety
 ///
-/// As [`gather`]: each lane of `index` set in `lanes` is a child of `node`.
+/// `node` is a node of the trie whose node array is `nodes`, and each lane
+/// of `index` set in `lanes` is one of its children, `first + rank`.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn children(nodes: &[Node], _node: Node, lanes: M, index: V, _rank: V) -> Kids {
-    // SAFETY: this function's contract is `gather`'s.
-    unsafe { gather(nodes, lanes, index) }
+unsafe fn children(nodes: &[Node], node: Node, lanes: M, index: V, rank: V) -> Kids {
+    let first = node.first() as usize;
+    let count = node.letters().count_ones();
+    if count > 16 || first + 16 > nodes.len() {
+        // SAFETY: this function's contract is `gather`'s.
+        return unsafe { gather(nodes, lanes, index) };
+    }
+    let base: *const Node = nodes.as_ptr().wrapping_add(first);
+    // Each node's mask is its first half: the even lanes of four nodes.
+    let even = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    let eight = |at: usize| -> V {
+        // SAFETY: nodes `first .. first + 16` lie in `nodes`, checked above.
+        let (low, high) = unsafe {
+            (
+                _mm256_loadu_si256(base.wrapping_add(at).cast()),
+                _mm256_loadu_si256(base.wrapping_add(at + 4).cast()),
+            )
+        };
+        _mm256_blend_epi32::<0xf0>(
+            _mm256_permutevar8x32_epi32(low, even),
+            _mm256_permutevar8x32_epi32(high, even),
+        )
+    };
+    let kids = _mm256_permutevar8x32_epi32(eight(0), rank);
+    if count <= 8 {
+        return kids;
+    }
+    // Bit 3 of the rank, moved to the sign bit, picks children 8 to 15.
+    let upper = _mm256_permutevar8x32_epi32(eight(8), rank);
+    blend_on(kids, upper, _mm256_slli_epi32::<28>(rank))
 }
 
 /// Where the children of nodes `index` start, at the lanes of `lanes`.

@@ -47,12 +47,12 @@ fn lookup(table: &Table, _cell: usize, next: V) -> V {
 }
 
 /// The letters next to each cell, as bits, by eight permutes of the
-/// board's letters (a spare lane is the cell itself, whose letter then
+/// board's `letters` (a spare lane is the cell itself, whose letter then
 /// counts as near: a looser test, never a wrong one).
 #[target_feature(enable = "avx512f,avx512vl")]
 #[inline]
-fn near_letters(shape: &Shape, letters: &[u32; MAX_CELLS]) -> [u32; MAX_CELLS] {
-    let (letters_lo, letters_hi) = table(shape, letters);
+fn near_letters(shape: &Shape, letters: &Table) -> [u32; MAX_CELLS] {
+    let (letters_lo, letters_hi) = *letters;
     let (mut near_lo, mut near_hi) = (_mm512_setzero_si512(), _mm512_setzero_si512());
     let one = _mm512_set1_epi32(1);
     for slot in shape.slots.iter() {

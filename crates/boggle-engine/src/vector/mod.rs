@@ -379,6 +379,7 @@ struct Tables {
 /// `OPEN`, into the open cell and the partners) on `stack`, their words
 /// in `candidates` or `wide`; with how many of each.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn start<const OPEN: bool>(
     shape: &Shape,
     nodes: &[Node],
@@ -412,12 +413,17 @@ fn start<const OPEN: bool>(
     } else {
         (0, 0)
     };
-    let partners_of: [u32; 26] = std::array::from_fn(|letter| {
-        (0..cells)
-            .filter(|&cell| board.letters[cell] == letter as u32)
-            .fold(0, |bits, cell| bits | 1 << cell)
-            & open.partners
-    });
+    // Only an open walk reads it: 26 sweeps of the board are not free.
+    let partners_of: [u32; 26] = if OPEN && open.partners != 0 {
+        std::array::from_fn(|letter| {
+            (0..cells)
+                .filter(|&cell| board.letters[cell] == letter as u32)
+                .fold(0, |bits, cell| bits | 1 << cell)
+                & open.partners
+        })
+    } else {
+        [0; 26]
+    };
     let root = nodes[0];
     let mut top = 0;
     let mut count = 0;
@@ -525,17 +531,17 @@ macro_rules! lane_walk {
                 candidates,
                 wide,
             } = scratch;
+            let letter_table = table(shape, &board.letters);
             let (tables, mut top, mut count) = start::<OPEN>(
                 shape,
                 nodes,
                 board,
                 open,
-                near_letters(shape, &board.letters),
+                near_letters(shape, &letter_table),
                 stack,
                 candidates,
                 wide,
             );
-            let letter_table = table(shape, &board.letters);
             let near_table = table(shape, &tables.near);
             let reserve = BATCH * if OPEN { OPEN_PUSHES } else { 8 };
             let q_code = _mm256_set1_epi32(if board.q == QReads::Qu { Q as i32 } else { -1 });

@@ -11,6 +11,7 @@ use clap::{Arg, Args, ValueEnum};
 use super::CliError;
 use super::UsageError;
 use super::values::{self, DiceArg, PresetArg};
+use boggle_engine::cpu::Simd;
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::Dictionary;
 use boggle_game::error::Error;
@@ -59,6 +60,37 @@ pub(crate) fn secret(
         return Ok(Some(line.to_string()));
     }
     Ok(std::env::var(env).ok().filter(|v| !v.is_empty()))
+}
+
+/// `--simd`, shared by the modes that search many boards.
+#[derive(Clone, Copy, Debug, Args)]
+pub(crate) struct SimdArgs {
+    /// Vector instructions the search may use: auto (the widest this processor has), avx512, avx2 or none
+    #[arg(long, value_name = "LEVEL", value_enum, default_value_t = values::SimdArg::Auto)]
+    pub(crate) simd: values::SimdArg,
+}
+
+impl SimdArgs {
+    /// Caps the whole process's vector instructions at the level asked
+    /// for; a level the processor lacks is a usage error.
+    pub(crate) fn apply(self) -> Result<(), UsageError> {
+        self.apply_with(Simd::present, |level| {
+            boggle_engine::cpu::set_simd(level).map_err(UsageError::from)
+        })
+    }
+
+    /// [`SimdArgs::apply`] with `present` saying which levels the processor
+    /// has and `set` choosing one: a test can say a level is missing.
+    pub(crate) fn apply_with(
+        self,
+        present: impl Fn(Simd) -> bool,
+        set: impl FnOnce(Simd) -> Result<(), UsageError>,
+    ) -> Result<(), UsageError> {
+        match self.simd.level() {
+            Some(level) => set(boggle_engine::cpu::check(level, present)?),
+            None => Ok(()),
+        }
+    }
 }
 
 /// `--threads T`: 1 to [`MAX_THREADS`].

@@ -29,6 +29,9 @@ pub(crate) struct BenchArgs {
     /// The rules (default classic).
     #[command(flatten)]
     pub(crate) rules: RulesArgs,
+    /// The vector instructions the search may use.
+    #[command(flatten)]
+    pub(crate) simd: crate::cli::args::SimdArgs,
     /// Boards, one per line as row-major letters (q = the Qu face); - reads standard input
     #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "seed"])]
     pub(crate) boards: Option<PathBuf>,
@@ -55,6 +58,7 @@ const ROLL_CHUNK: usize = 1 << 16;
 
 /// Loads the dictionary, reads or rolls the boards, solves them and prints the totals.
 pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
+    args.simd.apply()?;
     // Nothing to save: a signal ends the process at once, saying so.
     boggle_play::player::signals::install(boggle_play::player::signals::OnSignal::Exit);
     let rules = args

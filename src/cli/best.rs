@@ -58,6 +58,9 @@ pub(crate) struct BestArgs {
     /// The rules to score by (--dice also limits boards to what those dice can show).
     #[command(flatten)]
     pub(crate) rules: RulesArgs,
+    /// The vector instructions the search may use.
+    #[command(flatten)]
+    pub(crate) simd: crate::cli::args::SimdArgs,
     /// Search for this many seconds, fractions allowed, at most 86400 [default: 10]
     #[arg(short, long, value_name = "SECONDS", conflicts_with = "iterations", value_parser = args::search_seconds)]
     pub(crate) time: Option<f64>,
@@ -117,6 +120,7 @@ const HUNT_GRACE: Duration = Duration::from_secs(10);
 
 /// Runs the search and prints the best boards.
 pub(crate) fn run(args: &BestArgs) -> Result<(), CliError> {
+    args.simd.apply()?;
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Project4, "best")?;

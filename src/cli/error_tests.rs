@@ -18,6 +18,7 @@ use super::{CliError, UsageError, chain};
 use crate::tui::terminal::TerminalError;
 use boggle_best::SpaceError;
 use boggle_best::hunt::HuntError;
+use boggle_engine::cpu::Simd;
 use boggle_engine::search::Exhausted;
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::DictionaryError;
@@ -584,7 +585,11 @@ fn usage(prev: Option<&UsageError>) -> Option<UsageError> {
             flag: "--name",
             reason: "a name has 1 to 20 characters".into(),
         },
-        Some(E::Label { .. }) => return None,
+        Some(E::Label { .. }) => E::Simd(boggle_engine::cpu::Lacks {
+            asked: Simd::Avx512,
+            present: vec![Simd::Avx2, Simd::None],
+        }),
+        Some(E::Simd(_)) => return None,
     })
 }
 
@@ -927,4 +932,54 @@ fn the_former_io_errors_have_words_of_their_own() {
     let signalled = CliError::from(TerminalError::Signalled);
     assert!(!signalled.is_broken_pipe());
     assert_eq!(signalled.exit_code(), 1);
+}
+
+/// `--simd` naming a level the processor lacks is refused in one line,
+/// exit status 2, naming what it has: through the function the modes call,
+/// told that this processor lacks the level (every machine that runs the
+/// tests may have them all). A level it has is set; `auto` sets nothing.
+#[test]
+fn a_simd_level_the_processor_lacks_is_refused_in_one_line() {
+    use super::args::SimdArgs;
+    use super::values::SimdArg;
+    // A processor with the levels below `missing` only.
+    let without = |missing: Simd| move |level: Simd| level < missing;
+    let refused = SimdArgs {
+        simd: SimdArg::Avx512,
+    }
+    .apply_with(without(Simd::Avx512), |_| panic!("set despite the refusal"))
+    .expect_err("refused");
+    let error = CliError::from(refused);
+    assert_eq!(error.exit_code(), 2);
+    assert_eq!(
+        chain(&error),
+        "--simd avx512: this processor lacks AVX-512 (F, BW, VL and VPOPCNTDQ); it has avx2, none"
+    );
+    let refused = SimdArgs {
+        simd: SimdArg::Avx2,
+    }
+    .apply_with(without(Simd::Avx2), |_| panic!("set despite the refusal"))
+    .expect_err("refused");
+    assert_eq!(
+        chain(&CliError::from(refused)),
+        "--simd avx2: this processor lacks AVX2 (x86-64-v3); it has none"
+    );
+    let mut set = None;
+    SimdArgs {
+        simd: SimdArg::Avx2,
+    }
+    .apply_with(
+        |_| true,
+        |level| {
+            set = Some(level);
+            Ok(())
+        },
+    )
+    .expect("a level it has");
+    assert_eq!(set, Some(Simd::Avx2));
+    SimdArgs {
+        simd: SimdArg::Auto,
+    }
+    .apply_with(|_| false, |_| panic!("auto sets nothing"))
+    .expect("auto is always taken");
 }

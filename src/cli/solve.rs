@@ -25,6 +25,9 @@ pub(crate) struct SolveArgs {
     /// The rules (default algs4: 8 neighbours, 3+ letters, Qu).
     #[command(flatten)]
     pub(crate) rules: RulesArgs,
+    /// The vector instructions the search may use.
+    #[command(flatten)]
+    pub(crate) simd: crate::cli::args::SimdArgs,
     /// A board as row-major letters instead of a file (Q or Qu for the Qu face)
     #[arg(long, value_name = "LETTERS")]
     pub(crate) board: Option<String>,
@@ -35,6 +38,7 @@ pub(crate) struct SolveArgs {
 
 /// Solves each board and prints its words and score.
 pub(crate) fn run(args: &SolveArgs) -> Result<(), CliError> {
+    args.simd.apply()?;
     // Nothing to save: a signal ends the process at once, saying so.
     boggle_play::player::signals::install(boggle_play::player::signals::OnSignal::Exit);
     let rules = args.rules.resolve_with_dictionary(Preset::Algs4, "solve")?;

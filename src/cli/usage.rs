@@ -20,6 +20,9 @@ pub(crate) enum UsageError {
         /// The most letters a word may have.
         max: usize,
     },
+    /// `--simd` names vector instructions this processor lacks.
+    #[error(transparent)]
+    Simd(#[from] boggle_engine::cpu::Lacks),
     /// `--rules`, `--size`, `--dice` and `--min-len` describe rules that cannot be played.
     #[error("impossible rules")]
     Rules(#[from] RulesError),

@@ -11,6 +11,7 @@ use boggle_game::rules::Preset;
 use boggle_protocol::Duplicates;
 
 use boggle_best::Objective;
+use boggle_engine::cpu::Simd;
 use clap::ValueEnum;
 use clap::builder::{EnumValueParser, TypedValueParser};
 
@@ -110,6 +111,31 @@ impl From<DiceArg> for DiceSet {
             DiceArg::Big => DiceSet::Big,
             DiceArg::SuperBig => DiceSet::SuperBig,
             DiceArg::Frequency => DiceSet::Frequency,
+        }
+    }
+}
+
+/// `--simd LEVEL`: the vector instructions the search may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SimdArg {
+    /// The widest this processor has.
+    Auto,
+    /// AVX-512 (x86-64-v4 with VPOPCNTDQ): the vector walk on masks and compresses.
+    Avx512,
+    /// AVX2 (x86-64-v3): the vector walk on eight 32-bit lanes, as on processors without AVX-512.
+    Avx2,
+    /// None: the bitmask walk and the baseline build, as on any x86-64.
+    None,
+}
+
+impl SimdArg {
+    /// The level asked for (`None` for auto).
+    pub(crate) fn level(self) -> Option<Simd> {
+        match self {
+            SimdArg::Auto => None,
+            SimdArg::Avx512 => Some(Simd::Avx512),
+            SimdArg::Avx2 => Some(Simd::Avx2),
+            SimdArg::None => Some(Simd::None),
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Properties that hold for every board, dictionary and rule set, checked on
 //! random ones: the engine finds exactly what a slow, obviously-correct search
-//! finds, scores add up, a game never scores a word twice, and the parsers and
-//! the console loop take any bytes without a panic.
+//! finds (with every walker the processor has: the vector walk on AVX-512
+//! and on AVX2, the bitmask walk), scores add up, a game never scores a word
+//! twice, and the parsers and the console loop take any bytes without a panic.
 //!
 //! `PROPTEST_CASES=N` runs N cases per property instead of the defaults here.
 //! To hold a new mode or engine to the same standard, add a property that
@@ -15,6 +16,7 @@ use boggle::dictionary::MAX_WORD_LEN;
 use boggle::{
     Dictionary, Error, Face, Game, GameBoard, MoveRule, QReads, Rules, Scoring, WordFind, random,
 };
+use boggle_engine::cpu::Simd;
 use boggle_engine::path;
 use boggle_play::modes::console;
 use boggle_play::player::input::Input;
@@ -356,6 +358,24 @@ proptest! {
         }
         let words = found.iter().map(|(w, _)| w);
         prop_assert_eq!(searcher.score(&case.board), points(&case.rules, words));
+    }
+
+    #[test]
+    fn every_walker_the_processor_has_finds_exactly_the_reference_words(case in case()) {
+        // The vector walk on AVX-512 and on AVX2, and the bitmask walk, where
+        // the processor has them: a machine with AVX-512 tests the AVX2 walk too.
+        let find = finder(&case);
+        let trie = find.dictionary().trie();
+        let expected = reference(&case.board, &word_set(&case), &case.rules);
+        let expected_words: BTreeSet<String> = expected.keys().cloned().collect();
+        for level in Simd::present_levels() {
+            let mut searcher = find.searcher();
+            prop_assert!(searcher.set_simd(level).is_ok(), "{level:?} is present");
+            let got: BTreeSet<String> =
+                searcher.find(&case.board).iter().map(|f| trie.word(f.node)).collect();
+            prop_assert_eq!(&got, &expected_words, "{:?} on board\n{}", level, case.board);
+            prop_assert_eq!(searcher.score(&case.board), points(&case.rules, &got), "{:?}", level);
+        }
     }
 
     #[test]

@@ -9,20 +9,147 @@
 //! functions under it `#[inline(always)]`, and a recursive one calls itself
 //! through [`widest`] again (each level then enters the wide copy).
 //!
+//! [`Simd`] names the levels; [`set_simd`] caps them for the whole process
+//! (`--simd` on the command line), so a processor with AVX-512 can run
+//! what one with only AVX2 runs, and [`simd`] is the level in force: the
+//! widest the processor has unless capped.
+//!
 //! Measured on `boggle prove`'s 4x4 groups (16 bounds of 16 bits side by
 //! side, where SSE2 lacks unsigned 16-bit maxima and comparisons): see
 //! `docs/notebook/2026-11-25-prove-avx512-epyc.md`.
 
-/// Calls `f` compiled for the widest vector instructions this processor has.
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// A level of vector instructions: what the vector walk and [`widest`] may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Simd {
+    /// None: the bitmask walk, and the baseline build.
+    None,
+    /// AVX2 (x86-64-v3): the vector walk on eight 32-bit lanes of 256 bits.
+    Avx2,
+    /// AVX-512 (x86-64-v4, with VPOPCNTDQ): the vector walk with its masks and compresses.
+    Avx512,
+}
+
+impl Simd {
+    /// Every level, widest first.
+    pub const ALL: [Simd; 3] = [Simd::Avx512, Simd::Avx2, Simd::None];
+
+    /// The level's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Simd::None => "none",
+            Simd::Avx2 => "avx2",
+            Simd::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this processor has the level (`None` always).
+    pub fn present(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            match self {
+                Simd::None => true,
+                Simd::Avx2 => x86_64_v3(),
+                Simd::Avx512 => {
+                    x86_64_v4() && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self == Simd::None
+        }
+    }
+
+    /// The widest level this processor has.
+    pub fn widest_present() -> Simd {
+        Simd::ALL
+            .into_iter()
+            .find(|level| level.present())
+            .unwrap_or(Simd::None)
+    }
+
+    /// The levels this processor has, widest first.
+    pub fn present_levels() -> Vec<Simd> {
+        Simd::ALL.into_iter().filter(|l| l.present()).collect()
+    }
+}
+
+/// A level asked for that the processor lacks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lacks {
+    /// The level asked for.
+    pub asked: Simd,
+    /// The levels the processor has, widest first.
+    pub present: Vec<Simd>,
+}
+
+impl std::fmt::Display for Lacks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.present.iter().map(|l| l.name()).collect();
+        write!(
+            f,
+            "--simd {}: this processor lacks {}; it has {}",
+            self.asked.name(),
+            match self.asked {
+                Simd::Avx512 => "AVX-512 (F, BW, VL and VPOPCNTDQ)",
+                Simd::Avx2 => "AVX2 (x86-64-v3)",
+                Simd::None => "nothing",
+            },
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for Lacks {}
+
+/// `asked` if `present` says the processor has it, else what it lacks.
+/// [`set_simd`] passes [`Simd::present`]; a test can pass any answer.
+pub fn check(asked: Simd, present: impl Fn(Simd) -> bool) -> Result<Simd, Lacks> {
+    if present(asked) {
+        Ok(asked)
+    } else {
+        Err(Lacks {
+            asked,
+            present: Simd::ALL.into_iter().filter(|&l| present(l)).collect(),
+        })
+    }
+}
+
+/// The level [`set_simd`] chose, plus one (0: none chosen, the widest present).
+static CHOSEN: AtomicU8 = AtomicU8::new(0);
+
+/// Caps the vector instructions the whole process uses at `level`, which
+/// this processor must have.
+pub fn set_simd(level: Simd) -> Result<(), Lacks> {
+    let level = check(level, Simd::present)?;
+    CHOSEN.store(level as u8 + 1, Ordering::Relaxed);
+    Ok(())
+}
+
+/// The level in force: the one [`set_simd`] chose, else the widest present.
+pub fn simd() -> Simd {
+    match CHOSEN.load(Ordering::Relaxed) {
+        1 => Simd::None,
+        2 => Simd::Avx2,
+        3 => Simd::Avx512,
+        _ => Simd::widest_present(),
+    }
+}
+
+/// Calls `f` compiled for the widest vector instructions this processor
+/// has, up to the level in force ([`simd`]).
 #[inline]
 pub fn widest<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]
     {
-        if x86_64_v4() {
+        let level = simd();
+        if level == Simd::Avx512 && x86_64_v4() {
             // SAFETY: `v4` is compiled for exactly the features `x86_64_v4` found.
             return unsafe { v4(f) };
         }
-        if x86_64_v3() {
+        if level >= Simd::Avx2 && x86_64_v3() {
             // SAFETY: `v3` is compiled for exactly the features `x86_64_v3` found.
             return unsafe { v3(f) };
         }

@@ -71,6 +71,9 @@ pub(crate) struct ProveArgs {
     /// The rules to score by [default: classic]; --size is required.
     #[command(flatten)]
     pub(crate) rules: RulesArgs,
+    /// The vector instructions the search may use.
+    #[command(flatten)]
+    pub(crate) simd: crate::cli::args::SimdArgs,
     /// Find every board scoring at least this (required)
     #[arg(long, value_name = "SCORE")]
     pub(crate) above: Option<u32>,
@@ -142,6 +145,7 @@ pub(crate) enum ProveCommand {
 
 /// Runs `boggle prove` or `boggle prove merge`.
 pub(crate) fn run(args: &ProveArgs) -> Result<(), CliError> {
+    args.simd.apply()?;
     if let Some(ProveCommand::Merge(merge)) = &args.command {
         return merge::run(merge);
     }

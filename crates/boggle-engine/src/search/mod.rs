@@ -78,6 +78,7 @@
 //! 3. `score_letters` needs the fast walker (it declines the boards that
 //!    need the general one).
 
+use crate::cpu::{Lacks, Simd};
 use crate::face::{Face, QReads};
 use crate::neighbours::Neighbours;
 use crate::rules::{Grid, SearchRules};
@@ -230,6 +231,8 @@ pub struct Searcher<'t> {
     /// and the processor can run it, and its scratch space (made on first use).
     vector: Option<vector::Shape>,
     vector_scratch: Option<vector::Scratch>,
+    /// The lanes the vector walk runs on ([`Simd::None`]: the bitmask walk).
+    simd: Simd,
 }
 
 impl Drop for Searcher<'_> {
@@ -270,9 +273,25 @@ impl<'t> Searcher<'t> {
             steps: 0,
             vector: None,
             vector_scratch: None,
+            simd: crate::cpu::simd(),
         };
         searcher.set_shape(rules.rows, rules.cols);
         searcher
+    }
+
+    /// Makes this searcher walk on the lanes of `simd` (the default is
+    /// [`crate::cpu::simd`]'s level): [`Simd::None`] for the bitmask walk.
+    /// The same words and scores whichever it is; a level the processor
+    /// lacks is refused.
+    pub fn set_simd(&mut self, simd: Simd) -> Result<(), Lacks> {
+        self.simd = crate::cpu::check(simd, Simd::present)?;
+        self.set_vector();
+        Ok(())
+    }
+
+    /// The lanes this searcher's vector walk runs on.
+    pub fn simd(&self) -> Simd {
+        self.simd
     }
 
     /// Every word on `board`, each once, in trie order.
@@ -334,9 +353,14 @@ impl<'t> Searcher<'t> {
                     .fold(0u64, |mask, &next| mask | 1 << next)
             }));
         }
+        self.set_vector();
+    }
+
+    /// The vector walk's shape for the board's neighbours, if it takes them.
+    fn set_vector(&mut self) {
         // The vector walk has no cap on word length.
         self.vector = match self.rules.max_len {
-            None => vector::Shape::new(&self.neighbour_masks),
+            None => vector::Shape::new(&self.neighbour_masks, self.simd),
             Some(_) => None,
         };
     }

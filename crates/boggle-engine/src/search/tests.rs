@@ -24,6 +24,23 @@ fn project4(rows: usize, cols: usize) -> SearchRules {
     }
 }
 
+/// The vector walk's levels this processor has, widest first (none
+/// without AVX2): each is tested, so a processor with AVX-512 tests the
+/// AVX2 walk too.
+fn vector_levels() -> Vec<Simd> {
+    Simd::present_levels()
+        .into_iter()
+        .filter(|&level| level != Simd::None)
+        .collect()
+}
+
+/// A searcher whose vector walk runs on `simd`, a level this processor has.
+fn searcher_on<'t>(trie: &'t Trie, rules: SearchRules, simd: Simd) -> Searcher<'t> {
+    let mut searcher = Searcher::new(trie, rules);
+    searcher.set_simd(simd).expect("a level this processor has");
+    searcher
+}
+
 /// The words the fast walk records on `faces` with the walk `run`.
 fn walk_with(
     run: impl FnOnce(&mut FastWalk, usize, &mut [Pending; STACK]),
@@ -59,7 +76,7 @@ fn one_by_one(
 /// One walk with an open cell scores what the 26 boards score one by
 /// one, for every cell, on boards of every shape the fast walk takes,
 /// under 3+ and 4+ letters, with and without `Qu`, and the no-up rule: on
-/// the vector walk where the processor has it, and on the bitmask walk.
+/// the vector walk at every level the processor has, and on the bitmask walk.
 #[test]
 fn an_open_cell_scores_each_letter_as_its_own_board_does() {
     let trie = course_trie();
@@ -76,16 +93,19 @@ fn an_open_cell_scores_each_letter_as_its_own_board_does() {
         for min_len in [3, 4] {
             rules.min_len = min_len;
             let mut searcher = Searcher::new(trie, rules);
-            let mut bitmask = Searcher::new(trie, rules);
-            bitmask.vector = None;
+            let mut walkers: Vec<Searcher> = Simd::present_levels()
+                .into_iter()
+                .map(|level| searcher_on(trie, rules, level))
+                .collect();
             for _ in 0..4 {
                 let faces = letters.roll(rows * cols, rules.q, &mut rng);
                 for open in 0..faces.len() {
                     let expected = one_by_one(&mut searcher, &rules, &faces, open);
-                    let got = searcher.score_letters(rows, cols, &faces, open, rules.q);
-                    assert_eq!(got, Some(expected), "{rules:?} {open}");
-                    let got = bitmask.score_letters(rows, cols, &faces, open, rules.q);
-                    assert_eq!(got, Some(expected), "bitmask {rules:?} {open}");
+                    for walker in &mut walkers {
+                        let got = walker.score_letters(rows, cols, &faces, open, rules.q);
+                        let level = walker.simd();
+                        assert_eq!(got, Some(expected), "{level:?} {rules:?} {open}");
+                    }
                 }
             }
         }
@@ -94,22 +114,26 @@ fn an_open_cell_scores_each_letter_as_its_own_board_does() {
 
 /// One moves walk scores what each changed board and each swapped board
 /// scores on its own, for every anchor, on the shapes and rules the open
-/// cell is tested on (a `Qu` face swapped with a letter among them), where
-/// the processor runs the vector walk.
+/// cell is tested on (a `Qu` face swapped with a letter among them), on
+/// the vector walk at every level the processor has.
 #[test]
 fn a_moves_walk_scores_each_change_and_swap_as_its_own_board_does() {
     let trie = course_trie();
-    if !vector::available() {
-        // Without the vector walk there is no moves walk: the caller scores each board.
-        let faces = Letters::Dice.roll(16, QReads::Qu, &mut rng(11));
-        let mut searcher = Searcher::new(trie, classic(4, 4));
-        assert!(
-            searcher
-                .score_moves(4, 4, &faces, 0, QReads::Qu, u32::MAX)
-                .is_none()
-        );
-        return;
+    // Without the vector walk there is no moves walk: the caller scores each board.
+    let faces = Letters::Dice.roll(16, QReads::Qu, &mut rng(11));
+    let mut searcher = searcher_on(trie, classic(4, 4), Simd::None);
+    assert!(
+        searcher
+            .score_moves(4, 4, &faces, 0, QReads::Qu, u32::MAX)
+            .is_none()
+    );
+    for level in vector_levels() {
+        moves_walk_scores_each_board(trie, level);
     }
+}
+
+/// [`a_moves_walk_scores_each_change_and_swap_as_its_own_board_does`] on the lanes of `level`.
+fn moves_walk_scores_each_board(trie: &Trie, level: Simd) {
     let mut rng = rng(11);
     for (rules, letters) in [
         (classic(4, 4), Letters::Dice),
@@ -121,7 +145,7 @@ fn a_moves_walk_scores_each_change_and_swap_as_its_own_board_does() {
         let mut rules = rules;
         for min_len in [3, 4] {
             rules.min_len = min_len;
-            let mut searcher = Searcher::new(trie, rules);
+            let mut searcher = searcher_on(trie, rules, level);
             for _ in 0..3 {
                 let faces = letters.roll(rows * cols, rules.q, &mut rng);
                 for anchor in 0..faces.len() {
@@ -129,7 +153,7 @@ fn a_moves_walk_scores_each_change_and_swap_as_its_own_board_does() {
                         .score_moves(rows, cols, &faces, anchor, rules.q, u32::MAX)
                         .expect("a board the vector walk takes");
                     let letters = one_by_one(&mut searcher, &rules, &faces, anchor);
-                    assert_eq!(got.letters, letters, "{rules:?} {anchor}");
+                    assert_eq!(got.letters, letters, "{level:?} {rules:?} {anchor}");
                     for other in 0..faces.len() {
                         let differs = faces[other] != faces[anchor];
                         assert_eq!(got.partners >> other & 1 == 1, differs, "{other}");
@@ -140,7 +164,8 @@ fn a_moves_walk_scores_each_change_and_swap_as_its_own_board_does() {
                         } else {
                             0
                         };
-                        assert_eq!(got.swaps[other], expected, "{rules:?} {anchor} {other}");
+                        let swap = got.swaps[other];
+                        assert_eq!(swap, expected, "{level:?} {rules:?} {anchor} {other}");
                     }
                 }
             }
@@ -152,10 +177,15 @@ fn a_moves_walk_scores_each_change_and_swap_as_its_own_board_does() {
 /// otherwise than the board's, or off the board, is declined.
 #[test]
 fn a_moves_walk_scores_only_its_partners_and_declines_a_mismatched_q() {
-    if !vector::available() {
-        return; // What a processor without AVX-512 gets is checked just above.
+    // What a processor without the vector walk gets is checked just above.
+    for level in vector_levels() {
+        moves_walk_declines(level);
     }
-    let mut searcher = Searcher::new(course_trie(), classic(4, 4));
+}
+
+/// [`a_moves_walk_scores_only_its_partners_and_declines_a_mismatched_q`] on the lanes of `level`.
+fn moves_walk_declines(level: Simd) {
+    let mut searcher = searcher_on(course_trie(), classic(4, 4), level);
     let faces: Vec<Face> = "QBCDEFGHIJKLMNOP"
         .bytes()
         .filter_map(Face::letter)
@@ -239,7 +269,8 @@ fn an_open_cell_declines_what_the_fast_walk_cannot_take() {
 /// The vector walk finds what the bitmask walk finds (the same words,
 /// lengths and steps budget outcome), on boards of every shape it takes
 /// (1 to 32 cells), under both move rules, 1 to 4 letters, with and
-/// without `Qu`. Skipped where the processor cannot run it, saying so on
+/// without `Qu`, at every level the processor has (AVX-512 and AVX2).
+/// Skipped where the processor has neither, saying so on
 /// the process's standard error: the harness captures `eprintln!` and shows
 /// it only for a failing test, so a skip through it passed silently.
 #[test]
@@ -248,14 +279,21 @@ fn an_open_cell_declines_what_the_fast_walk_cannot_take() {
     reason = "a skipped test says so where the harness does not capture it"
 )]
 fn the_vector_walk_finds_what_the_bitmask_walk_finds() {
-    if !vector::available() {
+    let levels = vector_levels();
+    if levels.is_empty() {
         let _ = writeln!(
             std::io::stderr(),
             "skipped: the_vector_walk_finds_what_the_bitmask_walk_finds \
-             (this processor has no AVX-512, so the vector walk cannot run)"
+             (this processor has neither AVX-512 nor AVX2, so the vector walk cannot run)"
         );
-        return;
     }
+    for level in levels {
+        vector_walk_finds_the_bitmask_words(level);
+    }
+}
+
+/// [`the_vector_walk_finds_what_the_bitmask_walk_finds`] on the lanes of `level`.
+fn vector_walk_finds_the_bitmask_words(level: Simd) {
     let trie = course_trie();
     let mut rng = rng(11);
     for (rules, letters) in [
@@ -270,15 +308,14 @@ fn the_vector_walk_finds_what_the_bitmask_walk_finds() {
         let mut rules = rules;
         for min_len in 1..=4 {
             rules.min_len = min_len;
-            let mut fast = Searcher::new(trie, rules);
-            let mut bitmask = Searcher::new(trie, rules);
+            let mut fast = searcher_on(trie, rules, level);
+            let mut bitmask = searcher_on(trie, rules, Simd::None);
             assert!(fast.vector.is_some(), "{rows}x{cols} takes the vector walk");
-            bitmask.vector = None;
             for q in [QReads::Qu, QReads::Q] {
                 for _ in 0..20 {
                     let board = grid_of(rows, cols, letters.roll(rows * cols, q, &mut rng));
                     let words = fast.find(&board).to_vec();
-                    assert_eq!(words, bitmask.find(&board), "{rules:?} {board:?}");
+                    assert_eq!(words, bitmask.find(&board), "{level:?} {rules:?} {board:?}");
                     assert!(!fast.exhausted());
                 }
             }

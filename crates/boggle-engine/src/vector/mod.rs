@@ -69,11 +69,14 @@
 //! set's bits. Its one-by-one steps into the open cell and the partners are
 //! scalar code.
 
-#[cfg(target_arch = "x86_64")]
-use std::arch::x86_64::*;
-
+use crate::cpu::Simd;
 use crate::face::QReads;
 use crate::trie::{Node, Trie};
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 
 /// Most cells a board may have for the vector walk.
 pub const MAX_CELLS: usize = 32;
@@ -110,13 +113,16 @@ pub struct Shape {
     /// `masks[cell]`: the cells `cell` steps to, as bits.
     masks: [u32; MAX_CELLS],
     cells: usize,
+    /// The lanes the walk runs on: [`Simd::Avx512`] or [`Simd::Avx2`].
+    simd: Simd,
 }
 
 impl Shape {
-    /// The shape whose cells step to `neighbour_masks[cell]`, if the vector
-    /// walk can take it and this processor can run it.
-    pub fn new(neighbour_masks: &[u64]) -> Option<Shape> {
-        if !available() || neighbour_masks.len() > MAX_CELLS {
+    /// The shape whose cells step to `neighbour_masks[cell]`, walked on the
+    /// lanes of `simd`, if the vector walk can take it and this processor
+    /// has `simd` (`None` for [`Simd::None`]).
+    pub fn new(neighbour_masks: &[u64], simd: Simd) -> Option<Shape> {
+        if simd == Simd::None || !simd.present() || neighbour_masks.len() > MAX_CELLS {
             return None;
         }
         let mut neighbours = Box::new([[0u32; 8]; MAX_CELLS]);
@@ -145,6 +151,7 @@ impl Shape {
             slots,
             masks,
             cells: neighbour_masks.len(),
+            simd,
         })
     }
 
@@ -152,19 +159,6 @@ impl Shape {
     pub fn cells(&self) -> usize {
         self.cells
     }
-}
-
-/// Whether this processor runs the vector walk.
-pub fn available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512vl")
-            && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
-            && std::arch::is_x86_feature_detected!("popcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
 }
 
 /// The walk's scratch space, kept between boards.
@@ -220,36 +214,63 @@ pub fn walk(
     found: &mut dyn FnMut(&[u32]),
 ) -> Option<Outcome> {
     let nodes = trie.nodes();
-    if nodes.is_empty() || nodes.len() >= 1 << (32 - CELL_BITS as usize) || !available() {
+    if nodes.is_empty() || nodes.len() >= 1 << (32 - CELL_BITS as usize) {
         return None;
     }
+    // No cell is open: `run::<false>` never reads this.
+    let open = Open {
+        cell: 0,
+        own: 0,
+        partners: 0,
+    };
+    dispatch::<false>(
+        shape,
+        nodes,
+        board,
+        open,
+        scratch,
+        budget,
+        found,
+        &mut |_| {},
+    )
+}
+
+/// Runs `run::<OPEN>` on the lanes `shape` was made for.
+#[allow(clippy::too_many_arguments)]
+fn dispatch<const OPEN: bool>(
+    shape: &Shape,
+    nodes: &[Node],
+    board: &Board,
+    open: Open,
+    scratch: &mut Scratch,
+    budget: u64,
+    found: &mut dyn FnMut(&[u32]),
+    found_open: &mut dyn FnMut(&[u64]),
+) -> Option<Outcome> {
     #[cfg(target_arch = "x86_64")]
     {
-        // No cell is open: `run::<false>` never reads this.
-        let open = Open {
-            cell: 0,
-            own: 0,
-            partners: 0,
-        };
-        // SAFETY: `available()` has just found every feature `run` is compiled
-        // for, `nodes` is a whole trie (its invariant holds), and `run`'s own
-        // checks keep its other loads and stores in bounds.
+        // SAFETY: `Shape::new` found the processor has `shape.simd`, every
+        // feature its `run` is compiled for; the callers checked that `nodes`
+        // is a whole trie whose indices fit a path (and with `OPEN`, the
+        // board's size and `open`); `run`'s own checks keep its other loads
+        // and stores in bounds.
         unsafe {
-            run::<false>(
-                shape,
-                nodes,
-                board,
-                open,
-                scratch,
-                budget,
-                found,
-                &mut |_| {},
-            )
+            match shape.simd {
+                Simd::Avx512 => avx512::run::<OPEN>(
+                    shape, nodes, board, open, scratch, budget, found, found_open,
+                ),
+                Simd::Avx2 => avx2::run::<OPEN>(
+                    shape, nodes, board, open, scratch, budget, found, found_open,
+                ),
+                Simd::None => None,
+            }
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (scratch, budget, found);
+        let _ = (
+            shape, nodes, board, open, scratch, budget, found, found_open,
+        );
         None
     }
 }
@@ -313,31 +334,19 @@ pub fn walk_open(
         || open.own >= 26
         || open.partners >> cells != 0
         || open.partners & 1 << open.cell != 0
-        || !available()
     {
         return None;
     }
-    #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: as in `walk`; the open cell and partners are cells of the board.
-        unsafe {
-            run::<true>(
-                shape,
-                nodes,
-                board,
-                open,
-                scratch,
-                budget,
-                &mut |_| {},
-                found,
-            )
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (scratch, budget, found);
-        None
-    }
+    dispatch::<true>(
+        shape,
+        nodes,
+        board,
+        open,
+        scratch,
+        budget,
+        &mut |_| {},
+        found,
+    )
 }
 
 /// A candidate of [`walk_open`]: its trie node, its path's state ([`ANY`],
@@ -353,67 +362,35 @@ pub fn is_swapped(state: u32) -> bool {
     state >= SWAPPED
 }
 
-/// The walk itself (see the module docs). With `OPEN`, `open.cell` shows
-/// every letter: it is marked visited on every path, so the vector steps
-/// never enter it, and a path next to it that has not been there yet steps
-/// into it once per letter, one by one, taking that letter as its state.
-/// A path that has read no partner the swapped way may then read one next to
-/// it as `open.own`, one by one too. Words go to `found` as `u32` trie nodes,
-/// or with `OPEN` to `found_open` as candidates ([`split`]).
-///
-/// # Safety
-///
-/// The processor has the features `run` is compiled for, `nodes` is the
-/// whole node array of a [`Trie`] (so every node's children lie inside it,
-/// the trie's invariant), and its indices fit a path's low half next to its
-/// cell. With `OPEN`, the board has at most [`OPEN_MAX_CELLS`] cells and
-/// `open` names its cells.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
+/// What [`start`] leaves the walk: the letters next to each cell (with
+/// the open walk's additions) and the open walk's tables.
+struct Tables {
+    /// `near[cell]`: the letters a path at `cell` may step to next, as bits.
+    near: [u32; MAX_CELLS],
+    /// The cells that step into the open cell, as bits.
+    next_to_open: u32,
+    /// `partners_of[letter]`: the partners showing it, the only ones a path
+    /// that took that letter in the open cell may still swap with.
+    partners_of: [u32; 26],
+}
+
+/// The walk's first step, shared by every set of lane operations: the
+/// open walk's additions to `near`, and every path of one cell (and with
+/// `OPEN`, into the open cell and the partners) on `stack`, their words
+/// in `candidates` or `wide`; with how many of each.
 #[allow(clippy::too_many_arguments)]
-unsafe fn run<const OPEN: bool>(
+#[inline(always)]
+fn start<const OPEN: bool>(
     shape: &Shape,
     nodes: &[Node],
     board: &Board,
     open: Open,
-    scratch: &mut Scratch,
-    budget: u64,
-    found: &mut dyn FnMut(&[u32]),
-    found_open: &mut dyn FnMut(&[u64]),
-) -> Option<Outcome> {
+    mut near: [u32; MAX_CELLS],
+    stack: &mut [u64],
+    candidates: &mut [u32],
+    wide: &mut [u64],
+) -> (Tables, usize, usize) {
     let cells = shape.cells;
-    // Letters and the letters next to each cell, as two 16-lane vectors each
-    // (cells 0-15 and 16-31), so a step reads its neighbours' with one permute.
-    // SAFETY: the tables are 32 lanes, read 16 at a time.
-    let (letters_lo, letters_hi) = unsafe {
-        (
-            _mm512_loadu_si512(board.letters.as_ptr().cast()),
-            _mm512_loadu_si512(board.letters.as_ptr().add(16).cast()),
-        )
-    };
-    let (mut near_lo, mut near_hi) = (_mm512_setzero_si512(), _mm512_setzero_si512());
-    let one = _mm512_set1_epi32(1);
-    for slot in shape.slots.iter() {
-        // SAFETY: each slot is 32 lanes, read 16 at a time.
-        let (lo, hi) = unsafe {
-            (
-                _mm512_loadu_si512(slot.as_ptr().cast()),
-                _mm512_loadu_si512(slot.as_ptr().add(16).cast()),
-            )
-        };
-        // A spare lane is the cell itself, whose letter then counts as
-        // near: a looser test, never a wrong one.
-        let letter_lo = _mm512_permutex2var_epi32(letters_lo, lo, letters_hi);
-        let letter_hi = _mm512_permutex2var_epi32(letters_lo, hi, letters_hi);
-        near_lo = _mm512_or_si512(near_lo, _mm512_sllv_epi32(one, letter_lo));
-        near_hi = _mm512_or_si512(near_hi, _mm512_sllv_epi32(one, letter_hi));
-    }
-    let mut near = [0u32; MAX_CELLS];
-    // SAFETY: 32 lanes stored 16 at a time.
-    unsafe {
-        _mm512_storeu_si512(near.as_mut_ptr().cast(), near_lo);
-        _mm512_storeu_si512(near.as_mut_ptr().add(16).cast(), near_hi);
-    }
     let open_cell = open.cell & (MAX_CELLS - 1);
     // The cells that step into the open cell (not the same as those it steps
     // to under the no-up rule), as bits: every letter is next to them; and
@@ -429,11 +406,6 @@ unsafe fn run<const OPEN: bool>(
                 *near |= 1 << open.own;
             }
         }
-        // SAFETY: 32 lanes loaded 16 at a time.
-        unsafe {
-            near_lo = _mm512_loadu_si512(near.as_ptr().cast());
-            near_hi = _mm512_loadu_si512(near.as_ptr().add(16).cast());
-        }
     }
     // Every path starts with the open cell visited and its state ANY.
     let (open_bit, any_state) = if OPEN {
@@ -441,27 +413,17 @@ unsafe fn run<const OPEN: bool>(
     } else {
         (0, 0)
     };
-    let reserve = BATCH * if OPEN { OPEN_PUSHES } else { 8 };
-    // `partners_of[letter]`: the partners showing it, the only ones a path
-    // that took that letter in the open cell may still swap with.
-    let partners_of: [u32; 26] = std::array::from_fn(|letter| {
-        (0..cells)
-            .filter(|&cell| board.letters[cell] == letter as u32)
-            .fold(0, |bits, cell| bits | 1 << cell)
-            & open.partners
-    });
-    let near_open = near[open_cell];
-    // The table itself, for the one-by-one steps (the name `near` is the
-    // vector of a path's neighbours' below).
-    let near_of = near;
-    let q_code = _mm256_set1_epi32(if board.q == QReads::Qu { Q as i32 } else { -1 });
-    let ones = _mm256_set1_epi32(1);
-    let terminal = _mm256_set1_epi32(crate::trie::TERMINAL as i32);
-    let Scratch {
-        stack,
-        candidates,
-        wide,
-    } = scratch;
+    // Only an open walk reads it: 26 sweeps of the board are not free.
+    let partners_of: [u32; 26] = if OPEN && open.partners != 0 {
+        std::array::from_fn(|letter| {
+            (0..cells)
+                .filter(|&cell| board.letters[cell] == letter as u32)
+                .fold(0, |bits, cell| bits | 1 << cell)
+                & open.partners
+        })
+    } else {
+        [0; 26]
+    };
     let root = nodes[0];
     let mut top = 0;
     let mut count = 0;
@@ -489,8 +451,8 @@ unsafe fn run<const OPEN: bool>(
     }
     if OPEN {
         let mut out = Out {
-            stack: &mut stack[..],
-            wide: &mut wide[..],
+            stack,
+            wide,
             top,
             count,
         };
@@ -502,7 +464,7 @@ unsafe fn run<const OPEN: bool>(
             root.letters(),
             board.q,
             open_cell,
-            near_open,
+            near[open_cell],
             open_bit,
             |letter| letter,
         );
@@ -512,245 +474,187 @@ unsafe fn run<const OPEN: bool>(
             board.q,
             open,
             open.partners,
-            &near_of,
+            &near,
             open_bit,
             0,
         );
         (top, count) = (out.top, out.count);
     }
-    // A spare slot of a batch: every cell visited, so it steps nowhere.
-    let idle = u64::from(u32::MAX) << 32;
-    let mut left = budget;
-    while top > 0 {
-        let taken = top.min(BATCH);
-        if left < taken as u64 {
-            return Some(Outcome::Exhausted);
-        }
-        left -= taken as u64;
-        top -= taken;
-        let mut batch = [idle; BATCH];
-        batch[..taken].copy_from_slice(&stack[top..top + taken]);
-        if top + reserve > STACK {
-            // Never seen (see `STACK`).
-            return None;
-        }
-        if count + reserve > CANDIDATES {
+    let tables = Tables {
+        near,
+        next_to_open,
+        partners_of,
+    };
+    (tables, top, count)
+}
+
+/// Defines `run`, the walk itself (see the module docs), over the lane
+/// operations of the module it is used in, compiled for the features given
+/// as its attributes. One algorithm for every width: the module supplies
+/// the vector types and what differs between instruction sets (the mask
+/// tests, the lane popcount, the gathers, the compressed stores, the
+/// tables of letters next to a cell); the lane arithmetic both sets share
+/// (`_mm256_*` of AVX2) is written here.
+///
+/// `run::<OPEN>`: with `OPEN`, `open.cell` shows every letter: it is marked
+/// visited on every path, so the vector steps never enter it, and a path
+/// next to it that has not been there yet steps into it once per letter,
+/// one by one, taking that letter as its state. A path that has read no
+/// partner the swapped way may then read one next to it as `open.own`, one
+/// by one too. Words go to `found` as `u32` trie nodes, or with `OPEN` to
+/// `found_open` as candidates ([`split`]).
+macro_rules! lane_walk {
+    ($(#[$features:meta])*) => {
+        /// The walk over this module's lanes: see [`lane_walk`](super::lane_walk).
+        ///
+        /// # Safety
+        ///
+        /// The processor has the features `run` is compiled for, `nodes` is the
+        /// whole node array of a [`Trie`](crate::trie::Trie) (so every node's
+        /// children lie inside it, the trie's invariant), and its indices fit a
+        /// path's low half next to its cell. With `OPEN`, the board has at most
+        /// [`OPEN_MAX_CELLS`] cells and `open` names its cells.
+        $(#[$features])*
+        #[allow(clippy::too_many_arguments)]
+        pub(super) unsafe fn run<const OPEN: bool>(
+            shape: &Shape,
+            nodes: &[Node],
+            board: &Board,
+            open: Open,
+            scratch: &mut Scratch,
+            budget: u64,
+            found: &mut dyn FnMut(&[u32]),
+            found_open: &mut dyn FnMut(&[u64]),
+        ) -> Option<Outcome> {
+            let Scratch {
+                stack,
+                candidates,
+                wide,
+            } = scratch;
+            let letter_table = table(shape, &board.letters);
+            let (tables, mut top, mut count) = start::<OPEN>(
+                shape,
+                nodes,
+                board,
+                open,
+                near_letters(shape, &letter_table),
+                stack,
+                candidates,
+                wide,
+            );
+            let near_table = table(shape, &tables.near);
+            let reserve = BATCH * if OPEN { OPEN_PUSHES } else { 8 };
+            let q_code = _mm256_set1_epi32(if board.q == QReads::Qu { Q as i32 } else { -1 });
+            let ones = _mm256_set1_epi32(1);
+            let terminal = _mm256_set1_epi32(TERMINAL as i32);
+            // A spare slot of a batch: every cell visited, so it steps nowhere.
+            let idle = u64::from(u32::MAX) << 32;
+            let mut left = budget;
+            while top > 0 {
+                let taken = top.min(BATCH);
+                if left < taken as u64 {
+                    return Some(Outcome::Exhausted);
+                }
+                left -= taken as u64;
+                top -= taken;
+                let mut batch = [idle; BATCH];
+                batch[..taken].copy_from_slice(&stack[top..top + taken]);
+                if top + reserve > STACK {
+                    // Never seen (see `STACK`).
+                    return None;
+                }
+                if count + reserve > CANDIDATES {
+                    if OPEN {
+                        found_open(&wide[..count]);
+                    } else {
+                        found(&candidates[..count]);
+                    }
+                    count = 0;
+                }
+                for path in batch {
+                    let cell = (path as u32 & ((1 << CELL_BITS) - 1)) as usize;
+                    let visited = (path >> 32) as u32;
+                    let node = nodes[(path as u32 >> CELL_BITS) as usize];
+                    let next = neighbours(shape, cell);
+                    let letters = lookup(&letter_table, cell, next);
+                    let mask = _mm256_set1_epi32(node.letters() as i32);
+                    let bits = _mm256_sllv_epi32(ones, letters);
+                    let unvisited =
+                        none_of(_mm256_srlv_epi32(_mm256_set1_epi32(visited as i32), next), ones);
+                    let mut step = any_of(unvisited, bits, mask);
+                    let rank = popcount(_mm256_and_si256(mask, _mm256_sub_epi32(bits, ones)));
+                    let mut child = _mm256_add_epi32(_mm256_set1_epi32(node.first() as i32), rank);
+                    // SAFETY: `node` is a node of the trie `nodes`, and the lanes of
+                    // `step` are its children: `first` plus their rank among its letters.
+                    let mut kids = unsafe { children(nodes, node, step, child, rank) };
+                    let qu = equal(step, letters, q_code);
+                    if count_of(qu) != 0 {
+                        // Into a Qu cell: on from the Q child to its U child, if any.
+                        let q_masks = masks_of(kids);
+                        // SAFETY: the lanes of `qu` are children of `node`, as above.
+                        let q_first = unsafe { firsts_of(nodes, kids, qu, child) };
+                        let with_u = any_of(qu, q_masks, _mm256_set1_epi32(1 << U));
+                        let u_rank = popcount(_mm256_and_si256(
+                            q_masks,
+                            _mm256_set1_epi32((1 << U) - 1),
+                        ));
+                        child = add_where(child, with_u, q_first, u_rank);
+                        step = and_not(step, and_not(qu, with_u));
+                        // SAFETY: each lane of `step` is the `U` child of a `Q`
+                        // child: its first child plus the rank of `U` among its letters.
+                        kids = unsafe { gather(nodes, step, child) };
+                    }
+                    let kid_masks = masks_of(kids);
+                    let words = any_of(step, kid_masks, terminal);
+                    let near = lookup(&near_table, cell, next);
+                    let onward = any_of(step, kid_masks, near);
+                    let low = _mm256_or_si256(_mm256_slli_epi32::<CELL_BITS>(child), next);
+                    let high = _mm256_or_si256(
+                        _mm256_set1_epi32(visited as i32),
+                        _mm256_sllv_epi32(ones, next),
+                    );
+                    // SAFETY: `count + 8 <= CANDIDATES`, checked for the batch above.
+                    unsafe {
+                        if OPEN {
+                            // A candidate is its node under its path's visited half.
+                            store_pairs(wide.as_mut_ptr().add(count), words, child, high);
+                        } else {
+                            store_words(candidates.as_mut_ptr().add(count), words, child);
+                        }
+                    }
+                    count += count_of(words);
+                    // SAFETY: `top + 8 <= STACK`, checked for the batch above.
+                    unsafe { store_pairs(stack.as_mut_ptr().add(top), onward, low, high) };
+                    top += count_of(onward);
+                    // Most paths have neither the open cell nor a partner to step to.
+                    let state = visited >> STATE_SHIFT;
+                    let swaps_here = state < SWAPPED
+                        && node.letters() & 1 << open.own != 0
+                        && shape.masks[cell] & open.partners & !visited != 0;
+                    let into_open = tables.next_to_open & 1 << cell != 0;
+                    if OPEN && visited != u32::MAX && (swaps_here || into_open) {
+                        let mut out = Out {
+                            stack: &mut stack[..],
+                            wide: &mut wide[..],
+                            top,
+                            count,
+                        };
+                        let steps = shape.masks[cell];
+                        out.one_by_one(nodes, node, visited, steps, board, open, &tables, (into_open, swaps_here));
+                        (top, count) = (out.top, out.count);
+                    }
+                }
+            }
             if OPEN {
                 found_open(&wide[..count]);
             } else {
                 found(&candidates[..count]);
             }
-            count = 0;
+            Some(Outcome::Done(budget - left))
         }
-        for path in batch {
-            let cell = (path as u32 & ((1 << CELL_BITS) - 1)) as usize;
-            let visited = (path >> 32) as u32;
-            let node = nodes[(path as u32 >> CELL_BITS) as usize];
-            // SAFETY: a load of the 8 lanes of one cell's neighbour array
-            // (indexed with a bounds check: a path's cell is 5 bits, the table 32).
-            let next = unsafe { _mm256_loadu_si256(shape.neighbours[cell].as_ptr().cast()) };
-            let next_16 = _mm512_castsi256_si512(next);
-            let letters =
-                _mm512_castsi512_si256(_mm512_permutex2var_epi32(letters_lo, next_16, letters_hi));
-            let mask = _mm256_set1_epi32(node.letters() as i32);
-            let bits = _mm256_sllv_epi32(ones, letters);
-            let unvisited = _mm256_testn_epi32_mask(
-                _mm256_srlv_epi32(_mm256_set1_epi32(visited as i32), next),
-                ones,
-            );
-            let mut step = _mm256_mask_test_epi32_mask(unvisited, bits, mask);
-            let rank = _mm256_popcnt_epi32(_mm256_and_si256(mask, _mm256_sub_epi32(bits, ones)));
-            let mut child = _mm256_add_epi32(_mm256_set1_epi32(node.first() as i32), rank);
-            // SAFETY: `node` is a node of the trie `nodes`, and the lanes of
-            // `step` are its children: `first` plus their rank among its letters.
-            let mut kids = unsafe { children(nodes, node, step, child, rank) };
-            let qu = _mm256_mask_cmpeq_epi32_mask(step, letters, q_code);
-            if qu != 0 {
-                // Into a Qu cell: on from the Q child to its U child, if any.
-                let q_masks = _mm512_cvtepi64_epi32(kids);
-                let q_first = _mm512_cvtepi64_epi32(_mm512_srli_epi64::<32>(kids));
-                let u_bit = _mm256_set1_epi32(1 << U);
-                let with_u = _mm256_mask_test_epi32_mask(qu, q_masks, u_bit);
-                let u_rank =
-                    _mm256_popcnt_epi32(_mm256_and_si256(q_masks, _mm256_set1_epi32((1 << U) - 1)));
-                child = _mm256_mask_add_epi32(child, with_u, q_first, u_rank);
-                step &= !(qu & !with_u);
-                // SAFETY: each lane of `step` is the `U` child of a `Q`
-                // child: its first child plus the rank of `U` among its letters.
-                kids = unsafe { gather(nodes, step, child) };
-            }
-            let kid_masks = _mm512_cvtepi64_epi32(kids);
-            let words = _mm256_mask_test_epi32_mask(step, kid_masks, terminal);
-            let near = _mm512_castsi512_si256(_mm512_permutex2var_epi32(near_lo, next_16, near_hi));
-            let onward = _mm256_mask_test_epi32_mask(step, kid_masks, near);
-            let low = _mm256_or_si256(_mm256_slli_epi32::<CELL_BITS>(child), next);
-            let high = _mm256_or_si256(
-                _mm256_set1_epi32(visited as i32),
-                _mm256_sllv_epi32(ones, next),
-            );
-            let high_64 = _mm512_slli_epi64::<32>(_mm512_cvtepu32_epi64(high));
-            // SAFETY: `count + 8 <= CANDIDATES`, checked for the batch above.
-            unsafe {
-                if OPEN {
-                    // A candidate is its node under its path's visited half.
-                    let wide_words = _mm512_or_si512(_mm512_cvtepu32_epi64(child), high_64);
-                    _mm512_storeu_si512(
-                        wide.as_mut_ptr().add(count).cast(),
-                        _mm512_maskz_compress_epi64(words, wide_words),
-                    );
-                } else {
-                    _mm256_storeu_si256(
-                        candidates.as_mut_ptr().add(count).cast(),
-                        _mm256_maskz_compress_epi32(words, child),
-                    );
-                }
-            }
-            count += words.count_ones() as usize;
-            let paths = _mm512_or_si512(_mm512_cvtepu32_epi64(low), high_64);
-            // SAFETY: `top + 8 <= STACK`, checked for the batch above.
-            unsafe {
-                _mm512_storeu_si512(
-                    stack.as_mut_ptr().add(top).cast(),
-                    _mm512_maskz_compress_epi64(onward, paths),
-                );
-            }
-            top += onward.count_ones() as usize;
-            // Most paths have neither the open cell nor a partner to step to.
-            let state = visited >> STATE_SHIFT;
-            let swaps_here = state < SWAPPED
-                && node.letters() & 1 << open.own != 0
-                && shape.masks[cell] & open.partners & !visited != 0;
-            if OPEN && visited != u32::MAX && (swaps_here || next_to_open & 1 << cell != 0) {
-                let mut out = Out {
-                    stack: &mut stack[..],
-                    wide: &mut wide[..],
-                    top,
-                    count,
-                };
-                let seen = visited & CELLS;
-                let steps = shape.masks[cell] & !seen;
-                if next_to_open & 1 << cell != 0 {
-                    if state == ANY {
-                        out.enter_open(
-                            nodes,
-                            node,
-                            node.letters(),
-                            board.q,
-                            open_cell,
-                            near_open,
-                            seen,
-                            |letter| letter,
-                        );
-                    } else if state & (SWAPPED | SWAPPED_THROUGH) == SWAPPED {
-                        // The open cell shows the partner's letter on its swap board.
-                        let letter = board.letters[(state & 31) as usize];
-                        out.enter_open(
-                            nodes,
-                            node,
-                            node.letters() & 1 << letter,
-                            board.q,
-                            open_cell,
-                            near_open,
-                            seen,
-                            |_| state | SWAPPED_THROUGH,
-                        );
-                    }
-                }
-                if swaps_here {
-                    let through = if state == ANY { 0 } else { SWAPPED_THROUGH };
-                    let allowed = if state == ANY {
-                        open.partners
-                    } else {
-                        partners_of[state as usize]
-                    };
-                    out.swap_into(
-                        nodes,
-                        node,
-                        board.q,
-                        open,
-                        steps & allowed,
-                        &near_of,
-                        seen,
-                        through,
-                    );
-                }
-                (top, count) = (out.top, out.count);
-            }
-        }
-    }
-    if OPEN {
-        found_open(&wide[..count]);
-    } else {
-        found(&candidates[..count]);
-    }
-    Some(Outcome::Done(budget - left))
-}
-
-/// The nodes at the lanes of `index` where `lanes` is set (0 elsewhere).
-///
-/// # Safety
-///
-/// The processor has AVX-512 F and VL, and every lane of `index` set in
-/// `lanes` is an index into `nodes`. The walk passes only children of trie
-/// nodes (a node's `first()` plus the rank of one of its letters), which the
-/// trie's invariant (`first + letters.count_ones() <= len`) keeps in bounds.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl")]
-#[inline]
-unsafe fn gather(nodes: &[Node], lanes: __mmask8, index: __m256i) -> __m512i {
-    // SAFETY: a lane is loaded only where `lanes` is set, and there the
-    // index is in `nodes` (this function's contract).
-    unsafe {
-        _mm512_mask_i32gather_epi64::<8>(
-            _mm512_setzero_si512(),
-            lanes,
-            index,
-            nodes.as_ptr().cast(),
-        )
-    }
-}
-
-/// The children of `node` at the lanes of `lanes` (0 elsewhere): the ones
-/// at `rank` among its children, which are nodes `index`. A node with at
-/// most 16 children has them loaded whole and picked by a permute; a
-/// larger one (near the root) has them gathered.
-///
-/// # Safety
-///
-/// The processor has AVX-512 F and VL; `node` is a node of the trie whose
-/// node array is `nodes`, so its children `first .. first + count` lie in
-/// `nodes` (the trie's invariant); and each lane of `index` set in `lanes`
-/// is one of those children, `first + rank`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vl")]
-#[inline]
-unsafe fn children(
-    nodes: &[Node],
-    node: Node,
-    lanes: __mmask8,
-    index: __m256i,
-    rank: __m256i,
-) -> __m512i {
-    let count = node.letters().count_ones();
-    if count > 16 {
-        // SAFETY: the lanes are children of `node` (this function's contract).
-        return unsafe { gather(nodes, lanes, index) };
-    }
-    let first = node.first() as usize;
-    let low = (1u32 << count.min(8)) - 1;
-    let high = (1u32 << count.saturating_sub(8)) - 1;
-    let base: *const i64 = nodes.as_ptr().wrapping_add(first).cast();
-    // SAFETY: masked loads read only the lanes their mask keeps, which are
-    // the node's children, in the trie; the other lanes never fault.
-    let (lo, hi) = unsafe {
-        (
-            _mm512_maskz_loadu_epi64(low as __mmask8, base),
-            _mm512_maskz_loadu_epi64(high as __mmask8, base.wrapping_add(8)),
-        )
     };
-    _mm512_maskz_permutex2var_epi64(lanes, lo, _mm512_cvtepu32_epi64(rank), hi)
 }
-
+use lane_walk;
 /// Most paths one path taken off the stack puts back in an open walk: 7
 /// into its other neighbours, 26 into the open cell and 8 swapped reads.
 const OPEN_PUSHES: usize = 7 + 26 + 8;
@@ -777,6 +681,73 @@ impl Out<'_> {
             self.stack[self.top] =
                 u64::from(high) << 32 | u64::from(child) << CELL_BITS | cell as u64;
             self.top += 1;
+        }
+    }
+
+    /// The one-by-one steps of a path at `node` (its visited half
+    /// `visited`, the cells it steps to `steps`): `into_open` into the open
+    /// cell, under each letter its state allows, and `swaps_here` into the
+    /// partners next to it read as the open cell's letter.
+    #[allow(clippy::too_many_arguments)]
+    fn one_by_one(
+        &mut self,
+        nodes: &[Node],
+        node: Node,
+        visited: u32,
+        steps: u32,
+        board: &Board,
+        open: Open,
+        tables: &Tables,
+        (into_open, swaps_here): (bool, bool),
+    ) {
+        let state = visited >> STATE_SHIFT;
+        let seen = visited & CELLS;
+        let open_cell = open.cell & (MAX_CELLS - 1);
+        let near_open = tables.near[open_cell];
+        if into_open {
+            if state == ANY {
+                self.enter_open(
+                    nodes,
+                    node,
+                    node.letters(),
+                    board.q,
+                    open_cell,
+                    near_open,
+                    seen,
+                    |letter| letter,
+                );
+            } else if state & (SWAPPED | SWAPPED_THROUGH) == SWAPPED {
+                // The open cell shows the partner's letter on its swap board.
+                let letter = board.letters[(state & 31) as usize];
+                self.enter_open(
+                    nodes,
+                    node,
+                    node.letters() & 1 << letter,
+                    board.q,
+                    open_cell,
+                    near_open,
+                    seen,
+                    |_| state | SWAPPED_THROUGH,
+                );
+            }
+        }
+        if swaps_here {
+            let through = if state == ANY { 0 } else { SWAPPED_THROUGH };
+            let allowed = if state == ANY {
+                open.partners
+            } else {
+                tables.partners_of[state as usize]
+            };
+            self.swap_into(
+                nodes,
+                node,
+                board.q,
+                open,
+                steps & !seen & allowed,
+                &tables.near,
+                seen,
+                through,
+            );
         }
     }
 

@@ -7,6 +7,7 @@
 
 use super::*;
 use crate::room::Kept;
+use rand::RngCore;
 use tokio::sync::oneshot;
 /// What a `hello` asks for.
 pub(super) struct Hello<'a> {
@@ -219,4 +220,11 @@ fn seat(
     }
     dispatch(slot);
     Ok(())
+}
+
+/// A random token naming a seat: 128 bits from the operating system's generator.
+fn fresh_token() -> String {
+    let mut bytes = [0u8; 16];
+    rand::rng().fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -1,12 +1,8 @@
-// Today's board (GET /daily): the day's first try, which is the one the
-// player opened first (kept by the browser as it is played, so leaving it
-// mid-round keeps what was found and a second try is practice, and by the
-// server against the player's seat, whose `daily` message has the last
-// word), the share text of that try (its numbers and a picture of the
-// cells its words used, no letter) ending with the day's link, the
-// statistics and the day's leaderboard. The try is said to be on the
-// leaderboard only once the server says its result is kept (written to its
-// results file): until then the page says it is being saved.
+// Today's board (GET /daily): the day's first try (kept by the browser as
+// played, and by the server, whose `daily` message has the last word), its
+// share text (numbers, a letterless picture of the cells used, the link),
+// the statistics and the leaderboard. The try is on the leaderboard only
+// once the server says it is kept; until then it is "being saved".
 /** @import { PlayerResult } from "./messages" */
 /** @import { DailyGame, Day } from "./state.js" */
 /** @import { DayResult } from "./storage.js" */

@@ -1,7 +1,6 @@
-// The ways in: home (Solo, Today's board, friends, and above them what a
-// link brought: a board, today's board, statistics), a room's join form,
-// and the way back to them, asked first when it would end a round or leave
-// a room.
+// The ways in: home (Solo, Today's board, friends, and what a link
+// brought), a room's join form, and the way back, asked first when it
+// would end a round or leave a room.
 /** @import { Solo } from "./messages" */
 /** @import { Carried } from "./stats.js" */
 import { leave, start } from "./connection.js";

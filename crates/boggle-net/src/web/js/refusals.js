@@ -102,8 +102,8 @@ export function onError(msg) {
       return again("Disconnected: " + why, "Join again", state.token);
     case "too_many_messages":
       return again("Disconnected: far too many messages at once.", "Join again", state.token);
-    // Another tab or device took the seat with its token (a duplicated tab
-    // among them): this one stays out, or the two would take it in turn.
+    // Another tab or device took the seat: this one stays out, or the two
+    // would take it in turn.
     case "replaced":
       return again(where + " was taken by another tab or device: this tab has stopped.", "Play here instead", state.token);
     // This page and the server do not understand each other.

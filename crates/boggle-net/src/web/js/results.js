@@ -1,7 +1,6 @@
-// A round's results: each player's words, the winner, the player's share,
-// the words shared and missed (a word tapped shows its path, numbered and
-// lined, and its meaning), then Ready, this board again (solo: a room's next
-// board is its next round), or a link to it.
+// A round's results: each player's words, the winner, the words shared
+// and missed (a tapped word shows its path and meaning), then Ready, this
+// board again (solo), or a link to it.
 /** @import { ServerMsg } from "./messages" */
 import { drawBoard, findPath, lightCells } from "./board.js";
 import { dailyShare } from "./daily.js";

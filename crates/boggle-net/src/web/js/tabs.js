@@ -1,17 +1,14 @@
-// One tab a seat: a duplicated tab (its sessionStorage copied, the seat's
-// token with it) finds the seat played in another tab and stays out. In a
-// secure context (HTTPS, localhost) the tab playing a seat holds its Web
-// Lock. Without one (a page over plain http from another machine has no
-// `navigator.locks`) the tabs ask each other on a BroadcastChannel: a tab
-// asks for the seat, and one playing it (or asking with a higher tab id,
-// so two asking at once end with one holder) answers that it is held.
+// One tab a seat: a duplicated tab (its sessionStorage, so its token,
+// copied) finds the seat played elsewhere and stays out. In a secure
+// context the tab playing a seat holds its Web Lock; without one (plain
+// http) tabs ask each other on a BroadcastChannel, and one playing it (or
+// asking with a higher id) answers that it is held.
 
 /** A reloaded page lets go of its seat's lock in far less. */
 const LOCK_WAIT_MS = 1000;
-/** How long a tab asking for a seat waits for an answer before taking
- * it: a tab playing it answers in milliseconds, in the background too
- * (messages are not slowed as timers are); 400 ms leaves room for a
- * loaded machine and is too short to be felt. */
+/** How long a tab asking for a seat waits for an answer before taking it:
+ * a holder answers in milliseconds, in the background too; 400 ms leaves
+ * room for a loaded machine and is not felt. */
 const ANSWER_WAIT_MS = 400;
 
 /** Lets go of a seat held. @typedef {() => void} Release */

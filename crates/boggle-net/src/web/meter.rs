@@ -5,8 +5,9 @@
 //! never counts once. So the connection's stream is wrapped in a
 //! [`Metered`] that counts every byte read into a shared [`Meter`], and
 //! the socket's reader allows each message at most [`PER_MESSAGE`] bytes
-//! read since the one before: past it, the next read fails, and the
-//! client is told its message was too long.
+//! read since the one before (a ping or pong between adds only its own
+//! bytes, so pings among a message's fragments renew nothing): past it,
+//! the next read fails, and the client is told its message was too long.
 //!
 //! Its limit: bytes are counted as the WebSocket layer reads them, a
 //! buffer at a time, so a message is judged to within one read buffer
@@ -28,6 +29,10 @@ use super::MAX_WS_MESSAGE;
 /// as much again to spare. An endless run of empty fragments reaches it
 /// within a millisecond or so.
 pub const PER_MESSAGE: u64 = 4 * MAX_WS_MESSAGE as u64;
+
+/// The longest control frame (a ping or pong) a client sends: its head and
+/// mask, 6 bytes, and at most 125 of payload.
+pub(crate) const CONTROL_FRAME: u64 = 6 + 125;
 
 /// The bytes read from one connection, and how far they may go.
 #[derive(Clone, Debug)]
@@ -54,6 +59,16 @@ impl Meter {
         self.0
             .limit
             .store(read.saturating_add(more), Ordering::Relaxed);
+    }
+
+    /// Lets `more` bytes be read beyond what was allowed already.
+    pub(crate) fn extend(&self, more: u64) {
+        let _ = self
+            .0
+            .limit
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |limit| {
+                Some(limit.saturating_add(more))
+            });
     }
 
     /// Whether the reads went past what was allowed.
@@ -122,7 +137,7 @@ mod tests {
         let (mut client, server) = tokio::io::duplex(1 << 16);
         let meter = Meter::new();
         let mut metered = Metered::new(server, meter.clone());
-        client.write_all(&[7u8; 300]).await.expect("written");
+        client.write_all(&[7u8; 400]).await.expect("written");
         let mut buf = [0u8; 100];
         metered.read_exact(&mut buf).await.expect("no limit yet");
         meter.allow(150);
@@ -136,5 +151,18 @@ mod tests {
         assert_eq!(err.kind(), io::ErrorKind::InvalidData);
         meter.allow(10);
         assert!(!meter.spent());
+        metered.read_exact(&mut buf[..10]).await.expect("within");
+        assert!(!meter.spent());
+        meter.extend(5);
+        metered
+            .read_exact(&mut buf[..5])
+            .await
+            .expect("within the extension");
+        assert!(!meter.spent());
+        metered
+            .read_exact(&mut buf[..1])
+            .await
+            .expect("read past, once");
+        assert!(meter.spent());
     }
 }

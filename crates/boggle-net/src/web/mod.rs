@@ -76,6 +76,7 @@ use boggle_protocol::{MAX_LINE, MAX_SERVER_LINE, ServerMsg, encode};
 use files::File;
 use http::ClientAddr;
 pub use http::Options;
+use meter::CONTROL_FRAME;
 use meter::Meter;
 pub use meter::PER_MESSAGE;
 
@@ -500,7 +501,12 @@ impl Incoming for WsIncoming {
         let next = self.stream.next().await;
         let spent = self.meter.as_ref().is_some_and(Meter::spent);
         if let Some(meter) = &self.meter {
-            meter.allow(PER_MESSAGE);
+            // A control frame may come between a message's fragments: it
+            // adds its own bytes, so pings cannot renew a message's allowance.
+            match &next {
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => meter.extend(CONTROL_FRAME),
+                _ => meter.allow(PER_MESSAGE),
+            }
         }
         let data = match next {
             // Frames that went on past their bytes without ending a message.

@@ -64,14 +64,10 @@ async fn metrics_are_served_only_to_this_machine_without_a_proxy() {
     }
 }
 
-/// A message begun and never ended, one empty continuation frame after
-/// another, is cut once its frames pass [`PER_MESSAGE`] bytes: the client
-/// hears `too_long` and the connection closes, long before the 64 MiB the
-/// client would send. (Counted by whole messages, it never counted at all
-/// and held a core until `--idle`.)
-#[tokio::test]
-async fn endless_empty_fragments_are_cut_as_too_long() {
-    let (_, http_addr, _stop) = start(config(None, Limits::default())).await;
+/// Opens a WebSocket, joins, begins a text message and sends empty
+/// continuation frames, each 10,000 followed by `between`, until the
+/// server cuts it or 64 MiB went: what the client heard, and the bytes sent.
+async fn endless_fragments(http_addr: SocketAddr, between: Vec<u8>) -> (String, usize) {
     let mut ws = Ws::open(http_addr).await;
     ws.send(&hello("eve")).await;
     ws.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
@@ -85,7 +81,8 @@ async fn endless_empty_fragments_are_cut_as_too_long() {
         if write.write_all(&first).await.is_err() {
             return 0;
         }
-        let chunk = more.repeat(10_000);
+        let mut chunk = more.repeat(10_000);
+        chunk.extend_from_slice(&between);
         let mut sent = first.len();
         while sent < 64 << 20 {
             if write.write_all(&chunk).await.is_err() {
@@ -98,8 +95,24 @@ async fn endless_empty_fragments_are_cut_as_too_long() {
     let mut heard = Vec::new();
     let read = tokio::time::timeout(GUARD, read.read_to_end(&mut heard)).await;
     assert!(read.is_ok(), "the connection was never cut");
-    let heard = String::from_utf8_lossy(&heard);
-    assert!(heard.contains(r#""code":"too_long""#), "{heard}");
     let sent = sender.await.expect("the sender");
-    assert!(sent < 64 << 20, "every byte was taken: {sent}");
+    (String::from_utf8_lossy(&heard).into_owned(), sent)
+}
+
+/// A message begun and never ended, one empty continuation frame after
+/// another, is cut once its frames pass [`PER_MESSAGE`] bytes: the client
+/// hears `too_long` and the connection closes, long before the 64 MiB the
+/// client would send. A ping among the fragments (a control frame may come
+/// between them) renews nothing. (Counted by whole messages, the fragments
+/// never counted at all and held a core until `--idle`; with the allowance
+/// renewed by any frame, a ping every 60 kB kept it going until the pings
+/// alone passed the rate.)
+#[tokio::test]
+async fn endless_empty_fragments_are_cut_as_too_long() {
+    let (_, http_addr, _stop) = start(config(None, Limits::default())).await;
+    for between in [Vec::new(), frame(9, b"p")] {
+        let (heard, sent) = endless_fragments(http_addr, between).await;
+        assert!(heard.contains(r#""code":"too_long""#), "{heard}");
+        assert!(sent < 64 << 20, "every byte was taken: {sent}");
+    }
 }

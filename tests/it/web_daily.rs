@@ -422,15 +422,58 @@ async fn rows(client: &Client) -> serde_json::Value {
     .await
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_apart() {
+/// A server with 10-minute rounds on a temporary `--data`, and the two
+/// browsers on it (360 and 1280 px).
+struct Players {
+    _data: tempfile::TempDir,
+    server: crate::browser::Killed,
+    web: String,
+    chromedriver: crate::browser::Killed,
+    phone: Client,
+    desk: Client,
+}
+
+/// Fails on any error the pages threw `when`, and closes them.
+async fn end(phone: &Client, desk: &Client, when: &str) {
+    no_page_errors(phone, when).await;
+    no_page_errors(desk, when).await;
+    let _ = phone.clone().close().await;
+    let _ = desk.clone().close().await;
+}
+
+/// [`Players`], or `None` after saying why they cannot play.
+async fn players() -> Option<Players> {
     let (chromium, driver_path) = match browser() {
         Ok(found) => found,
-        Err(why) => return cannot_run(&format!("no browser: {why}")),
+        Err(why) => {
+            cannot_run(&format!("no browser: {why}"));
+            return None;
+        }
     };
     let data = tempfile::tempdir().expect("temp dir");
     let (server, web) = web_server(data.path(), &["--time", "600"]);
-    let Some((chromedriver, phone, desk)) = phone_and_desk(&chromium, &driver_path).await else {
+    let (chromedriver, phone, desk) = phone_and_desk(&chromium, &driver_path).await?;
+    Some(Players {
+        _data: data,
+        server,
+        web,
+        chromedriver,
+        phone,
+        desk,
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_apart() {
+    let Some(Players {
+        _data,
+        server,
+        web,
+        chromedriver,
+        phone,
+        desk,
+    }) = players().await
+    else {
         return;
     };
     let words = todays_words();
@@ -513,10 +556,7 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
         "marked as the player's: {listed}"
     );
     screenshot(&phone, "daily-same-name").await;
-    no_page_errors(&desk, "in daily games").await;
-    no_page_errors(&phone, "in daily games").await;
-    let _ = phone.close().await;
-    let _ = desk.close().await;
+    end(&phone, &desk, "in daily games").await;
     drop(chromedriver);
     drop(server);
 }
@@ -563,13 +603,15 @@ async fn meaning_in_sight(client: &Client) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
-    let (chromium, driver_path) = match browser() {
-        Ok(found) => found,
-        Err(why) => return cannot_run(&format!("no browser: {why}")),
-    };
-    let data = tempfile::tempdir().expect("temp dir");
-    let (server, web) = web_server(data.path(), &["--time", "600"]);
-    let Some((chromedriver, phone, desk)) = phone_and_desk(&chromium, &driver_path).await else {
+    let Some(Players {
+        _data,
+        server,
+        web,
+        chromedriver,
+        phone,
+        desk,
+    }) = players().await
+    else {
         return;
     };
     let words = todays_words();
@@ -634,10 +676,7 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     desk.set_window_size(1280, 800).await.expect("resized");
     assert_eq!(meaning_in_sight(&desk).await, json!([true, true]));
     screenshot(&desk, "daily-meaning-1280x800").await;
-    no_page_errors(&phone, "reloaded results").await;
-    no_page_errors(&desk, "reloaded results").await;
-    let _ = phone.close().await;
-    let _ = desk.close().await;
+    end(&phone, &desk, "reloaded results").await;
     drop(chromedriver);
     drop(server);
 }
@@ -670,13 +709,15 @@ async fn date_of(client: &Client, n: u64) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
-    let (chromium, driver_path) = match browser() {
-        Ok(found) => found,
-        Err(why) => return cannot_run(&format!("no browser: {why}")),
-    };
-    let data = tempfile::tempdir().expect("temp dir");
-    let (server, web) = web_server(data.path(), &["--time", "600"]);
-    let Some((chromedriver, phone, desk)) = phone_and_desk(&chromium, &driver_path).await else {
+    let Some(Players {
+        _data,
+        server,
+        web,
+        chromedriver,
+        phone,
+        desk,
+    }) = players().await
+    else {
         return;
     };
     let (number, _) = common::daily_board(None);
@@ -815,10 +856,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
             number - 30
         )
     );
-    no_page_errors(&phone, "past days").await;
-    no_page_errors(&desk, "past days").await;
-    let _ = phone.close().await;
-    let _ = desk.close().await;
+    end(&phone, &desk, "past days").await;
     drop(chromedriver);
     drop(server);
 }

@@ -118,10 +118,12 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
         "still in the round"
     );
     // Typing goes on where it was: the word field has the focus, not "Boggle".
-    assert_eq!(
-        js(&phone, "return document.activeElement.id;").await,
-        json!("word")
-    );
+    wait_js(
+        &phone,
+        "return document.activeElement.id === 'word';",
+        "the word field focused after Stay",
+    )
+    .await;
     // Esc too.
     home_link(&phone).await;
     wait_js(

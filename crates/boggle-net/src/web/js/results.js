@@ -136,7 +136,7 @@ function inSight() {
   const r = $("word-side").getBoundingClientRect();
   const bar = $("actions");
   const over = r.bottom - innerHeight + (getComputedStyle(bar).position === "sticky" ? bar.offsetHeight : 0);
-  if (r.top < 0 || over > 0) scrollBy(0, r.top < 0 ? r.top : Math.min(over, r.top));
+  if (r.top < 0 || over > 0) scrollBy(0, Math.floor(r.top < 0 ? r.top : Math.min(over, r.top)));
 }
 
 export function initResults() {

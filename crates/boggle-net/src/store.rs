@@ -323,9 +323,9 @@ impl Store {
         std::thread::Builder::new()
             .name("boggle-store".into())
             .spawn(move || supervise(&worker, file))
-            .map_err(|e| StoreError::Io {
+            .map_err(|source| StoreError::Io {
                 path: dir.to_path_buf(),
-                source: Box::new(e),
+                source,
             })?;
         Ok(Store {
             _open: Arc::new(Open(Arc::clone(&inner))),

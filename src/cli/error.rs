@@ -127,9 +127,14 @@ pub(crate) enum CliError {
     #[error("no data directory for the day's results: set --data DIR (or XDG_DATA_HOME or HOME)")]
     NoDataDir,
     #[cfg(feature = "net")]
-    /// The server stopped on an error after it started listening.
+    /// The server's address could not be read after it started listening.
     #[error("the server failed")]
     Server(#[source] io::Error),
+    #[cfg(feature = "net")]
+    /// The server stopped on an error: its web listener failed, or a stop
+    /// left daily results unwritten.
+    #[error("the server failed")]
+    Serving(#[source] boggle_net::server::ServerError),
     /// Today's board cannot be had: the clock says a day before the first board.
     #[error("no board for today")]
     Daily(#[source] boggle_game::daily::DateError),

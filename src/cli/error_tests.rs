@@ -644,7 +644,8 @@ fn cli(prev: Option<&CliError>) -> Option<CliError> {
         }
         Some(E::Results(_)) => E::NoDataDir,
         Some(E::NoDataDir) => E::Server(os()),
-        Some(E::Server(_)) => E::Daily(boggle_game::daily::DateError::Malformed(
+        Some(E::Server(_)) => E::Serving(boggle_net::server::ServerError::ResultsUnwritten(3)),
+        Some(E::Serving(_)) => E::Daily(boggle_game::daily::DateError::Malformed(
             "1999-13-01".into(),
         )),
         Some(E::Daily(_)) => E::Join {

@@ -347,7 +347,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
             Some(web) => server.run_beside(web.run(), stop).await,
             None => server.run(stop).await,
         }
-        .map_err(CliError::Server)
+        .map_err(CliError::Serving)
     })?;
     Ok(())
 }

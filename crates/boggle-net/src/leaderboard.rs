@@ -128,13 +128,21 @@ pub enum StoreError {
         /// What gives it away.
         why: String,
     },
-    /// The directory or file cannot be created, opened or read.
+    /// The directory cannot be created, or the store's thread started.
     #[error("{}", path.display())]
     Io {
         /// The file or directory.
         path: PathBuf,
-        /// What SQLite or the system said.
-        source: Box<dyn std::error::Error + Send + Sync>,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// SQLite could not open, read or write the file.
+    #[error("{}", path.display())]
+    Sqlite {
+        /// The file.
+        path: PathBuf,
+        /// What SQLite said.
+        source: rusqlite::Error,
     },
 }
 
@@ -205,9 +213,9 @@ pub struct ResultsFile {
 impl ResultsFile {
     /// Opens (creating it and its directory if need be) `dir/daily.sqlite`.
     pub fn open_dir(dir: &Path) -> Result<ResultsFile, StoreError> {
-        std::fs::create_dir_all(dir).map_err(|e| StoreError::Io {
+        std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
             path: dir.to_path_buf(),
-            source: Box::new(e),
+            source,
         })?;
         ResultsFile::open(&dir.join("daily.sqlite"))
     }
@@ -478,9 +486,9 @@ fn classify(path: &Path, error: rusqlite::Error) -> StoreError {
             path: path.to_path_buf(),
         }
     } else {
-        StoreError::Io {
+        StoreError::Sqlite {
             path: path.to_path_buf(),
-            source: Box::new(error),
+            source: error,
         }
     }
 }

@@ -65,6 +65,22 @@ pub struct ServerConfig {
     pub store: Option<Store>,
 }
 
+/// Why a running server stopped on an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The web side's listener failed; the server stopped with it, so the
+    /// TCP side does not go on alone with the page gone.
+    #[error("the web listener failed")]
+    Web(#[source] io::Error),
+    /// The stop left daily results unwritten: the results file would not
+    /// take them in time (each is in the log with its content).
+    #[error(
+        "{0} daily results could not be written to the results file before the server \
+         stopped (each is in the log with its content)"
+    )]
+    ResultsUnwritten(usize),
+}
+
 /// How long a stopping server waits for the store to write what it holds.
 pub const STORE_CLOSE: Duration = Duration::from_secs(10);
 
@@ -258,7 +274,7 @@ impl Server {
     /// ([`STORE_CLOSE`]; a row it cannot write makes the stop an error).
     /// Meanwhile it still takes connections, so a player who drops can
     /// take their seat back.
-    pub async fn run(self, stop: impl std::future::Future<Output = ()>) -> io::Result<()> {
+    pub async fn run(self, stop: impl std::future::Future<Output = ()>) -> Result<(), ServerError> {
         let ticker = tokio::spawn(tick_rooms(Arc::clone(&self.shared)));
         self.accept_until(stop).await;
         self.accept_until(drain(Arc::clone(&self.shared))).await;
@@ -277,10 +293,7 @@ impl Server {
         if let Some(store) = self.shared.config.store.clone() {
             let closed = tokio::task::spawn_blocking(move || store.close(STORE_CLOSE)).await;
             if let Ok(Err(lost)) = closed {
-                return Err(io::Error::other(format!(
-                    "{lost} daily results could not be written to the results file before \
-                     the server stopped (each is in the log with its content)"
-                )));
+                return Err(ServerError::ResultsUnwritten(lost));
             }
         }
         Ok(())
@@ -323,7 +336,7 @@ impl Server {
         self,
         web: impl std::future::Future<Output = std::io::Result<()>> + Send + 'static,
         stop: impl std::future::Future<Output = ()>,
-    ) -> std::io::Result<()> {
+    ) -> Result<(), ServerError> {
         let mut web = tokio::spawn(web);
         let failed = std::sync::Mutex::new(None);
         let stop = async {
@@ -345,10 +358,7 @@ impl Server {
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         match failed {
-            Some(e) => Err(std::io::Error::new(
-                e.kind(),
-                format!("the web listener failed: {e}"),
-            )),
+            Some(e) => Err(ServerError::Web(e)),
             None => Ok(()),
         }
     }

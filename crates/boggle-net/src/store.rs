@@ -23,9 +23,11 @@
 //! `error`, counted, and its player told [`Kept::No`] in plain words. A
 //! worker that panics gives up (logs, and answers) the batch it held and is
 //! started again on the same file, so one bad batch never ends the store
-//! for the day while the rest of the server plays on. Nothing is held
-//! locked across I/O: the in-memory days and the queue each have a mutex
-//! held for a few map operations.
+//! for the day while the rest of the server plays on. The rows and the
+//! leaderboard reads go to the worker on bounded crossbeam channels (the
+//! worker waits on both and on a stop at once); nothing is held locked
+//! across I/O: the in-memory days have a mutex held for a few map
+//! operations.
 //!
 //! Health ([`Store::health`]): whether the worker is running, and how long
 //! the oldest row has waited for the file; past [`STALE`], the store cannot
@@ -59,16 +61,17 @@
     reason = "the store retries a locked file against the clock and reports how long rows have waited"
 )]
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::{Duration, Instant};
 
 use boggle_protocol::names::name_key;
 use boggle_protocol::{DailyStatus, DayScore, is_player_token};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError, TrySendError};
 use tokio::sync::oneshot;
 
 use super::leaderboard::{Attempt, Listed, ResultsFile, StoreError, TOP, Top};
@@ -199,31 +202,36 @@ struct Pending {
     reply: Option<oneshot::Sender<Kept>>,
 }
 
-/// What waits for the worker.
-#[derive(Default)]
-struct Queue {
-    writes: VecDeque<Pending>,
-    /// Since when the oldest row of the batch being written has waited.
-    writing_since: Option<Instant>,
-    reads: VecDeque<(u32, oneshot::Sender<Option<Arc<Top>>>)>,
-    /// Set when the last handle goes or [`Store::close`] is called: the
-    /// worker writes what is queued, until `give_up_at`, and ends.
-    closing: bool,
-    give_up_at: Option<Instant>,
-    stopped: bool,
-}
+/// A leaderboard read waiting for the worker: the day, and where its answer goes.
+type Read = (u32, oneshot::Sender<Option<Arc<Top>>>);
 
 struct Inner {
     limits: StoreLimits,
     days: Mutex<BTreeMap<u32, Day>>,
-    queue: Mutex<Queue>,
-    /// Wakes the worker (work queued, or closing) and [`Store::close`] (stopped).
-    wake: Condvar,
     tops: RwLock<BTreeMap<u32, Arc<Top>>>,
+    /// Since when the oldest row of the batch being written has waited:
+    /// the queue is first in, first out, so every row still queued is newer.
+    writing_since: Mutex<Option<Instant>>,
+    /// Set by [`Store::close`]: the worker writes what is queued and ends.
+    closing: AtomicBool,
+    /// Set by [`Store::close`]: past it, the worker tries nothing more.
+    give_up_at: Mutex<Option<Instant>>,
+    /// The worker has ended: nothing queued now would be written.
+    stopped: AtomicBool,
     /// The worker is running (not yet stopped, not starting again after a panic).
     up: AtomicBool,
     /// Rows given up so far (a stop counts those it leaves unwritten).
     lost: AtomicUsize,
+}
+
+/// The worker's ends of the store's channels.
+struct Worker {
+    writes: Receiver<Pending>,
+    reads: Receiver<Read>,
+    /// A nudge: [`Store::close`] was called.
+    wake: Receiver<()>,
+    /// Dropped when the worker ends, which [`Store::close`] waits for.
+    _done: Sender<()>,
 }
 
 /// Whether the store can write now, as [`Store::health`] sees it.
@@ -253,26 +261,21 @@ impl Health {
     }
 }
 
-/// Ends the worker when the last [`Store`] handle goes.
-struct Open(Arc<Inner>);
-
-impl Drop for Open {
-    fn drop(&mut self) {
-        let mut queue = lock(&self.0.queue);
-        queue.closing = true;
-        queue
-            .give_up_at
-            .get_or_insert_with(|| Instant::now() + RETRY_FOR);
-        drop(queue);
-        self.0.wake.notify_all();
-    }
-}
-
 /// The day's results, held in memory and written by a worker thread.
 #[derive(Clone)]
 pub struct Store {
     inner: Arc<Inner>,
-    _open: Arc<Open>,
+    /// The rows for the worker (bounded: [`StoreLimits::queued`]). When the
+    /// last handle goes, the worker writes what is queued and ends.
+    writes: Sender<Pending>,
+    /// What the worker left when it could not end in time, for
+    /// [`Store::close`] to log.
+    leftovers: Receiver<Pending>,
+    /// Leaderboard reads for the worker (bounded: [`READS_QUEUED`]).
+    reads: Sender<Read>,
+    wake: Sender<()>,
+    /// Disconnected once the worker has ended.
+    done: Receiver<()>,
 }
 
 impl std::fmt::Debug for Store {
@@ -318,23 +321,39 @@ impl Store {
         let inner = Arc::new(Inner {
             limits,
             days: Mutex::new(days),
-            queue: Mutex::new(Queue::default()),
-            wake: Condvar::new(),
             tops: RwLock::new(tops),
+            writing_since: Mutex::new(None),
+            closing: AtomicBool::new(false),
+            give_up_at: Mutex::new(None),
+            stopped: AtomicBool::new(false),
             up: AtomicBool::new(true),
             lost: AtomicUsize::new(0),
         });
-        let worker = Arc::clone(&inner);
+        let (writes, writes_rx) = crossbeam_channel::bounded(limits.queued);
+        let (reads, reads_rx) = crossbeam_channel::bounded(READS_QUEUED);
+        let (wake, wake_rx) = crossbeam_channel::bounded(1);
+        let (done_tx, done) = crossbeam_channel::bounded(0);
+        let worker = Worker {
+            writes: writes_rx.clone(),
+            reads: reads_rx,
+            wake: wake_rx,
+            _done: done_tx,
+        };
+        let held = Arc::clone(&inner);
         std::thread::Builder::new()
             .name("boggle-store".into())
-            .spawn(move || supervise(&worker, file))
-            .map_err(|e| StoreError::Io {
+            .spawn(move || supervise(&held, file, &worker))
+            .map_err(|source| StoreError::Io {
                 path: dir.to_path_buf(),
-                source: Box::new(e),
+                source,
             })?;
         Ok(Store {
-            _open: Arc::new(Open(Arc::clone(&inner))),
             inner,
+            writes,
+            leftovers: writes_rx,
+            reads,
+            wake,
+            done,
         })
     }
 
@@ -478,30 +497,39 @@ impl Store {
             since: Instant::now(),
             reply,
         };
-        let mut queue = lock(&self.inner.queue);
-        if queue.writes.len() >= self.inner.limits.queued || queue.stopped {
-            drop(queue);
-            give_up(&self.inner, pending, "queue_full", QUEUE_FULL);
+        if self.inner.stopped.load(Ordering::SeqCst) {
+            give_up(&self.inner, pending, "stopped", STOPPED);
             return;
         }
-        queue.writes.push_back(pending);
-        gauge(&queue);
-        drop(queue);
-        self.inner.wake.notify_all();
+        match self.writes.try_send(pending) {
+            Ok(()) => {}
+            Err(TrySendError::Full(pending)) => {
+                give_up(&self.inner, pending, "queue_full", QUEUE_FULL);
+            }
+            Err(TrySendError::Disconnected(pending)) => {
+                give_up(&self.inner, pending, "stopped", STOPPED);
+            }
+        }
+        // The worker ended meanwhile: what it did not see is given up here.
+        if self.inner.stopped.load(Ordering::SeqCst) {
+            for pending in self.leftovers.try_iter() {
+                give_up(&self.inner, pending, "stopped", STOPPED);
+            }
+        }
+        self.gauge();
+    }
+
+    /// Sets the queue's gauge.
+    fn gauge(&self) {
+        metrics::gauge!("boggle_store_queue").set(self.queued() as f64);
     }
 
     /// Whether the store can write now: its worker running, and the age of
     /// the oldest row waiting for the file. Sets the `boggle_store_up` and
     /// `boggle_store_oldest_wait_seconds` gauges to what it finds.
     pub fn health(&self) -> Health {
-        let queue = lock(&self.inner.queue);
-        let queued = queue.writes.front().map(|p| p.since);
-        let since = match (queue.writing_since, queued) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let up = self.inner.up.load(Ordering::SeqCst) && !queue.stopped;
-        drop(queue);
+        let since = *lock(&self.inner.writing_since);
+        let up = self.inner.up.load(Ordering::SeqCst) && !self.inner.stopped.load(Ordering::SeqCst);
         let oldest = since.map(|s| s.elapsed());
         metrics::gauge!("boggle_store_up").set(if up { 1.0 } else { 0.0 });
         metrics::gauge!("boggle_store_oldest_wait_seconds")
@@ -530,15 +558,10 @@ impl Store {
             return Some(top);
         }
         let (tx, rx) = oneshot::channel();
-        {
-            let mut queue = lock(&self.inner.queue);
-            if queue.reads.len() >= READS_QUEUED || queue.stopped {
-                return None;
-            }
-            queue.reads.push_back((day, tx));
-            gauge(&queue);
+        if self.inner.stopped.load(Ordering::SeqCst) || self.reads.try_send((day, tx)).is_err() {
+            return None;
         }
-        self.inner.wake.notify_all();
+        self.gauge();
         tokio::time::timeout(READ_WAIT, rx).await.ok()?.ok()?
     }
 
@@ -550,30 +573,16 @@ impl Store {
     pub fn close(&self, within: Duration) -> Result<(), usize> {
         let lost_before = self.inner.lost.load(Ordering::SeqCst);
         let deadline = Instant::now() + within;
-        let mut queue = lock(&self.inner.queue);
-        queue.closing = true;
-        queue.give_up_at = Some(deadline);
-        self.inner.wake.notify_all();
-        while !queue.stopped {
-            let left = deadline.saturating_duration_since(Instant::now());
-            // Past the deadline the worker tries no batch again: it logs what
-            // it holds within one lock wait. Two seconds is well past that.
-            let wait = left + CLOSE_MARGIN;
-            let (next, timeout) = self
-                .inner
-                .wake
-                .wait_timeout(queue, wait)
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            queue = next;
-            if timeout.timed_out() && Instant::now() > deadline {
-                break;
-            }
-        }
+        *lock(&self.inner.give_up_at) = Some(deadline);
+        self.inner.closing.store(true, Ordering::SeqCst);
+        let _ = self.wake.try_send(());
+        // Past the deadline the worker tries no batch again: it logs what
+        // it holds within one lock wait. The margin is well past that.
+        let left = deadline.saturating_duration_since(Instant::now());
+        let _ = self.done.recv_timeout(left + CLOSE_MARGIN);
         // A worker that cannot end in time (stuck in the file) leaves its
         // queue here: each row is logged, none dropped in silence.
-        let left: Vec<Pending> = queue.writes.drain(..).collect();
-        drop(queue);
-        for pending in left {
+        for pending in self.leftovers.try_iter() {
             give_up(&self.inner, pending, "stopped", STOPPED);
         }
         match self.inner.lost.load(Ordering::SeqCst) - lost_before {
@@ -584,8 +593,7 @@ impl Store {
 
     /// Rows and reads waiting for the worker.
     pub fn queued(&self) -> usize {
-        let queue = lock(&self.inner.queue);
-        queue.writes.len() + queue.reads.len()
+        self.writes.len() + self.reads.len()
     }
 }
 
@@ -628,11 +636,6 @@ pub fn daily_game(
             kept: None,
         },
     }
-}
-
-/// Sets the queue's gauge.
-fn gauge(queue: &Queue) {
-    metrics::gauge!("boggle_store_queue").set((queue.writes.len() + queue.reads.len()) as f64);
 }
 
 /// Logs a row that will not be written, once, with all it holds; counts
@@ -718,13 +721,6 @@ fn read_top(file: &ResultsFile, day: u32) -> Result<Top, StoreError> {
     Ok(top)
 }
 
-/// What the worker does next.
-enum Job<'a> {
-    Write(Batch<'a>),
-    Read(u32, oneshot::Sender<Option<Arc<Top>>>),
-    Stop,
-}
-
 /// A batch in the worker's hands. Whatever it still holds when dropped
 /// (the worker panicked while writing it) is given up: logged, counted and
 /// its players told, never lost in silence.
@@ -738,16 +734,17 @@ impl Drop for Batch<'_> {
         for pending in std::mem::take(&mut self.rows) {
             give_up(self.inner, pending, "worker_failed", WORKER_FAILED);
         }
-        lock(&self.inner.queue).writing_since = None;
+        *lock(&self.inner.writing_since) = None;
     }
 }
 
 /// Runs the worker until it is closed and drained; a panic in it gives up
 /// the batch it held (see [`Batch`]) and starts it again on the same file
-/// after [`RESTART_WAIT`], the store counted down meanwhile.
-fn supervise(inner: &Inner, mut file: ResultsFile) {
+/// after [`RESTART_WAIT`], the store counted down meanwhile. When it ends,
+/// whatever is still queued is given up (logged, its players told).
+fn supervise(inner: &Inner, mut file: ResultsFile, worker: &Worker) {
     loop {
-        let ran = std::panic::catch_unwind(AssertUnwindSafe(|| run(inner, &mut file)));
+        let ran = std::panic::catch_unwind(AssertUnwindSafe(|| run(inner, &mut file, worker)));
         if ran.is_ok() {
             break;
         }
@@ -761,64 +758,65 @@ fn supervise(inner: &Inner, mut file: ResultsFile) {
         inner.up.store(true, Ordering::SeqCst);
     }
     inner.up.store(false, Ordering::SeqCst);
-    let mut queue = lock(&inner.queue);
-    queue.stopped = true;
-    let left: Vec<Pending> = queue.writes.drain(..).collect();
-    queue.reads.clear();
-    gauge(&queue);
-    drop(queue);
-    for pending in left {
+    inner.stopped.store(true, Ordering::SeqCst);
+    for pending in worker.writes.try_iter() {
         give_up(inner, pending, "stopped", STOPPED);
     }
-    inner.wake.notify_all();
+    metrics::gauge!("boggle_store_queue").set(0.0);
 }
 
-/// The worker: writes before reads, until closed and drained.
-fn run(inner: &Inner, file: &mut ResultsFile) {
+/// The worker: writes before reads, until closed and drained (or, past a
+/// stop's deadline, at once), or until every handle has gone and the
+/// queue is written.
+fn run(inner: &Inner, file: &mut ResultsFile, worker: &Worker) {
     loop {
-        match next_job(inner) {
-            Job::Write(batch) => write(file, batch),
-            Job::Read(day, reply) => {
-                let _ = reply.send(refresh(inner, file, day));
+        if lock(&inner.give_up_at).is_some_and(|at| Instant::now() >= at) {
+            return;
+        }
+        match worker.writes.try_recv() {
+            Ok(first) => {
+                write(file, batch(inner, worker, first), worker);
+                continue;
             }
-            Job::Stop => break,
+            // Every handle has gone and the queue is written.
+            Err(TryRecvError::Disconnected) => return,
+            Err(TryRecvError::Empty) => {}
+        }
+        if let Ok((day, reply)) = worker.reads.try_recv() {
+            let _ = reply.send(refresh(inner, file, day));
+            continue;
+        }
+        if inner.closing.load(Ordering::SeqCst) {
+            return;
+        }
+        crossbeam_channel::select! {
+            recv(worker.writes) -> first => match first {
+                Ok(first) => write(file, batch(inner, worker, first), worker),
+                Err(_) => return,
+            },
+            recv(worker.reads) -> read => {
+                if let Ok((day, reply)) = read {
+                    let _ = reply.send(refresh(inner, file, day));
+                }
+            }
+            recv(worker.wake) -> _ => {}
         }
     }
 }
 
-fn next_job(inner: &Inner) -> Job<'_> {
-    let mut queue = lock(&inner.queue);
-    loop {
-        // A stop whose time is up writes nothing more: what is queued is
-        // given up (logged) as the worker ends.
-        if queue.closing && queue.give_up_at.is_some_and(|at| Instant::now() >= at) {
-            return Job::Stop;
-        }
-        if !queue.writes.is_empty() {
-            let n = queue.writes.len().min(BATCH);
-            let rows: Vec<Pending> = queue.writes.drain(..n).collect();
-            queue.writing_since = rows.first().map(|p| p.since);
-            gauge(&queue);
-            return Job::Write(Batch { inner, rows });
-        }
-        if let Some((day, reply)) = queue.reads.pop_front() {
-            gauge(&queue);
-            return Job::Read(day, reply);
-        }
-        if queue.closing {
-            return Job::Stop;
-        }
-        queue = inner
-            .wake
-            .wait(queue)
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-    }
+/// A batch: `first` and what else has arrived, up to [`BATCH`] rows.
+fn batch<'a>(inner: &'a Inner, worker: &Worker, first: Pending) -> Batch<'a> {
+    let mut rows = vec![first];
+    rows.extend(worker.writes.try_iter().take(BATCH - 1));
+    *lock(&inner.writing_since) = rows.first().map(|p| p.since);
+    metrics::gauge!("boggle_store_queue").set((worker.writes.len() + worker.reads.len()) as f64);
+    Batch { inner, rows }
 }
 
 /// Writes one batch in one transaction, trying again (answering reads
 /// meanwhile) until it goes in or the limits' `retry_for` (or the close's
 /// deadline) has passed; then tells each row's player.
-fn write(file: &mut ResultsFile, mut batch: Batch<'_>) {
+fn write(file: &mut ResultsFile, mut batch: Batch<'_>, worker: &Worker) {
     let inner = batch.inner;
     let started = Instant::now();
     let give_up_at = started + inner.limits.retry_for;
@@ -835,7 +833,7 @@ fn write(file: &mut ResultsFile, mut batch: Batch<'_>) {
                     tracing::warn!(rows = rows.len(), error = %e, "the results file cannot be written now: trying again");
                     said = true;
                 }
-                let close_by = lock(&inner.queue).give_up_at;
+                let close_by = *lock(&inner.give_up_at);
                 let now = Instant::now();
                 if now >= give_up_at || close_by.is_some_and(|at| now >= at) {
                     let why = if close_by.is_some() {
@@ -849,8 +847,8 @@ fn write(file: &mut ResultsFile, mut batch: Batch<'_>) {
                     }
                     return;
                 }
-                answer_reads(inner, file);
-                pause(inner, wait);
+                answer_reads(inner, file, worker);
+                pause(inner, wait, worker);
                 wait = (wait * 2).min(RETRY_MAX_WAIT);
             }
         }
@@ -882,21 +880,21 @@ fn write(file: &mut ResultsFile, mut batch: Batch<'_>) {
 }
 
 /// Waits `wait`, or less if the store is asked to close.
-fn pause(inner: &Inner, wait: Duration) {
-    let queue = lock(&inner.queue);
-    if queue.closing {
-        drop(queue);
-        std::thread::sleep(wait.min(Duration::from_millis(100)));
-        return;
+fn pause(inner: &Inner, wait: Duration, worker: &Worker) {
+    let wait = if inner.closing.load(Ordering::SeqCst) {
+        wait.min(Duration::from_millis(100))
+    } else {
+        wait
+    };
+    if let Err(RecvTimeoutError::Disconnected) = worker.wake.recv_timeout(wait) {
+        // Every handle has gone: nobody can nudge, so wait it out.
+        std::thread::sleep(wait);
     }
-    let _ = inner.wake.wait_timeout(queue, wait);
 }
 
 /// Answers the reads waiting (a file locked for writing can still be read).
-fn answer_reads(inner: &Inner, file: &ResultsFile) {
-    loop {
-        let read = lock(&inner.queue).reads.pop_front();
-        let Some((day, reply)) = read else { return };
+fn answer_reads(inner: &Inner, file: &ResultsFile, worker: &Worker) {
+    for (day, reply) in worker.reads.try_iter() {
         let _ = reply.send(refresh(inner, file, day));
     }
 }

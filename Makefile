@@ -1,7 +1,7 @@
 # The two commands README names are `make run` and `make test`.
 CARGO ?= cargo
 
-.PHONY: all build run test web-check web-protocol slurm-check bench fuzz reference clean
+.PHONY: all build run test tools web-check web-protocol slurm-check bench fuzz reference clean
 
 # The reference files live outside the repository (../shared in the project's workspace).
 BOGGLE_REFERENCE ?= ../shared
@@ -14,17 +14,24 @@ build:
 run: build
 	./target/release/boggle
 
+# The tools the checks need that install without root, inside the project:
+# cargo-machete into .tools/, axe-core and TypeScript into tests/web/node_modules
+# (where npm exists), once, reused after; what needs the system's package
+# manager is named with its apt-get line (scripts/test-tools.sh).
+tools:
+	scripts/test-tools.sh
+
 # Every crate of the workspace: formatting, no unused dependency (cargo
-# machete; .ci/run installs it), lints (the console-only build too:
+# machete, from .tools/), lints (the console-only build too:
 # --no-default-features, without the tui and net features), the fuzz targets
 # built (their own workspace under fuzz/, so a changed API cannot leave them
 # broken until the next fuzzing run), unit and integration
 # tests (the page's TypeScript check among them: tests/it/web_check.rs),
 # doctests, and the docs built with warnings denied.
-test:
+test: tools
 	$(CARGO) fmt --all --check
 	$(CARGO) fmt --manifest-path fuzz/Cargo.toml --check
-	$(CARGO) machete
+	.tools/bin/cargo-machete
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --bin boggle --no-default-features -- -D warnings
 	$(CARGO) check --manifest-path fuzz/Cargo.toml --bins --quiet
@@ -33,11 +40,11 @@ test:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
 
 # The TypeScript compiler checks the page's JavaScript alone (strict, JSDoc
-# types, nothing emitted); `cd tests/web && npm ci` installs it at the
-# version tests/web/package-lock.json pins.
+# types, nothing emitted), installed by `make tools` at the version
+# tests/web/package-lock.json pins.
 TSC = tests/web/node_modules/.bin/tsc
-web-check:
-	@test -x $(TSC) || { echo "make web-check: no $(TSC): run (cd tests/web && npm ci)" >&2; exit 2; }
+web-check: tools
+	@test -x $(TSC) || { echo "make web-check: no $(TSC): install npm (apt-get install npm), then make tools" >&2; exit 2; }
 	$(TSC) -p crates/boggle-net/src/web/js
 
 # Writes the page's view of the protocol (crates/boggle-net/src/web/js/

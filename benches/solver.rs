@@ -8,6 +8,11 @@
 //! letters), every swap of two cells board by board, and both together
 //! (`moves`: one walk a cell gives its letters and its swaps with later cells).
 
+#![expect(
+    clippy::disallowed_types,
+    reason = "the benchmark builds its rules from a preset"
+)]
+
 use std::collections::BTreeSet;
 use std::hint::black_box;
 use std::sync::Arc;

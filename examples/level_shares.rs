@@ -2,6 +2,8 @@
 //! points it takes when the human finds nothing, over 2,000 boards per preset
 //! with the player list. docs/GUIDE.md's table of levels comes from this:
 //! `cargo run --release --example level_shares`.
+
+#![expect(clippy::disallowed_types, reason = "a study over a preset's rules")]
 #![allow(
     clippy::print_stdout,
     reason = "an example's job is printing what it measured"

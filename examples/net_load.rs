@@ -17,6 +17,11 @@
 //! test.
 //!
 //!     cargo run --release --example net_load -- ADDR [CLIENTS] [ROOMS] [SECONDS] [INTERVAL_MS] [WEB_ADDR]
+
+#![expect(
+    clippy::disallowed_methods,
+    reason = "a load test times its requests on the real clock"
+)]
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,

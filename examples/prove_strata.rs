@@ -3,6 +3,12 @@
 //! climbed score, and the stratum `boggle prove` puts the group in (from the
 //! mean, when BOARDS is the prover's 32). Run with
 //! `cargo run --release --example prove_strata -- WORDS ROWS COLS ABOVE BOARDS`.
+
+#![expect(
+    clippy::disallowed_types,
+    clippy::disallowed_methods,
+    reason = "a study over a preset's rules, timed on the real clock"
+)]
 #![allow(
     clippy::print_stderr,
     reason = "an example's job is printing what it measured"

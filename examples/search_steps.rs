@@ -2,6 +2,8 @@
 //! budget a crafted board hits (`boggle_engine::search::STEP_BUDGET`):
 //! `cargo run --release --example search_steps [WORD_FILE]` (default: the
 //! player list). docs/GUIDE.md's "Reliability" section quotes its figures.
+
+#![expect(clippy::disallowed_types, reason = "a study over a preset's rules")]
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,

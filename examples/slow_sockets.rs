@@ -9,6 +9,11 @@
 //! and exits 1 when fewer than MIN_PERCENT of the loads succeeded.
 //!
 //!     cargo run --example slow_sockets -- WEB_ADDR [ADDRESSES] [SOCKETS] [SECONDS] [MIN_PERCENT]
+
+#![expect(
+    clippy::disallowed_methods,
+    reason = "slow sockets are slow by design: they pause between bytes on the real clock"
+)]
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,

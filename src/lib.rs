@@ -7,12 +7,18 @@
 //! paths spec 004's graders use.
 //!
 //! The `boggle` binary (`src/main.rs`) keeps the command line, the
-//! full-screen game and the network clients. Beneath it: `boggle-play` (the
-//! console modes, the keyboard, board files, the player's files),
+//! full-screen game and the network game's full screen. Beneath it:
+//! `boggle-play` (the console modes, the keyboard, board files, the
+//! player's files, the network game's link and line mode),
 //! `boggle-engine` (the search), `boggle-best` (the search for the best
 //! boards), `boggle-prove` (the proof of the best boards), `boggle-game`
-//! (the design's classes), `boggle-net` (the server).
+//! (the design's classes), `boggle-protocol` (what clients and server
+//! speak), `boggle-net` (the server).
 
+#[expect(
+    clippy::disallowed_types,
+    reason = "the graders' API re-exports every type of the design, presets too"
+)]
 pub use boggle_game::{
     BoardError, DiceSet, Dictionary, DictionaryError, Die, Error, Face, Game, GameBoard, MoveRule,
     Preset, QReads, Rules, Scoring, WordFind, dice, dictionary, die, error, face, game, game_board,

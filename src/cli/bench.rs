@@ -1,6 +1,8 @@
 //! `boggle bench`: solves many boards with one loaded dictionary and prints
 //! one line of totals and speed, for comparing solvers on the same boards.
 
+#![expect(clippy::disallowed_methods, reason = "bench times its runs")]
+
 use super::CliError;
 use std::io::{self, Write};
 use std::path::PathBuf;

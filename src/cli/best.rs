@@ -2,6 +2,11 @@
 //! [`boggle_best`]: its flags, the progress line on stderr, Ctrl-C, and the
 //! report of the best boards as text or JSON on stdout.
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "a search's deadline and its progress line read the clock"
+)]
+
 use std::io::{self, BufWriter, Write};
 use std::sync::Arc;
 use std::thread;

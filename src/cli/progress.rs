@@ -2,6 +2,11 @@
 //! redrawn in place on a terminal, a line every few seconds otherwise, and
 //! the place where a signal is passed on to the search.
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the progress line is redrawn on the clock"
+)]
+
 use std::io::{self, IsTerminal, Write};
 use std::thread;
 use std::time::{Duration, Instant};

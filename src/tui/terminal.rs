@@ -9,6 +9,11 @@
 //! way out: a normal exit, an error, Ctrl-C (a key in raw mode), a panic
 //! (through a panic hook), a signal and a hang-up.
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the full screens' ticks are made here: the one clock they read"
+)]
+
 use std::convert::Infallible;
 use std::io::{self, Stdout};
 use std::sync::Arc;

@@ -1,5 +1,10 @@
 //! The dictionary suite: the project's words.txt and files with every quirk.
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the dictionary's own lookup is what these tests check"
+)]
+
 use crate::common;
 
 use boggle::{Dictionary, DictionaryError};

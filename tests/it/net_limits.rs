@@ -256,6 +256,10 @@ async fn rooms_whose_names_pass_for_each_other_are_one_room() {
 /// Pinging before `hello` does not keep a connection past the
 /// time to say hello.
 #[tokio::test]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 async fn pings_before_hello_do_not_keep_a_connection_open() {
     let mut config = config(Duplicates::Cancel, None);
     config.limits.hello_timeout = Duration::from_secs(1);

@@ -408,6 +408,10 @@ struct Sample {
 struct Stalls(Mutex<Vec<(Instant, Instant)>>);
 
 impl Stalls {
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+    )]
     fn watch(self: &Arc<Self>, stop: &Arc<AtomicBool>) -> std::thread::JoinHandle<()> {
         let (stalls, stop) = (Arc::clone(self), Arc::clone(stop));
         std::thread::spawn(move || {
@@ -435,6 +439,10 @@ impl Stalls {
 
 /// A player in room `room` sends a word and a ping, each after the last's
 /// answer, until `stop`; the latency of every verdict and pong.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 async fn keep_playing(
     addr: SocketAddr,
     room: &str,
@@ -508,6 +516,10 @@ struct InProcess {
 }
 
 impl InProcess {
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+    )]
     fn start(data: &Path, stalls: &Arc<Stalls>, stop_watch: &Arc<AtomicBool>) -> InProcess {
         let day = boggle_game::daily::Daily::today().expect("today").number;
         let store = boggle_net::store::Store::open_dir(data, day, Default::default())
@@ -570,6 +582,10 @@ impl Drop for InProcess {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 async fn a_locked_results_file_stalls_no_room_and_loses_no_result() {
     let dir = TempDir::new("store-lock");
     let data = dir.path().join("data");

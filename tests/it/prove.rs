@@ -4,6 +4,11 @@
 //! merge contract of the binary (a shard cut off mid-line and resumed; the
 //! merged result equals the single-process one).
 
+#![expect(
+    clippy::disallowed_types,
+    reason = "the tests build rules from a preset; nothing here branches on one"
+)]
+
 use crate::common;
 
 use std::collections::BTreeSet;

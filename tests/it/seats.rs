@@ -77,6 +77,7 @@ impl Join {
 }
 
 /// The next line of `lines` starting with `prefix` (earlier ones are dropped).
+#[expect(clippy::disallowed_methods, reason = "a deadline that bounds a wait")]
 fn wait_line(lines: &mpsc::Receiver<String>, prefix: &str, which: &str) -> String {
     let give_up = Instant::now() + GUARD;
     let mut seen = Vec::new();

@@ -1,20 +1,18 @@
-//! Tidy checks on what Cargo cannot check: the layout a reader should find
-//! (the design's classes at the top of `boggle-game`), a `//!` header on every
-//! module of every crate, the lints that forbid `unsafe` outside the engine
-//! and make every unsafe block there say why it is sound, no import cycle
-//! inside a crate, nothing below `cli` importing from it, and which crates
-//! each layer may reach (`cargo tree`, transitively), and the invariants of
-//! ARCHITECTURE.md that a reading of the sources can check and clippy
-//! cannot: clippy's `disallowed_methods` is set per crate, so a rule for
-//! some modules of a crate stays a scan (no clock in the console modes, the
-//! full screens or the server's rooms, no I/O in the judge, one judge, no
-//! branch on a preset's name, no test sleeping in hope). Each scan reads
-//! whole files but their `#[cfg(test)]` items. Clippy refuses the rest, set
-//! in the manifests and in each crate's `clippy.toml`: the print macros,
-//! `dbg!`, `unwrap` and `expect` outside tests, and the clock (and, in the
-//! engine and the protocol, files) in the engine, the game and the
-//! protocol. Which crate may use which is Cargo's to enforce: a crate
-//! cannot name what it does not depend on.
+//! Tidy checks on what neither Cargo nor a lint checks: the layout a reader
+//! should find (the design's classes at the top of `boggle-game`), a `//!`
+//! header on every module of every crate, no source file over 1,000 lines,
+//! no import cycle inside a crate, nothing below `cli` importing from it,
+//! which crates each layer may reach (`cargo tree`, transitively), and that
+//! every crate takes the workspace's lint table and every crate's
+//! `clippy.toml` keeps the root's rules. The house rules themselves are
+//! clippy's: the print macros, `dbg!`, `unwrap` and `expect` outside tests
+//! (the manifests), and in `clippy.toml`, for every crate, the clock, sleeps
+//! (tests poll with `common::wait_until`), one judge of words (no
+//! `Dictionary::is_word` or `Scoring::points` outside the game) and no
+//! preset's name outside the command line and the rules; the judge's and
+//! the engine's I/O. A module that may break one says so where it stands
+//! with `#[expect(clippy::..., reason = "...")]`. Which crate may use which
+//! is Cargo's to enforce: a crate cannot name what it does not depend on.
 
 use std::path::{Path, PathBuf};
 
@@ -118,14 +116,15 @@ fn unsafe_code_is_forbidden_by_lint_outside_the_engine() {
         "the workspace forbids unsafe code"
     );
     assert!(root_manifest.contains("undocumented_unsafe_blocks = \"deny\""));
-    for name in [
-        "",
-        "boggle-best",
-        "boggle-game",
-        "boggle-protocol",
-        "boggle-net",
-        "boggle-prove",
-    ] {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("crates"))
+        .expect("crates/ is readable")
+        .map(|entry| entry.expect("a directory entry").file_name())
+        .map(|name| name.to_string_lossy().into_owned())
+        .filter(|name| name != "boggle-engine")
+        .collect();
+    assert!(names.len() >= 6, "the crates are listed: {names:?}");
+    names.push(String::new());
+    for name in &names {
         assert!(
             manifest(name).contains("[lints]\nworkspace = true"),
             "{name:?} takes the workspace's lints (unsafe code forbidden)"
@@ -413,6 +412,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             &[
                 "boggle",
                 "boggle-best",
+                "boggle-game",
                 "boggle-play",
                 "boggle-protocol",
                 "boggle-net",
@@ -498,226 +498,25 @@ fn the_terminal_client_does_not_name_the_server_crate() {
     assert!(found.is_empty(), "the client names boggle_net: {found:#?}");
 }
 
-/// The lines of `path` a reader of the shipped program would read: the
-/// whole file but a `tests.rs` file, each `#[cfg(test)]` item (a `mod x;`
-/// line, or a block up to its closing brace), and comments. Each line with
-/// its 1-based number.
-fn shipped_lines(path: &Path) -> Vec<(usize, String)> {
-    if path.file_name().is_some_and(|n| n == "tests.rs") {
+/// The entries of a `clippy.toml` list setting (`disallowed-methods`,
+/// `disallowed-types`): each `path = "..."`, in order.
+fn disallowed(text: &str, setting: &str) -> Vec<String> {
+    let Some(after) = text.split(&format!("{setting} = [")).nth(1) else {
         return Vec::new();
-    }
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let mut shipped = Vec::new();
-    // Inside a test item: the braces still open (0 before its first line).
-    let mut test_item: Option<usize> = None;
-    for (at, line) in text.lines().enumerate() {
-        if let Some(depth) = test_item {
-            let opened = depth + line.matches('{').count();
-            let closed = line.matches('}').count();
-            let ended = if depth == 0 && opened == 0 {
-                // An item without a block (`mod tests;`, `use ...;`) ends with its line.
-                line.trim_end().ends_with(';')
-            } else {
-                closed >= opened
-            };
-            test_item = if ended { None } else { Some(opened - closed) };
-            continue;
-        }
-        if line.trim() == "#[cfg(test)]" {
-            test_item = Some(0);
-        } else if !line.trim_start().starts_with("//") {
-            shipped.push((at + 1, line.to_string()));
-        }
-    }
-    shipped
-}
-
-/// Every shipped line under `files` holding one of `needles`, as `path:line: text`.
-fn shipped_uses(files: &[PathBuf], needles: &[&str]) -> Vec<String> {
-    files
-        .iter()
-        .flat_map(|path| {
-            shipped_lines(path)
-                .into_iter()
-                .filter(|(_, line)| needles.iter().any(|n| line.contains(n)))
-                .map(move |(at, line)| format!("{}:{at}: {}", relative(path), line.trim()))
-        })
+    };
+    let list = after.split("\n]").next().unwrap_or_default();
+    list.lines()
+        .filter_map(|line| line.split("path = \"").nth(1))
+        .filter_map(|rest| rest.split('"').next())
+        .map(String::from)
         .collect()
 }
 
-/// ARCHITECTURE.md, "No game module reads the real clock": the console
-/// modes, the full screens (but `tui/terminal.rs`, which makes the ticks)
-/// and the server's rooms take time from a `Keyboard`, as ticks, or as an
-/// argument. (The design's classes are held to it by clippy: their crate's
-/// `clippy.toml` disallows the clocks.)
-#[test]
-fn no_game_module_reads_the_real_clock() {
-    let mut files = Vec::new();
-    for mode in ["console.rs", "versus.rs", "boggleish.rs"] {
-        files.push(root().join("crates/boggle-play/src/modes").join(mode));
-    }
-    files.extend(
-        rust_files(&root().join("src/tui"))
-            .into_iter()
-            .filter(|path| !path.ends_with("tui/terminal.rs")),
-    );
-    // The server's rooms are handed the time of every event; only the
-    // server around them (its timers, its connections) reads the clock.
-    files.extend(rust_files(&root().join("crates/boggle-net/src/room")));
-    let found = shipped_uses(&files, &["Instant::now", "SystemTime"]);
-    assert!(
-        found.is_empty(),
-        "game modules reading the clock: {found:#?}"
-    );
-}
-
-/// ARCHITECTURE.md, "`Game`, `WordFind`, the engine and `Rules` do no I/O".
-/// (The engine is held to it by clippy: its `clippy.toml` disallows the
-/// files, the standard streams, sockets and the environment.)
-#[test]
-fn the_judge_does_no_io() {
-    let mut files = Vec::new();
-    for name in ["game.rs", "word_find.rs", "rules.rs"] {
-        files.push(root().join("crates/boggle-game/src").join(name));
-    }
-    let io = [
-        "std::fs", "fs::", "File::", "std::io", "io::", "std::net", "std::env", "stdin", "stdout",
-    ];
-    let found = shipped_uses(&files, &io);
-    assert!(found.is_empty(), "I/O in the judge: {found:#?}");
-}
-
-/// ARCHITECTURE.md, "One judge": in the program (`src/`), the modes
-/// (`boggle-play`) and the server, no code looks a word up to decide whether it counts or
-/// scores a length; the full screen's scoring table only shows the rules'
-/// points. (The engine and the prover are searches, not judges of a
-/// player's word.)
-#[test]
-fn only_the_game_judges_words() {
-    let files: Vec<PathBuf> = [
-        root().join("src"),
-        root().join("crates/boggle-play/src"),
-        root().join("crates/boggle-net/src"),
-    ]
-    .iter()
-    .flat_map(|dir| rust_files(dir))
-    .collect();
-    let found: Vec<String> = shipped_uses(&files, &[".is_word(", ".scoring.points("])
-        .into_iter()
-        .filter(|hit| {
-            !hit.starts_with("src/tui/ui/mod.rs:") || !hit.contains("format!(\"{n}{plus}")
-        })
-        .collect();
-    assert!(found.is_empty(), "words judged outside Game: {found:#?}");
-}
-
-/// ARCHITECTURE.md, "behaviour follows rule fields, never a preset's name":
-/// outside `rules.rs` (which builds a preset's fields) and the command line
-/// (which names presets), no code compares or matches a `Preset`.
-#[test]
-fn no_code_branches_on_a_preset_name() {
-    let files: Vec<PathBuf> = all_sources()
-        .into_iter()
-        .filter(|path| !path.ends_with("boggle-game/src/rules.rs"))
-        .filter(|path| !path.starts_with(root().join("src/cli")))
-        .collect();
-    let found: Vec<String> = shipped_uses(&files, &["== Preset::", "!= Preset::", "Preset::"])
-        .into_iter()
-        .filter(|hit| {
-            hit.contains("== Preset::")
-                || hit.contains("!= Preset::")
-                || hit.contains("Preset::") && hit.contains("=>")
-        })
-        .collect();
-    assert!(
-        found.is_empty(),
-        "code that branches on a preset: {found:#?}"
-    );
-}
-
-/// The longest pause a polling loop may take between looks.
-const MAX_POLL_MS: u64 = 100;
-
-/// The one pause in the tests that is not a poll: the records test kills a
-/// writer at moments it chooses, and the delay is that choice.
-const DELIBERATE_PAUSES: &[&str] =
-    &["tests/it/tui_records.rs: std::thread::sleep(Duration::from_millis(delay_ms));"];
-
-/// ARCHITECTURE.md, "No test sleeps to wait": every pause in test code is a
-/// short pause inside a loop that polls for a condition (against a deadline),
-/// or one of [`DELIBERATE_PAUSES`]. A sleep that hopes something happened
-/// meanwhile is neither.
-#[test]
-fn no_test_sleeps_in_hope() {
-    // Not this file: it names `sleep(` in its own checks.
-    let mut files: Vec<PathBuf> = rust_files(&root().join("tests"))
-        .into_iter()
-        .filter(|path| !path.ends_with("tests/it/tidy.rs"))
-        .collect();
-    for dir in source_dirs() {
-        files.extend(rust_files(&dir));
-    }
-    let mut hoping = Vec::new();
-    for path in files {
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let lines: Vec<&str> = text.lines().collect();
-        let in_tests = path.starts_with(root().join("tests"));
-        let test_from = if in_tests || path.ends_with("tests.rs") {
-            0
-        } else {
-            match lines.iter().position(|l| l.trim() == "#[cfg(test)]") {
-                Some(at) => at,
-                None => continue,
-            }
-        };
-        for (at, line) in lines.iter().enumerate().skip(test_from) {
-            let code = line.trim();
-            if code.starts_with("//") || !code.contains("sleep(") {
-                continue;
-            }
-            let named = format!("{}: {code}", relative(&path));
-            let short = poll_ms(code).is_some_and(|ms| ms <= MAX_POLL_MS);
-            if !(DELIBERATE_PAUSES.contains(&named.as_str()) || short && in_a_loop(&lines, at)) {
-                hoping.push(format!("{}:{}: {code}", relative(&path), at + 1));
-            }
-        }
-    }
-    assert!(hoping.is_empty(), "sleeps that are not polls: {hoping:#?}");
-}
-
-/// The milliseconds of a `sleep(Duration::from_millis(N))` with a literal N.
-fn poll_ms(code: &str) -> Option<u64> {
-    let after = code.split("sleep(Duration::from_millis(").nth(1)?;
-    after.split(')').next()?.trim().parse().ok()
-}
-
-/// Whether line `at` lies in a `loop`, `while` or `for` body of its function:
-/// walks out through the lines that open its enclosing blocks.
-fn in_a_loop(lines: &[&str], at: usize) -> bool {
-    let indent = |line: &str| line.len() - line.trim_start().len();
-    let mut level = indent(lines[at]);
-    for line in lines[..at].iter().rev() {
-        let code = line.trim();
-        // A lone `{` ends a condition that spans lines; the loop's keyword is above it.
-        if code.is_empty() || code == "{" || indent(line) >= level {
-            continue;
-        }
-        level = indent(line);
-        let opens_loop = code.starts_with("loop") || code.ends_with("loop {");
-        if opens_loop || code.starts_with("while ") || code.starts_with("for ") {
-            return true;
-        }
-        if code.contains("fn ") {
-            return false;
-        }
-    }
-    false
-}
-
-/// The crates whose `clippy.toml` disallows the clock (and what else it
-/// says), each as it must begin: clippy reads the nearest `clippy.toml`
-/// only, so each repeats the root's settings, and one that drifted from
-/// them, or lost its clocks, would pass clippy unseen.
+/// Clippy reads the nearest `clippy.toml` only, so a crate with its own
+/// would silently drop the root's house rules (the clock, sleeps, one judge,
+/// no preset's name): each repeats the root's plain settings and every rule
+/// of the root that can name something the crate reaches, and keeps the
+/// clocks (and the engine and the game, files) it refuses for itself.
 #[test]
 fn each_crates_clippy_settings_keep_the_roots_and_its_own_rules() {
     let settings = |text: &str| -> Vec<String> {
@@ -731,20 +530,55 @@ fn each_crates_clippy_settings_keep_the_roots_and_its_own_rules() {
     let read = |path: PathBuf| {
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     };
-    let roots = settings(&read(root().join("clippy.toml")));
+    let root_text = read(root().join("clippy.toml"));
+    let roots = settings(&root_text);
     assert!(!roots.is_empty(), "the root clippy.toml has settings");
-    for krate in ["boggle-engine", "boggle-game", "boggle-protocol"] {
+    let root_rules = disallowed(&root_text, "disallowed-methods");
+    for rule in [
+        "std::time::Instant::now",
+        "std::thread::sleep",
+        "tokio::time::sleep",
+        "boggle_game::dictionary::Dictionary::is_word",
+        "boggle_engine::rules::Scoring::points",
+    ] {
+        assert!(
+            root_rules.iter().any(|r| r == rule),
+            "the root refuses {rule}"
+        );
+    }
+    // The engine and the protocol reach no boggle-game; the engine's own
+    // search scores lengths, and the game is the judge.
+    let own: [(&str, &[&str]); 3] = [
+        ("boggle-engine", &["std::fs::read", "std::io::stdin"]),
+        ("boggle-game", &["std::fs::read", "std::io::stdin"]),
+        ("boggle-protocol", &["std::fs::read"]),
+    ];
+    for (krate, its_own) in own {
         let text = read(root().join("crates").join(krate).join("clippy.toml"));
         assert_eq!(
             settings(&text),
             roots,
             "{krate}'s clippy.toml repeats the root's settings"
         );
-        for clock in ["std::time::Instant::now", "std::time::SystemTime::now"] {
+        let rules = disallowed(&text, "disallowed-methods");
+        let kept = root_rules
+            .iter()
+            .filter(|r| !r.starts_with("boggle_"))
+            .map(String::as_str)
+            .chain(its_own.iter().copied());
+        for rule in kept {
+            if rule == "tokio::time::Instant::now" && krate != "boggle-protocol" {
+                continue;
+            }
             assert!(
-                text.contains(&format!("path = \"{clock}\"")),
-                "{krate}'s clippy.toml disallows {clock}"
+                rules.iter().any(|r| r == rule),
+                "{krate}'s clippy.toml refuses {rule}"
             );
         }
     }
+    assert_eq!(
+        disallowed(&root_text, "disallowed-types"),
+        ["boggle_game::rules::Preset"],
+        "the root refuses a preset's name outside the command line and the rules"
+    );
 }

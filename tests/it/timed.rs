@@ -2,6 +2,11 @@
 //! the time left shows at each prompt) and spec 001's waiting timer with its
 //! cues. Time is a fake clock here, so no test sleeps or measures time.
 
+#![expect(
+    clippy::disallowed_types,
+    reason = "the tests build rules from a preset; nothing here branches on one"
+)]
+
 use crate::common;
 
 use std::sync::Arc;

@@ -77,6 +77,10 @@ fn two_processes_saving_at_once_count_every_game() {
 }
 
 #[test]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "the pause is the point: the writer is killed at a moment the test chooses"
+)]
 fn records_survive_a_kill_while_writing() {
     if let Some(path) = child_path() {
         loop {

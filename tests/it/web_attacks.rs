@@ -193,6 +193,7 @@ fn has_security_headers(headers: &[String]) -> bool {
 
 /// Writes pings and never reads, until the server closes the connection;
 /// whether it did within the guard.
+#[expect(clippy::disallowed_methods, reason = "a deadline that bounds a wait")]
 fn ping_flood(stream: &TcpStream) -> bool {
     let pings: Vec<u8> = (0..512).flat_map(|_| frame(9, &[b'p'; 125])).collect();
     stream
@@ -244,6 +245,7 @@ fn a_ping_flood_is_dropped_and_the_server_stays_small() {
 /// hold no more than a few places of their address, are closed within
 /// seconds, and the page is served to another address meanwhile.
 #[test]
+#[expect(clippy::disallowed_methods, reason = "a deadline that bounds a wait")]
 fn slow_sockets_do_not_hold_the_web_port() {
     let served = Served::start(&["--max-connections", "20"]);
     let before = served.peak_kb();
@@ -516,6 +518,7 @@ fn the_server_logs_what_happens_under_rust_log() {
 /// for their address's rate make a few lines, and the last line about them
 /// says how many were not logged, so the count is whole.
 #[test]
+#[expect(clippy::disallowed_methods, reason = "a deadline that bounds a wait")]
 fn a_flood_of_refusals_is_logged_at_a_bounded_rate() {
     let served = Served::start_with(&["--address-rate", "1"], &[("RUST_LOG", "info")]);
     let start = Instant::now();

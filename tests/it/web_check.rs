@@ -30,7 +30,7 @@ fn the_typescript_compiler_finds_no_error_in_the_page() {
     let tsc = root.join("tests/web/node_modules/.bin/tsc");
     if !tsc.is_file() {
         return cannot_run(&format!(
-            "no TypeScript compiler at {} (cd tests/web && npm ci)",
+            "no TypeScript compiler at {}: make tools installs it where npm exists (apt-get install npm)",
             tsc.display()
         ));
     }

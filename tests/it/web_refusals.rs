@@ -306,6 +306,10 @@ async fn a_full_server_says_so_and_offers_to_try_again() {
 /// A seat given up while its player was away: the page says so when it
 /// comes back, and joins again at a tap.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 async fn an_expired_seat_says_so_and_offers_to_join_again() {
     let Some((driver, phone, desk)) = browsers().await else {
         return;
@@ -489,6 +493,10 @@ async fn in_the_lobby_alone(client: &Client, what: &str) {
 /// back in turn. It offers to play there instead, which takes the seat
 /// back, and the other browser then says so in its turn.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 async fn a_tab_whose_seat_another_tab_takes_says_so_and_stays_out() {
     let Some((driver, phone, desk)) = browsers().await else {
         return;
@@ -546,6 +554,10 @@ async fn a_duplicated_tab_is_told_at_once_its_seat_is_in_use_and_takes_nothing()
 /// time a copy that connected would have taken the seat from it. Playing
 /// in the copy instead takes the seat over, and the first tab is told.
 /// `shots` ends the screenshots' names.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 async fn a_copy_stays_out(desk: &Client, web: &str, seat: &serde_json::Value, shots: &str) {
     let first = desk.window().await.expect("the first tab");
     let copy = desk.new_window(true).await.expect("a second tab").handle;

@@ -1,6 +1,11 @@
 //! The word find suite: known word lists for known boards, the no-up rule,
 //! and the fast search against the design's backtracking helper.
 
+#![expect(
+    clippy::disallowed_types,
+    reason = "the tests build rules from a preset; nothing here branches on one"
+)]
+
 use std::collections::BTreeSet;
 use std::sync::Arc;
 

@@ -3,6 +3,11 @@
 //! serves every other preset, `--level` and `--words` follow the levels, and
 //! every mode names its list and refuses a bad one before any prompt.
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the dictionary's own lookup is what these tests check"
+)]
+
 use crate::common;
 
 use std::path::Path;

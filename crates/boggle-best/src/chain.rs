@@ -3,6 +3,11 @@
 //! search) and restarts, scoring boards through a small cache and whole
 //! neighbourhoods through open-cell walks (see the parent module's docs).
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "a chain stops at the search's deadline, read here between climbs"
+)]
+
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 

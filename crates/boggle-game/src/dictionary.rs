@@ -553,6 +553,10 @@ fn read_words_file(path: &Path) -> Result<Vec<u8>, DictionaryError> {
 /// which nobody named), the open does not wait (a FIFO without a writer
 /// would hang the game before it says anything) and anything but a regular
 /// file is refused; a list named on the command line may be a pipe.
+#[expect(
+    clippy::disallowed_types,
+    reason = "a word list is read here, before any judging"
+)]
 fn read_capped(path: &Path, regular_only: bool) -> Result<Vec<u8>, DictionaryError> {
     let io = |source| DictionaryError::Io {
         path: path.to_path_buf(),
@@ -670,6 +674,10 @@ mod tests {
     }
 
     #[test]
+    #[expect(
+        clippy::disallowed_methods,
+        reason = "the test writes the word files it reads"
+    )]
     fn missing_and_empty_files_are_errors() {
         let dir = std::env::temp_dir().join(format!("boggle-dict-test-{}", std::process::id()));
         let _ = std::fs::create_dir_all(&dir);

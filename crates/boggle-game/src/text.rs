@@ -1,17 +1,12 @@
 //! Numbers in words for what the program prints: counts with commas between
-//! thousands, and a noun's singular or plural for a count. English only.
+//! thousands (num-format's English locale), and a noun's singular or plural
+//! for a count. English only.
+
+use num_format::{Locale, ToFormattedString};
 
 /// `n` with commas between thousands: `1,068,363`.
 pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
+    n.to_formatted_string(&Locale::en)
 }
 
 /// `one` when `n` is 1, `many` otherwise: `plural(n, "point", "points")`

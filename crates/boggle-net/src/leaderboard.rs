@@ -24,6 +24,11 @@
 //! the only caller while serving. A write waits [`BUSY`] for another
 //! connection's lock, then fails for the worker to try again.
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "a row records when it was written"
+)]
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 

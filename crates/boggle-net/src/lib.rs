@@ -2,8 +2,9 @@
 //! pure state machine, the limits, the tokio server that carries rooms over
 //! TCP, and the browser's way in. The protocol it speaks (the messages,
 //! their framing, the names) is the `boggle_protocol` crate's, which the
-//! clients (`boggle join`, line mode and full screen, in the `boggle`
-//! crate) share without building anything of this one.
+//! clients (`boggle join`: its link and line mode in `boggle-play`, its
+//! full screen in the `boggle` binary) share without building anything of
+//! this one.
 //!
 //! - [`room`]: one room's rounds, players and scores; no sockets, files or
 //!   clock: the server passes in the time, and the room's random boards come

@@ -21,6 +21,11 @@
 //! [`Limits::write_timeout`]). [`Server::run_beside`] runs the server with
 //! such a listener and stops it, with the listener's error, if it fails.
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the server's timers, deadlines and latency gauges run on the real clock; rooms are handed its readings"
+)]
+
 use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr};

@@ -40,6 +40,11 @@
 //!
 //! [`NameKey`]: boggle_protocol::names::NameKey
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the store retries a locked file against the clock and reports how long rows have waited"
+)]
+
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::IpAddr;
 use std::path::Path;

@@ -1,8 +1,9 @@
 //! The protocol of `boggle serve` and its clients (`boggle join`, the
 //! browser page), as both ends hold it: the server (`boggle-net`) and the
-//! terminal client (the `boggle` crate's `net`) build on this crate and on
-//! nothing of each other's, and the page's TypeScript declarations are
-//! generated from its types. It links no HTTP, WebSocket or database crate.
+//! terminal clients (`boggle-play`'s `net`, the `boggle` binary's full
+//! screen) build on this crate and on nothing of each other's, and the
+//! page's TypeScript declarations are generated from its types. It links no
+//! HTTP, WebSocket or database crate.
 //!
 //! - [`message`]: the messages, the error codes (which are fatal), the caps.
 //! - [`codec`]: one message to a line and back; the decoder never panics.

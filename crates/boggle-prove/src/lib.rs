@@ -244,6 +244,10 @@
 //! What was tried and dropped, with its figures, is in `docs/notebook/`
 //! (the `prove` files, by date).
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "a proof's progress and its estimate of the time left are timed on the real clock"
+)]
 #![warn(missing_docs)]
 
 mod build;

@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use boggle_game::text::thousands;
+use num_format::{Locale, ToFormattedString};
 
 /// The most classes before symmetry: finding the canonical ones walks them
 /// all, at about 160 ns each (about three minutes at the cap). The default
@@ -91,7 +91,7 @@ impl fmt::Display for Estimate {
         let before = if self.before_symmetry == u64::MAX {
             "more than 18 billion billion".to_string()
         } else {
-            thousands(self.before_symmetry)
+            self.before_symmetry.to_formatted_string(&Locale::en)
         };
         write!(
             f,
@@ -100,10 +100,10 @@ impl fmt::Display for Estimate {
              classes before symmetry and {} of table",
             self.rows,
             self.cols,
-            thousands(self.classes),
+            self.classes.to_formatted_string(&Locale::en),
             bytes(self.bytes),
             duration(self.before_symmetry as f64 * 160e-9),
-            thousands(MAX_BEFORE_SYMMETRY),
+            MAX_BEFORE_SYMMETRY.to_formatted_string(&Locale::en),
             bytes(MAX_TABLE_BYTES),
         )
     }

@@ -3,6 +3,11 @@
 //! progress line on stderr, Ctrl-C, `--sample` estimates, and the report
 //! (`report`); merging and rechecking shards (`merge`).
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "a proof's progress line reads the clock"
+)]
+
 mod merge;
 mod report;
 mod sample;

@@ -3,6 +3,11 @@
 //! lines for the preset, and the rules of a room: shared words, rounds,
 //! when a round starts).
 
+#![expect(
+    clippy::disallowed_types,
+    reason = "the help describes the preset a room plays, by its name, as the command line does"
+)]
+
 use super::app::Screen;
 use crate::tui::ui::rules_lines;
 use boggle_game::rules::{Preset, Rules};

@@ -2,6 +2,11 @@
 //! the clock, pause and help, the end screen and its moment without keys,
 //! playing again, ties; the helpers the screen tests draw with.
 
+#![expect(
+    clippy::disallowed_types,
+    reason = "the tests build rules from a preset; nothing here branches on one"
+)]
+
 use std::sync::Arc;
 
 use super::*;

@@ -393,6 +393,10 @@ pub(crate) fn rules_lines(rules: &Rules) -> Vec<String> {
 }
 
 /// `3:1 4:1 5:2 6:3 7:4 8+:11`, or `letters - 3`.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "the rules' scoring table, shown: no player's word is judged here"
+)]
 fn scoring_text(rules: &Rules) -> String {
     match rules.scoring {
         Scoring::Table(_) => (rules.min_len.min(8)..=8)

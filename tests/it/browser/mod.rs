@@ -73,6 +73,7 @@ pub fn lines_of(stream: impl std::io::Read + Send + 'static) -> mpsc::Receiver<S
 }
 
 /// The next line starting with `prefix`, what follows it.
+#[expect(clippy::disallowed_methods, reason = "a deadline that bounds a wait")]
 pub fn line_after(lines: &mpsc::Receiver<String>, prefix: &str) -> String {
     let start = Instant::now();
     loop {
@@ -322,7 +323,7 @@ pub async fn visible(client: &Client, id: &str) {
     wait_js(client, &script, &format!("#{id} shown")).await;
 }
 
-/// Injects axe-core (tests/web/node_modules, from `npm ci` there) and
+/// Injects axe-core (tests/web/node_modules, from `make tools`) and
 /// asserts that it finds no serious or critical violation on the screen
 /// shown. Without axe-core the check is skipped with a reason, unless
 /// `CI=true`, where it fails.
@@ -333,7 +334,7 @@ pub async fn axe_clean(client: &Client, screen: &str) {
         Ok(source) => source,
         Err(e) => {
             return crate::common::cannot_run(&format!(
-                "no axe-core at {} for the check of {screen}: {e} (cd tests/web && npm ci)",
+                "no axe-core at {} for the check of {screen}: {e}: make tools installs it where npm exists (apt-get install npm)",
                 path.display()
             ));
         }

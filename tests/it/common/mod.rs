@@ -101,6 +101,10 @@ pub const HANG_GUARD: Duration = Duration::from_secs(120);
 /// Asks `ready` until it gives `Some`, and returns that; fails with
 /// `never`'s message once [`HANG_GUARD`] has passed.
 #[track_caller]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 pub fn wait_until<T>(mut ready: impl FnMut() -> Option<T>, never: impl FnOnce() -> String) -> T {
     let give_up = Instant::now() + HANG_GUARD;
     loop {
@@ -115,6 +119,10 @@ pub fn wait_until<T>(mut ready: impl FnMut() -> Option<T>, never: impl FnOnce() 
 
 /// [`wait_until`] for a test on a tokio runtime: `ready` and `never` are
 /// awaited, and the wait sleeps on the runtime's timer.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 pub async fn wait_until_async<T>(
     mut ready: impl AsyncFnMut() -> Option<T>,
     never: impl AsyncFnOnce() -> String,

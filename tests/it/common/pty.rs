@@ -28,7 +28,9 @@ impl Pty {
     /// missing (failing instead under `CI=true`).
     pub fn start(dir: &TempDir, command: &str) -> Option<Pty> {
         if !super::found("script") {
-            super::cannot_run("util-linux `script` is not installed (the pseudo-terminal tests)");
+            super::cannot_run(
+                "no util-linux `script` for the pseudo-terminal tests (apt-get install util-linux)",
+            );
             return None;
         }
         // The pty starts 0x0 when script's stdin is a pipe; give it a real size.
@@ -68,6 +70,7 @@ impl Pty {
     /// Reads the output until `text` has been written after the last text
     /// waited for. A full-screen program draws changes cell by cell, so for it
     /// `text` must be one word not in the same place on the screen before.
+    #[expect(clippy::disallowed_methods, reason = "a deadline that bounds a wait")]
     pub fn wait_for(&mut self, text: &str) {
         let give_up = Instant::now() + HANG_GUARD;
         loop {

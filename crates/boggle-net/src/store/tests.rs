@@ -34,6 +34,10 @@ fn finish(store: &Store, player: &str, points: u32) {
 }
 
 /// Polls the store's copy of the top until it lists `n` rows.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 fn listed(store: &Store, n: usize) -> Vec<(String, u32)> {
     let give_up = Instant::now() + Duration::from_secs(20);
     loop {
@@ -176,6 +180,10 @@ impl Drop for Locked {
 }
 
 #[test]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 fn results_of_a_locked_file_wait_in_memory_and_are_all_written_after() {
     let logs = logs();
     let tmp = tempfile::tempdir().unwrap();
@@ -209,6 +217,10 @@ fn results_of_a_locked_file_wait_in_memory_and_are_all_written_after() {
 }
 
 #[test]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 fn a_result_that_cannot_be_written_in_time_is_logged_with_its_content() {
     let logs = logs();
     let tmp = tempfile::tempdir().unwrap();

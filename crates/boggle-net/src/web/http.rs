@@ -42,6 +42,11 @@
 //! client could name any address in the forwarded headers were it not for
 //! the proxy that sets them.
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "an accept error's pause, and a connection served a bounded time"
+)]
+
 use std::convert::Infallible;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

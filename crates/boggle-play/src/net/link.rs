@@ -18,6 +18,11 @@
 //! server sends something that is not a message, or when rejoining fails; a
 //! goodbye or a refusal reaches the client as the server's message.
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the client's pacing, pings and rejoin window run on the real clock"
+)]
+
 use std::collections::VecDeque;
 use std::io;
 use std::time::{Duration, Instant};

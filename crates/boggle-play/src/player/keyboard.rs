@@ -7,6 +7,11 @@
 //! The clock is a trait so tests drive timed games with [`FakeClock`] and
 //! [`Scripted`] lines instead of sleeping.
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "the Keyboard is where a timed game's clock comes in: modes read time from it"
+)]
+
 use std::cell::Cell;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};

@@ -7,6 +7,11 @@
 //! the process ends whatever it is blocked on (a full pipe, a stalled
 //! disk). A second signal always ends the process at once.
 
+#![expect(
+    clippy::disallowed_methods,
+    reason = "a second signal's grace is a pause by design"
+)]
+
 #[cfg(not(unix))]
 use std::io::Write;
 use std::sync::Once;

@@ -646,6 +646,10 @@ async fn the_rate_names_and_connection_caps_are_the_servers() {
 }
 
 #[tokio::test]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 async fn a_shutdown_says_goodbye_to_a_browser_and_stops_the_web_side() {
     let (_, http_addr, stop) = start(config(None, Limits::default())).await;
     let mut ws = Ws::open(http_addr).await;
@@ -739,6 +743,10 @@ fn the_allowed_hosts() {
 }
 
 #[tokio::test]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a poll: a pause between looks, in a loop bounded by a deadline"
+)]
 async fn the_days_leaderboard_is_served_as_json_when_the_server_keeps_one() {
     use crate::room::DailyResult;
     use crate::store::{Store, StoreLimits};

@@ -44,7 +44,7 @@
 
 #![expect(
     clippy::disallowed_methods,
-    reason = "a connection waits a moment for a place before it is refused"
+    reason = "an accept error's pause, and a connection served a bounded time"
 )]
 
 use std::convert::Infallible;
@@ -59,9 +59,10 @@ use axum::extract::connect_info::Connected;
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
-use axum::middleware::{self, Next};
+use axum::middleware::{self, AddExtension, Next};
 use axum::response::{IntoResponse, Response};
 use axum_client_ip::{RightmostForwarded, RightmostXForwardedFor};
+use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
@@ -332,74 +333,96 @@ pub(super) async fn serve(
         };
         // The router with this connection's addresses, as axum's serve-with-hyper example makes it.
         let Ok(service) = make_service.call(Addrs { peer, local }).await;
-        let places = Arc::clone(&places);
-        let entrance = entrance.clone();
-        let http = Arc::clone(&http);
-        let mut stop = shutdown.clone();
-        tokio::spawn(async move {
-            let held = match held {
-                Held::Now(held) => held,
-                Held::Later(turn) => {
-                    let waited = tokio::time::timeout(QUEUE_WAIT, places.take(peer.ip())).await;
-                    drop(turn);
-                    let Ok(held) = waited else {
-                        busy(
-                            &entrance,
-                            &stream,
-                            peer,
-                            "too many unanswered HTTP connections",
-                        );
-                        return;
-                    };
-                    held
-                }
-            };
-            let _ = stream.set_nodelay(true);
-            // Every byte read is counted, so a WebSocket's frames are too (`meter.rs`).
-            let meter = super::Meter::new();
-            let io = super::meter::Metered::new(stream, meter.clone());
-            // Whether a request came: a head timeout before any is a
-            // silent socket's refusal, after one a kept-alive connection's end.
-            let heard = Arc::new(AtomicBool::new(false));
-            let told = Arc::clone(&heard);
-            let service = service.map_request(
-                move |mut request: axum::http::Request<hyper::body::Incoming>| {
-                    told.store(true, Ordering::Relaxed);
-                    request.extensions_mut().insert(meter.clone());
-                    request
-                },
-            );
-            let connection = http
-                .serve_connection(TokioIo::new(io), TowerToHyperService::new(service))
-                .with_upgrades();
-            tokio::pin!(connection);
-            let closing = async {
-                tokio::select! {
-                    () = tokio::time::sleep(KEEP_LIMIT) => {}
-                    _ = stop.wait_for(|stopping| *stopping) => {}
-                }
-            };
-            let ended = tokio::select! {
-                ended = connection.as_mut() => ended,
-                () = closing => {
-                    connection.as_mut().graceful_shutdown();
-                    tokio::time::timeout(CLOSE_GRACE, connection.as_mut())
-                        .await
-                        .unwrap_or(Ok(()))
-                }
-            };
-            if let Err(e) = ended {
-                refused_head(
-                    &entrance,
-                    peer,
-                    &e,
-                    heard.load(Ordering::Relaxed),
-                    head_timeout,
-                );
+        let served = Served {
+            http: Arc::clone(&http),
+            places: Arc::clone(&places),
+            entrance: entrance.clone(),
+            stop: shutdown.clone(),
+            head_timeout,
+        };
+        tokio::spawn(served.connection(stream, peer, service, held));
+    }
+}
+
+/// What each connection's task shares with the accept loop.
+struct Served {
+    /// hyper's HTTP/1 settings.
+    http: Arc<hyper::server::conn::http1::Builder>,
+    places: Arc<Places>,
+    entrance: Entrance,
+    /// The server's stop.
+    stop: watch::Receiver<bool>,
+    head_timeout: Duration,
+}
+
+impl Served {
+    /// Waits for a place if it has none yet, then serves the connection
+    /// until it closes or upgrades, at most [`KEEP_LIMIT`] or until the
+    /// server stops; then closes it gracefully, within [`CLOSE_GRACE`].
+    async fn connection(
+        mut self,
+        stream: TcpStream,
+        peer: SocketAddr,
+        service: AddExtension<Router, ConnectInfo<Addrs>>,
+        held: Held,
+    ) {
+        let held = match held {
+            Held::Now(held) => held,
+            Held::Later(turn) => {
+                let waited = tokio::time::timeout(QUEUE_WAIT, self.places.take(peer.ip())).await;
+                drop(turn);
+                let Ok(held) = waited else {
+                    busy(
+                        &self.entrance,
+                        &stream,
+                        peer,
+                        "too many unanswered HTTP connections",
+                    );
+                    return;
+                };
+                held
             }
-            drop(held);
-            places.freed.notify_waiters();
+        };
+        let _ = stream.set_nodelay(true);
+        // Every byte read is counted, so a WebSocket's frames are too (`meter.rs`).
+        let meter = super::Meter::new();
+        let io = super::meter::Metered::new(stream, meter.clone());
+        // Whether a request came: a head timeout before any is a silent
+        // socket's refusal, after one a kept-alive connection's end.
+        let heard = Arc::new(AtomicBool::new(false));
+        let told = Arc::clone(&heard);
+        let service = service.map_request(move |mut request: axum::http::Request<Incoming>| {
+            told.store(true, Ordering::Relaxed);
+            request.extensions_mut().insert(meter.clone());
+            request
         });
+        let connection = self
+            .http
+            .serve_connection(TokioIo::new(io), TowerToHyperService::new(service))
+            .with_upgrades();
+        tokio::pin!(connection);
+        let stop = &mut self.stop;
+        let closing = async {
+            tokio::select! {
+                () = tokio::time::sleep(KEEP_LIMIT) => {}
+                _ = stop.wait_for(|stopping| *stopping) => {}
+            }
+        };
+        let ended = tokio::select! {
+            ended = connection.as_mut() => ended,
+            () = closing => {
+                connection.as_mut().graceful_shutdown();
+                tokio::time::timeout(CLOSE_GRACE, connection.as_mut())
+                    .await
+                    .unwrap_or(Ok(()))
+            }
+        };
+        if let Err(e) = ended {
+            let heard = heard.load(Ordering::Relaxed);
+            refused_head(&self.entrance, peer, &e, heard, self.head_timeout);
+        }
+        drop(held);
+        self.places.freed.notify_waiters();
     }
 }
 

@@ -111,11 +111,7 @@ async fn exchange(reader: &mut BufReader<TcpStream>, request: &str) -> Reply {
         .write_all(request.as_bytes())
         .await
         .expect("request sent");
-    let mut status_line = String::new();
-    tokio::time::timeout(GUARD, reader.read_line(&mut status_line))
-        .await
-        .expect("no hang")
-        .expect("status line");
+    let status_line = line(reader, "status line").await;
     let status: u16 = status_line
         .split_whitespace()
         .nth(1)
@@ -123,16 +119,12 @@ async fn exchange(reader: &mut BufReader<TcpStream>, request: &str) -> Reply {
         .expect("a status code");
     let mut headers = Vec::new();
     loop {
-        let mut line = String::new();
-        tokio::time::timeout(GUARD, reader.read_line(&mut line))
-            .await
-            .expect("no hang")
-            .expect("header line");
-        let line = line.trim_end();
-        if line.is_empty() {
+        let header = line(reader, "header line").await;
+        let header = header.trim_end();
+        if header.is_empty() {
             break;
         }
-        if let Some((name, value)) = line.split_once(':') {
+        if let Some((name, value)) = header.split_once(':') {
             headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
         }
     }
@@ -150,12 +142,7 @@ async fn exchange(reader: &mut BufReader<TcpStream>, request: &str) -> Reply {
                 .header("content-length")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(0);
-            let mut body = vec![0u8; length];
-            tokio::time::timeout(GUARD, reader.read_exact(&mut body))
-                .await
-                .expect("no hang")
-                .expect("body");
-            body
+            exactly(reader, length, "body").await
         };
         reply.body = String::from_utf8_lossy(&body).into_owned();
         reply.bytes = body;
@@ -167,22 +154,34 @@ async fn exchange(reader: &mut BufReader<TcpStream>, request: &str) -> Reply {
 async fn chunked(reader: &mut BufReader<TcpStream>) -> Vec<u8> {
     let mut body = Vec::new();
     loop {
-        let mut size = String::new();
-        tokio::time::timeout(GUARD, reader.read_line(&mut size))
-            .await
-            .expect("no hang")
-            .expect("a chunk's size");
+        let size = line(reader, "a chunk's size").await;
         let size = usize::from_str_radix(size.trim_end(), 16).expect("a size in hex");
-        let mut chunk = vec![0u8; size + 2];
-        tokio::time::timeout(GUARD, reader.read_exact(&mut chunk))
-            .await
-            .expect("no hang")
-            .expect("a chunk");
+        let chunk = exactly(reader, size + 2, "a chunk").await;
         if size == 0 {
             return body;
         }
         body.extend_from_slice(&chunk[..size]);
     }
+}
+
+/// The next line, within the guard.
+async fn line(reader: &mut BufReader<TcpStream>, what: &str) -> String {
+    let mut line = String::new();
+    tokio::time::timeout(GUARD, reader.read_line(&mut line))
+        .await
+        .expect("no hang")
+        .expect(what);
+    line
+}
+
+/// The next `n` bytes, within the guard.
+async fn exactly(reader: &mut BufReader<TcpStream>, n: usize, what: &str) -> Vec<u8> {
+    let mut bytes = vec![0u8; n];
+    tokio::time::timeout(GUARD, reader.read_exact(&mut bytes))
+        .await
+        .expect("no hang")
+        .expect(what);
+    bytes
 }
 
 async fn get(addr: SocketAddr, path: &str) -> Reply {

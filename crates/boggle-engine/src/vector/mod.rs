@@ -213,37 +213,55 @@ pub fn walk(
     budget: u64,
     found: &mut dyn FnMut(&[u32]),
 ) -> Option<Outcome> {
-    let nodes = trie.nodes();
-    if nodes.is_empty() || nodes.len() >= 1 << (32 - CELL_BITS as usize) {
-        return None;
-    }
     // No cell is open: `run::<false>` never reads this.
     let open = Open {
         cell: 0,
         own: 0,
         partners: 0,
     };
-    dispatch::<false>(
-        shape,
-        nodes,
-        board,
-        open,
-        scratch,
-        budget,
-        found,
-        &mut |_| {},
-    )
+    let job = Job::new(shape, trie, board, open, budget)?;
+    dispatch::<false>(job, scratch, found, &mut |_| {})
 }
 
-/// Runs `run::<OPEN>` on the lanes `shape` was made for.
-#[allow(clippy::too_many_arguments)]
-fn dispatch<const OPEN: bool>(
-    shape: &Shape,
-    nodes: &[Node],
-    board: &Board,
+/// What one walk walks: a board of a shape over a trie's nodes, what is
+/// open (read only by an open walk) and its step budget.
+#[derive(Clone, Copy)]
+struct Job<'a> {
+    shape: &'a Shape,
+    nodes: &'a [Node],
+    board: &'a Board,
     open: Open,
-    scratch: &mut Scratch,
     budget: u64,
+}
+
+impl<'a> Job<'a> {
+    /// The job, if the walk can take `trie`: not empty, and its node
+    /// indices fit a path's low half next to its cell.
+    fn new(
+        shape: &'a Shape,
+        trie: &'a Trie,
+        board: &'a Board,
+        open: Open,
+        budget: u64,
+    ) -> Option<Job<'a>> {
+        let nodes = trie.nodes();
+        if nodes.is_empty() || nodes.len() >= 1 << (32 - CELL_BITS as usize) {
+            return None;
+        }
+        Some(Job {
+            shape,
+            nodes,
+            board,
+            open,
+            budget,
+        })
+    }
+}
+
+/// Runs `run::<OPEN>` on the lanes `job.shape` was made for.
+fn dispatch<const OPEN: bool>(
+    job: Job<'_>,
+    scratch: &mut Scratch,
     found: &mut dyn FnMut(&[u32]),
     found_open: &mut dyn FnMut(&[u64]),
 ) -> Option<Outcome> {
@@ -255,22 +273,16 @@ fn dispatch<const OPEN: bool>(
         // board's size and `open`); `run`'s own checks keep its other loads
         // and stores in bounds.
         unsafe {
-            match shape.simd {
-                Simd::Avx512 => avx512::run::<OPEN>(
-                    shape, nodes, board, open, scratch, budget, found, found_open,
-                ),
-                Simd::Avx2 => avx2::run::<OPEN>(
-                    shape, nodes, board, open, scratch, budget, found, found_open,
-                ),
+            match job.shape.simd {
+                Simd::Avx512 => avx512::run::<OPEN>(job, scratch, found, found_open),
+                Simd::Avx2 => avx2::run::<OPEN>(job, scratch, found, found_open),
                 Simd::None => None,
             }
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (
-            shape, nodes, board, open, scratch, budget, found, found_open,
-        );
+        let _ = (job, scratch, found, found_open);
         None
     }
 }
@@ -325,11 +337,8 @@ pub fn walk_open(
     budget: u64,
     found: &mut dyn FnMut(&[u64]),
 ) -> Option<Outcome> {
-    let nodes = trie.nodes();
     let cells = shape.cells;
-    if nodes.is_empty()
-        || nodes.len() >= 1 << (32 - CELL_BITS as usize)
-        || cells > OPEN_MAX_CELLS
+    if cells > OPEN_MAX_CELLS
         || open.cell >= cells
         || open.own >= 26
         || open.partners >> cells != 0
@@ -337,16 +346,8 @@ pub fn walk_open(
     {
         return None;
     }
-    dispatch::<true>(
-        shape,
-        nodes,
-        board,
-        open,
-        scratch,
-        budget,
-        &mut |_| {},
-        found,
-    )
+    let job = Job::new(shape, trie, board, open, budget)?;
+    dispatch::<true>(job, scratch, &mut |_| {}, found)
 }
 
 /// A candidate of [`walk_open`]: its trie node, its path's state ([`ANY`],
@@ -509,23 +510,25 @@ macro_rules! lane_walk {
         ///
         /// # Safety
         ///
-        /// The processor has the features `run` is compiled for, `nodes` is the
-        /// whole node array of a [`Trie`](crate::trie::Trie) (so every node's
+        /// The processor has the features `run` is compiled for, `job.nodes` is
+        /// the whole node array of a [`Trie`](crate::trie::Trie) (so every node's
         /// children lie inside it, the trie's invariant), and its indices fit a
         /// path's low half next to its cell. With `OPEN`, the board has at most
-        /// [`OPEN_MAX_CELLS`] cells and `open` names its cells.
+        /// [`OPEN_MAX_CELLS`] cells and `job.open` names its cells.
         $(#[$features])*
-        #[allow(clippy::too_many_arguments)]
         pub(super) unsafe fn run<const OPEN: bool>(
-            shape: &Shape,
-            nodes: &[Node],
-            board: &Board,
-            open: Open,
+            job: Job<'_>,
             scratch: &mut Scratch,
-            budget: u64,
             found: &mut dyn FnMut(&[u32]),
             found_open: &mut dyn FnMut(&[u64]),
         ) -> Option<Outcome> {
+            let Job {
+                shape,
+                nodes,
+                board,
+                open,
+                budget,
+            } = job;
             let Scratch {
                 stack,
                 candidates,

@@ -466,7 +466,7 @@ async fn players() -> Option<Players> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_apart() {
     let Some(Players {
-        _data,
+        _data: data,
         server,
         web,
         chromedriver,

@@ -255,3 +255,31 @@ impl Monitor {
         self.handle.run_upkeep();
     }
 }
+
+/// The handles of the metrics the server records on every message or
+/// connection, looked up once (their names and help are above).
+pub(crate) struct Handles {
+    /// Connections open.
+    pub(crate) connections: metrics::Gauge,
+    /// Rooms open.
+    pub(crate) rooms: metrics::Gauge,
+    /// Players seated.
+    pub(crate) players: metrics::Gauge,
+    /// Rounds being played.
+    pub(crate) rounds_playing: metrics::Gauge,
+    /// Time from a word's arrival to its verdict.
+    pub(crate) verdicts: metrics::Histogram,
+}
+
+impl Handles {
+    /// Looks the handles up in the installed recorder (no-ops without one).
+    pub(crate) fn new() -> Handles {
+        Handles {
+            connections: metrics::gauge!("boggle_connections"),
+            rooms: metrics::gauge!("boggle_rooms"),
+            players: metrics::gauge!("boggle_players"),
+            rounds_playing: metrics::gauge!("boggle_rounds_playing"),
+            verdicts: metrics::histogram!("boggle_verdict_seconds"),
+        }
+    }
+}

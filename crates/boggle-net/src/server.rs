@@ -44,6 +44,7 @@ use super::outbox::{Budget, Encoded, Kind, Outbox};
 use super::refusals::{LogRate, Refusals};
 use super::room::{ConnId, Refusal, Room, RoomConfig};
 use super::store::Store;
+use crate::monitor::Handles;
 use boggle_game::random;
 use boggle_protocol::connection::{Connection, Line, LineReader, LineWriter, Peer};
 use boggle_protocol::names::{NameKey, check_name, check_room, name_key};
@@ -148,29 +149,7 @@ struct Shared {
     hurry: Notify,
     /// What the server records (through the `metrics` facade; nothing
     /// without an exporter installed).
-    metrics: Metrics,
-}
-
-/// The handles of the metrics recorded on every message or connection,
-/// looked up once (`crate::monitor` describes them).
-struct Metrics {
-    connections: metrics::Gauge,
-    rooms: metrics::Gauge,
-    players: metrics::Gauge,
-    rounds_playing: metrics::Gauge,
-    verdicts: metrics::Histogram,
-}
-
-impl Metrics {
-    fn new() -> Metrics {
-        Metrics {
-            connections: metrics::gauge!("boggle_connections"),
-            rooms: metrics::gauge!("boggle_rooms"),
-            players: metrics::gauge!("boggle_players"),
-            rounds_playing: metrics::gauge!("boggle_rounds_playing"),
-            verdicts: metrics::histogram!("boggle_verdict_seconds"),
-        }
-    }
+    metrics: Handles,
 }
 
 /// A bound, not yet running server.
@@ -245,7 +224,7 @@ impl Server {
                 room_lines: LogRate::new("lines about rooms opened and closed", Instant::now()),
                 stopping: AtomicBool::new(false),
                 hurry: Notify::new(),
-                metrics: Metrics::new(),
+                metrics: Handles::new(),
             }),
             shutdown_tx,
         })

@@ -168,3 +168,25 @@ fn peak_resident_kib(pid: u32) -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
+
+/// `--simd` at every level this processor has gives the same totals as
+/// `auto` (the walkers differ, the words do not), and a name that is no
+/// level is refused in one line, exit status 2. (A level the processor
+/// lacks is refused through the same function: src/cli/error_tests.rs.)
+#[test]
+fn every_simd_level_the_processor_has_gives_the_same_totals() {
+    let dir = dir();
+    let auto = totals(&dir, &["--count", "300", "--seed", "4"]);
+    for level in boggle_engine::cpu::Simd::present_levels() {
+        let args = ["--count", "300", "--seed", "4", "--simd", level.name()];
+        assert_eq!(totals(&dir, &args), auto, "{level:?}");
+    }
+    let run = run_boggle(
+        dir.path(),
+        &["bench", "--dict", "dict.txt", "--simd", "sse9"],
+        b"",
+    );
+    assert_eq!(run.code, Some(2));
+    assert_eq!(run.stderr.trim().lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("--simd"), "{}", run.stderr);
+}

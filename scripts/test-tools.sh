@@ -36,8 +36,10 @@ done
 
 if ! "$tools/bin/cargo-machete" --version 2>/dev/null | grep -qx "$machete_version"; then
     say "installing cargo-machete $machete_version into $tools/ (once; reused after)"
-    cargo install cargo-machete --locked --version "$machete_version" \
-        --root "$tools" </dev/null
+    # On PATH while it installs, so cargo does not ask for it to be added:
+    # make test runs it from there by name.
+    PATH="$PWD/$tools/bin:$PATH" cargo install cargo-machete --locked \
+        --version "$machete_version" --root "$tools" </dev/null
 fi
 
 # npm ci writes a marker of the lock file it installed; a changed lock file

@@ -843,11 +843,9 @@ fn the_stores_word_on_a_daily_result_is_said_to_the_seat_and_after_a_rejoin() {
     );
 }
 
-/// The server shutting down: every player is told, the round under way
-/// ends by the grace's end with its results, no new round starts and no
 /// The server shutting down: every player is told, with the time left in
-/// the round under way, which ends by the grace's end with its results, no new round starts and no
-/// new player sits (one taking a seat back does).
+/// the round under way, which ends by the grace's end with its results; no
+/// new round starts and no new player sits (one taking a seat back does).
 #[test]
 fn a_room_winding_down_finishes_its_round_and_starts_no_other() {
     let mut room = room(Duplicates::Cancel, 2, None);

@@ -10,7 +10,6 @@ use clap::{Arg, Args, ValueEnum};
 #[cfg(feature = "net")]
 use super::CliError;
 use super::UsageError;
-use super::values::{self, DiceArg, PresetArg};
 use boggle_engine::cpu::Simd;
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::Dictionary;
@@ -66,8 +65,8 @@ pub(crate) fn secret(
 #[derive(Clone, Copy, Debug, Args)]
 pub(crate) struct SimdArgs {
     /// Vector instructions the search may use: auto (the widest this processor has), avx512, avx2 or none
-    #[arg(long, value_name = "LEVEL", value_enum, default_value_t = values::SimdArg::Auto)]
-    pub(crate) simd: values::SimdArg,
+    #[arg(long, value_name = "LEVEL", value_enum, default_value_t = super::values::SimdArg::Auto)]
+    pub(crate) simd: super::values::SimdArg,
 }
 
 impl SimdArgs {
@@ -120,13 +119,13 @@ pub(crate) const DICTIONARY_PRESETS: [Preset; 5] = [
 /// is absent, and only `offered` presets are listed in its help. The others
 /// still parse, so a mode can say why it refuses them and where to play them.
 pub(crate) fn rules_arg(arg: Arg, default: Preset, offered: &[Preset]) -> Arg {
-    let values = PresetArg::value_variants().iter().filter_map(|arg| {
-        let value = arg.to_possible_value()?;
-        Some(value.hide(!offered.contains(&Preset::from(*arg))))
+    let values = Preset::value_variants().iter().filter_map(|preset| {
+        let value = preset.to_possible_value()?;
+        Some(value.hide(!offered.contains(preset)))
     });
     arg.value_parser(
         PossibleValuesParser::new(values)
-            .try_map(|name| PresetArg::from_str(&name, true).map(Preset::from)),
+            .try_map(|name| <Preset as ValueEnum>::from_str(&name, true)),
     )
     .default_value(default.name())
 }
@@ -154,13 +153,13 @@ impl DictArgs {
 #[derive(Debug, Args, Clone, Default, PartialEq, Eq)]
 pub(crate) struct RulesArgs {
     /// Rule set
-    #[arg(long = "rules", value_name = "NAME", ignore_case = true, value_parser = values::parser::<PresetArg, Preset>())]
+    #[arg(long = "rules", value_name = "NAME", ignore_case = true, value_enum)]
     pub(crate) preset: Option<Preset>,
     /// Board size: N for N x N, or RxC [default: the rules' own]
     #[arg(long, value_name = "N|RxC", value_parser = parse_size)]
     pub(crate) size: Option<(usize, usize)>,
     /// Dice [default: the rules' own for the board size]
-    #[arg(long, value_name = "SET", ignore_case = true, value_parser = values::parser::<DiceArg, DiceSet>())]
+    #[arg(long, value_name = "SET", ignore_case = true, value_enum)]
     pub(crate) dice: Option<DiceSet>,
     /// Fewest letters a word may have [default: the rules' own]
     #[arg(short = 'w', long = "min-len", value_name = "N")]

@@ -17,7 +17,6 @@ use clap::builder::RangedU64ValueParser;
 
 use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
 use super::hunt::{HuntArgs, Search};
-use super::values::{self, ObjectiveArg};
 use super::{CliError, UsageError};
 use boggle_best::{
     self as best, Budget, Objective, Options, Progress, Ranked, Schedule, Space, SpaceOf, letters,
@@ -80,7 +79,12 @@ pub(crate) struct BestArgs {
     #[arg(long = "stop-at", visible_alias = "target", value_name = "SCORE", value_parser = RangedU64ValueParser::<u32>::new().range(1..))]
     pub(crate) stop_at: Option<u32>,
     /// What to maximise: points, or the number of words (--stop-at then counts words)
-    #[arg(long = "score", value_name = "WHAT", default_value = "points", value_parser = values::parser::<ObjectiveArg, Objective>())]
+    #[arg(
+        long = "score",
+        value_name = "WHAT",
+        default_value = "points",
+        value_enum
+    )]
     pub(crate) objective: Objective,
     /// Print the boards as JSON
     #[arg(long)]

@@ -33,12 +33,12 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use strum::VariantArray;
 
 use boggle_game::dictionary::{Dictionary, Level, WordsCounted};
 use boggle_game::error::Error;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Preset;
-use values::WordsArg;
 
 const EXIT_STATUS: &str = "\
 Exit status: 0 when the game or command finished (also when the output pipe
@@ -56,7 +56,7 @@ combination of settings).";
     // Game flags before a subcommand would otherwise be dropped without a word.
     args_conflicts_with_subcommands = true,
     // The console game plays every preset, ece209 included.
-    mut_arg("preset", |arg| args::rules_arg(arg, Preset::Project4, &Preset::ALL)),
+    mut_arg("preset", |arg| args::rules_arg(arg, Preset::Project4, Preset::VARIANTS)),
     mut_arg("time", |arg| arg.help(
         "Seconds to find words, 0 (untimed) to 86400 [default: untimed; under ece209, asked at the start]"
     ))
@@ -112,7 +112,7 @@ pub(crate) struct GameArgs {
     #[arg(short, long, value_name = "SECONDS", value_parser = args::game_seconds())]
     pub(crate) time: Option<u64>,
     /// Words that count: common (a casual game: everyday and desk-dictionary words; needs a list with commonness levels, as every preset's but project4's) or all
-    #[arg(long, value_name = "WHICH", value_parser = values::parser::<WordsArg, WordsCounted>(), default_value = "all")]
+    #[arg(long, value_name = "WHICH", value_enum, default_value = "all")]
     pub(crate) words: WordsCounted,
     /// The board to play, row-major: spaces allowed, Qu or Th for two-letter faces, . for a blank
     #[arg(short, long, value_name = "LETTERS")]

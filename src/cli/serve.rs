@@ -20,7 +20,6 @@ use std::time::Duration;
 use clap::Args;
 
 use super::UsageError;
-use super::values::{self, DuplicatesArg};
 use boggle_game::error::Error;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Preset;
@@ -86,7 +85,7 @@ pub(crate) struct ServeArgs {
     #[arg(long = "min-players", value_name = "N", default_value_t = 2)]
     pub(crate) min_players: usize,
     /// Words found by two or more players: cancel (the board game's rule) or count
-    #[arg(long, value_name = "RULE", value_parser = values::parser::<DuplicatesArg, Duplicates>(), default_value = "cancel")]
+    #[arg(long, value_name = "RULE", value_enum, default_value = "cancel")]
     pub(crate) duplicates: Duplicates,
     /// Password every player must give (any local user can read a command
     /// line: --password-file or BOGGLE_PASSWORD keep it out of one)

@@ -4,7 +4,6 @@
 //! board, `--daily`, under a record of its own).
 
 use super::CliError;
-use super::values::{self, LevelArg};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
@@ -62,7 +61,7 @@ pub(crate) struct TuiArgs {
     #[command(flatten)]
     pub(crate) game: GameArgs,
     /// The computer's vocabulary under cs106b and tddd86: easy, medium, hard or perfect
-    #[arg(long, value_name = "LEVEL", value_parser = values::parser::<LevelArg, Level>(), default_value = "perfect")]
+    #[arg(long, value_name = "LEVEL", value_enum, default_value = "perfect")]
     pub(crate) level: Level,
     /// Do not read or write the records file
     #[arg(long)]

@@ -3,7 +3,6 @@
 //! dictionary and rolls boards from `--seed` or the system's entropy.
 
 use super::CliError;
-use super::values::{self, LevelArg};
 use std::io::{self, BufWriter, IsTerminal};
 use std::sync::Arc;
 
@@ -29,7 +28,7 @@ pub(crate) struct VersusArgs {
     #[command(flatten)]
     pub(crate) game: GameArgs,
     /// The computer's vocabulary: easy, medium, hard or perfect (every word)
-    #[arg(long, value_name = "LEVEL", value_parser = values::parser::<LevelArg, Level>(), default_value = "perfect")]
+    #[arg(long, value_name = "LEVEL", value_enum, default_value = "perfect")]
     pub(crate) level: Level,
     /// Skip the rules shown when a match starts at a terminal, and the board question: every board is random
     #[arg(long)]

@@ -172,8 +172,9 @@ impl Default for Schedule {
 
 /// What the search maximises.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Objective {
-    /// The board's total points under the rules.
+    /// The board's points under the rules.
     #[default]
     Points,
     /// How many distinct words the board holds (the rules' lengths, one each).

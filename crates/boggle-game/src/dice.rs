@@ -1,8 +1,6 @@
 //! The authentic dice sets (see `dice-sets.md` in the specs) and the letter
 //! frequencies algs4 uses for boards no dice set fits; rolling a whole board.
 
-use std::fmt;
-
 use rand::RngCore;
 
 use crate::die::Die;
@@ -81,49 +79,55 @@ pub const LETTER_FREQUENCIES: [f64; 26] = [
     0.02758, 0.00978, 0.02360, 0.00150, 0.01974, 0.00074,
 ];
 
-/// Where a random board's faces come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Where a random board's faces come from; its name (`--dice`) is the
+/// variant's, in lower case (`superbig`).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase", ascii_case_insensitive)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum), value(rename_all = "lower"))]
 pub enum DiceSet {
     /// Spec 004's dice (4x4).
+    #[cfg_attr(feature = "clap", value(help = "spec 004's 16 dice (4x4)"))]
     Project4,
     /// The classic 1976 dice (4x4).
+    #[cfg_attr(feature = "clap", value(help = "the 1976 dice (4x4)"))]
     Classic,
     /// The new 1987 dice (4x4).
+    #[cfg_attr(feature = "clap", value(help = "the 1987 dice (4x4)"))]
     New,
     /// Big Boggle dice (5x5).
+    #[cfg_attr(feature = "clap", value(help = "Big Boggle's 25 dice (5x5)"))]
     Big,
     /// Super Big Boggle dice (6x6).
+    #[cfg_attr(feature = "clap", value(help = "Super Big Boggle's 36 dice (6x6)"))]
     SuperBig,
     /// Independent letters by English frequency (any size).
+    #[cfg_attr(
+        feature = "clap",
+        value(help = "each cell a letter drawn by English frequency (any size)")
+    )]
     Frequency,
 }
 
 impl DiceSet {
-    /// Every set, in the order the variants are declared.
-    pub const ALL: [DiceSet; 6] = [
-        DiceSet::Project4,
-        DiceSet::Classic,
-        DiceSet::New,
-        DiceSet::Big,
-        DiceSet::SuperBig,
-        DiceSet::Frequency,
-    ];
-
-    /// Each set's name, in the order the variants are declared: the one table
-    /// of names, which the command line's `--dice` reads too.
-    pub const NAMES: [&'static str; 6] =
-        ["project4", "classic", "new", "big", "superbig", "frequency"];
-
     /// The set's name (as `--dice` takes it).
     pub fn name(self) -> &'static str {
-        DiceSet::NAMES[self as usize]
+        self.into()
     }
 
     /// The set of that name, in any case.
     pub fn from_name(name: &str) -> Option<DiceSet> {
-        DiceSet::ALL
-            .into_iter()
-            .find(|set| set.name().eq_ignore_ascii_case(name))
+        name.parse().ok()
     }
 
     /// The dice as written, or `None` for letter frequencies.
@@ -171,12 +175,6 @@ impl DiceSet {
     }
 }
 
-impl fmt::Display for DiceSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 /// One letter drawn by English frequency.
 fn frequency_face<R: RngCore + ?Sized>(rng: &mut R, q: QReads) -> Face {
     // 2^53 steps make the draw uniform over [0, 1) with full f64 precision.
@@ -201,7 +199,7 @@ mod tests {
 
     #[test]
     fn sets_parse_by_their_names_in_any_case() {
-        for set in DiceSet::ALL {
+        for &set in <DiceSet as strum::VariantArray>::VARIANTS {
             assert_eq!(DiceSet::from_name(set.name()), Some(set));
             let upper = set.name().to_ascii_uppercase();
             assert_eq!(DiceSet::from_name(&upper), Some(set));
@@ -211,7 +209,7 @@ mod tests {
 
     #[test]
     fn every_set_has_six_faces_per_die() {
-        for set in DiceSet::ALL {
+        for &set in <DiceSet as strum::VariantArray>::VARIANTS {
             for die in set.dice() {
                 assert_eq!(die.faces().len(), 6, "{set}: {die:?}");
             }

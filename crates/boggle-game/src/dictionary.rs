@@ -32,6 +32,7 @@ pub use crate::rules::WordList;
 
 /// How much of the word list a computer player knows (`--level`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Level {
     /// Everyday words only (SCOWL 10 and 20): about a seventh of a board's points.
     Easy,
@@ -63,6 +64,7 @@ impl Level {
 
 /// Which words count in a game (`--words`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum WordsCounted {
     /// Only common words (SCOWL up to 50, a desk dictionary): a casual game.
     Common,

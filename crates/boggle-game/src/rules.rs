@@ -2,8 +2,6 @@
 //! scoring, the move rule and how `Q` reads. Every part of the program takes a
 //! `Rules` instead of consulting constants, so one engine serves every preset.
 
-use std::fmt;
-
 pub use boggle_engine::{MAX_CELLS, MoveRule, Scoring, SearchRules};
 
 use crate::dice::DiceSet;
@@ -21,55 +19,78 @@ pub enum WordList {
     Player,
 }
 
-/// The named rule sets, chosen with `--rules NAME`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The named rule sets, chosen with `--rules NAME`: the variant's name in
+/// lower case.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    strum::Display,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase", ascii_case_insensitive)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum), value(rename_all = "lower"))]
 pub enum Preset {
     /// Spec 004, the default console game.
+    #[cfg_attr(
+        feature = "clap",
+        value(
+            help = "4x4 spec 004 dice; 3+ letters scoring 3:1 4:1 5:2 6:3 7:4 8+:11; never going up a row; Q is plain"
+        )
+    )]
     Project4,
     /// Standard Hasbro rules (4x4 new dice, 5x5 big, 6x6 super big).
+    #[cfg_attr(
+        feature = "clap",
+        value(
+            help = "4x4 new dice, or 5x5 big / 6x6 super-big dice with --size (4+ letters there); 3+ letters scoring 3-4:1 5:2 6:3 7:5 8+:11; 8 neighbours; Qu"
+        )
+    )]
     Classic,
     /// Stanford CS106B (spec 000).
+    #[cfg_attr(
+        feature = "clap",
+        value(help = "as classic with 4+ letters (spec 000)")
+    )]
     Cs106b,
     /// Linköping TDDD86 (spec 003).
+    #[cfg_attr(
+        feature = "clap",
+        value(help = "4x4 new dice; 4+ letters scoring length - 3 (spec 003)")
+    )]
     Tddd86,
     /// NCSU ECE 209 "Boggle-ish" (spec 001): no dictionary.
+    #[cfg_attr(
+        feature = "clap",
+        value(
+            help = "spec 001's Boggle-ish: 4x4 classic dice shaken by a seeded 16-bit LFSR, a timer, 3 to 16 letters scoring as classic, any string on the board counts"
+        )
+    )]
     Ece209,
     /// Princeton algs4 (spec 002): any R x C board.
+    #[cfg_attr(
+        feature = "clap",
+        value(
+            help = "any RxC (new dice on 4x4, letter frequencies otherwise); as classic (spec 002)"
+        )
+    )]
     Algs4,
 }
 
 impl Preset {
-    /// Every preset, in the order the variants are declared.
-    pub const ALL: [Preset; 6] = [
-        Preset::Project4,
-        Preset::Classic,
-        Preset::Cs106b,
-        Preset::Tddd86,
-        Preset::Ece209,
-        Preset::Algs4,
-    ];
-
-    /// Each preset's name, in the order the variants are declared: the one
-    /// table of names, which the command line's `--rules` reads too.
-    pub const NAMES: [&'static str; 6] =
-        ["project4", "classic", "cs106b", "tddd86", "ece209", "algs4"];
-
     /// The preset's name (as `--rules` takes it).
     pub fn name(self) -> &'static str {
-        Preset::NAMES[self as usize]
+        self.into()
     }
 
     /// The preset of that name, in any case.
     pub fn from_name(name: &str) -> Option<Preset> {
-        Preset::ALL
-            .into_iter()
-            .find(|preset| preset.name().eq_ignore_ascii_case(name))
-    }
-}
-
-impl fmt::Display for Preset {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        name.parse().ok()
     }
 }
 
@@ -362,7 +383,7 @@ mod tests {
         assert_eq!((super_big.dice, super_big.min_len), (DiceSet::SuperBig, 4));
         let odd = Rules::sized(Preset::Algs4, 3, 7);
         assert_eq!((odd.dice, odd.min_len), (DiceSet::Frequency, 3));
-        for preset in Preset::ALL {
+        for &preset in <Preset as strum::VariantArray>::VARIANTS {
             for (rows, cols) in [(4, 4), (5, 5), (6, 6), (1, 1), (2, 9)] {
                 assert_eq!(
                     Rules::sized(preset, rows, cols).validate(),
@@ -413,7 +434,7 @@ mod tests {
 
     #[test]
     fn presets_parse_by_their_names_in_any_case() {
-        for preset in Preset::ALL {
+        for &preset in <Preset as strum::VariantArray>::VARIANTS {
             assert_eq!(Preset::from_name(preset.name()), Some(preset));
             let upper = preset.name().to_ascii_uppercase();
             assert_eq!(Preset::from_name(&upper), Some(preset));

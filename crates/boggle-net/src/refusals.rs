@@ -126,7 +126,7 @@ impl Refusals {
     /// A fresh count; every reason's counter is registered at zero, so each
     /// series is there to watch before the first refusal.
     pub(crate) fn new(now: Instant) -> Refusals {
-        let codes = ErrorCode::SENT.iter().map(|code| code.as_str());
+        let codes = ErrorCode::sent().map(ErrorCode::as_str);
         for reason in codes.chain(WEB_REASONS) {
             metrics::counter!("boggle_refusals_total", "reason" => reason).increment(0);
         }

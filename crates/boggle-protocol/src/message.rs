@@ -32,6 +32,7 @@ pub const MAX_PLAYERS: usize = 1000;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Duplicates {
     /// The board game's rule: a word two players found scores for neither.
     #[default]
@@ -92,9 +93,22 @@ pub enum ClientMsg {
 }
 
 /// Why the server refuses something; the `code` of an `error` message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+// Its wire name (serde) and its name for logs and metrics (strum) are both
+// the variant's in snake case.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ErrorCode {
     /// The line is not a message of this protocol. Fatal.
     BadMessage,
@@ -148,56 +162,16 @@ pub enum ErrorCode {
 
 impl ErrorCode {
     /// Every code a server sends (all but [`ErrorCode::Unknown`]).
-    pub const SENT: [ErrorCode; 21] = [
-        ErrorCode::BadMessage,
-        ErrorCode::TooLong,
-        ErrorCode::NotUtf8,
-        ErrorCode::Version,
-        ErrorCode::Password,
-        ErrorCode::BadName,
-        ErrorCode::NameTaken,
-        ErrorCode::BadRoom,
-        ErrorCode::BadToken,
-        ErrorCode::RoomFull,
-        ErrorCode::TooManyRooms,
-        ErrorCode::ServerFull,
-        ErrorCode::RoundsOver,
-        ErrorCode::NotJoined,
-        ErrorCode::Idle,
-        ErrorCode::RateLimited,
-        ErrorCode::NotInRound,
-        ErrorCode::BadWord,
-        ErrorCode::TooManyMessages,
-        ErrorCode::Replaced,
-        ErrorCode::ShuttingDown,
-    ];
+    pub fn sent() -> impl Iterator<Item = ErrorCode> {
+        <ErrorCode as strum::VariantArray>::VARIANTS
+            .iter()
+            .copied()
+            .filter(|&code| code != ErrorCode::Unknown)
+    }
 
     /// The code as the wire spells it (`server_full`), for logs and metrics.
     pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::BadMessage => "bad_message",
-            ErrorCode::TooLong => "too_long",
-            ErrorCode::NotUtf8 => "not_utf8",
-            ErrorCode::Version => "version",
-            ErrorCode::Password => "password",
-            ErrorCode::BadName => "bad_name",
-            ErrorCode::NameTaken => "name_taken",
-            ErrorCode::BadRoom => "bad_room",
-            ErrorCode::BadToken => "bad_token",
-            ErrorCode::RoomFull => "room_full",
-            ErrorCode::TooManyRooms => "too_many_rooms",
-            ErrorCode::ServerFull => "server_full",
-            ErrorCode::RoundsOver => "rounds_over",
-            ErrorCode::NotJoined => "not_joined",
-            ErrorCode::Idle => "idle",
-            ErrorCode::RateLimited => "rate_limited",
-            ErrorCode::NotInRound => "not_in_round",
-            ErrorCode::BadWord => "bad_word",
-            ErrorCode::TooManyMessages => "too_many_messages",
-            ErrorCode::Replaced => "replaced",
-            ErrorCode::ShuttingDown => "shutting_down",
-            ErrorCode::Unknown => "unknown",
-        }
+        self.into()
     }
 
     /// Whether the server closes the connection after this error.

@@ -115,8 +115,8 @@ async fn main() {
         eprintln!("usage: slow_sockets WEB_ADDR [ADDRESSES] [SOCKETS] [SECONDS] [MIN_PERCENT]");
         std::process::exit(2);
     };
-    let addresses: u8 = arg(&args, 2, 40);
-    let sockets: usize = arg(&args, 3, 40);
+    let addresses: u8 = arg(&args, 2, 100);
+    let sockets: usize = arg(&args, 3, 64);
     let seconds: u64 = arg(&args, 4, 30);
     let min_percent: f64 = arg(&args, 5, 99.0);
     if addresses > 200 {

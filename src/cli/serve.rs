@@ -321,6 +321,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
                     hosts: args.web_host.clone(),
                     trust_proxy: args.trust_proxy,
                     monitor: Some(monitor.clone()),
+                    places: None,
                 };
                 let web = Web::bind_with(web_addr, server.entrance(), options);
                 Some(web.await.map_err(|source| CliError::ListenWeb {

@@ -6,9 +6,7 @@
 //! `AddressLimiter`, which counts by address what an attacker could
 //! otherwise repeat without end over fresh connections: new connections (each
 //! join is one, since a second `hello` on a connection is refused) and failed
-//! passwords and tokens. `PerAddress` counts what an address holds at
-//! once (unanswered HTTP connections), each place held by a `Place` that
-//! gives it back when dropped.
+//! passwords and tokens.
 //!
 //! `Shares` divides a whole (the server's connections, its rooms) among
 //! addresses and their networks: an address holds at most its cap, a
@@ -321,56 +319,6 @@ impl Drop for Share {
     }
 }
 
-/// Places held at once by each address ([`address_key`]), at most `cap` each.
-#[derive(Debug)]
-pub(crate) struct PerAddress {
-    cap: usize,
-    held: Mutex<HashMap<IpAddr, usize>>,
-}
-
-/// One place taken from a [`PerAddress`]; dropping it gives the place back.
-#[derive(Debug)]
-pub(crate) struct Place {
-    of: Arc<PerAddress>,
-    key: IpAddr,
-}
-
-impl PerAddress {
-    pub(crate) fn new(cap: usize) -> Arc<PerAddress> {
-        Arc::new(PerAddress {
-            cap,
-            held: Mutex::new(HashMap::new()),
-        })
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<IpAddr, usize>> {
-        self.held
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// A place for `ip`, or `None` if it holds its cap already.
-    pub(crate) fn take(self: &Arc<Self>, ip: IpAddr) -> Option<Place> {
-        let key = address_key(ip);
-        let mut held = self.lock();
-        let count = held.entry(key).or_insert(0);
-        if *count >= self.cap {
-            return None;
-        }
-        *count += 1;
-        Some(Place {
-            of: Arc::clone(self),
-            key,
-        })
-    }
-}
-
-impl Drop for Place {
-    fn drop(&mut self) {
-        give_back(&mut self.of.lock(), self.key);
-    }
-}
-
 /// Rates counted by address. An IPv6 address counts by its /64, the block
 /// one machine is usually given, so a client cannot dodge the count by
 /// changing addresses within it.
@@ -475,27 +423,6 @@ mod tests {
         assert!(!constant_time_eq(b"secret", b"secret2"));
         assert!(!constant_time_eq(b"", b"x"));
         assert!(constant_time_eq(b"", b""));
-    }
-
-    #[test]
-    fn an_address_holds_at_most_its_cap_of_places_and_gets_them_back() {
-        let places = PerAddress::new(2);
-        let one: IpAddr = "127.0.0.1".parse().expect("address");
-        let v6a: IpAddr = "2001:db8::1".parse().expect("address");
-        let v6b: IpAddr = "2001:db8::2".parse().expect("address");
-        let first = places.take(one);
-        let second = places.take(one);
-        assert!(first.is_some() && second.is_some());
-        assert!(places.take(one).is_none(), "past the cap");
-        drop(first);
-        assert!(
-            places.take(one).is_some(),
-            "a place given back is free again"
-        );
-        let _a = places.take(v6a);
-        let _b = places.take(v6a);
-        assert!(places.take(v6b).is_none(), "one /64 is one address");
-        assert!(places.take("127.0.0.2".parse().expect("address")).is_some());
     }
 
     fn ip(text: &str) -> IpAddr {

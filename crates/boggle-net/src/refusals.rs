@@ -29,8 +29,9 @@ pub const LOG_RATE: f64 = 2.0;
 pub const LOG_BURST: f64 = 20.0;
 
 /// The web side's refusals, beside the protocol's error codes.
-pub const WEB_REASONS: [&str; 5] = [
+pub const WEB_REASONS: [&str; 6] = [
     "http_busy",
+    "http_evicted",
     "http_host",
     "http_origin",
     "http_bad_head",

@@ -19,19 +19,22 @@
 //! the peer's, or behind a trusted proxy the one the proxy forwarded,
 //! through axum-client-ip's extractors).
 //!
-//! Below the router, what happens before there is a request: *places*. A
-//! connection holds a place from its accept until it closes or upgrades:
-//! at most [`PER_ADDRESS`] from one address and [`PLACES`] in all. A socket
-//! that is idle costs little (its task and hyper's buffers, at most
-//! [`MAX_HEAD`] of head), so the places are sized by memory, thousands:
-//! slow sockets from a few dozen addresses cannot fill them. A connection
-//! past a cap waits, unread, for a place for up to [`QUEUE_WAIT`] (a class
-//! behind one address opening the link at once is served in turn); at most
-//! [`WAITING`] wait, and past that, or when the wait runs out, it gets a
-//! `503`. A connection is served [`KEEP_LIMIT`] at most (or until the
-//! server stops): then it closes once its request in flight is answered,
-//! and is cut [`CLOSE_GRACE`] later if it is not (a client that never
-//! reads its response).
+//! Below the router, what happens before there is a request: *places*
+//! (`places.rs`). A connection holds a place from its accept until it
+//! closes or upgrades: at most [`PER_ADDRESS`] from one address and
+//! [`PLACES`] in all. A socket that is idle costs little (its task and
+//! hyper's buffers, at most [`MAX_HEAD`] of head), so the places are sized
+//! by memory, thousands. When all are held, a newcomer takes the place of
+//! a connection that has sent no request yet, from the address holding the
+//! most: slow sockets, from however many addresses, cannot keep a page
+//! from an address that holds few. A connection past its address's cap (or
+//! with no place to take) waits, unread, for a place for up to
+//! [`QUEUE_WAIT`] (a class behind one address opening the link at once is
+//! served in turn); at most [`WAITING`] wait, and past that, or when the
+//! wait runs out, it gets a `503`. A connection is served [`KEEP_LIMIT`] at
+//! most (or until the server stops): then it closes once its request in
+//! flight is answered, and is cut [`CLOSE_GRACE`] later if it is not (a
+//! client that never reads its response).
 //!
 //! Limits: a head hyper cannot parse is answered by hyper itself (`400`,
 //! `431`, `414`), with no body and the connection closed; that answer
@@ -66,7 +69,7 @@ use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tower::{Service, ServiceExt};
 use tower_http::compression::CompressionLayer;
 use tower_http::limit::RequestBodyLimitLayer;
@@ -75,7 +78,7 @@ use tower_http::timeout::TimeoutLayer;
 
 use super::CSP;
 use super::files::tag_coding;
-use crate::limits::{PerAddress, Place};
+use super::places::{Place, Places};
 use crate::server::Entrance;
 
 /// The headers every response the router makes carries: the page's policy,
@@ -123,6 +126,8 @@ pub struct Options {
     pub trust_proxy: bool,
     /// The metrics exporter `GET /metrics` renders (`404` without one).
     pub monitor: Option<crate::monitor::Monitor>,
+    /// The most connections holding a place at once ([`PLACES`] if `None`).
+    pub places: Option<usize>,
 }
 
 /// A connection's two ends, as the router's `ConnectInfo`.
@@ -287,7 +292,13 @@ pub(super) async fn serve(
     head_timeout: Duration,
     shutdown: watch::Receiver<bool>,
 ) -> io::Result<()> {
-    let places = Arc::new(Places::new(options.trust_proxy));
+    let per_address = if options.trust_proxy {
+        usize::MAX
+    } else {
+        PER_ADDRESS
+    };
+    let places = Places::new(per_address, options.places.unwrap_or(PLACES));
+    let waiting = Arc::new(Semaphore::new(WAITING));
     let mut make_service = router.into_make_service_with_connect_info::<Addrs>();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -318,7 +329,7 @@ pub(super) async fn serve(
         };
         let held = match places.take_now(peer.ip()) {
             Some(held) => Held::Now(held),
-            None => match Arc::clone(&places.waiting).try_acquire_owned() {
+            None => match Arc::clone(&waiting).try_acquire_owned() {
                 Ok(turn) => Held::Later(turn),
                 Err(_) => {
                     busy(
@@ -383,6 +394,7 @@ impl Served {
                 held
             }
         };
+        let ticket = held.ticket();
         let _ = stream.set_nodelay(true);
         // Every byte read is counted, so a WebSocket's frames are too (`meter.rs`).
         let meter = super::Meter::new();
@@ -391,8 +403,10 @@ impl Served {
         // socket's refusal, after one a kept-alive connection's end.
         let heard = Arc::new(AtomicBool::new(false));
         let told = Arc::clone(&heard);
+        let standing = Arc::clone(&ticket);
         let service = service.map_request(move |mut request: axum::http::Request<Incoming>| {
             told.store(true, Ordering::Relaxed);
+            standing.heard();
             request.extensions_mut().insert(meter.clone());
             request
         });
@@ -410,6 +424,13 @@ impl Served {
         };
         let ended = tokio::select! {
             ended = connection.as_mut() => ended,
+            // Another address's newcomer took this place before any request came.
+            () = ticket.evicted() => {
+                if self.entrance.refused("http_evicted") {
+                    tracing::info!(%peer, "web connection closed: no request yet, and its place went to an address holding fewer");
+                }
+                Ok(())
+            }
             () = closing => {
                 connection.as_mut().graceful_shutdown();
                 tokio::time::timeout(CLOSE_GRACE, connection.as_mut())
@@ -422,7 +443,6 @@ impl Served {
             refused_head(&self.entrance, peer, &e, heard, self.head_timeout);
         }
         drop(held);
-        self.places.freed.notify_waiters();
     }
 }
 
@@ -450,79 +470,10 @@ fn refused_head(
     }
 }
 
-/// The places of connections being answered, and the room to wait for one.
-struct Places {
-    /// Places per address.
-    by_address: Arc<PerAddress>,
-    /// Places in all.
-    total: Arc<Semaphore>,
-    /// Turns to wait for a place.
-    waiting: Arc<Semaphore>,
-    /// Woken whenever a connection gives its place back.
-    freed: Notify,
-}
-
-/// What a connection being served holds: its address's place and one of
-/// all; it is counted in the `boggle_http_connections` gauge meanwhile.
-struct Phase {
-    _place: Place,
-    _permit: OwnedSemaphorePermit,
-}
-
-impl Phase {
-    fn new(place: Place, permit: OwnedSemaphorePermit) -> Phase {
-        metrics::gauge!("boggle_http_connections").increment(1.0);
-        Phase {
-            _place: place,
-            _permit: permit,
-        }
-    }
-}
-
-impl Drop for Phase {
-    fn drop(&mut self) {
-        metrics::gauge!("boggle_http_connections").decrement(1.0);
-    }
-}
-
 /// A connection's place at once, or its turn to wait for one.
 enum Held {
-    Now(Phase),
+    Now(Place),
     Later(OwnedSemaphorePermit),
-}
-
-impl Places {
-    fn new(trust_proxy: bool) -> Places {
-        metrics::gauge!("boggle_http_connections").set(0.0);
-        Places {
-            by_address: PerAddress::new(if trust_proxy { usize::MAX } else { PER_ADDRESS }),
-            total: Arc::new(Semaphore::new(PLACES)),
-            waiting: Arc::new(Semaphore::new(WAITING)),
-            freed: Notify::new(),
-        }
-    }
-
-    /// Both places for `ip` if they are free now.
-    fn take_now(&self, ip: IpAddr) -> Option<Phase> {
-        let place = self.by_address.take(ip)?;
-        let permit = Arc::clone(&self.total).try_acquire_owned().ok()?;
-        Some(Phase::new(place, permit))
-    }
-
-    /// Both places for `ip`, as soon as they are free. A place is looked
-    /// for after the wake-up is armed, so a connection leaving in between
-    /// is not missed.
-    async fn take(&self, ip: IpAddr) -> Phase {
-        loop {
-            let freed = self.freed.notified();
-            tokio::pin!(freed);
-            freed.as_mut().enable();
-            if let Some(held) = self.take_now(ip) {
-                return held;
-            }
-            freed.await;
-        }
-    }
 }
 
 /// Accept errors that pass: a connection reset before it was taken, or a

@@ -56,6 +56,7 @@ mod files;
 pub mod http;
 mod meaning;
 mod meter;
+mod places;
 
 use std::io;
 use std::net::SocketAddr;
@@ -69,7 +70,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket};
 
 use super::server::{Entrance, Heard, Incoming, Outgoing};
 use boggle_protocol::{MAX_LINE, MAX_SERVER_LINE, ServerMsg, encode};
@@ -147,6 +148,41 @@ struct App {
     monitor: Option<crate::monitor::Monitor>,
 }
 
+/// Connections the kernel keeps waiting for the accept loop (capped by its
+/// `somaxconn`, 4096 on current Linux): sockets that reconnect as fast as
+/// they are closed fill tokio's default of 1024, and then a player's
+/// connection is dropped and tried again only a second later.
+const BACKLOG: u32 = 4096;
+
+/// Listens on the first address `addr` names that binds, with [`BACKLOG`].
+async fn listen(addr: &str) -> io::Result<TcpListener> {
+    let mut failed = None;
+    for addr in tokio::net::lookup_host(addr).await? {
+        let bound = (|| {
+            let socket = if addr.is_ipv4() {
+                TcpSocket::new_v4()?
+            } else {
+                TcpSocket::new_v6()?
+            };
+            // As tokio's own bind: a restarted server takes its port at once.
+            #[cfg(unix)]
+            socket.set_reuseaddr(true)?;
+            socket.bind(addr)?;
+            socket.listen(BACKLOG)
+        })();
+        match bound {
+            Ok(listener) => return Ok(listener),
+            Err(e) => failed = Some(e),
+        }
+    }
+    Err(failed.unwrap_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the address names no address to listen on",
+        )
+    }))
+}
+
 /// How often the exporter gathers the histograms' samples.
 const UPKEEP_EVERY: Duration = Duration::from_secs(5);
 
@@ -158,7 +194,7 @@ impl Web {
 
     /// As [`Web::bind`], with the host names and proxy trust of `options`.
     pub async fn bind_with(addr: &str, entrance: Entrance, options: Options) -> io::Result<Web> {
-        let listener = TcpListener::bind(addr).await?;
+        let listener = listen(addr).await?;
         Ok(Web {
             listener,
             entrance,

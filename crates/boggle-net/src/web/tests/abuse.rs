@@ -1,6 +1,7 @@
 //! The web side against a client that abuses it: the metrics asked for
-//! from elsewhere or through a proxy, and a WebSocket message that never
-//! ends; spoken by hand as the parent module's tests are.
+//! from elsewhere or through a proxy, a WebSocket message that never ends,
+//! and every place held by sockets that never finish a request; spoken by
+//! hand as the parent module's tests are.
 
 use super::*;
 
@@ -115,4 +116,43 @@ async fn endless_empty_fragments_are_cut_as_too_long() {
         assert!(heard.contains(r#""code":"too_long""#), "{heard}");
         assert!(sent < 64 << 20, "every byte was taken: {sent}");
     }
+}
+
+/// Every place held by sockets from one address that never finish a
+/// request head: a newcomer from another address is served at once, and
+/// the oldest of those sockets is closed to make room for it.
+#[tokio::test]
+async fn slow_sockets_holding_every_place_give_one_up_to_a_newcomer() {
+    let options = Options {
+        places: Some(6),
+        ..Options::default()
+    };
+    let (_, addr, _stop, _hurry) = start_with(config(None, Limits::default()), options).await;
+    let mut slow = Vec::new();
+    for _ in 0..6 {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket
+            .bind("127.0.0.10:0".parse().expect("address"))
+            .expect("binds");
+        let mut stream = socket.connect(addr).await.expect("connects");
+        let head = format!("GET / HTTP/1.1\r\nHost: {addr}\r\nX-Slow: a");
+        stream.write_all(head.as_bytes()).await.expect("writes");
+        slow.push(stream);
+    }
+    let page = tokio::time::timeout(GUARD, get(addr, "/"))
+        .await
+        .expect("served before the guard");
+    assert_eq!(page.status, 200);
+    // Served at once, not when the slow sockets' head time ran out: the
+    // newest of them is still open.
+    let mut byte = [0u8; 1];
+    let newest = tokio::time::timeout(Duration::from_millis(50), slow[5].read(&mut byte)).await;
+    assert!(
+        newest.is_err(),
+        "the newest slow socket was closed: {newest:?}"
+    );
+    let read = tokio::time::timeout(GUARD, slow[0].read(&mut byte))
+        .await
+        .expect("the oldest slow socket is closed before the guard");
+    assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
 }

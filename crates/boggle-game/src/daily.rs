@@ -17,22 +17,16 @@ use crate::random;
 use crate::rules::{Preset, Rules};
 
 /// The first day with a board, numbered 1.
-pub const FIRST_DAY: Date = Date {
-    year: 2026,
-    month: 1,
-    day: 1,
-};
+pub const FIRST_DAY: Date = Date(jiff::civil::date(2026, 1, 1));
 
 /// Seconds a day's round lasts: the classic sand timer.
 pub const SECONDS: u64 = 180;
 
-/// A calendar date (proleptic Gregorian), as the daily board counts days.
+/// A calendar date (proleptic Gregorian, years -9999 to 9999), as the daily
+/// board counts days: jiff's civil date, with the daily board's own
+/// spelling (exactly `YYYY-MM-DD`) and numbering.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Date {
-    year: i32,
-    month: u32,
-    day: u32,
-}
+pub struct Date(jiff::civil::Date);
 
 /// Why a date was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -47,51 +41,46 @@ pub enum DateError {
 
 impl fmt::Display for Date {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+        let d = self.0;
+        write!(f, "{:04}-{:02}-{:02}", d.year(), d.month(), d.day())
     }
 }
+
+/// 1970-01-01, from which [`Date::days`] counts.
+const EPOCH: jiff::civil::Date = jiff::civil::date(1970, 1, 1);
 
 impl Date {
     /// The date `year-month-day`, if there is such a day.
     pub fn new(year: i32, month: u32, day: u32) -> Option<Date> {
-        let fits = (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month);
-        fits.then_some(Date { year, month, day })
+        let (year, month, day) = (
+            i16::try_from(year).ok()?,
+            i8::try_from(month).ok()?,
+            i8::try_from(day).ok()?,
+        );
+        jiff::civil::Date::new(year, month, day).ok().map(Date)
     }
 
     /// The UTC date `seconds` after 1970-01-01 00:00 (the clock is the
     /// caller's: the game's classes never read it, so tests pin the day).
+    /// Past the year 9999, the last day of 9999.
     pub fn from_unix_seconds(seconds: u64) -> Date {
-        Date::from_days((seconds / 86_400) as i64)
+        Date::from_days(i64::try_from(seconds / 86_400).unwrap_or(i64::MAX))
     }
 
     /// Days since 1970-01-01 (negative before it).
     pub fn days(self) -> i64 {
-        // Howard Hinnant's days_from_civil: years counted from March, so the
-        // leap day falls at the end of each counted year.
-        let year = i64::from(self.year) - i64::from(self.month <= 2);
-        let era = year.div_euclid(400);
-        let year_of_era = year - era * 400;
-        let month = i64::from(self.month);
-        let day_of_year =
-            (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + i64::from(self.day) - 1;
-        let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-        era * 146_097 + day_of_era - 719_468
+        i64::from((self.0 - EPOCH).get_days())
     }
 
-    /// The date `days` after 1970-01-01.
+    /// The date `days` after 1970-01-01, held within jiff's years.
     pub fn from_days(days: i64) -> Date {
-        // Hinnant's civil_from_days, the inverse of `days`.
-        let z = days + 719_468;
-        let era = z.div_euclid(146_097);
-        let day_of_era = z - era * 146_097;
-        let year_of_era =
-            (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-        let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-        let mp = (5 * day_of_year + 2) / 153;
-        let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
-        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-        let year = (year_of_era + era * 400 + i64::from(month <= 2)) as i32;
-        Date { year, month, day }
+        let (first, last) = (jiff::civil::Date::MIN, jiff::civil::Date::MAX);
+        let days = days.clamp(Date(first).days(), Date(last).days());
+        Date(
+            EPOCH
+                .checked_add(jiff::Span::new().days(days))
+                .unwrap_or(last),
+        )
     }
 
     /// The day's number: [`FIRST_DAY`] is 1, or `None` before it.
@@ -103,8 +92,9 @@ impl Date {
 
     /// The day's seed: the date as the decimal number `YYYYMMDD`.
     pub fn seed(self) -> u64 {
-        let year = u64::try_from(self.year).unwrap_or(0);
-        year * 10_000 + u64::from(self.month) * 100 + u64::from(self.day)
+        let d = self.0;
+        let part = |n: i16| u64::try_from(n).unwrap_or(0);
+        part(d.year()) * 10_000 + part(d.month().into()) * 100 + part(d.day().into())
     }
 }
 
@@ -183,19 +173,6 @@ impl Daily {
     /// The rules of every day's board: classic, 4x4.
     pub fn rules() -> Rules {
         Rules::sized(Preset::Classic, 4, 4)
-    }
-}
-
-fn is_leap(year: i32) -> bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-}
-
-fn days_in_month(year: i32, month: u32) -> u32 {
-    match month {
-        2 if is_leap(year) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
     }
 }
 

@@ -92,7 +92,7 @@ const PAGE: &str = include_str!(concat!(env!("OUT_DIR"), "/page.html"));
 /// The page's style, as written (inline in [`PAGE`]).
 #[cfg(test)]
 const STYLE: &str = include_str!("app.css");
-/// The page's script: its modules joined in the order they run (inline in [`PAGE`]).
+/// The page's script: its modules joined in the order they run (inline in the page).
 pub const SCRIPT: &str = include_str!(concat!(env!("OUT_DIR"), "/script.js"));
 
 /// The page's script as written: its modules by name, in the order

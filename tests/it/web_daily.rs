@@ -118,6 +118,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
         "the header wraps: {header}"
     );
     screenshot(&phone, "daily-round-360").await;
+    axe_clean(&phone, "today's round").await;
     type_word(&phone, &word).await;
     let upper = word.to_ascii_uppercase();
     wait_js(
@@ -676,6 +677,7 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     desk.set_window_size(1280, 800).await.expect("resized");
     assert_eq!(meaning_in_sight(&desk).await, json!([true, true]));
     screenshot(&desk, "daily-meaning-1280x800").await;
+    axe_clean(&desk, "a word's meaning on today's results at 1280x800").await;
     end(&phone, &desk, "reloaded results").await;
     drop(chromedriver);
     drop(server);
@@ -785,6 +787,15 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     assert_eq!(
         js(
             &phone,
+            "return ['share', 'share-copy'].map(id => document.getElementById(id).checkVisibility());"
+        )
+        .await,
+        json!([true, true]),
+        "the first try's share, to copy"
+    );
+    assert_eq!(
+        js(
+            &phone,
             "return JSON.parse(localStorage.getItem('boggle.days'));"
         )
         .await,
@@ -800,6 +811,22 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     visible(&phone, "link-card").await;
     doc_screenshot(&phone, "past-day-link-360").await;
     axe_clean(&phone, "a past day's link").await;
+    // Played, with no first try that day: a note, nothing to copy.
+    click(&phone, "link-play").await;
+    visible(&phone, "round").await;
+    click(&phone, "done").await;
+    visible(&phone, "results").await;
+    wait_js(
+        &phone,
+        "return document.getElementById('daily-status').textContent.endsWith('no result to share.') \
+           && !document.getElementById('share-copy').checkVisibility();",
+        "no first try to share, said",
+    )
+    .await;
+    // The statistics run to today: yesterday played, a streak of 1.
+    assert_eq!(string(&phone, "stat-streak").await, "1");
+    screenshot(&phone, "past-day-no-try-360").await;
+    axe_clean(&phone, "a past day's results with no first try").await;
 
     desk.goto(&web).await.expect("page loads");
     wait_js(
@@ -834,15 +861,31 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     assert_eq!(faces(&desk).await, three, "that day's board");
     click(&desk, "done").await;
     visible(&desk, "results").await;
+    // No first try that day: no share and no copy, and the page says why.
     wait_js(
         &desk,
-        &format!(
-            "return document.getElementById('share').textContent === '{web}?daily={}';",
-            number - 3
-        ),
-        "no first try to share: the day's link",
+        "return document.getElementById('daily-status').textContent !== '';",
+        "the results' note",
     )
     .await;
+    assert_eq!(
+        string(&desk, "daily-status").await,
+        format!(
+            "Board #{} was practice: nothing is kept. \
+             You did not play it on its day, so there is no result to share.",
+            number - 3
+        )
+    );
+    assert_eq!(
+        js(
+            &desk,
+            "return ['share-box', 'share', 'share-copy', 'stats'] \
+               .map(id => document.getElementById(id).checkVisibility());"
+        )
+        .await,
+        json!([true, false, false, false]),
+        "the note alone: no share, no statistics of no game"
+    );
     doc_screenshot(&desk, "past-day-results-1280").await;
     axe_clean(&desk, "a past day's results").await;
     desk.goto(&format!("{web}?daily={}", number - 30))

@@ -2,16 +2,18 @@
 //! the server's tokio) that serves one page and carries the protocol over a
 //! WebSocket into the same rooms as the TCP clients.
 //!
-//! - `GET /` is `page.html`; `/app.css` its style and `/js/NAME.js` its
-//!   script, ES modules ([`MODULES`]: `main.js` imports the rest), all
-//!   embedded in the binary (`include_str!`), served with an ETag and
-//!   compressed (`files.rs`), written by hand but for
-//!   `js/protocol.js`, which the protocol's types generate (with
-//!   `js/messages.d.ts`, the declarations the TypeScript compiler checks the
-//!   modules against, never served). No build step: the browser runs the
-//!   files as they are, and nothing is fetched from elsewhere. Every
-//!   response carries [`CSP`], which lets the page run only its own script
-//!   and style and connect only to its own origin.
+//! - `GET /` is the page: `page.html` with its style (`app.css`) and its
+//!   script inline, the script being its ES modules ([`MODULES`]: `main.js`
+//!   imports the rest) joined into one by the build (`build.rs`,
+//!   `bundle.rs`), so a first visit is one request, not one a module. Each
+//!   module is also served alone at `/js/NAME.js`, which the page does not
+//!   load. All are embedded in the binary, served with an ETag and
+//!   compressed (`files.rs`), written by hand but for `js/protocol.js`,
+//!   which the protocol's types generate (with `js/messages.d.ts`, the
+//!   declarations the TypeScript compiler checks the modules against, never
+//!   served). Nothing is fetched from elsewhere. Every response carries
+//!   [`CSP`], which lets the page run only its own script and style (the
+//!   inline ones by their hashes) and connect only to its own origin.
 //! - `GET /healthz` is `200 serving` while the server serves, `503
 //!   stopping` once it is stopping (rounds under way finishing), and `503`
 //!   with the reason while the results store cannot write (its worker not
@@ -52,6 +54,8 @@
 //! refused by the WebSocket layer itself, which closes the connection
 //! without a protocol error.
 
+#[cfg(test)]
+mod bundle;
 mod files;
 pub mod http;
 mod meaning;
@@ -81,47 +85,37 @@ use meter::CONTROL_FRAME;
 use meter::Meter;
 pub use meter::PER_MESSAGE;
 
-/// The page's markup; `{{PASSWORD}}` becomes `yes` or `no`, `{{RULES}}` the
-/// rules' name and `{{SECONDS}}` a round's length, so the home screen says
-/// what this server plays before anyone joins.
-const PAGE: &str = include_str!("page.html");
-/// The page's style.
+/// The page's markup, its style and script inline (put together at build
+/// time by `bundle.rs`); `{{PASSWORD}}` becomes `yes` or `no`, `{{RULES}}`
+/// the rules' name and `{{SECONDS}}` a round's length, so the home screen
+/// says what this server plays before anyone joins.
+const PAGE: &str = include_str!(concat!(env!("OUT_DIR"), "/page.html"));
+/// The page's style, as written (inline in [`PAGE`]).
+#[cfg(test)]
 const STYLE: &str = include_str!("app.css");
+/// The page's script: its modules joined in the order they run (inline in the page).
+pub const SCRIPT: &str = include_str!(concat!(env!("OUT_DIR"), "/script.js"));
 
-/// The page's script: its modules by name, each served at `/js/NAME`.
-pub const MODULES: &[(&str, &str)] = &[
-    ("main.js", include_str!("js/main.js")),
-    ("connection.js", include_str!("js/connection.js")),
-    ("tabs.js", include_str!("js/tabs.js")),
-    ("protocol.js", include_str!("js/protocol.js")),
-    ("state.js", include_str!("js/state.js")),
-    ("storage.js", include_str!("js/storage.js")),
-    ("screens.js", include_str!("js/screens.js")),
-    ("home.js", include_str!("js/home.js")),
-    ("board.js", include_str!("js/board.js")),
-    ("round.js", include_str!("js/round.js")),
-    ("results.js", include_str!("js/results.js")),
-    ("daily.js", include_str!("js/daily.js")),
-    ("stats.js", include_str!("js/stats.js")),
-    ("meaning.js", include_str!("js/meaning.js")),
-    ("refusals.js", include_str!("js/refusals.js")),
-];
+/// The page's script as written: its modules by name, in the order
+/// [`SCRIPT`] holds them, each also served alone at `/js/NAME` (so a test
+/// or a developer can load one by itself; the page does not).
+pub const MODULES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/modules.rs"));
 
-/// The most bytes of HTML, CSS and JavaScript the page may weigh, all its
-/// files together: a phone on a slow network gets the game in a moment.
+/// The most bytes of HTML, CSS and JavaScript the page may weigh: a phone
+/// on a slow network gets the game in a moment.
 pub const MAX_PAGE_BYTES: usize = 96 << 10;
 
-/// What the page weighs: the bytes of its HTML, its CSS and its modules.
+/// What the page weighs as served, in bytes: its markup, its style and its script.
 pub fn page_bytes() -> (usize, usize, usize) {
-    let script = MODULES.iter().map(|(_, text)| text.len()).sum();
-    (PAGE.len(), STYLE.len(), script)
+    let style = include_str!("app.css").len();
+    (PAGE.len() - style - SCRIPT.len(), style, SCRIPT.len())
 }
 
 /// The Content-Security-Policy every response carries: nothing but the
-/// page's own script, style and WebSocket; no inline code, no frames, no forms
-/// posted anywhere.
-pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
-connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/// page's own style and script (the inline ones by their SHA-256, computed
+/// at build time; the modules at `/js/`) and its own WebSocket; no other
+/// inline code, no frames, no forms posted anywhere.
+pub const CSP: &str = include_str!(concat!(env!("OUT_DIR"), "/csp.txt"));
 
 /// The longest WebSocket message (and frame) the WebSocket layer reads at
 /// all. Longer than [`MAX_LINE`] so that a message between the two gets the
@@ -256,10 +250,6 @@ fn router(entrance: Entrance, monitor: Option<crate::monitor::Monitor>) -> Route
     }
     router
         .route("/", file_route(File::new("text/html; charset=utf-8", page)))
-        .route(
-            "/app.css",
-            file_route(File::new("text/css; charset=utf-8", STYLE)),
-        )
         .route("/ws", get(socket))
         .route("/daily", get(daily_handler))
         .route("/daily/leaderboard", get(leaderboard_handler))

@@ -14,7 +14,7 @@ let path = [];
 /** @type {{ start: number, moved: boolean, path: number[] } | null} */
 let gesture = null;
 /** @type {(word: string) => void} */
-let sendWord = () => {};
+let sendTraced = () => {};
 
 /** @param {HTMLElement} board @param {boolean} live */
 export function drawBoard(board, live) {
@@ -139,7 +139,7 @@ function tap(i) {
 export function sendPath() {
   const word = pathWord(path);
   clearPath();
-  if (word.length > 0) sendWord(word);
+  if (word.length > 0) sendTraced(word);
 }
 
 /** Where `word` lies on the board, or null. @param {string} word @returns {number[] | null} */
@@ -178,7 +178,7 @@ export function findPath(word) {
 
 /** @param {(word: string) => void} send where the board's words go */
 export function initBoard(send) {
-  sendWord = send;
+  sendTraced = send;
   const board = $("board");
   board.addEventListener("pointerdown", (e) => {
     const cell = cellOf(e.target);

@@ -121,7 +121,7 @@ function heard(msg) {
     void holdSeat(msg.token, true);
     state.takingBack = false;
     // The password goes with the seat (this tab only), for a reload.
-    saveSeat(seat(msg.token));
+    saveSeat(seatOf(msg.token));
   } else if ((msg.type === "error" && FATAL[known(msg.code)]) || msg.type === "bye") {
     link.ending = true;
     link.welcomed = false;
@@ -157,7 +157,7 @@ export function start(name, room, solo, token = null, back = false) {
   Object.assign(state, { name, room, solo, token, pending: [], takingBack: back });
   Object.assign(link, { ending: false, welcomed: false, rejoinUntil: 0, resuming: !!token });
   setStatus("joining…");
-  close();
+  closeLink();
   if (!token) {
     letGoSeat();
     connect();
@@ -167,22 +167,22 @@ export function start(name, room, solo, token = null, back = false) {
 }
 
 /** This tab's seat, as kept. @param {string} token */
-const seat = (token) => ({ name: state.name, room: state.room, token, solo: state.solo, password: state.password, attempt: state.attempt });
+const seatOf = (token) => ({ name: state.name, room: state.room, token, solo: state.solo, password: state.password, attempt: state.attempt });
 
 /** Closes on purpose. A room's seat is kept aside: the server holds it a
  * while, and joining that room again under that name takes it back. */
 export function leave() {
   // A solo round left ends now (a day's try is kept, its leaderboard at once).
   if (state.inRound && state.solo) send({ type: "done" });
-  saveLeft(link.welcomed && state.token && !state.solo ? seat(state.token) : null);
+  saveLeft(link.welcomed && state.token && !state.solo ? seatOf(state.token) : null);
   link.ending = true;
   link.welcomed = false;
-  close();
+  closeLink();
   forgetSeat();
   letGoSeat();
 }
 
-function close() {
+function closeLink() {
   const old = link.ws;
   link.ws = null;
   if (old) old.close();
@@ -191,7 +191,7 @@ function close() {
 setInterval(() => { if (link.welcomed) send({ type: "ping" }); }, PING_EVERY_MS);
 // A page put away (left, or kept to come back to) lets go of its
 // connection, so the room sees its player gone; shown again, it rejoins.
-addEventListener("pagehide", close);
+addEventListener("pagehide", closeLink);
 addEventListener("pageshow", (e) => {
   if (e.persisted && link.welcomed && !link.ws) {
     link.resuming = true;

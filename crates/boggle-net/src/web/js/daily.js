@@ -119,16 +119,23 @@ export function onDaily(msg) {
   }
 }
 
-/** What the page says of this try: the name it is listed under, practice, not kept.
- * @param {DailyGame | null} game @param {boolean} practice */
-function statusNote(game, practice) {
+/** What the page says of this try: the name it is listed under, practice,
+ * not kept, no first try to share.
+ * @param {DailyGame | null} game @param {boolean} practice @param {boolean} shared */
+function statusNote(game, practice, shared) {
   const notes = [];
   if (game && game.listed_as && game.listed_as !== state.name) {
     notes.push("Another player is listed as " + state.name + " today: you are listed as " + game.listed_as + ".");
   }
   if (game && game.status === "capped") notes.push("Today's results from your address are at the server's limit: this try was not kept.");
-  else if (state.daily && state.daily.number !== todayIs) notes.push("Board #" + state.daily.number + " was practice: nothing is kept.");
-  else if (practice) notes.push("You played today's board already: this try was practice, and your first try is the one shared.");
+  else if (state.daily && state.daily.number !== todayIs) {
+    notes.push("Board #" + state.daily.number + " was practice: nothing is kept.");
+    if (!shared) notes.push("You did not play it on its day, so there is no result to share.");
+  } else if (practice) {
+    notes.push(shared
+      ? "You played today's board already: this try was practice, and your first try is the one shared."
+      : "You played today's board already: this try was practice, and this browser has no first try to share.");
+  }
   return notes.join(" ");
 }
 
@@ -155,12 +162,16 @@ export function dailyShare(mine) {
   /** @type {DayResult | null} */
   const first = days[day.number] || null;
   // No letters: the share text spoils nothing for a friend yet to play.
-  $("share").textContent = (!first ? "" : "Boggle #" + day.number + ": " + (first.words
+  // A day with no first try has no result: the note says so, no empty share.
+  $("share").textContent = !first ? "" : "Boggle #" + day.number + ": " + (first.words
     ? pointsText(first.points) + ", " + first.words + (first.words === 1 ? " word" : " words") +
       ", longest " + first.longest + " letters\n" + (first.picture ? first.picture + "\n" : "")
-    : "no words found\n")) + dayLink(day);
-  $("daily-status").textContent = statusNote(game, practice);
-  showStats(day.number, first);
+    : "no words found\n") + dayLink(day);
+  $("share").hidden = !first;
+  $("share-copy").hidden = !first;
+  $("daily-status").textContent = statusNote(game, practice, !!first);
+  // The streak runs to today, whichever day's board this was.
+  showStats(todayIs || day.number, first);
   showLeaderboard(day.number);
 }
 

@@ -8,15 +8,10 @@ import { backHome, boardLink, dailyLink, initHome, joinForm, statsOffer } from "
 import { inAnotherTab, onError } from "./refusals.js";
 import { initResults, onResults } from "./results.js";
 import { count, initRound, onRoundStart, onVerdict, resendPending } from "./round.js";
-import { $, button, copy, helpRules, input, onLobby, setStatus, show, who } from "./screens.js";
+import { $, button, copy, helpRules, input, onLobby, setStatus, show, unhandled, who } from "./screens.js";
 import { state } from "./state.js";
 import { carriedBy } from "./stats.js";
 import { loadDone, loadSeat } from "./storage.js";
-
-/** @param {never} value @returns {never} */
-function unhandled(value) {
-  throw new Error("unhandled: " + String(value));
-}
 
 /** @param {ServerMsg} msg */
 function dispatch(msg) {

@@ -6,13 +6,8 @@
 import { known, start } from "./connection.js";
 import { backHome } from "./home.js";
 import { notPlayed } from "./round.js";
-import { input, offer, setStatus } from "./screens.js";
+import { input, offer, setStatus, unhandled } from "./screens.js";
 import { state } from "./state.js";
-
-/** @param {never} value @returns {never} */
-function unhandled(value) {
-  throw new Error("unhandled: " + String(value));
-}
 
 /** @param {string} text */
 const end = (text) => text + (/[.!?]$/.test(text) ? "" : ".");

@@ -25,6 +25,11 @@ export function el(tag, cls, text) {
   return node;
 }
 
+/** A switch's missed case, which the type check proves cannot happen. @param {never} value @returns {never} */
+export function unhandled(value) {
+  throw new Error("unhandled: " + String(value));
+}
+
 /** @param {number} n */
 export const pointsText = (n) => (n === 1 ? "1 point" : n + " points");
 

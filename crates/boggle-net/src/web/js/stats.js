@@ -49,9 +49,11 @@ export function statsLine(today) {
   return s.played === 0 ? "" : "You: " + games(s.played) + ", a streak of " + s.streak + " (best " + s.best + ").";
 }
 
-/** Shows the statistics after today's board, today's range marked. @param {number} today @param {DayResult | null} mine */
+/** Shows the statistics after today's board, today's range marked; none
+ * before any game (nothing to show, nor to move). @param {number} today @param {DayResult | null} mine */
 export function showStats(today, mine) {
   const s = statsOf(loadDays(), today);
+  $("stats").hidden = s.played === 0;
   $("stat-played").textContent = String(s.played);
   $("stat-streak").textContent = String(s.streak);
   $("stat-best").textContent = String(s.best);

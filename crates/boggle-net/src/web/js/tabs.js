@@ -61,7 +61,7 @@ function byAsking(name, takeOver, lost) {
   // A browser without either cannot tell its tabs apart: the server's
   // `replaced` alone stops the other tab.
   if (typeof BroadcastChannel !== "function") return Promise.resolve(() => {});
-  channel ??= listen();
+  channel ??= openChannel();
   mine.settle(false);
   return new Promise((resolve) => {
     const timer = setTimeout(() => mine.settle(true), takeOver ? 0 : ANSWER_WAIT_MS);
@@ -94,7 +94,7 @@ function tell(say, name) {
   channel?.postMessage(said);
 }
 
-function listen() {
+function openChannel() {
   const heard = new BroadcastChannel("boggle.seats");
   heard.addEventListener("message", (event) => {
     const said = /** @type {Said} */ (event.data);

@@ -16,16 +16,16 @@ async fn files_come_over_one_connection_revalidated_and_compressed() {
     let ask =
         |path: &str, extra: &str| format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}\r\n");
 
-    let style = exchange(&mut conn, &ask("/app.css", "")).await;
+    let style = exchange(&mut conn, &ask("/favicon.svg", "")).await;
     assert_eq!(style.status, 200);
-    assert_eq!(style.body, STYLE);
+    assert_eq!(style.body, FAVICON);
     assert_eq!(style.header("connection"), None, "kept alive");
     let tag = style.header("etag").expect("an ETag").to_string();
     assert!(tag.starts_with('"') && tag.len() == 18, "{tag}");
 
     let again = exchange(
         &mut conn,
-        &ask("/app.css", &format!("If-None-Match: {tag}\r\n")),
+        &ask("/favicon.svg", &format!("If-None-Match: {tag}\r\n")),
     )
     .await;
     assert_eq!(again.status, 304);
@@ -77,6 +77,15 @@ async fn files_come_over_one_connection_revalidated_and_compressed() {
     let page = exchange(&mut conn, &ask("/", &format!("If-None-Match: {tag}\r\n"))).await;
     assert_eq!(page.status, 200);
     assert!(page.body.contains("<html"));
+    // The page, its style and script inline, revalidates like any file.
+    let page_tag = page.header("etag").expect("an ETag").to_string();
+    let page_again = exchange(
+        &mut conn,
+        &ask("/", &format!("If-None-Match: {page_tag}\r\n")),
+    )
+    .await;
+    assert_eq!(page_again.status, 304);
+    assert_eq!(page_again.bytes, b"", "no body");
     // The day's board, asked on every visit, revalidates like a file.
     let day = exchange(&mut conn, &ask("/daily", "")).await;
     let day_tag = day.header("etag").expect("an ETag").to_string();

@@ -357,17 +357,22 @@ fn an_origin_must_name_the_host_it_was_sent_to() {
 }
 
 #[test]
-fn the_page_loads_nothing_from_elsewhere_and_runs_no_inline_code() {
-    assert!(PAGE.contains(r#"<script type="module" src="/js/main.js"></script>"#));
-    assert!(PAGE.contains(r#"<link rel="stylesheet" href="/app.css">"#));
-    assert_eq!(
-        PAGE.matches("<script").count(),
-        1,
-        "one script, no inline one"
-    );
-    assert!(!PAGE.contains("<style"), "no inline style");
-    assert!(!PAGE.contains(" style="), "no style attribute");
-    let handler = PAGE.split(" on").skip(1).find(|rest| {
+fn the_page_loads_nothing_from_elsewhere_and_runs_only_its_hashed_inline_code() {
+    // One script and one style, inline, each allowed by its hash alone.
+    assert_eq!(PAGE.matches("<script").count(), 1, "one script");
+    assert!(PAGE.contains(&format!("<script type=\"module\">{SCRIPT}</script>")));
+    assert_eq!(PAGE.matches("<style").count(), 1, "one style");
+    assert!(PAGE.contains(&format!("<style>{STYLE}</style>")));
+    assert!(!PAGE.contains("rel=\"stylesheet\""), "no style file");
+    let script_src = format!("script-src 'self' '{}';", bundle::hash_source(SCRIPT));
+    let style_src = format!("style-src '{}';", bundle::hash_source(STYLE));
+    assert!(CSP.contains(&script_src), "{CSP}");
+    assert!(CSP.contains(&style_src), "{CSP}");
+    assert!(!CSP.contains("unsafe"), "{CSP}");
+    // The markup around them: no style attribute, no inline handler.
+    let markup = PAGE.replace(SCRIPT, "").replace(STYLE, "");
+    assert!(!markup.contains(" style="), "no style attribute");
+    let handler = markup.split(" on").skip(1).find(|rest| {
         rest.chars().take_while(char::is_ascii_lowercase).count() > 0
             && rest
                 .trim_start_matches(|c: char| c.is_ascii_lowercase())
@@ -472,13 +477,9 @@ async fn the_page_its_files_and_the_security_headers_are_served() {
     }
     assert_eq!(get(http_addr, "/js/messages.d.ts").await.status, 404);
     assert_eq!(get(http_addr, "/app.js").await.status, 404);
-    let style = get(http_addr, "/app.css").await;
-    assert_eq!(style.status, 200);
-    assert_eq!(
-        style.header("content-type"),
-        Some("text/css; charset=utf-8")
-    );
-    assert_eq!(style.header("content-security-policy"), Some(CSP));
+    // The style is in the page, the page is the script's only way in.
+    assert!(page.body.contains(SCRIPT));
+    assert_eq!(get(http_addr, "/app.css").await.status, 404);
     assert_eq!(get(http_addr, "/etc/passwd").await.status, 404);
     assert_eq!(get(http_addr, "/ws").await.status, 400, "not an upgrade");
 

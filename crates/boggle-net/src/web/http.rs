@@ -16,8 +16,8 @@
 //! ([`REQUEST_TIMEOUT`]), a body limit ([`MAX_BODY`]), the `Host` check (a
 //! page elsewhere reaching a loopback server by DNS rebinding names its own
 //! host: `421`), and the client's address for the handlers (`ClientAddr`:
-//! the peer's, or behind a trusted proxy the one the proxy forwarded,
-//! through axum-client-ip's extractors).
+//! the peer's, or behind a trusted proxy the one the proxy forwarded:
+//! `proxy.rs`).
 //!
 //! Below the router, what happens before there is a request: *places*. A
 //! connection holds a place from its accept until it closes or upgrades:
@@ -37,10 +37,12 @@
 //! `431`, `414`), with no body and the connection closed; that answer
 //! carries none of the security headers (they govern a body a browser
 //! renders, and it has none), and no middleware sees it. No TLS (put a
-//! reverse proxy in front). With [`Options::trust_proxy`] the per-address
-//! cap on places is not applied (every connection is the proxy's), and a
-//! client could name any address in the forwarded headers were it not for
-//! the proxy that sets them.
+//! reverse proxy in front). A trusted proxy's peer address
+//! ([`Options::trusted_proxies`]) holds places past the per-address cap
+//! (every browser behind it comes through its connections); every other
+//! peer is held to the cap whatever headers it sends. Behind the proxy,
+//! the server's own per-address caps (connections, rooms, the day's
+//! attempts) count each forwarded client.
 
 #![expect(
     clippy::disallowed_methods,
@@ -61,7 +63,6 @@ use axum::http::request::Parts;
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::{self, AddExtension, Next};
 use axum::response::{IntoResponse, Response};
-use axum_client_ip::{RightmostForwarded, RightmostXForwardedFor};
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -75,6 +76,7 @@ use tower_http::timeout::TimeoutLayer;
 
 use super::CSP;
 use super::files::tag_coding;
+use super::proxy::{Cidr, Proxies};
 use crate::limits::{PerAddress, Place};
 use crate::server::Entrance;
 
@@ -119,8 +121,9 @@ pub const CLOSE_GRACE: Duration = Duration::from_secs(5);
 pub struct Options {
     /// Host names (`--web-host`) that requests may name besides the served address.
     pub hosts: Vec<String>,
-    /// Take the client's address from `X-Forwarded-For` / `Forwarded` (`--trust-proxy`).
-    pub trust_proxy: bool,
+    /// The reverse proxies whose `X-Forwarded-For` names the client
+    /// (`--trust-proxy`, `--trusted-proxy`; none: no header is believed).
+    pub trusted_proxies: Vec<Cidr>,
     /// The metrics exporter `GET /metrics` renders (`404` without one).
     pub monitor: Option<crate::monitor::Monitor>,
 }
@@ -140,41 +143,25 @@ impl Connected<Addrs> for Addrs {
     }
 }
 
-/// Whether the client's address comes from a trusted proxy's headers (a request extension).
-#[derive(Clone, Copy, Debug)]
-struct TrustProxy(bool);
-
-/// The client's address: the peer's, or under `--trust-proxy` the one the
-/// proxy appended (axum-client-ip's rightmost `X-Forwarded-For`, else the
-/// rightmost `Forwarded: for=`), the peer's when neither names one.
+/// The client's address: the peer's, or from a trusted proxy the one it
+/// forwarded (`proxy.rs`: the rightmost `X-Forwarded-For` entry that is not
+/// a trusted proxy's), the peer's when it names none.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ClientAddr(pub IpAddr);
 
 impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
     type Rejection = Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<ClientAddr, Infallible> {
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<ClientAddr, Infallible> {
         let peer = parts
             .extensions
             .get::<ConnectInfo<Addrs>>()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.peer.ip());
-        let trusted = parts
-            .extensions
-            .get::<TrustProxy>()
-            .is_some_and(|trust| trust.0);
-        if trusted {
-            if let Ok(RightmostXForwardedFor(ip)) =
-                RightmostXForwardedFor::from_request_parts(parts, state).await
-            {
-                return Ok(ClientAddr(ip));
-            }
-            if let Ok(RightmostForwarded(ip)) =
-                RightmostForwarded::from_request_parts(parts, state).await
-            {
-                return Ok(ClientAddr(ip));
-            }
-        }
-        Ok(ClientAddr(peer))
+        let client = match parts.extensions.get::<Proxies>() {
+            Some(proxies) => proxies.client(peer, &parts.headers),
+            None => peer,
+        };
+        Ok(ClientAddr(client))
     }
 }
 
@@ -273,7 +260,7 @@ pub(crate) fn layers(router: Router, options: &Options, entrance: Entrance) -> R
         ))
         .layer(middleware::from_fn_with_state(check, check_host))
         .layer(SetMultipleResponseHeadersLayer::if_not_present(security))
-        .layer(axum::Extension(TrustProxy(options.trust_proxy)))
+        .layer(axum::Extension(Proxies::new(&options.trusted_proxies)))
 }
 
 /// Accepts and serves connections until `shutdown` turns `true`. An accept
@@ -287,7 +274,7 @@ pub(super) async fn serve(
     head_timeout: Duration,
     shutdown: watch::Receiver<bool>,
 ) -> io::Result<()> {
-    let places = Arc::new(Places::new(options.trust_proxy));
+    let places = Arc::new(Places::new(Proxies::new(&options.trusted_proxies)));
     let mut make_service = router.into_make_service_with_connect_info::<Addrs>();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -454,6 +441,8 @@ fn refused_head(
 struct Places {
     /// Places per address.
     by_address: Arc<PerAddress>,
+    /// The trusted proxies, whose connections are not held to [`PER_ADDRESS`].
+    proxies: Proxies,
     /// Places in all.
     total: Arc<Semaphore>,
     /// Turns to wait for a place.
@@ -462,15 +451,16 @@ struct Places {
     freed: Notify,
 }
 
-/// What a connection being served holds: its address's place and one of
-/// all; it is counted in the `boggle_http_connections` gauge meanwhile.
+/// What a connection being served holds: its address's place (none for a
+/// trusted proxy's) and one of all; it is counted in the
+/// `boggle_http_connections` gauge meanwhile.
 struct Phase {
-    _place: Place,
+    _place: Option<Place>,
     _permit: OwnedSemaphorePermit,
 }
 
 impl Phase {
-    fn new(place: Place, permit: OwnedSemaphorePermit) -> Phase {
+    fn new(place: Option<Place>, permit: OwnedSemaphorePermit) -> Phase {
         metrics::gauge!("boggle_http_connections").increment(1.0);
         Phase {
             _place: place,
@@ -492,10 +482,11 @@ enum Held {
 }
 
 impl Places {
-    fn new(trust_proxy: bool) -> Places {
+    fn new(proxies: Proxies) -> Places {
         metrics::gauge!("boggle_http_connections").set(0.0);
         Places {
-            by_address: PerAddress::new(if trust_proxy { usize::MAX } else { PER_ADDRESS }),
+            by_address: PerAddress::new(PER_ADDRESS),
+            proxies,
             total: Arc::new(Semaphore::new(PLACES)),
             waiting: Arc::new(Semaphore::new(WAITING)),
             freed: Notify::new(),
@@ -504,7 +495,11 @@ impl Places {
 
     /// Both places for `ip` if they are free now.
     fn take_now(&self, ip: IpAddr) -> Option<Phase> {
-        let place = self.by_address.take(ip)?;
+        let place = if self.proxies.trusts(ip) {
+            None
+        } else {
+            Some(self.by_address.take(ip)?)
+        };
         let permit = Arc::clone(&self.total).try_acquire_owned().ok()?;
         Some(Phase::new(place, permit))
     }

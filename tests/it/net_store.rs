@@ -388,6 +388,62 @@ fn a_foreign_or_unknown_results_file_is_refused_and_left_as_it_was() {
     }
 }
 
+/// Runs `serve --web --data DIR`, which must stop at start: exit 1 and one
+/// line, returned.
+fn stops_at_start(data: &Path, what: &str) -> String {
+    let mut command = serve_command(data, &[]);
+    let mut server = Killed(
+        command
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("boggle serve starts"),
+    );
+    let code = exit_code(&mut server, what);
+    let mut stderr = String::new();
+    server
+        .stderr
+        .take()
+        .expect("piped")
+        .read_to_string(&mut stderr)
+        .expect("stderr");
+    assert_eq!(code, Some(1), "{what}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+    stderr
+}
+
+/// A FIFO where the results file or SQLite's log goes is refused at start
+/// with one line naming it, not waited on or retried for ever.
+#[test]
+fn a_fifo_at_the_results_file_or_its_log_is_refused_at_start() {
+    let dir = TempDir::new("store-fifo");
+    for name in ["daily.sqlite", "daily.sqlite-wal"] {
+        let data = dir.path().join(name);
+        std::fs::create_dir_all(&data).expect("made");
+        common::plant(&data.join(name), common::Plant::Fifo);
+        let said = stops_at_start(&data, name);
+        assert!(
+            said.contains(&format!("{name}: not a regular file")),
+            "{name}: {said}"
+        );
+    }
+}
+
+/// A second server on a folder another serves is refused with one line
+/// naming the folder; the first plays on.
+#[test]
+fn a_second_server_on_the_same_data_is_refused() {
+    let dir = TempDir::new("store-twice");
+    let data = dir.path().join("data");
+    let first = serve_web(&data, &[]);
+    let said = stops_at_start(&data, "the second server");
+    assert!(
+        said.contains(&data.display().to_string()) && said.contains("another boggle serve"),
+        "{said}"
+    );
+    assert_eq!(get(first.web, "/healthz").0, 200, "the first still serves");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_malformed_row_is_skipped_and_logged_and_the_day_is_served() {
     let dir = TempDir::new("store-rows");

@@ -85,7 +85,7 @@ use boggle_protocol::{DailyStatus, DayScore, is_player_token};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError, TrySendError};
 use tokio::sync::oneshot;
 
-use super::leaderboard::{Attempt, Listed, ResultsFile, StoreError, TOP, Top};
+use super::leaderboard::{Attempt, FolderLock, Listed, ResultsFile, StoreError, TOP, Top};
 use super::limits::{address_key, prefix_key};
 use super::room::{DailyGame, DailyResult, Kept};
 
@@ -256,6 +256,8 @@ struct Inner {
 
 /// The worker's ends of the store's channels.
 struct Worker {
+    /// The folder's lock, let go as the worker ends (before `_done`).
+    _lock: FolderLock,
     writes: Receiver<Pending>,
     reads: Receiver<Read>,
     /// A nudge: [`Store::close`] was called.
@@ -323,11 +325,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Store {
-    /// Opens `dir/daily.sqlite` (see [`ResultsFile::open`]), reads the
+    /// Opens `dir/daily.sqlite` with the folder's lock
+    /// ([`ResultsFile::open_locked`]), reads the
     /// attempts of `today` and the day before into memory with their top
     /// tens, and starts the worker.
     pub fn open_dir(dir: &Path, today: u32, limits: StoreLimits) -> Result<Store, StoreError> {
-        let file = ResultsFile::open_dir(dir)?;
+        let (file, lock) = ResultsFile::open_locked(dir)?;
         let mut days = BTreeMap::new();
         let mut tops = BTreeMap::new();
         for day in [today.saturating_sub(1), today] {
@@ -364,6 +367,7 @@ impl Store {
         let (wake, wake_rx) = crossbeam_channel::bounded(1);
         let (done_tx, done) = crossbeam_channel::bounded(0);
         let worker = Worker {
+            _lock: lock,
             writes: writes_rx.clone(),
             reads: reads_rx,
             wake: wake_rx,

@@ -312,6 +312,50 @@ async fn one_address_gets_at_most_its_cap_of_results_a_day() {
     assert_eq!((status, listed_as), (DailyStatus::Capped, None));
 }
 
+/// The solver's words sent at machine speed are practice: the seat hears
+/// why, and the leaderboard lists the person who found one word, not it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a pause for the server's message rate to refill, asserting nothing on time"
+)]
+async fn a_solvers_words_at_machine_speed_are_not_listed() {
+    let dir = TempDir::new("store-machine");
+    let server = serve_web(&dir.path().join("data"), &[]);
+    let day = today(server.web);
+    let words = todays_words();
+    play_daily(server.tcp, "ann", None, &[words[words.len() - 1].as_str()]).await;
+    let mut bot = Peer::connect(server.tcp).await;
+    bot.send(&hello("bot", None, daily(None))).await;
+    bot.send(&ClientMsg::Ready).await;
+    bot.until(|m| matches!(m, ServerMsg::RoundStart { .. }))
+        .await;
+    let mut judged = 0;
+    for word in &words {
+        if !matches!(bot.word(word).await, ServerMsg::Verdict { .. }) {
+            break;
+        }
+        judged += 1;
+    }
+    assert!(judged > 15, "more words judged than a burst: {judged}");
+    // The server's message rate refused the rest: Done waits for it to refill.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    bot.send(&ClientMsg::Done).await;
+    let told = bot
+        .until(|m| matches!(m, ServerMsg::Daily { kept: Some(_), .. }))
+        .await;
+    let ServerMsg::Daily { kept, reason, .. } = told else {
+        unreachable!()
+    };
+    assert_eq!(kept, Some(false));
+    let reason = reason.unwrap_or_default();
+    assert!(reason.contains("faster than a person"), "{reason}");
+    let scored = bot.results().await;
+    assert!(scored.iter().any(|p| p.name == "bot" && p.score > 0));
+    let rows = leaderboard_until(server.web, day, "ann listed", |rows| !rows.is_empty());
+    assert!(rows.iter().all(|(name, _)| name != "bot"), "{rows:?}");
+}
+
 /// Runs `serve --web --data DIR` on a results file it must refuse: it exits
 /// 1 with one line naming the file, which is left byte for byte, with
 /// nothing beside it.

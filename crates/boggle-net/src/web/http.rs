@@ -562,3 +562,26 @@ fn turned_away() -> Vec<u8> {
     head.push_str(body);
     head.into_bytes()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every peer but a trusted proxy holds at most [`PER_ADDRESS`] places,
+    /// whatever it forwards; the proxy's connections carry everyone behind it.
+    #[test]
+    fn places_per_address_bind_every_peer_but_a_trusted_proxy() {
+        let proxy: Cidr = "127.0.0.2/32".parse().expect("a range");
+        let places = Places::new(Proxies::new(&[proxy]));
+        let direct: IpAddr = "127.0.0.3".parse().expect("an address");
+        let held: Vec<Phase> = (0..PER_ADDRESS)
+            .map(|_| places.take_now(direct).expect("a place"))
+            .collect();
+        assert!(places.take_now(direct).is_none(), "past the cap");
+        let behind: IpAddr = "127.0.0.2".parse().expect("an address");
+        let carried: Vec<Phase> = (0..PER_ADDRESS * 2)
+            .map(|_| places.take_now(behind).expect("a place"))
+            .collect();
+        assert_eq!(held.len() + carried.len(), PER_ADDRESS * 3);
+    }
+}

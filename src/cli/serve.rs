@@ -58,10 +58,16 @@ pub(crate) struct ServeArgs {
     /// reverse proxy's public name; requests naming any other are refused)
     #[arg(long = "web-host", value_name = "NAME")]
     pub(crate) web_host: Vec<String>,
-    /// Take each browser's address from X-Forwarded-For / Forwarded, as a
-    /// reverse proxy in front sets it (only with such a proxy)
+    /// Take each browser's address from the X-Forwarded-For header a
+    /// reverse proxy in front sets, believed only from the --trusted-proxy
+    /// addresses (Forwarded is never read)
     #[arg(long = "trust-proxy")]
     pub(crate) trust_proxy: bool,
+    /// The reverse proxy's addresses, ADDRESS/BITS, repeatable; implies
+    /// --trust-proxy (default with it: 127.0.0.0/8 and ::1/128, a proxy on
+    /// this machine). Other peers' forwarded headers are ignored
+    #[arg(long = "trusted-proxy", value_name = "CIDR")]
+    pub(crate) trusted_proxy: Vec<boggle_net::web::Cidr>,
     /// With --web, keep the day's results (today's board's leaderboard) in
     /// DIR/daily.sqlite (default: $XDG_DATA_HOME/boggle or ~/.local/share/boggle)
     #[arg(long, value_name = "DIR")]
@@ -136,6 +142,18 @@ pub(crate) struct ServeArgs {
 }
 
 /// The server's settings from the flags, with the dictionary loaded and the board checked.
+/// The proxies whose `X-Forwarded-For` is believed: those named, else
+/// loopback under `--trust-proxy`, else none.
+fn trusted_proxies(args: &ServeArgs) -> Vec<boggle_net::web::Cidr> {
+    if !args.trusted_proxy.is_empty() {
+        args.trusted_proxy.clone()
+    } else if args.trust_proxy {
+        boggle_net::web::Cidr::loopback()
+    } else {
+        Vec::new()
+    }
+}
+
 pub(crate) fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
     let rules = args
         .rules
@@ -319,7 +337,7 @@ pub(crate) fn run(args: &ServeArgs) -> Result<(), CliError> {
             Some(web_addr) => {
                 let options = Options {
                     hosts: args.web_host.clone(),
-                    trust_proxy: args.trust_proxy,
+                    trusted_proxies: trusted_proxies(args),
                     monitor: Some(monitor.clone()),
                     places: None,
                 };

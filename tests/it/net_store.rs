@@ -312,6 +312,50 @@ async fn one_address_gets_at_most_its_cap_of_results_a_day() {
     assert_eq!((status, listed_as), (DailyStatus::Capped, None));
 }
 
+/// The solver's words sent at machine speed are practice: the seat hears
+/// why, and the leaderboard lists the person who found one word, not it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a pause for the server's message rate to refill, asserting nothing on time"
+)]
+async fn a_solvers_words_at_machine_speed_are_not_listed() {
+    let dir = TempDir::new("store-machine");
+    let server = serve_web(&dir.path().join("data"), &[]);
+    let day = today(server.web);
+    let words = todays_words();
+    play_daily(server.tcp, "ann", None, &[words[words.len() - 1].as_str()]).await;
+    let mut bot = Peer::connect(server.tcp).await;
+    bot.send(&hello("bot", None, daily(None))).await;
+    bot.send(&ClientMsg::Ready).await;
+    bot.until(|m| matches!(m, ServerMsg::RoundStart { .. }))
+        .await;
+    let mut judged = 0;
+    for word in &words {
+        if !matches!(bot.word(word).await, ServerMsg::Verdict { .. }) {
+            break;
+        }
+        judged += 1;
+    }
+    assert!(judged > 15, "more words judged than a burst: {judged}");
+    // The server's message rate refused the rest: Done waits for it to refill.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    bot.send(&ClientMsg::Done).await;
+    let told = bot
+        .until(|m| matches!(m, ServerMsg::Daily { kept: Some(_), .. }))
+        .await;
+    let ServerMsg::Daily { kept, reason, .. } = told else {
+        unreachable!()
+    };
+    assert_eq!(kept, Some(false));
+    let reason = reason.unwrap_or_default();
+    assert!(reason.contains("faster than a person"), "{reason}");
+    let scored = bot.results().await;
+    assert!(scored.iter().any(|p| p.name == "bot" && p.score > 0));
+    let rows = leaderboard_until(server.web, day, "ann listed", |rows| !rows.is_empty());
+    assert!(rows.iter().all(|(name, _)| name != "bot"), "{rows:?}");
+}
+
 /// Runs `serve --web --data DIR` on a results file it must refuse: it exits
 /// 1 with one line naming the file, which is left byte for byte, with
 /// nothing beside it.
@@ -386,6 +430,62 @@ fn a_foreign_or_unknown_results_file_is_refused_and_left_as_it_was() {
         let said = refused(&data, what);
         assert!(said.contains(says) && !said.contains(not), "{what}: {said}");
     }
+}
+
+/// Runs `serve --web --data DIR`, which must stop at start: exit 1 and one
+/// line, returned.
+fn stops_at_start(data: &Path, what: &str) -> String {
+    let mut command = serve_command(data, &[]);
+    let mut server = Killed(
+        command
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("boggle serve starts"),
+    );
+    let code = exit_code(&mut server, what);
+    let mut stderr = String::new();
+    server
+        .stderr
+        .take()
+        .expect("piped")
+        .read_to_string(&mut stderr)
+        .expect("stderr");
+    assert_eq!(code, Some(1), "{what}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+    stderr
+}
+
+/// A FIFO where the results file or SQLite's log goes is refused at start
+/// with one line naming it, not waited on or retried for ever.
+#[test]
+fn a_fifo_at_the_results_file_or_its_log_is_refused_at_start() {
+    let dir = TempDir::new("store-fifo");
+    for name in ["daily.sqlite", "daily.sqlite-wal"] {
+        let data = dir.path().join(name);
+        std::fs::create_dir_all(&data).expect("made");
+        common::plant(&data.join(name), common::Plant::Fifo);
+        let said = stops_at_start(&data, name);
+        assert!(
+            said.contains(&format!("{name}: not a regular file")),
+            "{name}: {said}"
+        );
+    }
+}
+
+/// A second server on a folder another serves is refused with one line
+/// naming the folder; the first plays on.
+#[test]
+fn a_second_server_on_the_same_data_is_refused() {
+    let dir = TempDir::new("store-twice");
+    let data = dir.path().join("data");
+    let first = serve_web(&data, &[]);
+    let said = stops_at_start(&data, "the second server");
+    assert!(
+        said.contains(&data.display().to_string()) && said.contains("another boggle serve"),
+        "{said}"
+    );
+    assert_eq!(get(first.web, "/healthz").0, 200, "the first still serves");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

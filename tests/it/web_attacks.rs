@@ -374,43 +374,93 @@ fn every_response_carries_the_security_headers() {
     }
 }
 
-/// An address holds at most its cap of connections; with
-/// `--trust-proxy`, the address is the one the proxy forwarded.
+/// Whether a WebSocket from `from` (a loopback address) with `forwarded`
+/// header lines is let in: a refused socket hears `server_full` at once,
+/// an admitted one nothing. The socket is returned to be held open.
+fn ws_admitted(served: &Served, from: &str, forwarded: &str) -> (bool, BufReader<TcpStream>) {
+    let host = served.web.to_string();
+    let (status, _, mut reader) = request_from(served.web, Some(from), &upgrade(&host, forwarded));
+    assert_eq!(status, 101);
+    reader
+        .get_ref()
+        .set_read_timeout(Some(Duration::from_millis(500)))
+        .expect("timeout");
+    let mut head = [0u8; 2];
+    let refused = match reader.read_exact(&mut head) {
+        Ok(()) => {
+            let mut text = vec![0u8; usize::from(head[1] & 0x7f)];
+            let _ = reader.read_exact(&mut text);
+            String::from_utf8_lossy(&text).contains("server_full")
+        }
+        Err(_) => false,
+    };
+    (!refused, reader)
+}
+
+/// An address holds at most its cap of connections, whatever it forwards
+/// when no proxy is trusted.
 #[test]
-fn connections_are_capped_per_address_and_a_trusted_proxy_names_it() {
-    fn ws_admitted(served: &Served, forwarded: &str) -> (bool, BufReader<TcpStream>) {
-        let host = served.web.to_string();
-        let (status, _, mut reader) = request(served.web, &upgrade(&host, forwarded));
-        assert_eq!(status, 101);
-        // A refused socket hears server_full at once; an admitted one nothing.
-        reader
-            .get_ref()
-            .set_read_timeout(Some(Duration::from_millis(500)))
-            .expect("timeout");
-        let mut head = [0u8; 2];
-        let refused = match reader.read_exact(&mut head) {
-            Ok(()) => {
-                let mut text = vec![0u8; usize::from(head[1] & 0x7f)];
-                let _ = reader.read_exact(&mut text);
-                String::from_utf8_lossy(&text).contains("server_full")
-            }
-            Err(_) => false,
-        };
-        (!refused, reader)
-    }
+fn connections_are_capped_per_address_and_headers_are_not_believed_by_default() {
     let plain = Served::start(&["--max-address-connections", "1"]);
-    let (first, _one) = ws_admitted(&plain, "");
-    let (second, _two) = ws_admitted(&plain, "X-Forwarded-For: 10.0.0.2\r\n");
+    let (first, _one) = ws_admitted(&plain, "127.0.0.1", "");
+    let (second, _two) = ws_admitted(&plain, "127.0.0.1", "X-Forwarded-For: 10.0.0.2\r\n");
     assert!(
         first && !second,
         "one connection from 127.0.0.1, forwarded or not"
     );
-    let proxied = Served::start(&["--max-address-connections", "1", "--trust-proxy"]);
-    let (a, _a) = ws_admitted(&proxied, "X-Forwarded-For: 10.0.0.1\r\n");
-    let (b, _b) = ws_admitted(&proxied, "Forwarded: for=\"10.0.0.2:5000\"\r\n");
-    let (c, _c) = ws_admitted(&proxied, "X-Forwarded-For: 1.2.3.4, 10.0.0.1\r\n");
-    assert!(a && b, "two players behind the proxy");
-    assert!(!c, "the proxy's last entry names 10.0.0.1 again");
+}
+
+/// With `--trusted-proxy`, a direct peer outside the proxy's range is its
+/// own address whatever it forwards (spoofing dodges no cap); from the
+/// proxy, the client is the rightmost `X-Forwarded-For` entry that is not
+/// the proxy's, so a client's own entries on its left and a `Forwarded`
+/// header beside it change nothing.
+#[test]
+fn a_forwarded_address_is_believed_only_from_the_trusted_proxy() {
+    let served = Served::start(&[
+        "--max-address-connections",
+        "1",
+        "--trusted-proxy",
+        "127.0.0.2/32",
+    ]);
+    // A direct client: its headers are ignored, its own address capped.
+    let (a, _a) = ws_admitted(&served, "127.0.0.3", "X-Forwarded-For: 10.0.0.1\r\n");
+    let (b, _b) = ws_admitted(&served, "127.0.0.3", "X-Forwarded-For: 10.0.0.2\r\n");
+    let (c, _c) = ws_admitted(&served, "127.0.0.3", "Forwarded: for=10.0.0.3\r\n");
+    assert!(a && !b && !c, "a direct peer is 127.0.0.3: {a} {b} {c}");
+    // Through the proxy: 10.0.0.1 (the proxy appended it) is the client.
+    let proxy = "127.0.0.2";
+    let (d, _d) = ws_admitted(&served, proxy, "X-Forwarded-For: 10.0.0.1\r\n");
+    let (e, _e) = ws_admitted(&served, proxy, "X-Forwarded-For: 10.0.0.9, 10.0.0.1\r\n");
+    let (f, _f) = ws_admitted(
+        &served,
+        proxy,
+        "X-Forwarded-For: 10.0.0.1\r\nForwarded: for=10.0.0.8\r\n",
+    );
+    let (g, _g) = ws_admitted(&served, proxy, "X-Forwarded-For: 10.0.0.4, 127.0.0.2\r\n");
+    assert!(d, "the first player behind the proxy");
+    assert!(
+        !e,
+        "a victim named left of the proxy's entry is not believed"
+    );
+    assert!(!f, "a Forwarded header beside the proxy's is not believed");
+    assert!(g, "a trusted hop is skipped: 10.0.0.4 is another player");
+}
+
+/// A range that is not one stops `serve` before it starts, on one line.
+#[test]
+fn a_bad_trusted_proxy_range_is_refused_at_start() {
+    let dir = common::TempDir::new("web-bad-cidr");
+    for bad in ["10.0.0.0/33", "localhost", "10.0.0/8"] {
+        let run = common::run_boggle(dir.path(), &["serve", "--trusted-proxy", bad], b"");
+        assert_eq!(run.code, Some(2), "{bad}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(
+            run.stderr.contains("--trusted-proxy") && run.stderr.contains(bad),
+            "{}",
+            run.stderr
+        );
+    }
 }
 
 /// A burst of page loads from one address (a class behind one NAT) waits

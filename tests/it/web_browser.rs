@@ -754,8 +754,10 @@ async fn solo_daily_and_board_links_play_at_once() {
     assert_eq!(json!(names), listed, "the leaderboard after a restart");
 
     // A server with a password: the home screen asks for it, solo plays,
-    // and a reload rejoins (the password goes with the seat).
-    let (locked, locked_web) = web_server(data.path(), &["--password", "sesame"]);
+    // and a reload rejoins (the password goes with the seat). A folder of
+    // its own: one server a `--data` (the first still serves this one).
+    let locked_data = tempfile::tempdir().expect("temp dir");
+    let (locked, locked_web) = web_server(locked_data.path(), &["--password", "sesame"]);
     js(&desk, "sessionStorage.clear(); return true;").await;
     desk.goto(&locked_web).await.expect("page loads");
     visible(&desk, "home-password-row").await;

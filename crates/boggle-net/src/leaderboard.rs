@@ -22,7 +22,19 @@
 //! database, another program's database (an application id of its own, or
 //! tables this program never made), an unknown version (a negative one) or
 //! a newer one is refused with a [`StoreError`] and left byte for byte as
-//! it was.
+//! it was. "Another program's" is anything in the schema this program did
+//! not make: a table, an index, and above all a trigger or a view (a
+//! trigger could rewrite a played row behind the leaderboard's back). The
+//! file and SQLite's files beside it (`-wal`, `-shm`, `-journal`) must be
+//! regular files where they exist: a FIFO or a device there would hang
+//! SQLite's reads or be retried for ever, so it is refused at start.
+//!
+//! One server a folder ([`ResultsFile::open_locked`]): the server holds an
+//! exclusive advisory lock on `DIR/daily.lock` (std's `File::try_lock`, an
+//! `flock` on Linux) while it runs, so a second `serve` on the same `--data`
+//! is refused at start instead of writing beside the first, whose copies of
+//! the day would no longer be the file's. The lock goes with the process,
+//! however it ends; the empty `daily.lock` file stays.
 //!
 //! Limits: statements run on the caller's thread; the store's worker is
 //! the only caller while serving. A write waits [`BUSY`] for another
@@ -97,8 +109,20 @@ pub const MIGRATIONS: &[&str] = &[
 /// The newest schema version this program knows.
 pub const LATEST: i64 = MIGRATIONS.len() as i64;
 
-/// The tables this program has made, in any version.
-const OUR_TABLES: &[&str] = &["daily_results", "daily_attempts"];
+/// The schema's objects this program has made, in any version, as
+/// `sqlite_master` lists them: (type, name).
+const OURS: &[(&str, &str)] = &[
+    ("table", "daily_results"),
+    ("table", "daily_attempts"),
+    ("index", "daily_top"),
+];
+
+/// The file whose lock a serving server holds in its `--data` folder.
+pub const LOCK_FILE: &str = "daily.lock";
+
+/// SQLite's files beside the results file, by suffix: each must be a
+/// regular file where it exists.
+const BESIDE: &[&str] = &["", "-wal", "-shm", "-journal"];
 
 /// Why the results file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -127,6 +151,18 @@ pub enum StoreError {
         path: PathBuf,
         /// What gives it away.
         why: String,
+    },
+    /// The file, or one of SQLite's beside it, is a FIFO, a device or a folder.
+    #[error("{}: not a regular file (a FIFO, a device or a folder): move it away or choose another --data", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
+    /// Another server holds the folder's lock.
+    #[error("{}: another boggle serve is using this folder's results (it holds {LOCK_FILE}): stop it, or give this one another --data", dir.display())]
+    InUse {
+        /// The `--data` folder.
+        dir: PathBuf,
     },
     /// The directory cannot be created, or the store's thread started.
     #[error("{}", path.display())]
@@ -220,12 +256,25 @@ impl ResultsFile {
         ResultsFile::open(&dir.join("daily.sqlite"))
     }
 
+    /// Opens `dir/daily.sqlite` as [`ResultsFile::open_dir`] does, for a
+    /// server: with the folder's lock ([`LOCK_FILE`]), taken once the file
+    /// is known to be usable and before anything is written. Hold the lock
+    /// as long as the file is served.
+    pub fn open_locked(dir: &Path) -> Result<(ResultsFile, FolderLock), StoreError> {
+        std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let path = dir.join("daily.sqlite");
+        look(&path)?;
+        let lock = FolderLock::take(dir)?;
+        Ok((ResultsFile::open(&path)?, lock))
+    }
+
     /// Opens the file at `path`, creating it if missing, after looking at it
     /// read-only: one this program cannot use is refused and left as it was.
     pub fn open(path: &Path) -> Result<ResultsFile, StoreError> {
-        if path.exists() {
-            inspect(path)?;
-        }
+        look(path)?;
         let fail = |e: rusqlite::Error| classify(path, e);
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
@@ -362,6 +411,68 @@ impl ResultsFile {
     }
 }
 
+/// The lock a server holds on its `--data` folder ([`LOCK_FILE`]): released when dropped.
+#[derive(Debug)]
+pub struct FolderLock {
+    _file: std::fs::File,
+}
+
+impl FolderLock {
+    /// Takes `dir`'s lock, or says who holds it: [`StoreError::InUse`].
+    pub fn take(dir: &Path) -> Result<FolderLock, StoreError> {
+        let path = dir.join(LOCK_FILE);
+        let io = |source| StoreError::Io {
+            path: path.clone(),
+            source,
+        };
+        regular(&path)?;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(io)?;
+        match file.try_lock() {
+            Ok(()) => Ok(FolderLock { _file: file }),
+            Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::InUse {
+                dir: dir.to_path_buf(),
+            }),
+            Err(std::fs::TryLockError::Error(source)) => Err(io(source)),
+        }
+    }
+}
+
+/// Refuses a path that exists and is not a regular file (a link to one is one).
+fn regular(path: &Path) -> Result<(), StoreError> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => Ok(()),
+        Ok(_) => Err(StoreError::NotAFile {
+            path: path.to_path_buf(),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(source) => Err(StoreError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// Looks at the results file and SQLite's files beside it before SQLite
+/// opens any: each a regular file where it exists, and the results file,
+/// if there, one this program can use ([`inspect`]).
+fn look(path: &Path) -> Result<(), StoreError> {
+    for suffix in BESIDE {
+        let mut beside = path.as_os_str().to_owned();
+        beside.push(suffix);
+        regular(Path::new(&beside))?;
+    }
+    if path.exists() {
+        inspect(path)?;
+    }
+    Ok(())
+}
+
 /// Column `i` as text, if it is.
 fn text(row: &Row<'_>, i: usize) -> Option<String> {
     match row.get_ref(i).ok()? {
@@ -390,15 +501,19 @@ fn inspect(path: &Path) -> Result<(), StoreError> {
     };
     let application = pragma("application_id")?;
     let version = pragma("user_version")?;
+    // SQLite's own objects (`sqlite_` names, which no statement may make) aside.
     let mut query = conn
-        .prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
+        .prepare(
+            "SELECT type, name FROM sqlite_master \
+             WHERE substr(name, 1, 7) != 'sqlite_' ORDER BY name",
+        )
         .map_err(fail)?;
-    let names: Vec<String> = query
-        .query_map([], |row| row.get(0))
+    let objects: Vec<(String, String)> = query
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
         .map_err(fail)?
         .collect::<Result<_, _>>()
         .map_err(fail)?;
-    let ours = |name: &String| OUR_TABLES.contains(&name.as_str()) || name == "daily_top";
+    let names: Vec<&String> = objects.iter().map(|(_, name)| name).collect();
     let foreign = |why: String| StoreError::Foreign {
         path: path.to_path_buf(),
         why,
@@ -408,10 +523,10 @@ fn inspect(path: &Path) -> Result<(), StoreError> {
             "it is marked as another program's, application id {application}"
         )));
     }
-    let others: Vec<&str> = names
+    let others: Vec<String> = objects
         .iter()
-        .filter(|n| !ours(n))
-        .map(String::as_str)
+        .filter(|(kind, name)| !OURS.contains(&(kind.as_str(), name.as_str())))
+        .map(|(kind, name)| format!("{kind} {name}"))
         .collect();
     if !others.is_empty() {
         return Err(foreign(format!("it holds {}", others.join(", "))));

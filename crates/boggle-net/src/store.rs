@@ -39,8 +39,19 @@
 //! `NAME (2)`, `NAME (3)`, ..., and told so.
 //!
 //! Caps ([`StoreLimits`]): the attempts one address (an IPv6 address by its
-//! /64) may have kept a day, and the attempts of a day in all; past either,
-//! a daily game is practice.
+//! /64) may have kept a day, and those of its network (`prefix_key`: a /24
+//! of IPv4, a /48 of IPv6, the networks the server's shares count); past
+//! either, a daily game from there is practice. No count closes the day for
+//! everyone: a few hundred addresses in one network use up that network's
+//! attempts and no one else's, so a newcomer from another network still
+//! plays a scored game. A network past its cap gets practice rather than
+//! having its lowest rows evicted: a result its player was told is kept
+//! stays kept, an attempt begun has no score yet to rank it by, and the
+//! network's best results, kept first, are already in. Limits: what is
+//! stored grows with the networks that play (at most [`StoreLimits::per_prefix`]
+//! rows each, about 200 bytes in memory a row, for today and yesterday), so
+//! a flood of a day's rows needs thousands of networks, not addresses; and
+//! a newcomer inside a network that used its attempts up plays practice.
 //!
 //! Metrics (the `metrics` facade; the server installs the exporter):
 //! `boggle_store_queue` (rows and reads waiting), `boggle_store_writes_total`
@@ -74,8 +85,8 @@ use boggle_protocol::{DailyStatus, DayScore, is_player_token};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError, TrySendError};
 use tokio::sync::oneshot;
 
-use super::leaderboard::{Attempt, Listed, ResultsFile, StoreError, TOP, Top};
-use super::limits::address_key;
+use super::leaderboard::{Attempt, FolderLock, Listed, ResultsFile, StoreError, TOP, Top};
+use super::limits::{address_key, prefix_key};
 use super::room::{DailyGame, DailyResult, Kept};
 
 /// How long a row that cannot be written is tried again before it is given
@@ -114,14 +125,20 @@ const TOPS_KEPT: usize = 16;
 /// How long a leaderboard read waits for the worker.
 const READ_WAIT: Duration = Duration::from_secs(5);
 
-/// What the store keeps, per address and per day.
+/// Attempts a network keeps a day by default: ten addresses' caps, a
+/// school's or a campus's few NAT addresses, while 340 addresses in one
+/// network (a home's /56 holds 256 /64s) keep no more than this.
+pub const PER_PREFIX: u32 = 300;
+
+/// What the store keeps, per address and per network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StoreLimits {
     /// Attempts kept per address (an IPv6 address by its /64) per day: a
     /// class behind one school's address still plays.
     pub per_address: u32,
-    /// Attempts kept per day, all addresses together.
-    pub per_day: usize,
+    /// Attempts kept per network (a /24 of IPv4, a /48 of IPv6) per day:
+    /// [`PER_PREFIX`] by default.
+    pub per_prefix: u32,
     /// How long a row that cannot be written is tried again before it is
     /// given up (logged with its content).
     pub retry_for: Duration,
@@ -136,7 +153,7 @@ impl Default for StoreLimits {
     fn default() -> StoreLimits {
         StoreLimits {
             per_address: 30,
-            per_day: 10_000,
+            per_prefix: PER_PREFIX,
             retry_for: RETRY_FOR,
             queued: WRITES_QUEUED,
             stale: STALE,
@@ -155,12 +172,21 @@ struct Seat {
 }
 
 /// One day's attempts in memory: by seat, the listed names' look-alike
-/// forms, and the count per address.
+/// forms, and the counts per address and per network.
 #[derive(Debug, Default)]
 struct Day {
     seats: HashMap<String, Seat>,
     names: HashMap<String, String>,
     per_address: HashMap<String, u32>,
+    per_prefix: HashMap<String, u32>,
+}
+
+/// The network an address key (as stored) is counted in: its prefix, or
+/// the text itself for a row whose address is not one.
+fn prefix_of(address: &str) -> String {
+    address
+        .parse::<IpAddr>()
+        .map_or_else(|_| address.to_string(), |ip| prefix_key(ip).to_string())
 }
 
 impl Day {
@@ -191,6 +217,10 @@ impl Day {
                 .or_insert_with(|| seat.clone());
         }
         *self.per_address.entry(entry.address.clone()).or_default() += 1;
+        *self
+            .per_prefix
+            .entry(prefix_of(&entry.address))
+            .or_default() += 1;
         self.seats.insert(seat, entry);
     }
 }
@@ -226,6 +256,8 @@ struct Inner {
 
 /// The worker's ends of the store's channels.
 struct Worker {
+    /// The folder's lock, let go as the worker ends (before `_done`).
+    _lock: FolderLock,
     writes: Receiver<Pending>,
     reads: Receiver<Read>,
     /// A nudge: [`Store::close`] was called.
@@ -293,11 +325,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Store {
-    /// Opens `dir/daily.sqlite` (see [`ResultsFile::open`]), reads the
+    /// Opens `dir/daily.sqlite` with the folder's lock
+    /// ([`ResultsFile::open_locked`]), reads the
     /// attempts of `today` and the day before into memory with their top
     /// tens, and starts the worker.
     pub fn open_dir(dir: &Path, today: u32, limits: StoreLimits) -> Result<Store, StoreError> {
-        let file = ResultsFile::open_dir(dir)?;
+        let (file, lock) = ResultsFile::open_locked(dir)?;
         let mut days = BTreeMap::new();
         let mut tops = BTreeMap::new();
         for day in [today.saturating_sub(1), today] {
@@ -334,6 +367,7 @@ impl Store {
         let (wake, wake_rx) = crossbeam_channel::bounded(1);
         let (done_tx, done) = crossbeam_channel::bounded(0);
         let worker = Worker {
+            _lock: lock,
             writes: writes_rx.clone(),
             reads: reads_rx,
             wake: wake_rx,
@@ -410,7 +444,12 @@ impl Store {
         let address = address_key(ip).to_string();
         let limits = self.inner.limits;
         let from_address = held.per_address.get(&address).copied().unwrap_or(0);
-        if held.seats.len() >= limits.per_day || from_address >= limits.per_address {
+        let from_prefix = held
+            .per_prefix
+            .get(&prefix_of(&address))
+            .copied()
+            .unwrap_or(0);
+        if from_address >= limits.per_address || from_prefix >= limits.per_prefix {
             return DailyGame {
                 day,
                 player,

@@ -210,6 +210,49 @@ fn another_programs_or_an_unknown_database_is_refused_and_left_as_it_was() {
     );
 }
 
+/// A trigger or a view beside our tables is another program's work: a
+/// trigger that rewrites a played row is refused before it can run, and
+/// the row stays as it was.
+#[test]
+fn a_trigger_or_a_view_among_our_tables_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut file = ResultsFile::open_dir(tmp.path()).unwrap();
+    file.put(&[attempt(1, "a", "ann", Some(5))]).unwrap();
+    drop(file);
+    let path = tmp.path().join("daily.sqlite");
+    for (sql, named) in [
+        (
+            "CREATE TRIGGER cheat AFTER UPDATE ON daily_attempts BEGIN \
+             UPDATE daily_attempts SET points = 999 WHERE name = 'eve'; END;",
+            "trigger cheat",
+        ),
+        (
+            "CREATE TRIGGER daily_top AFTER INSERT ON daily_attempts BEGIN \
+             UPDATE daily_attempts SET points = 0 WHERE name = 'ann'; END;",
+            "trigger daily_top",
+        ),
+        (
+            "CREATE VIEW daily_results AS SELECT * FROM daily_attempts;",
+            "view daily_results",
+        ),
+    ] {
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(sql).unwrap();
+        drop(conn);
+        let err = ResultsFile::open(&path).unwrap_err();
+        assert!(matches!(err, StoreError::Foreign { .. }), "{sql}: {err:?}");
+        let said = err.to_string();
+        assert!(said.contains(named) && !said.contains('\n'), "{said}");
+        let conn = Connection::open(&path).unwrap();
+        let kind = named.split(' ').next().unwrap().to_uppercase();
+        let name = named.split(' ').nth(1).unwrap();
+        conn.execute_batch(&format!("DROP {kind} {name};")).unwrap();
+    }
+    // With the work of others gone, the file opens, its row as it was.
+    let file = ResultsFile::open(&path).unwrap();
+    assert_eq!(names(&file.top(1).unwrap()), [("ann".to_string(), 5)]);
+}
+
 #[test]
 fn a_file_that_is_not_a_database_is_refused_and_kept() {
     let tmp = tempfile::tempdir().unwrap();

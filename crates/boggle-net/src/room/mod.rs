@@ -9,7 +9,8 @@
 //! A room of today's board also says what its game is for its seat
 //! ([`DailyGame`], after every welcome), and its first round's end yields
 //! the seat's result as a value ([`Room::take_results`]) for the server to
-//! hand to the store: the room itself never writes anything.
+//! hand to the store, unless its words came faster than a person enters
+//! them (`pace.rs`): the room itself never writes anything.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -28,6 +29,7 @@ use boggle_protocol::{
     PlayerResult, ServerMsg, WordPoints,
 };
 
+mod pace;
 mod scoring;
 
 use scoring::missed_words;
@@ -210,6 +212,8 @@ pub struct Room {
     daily: Option<DailyGame>,
     /// Scored daily results not yet taken by the server.
     results: Vec<DailyResult>,
+    /// The pace of the daily seat's words in its scored round (`pace.rs`).
+    pace: pace::Pace,
 }
 
 /// An error said to a client before its connection closes: the refusal of a
@@ -259,6 +263,7 @@ impl Room {
             closing: false,
             daily: None,
             results: Vec::new(),
+            pace: pace::Pace::default(),
         }
     }
 
@@ -513,6 +518,14 @@ impl Room {
                 &format!("a word is 1 to {MAX_WORD} letters A-Z: it was not played"),
             );
             return;
+        }
+        if index == 0
+            && self
+                .daily
+                .as_ref()
+                .is_some_and(|d| d.status == DailyStatus::Scored)
+        {
+            self.pace.word(now);
         }
         let Some(game) = self.players[index].game.as_mut() else {
             return;

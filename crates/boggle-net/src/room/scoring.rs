@@ -3,7 +3,9 @@
 //! words shared and missed, and today's result as a value for the store.
 //! Each reads the room's state at the round's end and returns a value for
 //! `end_round` to send; only `daily_result` changes the room (it keeps the
-//! seat's result for the store and marks today's game played). No I/O.
+//! seat's result for the store and marks today's game played; a try whose
+//! words came faster than a person can enter them, `pace.rs`, is not handed
+//! to the store and its seat is told why). No I/O.
 
 use std::collections::BTreeMap;
 
@@ -14,7 +16,8 @@ use boggle_protocol::{
     SharedWord, WordPoints, words_listed,
 };
 
-use super::{COMPUTER, DailyResult, MISSED_SHOWN, Room};
+use super::pace::TOO_FAST;
+use super::{COMPUTER, DailyResult, Kept, MISSED_SHOWN, Room};
 
 impl Room {
     /// A scored daily round's result, as a value for the server to take:
@@ -37,14 +40,20 @@ impl Room {
                 .max()
                 .unwrap_or(0),
         };
-        self.results.push(DailyResult {
-            day: daily.day,
-            player: daily.player.clone(),
-            score,
-        });
+        let too_fast = self.pace.too_fast();
+        if !too_fast {
+            self.results.push(DailyResult {
+                day: daily.day,
+                player: daily.player.clone(),
+                score,
+            });
+        }
         if let Some(daily) = &mut self.daily {
             daily.status = DailyStatus::Played;
             daily.first = Some(score);
+        }
+        if too_fast {
+            self.daily_kept(Kept::No(TOO_FAST.into()));
         }
     }
 

@@ -156,11 +156,11 @@ fn a_seat_opens_the_day_once_and_hears_its_first_result_after() {
 }
 
 #[test]
-fn attempts_are_capped_per_address_and_per_day() {
+fn attempts_are_capped_per_address_and_per_network() {
     let tmp = tempfile::tempdir().unwrap();
     let limits = StoreLimits {
         per_address: 2,
-        per_day: 3,
+        per_prefix: 3,
         ..StoreLimits::default()
     };
     let store = open(tmp.path(), limits);
@@ -171,7 +171,13 @@ fn attempts_are_capped_per_address_and_per_day() {
     // One IPv6 /64 is one address.
     let v6 = |last: u16| IpAddr::from([0x2001, 0xdb8, 0, 0, 0, 0, 0, last]);
     assert_eq!(status('d', v6(1)), DailyStatus::Scored);
-    assert_eq!(status('e', v6(2)), DailyStatus::Capped, "the day's cap");
+    assert_eq!(status('e', v6(2)), DailyStatus::Scored);
+    assert_eq!(status('h', v6(3)), DailyStatus::Capped, "the /64's cap");
+    // 127.0.0.0/24 holds 3: past them, its other addresses are capped too.
+    assert_eq!(status('f', ip(2)), DailyStatus::Scored);
+    assert_eq!(status('i', ip(3)), DailyStatus::Capped, "the network's cap");
+    let other = IpAddr::from([127, 0, 1, 1]);
+    assert_eq!(status('g', other), DailyStatus::Scored);
     // A capped game is not an attempt: the seat is not taken.
     assert_eq!(
         store
@@ -179,6 +185,34 @@ fn attempts_are_capped_per_address_and_per_day() {
             .status,
         DailyStatus::Capped
     );
+}
+
+/// 340 addresses of 30 attempts each, from one IPv6 /48 (340 /64s: a home
+/// /56 holds 256) and one IPv4 /24, use up their networks' attempts and
+/// no one else's: a fresh address from another network still plays scored.
+#[test]
+fn a_flood_from_few_networks_leaves_the_day_open() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = open(tmp.path(), StoreLimits::default());
+    let mut n = 0u32;
+    let mut scored = 0;
+    let v6 = |i: u16| IpAddr::from([0x2001, 0xdb8, 0, i, 0, 0, 0, 1]);
+    let v4 = |i: u16| IpAddr::from([198, 51, 100, u8::try_from(i).unwrap()]);
+    let from: Vec<IpAddr> = (0..200).map(v6).chain((0..140).map(v4)).collect();
+    for address in from {
+        for _ in 0..30 {
+            n += 1;
+            let token = format!("{:032x}", u64::from(n) << 32);
+            let game = store.begin(DAY, None, "flood", address, token);
+            scored += usize::from(game.status == DailyStatus::Scored);
+        }
+    }
+    assert_eq!(scored, 2 * PER_PREFIX as usize, "each network its cap");
+    let fresh = store.begin(DAY, None, "fresh", IpAddr::from([192, 0, 2, 1]), seat('f'));
+    assert_eq!(fresh.status, DailyStatus::Scored, "a newcomer still plays");
+    let v6_fresh = IpAddr::from([0x2001, 0xdb8, 1, 0, 0, 0, 0, 1]);
+    let fresh = store.begin(DAY, None, "fresh6", v6_fresh, seat('g'));
+    assert_eq!(fresh.status, DailyStatus::Scored, "another /48 still plays");
 }
 
 /// What the store logs, from every thread (the worker's too).

@@ -16,8 +16,8 @@
 //! ([`REQUEST_TIMEOUT`]), a body limit ([`MAX_BODY`]), the `Host` check (a
 //! page elsewhere reaching a loopback server by DNS rebinding names its own
 //! host: `421`), and the client's address for the handlers (`ClientAddr`:
-//! the peer's, or behind a trusted proxy the one the proxy forwarded,
-//! through axum-client-ip's extractors).
+//! the peer's, or behind a trusted proxy the one the proxy forwarded:
+//! `proxy.rs`).
 //!
 //! Below the router, what happens before there is a request: *places*
 //! (`places.rs`). A connection holds a place from its accept until it
@@ -40,10 +40,12 @@
 //! `431`, `414`), with no body and the connection closed; that answer
 //! carries none of the security headers (they govern a body a browser
 //! renders, and it has none), and no middleware sees it. No TLS (put a
-//! reverse proxy in front). With [`Options::trust_proxy`] the per-address
-//! cap on places is not applied (every connection is the proxy's), and a
-//! client could name any address in the forwarded headers were it not for
-//! the proxy that sets them.
+//! reverse proxy in front). A trusted proxy's peer address
+//! ([`Options::trusted_proxies`]) holds places past the per-address cap
+//! (every browser behind it comes through its connections); every other
+//! peer is held to the cap whatever headers it sends. Behind the proxy,
+//! the server's own per-address caps (connections, rooms, the day's
+//! attempts) count each forwarded client.
 
 #![expect(
     clippy::disallowed_methods,
@@ -64,7 +66,6 @@ use axum::http::request::Parts;
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::middleware::{self, AddExtension, Next};
 use axum::response::{IntoResponse, Response};
-use axum_client_ip::{RightmostForwarded, RightmostXForwardedFor};
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -79,6 +80,7 @@ use tower_http::timeout::TimeoutLayer;
 use super::CSP;
 use super::files::tag_coding;
 use super::places::{Place, Places};
+use super::proxy::{Cidr, Proxies};
 use crate::server::Entrance;
 
 /// The headers every response the router makes carries: the page's policy,
@@ -122,8 +124,9 @@ pub const CLOSE_GRACE: Duration = Duration::from_secs(5);
 pub struct Options {
     /// Host names (`--web-host`) that requests may name besides the served address.
     pub hosts: Vec<String>,
-    /// Take the client's address from `X-Forwarded-For` / `Forwarded` (`--trust-proxy`).
-    pub trust_proxy: bool,
+    /// The reverse proxies whose `X-Forwarded-For` names the client
+    /// (`--trust-proxy`, `--trusted-proxy`; none: no header is believed).
+    pub trusted_proxies: Vec<Cidr>,
     /// The metrics exporter `GET /metrics` renders (`404` without one).
     pub monitor: Option<crate::monitor::Monitor>,
     /// The most connections holding a place at once ([`PLACES`] if `None`).
@@ -145,41 +148,25 @@ impl Connected<Addrs> for Addrs {
     }
 }
 
-/// Whether the client's address comes from a trusted proxy's headers (a request extension).
-#[derive(Clone, Copy, Debug)]
-struct TrustProxy(bool);
-
-/// The client's address: the peer's, or under `--trust-proxy` the one the
-/// proxy appended (axum-client-ip's rightmost `X-Forwarded-For`, else the
-/// rightmost `Forwarded: for=`), the peer's when neither names one.
+/// The client's address: the peer's, or from a trusted proxy the one it
+/// forwarded (`proxy.rs`: the rightmost `X-Forwarded-For` entry that is not
+/// a trusted proxy's), the peer's when it names none.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ClientAddr(pub IpAddr);
 
 impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
     type Rejection = Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<ClientAddr, Infallible> {
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<ClientAddr, Infallible> {
         let peer = parts
             .extensions
             .get::<ConnectInfo<Addrs>>()
             .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.peer.ip());
-        let trusted = parts
-            .extensions
-            .get::<TrustProxy>()
-            .is_some_and(|trust| trust.0);
-        if trusted {
-            if let Ok(RightmostXForwardedFor(ip)) =
-                RightmostXForwardedFor::from_request_parts(parts, state).await
-            {
-                return Ok(ClientAddr(ip));
-            }
-            if let Ok(RightmostForwarded(ip)) =
-                RightmostForwarded::from_request_parts(parts, state).await
-            {
-                return Ok(ClientAddr(ip));
-            }
-        }
-        Ok(ClientAddr(peer))
+        let client = match parts.extensions.get::<Proxies>() {
+            Some(proxies) => proxies.client(peer, &parts.headers),
+            None => peer,
+        };
+        Ok(ClientAddr(client))
     }
 }
 
@@ -278,7 +265,7 @@ pub(crate) fn layers(router: Router, options: &Options, entrance: Entrance) -> R
         ))
         .layer(middleware::from_fn_with_state(check, check_host))
         .layer(SetMultipleResponseHeadersLayer::if_not_present(security))
-        .layer(axum::Extension(TrustProxy(options.trust_proxy)))
+        .layer(axum::Extension(Proxies::new(&options.trusted_proxies)))
 }
 
 /// Accepts and serves connections until `shutdown` turns `true`. An accept
@@ -292,12 +279,11 @@ pub(super) async fn serve(
     head_timeout: Duration,
     shutdown: watch::Receiver<bool>,
 ) -> io::Result<()> {
-    let per_address = if options.trust_proxy {
-        usize::MAX
-    } else {
-        PER_ADDRESS
-    };
-    let places = Places::new(per_address, options.places.unwrap_or(PLACES));
+    let places = Places::new(
+        PER_ADDRESS,
+        options.places.unwrap_or(PLACES),
+        Proxies::new(&options.trusted_proxies),
+    );
     let waiting = Arc::new(Semaphore::new(WAITING));
     let mut make_service = router.into_make_service_with_connect_info::<Addrs>();
     let mut http = hyper::server::conn::http1::Builder::new();

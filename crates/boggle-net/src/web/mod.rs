@@ -49,7 +49,7 @@
 //! fragments is `too_long`), and what the WebSocket layer holds to write
 //! (pongs and close frames included) is capped at [`MAX_WS_WRITE`], so a
 //! client that pings and never reads is dropped and holds little meanwhile.
-//! There is no TLS: put a reverse proxy in front (`--trust-proxy`) to serve
+//! There is no TLS: put a reverse proxy in front (`--trust-proxy`, `proxy.rs`) to serve
 //! the page beyond a trusted network. A message over [`MAX_WS_MESSAGE`] is
 //! refused by the WebSocket layer itself, which closes the connection
 //! without a protocol error.
@@ -61,6 +61,7 @@ pub mod http;
 mod meaning;
 mod meter;
 mod places;
+mod proxy;
 
 use std::io;
 use std::net::SocketAddr;
@@ -84,6 +85,7 @@ pub use http::Options;
 use meter::CONTROL_FRAME;
 use meter::Meter;
 pub use meter::PER_MESSAGE;
+pub use proxy::{Cidr, CidrError};
 
 /// The page's markup, its style and script inline (put together at build
 /// time by `bundle.rs`); `{{PASSWORD}}` becomes `yes` or `no`, `{{RULES}}`

@@ -12,6 +12,8 @@
 //! never finish a head, from however many addresses, end up holding equal
 //! shares, and an address holding few always gets in. A connection that
 //! has been heard is never cut for another: it is a client being served.
+//! A trusted proxy's address is held to no per-address cap: every browser
+//! behind it comes through its connections.
 //!
 //! Limits: finding the heaviest address scans the addresses holding places
 //! (at most the cap in all), only when every place is held. An evicted
@@ -26,6 +28,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::sync::Notify;
 
+use super::proxy::Proxies;
 use crate::limits::address_key;
 
 /// The places of connections being served.
@@ -33,6 +36,7 @@ use crate::limits::address_key;
 pub(super) struct Places {
     per_address: usize,
     total: usize,
+    proxies: Proxies,
     held: Mutex<Held>,
     /// Woken whenever a connection gives its place back.
     pub(super) freed: Notify,
@@ -83,12 +87,14 @@ impl Place {
 }
 
 impl Places {
-    /// Room for `total` connections, at most `per_address` from one address.
-    pub(super) fn new(per_address: usize, total: usize) -> Arc<Places> {
+    /// Room for `total` connections, at most `per_address` from one
+    /// address that is not one of the trusted `proxies`.
+    pub(super) fn new(per_address: usize, total: usize, proxies: Proxies) -> Arc<Places> {
         metrics::gauge!("boggle_http_connections").set(0.0);
         Arc::new(Places {
             per_address,
             total,
+            proxies,
             held: Mutex::new(Held::default()),
             freed: Notify::new(),
         })
@@ -105,7 +111,7 @@ impl Places {
         let key = address_key(ip);
         let mut held = self.lock();
         let mine = held.by_address.get(&key).map_or(0, BTreeMap::len);
-        if mine >= self.per_address {
+        if mine >= self.per_address && !self.proxies.trusts(ip) {
             return None;
         }
         if held.used >= self.total {
@@ -201,7 +207,7 @@ mod tests {
 
     #[test]
     fn an_address_holds_its_cap_and_the_whole_its_total() {
-        let places = Places::new(2, 3);
+        let places = Places::new(2, 3, Proxies::default());
         let a1 = places.take_now(ip(1));
         let a2 = places.take_now(ip(1));
         assert!(a1.is_some() && a2.is_some());
@@ -216,7 +222,7 @@ mod tests {
             places.take_now(ip(2)).is_some(),
             "a place given back is free"
         );
-        let v6 = Places::new(2, 10);
+        let v6 = Places::new(2, 10, Proxies::default());
         let _a = v6.take_now("2001:db8::1".parse().unwrap());
         let _b = v6.take_now("2001:db8::2".parse().unwrap());
         assert!(
@@ -227,7 +233,7 @@ mod tests {
 
     #[test]
     fn when_full_the_heaviest_address_gives_up_its_oldest_unheard_connection() {
-        let places = Places::new(10, 4);
+        let places = Places::new(10, 4, Proxies::default());
         let slow: Vec<Place> = (0..3).map(|_| places.take_now(ip(1)).unwrap()).collect();
         slow[0].ticket().heard();
         let _other = places.take_now(ip(2)).unwrap();
@@ -249,7 +255,7 @@ mod tests {
 
     #[test]
     fn heard_connections_are_never_taken() {
-        let places = Places::new(10, 2);
+        let places = Places::new(10, 2, Proxies::default());
         let served: Vec<Place> = (0..2).map(|_| places.take_now(ip(1)).unwrap()).collect();
         for place in &served {
             place.ticket().heard();
@@ -259,11 +265,23 @@ mod tests {
 
     #[tokio::test]
     async fn an_evicted_connection_hears_it() {
-        let places = Places::new(10, 2);
+        let places = Places::new(10, 2, Proxies::default());
         let slow: Vec<Place> = (0..2).map(|_| places.take_now(ip(1)).unwrap()).collect();
         let ticket = slow[0].ticket();
         let told = tokio::spawn(async move { ticket.evicted().await });
         let _newcomer = places.take_now(ip(2)).unwrap();
         assert!(told.await.is_ok());
+    }
+
+    /// Every peer but a trusted proxy holds at most its cap of places,
+    /// whatever it forwards; the proxy's connections carry everyone behind it.
+    #[test]
+    fn places_per_address_bind_every_peer_but_a_trusted_proxy() {
+        let proxy: super::super::Cidr = "10.0.0.2/32".parse().unwrap();
+        let places = Places::new(3, 100, Proxies::new(&[proxy]));
+        let held: Vec<Place> = (0..3).map(|_| places.take_now(ip(3)).unwrap()).collect();
+        assert!(places.take_now(ip(3)).is_none(), "past the cap");
+        let carried: Vec<Place> = (0..6).map(|_| places.take_now(ip(2)).unwrap()).collect();
+        assert_eq!(held.len() + carried.len(), 9);
     }
 }

@@ -58,6 +58,7 @@ mod web_check;
 mod web_daily;
 mod web_leave;
 mod web_links;
+mod web_pace;
 mod web_refusals;
 mod web_visits;
 mod web_words;

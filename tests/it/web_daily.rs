@@ -332,6 +332,37 @@ fn picture_of(rows: &[&str]) -> (usize, usize) {
 
 /// Opens today's board from home as `name`, plays `word` if any, and ends the round.
 async fn play_today(client: &Client, web: &str, name: &str, word: Option<&str>) {
+    play_today_with(client, web, name, |client| async move {
+        if let Some(word) = word {
+            js(
+                &client,
+                &format!(
+                    "const i = document.getElementById('word'); i.value = {}; \
+                     i.form.requestSubmit(); return true;",
+                    json!(word)
+                ),
+            )
+            .await;
+            wait_js(
+                &client,
+                &format!(
+                    "return !!document.querySelector('#verdicts li[data-word=\"{word}\"][data-accepted=\"true\"]');"
+                ),
+                "the word accepted",
+            )
+            .await;
+        }
+    })
+    .await;
+}
+
+/// As [`play_today`], the round played by `play`.
+pub(crate) async fn play_today_with<F: std::future::Future<Output = ()>>(
+    client: &Client,
+    web: &str,
+    name: &str,
+    play: impl FnOnce(Client) -> F,
+) {
     js(
         client,
         "try { sessionStorage.clear(); } catch (e) { /* no page yet */ } return true;",
@@ -349,25 +380,7 @@ async fn play_today(client: &Client, web: &str, name: &str, word: Option<&str>) 
     )
     .await;
     visible(client, "round").await;
-    if let Some(word) = word {
-        js(
-            client,
-            &format!(
-                "const i = document.getElementById('word'); i.value = {}; \
-                 i.form.requestSubmit(); return true;",
-                json!(word)
-            ),
-        )
-        .await;
-        wait_js(
-            client,
-            &format!(
-                "return !!document.querySelector('#verdicts li[data-word=\"{word}\"][data-accepted=\"true\"]');"
-            ),
-            "the word accepted",
-        )
-        .await;
-    }
+    play(client.clone()).await;
     js(
         client,
         "document.getElementById('done').click(); return true;",
@@ -392,10 +405,10 @@ async fn string(client: &Client, id: &str) -> String {
 }
 
 /// What the results say once the server has the day's try in its file.
-const KEPT: &str = "Your result is on today's leaderboard.";
+pub(crate) const KEPT: &str = "Your result is on today's leaderboard.";
 
 /// Waits for the results to say `what` of saving the day's try.
-async fn saved(client: &Client, what: &str) {
+pub(crate) async fn saved(client: &Client, what: &str) {
     wait_js(
         client,
         &format!(
@@ -408,7 +421,7 @@ async fn saved(client: &Client, what: &str) {
 }
 
 /// The leaderboard's rows on the results: (name, points, marked as mine).
-async fn rows(client: &Client) -> serde_json::Value {
+pub(crate) async fn rows(client: &Client) -> serde_json::Value {
     wait_js(
         client,
         "return !document.getElementById('leaderboard').hidden;",
@@ -425,17 +438,17 @@ async fn rows(client: &Client) -> serde_json::Value {
 
 /// A server with 10-minute rounds on a temporary `--data`, and the two
 /// browsers on it (360 and 1280 px).
-struct Players {
-    _data: tempfile::TempDir,
-    server: crate::browser::Killed,
-    web: String,
-    chromedriver: crate::browser::Killed,
-    phone: Client,
-    desk: Client,
+pub(crate) struct Players {
+    pub(crate) _data: tempfile::TempDir,
+    pub(crate) server: crate::browser::Killed,
+    pub(crate) web: String,
+    pub(crate) chromedriver: crate::browser::Killed,
+    pub(crate) phone: Client,
+    pub(crate) desk: Client,
 }
 
 /// Fails on any error the pages threw `when`, and closes them.
-async fn end(phone: &Client, desk: &Client, when: &str) {
+pub(crate) async fn end(phone: &Client, desk: &Client, when: &str) {
     no_page_errors(phone, when).await;
     no_page_errors(desk, when).await;
     let _ = phone.clone().close().await;
@@ -443,7 +456,7 @@ async fn end(phone: &Client, desk: &Client, when: &str) {
 }
 
 /// [`Players`], or `None` after saying why they cannot play.
-async fn players() -> Option<Players> {
+pub(crate) async fn players() -> Option<Players> {
     let (chromium, driver_path) = match browser() {
         Ok(found) => found,
         Err(why) => {

@@ -362,25 +362,7 @@ async fn a_solvers_words_at_machine_speed_are_not_listed() {
 fn refused(dir: &Path, what: &str) -> String {
     let file = dir.join("daily.sqlite");
     let before = std::fs::read(&file).expect("the file");
-    let mut server = Killed(
-        boggle(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
-            .arg("--data")
-            .arg(dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("boggle serve starts"),
-    );
-    let code = exit_code(&mut server, what);
-    let mut stderr = String::new();
-    server
-        .stderr
-        .take()
-        .expect("piped")
-        .read_to_string(&mut stderr)
-        .expect("stderr");
-    assert_eq!(code, Some(1), "{what}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+    let stderr = stops_at_start(dir, what);
     assert!(stderr.contains("daily.sqlite"), "{what}: {stderr}");
     assert!(
         std::fs::read(&file).expect("kept") == before,

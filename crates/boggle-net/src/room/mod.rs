@@ -10,6 +10,8 @@
 //! ([`DailyGame`], after every welcome), and its first round's end yields
 //! the seat's result as a value ([`Room::take_results`]) for the server to
 //! hand to the store: the room itself never writes anything.
+//! `clock.rs` says when the room must next be ticked, and lets its caller
+//! solve its boards (off the thread that runs the room).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -28,6 +30,7 @@ use boggle_protocol::{
     PlayerResult, ServerMsg, WordPoints,
 };
 
+mod clock;
 mod scoring;
 
 use scoring::missed_words;
@@ -210,6 +213,8 @@ pub struct Room {
     daily: Option<DailyGame>,
     /// Scored daily results not yet taken by the server.
     results: Vec<DailyResult>,
+    /// Boards solved by the caller, if so ([`Room::solve_boards_outside`]).
+    outside: Option<clock::Outside>,
 }
 
 /// An error said to a client before its connection closes: the refusal of a
@@ -259,6 +264,7 @@ impl Room {
             closing: false,
             daily: None,
             results: Vec::new(),
+            outside: None,
         }
     }
 
@@ -478,7 +484,8 @@ impl Room {
         // The last one ready starts the round, and the round's start says
         // all a lobby would (a room of thousands would hear it for nothing).
         self.maybe_start(now);
-        if !self.is_playing() {
+        // A round waiting for its board says it all as it starts.
+        if !self.is_playing() && !self.awaits_board() {
             self.broadcast_lobby(now);
         }
     }
@@ -716,16 +723,12 @@ impl Room {
         if !enough || !connected.iter().all(|p| p.ready) {
             return;
         }
+        let Some(template) = self.next_game() else {
+            return;
+        };
         // Seats left empty through the results are given up now.
         self.players.retain(|p| p.conn.is_some());
         self.reindex();
-        let board = match &self.config.board {
-            Some(board) => board.clone(),
-            None => GameBoard::random(self.config.word_find.rules(), &mut self.rng),
-        };
-        // Solving the board once and cloning the game gives every player the
-        // same words without solving it once per player.
-        let template = Game::from_board(board, &self.config.word_find);
         for player in &mut self.players {
             player.game = Some(template.clone());
             player.ready = false;

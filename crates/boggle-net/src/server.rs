@@ -812,7 +812,17 @@ impl<'a> Session<'a> {
                     token,
                     solo,
                 };
-                match hello(self.shared, self.ip, self.conn, asked, self.client, now).await {
+                // Boxed: each connection's task would otherwise hold the
+                // hello's state for its whole life, not just while it waits.
+                let seated = Box::pin(hello(
+                    self.shared,
+                    self.ip,
+                    self.conn,
+                    asked,
+                    self.client,
+                    now,
+                ));
+                match seated.await {
                     Ok(joined_room) => *joined = Some(joined_room),
                     Err(refusal) => return Err(End::Refused(refusal)),
                 }

@@ -276,7 +276,6 @@ struct Batch {
 impl RoomTask {
     /// Runs the room until nobody is in it, or it breaks.
     async fn run(mut self) {
-        let mut events = Vec::with_capacity(BATCH);
         let timer = tokio::time::sleep(std::time::Duration::ZERO);
         tokio::pin!(timer);
         let mut armed: Option<Instant> = None;
@@ -290,12 +289,14 @@ impl RoomTask {
             }
             let mut batch = Batch::default();
             tokio::select! {
-                taken = self.rx.recv_many(&mut events, BATCH) => {
-                    if taken == 0 {
-                        // Every sender is gone, the map's too: nobody can come.
-                        return;
-                    }
-                    for event in events.drain(..) {
+                event = self.rx.recv() => {
+                    // Every sender is gone, the map's too: nobody can come.
+                    let Some(event) = event else { return };
+                    self.take(event, &mut batch);
+                    // What else is waiting is taken too before the room
+                    // speaks (no buffer: a room's task stays small).
+                    for _ in 1..BATCH {
+                        let Ok(event) = self.rx.try_recv() else { break };
                         self.take(event, &mut batch);
                     }
                 }

@@ -16,7 +16,7 @@
 //! - [`leaderboard`]: the results file (SQLite): days' attempts and results.
 //! - [`store`]: the day's attempts in memory, written to the file by a worker thread.
 //! - [`solo`]: the settings of a room of one (solo games, today's board, board links).
-//! - [`server`]: sockets, rooms by name, the limits applied, timers and shutdown.
+//! - [`server`]: sockets, rooms by name (a task each), the limits applied, the stop.
 //! - [`web`]: the browser's way in: the page and a WebSocket into the server's rooms.
 //!
 //! Each uses only those above it in this list (`web` uses `server`).

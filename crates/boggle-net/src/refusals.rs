@@ -7,8 +7,9 @@
 //! ([`LOG_RATE`] a second, bursts of [`LOG_BURST`]). A refusal within it is
 //! logged by its caller; one past it is held back and counted. The next
 //! line that goes out is preceded by one saying how many were held back,
-//! and when the refusals stop, the server's ticker says it on its own
-//! (`Refusals::flush`), so the last line of a flood tells its size.
+//! and when the refusals stop, the server says it on its own
+//! (`Refusals::flush`, woken by the first line held back), so the last line
+//! of a flood tells its size.
 //!
 //! The same rate, a bucket of its own, holds the server's other lines that
 //! a client can cause at will (`LogRate`: rooms opened and closed).
@@ -22,6 +23,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use boggle_protocol::{Bucket, ErrorCode};
+use tokio::sync::Notify;
 
 /// Log lines about refusals a second, on average.
 pub const LOG_RATE: f64 = 2.0;
@@ -40,12 +42,14 @@ pub const WEB_REASONS: [&str; 6] = [
 
 /// Log lines of one kind held to a rate: a line within it is logged by its
 /// caller; one past it is held back and counted, and the next line that
-/// goes out (or the ticker's [`LogRate::flush`]) says how many were.
+/// goes out (or the server's [`LogRate::flush`]) says how many were.
 #[derive(Debug)]
 pub(crate) struct LogRate {
     /// What the lines are about, as the count of those held back names it.
     what: &'static str,
     state: Mutex<Held>,
+    /// Wakes whoever flushes, when a line is held back.
+    held_back: Notify,
 }
 
 #[derive(Debug)]
@@ -64,6 +68,7 @@ impl LogRate {
                 lines: Bucket::new(LOG_RATE, LOG_BURST, now),
                 held: 0,
             }),
+            held_back: Notify::new(),
         }
     }
 
@@ -79,6 +84,8 @@ impl LogRate {
         let mut state = self.lock();
         if !state.lines.take(now) {
             state.held += 1;
+            drop(state);
+            self.held_back.notify_one();
             return false;
         }
         let held = std::mem::take(&mut state.held);
@@ -87,8 +94,18 @@ impl LogRate {
         true
     }
 
+    /// Whether lines are held back, not yet said.
+    pub(crate) fn holds(&self) -> bool {
+        self.lock().held > 0
+    }
+
+    /// Completes once a line has been held back (since the last time it did).
+    pub(crate) async fn held_back(&self) {
+        self.held_back.notified().await;
+    }
+
     /// Says how many lines were held back, once a line may go out again
-    /// (the server's ticker calls it, so a flood's last line gives its count).
+    /// (the server calls it, so a flood's last line gives its count).
     pub(crate) fn flush(&self, now: Instant) {
         let mut state = self.lock();
         if state.held == 0 || !state.lines.take(now) {
@@ -147,6 +164,16 @@ impl Refusals {
     pub(crate) fn note(&self, reason: &'static str, now: Instant) -> bool {
         Refusals::count(reason);
         self.lines.may_log(now)
+    }
+
+    /// Whether refusals' lines are held back, not yet said.
+    pub(crate) fn holds(&self) -> bool {
+        self.lines.holds()
+    }
+
+    /// Completes once a refusal's line has been held back.
+    pub(crate) async fn held_back(&self) {
+        self.lines.held_back().await;
     }
 
     /// Says how many refusals were held back, once a line may go out again.

@@ -2,11 +2,13 @@
 //! ([`super::limits`]: line size, rate, the time to say `hello`, idle time,
 //! connection and room caps, and per address: new connections, open
 //! connections, open rooms made and failed passwords),
-//! feeds the rooms' state machines ([`Room`]) and delivers what they say
-//! through each client's queue, bounded in bytes (`super::outbox`), so a
-//! client that stops reading is dropped and never stalls a room. Rooms live
-//! behind short-held locks; a timer task ends rounds on time and sends the
-//! lobbies that were held back; a shutdown says goodbye to every client.
+//! and hands what each client says to its room's task (`server/rooms.rs`:
+//! one tokio task per room owns its [`Room`] and sleeps until the room's
+//! next deadline), which delivers what the room says through each client's
+//! queue, bounded in bytes (`super::outbox`), so a client that stops
+//! reading is dropped and never stalls a room. The stop winds every room
+//! down and waits, on a `watch` of the rounds under way, for their ends;
+//! then it says goodbye to every client.
 //!
 //! The handling of one client (`handle`) is written over two traits,
 //! `Incoming` and `Outgoing`, so that every transport is held to the
@@ -29,8 +31,8 @@
 use std::collections::HashMap;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncReadExt, BufReader};
@@ -47,7 +49,7 @@ use super::store::Store;
 use crate::monitor::Handles;
 use boggle_game::random;
 use boggle_protocol::connection::{Connection, Line, LineReader, LineWriter, Peer};
-use boggle_protocol::names::{NameKey, check_name, check_room, name_key};
+use boggle_protocol::names::{check_name, check_room, name_key};
 use boggle_protocol::{self as protocol, Bucket, ClientMsg, ErrorCode, ServerMsg, Solo, encode};
 
 /// Everything a server needs.
@@ -85,47 +87,6 @@ pub enum ServerError {
 /// How long a stopping server waits for the store to write what it holds.
 pub const STORE_CLOSE: Duration = Duration::from_secs(10);
 
-/// A room and the queues of its connected clients.
-struct Slot {
-    room: Room,
-    clients: HashMap<ConnId, Client>,
-    budget: Arc<Budget>,
-    /// Rounds of the room counted in the `boggle_rounds_total` counter.
-    rounds_counted: u32,
-    /// Where the room's scored daily results go (a room of today's board).
-    store: Option<Store>,
-    /// The slot itself, for the store's answer to find the room again.
-    me: Weak<Mutex<Slot>>,
-    /// The share of the address that opened the room, given back when it is forgotten.
-    _maker: Share,
-}
-
-/// Rooms filed under [`NameKey::as_str`] of their names. A room is found by
-/// any name that passes for its own ([`NameKey::same_as`], the comparison
-/// players' names get in a room), so look-alike names are one room.
-type Rooms = Mutex<HashMap<String, Filed>>;
-
-/// A room as filed: its name's whole key, and its slot.
-struct Filed {
-    key: NameKey,
-    slot: Arc<Mutex<Slot>>,
-}
-
-/// The room whose name passes for `key`'s name: filed under the same key,
-/// else any whose key passes for it. Where the key is the same, that room
-/// is chosen first.
-fn find_room<'a>(
-    rooms: &'a HashMap<String, Filed>,
-    key: &NameKey,
-) -> Option<(&'a String, &'a Filed)> {
-    rooms
-        .get_key_value(key.as_str())
-        .or_else(|| rooms.iter().find(|(_, filed)| filed.key.same_as(key)))
-}
-
-/// The room a client joined: its key, and its slot.
-type Joined = (String, Arc<Mutex<Slot>>);
-
 struct Shared {
     config: ServerConfig,
     rooms: Rooms,
@@ -147,6 +108,10 @@ struct Shared {
     stopping: AtomicBool,
     /// Ends the rounds under way at once while stopping (a second signal).
     hurry: Notify,
+    /// Players connected in rooms, as the rooms' tasks count them.
+    players: AtomicUsize,
+    /// Rounds under way, as the rooms' tasks count them: the stop waits for none.
+    playing: watch::Sender<usize>,
     /// What the server records (through the `metrics` facade; nothing
     /// without an exporter installed).
     metrics: Handles,
@@ -190,8 +155,8 @@ impl Hurry {
     }
 }
 
-/// Locks a mutex even if a panic elsewhere poisoned it: a room's state is
-/// only changed through whole calls, so it stays usable.
+/// Locks a mutex even if a panic elsewhere poisoned it: the map of rooms
+/// is only changed through whole calls, so it stays usable.
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
@@ -224,6 +189,8 @@ impl Server {
                 room_lines: LogRate::new("lines about rooms opened and closed", Instant::now()),
                 stopping: AtomicBool::new(false),
                 hurry: Notify::new(),
+                players: AtomicUsize::new(0),
+                playing: watch::Sender::new(0),
                 metrics: Handles::new(),
             }),
             shutdown_tx,
@@ -254,7 +221,7 @@ impl Server {
     /// Meanwhile it still takes connections, so a player who drops can
     /// take their seat back.
     pub async fn run(self, stop: impl std::future::Future<Output = ()>) -> Result<(), ServerError> {
-        let ticker = tokio::spawn(tick_rooms(Arc::clone(&self.shared)));
+        let flusher = tokio::spawn(flush_held_lines(Arc::clone(&self.shared)));
         self.accept_until(stop).await;
         self.accept_until(drain(Arc::clone(&self.shared))).await;
         let _ = self.shutdown_tx.send(true);
@@ -264,7 +231,7 @@ impl Server {
             self.shared.permits.acquire_many(all),
         )
         .await;
-        ticker.abort();
+        flusher.abort();
         self.shared.refusals.flush_all();
         self.shared.room_lines.flush_all();
         // What the rooms handed the store is written before the server ends;
@@ -513,133 +480,50 @@ async fn refuse(stream: TcpStream, msg: &ServerMsg) {
     let _ = writer.send(msg).await;
 }
 
-/// Ends rounds whose time is up, sends lobbies held back, and forgets rooms nobody is in.
-async fn tick_rooms(shared: Arc<Shared>) {
-    let mut interval = tokio::time::interval(Duration::from_millis(50));
-    interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+/// Says how many log lines were held back, once a line may go out again:
+/// idle until one is held, then a line's time at a time until none is.
+async fn flush_held_lines(shared: Arc<Shared>) {
+    let line_time = Duration::from_secs_f64(1.0 / super::refusals::LOG_RATE);
     loop {
-        interval.tick().await;
-        let slots: Vec<(String, Arc<Mutex<Slot>>)> = lock(&shared.rooms)
-            .iter()
-            .map(|(key, filed)| (key.clone(), Arc::clone(&filed.slot)))
-            .collect();
+        if !shared.refusals.holds() && !shared.room_lines.holds() {
+            tokio::select! {
+                () = shared.refusals.held_back() => {}
+                () = shared.room_lines.held_back() => {}
+            }
+        }
+        tokio::time::sleep(line_time).await;
         let now = Instant::now();
         shared.refusals.flush(now);
         shared.room_lines.flush(now);
-        let (mut players, mut playing) = (0, 0);
-        let rooms = slots.len();
-        for (key, slot) in slots {
-            let abandoned = {
-                let mut slot = lock(&slot);
-                slot.room.tick(now);
-                dispatch(&mut slot);
-                players += slot.room.connected();
-                playing += usize::from(slot.room.is_playing());
-                slot.room.is_abandoned()
-            };
-            if abandoned {
-                forget_if_abandoned(&shared, &key);
-            }
-        }
-        let metrics = &shared.metrics;
-        metrics.rooms.set(rooms as f64);
-        metrics.players.set(players as f64);
-        metrics.rounds_playing.set(playing as f64);
     }
 }
 
 /// The server's stop: every room winds down (rounds under way end within
-/// the grace, nothing new starts, every player is told); done once no
-/// round is on. A [`Hurry`] ends the rounds at once.
+/// the grace, nothing new starts, every player is told); done once every
+/// room has and no round is on. A [`Hurry`] ends the rounds at once.
 async fn drain(shared: Arc<Shared>) {
     shared.stopping.store(true, Ordering::Relaxed);
     metrics::gauge!("boggle_stopping").set(1.0);
     let now = Instant::now();
     let mut by = now + shared.config.limits.stop_grace;
-    wind_down(&shared, by, now);
+    let mut acked = rooms::wind_down(&shared, by, now);
+    let mut playing = shared.playing.subscribe();
     loop {
-        let playing = lock(&shared.rooms)
-            .values()
-            .any(|filed| lock(&filed.slot).room.is_playing());
-        // The ticker ends each round by `by`; the second is a guard.
-        if !playing || Instant::now() > by + Duration::from_secs(1) {
-            return;
-        }
+        let wound = async {
+            while acked.recv().await.is_some() {}
+            let _ = playing.wait_for(|rounds| *rounds == 0).await;
+        };
+        // Each round ends by `by` on its room's timer; the second is a guard.
+        let guard = tokio::time::Instant::from_std(by + Duration::from_secs(1));
         tokio::select! {
-            () = tokio::time::sleep(Duration::from_millis(50)) => {}
+            () = wound => return,
+            () = tokio::time::sleep_until(guard) => return,
             () = shared.hurry.notified() => {
                 let now = Instant::now();
                 by = now;
-                wind_down(&shared, by, now);
-            }
-        }
-    }
-}
-
-/// Winds every room down: rounds end by `by`, every player is told.
-fn wind_down(shared: &Shared, by: Instant, now: Instant) {
-    let slots: Vec<Arc<Mutex<Slot>>> = lock(&shared.rooms)
-        .values()
-        .map(|filed| Arc::clone(&filed.slot))
-        .collect();
-    for slot in slots {
-        let mut slot = lock(&slot);
-        slot.room.wind_down(by, now);
-        dispatch(&mut slot);
-    }
-}
-
-/// Removes room `key` if it is still abandoned (checked under the map's lock,
-/// which every join holds, so no one can be joining it meanwhile).
-fn forget_if_abandoned(shared: &Shared, key: &str) {
-    let mut rooms = lock(&shared.rooms);
-    let abandoned = rooms
-        .get(key)
-        .is_some_and(|filed| lock(&filed.slot).room.is_abandoned());
-    if abandoned
-        && let Some(filed) = rooms.remove(key)
-        && shared.room_lines.may_log(Instant::now())
-    {
-        tracing::info!(room = lock(&filed.slot).room.name(), "room closed");
-    }
-}
-
-/// Sends what the room said, each message encoded once however many it goes
-/// to, and hands its scored daily results to the store (which only queues
-/// them; its answer, once the row is committed or given up, goes back to
-/// the room as [`Room::daily_kept`]). A client whose queue refuses a line
-/// is not reading: it is told to go (its connection task closes it) and
-/// hears nothing more.
-fn dispatch(slot: &mut Slot) {
-    let round = slot.room.round();
-    if round > slot.rounds_counted {
-        metrics::counter!("boggle_rounds_total").increment(u64::from(round - slot.rounds_counted));
-        slot.rounds_counted = round;
-    }
-    for result in slot.room.take_results() {
-        if let Some(store) = &slot.store {
-            let answer = store.finish(&result);
-            // Every caller is on the server's runtime; without one, nobody could hear.
-            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-                runtime.spawn(tell_kept(slot.me.clone(), answer));
-            }
-        }
-    }
-    for envelope in slot.room.drain() {
-        let kind = if matches!(envelope.msg, ServerMsg::Lobby { .. }) {
-            Kind::Lobby
-        } else {
-            Kind::Other
-        };
-        let line = Encoded::new(encode(&envelope.msg), &slot.budget);
-        for conn in envelope.to {
-            let Some(client) = slot.clients.get(&conn) else {
-                continue;
-            };
-            if !client.outbox.push(line.clone(), kind) {
-                client.outbox.abandon();
-                client.kill.notify_one();
-                slot.clients.remove(&conn);
+                // The rooms have the first wind-down (its acks are awaited
+                // still); this one only brings the rounds' end forward.
+                drop(rooms::wind_down(&shared, by, now));
             }
         }
     }
@@ -660,25 +544,15 @@ enum End {
 /// A client's place in a room; dropping it leaves the room, also when the
 /// connection's task ends from a panic, so a room never keeps a ghost.
 struct Seat {
-    shared: Arc<Shared>,
     conn: ConnId,
-    joined: Option<Joined>,
+    joined: Option<RoomTx>,
 }
 
 impl Drop for Seat {
     fn drop(&mut self) {
-        let Some((key, slot)) = self.joined.take() else {
-            return;
-        };
-        let abandoned = {
-            let mut slot = lock(&slot);
-            slot.clients.remove(&self.conn);
-            slot.room.leave(self.conn, Instant::now());
-            dispatch(&mut slot);
-            slot.room.is_abandoned()
-        };
-        if abandoned {
-            forget_if_abandoned(&self.shared, &key);
+        if let Some(room) = self.joined.take() {
+            // A room already gone has nobody left to tell.
+            let _ = room.send(Event::Leave(self.conn, Instant::now()));
         }
     }
 }
@@ -702,11 +576,7 @@ async fn handle<I: Incoming, O: Outgoing>(
         Arc::clone(&kill),
     ));
     let client = Client::new(outbox, kill);
-    let mut seat = Seat {
-        shared: Arc::clone(&shared),
-        conn,
-        joined: None,
-    };
+    let mut seat = Seat { conn, joined: None };
     let mut session = Session::new(&shared, ip, conn, &client);
     let end = session.serve(&mut incoming, &mut seat.joined).await;
     drop(seat);
@@ -759,7 +629,7 @@ async fn write_lines<O: Outgoing>(mut out: O, outbox: Arc<Outbox>, kill: Arc<Not
 
 /// One client's conversation: what it may still send, and where it sits.
 struct Session<'a> {
-    shared: &'a Shared,
+    shared: &'a Arc<Shared>,
     ip: IpAddr,
     conn: ConnId,
     client: &'a Client,
@@ -778,7 +648,7 @@ enum Rated {
 }
 
 impl<'a> Session<'a> {
-    fn new(shared: &'a Shared, ip: IpAddr, conn: ConnId, client: &'a Client) -> Session<'a> {
+    fn new(shared: &'a Arc<Shared>, ip: IpAddr, conn: ConnId, client: &'a Client) -> Session<'a> {
         let limits = &shared.config.limits;
         Session {
             shared,
@@ -792,7 +662,7 @@ impl<'a> Session<'a> {
     }
 
     /// Reads and handles the client's messages until the connection should end.
-    async fn serve<I: Incoming>(&mut self, incoming: &mut I, joined: &mut Option<Joined>) -> End {
+    async fn serve<I: Incoming>(&mut self, incoming: &mut I, joined: &mut Option<RoomTx>) -> End {
         let mut shutdown = self.shared.shutdown.clone();
         loop {
             if *shutdown.borrow() {
@@ -813,7 +683,7 @@ impl<'a> Session<'a> {
                 Ok(msg) => msg,
                 Err(e) => return End::Fatal(Refusal::new(e.code(), e.to_string())),
             };
-            if let Err(end) = self.act(msg, joined) {
+            if let Err(end) = self.act(msg, joined).await {
                 return end;
             }
         }
@@ -913,8 +783,9 @@ impl<'a> Session<'a> {
             .push(Encoded::new(encode(msg), &self.shared.budget), Kind::Other)
     }
 
-    /// Does what one message asks.
-    fn act(&self, msg: ClientMsg, joined: &mut Option<Joined>) -> Result<(), End> {
+    /// Does what one message asks: a `hello` waits for its room's answer;
+    /// anything else is handed to the room's task.
+    async fn act(&self, msg: ClientMsg, joined: &mut Option<RoomTx>) -> Result<(), End> {
         let now = Instant::now();
         match (msg, &*joined) {
             (ClientMsg::Ping, _) => {
@@ -941,7 +812,17 @@ impl<'a> Session<'a> {
                     token,
                     solo,
                 };
-                match hello(self.shared, self.ip, self.conn, asked, self.client, now) {
+                // Boxed: each connection's task would otherwise hold the
+                // hello's state for its whole life, not just while it waits.
+                let seated = Box::pin(hello(
+                    self.shared,
+                    self.ip,
+                    self.conn,
+                    asked,
+                    self.client,
+                    now,
+                ));
+                match seated.await {
                     Ok(joined_room) => *joined = Some(joined_room),
                     Err(refusal) => return Err(End::Refused(refusal)),
                 }
@@ -958,19 +839,16 @@ impl<'a> Session<'a> {
                     "the first message must be hello",
                 )));
             }
-            (msg, Some((_, slot))) => {
-                let word = matches!(msg, ClientMsg::Word { .. });
-                let mut slot = lock(slot);
-                match msg {
-                    ClientMsg::Ready => slot.room.ready(self.conn, now),
-                    ClientMsg::Word { word } => slot.room.word(self.conn, &word, now),
-                    ClientMsg::Done => slot.room.done(self.conn, now),
-                    ClientMsg::Ping | ClientMsg::Hello { .. } => {}
-                }
-                dispatch(&mut slot);
-                drop(slot);
-                if word {
-                    self.shared.metrics.verdicts.record(now.elapsed());
+            (msg, Some(room)) => {
+                let event = match msg {
+                    ClientMsg::Ready => Event::Ready(self.conn, now),
+                    ClientMsg::Word { word } => Event::Word(self.conn, word, now),
+                    ClientMsg::Done => Event::Done(self.conn, now),
+                    ClientMsg::Ping | ClientMsg::Hello { .. } => return Ok(()),
+                };
+                // Only a room that broke is gone while a player sits in it.
+                if room.send(event).is_err() {
+                    return Err(End::Quiet);
                 }
             }
         }
@@ -980,8 +858,10 @@ impl<'a> Session<'a> {
 
 mod client;
 mod hello;
+mod rooms;
 use client::Client;
-use hello::{Hello, hello, tell_kept};
+use hello::{Hello, hello};
+use rooms::{Event, Filed, RoomTx, Rooms};
 
 #[cfg(test)]
 mod tests;

@@ -11,6 +11,8 @@
 //! the seat's result as a value ([`Room::take_results`]) for the server to
 //! hand to the store, unless its words came faster than a person enters
 //! them (`pace.rs`): the room itself never writes anything.
+//! `clock.rs` says when the room must next be ticked, and lets its caller
+//! solve its boards (off the thread that runs the room).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -29,6 +31,7 @@ use boggle_protocol::{
     PlayerResult, ServerMsg, WordPoints,
 };
 
+mod clock;
 mod pace;
 mod scoring;
 
@@ -214,6 +217,8 @@ pub struct Room {
     results: Vec<DailyResult>,
     /// The pace of the daily seat's words in its scored round (`pace.rs`).
     pace: pace::Pace,
+    /// Boards solved by the caller, if so ([`Room::solve_boards_outside`]).
+    outside: Option<clock::Outside>,
 }
 
 /// An error said to a client before its connection closes: the refusal of a
@@ -264,6 +269,7 @@ impl Room {
             daily: None,
             results: Vec::new(),
             pace: pace::Pace::default(),
+            outside: None,
         }
     }
 
@@ -483,7 +489,8 @@ impl Room {
         // The last one ready starts the round, and the round's start says
         // all a lobby would (a room of thousands would hear it for nothing).
         self.maybe_start(now);
-        if !self.is_playing() {
+        // A round waiting for its board says it all as it starts.
+        if !self.is_playing() && !self.awaits_board() {
             self.broadcast_lobby(now);
         }
     }
@@ -729,16 +736,12 @@ impl Room {
         if !enough || !connected.iter().all(|p| p.ready) {
             return;
         }
+        let Some(template) = self.next_game() else {
+            return;
+        };
         // Seats left empty through the results are given up now.
         self.players.retain(|p| p.conn.is_some());
         self.reindex();
-        let board = match &self.config.board {
-            Some(board) => board.clone(),
-            None => GameBoard::random(self.config.word_find.rules(), &mut self.rng),
-        };
-        // Solving the board once and cloning the game gives every player the
-        // same words without solving it once per player.
-        let template = Game::from_board(board, &self.config.word_find);
         for player in &mut self.players {
             player.game = Some(template.clone());
             player.ready = false;

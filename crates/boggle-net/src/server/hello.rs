@@ -1,12 +1,12 @@
 //! A `hello`, step by step: the address's failed tries and the password,
 //! the room asked for (a named room, or a solo game's room of one), found
-//! by its name's look-alike key or opened within the caps, a daily room's
-//! game for the player's seat, then the room's own checks as the client
-//! sits; and, after that game's round, the store's word on its result
-//! back to the room ([`tell_kept`]).
+//! by its name's look-alike key or opened within the caps (its task
+//! started), a daily room's game for the player's seat, then the room's
+//! own checks as its task seats the client, whose answer the `hello`
+//! waits for.
 
+use super::rooms::{Join, find_room, room_gone};
 use super::*;
-use crate::room::Kept;
 use rand::RngCore;
 use tokio::sync::oneshot;
 /// What a `hello` asks for.
@@ -37,15 +37,15 @@ fn room_asked(
 
 /// Checks a `hello` and seats the client: the address's failed tries,
 /// password, room name, room caps, then the room's own checks. The room's
-/// key and slot on success.
-pub(super) fn hello(
-    shared: &Shared,
+/// channel on success.
+pub(super) async fn hello(
+    shared: &Arc<Shared>,
     ip: IpAddr,
     conn: ConnId,
     asked: Hello<'_>,
     client: &Client,
     now: Instant,
-) -> Result<Joined, Refusal> {
+) -> Result<RoomTx, Refusal> {
     check_password(shared, ip, &asked, now)?;
     let (room, config) = room_asked(shared, asked.room, asked.solo.as_ref())?;
     if let Err(why) = check_room(&room) {
@@ -53,55 +53,72 @@ pub(super) fn hello(
     }
     let wanted = name_key(&room);
     let day = config.daily;
-    // The map stays locked through the join so a room cannot be forgotten
-    // between being found and being joined.
-    let mut rooms = lock(&shared.rooms);
-    let (key, slot) = match find_room(&rooms, &wanted) {
-        Some((key, filed)) => (key.clone(), Arc::clone(&filed.slot)),
-        None if shared.stopping.load(Ordering::Relaxed) => {
-            return Err(Refusal::new(
-                ErrorCode::ServerFull,
-                "the server is shutting down: no new games now",
+    let (answer, answered) = oneshot::channel();
+    let mut join = Join {
+        conn,
+        name: asked.name.to_string(),
+        token: asked.token.clone(),
+        fresh: fresh_token(),
+        daily: None,
+        client: client.clone(),
+        at: now,
+        answer,
+    };
+    // The join is sent under the map's lock, so the room cannot take
+    // itself out between being found and being sent it.
+    let tx = {
+        let mut rooms = lock(&shared.rooms);
+        let tx = match find_room(&rooms, &wanted) {
+            Some((_, filed)) => filed.tx.clone(),
+            None if shared.stopping.load(Ordering::Relaxed) => {
+                return Err(Refusal::new(
+                    ErrorCode::ServerFull,
+                    "the server is shutting down: no new games now",
+                ));
+            }
+            None => {
+                let key = wanted.as_str().to_string();
+                let tx = open_room(shared, rooms.len(), ip, &room, key.clone(), config)?;
+                let filed = Filed {
+                    key: wanted,
+                    tx: tx.clone(),
+                };
+                rooms.insert(key, filed);
+                shared.metrics.rooms.set(rooms.len() as f64);
+                tx
+            }
+        };
+        // A new room of today's board: what the game is for the player's
+        // seat, decided in memory before the welcome that it follows.
+        if let (Some(day), Some(solo)) = (day, &asked.solo)
+            && check_name(asked.name).is_ok()
+        {
+            let store = shared.config.store.as_ref();
+            let player = solo.player.as_deref();
+            join.daily = Some(crate::store::daily_game(
+                store,
+                day,
+                player,
+                asked.name,
+                ip,
+                fresh_token(),
             ));
         }
-        None => {
-            let slot = open_room(shared, rooms.len(), ip, &room, config)?;
-            let key = wanted.as_str().to_string();
-            let filed = Filed {
-                key: wanted,
-                slot: Arc::clone(&slot),
-            };
-            rooms.insert(key.clone(), filed);
-            (key, slot)
+        if tx.send(Event::Join(Box::new(join))).is_err() {
+            return Err(room_gone());
         }
+        tx
     };
-    let mut guard = lock(&slot);
-    // A new room of today's board: what the game is for the player's seat,
-    // decided in memory before the welcome that it follows.
-    if let (Some(day), Some(solo)) = (day, &asked.solo)
-        && check_name(asked.name).is_ok()
-    {
-        let store = shared.config.store.as_ref();
-        let player = solo.player.as_deref();
-        let game = crate::store::daily_game(store, day, player, asked.name, ip, fresh_token());
-        guard.room.set_daily(game);
-    }
-    if let Err(refusal) = seat(&mut guard, conn, &asked, client, now) {
-        if refusal.code == ErrorCode::BadToken {
-            shared.addresses.failed(ip, now);
-        }
-        let abandoned = guard.room.is_abandoned();
-        drop(guard);
-        if abandoned {
-            rooms.remove(&key);
-            if shared.room_lines.may_log(now) {
-                tracing::info!(room = room.as_str(), "room closed");
+    match answered.await {
+        Ok(Ok(())) => Ok(tx),
+        Ok(Err(refusal)) => {
+            if refusal.code == ErrorCode::BadToken {
+                shared.addresses.failed(ip, now);
             }
+            Err(refusal)
         }
-        return Err(refusal);
+        Err(_) => Err(room_gone()),
     }
-    drop(guard);
-    Ok((key, slot))
 }
 
 /// The throttle on an address's wrong guesses, then the password.
@@ -136,15 +153,17 @@ fn check_password(
     Ok(())
 }
 
-/// A new room named `name` on `config`, made by `ip`, if the server's and
-/// the address's room caps allow.
+/// A new room named `name` on `config`, made by `ip`, its task started,
+/// if the server's and the address's room caps allow: its channel, to be
+/// filed under `key`.
 fn open_room(
-    shared: &Shared,
+    shared: &Arc<Shared>,
     open: usize,
     ip: IpAddr,
     name: &str,
+    key: String,
     config: Arc<RoomConfig>,
-) -> Result<Arc<Mutex<Slot>>, Refusal> {
+) -> Result<RoomTx, Refusal> {
     let limits = &shared.config.limits;
     let shares = &shared.room_shares;
     let refused = |short| {
@@ -162,64 +181,9 @@ fn open_room(
     if shared.room_lines.may_log(Instant::now()) {
         tracing::info!(room = name, %ip, "room opened");
     }
-    Ok(Arc::new_cyclic(|me| {
-        Mutex::new(Slot {
-            room: Room::new(name, config, rng),
-            clients: HashMap::new(),
-            budget: Arc::clone(&shared.budget),
-            rounds_counted: 0,
-            store: shared.config.store.clone(),
-            me: me.clone(),
-            _maker: maker,
-        })
-    }))
-}
-
-/// Hands the store's answer on a room's daily result to the room, once it
-/// comes: the room says it to its player (`daily` with `kept`).
-pub(super) async fn tell_kept(slot: Weak<Mutex<Slot>>, answer: oneshot::Receiver<Kept>) {
-    // A store that drops the question without an answer could not keep it.
-    let kept = answer.await.unwrap_or_else(|_| {
-        Kept::No("the server's results store stopped before saving this result".into())
-    });
-    let Some(slot) = slot.upgrade() else { return };
-    let mut slot = lock(&slot);
-    slot.room.daily_kept(kept);
-    dispatch(&mut slot);
-}
-
-/// Seats the client in the room: registered first so the welcome reaches
-/// it, taken out again on refusal. A seat taken over with a token: the old
-/// connection is told why (`replaced`) and closed, so its client does not
-/// take the seat back in turn.
-fn seat(
-    slot: &mut Slot,
-    conn: ConnId,
-    asked: &Hello<'_>,
-    client: &Client,
-    now: Instant,
-) -> Result<(), Refusal> {
-    slot.clients.insert(conn, client.clone());
-    let joined = slot
-        .room
-        .join(conn, asked.name, asked.token.as_deref(), fresh_token(), now);
-    if let Err(refusal) = joined {
-        slot.clients.remove(&conn);
-        return Err(refusal);
-    }
-    let stale: Vec<ConnId> = slot
-        .clients
-        .keys()
-        .copied()
-        .filter(|c| *c != conn && !slot.room.has_conn(*c))
-        .collect();
-    for old in stale {
-        if let Some(client) = slot.clients.remove(&old) {
-            client.replace();
-        }
-    }
-    dispatch(slot);
-    Ok(())
+    let word_find = Arc::clone(&config.word_find);
+    let room = Room::new(name, config, rng);
+    Ok(super::rooms::open(shared, key, room, word_find, maker))
 }
 
 /// A random token naming a seat: 128 bits from the operating system's generator.

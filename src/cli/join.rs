@@ -1,6 +1,6 @@
 //! `boggle join`: the networked game's client command: on a terminal the
 //! full-screen client ([`crate::net::screen`]); otherwise the line mode of
-//! [`boggle_play::net::client`]: words from standard input, verdicts and results
+//! [`boggle_client::join`]: words from standard input, verdicts and results
 //! on standard output. Both rejoin after a dropped connection for
 //! [`REJOIN_FOR`].
 
@@ -14,9 +14,10 @@ use super::tui::{ColorChoice, use_colour};
 use crate::net::screen::Left;
 use crate::tui::terminal::TerminalError;
 use crate::tui::ui::Look;
+use boggle_client::join::{JoinError, run_lines};
+use boggle_client::link::{JoinOptions, REJOIN_FOR, WELCOME_WITHIN};
+use boggle_client::seat::{SeatError, SeatFile};
 use boggle_game::error::Error;
-use boggle_play::net::client::{JoinError, JoinOptions, REJOIN_FOR, WELCOME_WITHIN, run_lines};
-use boggle_play::seat::{SeatError, SeatFile};
 use boggle_protocol::ErrorCode;
 use boggle_protocol::names::{check_name, check_room};
 

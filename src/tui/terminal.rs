@@ -28,7 +28,7 @@ use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::{Frame, Terminal};
 use tokio::sync::mpsc;
 
-pub(crate) use boggle_play::player::TerminalError;
+pub(crate) use boggle_client::terminal::TerminalError;
 
 use super::app::{App, Input};
 use super::ui::{self, Look};

@@ -23,9 +23,9 @@ use ratatui::Frame;
 use self::app::{Input, Screen};
 use crate::tui::terminal::{FullScreen, Key, run_screen};
 use crate::tui::ui::Look;
-use boggle_play::net::client::{JoinError, JoinOptions, rejoin_command};
-use boggle_play::net::link::{Link, LinkEvent};
-use boggle_play::seat::SeatFile;
+use boggle_client::join::{JoinError, rejoin_command};
+use boggle_client::link::{JoinOptions, Link, LinkEvent};
+use boggle_client::seat::SeatFile;
 use boggle_protocol::names::clean;
 
 /// How the player left the full screen.

@@ -1,6 +1,7 @@
 //! Why a full screen (the tui, the network game's screen) ended without
-//! saying so itself. It lives beside the keyboard, not with the screens,
-//! because the network line client's errors carry it too.
+//! saying so itself. It lives with the client, not with the screens in the
+//! `boggle` binary, because the client's [`crate::join::JoinError`] carries
+//! it. Limits: it says what ended the screen, not what was on it.
 
 use std::convert::Infallible;
 use std::io;

@@ -297,7 +297,7 @@ fn update_with<T>(
 /// How long a save or a load waits for another process to let go of the
 /// lock: a save takes milliseconds, so one held longer is held by something
 /// else, and the game says the records were not saved rather than hang.
-pub const LOCK_WAIT: Duration = Duration::from_secs(3);
+pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(3);
 
 /// Runs `body` holding an exclusive `flock` on `<path>.lock`, creating the
 /// records' directory first. Waits up to [`LOCK_WAIT`] for another

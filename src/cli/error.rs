@@ -14,10 +14,10 @@
 use std::io;
 
 use super::UsageError;
+#[cfg(feature = "tui")]
+use crate::tui::terminal::TerminalError;
 #[cfg(feature = "net")]
 use boggle_client::join::JoinError;
-#[cfg(feature = "tui")]
-use boggle_client::terminal::TerminalError;
 use boggle_game::dictionary::DictionaryError;
 use boggle_play::board_file::BoardFileError;
 use boggle_play::modes::bench::Totals;

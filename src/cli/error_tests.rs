@@ -528,8 +528,7 @@ fn join(prev: Option<&JoinError>) -> Option<JoinError> {
         Some(JoinError::Replaced) => JoinError::SeatInUse(SeatError::InUse {
             path: path("seats/ann@main@h%3A1.lock"),
         }),
-        Some(JoinError::SeatInUse(_)) => JoinError::Terminal(TerminalError::Signalled),
-        Some(JoinError::Terminal(_)) => JoinError::Input(os()),
+        Some(JoinError::SeatInUse(_)) => JoinError::Input(os()),
         Some(JoinError::Input(_)) => JoinError::Output(os()),
         Some(JoinError::Output(_)) => return None,
     })
@@ -869,7 +868,6 @@ fn every_wrapper_holds_the_rule_around_every_value_it_wraps() {
         last: None,
     }));
     check_all(walk(terminal).into_iter().map(CliError::Terminal));
-    check_all(walk(terminal).into_iter().map(JoinError::Terminal));
     let at = |source| CliError::Join {
         addr: "127.0.0.1:1".into(),
         source,

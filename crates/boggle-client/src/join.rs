@@ -14,7 +14,6 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
 use crate::link::{JoinOptions, Link, LinkError, LinkEvent};
 use crate::seat::SeatFile;
-use crate::terminal::TerminalError;
 use boggle_game::text::plural;
 use boggle_protocol::names::clean;
 use boggle_protocol::{ClientMsg, ErrorCode, LobbyPlayer, ServerMsg, WordPoints};
@@ -53,9 +52,6 @@ pub enum JoinError {
     /// Another `boggle join` on this machine holds this seat (its seat file's lock).
     #[error(transparent)]
     SeatInUse(crate::seat::SeatError),
-    /// The full screen's terminal: a signal, a hang-up, or drawing failed.
-    #[error(transparent)]
-    Terminal(#[from] TerminalError),
     /// Reading the words to play failed (line mode).
     #[error("cannot read the input")]
     Input(#[source] io::Error),

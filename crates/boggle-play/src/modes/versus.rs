@@ -81,7 +81,7 @@ const CLEAR_SCREEN: &str = "\x1b[H\x1b[2J";
 pub const COLUMNS_WIDTH: usize = 80;
 
 /// Spec 003's introduction: the rules in force, in a few lines.
-pub fn introduction(rules: &Rules) -> String {
+pub(crate) fn introduction(rules: &Rules) -> String {
     let moves = match rules.moves {
         MoveRule::EightNeighbours => "to any of its 8 neighbours",
         MoveRule::NoUp => "to a neighbour in the same row or the row below, never up",

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use boggle_play::seat::{MAX_SEAT_BYTES, SeatFile, token_of};
+use boggle_client::seat::{MAX_SEAT_BYTES, SeatFile, token_of};
 use libfuzzer_sys::fuzz_target;
 
 fn dir() -> &'static Path {

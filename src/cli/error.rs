@@ -10,15 +10,17 @@
 //! Each `Display` says what happened in its own words and never repeats its
 //! `source()`: [`super::chain`] prints the causes after it on one line.
 
+#[cfg(feature = "tui")]
 use std::io;
 
 use super::UsageError;
+#[cfg(feature = "tui")]
+use crate::tui::terminal::TerminalError;
+#[cfg(feature = "net")]
+use boggle_client::join::JoinError;
 use boggle_game::dictionary::DictionaryError;
 use boggle_play::board_file::BoardFileError;
 use boggle_play::modes::bench::Totals;
-#[cfg(feature = "net")]
-use boggle_play::net::client::JoinError;
-use boggle_play::player::TerminalError;
 use boggle_prove::ProveError;
 
 use boggle_best::hunt::HuntError;
@@ -84,6 +86,7 @@ pub(crate) enum CliError {
     NoTerminal,
     /// The full screen's terminal: a signal, a hang-up, or drawing failed.
     #[error(transparent)]
+    #[cfg(feature = "tui")]
     Terminal(#[from] TerminalError),
     #[cfg(feature = "net")]
     /// A secret's file (`--password-file`, `--token-file`) cannot be read.
@@ -170,7 +173,9 @@ impl CliError {
     pub(crate) fn is_broken_pipe(&self) -> bool {
         match self {
             CliError::Game(e) => e.is_broken_pipe(),
+            #[cfg(feature = "tui")]
             CliError::Terminal(TerminalError::HungUp) => true,
+            #[cfg(feature = "tui")]
             CliError::Terminal(TerminalError::Io(e)) => e.kind() == io::ErrorKind::BrokenPipe,
             _ => false,
         }

@@ -18,6 +18,9 @@ use super::{CliError, UsageError, chain};
 use crate::tui::terminal::TerminalError;
 use boggle_best::SpaceError;
 use boggle_best::hunt::HuntError;
+use boggle_client::join::JoinError;
+use boggle_client::link::{Dropped, LinkError};
+use boggle_client::seat::SeatError;
 use boggle_engine::cpu::Simd;
 use boggle_engine::search::Exhausted;
 use boggle_game::dice::DiceSet;
@@ -28,9 +31,7 @@ use boggle_game::meaning::MeaningsError;
 use boggle_game::rules::{Preset, RulesError};
 use boggle_play::board_file::{BoardFileError, BoardProblem, BoardSyntaxError, Dimension};
 use boggle_play::modes::bench::Totals;
-use boggle_play::net::client::{Dropped, JoinError, LinkError};
 use boggle_play::records::RecordsError;
-use boggle_play::seat::SeatError;
 use boggle_protocol::{ErrorCode, ProtocolError};
 use boggle_prove::classes::BucketError;
 use boggle_prove::{BadBoard, BadMarker, BadParams, BadRecord, Estimate, ProveError, ThreadsError};
@@ -527,8 +528,7 @@ fn join(prev: Option<&JoinError>) -> Option<JoinError> {
         Some(JoinError::Replaced) => JoinError::SeatInUse(SeatError::InUse {
             path: path("seats/ann@main@h%3A1.lock"),
         }),
-        Some(JoinError::SeatInUse(_)) => JoinError::Terminal(TerminalError::Signalled),
-        Some(JoinError::Terminal(_)) => JoinError::Input(os()),
+        Some(JoinError::SeatInUse(_)) => JoinError::Input(os()),
         Some(JoinError::Input(_)) => JoinError::Output(os()),
         Some(JoinError::Output(_)) => return None,
     })
@@ -868,7 +868,6 @@ fn every_wrapper_holds_the_rule_around_every_value_it_wraps() {
         last: None,
     }));
     check_all(walk(terminal).into_iter().map(CliError::Terminal));
-    check_all(walk(terminal).into_iter().map(JoinError::Terminal));
     let at = |source| CliError::Join {
         addr: "127.0.0.1:1".into(),
         source,

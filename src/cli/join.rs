@@ -1,6 +1,6 @@
 //! `boggle join`: the networked game's client command: on a terminal the
 //! full-screen client ([`crate::net::screen`]); otherwise the line mode of
-//! [`boggle_play::net::client`]: words from standard input, verdicts and results
+//! [`boggle_client::join`]: words from standard input, verdicts and results
 //! on standard output. Both rejoin after a dropped connection for
 //! [`REJOIN_FOR`].
 
@@ -11,12 +11,12 @@ use clap::Args;
 
 use super::serve::DEFAULT_PORT;
 use super::tui::{ColorChoice, use_colour};
-use crate::net::screen::Left;
-use crate::tui::terminal::TerminalError;
+use crate::net::screen::{Ended, Left};
 use crate::tui::ui::Look;
+use boggle_client::join::{JoinError, run_lines};
+use boggle_client::link::{JoinOptions, REJOIN_FOR, WELCOME_WITHIN};
+use boggle_client::seat::{SeatError, SeatFile};
 use boggle_game::error::Error;
-use boggle_play::net::client::{JoinError, JoinOptions, REJOIN_FOR, WELCOME_WITHIN, run_lines};
-use boggle_play::seat::{SeatError, SeatFile};
 use boggle_protocol::ErrorCode;
 use boggle_protocol::names::{check_name, check_room};
 
@@ -81,7 +81,7 @@ pub(crate) fn run(args: &JoinArgs) -> Result<(), CliError> {
         Some(seat) => match seat.lock() {
             Ok(lock) => (Some(seat), Some(lock)),
             Err(e @ SeatError::InUse { .. }) => {
-                return Err(at_server(JoinError::SeatInUse(e), &addr));
+                return Err(at_server(JoinError::SeatInUse(e).into(), &addr));
             }
             Err(e) => (unusable(&e), None),
         },
@@ -121,13 +121,13 @@ pub(crate) fn run(args: &JoinArgs) -> Result<(), CliError> {
         .build()
         .map_err(CliError::Runtime)?;
     let mut played = runtime.block_on(play(&opts, args.color));
-    let stale = |played: &Option<Result<Left, JoinError>>| {
+    let stale = |played: &Option<Result<Left, Ended>>| {
         matches!(
             played,
-            Some(Err(JoinError::Refused {
+            Some(Err(Ended::Join(JoinError::Refused {
                 code: ErrorCode::BadToken,
                 ..
-            }))
+            })))
         )
     };
     if kept && opts.token.is_some() && stale(&played) {
@@ -154,7 +154,7 @@ pub(crate) fn run(args: &JoinArgs) -> Result<(), CliError> {
 
 /// Plays once: full-screen on a terminal, else in line mode; `None` when
 /// a signal stopped the line mode (the full screen says so itself).
-async fn play(opts: &JoinOptions, color: ColorChoice) -> Option<Result<Left, JoinError>> {
+async fn play(opts: &JoinOptions, color: ColorChoice) -> Option<Result<Left, Ended>> {
     if io::stdin().is_terminal() && io::stdout().is_terminal() {
         let look = Look {
             colour: use_colour(color, std::env::var_os("NO_COLOR")),
@@ -166,7 +166,9 @@ async fn play(opts: &JoinOptions, color: ColorChoice) -> Option<Result<Left, Joi
     // SIGINT, SIGTERM and SIGHUP end it as every mode ends: the shared line, exit 1.
     let mut signals = super::serve::StopSignals::register();
     tokio::select! {
-        played = run_lines(opts, input, &mut out) => Some(played.map(|()| Left::ForGood)),
+        played = run_lines(opts, input, &mut out) => {
+            Some(played.map(|()| Left::ForGood).map_err(Ended::Join))
+        }
         () = signals.recv() => None,
     }
 }
@@ -211,15 +213,15 @@ fn with_default_port(addr: &str) -> String {
     }
 }
 
-/// Network errors name the server; the terminal's own (hung up, a signal)
-/// do not, and a closed standard output is no failure.
-fn at_server(e: JoinError, addr: &str) -> CliError {
+/// Network errors name the server; the terminal's own (hung up, a signal,
+/// drawing failed) do not, and a closed standard output is no failure.
+fn at_server(e: Ended, addr: &str) -> CliError {
     match e {
-        JoinError::Terminal(e @ (TerminalError::Signalled | TerminalError::HungUp)) => {
-            CliError::Terminal(e)
+        Ended::Terminal(e) => CliError::Terminal(e),
+        Ended::Join(JoinError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            Error::Output(e).into()
         }
-        JoinError::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => Error::Output(e).into(),
-        source => CliError::Join {
+        Ended::Join(source) => CliError::Join {
             addr: addr.to_string(),
             source,
         },

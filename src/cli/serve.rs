@@ -40,7 +40,7 @@ pub(crate) const DEFAULT_WEB: &str = "127.0.0.1:8040";
 /// The least `--idle`: the page's ping interval (60 s, `connection.js`)
 /// and half as much again, for a timer a busy or background tab runs late
 /// and a slow network; the terminal clients ping every 30 s
-/// (`boggle_play::net::link::PING_EVERY`).
+/// (`boggle_client::link::PING_EVERY`).
 pub(crate) const MIN_IDLE: u64 = 90;
 
 /// The flags of `boggle serve`.
@@ -252,8 +252,7 @@ fn store(args: &ServeArgs) -> Result<Option<Store>, CliError> {
     let dir = match &args.data {
         Some(dir) => dir.clone(),
         // The program's data folder, records.tsv's: $XDG_DATA_HOME/boggle or ~/.local/share/boggle.
-        None => boggle_play::xdg::program_dir_here(boggle_play::xdg::Base::Data)
-            .ok_or(CliError::NoDataDir)?,
+        None => boggle_play::xdg::data_dir_here().ok_or(CliError::NoDataDir)?,
     };
     let today = boggle_game::daily::Daily::today().map_or(0, |day| day.number);
     let store = Store::open_dir(&dir, today, StoreLimits::default()).map_err(CliError::Results)?;

@@ -7,7 +7,8 @@
 //! so, on `SIGTERM`, `SIGHUP` or `SIGINT` from outside (noticed within a
 //! frame), or when the terminal hangs up. The terminal is restored on every
 //! way out: a normal exit, an error, Ctrl-C (a key in raw mode), a panic
-//! (through a panic hook), a signal and a hang-up.
+//! (through a panic hook), a signal and a hang-up; [`TerminalError`] says
+//! which way out was not the screen's own.
 
 #![expect(
     clippy::disallowed_methods,
@@ -28,10 +29,31 @@ use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::{Frame, Terminal};
 use tokio::sync::mpsc;
 
-pub(crate) use boggle_play::player::TerminalError;
-
 use super::app::{App, Input};
 use super::ui::{self, Look};
+
+/// Why a full screen ended without saying so itself.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum TerminalError {
+    /// Setting up the terminal (or the loop that drives it) or drawing on it failed.
+    #[error("cannot draw on the terminal")]
+    Io(#[from] io::Error),
+    /// `SIGTERM`, `SIGHUP` or `SIGINT` arrived; the terminal is restored.
+    #[error("stopped by a signal; the terminal is restored")]
+    Signalled,
+    /// The terminal went away (its window closed, without a signal). No one
+    /// is left to read a message: the command line exits 0 without one, as
+    /// for a closed pipe.
+    #[error("the terminal went away")]
+    HungUp,
+}
+
+/// For backends that cannot fail (ratatui's `TestBackend`).
+impl From<Infallible> for TerminalError {
+    fn from(never: Infallible) -> TerminalError {
+        match never {}
+    }
+}
 
 /// How often a full screen is ticked and redrawn when nothing happens (and
 /// the key reader looks at its terminal and the signal flag).

@@ -12,7 +12,8 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use boggle_play::net::client::{JoinOptions, run_lines};
+use boggle_client::join::run_lines;
+use boggle_client::link::JoinOptions;
 use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, PlayerResult, ServerMsg, VERSION, encode};
 use common::net::{GUARD, Peer, config, lobby_shows, start};
 use common::{Killed, boggle, exit_code, serve};
@@ -580,7 +581,7 @@ fn serve_idle_is_at_least_what_the_clients_pings_allow() {
         .map(|(_, text)| *text)
         .expect("the page's connection module");
     assert!(page.contains("const PING_EVERY_MS = 60000;"), "{page}");
-    assert_eq!(boggle_play::net::link::PING_EVERY, Duration::from_secs(30));
+    assert_eq!(boggle_client::link::PING_EVERY, Duration::from_secs(30));
 }
 
 /// A `--data` whose results file is not a database stops

@@ -11,7 +11,8 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use boggle_play::net::client::{JoinOptions, run_lines};
+use boggle_client::join::run_lines;
+use boggle_client::link::JoinOptions;
 use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, ServerMsg, Solo, VERSION, encode};
 use common::net::{GUARD, Peer, config, lobby_shows, start};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};

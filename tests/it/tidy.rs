@@ -367,6 +367,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
     let upper = [
         "boggle",
         "boggle-best",
+        "boggle-client",
         "boggle-game",
         "boggle-play",
         "boggle-protocol",
@@ -380,6 +381,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         "boggle",
         &[
             "boggle-best",
+            "boggle-client",
             "boggle-game",
             "boggle-protocol",
             "boggle-net",
@@ -390,15 +392,42 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         ],
     );
     // What the binary plays through in process: no command line, no full
-    // screen, no server (its line client, behind the `net` feature, speaks
-    // the protocol over tokio).
+    // screen, no network, no async runtime.
     assert_reaches_all("boggle-play", &["boggle-game", "boggle-engine"]);
     assert_reaches_none(
         "boggle-play",
         &banned(&[
             &front,
             &web,
-            &["boggle", "boggle-best", "boggle-net", "boggle-prove"],
+            &["tokio"],
+            &[
+                "boggle",
+                "boggle-best",
+                "boggle-client",
+                "boggle-protocol",
+                "boggle-net",
+                "boggle-prove",
+            ],
+        ]),
+    );
+    // Both terminal clients' link, line mode and seat file: the protocol
+    // over tokio, never the server's crate nor what serves the web.
+    assert_reaches_all(
+        "boggle-client",
+        &["boggle-protocol", "boggle-game", "tokio"],
+    );
+    assert_reaches_none(
+        "boggle-client",
+        &banned(&[
+            &front,
+            &web,
+            &[
+                "boggle",
+                "boggle-best",
+                "boggle-play",
+                "boggle-net",
+                "boggle-prove",
+            ],
         ]),
     );
     assert_reaches_all("boggle-net", &["boggle-protocol", "boggle-game", "axum"]);
@@ -412,6 +441,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             &[
                 "boggle",
                 "boggle-best",
+                "boggle-client",
                 "boggle-game",
                 "boggle-play",
                 "boggle-protocol",
@@ -429,6 +459,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             &["tokio"],
             &[
                 "boggle",
+                "boggle-client",
                 "boggle-play",
                 "boggle-protocol",
                 "boggle-net",
@@ -444,6 +475,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             &[
                 "boggle",
                 "boggle-best",
+                "boggle-client",
                 "boggle-play",
                 "boggle-protocol",
                 "boggle-net",
@@ -459,6 +491,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             &[
                 "boggle",
                 "boggle-best",
+                "boggle-client",
                 "boggle-engine",
                 "boggle-game",
                 "boggle-play",
@@ -471,20 +504,25 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         "boggle-net",
         &banned(&[
             &front,
-            &["boggle", "boggle-best", "boggle-play", "boggle-prove"],
+            &[
+                "boggle",
+                "boggle-best",
+                "boggle-client",
+                "boggle-play",
+                "boggle-prove",
+            ],
         ]),
     );
 }
 
-/// The terminal client speaks the protocol through `boggle_protocol` alone:
-/// nothing under `src/net/` or `boggle-play`'s `net/` names the server's crate, so the client's code
-/// cannot lean on the server's (Cargo cannot check this: the program as a
-/// whole depends on the server for `boggle serve`).
+/// The full-screen client speaks the protocol through `boggle_protocol`
+/// alone: nothing under `src/net/` names the server's crate, so the
+/// client's code cannot lean on the server's (Cargo cannot check this: the
+/// program as a whole depends on the server for `boggle serve`; the rest of
+/// the client, `boggle-client`, is held apart by its edges above).
 #[test]
 fn the_terminal_client_does_not_name_the_server_crate() {
-    let mut files = rust_files(&root().join("src/net"));
-    files.extend(rust_files(&root().join("crates/boggle-play/src/net")));
-    let found = files
+    let found = rust_files(&root().join("src/net"))
         .into_iter()
         .flat_map(|path| {
             let text = std::fs::read_to_string(&path).unwrap_or_default();

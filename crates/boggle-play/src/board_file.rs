@@ -14,12 +14,12 @@ use boggle_game::game_board::{BoardError, GameBoard, MAX_CELLS};
 /// Largest board file read: the largest board ([`MAX_CELLS`] cells written
 /// as `Qu` and a space) is 12 KiB, so this only stops endless input such as
 /// `/dev/zero` from taking all memory.
-pub const MAX_FILE_BYTES: u64 = 1 << 20;
+pub(crate) const MAX_FILE_BYTES: u64 = 1 << 20;
 /// Longest line of a board list: the largest board is [`MAX_CELLS`] letters.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 /// Largest board list read: about 4 million 4x4 boards, held in memory at
 /// about 100 bytes each (400 MB); a 256 MiB list peaked at 1.6 GB.
-pub const MAX_LIST_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_LIST_BYTES: u64 = 64 << 20;
 
 /// Why a board file or board list could not be used.
 #[derive(Debug, thiserror::Error)]

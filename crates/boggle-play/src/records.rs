@@ -21,7 +21,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::xdg::{Base, program_dir_here};
+use crate::xdg::data_dir_here;
 use boggle_game::files::directory;
 
 /// The first line of a records file, naming its format.
@@ -297,7 +297,7 @@ fn update_with<T>(
 /// How long a save or a load waits for another process to let go of the
 /// lock: a save takes milliseconds, so one held longer is held by something
 /// else, and the game says the records were not saved rather than hang.
-pub const LOCK_WAIT: Duration = Duration::from_secs(3);
+pub(crate) const LOCK_WAIT: Duration = Duration::from_secs(3);
 
 /// Runs `body` holding an exclusive `flock` on `<path>.lock`, creating the
 /// records' directory first. Waits up to [`LOCK_WAIT`] for another
@@ -544,7 +544,7 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 /// Where the records live: `$XDG_DATA_HOME/boggle/records.tsv`, else
 /// `$HOME/.local/share/boggle/records.tsv`; `None` if neither variable is set.
 pub fn default_path() -> Option<PathBuf> {
-    program_dir_here(Base::Data).map(|dir| dir.join("records.tsv"))
+    data_dir_here().map(|dir| dir.join("records.tsv"))
 }
 
 #[cfg(test)]

@@ -1,32 +1,18 @@
-//! The program's own folders under the user's home, as the XDG base
-//! directory specification places them (etcetera's XDG strategy): data
-//! (the full screen's records, the server's results) under
-//! `$XDG_DATA_HOME`, else `~/.local/share`; state (the network client's
-//! kept seats) under `$XDG_STATE_HOME`, else `~/.local/state`; each in a
-//! `boggle` folder. Limits: read from this process's environment (tests
-//! give a child process its own); no home, no folder.
+//! The program's own data folder under the user's home, as the XDG base
+//! directory specification places it (etcetera's XDG strategy): the full
+//! screen's records and the server's results under `$XDG_DATA_HOME`, else
+//! `~/.local/share`, in a `boggle` folder. The network client's seats are
+//! under the state folder, which `boggle-client` finds for itself. Limits:
+//! read from this process's environment (tests give a child process its
+//! own); no home, no folder.
 
 use std::path::PathBuf;
 
 use etcetera::BaseStrategy;
 
-/// Which of the user's base folders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Base {
-    /// Files the user would keep: `$XDG_DATA_HOME`, else `~/.local/share`.
-    Data,
-    /// State that may outlive a run but is not worth a backup:
-    /// `$XDG_STATE_HOME`, else `~/.local/state`.
-    State,
-}
-
-/// The program's folder (`.../boggle`) under `base` in this process's
-/// environment; `None` without a home folder.
-pub fn program_dir_here(base: Base) -> Option<PathBuf> {
+/// The program's data folder (`.../boggle`) in this process's environment:
+/// `$XDG_DATA_HOME`, else `~/.local/share`; `None` without a home folder.
+pub fn data_dir_here() -> Option<PathBuf> {
     let xdg = etcetera::base_strategy::Xdg::new().ok()?;
-    let root = match base {
-        Base::Data => Some(xdg.data_dir()),
-        Base::State => xdg.state_dir(),
-    }?;
-    Some(root.join("boggle"))
+    Some(xdg.data_dir().join("boggle"))
 }

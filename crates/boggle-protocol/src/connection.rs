@@ -4,7 +4,7 @@
 //! written whole within a time limit, so a peer that stops reading is noticed
 //! instead of waited on. What a line means is the caller's business: the
 //! server decodes a client's lines after its rate limit, the client's
-//! link (`boggle-play`'s `net::link`) decodes the server's.
+//! link (`boggle-client`'s `link`) decodes the server's.
 
 use std::fmt;
 use std::io;

@@ -1,6 +1,6 @@
 //! The protocol of `boggle serve` and its clients (`boggle join`, the
 //! browser page), as both ends hold it: the server (`boggle-net`) and the
-//! terminal clients (`boggle-play`'s `net`, the `boggle` binary's full
+//! terminal clients (`boggle-client`, the `boggle` binary's full
 //! screen) build on this crate and on nothing of each other's, and the
 //! page's TypeScript declarations are generated from its types. It links no
 //! HTTP, WebSocket or database crate.

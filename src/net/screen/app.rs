@@ -11,13 +11,13 @@ use std::time::Duration;
 
 use crate::tui::app::GRACE;
 use crate::tui::terminal::{Code, Key};
+use boggle_client::join::{JoinError, Results, rejoin_command};
+use boggle_client::link::{JoinOptions, LinkEvent};
 use boggle_engine::path::trace;
 use boggle_game::face::Face;
 use boggle_game::game_board::GameBoard;
 use boggle_game::meaning::{Meanings, meaning_lines};
 use boggle_game::rules::MoveRule;
-use boggle_play::net::client::{JoinError, JoinOptions, Results, rejoin_command};
-use boggle_play::net::link::LinkEvent;
 use boggle_protocol::names::clean;
 use boggle_protocol::{ClientMsg, Duplicates, LobbyPlayer, MAX_WORD, Moves, ServerMsg, WordPoints};
 
@@ -970,7 +970,7 @@ pub(crate) mod tests {
         apply(&mut screen, &welcome(Moves::EightNeighbours));
         apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
         assert_eq!(screen.rejoinable(), Some("t0k"));
-        let gone = boggle_play::net::link::LinkError::NoWelcome(Duration::from_secs(10));
+        let gone = boggle_client::link::LinkError::NoWelcome(Duration::from_secs(10));
         screen.handle(Input::Link(LinkEvent::Failed(gone)));
         assert!(matches!(screen.take_end(), Some(Err(_))));
         assert_eq!(screen.rejoinable(), None);

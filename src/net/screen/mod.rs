@@ -21,11 +21,11 @@ use std::time::Duration;
 use ratatui::Frame;
 
 use self::app::{Input, Screen};
-use crate::tui::terminal::{FullScreen, Key, run_screen};
+use crate::tui::terminal::{FullScreen, Key, TerminalError, run_screen};
 use crate::tui::ui::Look;
-use boggle_play::net::client::{JoinError, JoinOptions, rejoin_command};
-use boggle_play::net::link::{Link, LinkEvent};
-use boggle_play::seat::SeatFile;
+use boggle_client::join::{JoinError, rejoin_command};
+use boggle_client::link::{JoinOptions, Link, LinkError, LinkEvent};
+use boggle_client::seat::SeatFile;
 use boggle_protocol::names::clean;
 
 /// How the player left the full screen.
@@ -38,10 +38,38 @@ pub(crate) enum Left {
     RoundOn,
 }
 
+/// Why the full screen ended, other than the player leaving or the room's
+/// last round being over.
+#[derive(Debug)]
+pub(crate) enum Ended {
+    /// The server, the link or the seat: what the line client ends on too.
+    Join(JoinError),
+    /// The terminal: a signal, a hang-up, or drawing failed.
+    Terminal(TerminalError),
+}
+
+impl From<JoinError> for Ended {
+    fn from(e: JoinError) -> Ended {
+        Ended::Join(e)
+    }
+}
+
+impl From<LinkError> for Ended {
+    fn from(e: LinkError) -> Ended {
+        Ended::Join(e.into())
+    }
+}
+
+impl From<TerminalError> for Ended {
+    fn from(e: TerminalError) -> Ended {
+        Ended::Terminal(e)
+    }
+}
+
 /// Plays full-screen until the player quits (Esc twice, `q`, Ctrl-C), the room's last
 /// round is over, or the server goes. Leaving while a round is on prints, once
 /// the terminal is back, the command that rejoins it.
-pub(crate) async fn run(opts: &JoinOptions, look: Look) -> Result<Left, JoinError> {
+pub(crate) async fn run(opts: &JoinOptions, look: Look) -> Result<Left, Ended> {
     let link = Link::connect(opts).await?;
     let mut client = Client {
         screen: Screen::joining(format!("boggle join {}", clean(&opts.addr)), opts),

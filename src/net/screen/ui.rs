@@ -15,8 +15,8 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{Screen, View};
 use crate::tui::ui::{Look, board_size, clock, draw_board, fit, largest_cell, overlay};
+use boggle_client::join::{Results, points, waiting_for};
 use boggle_game::text::plural;
-use boggle_play::net::client::{Results, points, waiting_for};
 use boggle_protocol::names::clean;
 
 /// The narrowest panel beside the board (lobby, words, results).

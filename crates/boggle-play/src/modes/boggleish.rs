@@ -33,7 +33,7 @@ use boggle_game::text::plural;
 /// The classic (1976) dice in spec 001's order. The spec fixes die 0
 /// (AACIOT), 1 (AHMORS), 2 (EGKLUY), 4 (ACDEMP) and 10 (the Q die); the others
 /// follow the order these dice are usually listed in with those five in place.
-pub const ECE209_DICE: [&str; 16] = [
+pub(crate) const ECE209_DICE: [&str; 16] = [
     "AACIOT", "AHMORS", "EGKLUY", "ABILTY", "ACDEMP", "EGINTV", "GILRUW", "ELPSTU", "DENOSW",
     "ACELRS", "ABJMOQ", "EEFHIY", "EHINPS", "DKNOTU", "ADENVZ", "BFIORX",
 ];
@@ -41,14 +41,14 @@ pub const ECE209_DICE: [&str; 16] = [
 /// The largest seed: the register holds 16 bits.
 pub const MAX_SEED: u64 = 0xFFFF;
 /// The longest timer the game asks for: a day, as `--time` allows.
-pub const MAX_TIME: u64 = boggle_game::rules::MAX_SECONDS;
+pub(crate) const MAX_TIME: u64 = boggle_game::rules::MAX_SECONDS;
 
 /// The seed prompt.
-pub const SEED_PROMPT: &str = "Enter a seed number (0 to 65535): ";
+pub(crate) const SEED_PROMPT: &str = "Enter a seed number (0 to 65535): ";
 /// The time limit prompt.
-pub const TIME_PROMPT: &str = "Enter a time limit in seconds (0 to skip the timer): ";
+pub(crate) const TIME_PROMPT: &str = "Enter a time limit in seconds (0 to skip the timer): ";
 /// The prompt for each word.
-pub const WORD_PROMPT: &str = "Enter a word (q to quit): ";
+pub(crate) const WORD_PROMPT: &str = "Enter a word (q to quit): ";
 
 /// Answers given up front (by `--seed` and `--time`) instead of at the prompts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

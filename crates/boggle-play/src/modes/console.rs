@@ -25,7 +25,7 @@ pub const PROMPT: &str = "Enter a word: ";
 /// Written after a guess that scores nothing.
 pub const NOT_WORTH: &str = "\tNot worth any points\n";
 /// Written when a timed turn runs out (on a line of its own: the player may be mid-word).
-pub const TIME_UP: &str = "\nTime's up!\n";
+pub(crate) const TIME_UP: &str = "\nTime's up!\n";
 
 /// Plays one game of spec 004's rules. `make_game` gets the board the player typed (`None` for a
 /// random one) and returns the game to play; it is called only after the
@@ -127,7 +127,7 @@ where
 }
 
 /// Spec 004's prompt for its own 4x4 board; for any other shape, or where `Q` means `Qu`, one that says what to type.
-pub fn board_prompt(rules: &Rules) -> String {
+pub(crate) fn board_prompt(rules: &Rules) -> String {
     if is_spec_board(rules) {
         return BOARD_PROMPT.to_owned();
     }

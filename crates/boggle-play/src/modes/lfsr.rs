@@ -5,7 +5,7 @@
 //! of the spec, on every platform.
 
 /// The register's state before any seed: the start state of the cited article.
-pub const DEFAULT_STATE: u16 = 0xACE1;
+pub(crate) const DEFAULT_STATE: u16 = 0xACE1;
 
 /// A 16-bit Fibonacci LFSR. Its state is never 0 (a zero state would stay 0 forever).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,7 +37,7 @@ impl Lfsr {
     }
 
     /// Advances the register one step and returns the new state (spec 001's `lfsrNext`).
-    pub fn next_state(&mut self) -> u16 {
+    pub(crate) fn next_state(&mut self) -> u16 {
         let s = self.state;
         // Taps 16, 14, 13, 11 are bits 0, 2, 3 and 5 counted from the end that shifts out.
         let bit = (s ^ (s >> 2) ^ (s >> 3) ^ (s >> 5)) & 1;
@@ -46,7 +46,7 @@ impl Lfsr {
     }
 
     /// A number in `0..limit` from exactly one step of the register (0 when `limit` is 0).
-    pub fn get_random(&mut self, limit: u32) -> u32 {
+    pub(crate) fn get_random(&mut self, limit: u32) -> u32 {
         let value = u32::from(self.next_state());
         value.checked_rem(limit).unwrap_or(0)
     }
@@ -54,7 +54,7 @@ impl Lfsr {
     /// A number in `0..limit` from sixteen steps of the register: a state
     /// that shares no bit with the one drawn before it (one step shares 15),
     /// for draws that must not depend on each other. Not spec 001's.
-    pub fn get_fresh_random(&mut self, limit: u32) -> u32 {
+    pub(crate) fn get_fresh_random(&mut self, limit: u32) -> u32 {
         for _ in 1..16 {
             self.next_state();
         }
@@ -63,13 +63,15 @@ impl Lfsr {
 
     /// Permutes `values` in place: for each `i` from the last index down to 1,
     /// swaps `values[i]` with `values[get_random(i + 1)]` (spec 001's `permute`).
-    pub fn permute<T>(&mut self, values: &mut [T]) {
+    /// The game draws through [`permute_by`]; this one checks it against the spec.
+    #[cfg(test)]
+    pub(crate) fn permute<T>(&mut self, values: &mut [T]) {
         permute_by(values, |limit| self.get_random(limit));
     }
 }
 
 /// Fisher–Yates as spec 001 runs it, with `draw(n)` giving a number in `0..n`.
-pub fn permute_by<T>(values: &mut [T], mut draw: impl FnMut(u32) -> u32) {
+pub(crate) fn permute_by<T>(values: &mut [T], mut draw: impl FnMut(u32) -> u32) {
     for i in (1..values.len()).rev() {
         let limit = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let j = draw(limit) as usize;

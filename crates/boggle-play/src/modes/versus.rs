@@ -24,11 +24,11 @@ use boggle_game::text::plural;
 use boggle_game::word_find::WordFind;
 
 /// Asked before each round.
-pub const TYPE_BOARD_PROMPT: &str = "Do you want to type the board yourself? (y/n) ";
+pub(crate) const TYPE_BOARD_PROMPT: &str = "Do you want to type the board yourself? (y/n) ";
 /// Asked for each word of the human's turn.
-pub const WORD_PROMPT: &str = "Type a word (or press Enter to end your turn): ";
+pub(crate) const WORD_PROMPT: &str = "Type a word (or press Enter to end your turn): ";
 /// Asked after each round.
-pub const AGAIN_PROMPT: &str = "Play again? (y/n) ";
+pub(crate) const AGAIN_PROMPT: &str = "Play again? (y/n) ";
 /// Spec 000's line when the computer wins.
 pub const COMPUTER_WINS: &str = "I crushed you, puny human!";
 /// The line when the human wins (a tie goes to the human, as in spec 003).
@@ -81,7 +81,7 @@ const CLEAR_SCREEN: &str = "\x1b[H\x1b[2J";
 pub const COLUMNS_WIDTH: usize = 80;
 
 /// Spec 003's introduction: the rules in force, in a few lines.
-pub fn introduction(rules: &Rules) -> String {
+pub(crate) fn introduction(rules: &Rules) -> String {
     let moves = match rules.moves {
         MoveRule::EightNeighbours => "to any of its 8 neighbours",
         MoveRule::NoUp => "to a neighbour in the same row or the row below, never up",
@@ -287,7 +287,7 @@ where
 }
 
 /// One line of feedback on a word.
-pub fn feedback(word: &str, verdict: &Verdict) -> String {
+pub(crate) fn feedback(word: &str, verdict: &Verdict) -> String {
     let word = word.to_ascii_uppercase();
     match verdict {
         Verdict::Accepted { points, .. } => {

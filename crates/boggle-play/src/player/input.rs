@@ -6,10 +6,10 @@
 use std::io::{self, BufRead, ErrorKind};
 
 /// Longest line kept; the rest of a longer line is read and dropped.
-pub const MAX_LINE: usize = 64 * 1024;
+pub(crate) const MAX_LINE: usize = 64 * 1024;
 /// Longest token kept. Longer than any word a board can hold (4,096 cells of
 /// at most two letters), so a cut token can never be mistaken for a word.
-pub const MAX_TOKEN: usize = 16 * 1024;
+pub(crate) const MAX_TOKEN: usize = 16 * 1024;
 
 /// A byte reader over any buffered input.
 #[derive(Debug)]

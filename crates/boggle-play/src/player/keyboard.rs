@@ -137,7 +137,7 @@ impl Default for FakeClock {
 
 impl FakeClock {
     /// Moves the clock on by `duration`.
-    pub fn advance(&self, duration: Duration) {
+    pub(crate) fn advance(&self, duration: Duration) {
         self.elapsed.set(self.elapsed.get() + duration);
     }
 

@@ -5,6 +5,3 @@
 pub mod input;
 pub mod keyboard;
 pub mod signals;
-pub mod terminal;
-
-pub use terminal::TerminalError;

@@ -22,7 +22,7 @@ use std::time::Duration;
 static STOPPED: AtomicBool = AtomicBool::new(false);
 
 /// What the program says on its way out after a signal.
-pub const STOPPED_LINE: &str = "boggle: stopped by a signal";
+pub(crate) const STOPPED_LINE: &str = "boggle: stopped by a signal";
 
 /// How a mode takes a signal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,8 +9,8 @@ use crate::net::screen::app::Input;
 use crate::net::screen::app::tests::{apply, start, typed, verdicts, welcome};
 use crate::tui::terminal::{Code, Key};
 use crate::tui::ui::tests::drawn;
+use boggle_client::link::LinkEvent;
 use boggle_game::rules::MoveRule;
-use boggle_play::net::link::LinkEvent;
 use boggle_protocol::ClientMsg;
 use boggle_protocol::{
     Duplicates, FoundWord, LobbyPlayer, Moves, PlayerResult, ServerMsg, SharedWord, WordPoints,
@@ -26,7 +26,7 @@ fn shown(screen: &Screen, width: u16, height: u16) -> (Vec<String>, Vec<(u16, u1
 
 /// Ann in room main, with bob ready and cy away.
 fn in_the_lobby() -> Screen {
-    let opts = boggle_play::net::client::JoinOptions {
+    let opts = boggle_client::link::JoinOptions {
         addr: "127.0.0.1:4040".into(),
         name: "ann".into(),
         room: Some("main".into()),

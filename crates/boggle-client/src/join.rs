@@ -1,8 +1,10 @@
 //! The client side of `boggle join`: why it ends ([`JoinError`]), the line
-//! mode for scripts and tests, and the text both clients show. Who joins
-//! where and the connection itself, kept through drops, are `super::link`. Every string from the server
-//! passes through [`clean`] before it is printed, so no byte from the network
-//! can drive the terminal, whatever the server is.
+//! mode for scripts and tests ([`run_lines`]), and the text both clients
+//! show (the full screen itself is the `boggle` binary's `src/net/`). Who
+//! joins where and the connection itself, kept through drops, are
+//! [`crate::link`]. Every string from the server passes through [`clean`]
+//! before it is printed, so no byte from the network can drive the
+//! terminal, whatever the server is.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -10,9 +12,7 @@ use std::io::{self, Write};
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt};
 
-pub use super::link::{Dropped, JoinOptions, LinkError, REJOIN_FOR, WELCOME_WITHIN};
-use super::link::{Link, LinkEvent};
-use crate::player::TerminalError;
+use crate::link::{JoinOptions, Link, LinkError, LinkEvent};
 use crate::seat::SeatFile;
 use boggle_game::text::plural;
 use boggle_protocol::names::clean;
@@ -52,9 +52,6 @@ pub enum JoinError {
     /// Another `boggle join` on this machine holds this seat (its seat file's lock).
     #[error(transparent)]
     SeatInUse(crate::seat::SeatError),
-    /// The full screen's terminal: a signal, a hang-up, or drawing failed.
-    #[error(transparent)]
-    Terminal(#[from] TerminalError),
     /// Reading the words to play failed (line mode).
     #[error("cannot read the input")]
     Input(#[source] io::Error),
@@ -119,7 +116,7 @@ const MAX_QUEUED: usize = 10_000;
 /// The board as the line mode prints it: a row a line, the faces
 /// [`clean`]ed and spaced (`Qu` and other two-letter faces take two
 /// columns, a blank `-`), so it reads as the board on the table.
-pub fn board_grid(faces: &[String], rows: usize, cols: usize) -> Vec<String> {
+pub(crate) fn board_grid(faces: &[String], rows: usize, cols: usize) -> Vec<String> {
     let face = |f: &String| match f.as_str() {
         "" => "- ".to_string(),
         "QU" => "Qu".to_string(),
@@ -143,7 +140,7 @@ pub fn board_grid(faces: &[String], rows: usize, cols: usize) -> Vec<String> {
 
 /// Who is in the room: `lobby (2 needed): ann ready, bob waiting, cy away`,
 /// and, while too few are connected for a round, how many more it waits for.
-pub fn lobby_line(players: &[LobbyPlayer], min_players: usize) -> String {
+pub(crate) fn lobby_line(players: &[LobbyPlayer], min_players: usize) -> String {
     let who: Vec<String> = players
         .iter()
         .map(|p| {
@@ -191,7 +188,7 @@ fn word_list(words: &[WordPoints]) -> String {
 
 /// The results of a round as lines: every player on a line beginning with
 /// their name and holding their round's `N point(s)`.
-pub fn results_lines(msg: &ServerMsg) -> Vec<String> {
+pub(crate) fn results_lines(msg: &ServerMsg) -> Vec<String> {
     Results::from_msg(msg).map_or_else(Vec::new, |results| results.lines())
 }
 

@@ -71,9 +71,9 @@ pub const WELCOME_WITHIN: Duration = Duration::from_secs(10);
 /// under the server's limit (20 a second, bursts of 40), pings included, so
 /// the official client is never refused for its rate, even with a file of
 /// words on its standard input.
-pub const PACE_PER_SEC: f64 = 16.0;
+pub(crate) const PACE_PER_SEC: f64 = 16.0;
 /// See [`PACE_PER_SEC`].
-pub const PACE_BURST: f64 = 30.0;
+pub(crate) const PACE_BURST: f64 = 30.0;
 
 impl Default for JoinOptions {
     fn default() -> JoinOptions {
@@ -230,7 +230,7 @@ impl Link {
 
     /// The queue to the server, for a client that waits for room in it
     /// (`Sender::reserve`) while it also waits on [`Link::next`].
-    pub fn sender(&self) -> mpsc::Sender<ClientMsg> {
+    pub(crate) fn sender(&self) -> mpsc::Sender<ClientMsg> {
         self.to_server.clone()
     }
 
@@ -253,7 +253,7 @@ impl Drop for Link {
 /// in the reader until the next call). The end of the stream is
 /// [`Dropped::Closed`], a drop like any other; a line that is too long
 /// or not a message is not, and the link never takes it for a drop.
-pub async fn next_server_msg<R: AsyncBufRead + Unpin>(
+pub(crate) async fn next_server_msg<R: AsyncBufRead + Unpin>(
     server: &mut LineReader<R>,
 ) -> Result<ServerMsg, LinkError> {
     let line = server

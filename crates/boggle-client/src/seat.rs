@@ -31,9 +31,9 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use etcetera::BaseStrategy;
 use sha2::{Digest, Sha256};
 
-use crate::xdg::{Base, program_dir_here};
 use boggle_game::files::{self, FileError};
 
 /// The most bytes of a seat file read: a token is at most 128 characters.
@@ -79,7 +79,7 @@ impl SeatFile {
     /// The file of `name`'s seat in `room` on `addr`, under the user's state
     /// directory; `None` when there is none (no `HOME`, no `XDG_STATE_HOME`).
     pub fn for_seat(addr: &str, room: &str, name: &str) -> Option<SeatFile> {
-        let dir = program_dir_here(Base::State)?.join("seats");
+        let dir = state_dir_here()?.join("boggle").join("seats");
         Some(SeatFile::in_dir(&dir, addr, room, name))
     }
 
@@ -161,6 +161,13 @@ pub fn token_of(bytes: &[u8]) -> Option<String> {
     let plausible =
         !token.is_empty() && token.len() <= 128 && token.chars().all(|c| c.is_ascii_alphanumeric());
     plausible.then(|| token.to_string())
+}
+
+/// The user's state folder in this process's environment, as the XDG base
+/// directory specification places it (etcetera's XDG strategy):
+/// `$XDG_STATE_HOME`, else `~/.local/state`; `None` without a home folder.
+fn state_dir_here() -> Option<PathBuf> {
+    etcetera::base_strategy::Xdg::new().ok()?.state_dir()
 }
 
 /// `text` as part of a file name: letters, digits, `.` and `-` as they are,

@@ -5,7 +5,8 @@
 //! masks are loads and permutes (`vpermd`) for a node of up to 16
 //! children, else one 32-bit gather (`vpgatherdd`, 8 bytes apart), and a
 //! compressed store is a permute (`vpermd`) by a table of the 256
-//! packings of eight lanes. The tables of letters next to a cell are
+//! packings of eight lanes (of 64-bit pairs, two permutes by a table of
+//! the 16 packings of four, halves interleaved in place). The tables of letters next to a cell are
 //! rows of eight, one per cell, built per board by permutes, so a step
 //! reads its neighbours' letters with one load. The walk itself is
 //! [`lane_walk`](super::lane_walk)'s, shared with [`avx512`](super::avx512).
@@ -221,8 +222,8 @@ unsafe fn gather(nodes: &[Node], lanes: M, index: V) -> Kids {
 /// The letter masks of the children of `node` at the lanes of `lanes`
 /// (anything elsewhere): the ones at `rank` among its children, which are
 /// nodes `index`. A node with at most 16 children whose sixteen nodes
-/// from its first lie in the trie has them loaded whole (two loads for
-/// each eight) and picked by permutes; any other (near the root, or at the
+/// from its first lie in the trie has the sixteen loaded whole (two loads
+/// for each eight) and picked by permutes; any other (near the root, or at the
 /// trie's end) has them gathered.
 ///
 /// # Safety
@@ -255,10 +256,9 @@ unsafe fn children(nodes: &[Node], node: Node, lanes: M, index: V, rank: V) -> K
         )
     };
     let kids = _mm256_permutevar8x32_epi32(eight(0), rank);
-    if count <= 8 {
-        return kids;
-    }
-    // Bit 3 of the rank, moved to the sign bit, picks children 8 to 15.
+    // Both eights whatever the count, as a branch on it is mispredicted
+    // often: bit 3 of the rank, moved to the sign bit, picks children 8
+    // to 15 (never set in a node of up to 8).
     let upper = _mm256_permutevar8x32_epi32(eight(8), rank);
     blend_on(kids, upper, _mm256_slli_epi32::<28>(rank))
 }
@@ -324,31 +324,61 @@ unsafe fn store_words(out: *mut u32, lanes: M, values: V) {
     unsafe { _mm256_storeu_si256(out.cast(), packed) }
 }
 
-/// Stores the lanes `lanes` of `high << 32 | low` packed at `out`: both
-/// halves packed by one permutation, then interleaved.
+/// `PAIRS[bits]`: the 64-bit lanes (of four) set in `bits`, lowest first,
+/// as the pairs of 32-bit lanes a `vpermd` moves.
+static PAIRS: [[u32; 8]; 16] = pairs();
+
+/// Builds [`PAIRS`].
+const fn pairs() -> [[u32; 8]; 16] {
+    let mut table = [[0u32; 8]; 16];
+    let mut bits = 0;
+    while bits < 16 {
+        let (mut lane, mut out) = (0, 0);
+        while lane < 4 {
+            if bits >> lane & 1 != 0 {
+                table[bits][2 * out] = 2 * lane as u32;
+                table[bits][2 * out + 1] = 2 * lane as u32 + 1;
+                out += 1;
+            }
+            lane += 1;
+        }
+        bits += 1;
+    }
+    table
+}
+
+/// Stores the lanes `lanes` of `high << 32 | low` packed at `out`: the
+/// halves interleaved within each 128-bit half (lanes 0, 1, 4, 5, then
+/// 2, 3, 6, 7: the stack's order does not matter), each four packed by
+/// one permute and stored, the second after the first's count.
 ///
 /// # Safety
 ///
 /// `out` has room for 8 values.
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt")]
 #[inline]
 unsafe fn store_pairs(out: *mut u64, lanes: M, low: V, high: V) {
-    let order = packing(lanes);
-    let (low, high) = (
-        _mm256_permutevar8x32_epi32(low, order),
-        _mm256_permutevar8x32_epi32(high, order),
+    let bits = bits(lanes);
+    let (first, second) = (
+        bits & 0b11 | bits >> 2 & 0b1100,
+        bits >> 2 & 0b11 | bits >> 4 & 0b1100,
     );
-    // Pairs 0, 1, 4, 5 and 2, 3, 6, 7.
     let (even, odd) = (
         _mm256_unpacklo_epi32(low, high),
         _mm256_unpackhi_epi32(low, high),
     );
-    // SAFETY: 8 lanes of room (this function's contract), 4 at a time.
+    // SAFETY: 8-lane loads of one row of the table (indexed with a bounds
+    // check); 4 lanes of room each, the second after the first's, in the
+    // 8 of this function's contract.
     unsafe {
-        _mm256_storeu_si256(out.cast(), _mm256_permute2x128_si256::<0x20>(even, odd));
+        let (first_order, second_order) = (
+            _mm256_loadu_si256(PAIRS[first].as_ptr().cast()),
+            _mm256_loadu_si256(PAIRS[second].as_ptr().cast()),
+        );
+        _mm256_storeu_si256(out.cast(), _mm256_permutevar8x32_epi32(even, first_order));
         _mm256_storeu_si256(
-            out.add(4).cast(),
-            _mm256_permute2x128_si256::<0x31>(even, odd),
+            out.add(first.count_ones() as usize).cast(),
+            _mm256_permutevar8x32_epi32(odd, second_order),
         );
     }
 }

@@ -19,7 +19,8 @@
 //! Each step is then a chain of dependent loads (the path, its node, its
 //! children), so eight paths are taken off at once and stepped side by side:
 //! the processor overlaps their chains, which a depth-first walk of one path
-//! at a time cannot. A word found along several paths is a candidate once
+//! at a time cannot; the batch's children are prefetched before its first
+//! step, so their loads overlap as well. A word found along several paths is a candidate once
 //! per path; [`super::search`] keeps the first of each (a bit per trie node).
 //!
 //! # The open walk
@@ -560,8 +561,11 @@ macro_rules! lane_walk {
                 }
                 left -= taken as u64;
                 top -= taken;
-                let mut batch = [idle; BATCH];
-                batch[..taken].copy_from_slice(&stack[top..top + taken]);
+                // Slot by slot, not a slice copy: a copy of a length known
+                // only at run time is a call to `memcpy` on every batch.
+                let batch: [u64; BATCH] = std::array::from_fn(|slot| {
+                    if slot < taken { stack[top + slot] } else { idle }
+                });
                 if top + reserve > STACK {
                     // Never seen (see `STACK`).
                     return None;
@@ -573,6 +577,15 @@ macro_rules! lane_walk {
                         found(&candidates[..count]);
                     }
                     count = 0;
+                }
+                // Each step waits on its node's children; asking for all
+                // eight paths' children first lets their loads overlap.
+                for path in batch {
+                    let first = nodes[(path as u32 >> CELL_BITS) as usize].first() as usize;
+                    let children = nodes.as_ptr().wrapping_add(first);
+                    // A prefetch is a hint: it never faults, whatever its address.
+                    _mm_prefetch::<_MM_HINT_T0>(children.cast());
+                    _mm_prefetch::<_MM_HINT_T0>(children.wrapping_add(15).cast());
                 }
                 for path in batch {
                     let cell = (path as u32 & ((1 << CELL_BITS) - 1)) as usize;

@@ -2,7 +2,7 @@
 //! pure state machine, the limits, the tokio server that carries rooms over
 //! TCP, and the browser's way in. The protocol it speaks (the messages,
 //! their framing, the names) is the `boggle_protocol` crate's, which the
-//! clients (`boggle join`: its link and line mode in `boggle-play`, its
+//! clients (`boggle join`: its link and line mode in `boggle-client`, its
 //! full screen in the `boggle` binary) share without building anything of
 //! this one.
 //!

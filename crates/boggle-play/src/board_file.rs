@@ -52,7 +52,7 @@ pub enum BoardFileError {
         /// The cap in bytes.
         limit: u64,
     },
-    /// A line of a board list is longer than [`MAX_LINE_BYTES`].
+    /// A line of a board list is longer than `MAX_LINE_BYTES`.
     #[error(
         "{}:{line}: a line longer than {} KiB (the largest board has {MAX_CELLS} cells)",
         shown(path),
@@ -246,7 +246,7 @@ fn line_at(bytes: &[u8], offset: usize) -> usize {
 }
 
 /// Reads and parses one spec 002 board file (`-`: standard input), at most
-/// [`MAX_FILE_BYTES`] of it.
+/// `MAX_FILE_BYTES` of it.
 pub fn read_board_file(path: &Path, q: QReads) -> Result<GameBoard, BoardFileError> {
     let mut bytes = Vec::new();
     open(path)?
@@ -275,7 +275,7 @@ pub fn read_board_file(path: &Path, q: QReads) -> Result<GameBoard, BoardFileErr
 
 /// Reads a board list (`-`: standard input): one board per line as
 /// [`parse_board_line`] reads it, blank lines skipped. Read line by line, each
-/// at most [`MAX_LINE_BYTES`] and all at most [`MAX_LIST_BYTES`].
+/// at most `MAX_LINE_BYTES` and all at most `MAX_LIST_BYTES`.
 pub fn read_board_list(
     path: &Path,
     rows: usize,

@@ -5,7 +5,7 @@
 //!
 //! The tray is shaken exactly as spec 001 says, so a seed gives the same tray
 //! as any other implementation using the same dice order: the dice start in
-//! positions 0 to 15 in the order of [`ECE209_DICE`], are permuted with
+//! positions 0 to 15 in the order of `ECE209_DICE`, are permuted with
 //! Fisher–Yates from the last index down to 1, and then each position, in
 //! order, rolls its die with `get_random(6)` indexing the faces as written.
 //!
@@ -14,7 +14,7 @@
 //! for sixteen dice in a shuffled order, but drawn cell after cell on a
 //! larger board it made neighbours alike (`D A A A A`). Every other shape
 //! draws from a scrambled seed, sixteen steps a draw
-//! ([`Lfsr::get_fresh_random`]), so neighbouring cells are independent.
+//! (`Lfsr::get_fresh_random`), so neighbouring cells are independent.
 
 use std::io::Write;
 use std::time::Duration;

@@ -22,7 +22,7 @@ impl Default for Lfsr {
 }
 
 impl Lfsr {
-    /// A register seeded with `seed`; a seed of 0 keeps [`DEFAULT_STATE`] (spec 001's `seedRandom`).
+    /// A register seeded with `seed`; a seed of 0 keeps `DEFAULT_STATE` (spec 001's `seedRandom`).
     pub fn seeded(seed: u16) -> Lfsr {
         if seed == 0 {
             Lfsr::default()

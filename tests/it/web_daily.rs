@@ -679,13 +679,10 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     visible(&desk, "round").await;
     play_today(&desk, &web, "bob", None).await;
     // A try without a word says so, with no numbers or picture of nothing.
+    let day = common::daily_board(None).0;
     assert_eq!(
         string(&desk, "share").await,
-        format!(
-            "Boggle #{}: no words found\n{web}?daily={}",
-            common::daily_board(None).0,
-            common::daily_board(None).0
-        )
+        format!("Boggle #{day}: no words found\n{web}?daily={day}")
     );
     desk.set_window_size(1280, 800).await.expect("resized");
     assert_eq!(meaning_in_sight(&desk).await, json!([true, true]));

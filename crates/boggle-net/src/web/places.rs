@@ -167,12 +167,10 @@ impl Held {
             })
             .max_by_key(|&(_, _, held)| held)
             .map(|(key, id, _)| (key, id))?;
-        let ticket = self.release(key, id)?;
-        metrics::gauge!("boggle_http_connections").decrement(1.0);
-        Some(ticket)
+        self.release(key, id)
     }
 
-    /// Gives back the place `id` of `key`, once.
+    /// Gives back the place `id` of `key`, once, and counts it out of the gauge.
     fn release(&mut self, key: IpAddr, id: u64) -> Option<Arc<Ticket>> {
         let tickets = self.by_address.get_mut(&key)?;
         let ticket = tickets.remove(&id)?;
@@ -181,6 +179,7 @@ impl Held {
         }
         ticket.released.store(true, Ordering::Relaxed);
         self.used -= 1;
+        metrics::gauge!("boggle_http_connections").decrement(1.0);
         Some(ticket)
     }
 }
@@ -190,9 +189,7 @@ impl Drop for Place {
         if self.ticket.released.load(Ordering::Relaxed) {
             return;
         }
-        if self.of.lock().release(self.key, self.id).is_some() {
-            metrics::gauge!("boggle_http_connections").decrement(1.0);
-        }
+        self.of.lock().release(self.key, self.id);
         self.of.freed.notify_waiters();
     }
 }

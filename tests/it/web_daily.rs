@@ -750,7 +750,8 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     wait_js(
         &phone,
         &format!(
-            "return document.querySelector('#past option').textContent === '#{}: 7 points';",
+            "const o = document.querySelector('#past option'); \
+             return !!o && o.textContent === '#{}: 7 points';",
             number - 1
         ),
         "yesterday listed with its points",

@@ -611,13 +611,19 @@ proptest! {
     fn any_bytes_make_a_dictionary_of_exactly_the_letter_lines(bytes in hostile_bytes()) {
         let dictionary = Dictionary::parse(&bytes);
         let body = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(&bytes);
-        let expected: BTreeSet<String> = body
-            .split(|&b| b == b'\n')
-            .map(<[u8]>::trim_ascii)
-            .filter(|l| !l.is_empty() && l.len() <= MAX_WORD_LEN)
-            .filter(|l| l.iter().all(u8::is_ascii_alphabetic))
-            .map(|l| String::from_utf8_lossy(l).to_ascii_uppercase())
-            .collect();
+        // A line is a word, or a word, blanks and its commonness level (0 to 255).
+        let word_of = |line: &[u8]| -> Option<String> {
+            let line = line.trim_ascii();
+            let at = line.iter().position(u8::is_ascii_whitespace).unwrap_or(line.len());
+            let (word, level) = (&line[..at], line[at..].trim_ascii());
+            let level_ok = level.is_empty()
+                || std::str::from_utf8(level).is_ok_and(|l| l.parse::<u8>().is_ok());
+            let is_word = !word.is_empty()
+                && word.len() <= MAX_WORD_LEN
+                && word.iter().all(u8::is_ascii_alphabetic);
+            (level_ok && is_word).then(|| String::from_utf8_lossy(word).to_ascii_uppercase())
+        };
+        let expected: BTreeSet<String> = body.split(|&b| b == b'\n').filter_map(word_of).collect();
         let got: BTreeSet<String> = dictionary.words().map(str::to_owned).collect();
         prop_assert_eq!(&got, &expected);
         for word in &got {

@@ -142,71 +142,46 @@ pub(crate) trait Lane: Copy + Default + Ord {
     fn get(self) -> u32;
 }
 
-impl Lane for u16 {
-    const ONES: u16 = u16::MAX;
-    const MAX: u32 = u16::MAX as u32;
-    #[inline(always)]
-    fn add(self, other: u16) -> u16 {
-        self.saturating_add(other)
-    }
-    #[inline(always)]
-    fn sub(self, other: u16) -> u16 {
-        self.saturating_sub(other)
-    }
-    #[inline(always)]
-    fn wrapping_add(self, other: u16) -> u16 {
-        u16::wrapping_add(self, other)
-    }
-    #[inline(always)]
-    fn wrapping_sub(self, other: u16) -> u16 {
-        u16::wrapping_sub(self, other)
-    }
-    #[inline(always)]
-    fn and(self, other: u16) -> u16 {
-        self & other
-    }
-    #[inline(always)]
-    fn of(points: u32) -> u16 {
-        points.min(u32::from(u16::MAX)) as u16
-    }
-    #[inline(always)]
-    fn get(self) -> u32 {
-        u32::from(self)
-    }
+/// `Lane` for an unsigned integer type, its value held at `MAX`.
+macro_rules! lane {
+    ($t:ty) => {
+        impl Lane for $t {
+            const ONES: $t = <$t>::MAX;
+            const MAX: u32 = <$t>::MAX as u32;
+            #[inline(always)]
+            fn add(self, other: $t) -> $t {
+                self.saturating_add(other)
+            }
+            #[inline(always)]
+            fn sub(self, other: $t) -> $t {
+                self.saturating_sub(other)
+            }
+            #[inline(always)]
+            fn wrapping_add(self, other: $t) -> $t {
+                <$t>::wrapping_add(self, other)
+            }
+            #[inline(always)]
+            fn wrapping_sub(self, other: $t) -> $t {
+                <$t>::wrapping_sub(self, other)
+            }
+            #[inline(always)]
+            fn and(self, other: $t) -> $t {
+                self & other
+            }
+            #[inline(always)]
+            fn of(points: u32) -> $t {
+                <$t>::try_from(points).unwrap_or(<$t>::MAX)
+            }
+            #[inline(always)]
+            fn get(self) -> u32 {
+                u32::from(self)
+            }
+        }
+    };
 }
 
-impl Lane for u32 {
-    const ONES: u32 = u32::MAX;
-    const MAX: u32 = u32::MAX;
-    #[inline(always)]
-    fn add(self, other: u32) -> u32 {
-        self.saturating_add(other)
-    }
-    #[inline(always)]
-    fn sub(self, other: u32) -> u32 {
-        self.saturating_sub(other)
-    }
-    #[inline(always)]
-    fn wrapping_add(self, other: u32) -> u32 {
-        u32::wrapping_add(self, other)
-    }
-    #[inline(always)]
-    fn wrapping_sub(self, other: u32) -> u32 {
-        u32::wrapping_sub(self, other)
-    }
-    #[inline(always)]
-    fn and(self, other: u32) -> u32 {
-        self & other
-    }
-    #[inline(always)]
-    fn of(points: u32) -> u32 {
-        points
-    }
-    #[inline(always)]
-    fn get(self) -> u32 {
-        self
-    }
-}
+lane!(u16);
+lane!(u32);
 
 /// Which of `N` lanes keep an entry, from its letters on a [`Split`]'s positions.
 #[derive(Debug)]

@@ -201,35 +201,36 @@ fn for_every_target(cells: &[&[u8]], mut check: impl FnMut(&mut Prover, &[Entry]
     }
 }
 
+/// A small class of 3x3 boards, some of whose cells read two to four letters.
+const SMALL_CLASS: [&[u8]; 9] = [
+    b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
+];
+
+/// Asserts that `found` is every board of `scores` that reaches `target`.
+fn assert_finds_every_board_at(mut found: Vec<Scored>, scores: &[Scored], target: u32) {
+    found.sort();
+    let mut expected: Vec<Scored> = scores.iter().filter(|s| s.1 >= target).cloned().collect();
+    expected.sort();
+    assert_eq!(found, expected, "target {target}");
+}
+
 #[test]
 fn the_walk_finds_what_every_board_scores() {
-    let cells: [&[u8]; 9] = [
-        b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
-    ];
-    for_every_target(&cells, |prover, entries, scores, target| {
-        let (_, mut found) = prover.search(entries, 0);
-        found.sort();
-        let mut expected: Vec<Scored> = scores.iter().filter(|s| s.1 >= target).cloned().collect();
-        expected.sort();
-        assert_eq!(found, expected, "target {target}");
+    for_every_target(&SMALL_CLASS, |prover, entries, scores, target| {
+        let (_, found) = prover.search(entries, 0);
+        assert_finds_every_board_at(found, scores, target);
     });
 }
 
 #[test]
 fn a_long_list_forced_one_position_further_finds_the_same() {
-    let cells: [&[u8]; 9] = [
-        b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
-    ];
-    for_every_target(&cells, |prover, entries, scores, target| {
+    for_every_target(&SMALL_CLASS, |prover, entries, scores, target| {
         prover.tuning.force_more = 0;
-        let (_, mut found) = prover.search(entries, 0);
+        let (_, found) = prover.search(entries, 0);
         prover.tuning.force_more = FORCE_MORE;
         // The third position was forced by merging: its lists were written.
         assert!(!prover.lists.class[FORCED + 1].is_empty());
-        found.sort();
-        let mut expected: Vec<Scored> = scores.iter().filter(|s| s.1 >= target).cloned().collect();
-        expected.sort();
-        assert_eq!(found, expected, "target {target}");
+        assert_finds_every_board_at(found, scores, target);
     });
 }
 
@@ -260,10 +261,7 @@ fn a_tree_built_over_its_forcings_base_makes_the_same_walk() {
 
 #[test]
 fn stubs_grown_as_the_walk_reaches_them_make_the_same_walk() {
-    let cells: [&[u8]; 9] = [
-        b"ae", b"rst", b"ae", b"st", b"e", b"rt", b"a", b"s", b"aest",
-    ];
-    for_every_target(&cells, |prover, entries, scores, target| {
+    for_every_target(&SMALL_CLASS, |prover, entries, scores, target| {
         // The whole tree written at once, then stubs from one and two levels down.
         let mut walks = Vec::new();
         for built in [DEPTH, 1, 2] {
@@ -275,9 +273,7 @@ fn stubs_grown_as_the_walk_reaches_them_make_the_same_walk() {
             assert_eq!(prover.trees.one.stubs.is_empty(), built == DEPTH);
         }
         prover.tuning.built = BUILT;
-        let mut expected: Vec<Scored> = scores.iter().filter(|s| s.1 >= target).cloned().collect();
-        expected.sort();
-        assert_eq!(walks[0].1, expected, "target {target}");
+        assert_finds_every_board_at(walks[0].1.clone(), scores, target);
         // The same bounds at every step: the same steps, boards and bound.
         assert_eq!(walks[1], walks[0], "target {target}");
         assert_eq!(walks[2], walks[0], "target {target}");

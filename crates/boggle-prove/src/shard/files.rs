@@ -226,13 +226,18 @@ mod tests {
         assert!(!tail.partial && tail.whole == 0);
     }
 
-    #[cfg(unix)]
+    /// An empty folder of this test process's own, named after `what`.
+    fn fresh_dir(what: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("boggle-prove-{what}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("a temporary directory");
+        dir
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_symbolic_link_is_refused_and_its_target_left_alone() {
-        let dir = std::env::temp_dir().join(format!("boggle-prove-link-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("a temporary directory");
+        let dir = fresh_dir("link");
         let target = dir.join("target.txt");
         fs::write(&target, "precious\n").expect("written");
         let link = dir.join("shard-0-of-4.ndjson");
@@ -257,9 +262,7 @@ mod tests {
 
     #[test]
     fn fifos_and_devices_are_refused_before_they_are_read() {
-        let dir = std::env::temp_dir().join(format!("boggle-prove-files-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).expect("a temporary directory");
+        let dir = fresh_dir("files");
         let fifo = dir.join("shard-0-of-1.ndjson");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         if made.is_ok_and(|s| s.success()) {

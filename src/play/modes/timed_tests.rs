@@ -1,22 +1,22 @@
-//! Timers: `--time` in the solo console game (the turn ends when it runs out,
-//! the time left shows at each prompt) and spec 001's waiting timer with its
-//! cues. Time is a fake clock here, so no test sleeps or measures time.
+//! Timed turns on a fake clock, so no test sleeps or measures time: the
+//! console turn ends when `--time` runs out with the time left at each
+//! prompt, and spec 001's waiting timer gives its cues. The binary's own
+//! timer is tests/it/timed.rs.
 
 #![expect(
     clippy::disallowed_types,
     reason = "the tests build rules from a preset; nothing here branches on one"
 )]
 
-use crate::common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
-use boggle::{Dictionary, Game, Preset, Rules, WordFind};
-use boggle_play::modes::boggleish::{self, Answers};
-use boggle_play::modes::console::{self, Options};
-use boggle_play::player::keyboard::{FakeClock, Scripted, Timed};
-use common::{TempDir, assert_text, run_boggle};
+use boggle_game::{Dictionary, Game, Preset, Rules, WordFind};
+
+use crate::play::modes::boggleish::{self, Answers};
+use crate::play::modes::console::{self, Options};
+use crate::play::player::keyboard::{FakeClock, Scripted, Timed};
+use crate::play::testing::{EXAMPLE_WORDS, assert_text};
 
 fn timed(clock: &FakeClock, lines: &[(u64, &str)]) -> Timed<Scripted, FakeClock> {
     Timed::new(
@@ -38,7 +38,7 @@ fn the_console_turn_ends_when_the_time_runs_out() {
             (99, "tag"),
         ],
     );
-    let find = WordFind::with_dictionary(Arc::new(Dictionary::from_words(common::EXAMPLE_WORDS)));
+    let find = WordFind::with_dictionary(Arc::new(Dictionary::from_words(EXAMPLE_WORDS)));
     let options = Options {
         rules: Rules::project4(),
         time: Some(Duration::from_secs(60)),
@@ -76,8 +76,7 @@ fn at_a_terminal_the_summary_after_the_end_of_input_starts_on_its_own_line() {
     for (terminal, after_prompt) in [(true, "\nYou got"), (false, "You got")] {
         let clock = FakeClock::default();
         let mut keys = timed(&clock, &[(0, "NIEHGTIBGUALRWGC"), (1, "bag")]);
-        let find =
-            WordFind::with_dictionary(Arc::new(Dictionary::from_words(common::EXAMPLE_WORDS)));
+        let find = WordFind::with_dictionary(Arc::new(Dictionary::from_words(EXAMPLE_WORDS)));
         let options = Options {
             terminal,
             ..Options::default()
@@ -116,58 +115,4 @@ fn the_boggleish_timer_gives_cues_then_scores_words() {
     assert_text(&String::from_utf8_lossy(&out), expected);
     assert_eq!(total, 3);
     assert_eq!(clock.elapsed(), Duration::from_secs(12 + 30 + 1));
-}
-
-#[test]
-fn the_time_flag_shows_the_time_left_at_each_prompt() {
-    let dir = TempDir::new("timed");
-    dir.write("dict.txt", common::EXAMPLE_WORDS.join("\n"));
-    let args = ["--dict", "dict.txt", "--time", "600"];
-    let run = run_boggle(dir.path(), &args, b"NIEHGTIBGUALRWGC\nbag\nq\n");
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    // The seconds left depend on the machine's speed, so only the shape is checked.
-    let prompts: Vec<&str> = run.stdout.split("s left] ").skip(1).collect();
-    assert_eq!(prompts.len(), 2, "{}", run.stdout);
-    assert!(prompts[0].starts_with("Enter a word (q to quit): "));
-    assert!(
-        run.stdout
-            .contains("You got 1 point and had 0 incorrect guesses.\n")
-    );
-    let untimed = run_boggle(
-        dir.path(),
-        &["--dict", "dict.txt", "--time", "0"],
-        b"NIEHGTIBGUALRWGC\nq\n",
-    );
-    assert!(
-        untimed
-            .stdout
-            .contains("\nEnter a word (q to quit): You got 0 points")
-    );
-}
-
-/// The shell's view: what is left of the terminal's input when boggle exits
-/// is what the next program (the shell) reads.
-#[test]
-fn typing_left_over_when_the_time_runs_out_never_reaches_the_shell() {
-    let dir = common::TempDir::new("leftover");
-    dir.write("dict.txt", common::EXAMPLE_WORDS.join("\n"));
-    let binary = common::BOGGLE;
-    let command = format!(
-        "'{binary}' --time 1 --dict dict.txt; echo EXITED; IFS= read -r line; echo \"LEFT:[$line]\""
-    );
-    let Some(mut pty) = common::pty::Pty::start(&dir, &command) else {
-        return;
-    };
-    pty.wait_for("random board: ");
-    pty.send(b"NIEHGTIBGUALRWGC\n");
-    pty.wait_for("(q to quit): ");
-    // Half a word, no Enter, when the time runs out...
-    pty.send(b"dat");
-    pty.wait_for("EXITED");
-    // ...and the rest of it typed afterwards, as in `date`.
-    pty.send(b"e\n");
-    let (_, output) = pty.finish();
-    let output = String::from_utf8_lossy(&output);
-    assert!(output.contains("Time's up!"), "{output}");
-    assert!(output.contains("LEFT:[e]"), "{output}");
 }

@@ -1,23 +1,22 @@
-//! `boggle versus`: whole rounds through the library over byte slices (so the
-//! board and the dice are fixed), the end of input at every prompt, timed
-//! turns on a fake clock, and one run of the binary.
+//! `boggle versus`: whole rounds over byte slices (so the board and the dice
+//! are fixed), the end of input at every prompt, timed turns on a fake clock,
+//! and what a terminal shows. The binary's own run is tests/it/versus.rs.
 
 #![expect(
     clippy::disallowed_types,
     reason = "the tests build rules from a preset; nothing here branches on one"
 )]
 
-use crate::common;
-
 use std::sync::Arc;
 use std::time::Duration;
 
-use boggle::dictionary::Level;
-use boggle::game::{Verdict, Winner};
-use boggle::{Dictionary, Game, GameBoard, Preset, QReads, Rules, WordFind};
-use boggle_play::modes::versus::{self, COMPUTER_WINS, HUMAN_WINS, Highlight, Record, Settings};
-use boggle_play::player::keyboard::{FakeClock, Keyboard, Plain, Scripted, Timed};
-use common::{TempDir, assert_text, run_boggle};
+use boggle_game::dictionary::Level;
+use boggle_game::game::{Verdict, Winner};
+use boggle_game::{Dictionary, Game, GameBoard, Preset, QReads, Rules, WordFind};
+
+use crate::play::modes::versus::{self, COMPUTER_WINS, HUMAN_WINS, Highlight, Record, Settings};
+use crate::play::player::keyboard::{FakeClock, Keyboard, Plain, Scripted, Timed};
+use crate::play::testing::assert_text;
 
 const WORDS: &[&str] = &[
     "QUIT", "QUITE", "QUITS", "QIT", "RITE", "STIR", "NEST", "TEN", "TENS", "AIR", "ARTS",
@@ -222,36 +221,6 @@ fn a_timed_turn_ends_when_the_time_runs_out() {
     );
     assert_eq!(record.rounds, 1);
     assert_eq!(clock.elapsed(), Duration::from_secs(1 + 5 + 25 + 1));
-}
-
-#[test]
-fn the_binary_plays_with_plain_marking_and_refuses_ece209() {
-    let dir = TempDir::new("versus");
-    dir.write("dict.txt", WORDS.join("\n"));
-    let run = run_boggle(
-        dir.path(),
-        &["versus", "--dict", "dict.txt", "--rules", "classic"],
-        b"y\nQUITEARSNSTRADENI\nten\n",
-    );
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        run.stdout.contains("You found TEN: 1 point.\n"),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout.contains("Qu I  t  e\nA  R  S  n\n"),
-        "{}",
-        run.stdout
-    );
-    assert!(!run.stdout.contains('\x1b'));
-    assert!(
-        run.stdout
-            .ends_with("You won 0 of 1 round. Thanks for playing!\n")
-    );
-    let refused = run_boggle(dir.path(), &["versus", "--rules", "ece209"], b"");
-    assert_eq!(refused.code, Some(2));
-    assert!(refused.stderr.contains("needs rules with a dictionary"));
 }
 
 /// A match played with `script` at a terminal (with the introduction or not).

@@ -6,14 +6,14 @@
 //! ([`die`], [`game_board`], ...), re-exported from `boggle-game` under the
 //! paths spec 004's graders use.
 //!
-//! The `boggle` binary (`src/main.rs`) keeps the command line, the
-//! full-screen game and the network game's full screen. Beneath it:
-//! `boggle-play` (the console modes, the keyboard, board files, the
-//! player's files, the network game's link and line mode),
-//! `boggle-engine` (the search), `boggle-best` (the search for the best
-//! boards), `boggle-prove` (the proof of the best boards), `boggle-game`
-//! (the design's classes), `boggle-protocol` (what clients and server
-//! speak), `boggle-net` (the server).
+//! The `boggle` binary (`src/main.rs`) keeps the command line, the console
+//! modes, the keyboard, board files, the player's records, the full-screen
+//! game and the network game's full screen. Beneath it: `boggle-client`
+//! (the network game's link, line mode and seat file), `boggle-engine`
+//! (the search), `boggle-best` (the search for the best boards),
+//! `boggle-prove` (the proof of the best boards), `boggle-game` (the
+//! design's classes), `boggle-protocol` (what clients and server speak),
+//! `boggle-net` (the server).
 
 #[expect(
     clippy::disallowed_types,

@@ -12,12 +12,12 @@ use clap::Args;
 use clap::builder::RangedU64ValueParser;
 
 use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
+use crate::play::board_file::read_board_list;
+use crate::play::modes::bench::{Totals, Workers};
 use boggle_game::error::Error;
 use boggle_game::game_board::GameBoard;
 use boggle_game::random;
 use boggle_game::rules::Preset;
-use boggle_play::board_file::read_board_list;
-use boggle_play::modes::bench::{Totals, Workers};
 
 /// Flags of `boggle bench`.
 #[derive(Debug, Args)]
@@ -60,7 +60,7 @@ const ROLL_CHUNK: usize = 1 << 16;
 pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
     args.simd.apply()?;
     // Nothing to save: a signal ends the process at once, saying so.
-    boggle_play::player::signals::install(boggle_play::player::signals::OnSignal::Exit);
+    crate::play::player::signals::install(crate::play::player::signals::OnSignal::Exit);
     let rules = args
         .rules
         .resolve_with_dictionary(Preset::Classic, "bench")?;

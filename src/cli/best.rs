@@ -18,13 +18,13 @@ use clap::builder::RangedU64ValueParser;
 use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
 use super::hunt::{HuntArgs, Search};
 use super::{CliError, UsageError};
+use crate::play::player::signals::{self, OnSignal};
 use boggle_best::{
     self as best, Budget, Objective, Options, Progress, Ranked, Schedule, Space, SpaceOf, letters,
 };
 use boggle_game::error::Error;
 use boggle_game::rules::{Preset, Rules};
 use boggle_game::text::plural;
-use boggle_play::player::signals::{self, OnSignal};
 
 /// Search time when neither `--time` nor `--iterations` is given.
 const DEFAULT_SECONDS: f64 = 10.0;

@@ -14,13 +14,13 @@
 use std::io;
 
 use super::UsageError;
+use crate::play::board_file::BoardFileError;
+use crate::play::modes::bench::Totals;
 #[cfg(feature = "tui")]
 use crate::tui::terminal::TerminalError;
 #[cfg(feature = "net")]
 use boggle_client::join::JoinError;
 use boggle_game::dictionary::DictionaryError;
-use boggle_play::board_file::BoardFileError;
-use boggle_play::modes::bench::Totals;
 use boggle_prove::ProveError;
 
 use boggle_best::hunt::HuntError;

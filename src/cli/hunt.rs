@@ -20,13 +20,13 @@ use clap::Args;
 use clap::builder::RangedU64ValueParser;
 
 use super::{CliError, UsageError};
+use crate::play::player::signals;
 use boggle_best::hunt::{self, Checker, DEFAULT_ROUND, Dropped, Hunt, HuntError};
 use boggle_best::{self as best, Options, Progress, Space};
 use boggle_game::dice::DiceSet;
 use boggle_game::dictionary::Dictionary;
 use boggle_game::error::Error;
 use boggle_game::rules::Rules;
-use boggle_play::player::signals;
 
 /// The flags of `boggle best` that run or merge a hunt.
 #[derive(Debug, Args, Clone, Default)]

@@ -9,16 +9,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{GameArgs, UsageError, given_board, load_game_dictionary, roll_board};
+use crate::play::modes::boggleish::{self, Answers};
+use crate::play::modes::console::{self, Options};
+use crate::play::player::keyboard::{Keyboard, Plain, SystemClock, ThreadedLines, Timed};
+use crate::play::player::signals::{self, OnSignal};
 use boggle_game::dictionary::{Level, WordsCounted};
 use boggle_game::error::Error;
 use boggle_game::game::Game;
 use boggle_game::random;
 use boggle_game::rules::{Preset, Rules};
 use boggle_game::word_find::WordFind;
-use boggle_play::modes::boggleish::{self, Answers};
-use boggle_play::modes::console::{self, Options};
-use boggle_play::player::keyboard::{Keyboard, Plain, SystemClock, ThreadedLines, Timed};
-use boggle_play::player::signals::{self, OnSignal};
 
 /// Said once on stderr when the console game starts at a terminal.
 pub(crate) const TUI_TIP: &str =

@@ -11,7 +11,7 @@ use std::io::{self, IsTerminal, Write};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use boggle_play::player::signals;
+use crate::play::player::signals;
 
 /// How often the progress line is redrawn on a terminal.
 const TERMINAL_TICK: Duration = Duration::from_millis(250);

@@ -252,7 +252,7 @@ fn store(args: &ServeArgs) -> Result<Option<Store>, CliError> {
     let dir = match &args.data {
         Some(dir) => dir.clone(),
         // The program's data folder, records.tsv's: $XDG_DATA_HOME/boggle or ~/.local/share/boggle.
-        None => boggle_play::xdg::data_dir_here().ok_or(CliError::NoDataDir)?,
+        None => crate::play::xdg::data_dir_here().ok_or(CliError::NoDataDir)?,
     };
     let today = boggle_game::daily::Daily::today().map_or(0, |day| day.number);
     let store = Store::open_dir(&dir, today, StoreLimits::default()).map_err(CliError::Results)?;

@@ -9,11 +9,11 @@ use clap::Args;
 
 use super::args::{DictArgs, RulesArgs, rules_arg};
 use super::{CliError, UsageError};
+use crate::play::board_file::read_board_file;
 use boggle_game::error::Error;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Preset;
 use boggle_game::word_find::WordFind;
-use boggle_play::board_file::read_board_file;
 
 /// Flags of `boggle solve`.
 #[derive(Debug, Args)]
@@ -40,7 +40,7 @@ pub(crate) struct SolveArgs {
 pub(crate) fn run(args: &SolveArgs) -> Result<(), CliError> {
     args.simd.apply()?;
     // Nothing to save: a signal ends the process at once, saying so.
-    boggle_play::player::signals::install(boggle_play::player::signals::OnSignal::Exit);
+    crate::play::player::signals::install(crate::play::player::signals::OnSignal::Exit);
     let rules = args.rules.resolve_with_dictionary(Preset::Algs4, "solve")?;
     if args.board.is_none() && args.files.is_empty() {
         return Err(UsageError::NoBoard.into());

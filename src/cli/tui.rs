@@ -13,6 +13,7 @@ use clap::{Args, ValueEnum};
 
 use super::args::{DICTIONARY_PRESETS, rules_arg};
 use super::{GameArgs, given_board, load_game_dictionary, report, roll_board};
+use crate::play::records::{self, RecordKey, Records};
 use crate::tui::app::{App, BoardSource};
 use crate::tui::terminal;
 use crate::tui::ui::{self, Look};
@@ -24,7 +25,6 @@ use boggle_game::random;
 use boggle_game::rules::{Preset, Rules};
 use boggle_game::text::plural;
 use boggle_game::word_find::WordFind;
-use boggle_play::records::{self, RecordKey, Records};
 
 /// A turn's length when `--time` is not given: the sand timer of standard and
 /// Big Boggle; Super Big Boggle's 6x6 and larger boards get its four minutes.
@@ -205,7 +205,7 @@ fn daily_key(key: RecordKey) -> RecordKey {
 
 /// Counts the finished game; the end screen's note and any warning for the player.
 fn record(key: RecordKey, score: u32) -> (String, Option<String>) {
-    let Some(path) = boggle_play::records::default_path() else {
+    let Some(path) = crate::play::records::default_path() else {
         return ("Not recorded: no HOME or XDG_DATA_HOME".to_string(), None);
     };
     match Records::update(&path, |records| records.add_game(key, score)) {

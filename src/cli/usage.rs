@@ -3,10 +3,10 @@
 //! status 2. Flags clap can check alone (ranges, names) never get here: clap
 //! refuses them with its own message, also status 2.
 
+use crate::play::modes::boggleish::MAX_SEED;
 use boggle_best::SpaceError;
 use boggle_game::game_board::BoardError;
 use boggle_game::rules::{Preset, RulesError};
-use boggle_play::modes::boggleish::MAX_SEED;
 use boggle_prove::ProveError;
 
 /// A command line that cannot be run as given.

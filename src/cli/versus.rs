@@ -1,6 +1,7 @@
-//! `boggle versus`: the command-line glue for [`boggle_play::modes::versus`]. Chooses the
-//! highlight (reverse video only on a terminal without `NO_COLOR`), loads the
-//! dictionary and rolls boards from `--seed` or the system's entropy.
+//! `boggle versus`: the command-line glue for [`crate::play::modes::versus`].
+//! Chooses the highlight (reverse video only on a terminal without
+//! `NO_COLOR`), loads the dictionary and rolls boards from `--seed` or the
+//! system's entropy.
 
 use super::CliError;
 use std::io::{self, BufWriter, IsTerminal};
@@ -11,11 +12,11 @@ use clap::Args;
 use super::args::{DICTIONARY_PRESETS, rules_arg};
 use super::play::{finished, keyboard, name_word_list, time_limit};
 use super::{GameArgs, given_board, load_game_dictionary, roll_board};
+use crate::play::modes::versus::{self, Highlight, Settings};
 use boggle_game::dictionary::Level;
 use boggle_game::random;
 use boggle_game::rules::Preset;
 use boggle_game::word_find::WordFind;
-use boggle_play::modes::versus::{self, Highlight, Settings};
 
 /// The flags of `boggle versus`.
 #[derive(Debug, Args, Clone, Default)]

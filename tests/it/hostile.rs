@@ -15,7 +15,6 @@ use std::path::Path;
 use std::process::Stdio;
 
 use boggle::{Dictionary, Die, Preset, Rules};
-use boggle_play::modes::console;
 use common::{Killed, Run, TempDir, boggle, boggle_in, diagnostics, exit_code, run_boggle};
 
 /// A board whose words under spec 004's rules include CAT, CATS, DOG and DOGS.
@@ -382,6 +381,14 @@ fn a_board_line_of_16_multi_byte_characters_is_refused_with_a_reason() {
     assert!(run.stdout.contains("points possible\n"));
 }
 
+/// Spec 004's transcript, up to the summary: the board's question, the first
+/// prompt, then for each wrong guess its answer and the next prompt.
+const BOARD_PROMPT: &str =
+    "Enter a 16-character long string to run manual tests, or leave empty to get a random board: ";
+const FIRST_PROMPT: &str = "Enter a word (q to quit): ";
+const PROMPT: &str = "Enter a word: ";
+const NOT_WORTH: &str = "\tNot worth any points\n";
+
 /// The child's peak resident memory in kB (Linux), read while it still runs.
 fn peak_memory_kb(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -406,10 +413,10 @@ fn stream_guesses(dir: &TempDir, count: usize) -> (Option<u64>, String) {
     // Everything before the summary has a known length: read exactly that much,
     // so the game has answered every guess and is still waiting for more.
     let board = "C A T S\nD O G S\nX X X X\nX X X X\n";
-    let before = console::BOARD_PROMPT.len()
+    let before = BOARD_PROMPT.len()
         + board.len()
-        + console::FIRST_PROMPT.len()
-        + count * (console::NOT_WORTH.len() + console::PROMPT.len());
+        + FIRST_PROMPT.len()
+        + count * (NOT_WORTH.len() + PROMPT.len());
     let mut out = child.stdout.take().expect("stdout is piped");
     let mut seen = vec![0u8; before];
     out.read_exact(&mut seen).expect("every guess is answered");

@@ -50,7 +50,6 @@ mod tidy;
 mod timed;
 mod transcript;
 mod tui_pty;
-mod tui_records;
 mod versus;
 mod web_attacks;
 mod web_browser;

@@ -1,6 +1,8 @@
 //! Every preset end to end: a full console game on a fixed board (a fixed
 //! seed for ece209) through the built binary, byte for byte, and each preset's
 //! scoring and move rules pinned on known boards with tiny dictionaries.
+//! ece209's shaken trays and its scoring of any string are the mode's unit
+//! tests (`src/play/modes/boggleish.rs`).
 //!
 //! The board used by most tests, typed as `QITEARSNSTRADENI`:
 //!
@@ -21,8 +23,6 @@ use crate::common;
 use std::sync::Arc;
 
 use boggle::{Dictionary, GameBoard, Preset, QReads, Rules, WordFind};
-use boggle_play::modes::boggleish::{score_word, shake, tray_text};
-use boggle_play::modes::lfsr::Lfsr;
 use common::{TempDir, assert_text, run_boggle};
 
 const WORDS: &[&str] = &[
@@ -298,92 +298,4 @@ fn big_boards_need_four_letters_and_multi_letter_faces_count_their_letters() {
     // THE is 3 letters: too short for 6x6 classic; THEN is 4 letters from 3 cells.
     assert_eq!(points(Preset::Classic, 6, 6, &board, &words), 1);
     assert_eq!(points(Preset::Algs4, 6, 6, &board, &words), 2);
-}
-
-#[test]
-fn ece209_scores_any_string_on_the_board() {
-    let rules = Rules::preset(Preset::Ece209);
-    let board = shake(&rules, &mut Lfsr::seeded(13)).expect("4x4");
-    assert_eq!(
-        tray_text(&board),
-        "E  S  Qu G  \nI  T  N  A  \nI  E  D  N  \nL  R  T  U  \n"
-    );
-    let cases = [
-        ("TIE", 1),
-        ("TIT", 0), // the only T next to an I would be used twice
-        ("SQUAD", 2),
-        ("QAD", 0),
-        ("TI", 0),
-        ("UTRLIEIT", 11),
-    ];
-    for (word, expected) in cases {
-        assert_eq!(score_word(&board, &rules, word), expected, "{word}");
-    }
-    // 17 letters fit a 4x4 board with a Qu, but spec 001 stops at 16.
-    let snake = GameBoard::from_letters("QABCGFEDHIJKONML", 4, 4, QReads::Qu).expect("16 cells");
-    assert_eq!(score_word(&snake, &rules, "QUABCDEFGHIJKLMN"), 11);
-    assert_eq!(score_word(&snake, &rules, "QUABCDEFGHIJKLMNO"), 0);
-}
-
-/// Boards other than spec 001's 4x4 tray draw each cell independently: over
-/// many seeds, a letter is followed by itself (to the right and below) about
-/// as often as the letters' shares say, not far more (when each draw shared
-/// 15 of its 16 bits with the last, A followed A half the time and E never
-/// followed E).
-#[test]
-fn ece209_boards_of_other_sizes_have_independent_neighbours() {
-    for (rows, cols) in [(5, 5), (3, 6)] {
-        let rules = Rules::sized(Preset::Ece209, rows, cols);
-        let mut counts = [0u64; 26];
-        let (mut pairs, mut same) = (0u64, [0u64; 26]);
-        let mut runs_of_three = 0u32;
-        for seed in 0..=2_000u16 {
-            let board = shake(&rules, &mut Lfsr::seeded(seed)).expect("a board");
-            let letter = |cell: usize| usize::from(board.faces()[cell].as_bytes()[0] - b'A');
-            for cell in 0..rows * cols {
-                counts[letter(cell)] += 1;
-                let (row, col) = (cell / cols, cell % cols);
-                for next in [
-                    (col + 1 < cols).then(|| cell + 1),
-                    (row + 1 < rows).then(|| cell + cols),
-                ]
-                .into_iter()
-                .flatten()
-                {
-                    pairs += 1;
-                    if letter(next) == letter(cell) {
-                        same[letter(cell)] += 1;
-                    }
-                }
-                if col + 2 < cols
-                    && letter(cell) == letter(cell + 1)
-                    && letter(cell) == letter(cell + 2)
-                {
-                    runs_of_three += 1;
-                }
-            }
-        }
-        let total: u64 = counts.iter().sum();
-        let share = |l: usize| counts[l] as f64 / total as f64;
-        for (name, l) in [("A", 0), ("E", 4), ("T", 19)] {
-            let expected = share(l) * share(l) * pairs as f64;
-            let got = same[l] as f64;
-            assert!(
-                got > 0.6 * expected && got < 1.4 * expected,
-                "{rows}x{cols}: {name} next to {name} {got} times, {expected:.0} expected"
-            );
-        }
-        let all_same: u64 = same.iter().sum();
-        let expected: f64 = (0..26).map(|l| share(l) * share(l)).sum::<f64>() * pairs as f64;
-        assert!(
-            (all_same as f64) < 1.25 * expected,
-            "{rows}x{cols}: {all_same} same-letter neighbours, {expected:.0} expected"
-        );
-        let triples = (rows * cols.saturating_sub(2) * 2_001) as f64;
-        let expected_runs: f64 = (0..26).map(|l| share(l).powi(3)).sum::<f64>() * triples;
-        assert!(
-            f64::from(runs_of_three) < 1.5 * expected_runs,
-            "{rows}x{cols}: {runs_of_three} runs of three letters alike, {expected_runs:.0} expected"
-        );
-    }
 }

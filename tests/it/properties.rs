@@ -2,24 +2,21 @@
 //! random ones: the engine finds exactly what a slow, obviously-correct search
 //! finds (with every walker the processor has: the vector walk on AVX-512
 //! and on AVX2, the bitmask walk), scores add up, a game never scores a word
-//! twice, and the parsers and the console loop take any bytes without a panic.
+//! twice, and the parsers take any bytes without a panic. The console loop's
+//! and the binary's other readers' properties are its unit tests
+//! (`src/play/properties.rs`).
 //!
 //! `PROPTEST_CASES=N` runs N cases per property instead of the defaults here.
 //! To hold a new mode or engine to the same standard, add a property that
 //! builds its input from the strategies below and compares with `reference`.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
 
 use boggle::dictionary::MAX_WORD_LEN;
-use boggle::{
-    Dictionary, Error, Face, Game, GameBoard, MoveRule, QReads, Rules, Scoring, WordFind, random,
-};
+use boggle::{Dictionary, Face, Game, GameBoard, MoveRule, QReads, Rules, Scoring, WordFind};
 use boggle_engine::cpu::Simd;
 use boggle_engine::path;
-use boggle_play::modes::console;
-use boggle_play::player::input::Input;
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
@@ -477,7 +474,7 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------
-// Any bytes: the parsers and the console loop.
+// Any bytes: the dictionary and board parsers.
 
 /// Bytes that look like what a player or a file might send, mixed with noise.
 fn hostile_bytes() -> impl Strategy<Value = Vec<u8>> {
@@ -494,114 +491,8 @@ fn hostile_bytes() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(piece, 0..40).prop_map(|pieces| pieces.concat())
 }
 
-/// A reader that hands its bytes out a few at a time and is interrupted now and
-/// then, as a terminal or a pipe can be; with `fail`, it ends in an error.
-struct Trickle {
-    data: Vec<u8>,
-    at: usize,
-    step: usize,
-    calls: usize,
-    fail: bool,
-}
-
-impl Read for Trickle {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.calls += 1;
-        if self.calls.is_multiple_of(7) {
-            return Err(io::Error::from(io::ErrorKind::Interrupted));
-        }
-        if self.at == self.data.len() {
-            return if self.fail {
-                Err(io::Error::other("the terminal went away"))
-            } else {
-                Ok(0)
-            };
-        }
-        let n = self.step.min(buf.len()).min(self.data.len() - self.at);
-        buf[..n].copy_from_slice(&self.data[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
-    }
-}
-
-fn console_finder() -> WordFind {
-    let words = [
-        "EAT", "BAT", "TAB", "TEA", "BEAT", "ABATE", "QUA", "QUAT", "LIT", "BAG",
-    ];
-    WordFind::with_dictionary(Arc::new(Dictionary::from_words(words)))
-}
-
-/// Plays a console game on `input`; returns the result, what was written, and the game.
-fn play_console<R: BufRead>(input: R, find: &WordFind) -> (Result<Game, Error>, Vec<u8>) {
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    let result = console::play(input, &mut out, &mut err, |board| {
-        Ok(match board {
-            Some(board) => Game::from_board(board, find),
-            None => Game::random(find, &mut random::seeded(7)),
-        })
-    });
-    (result, out)
-}
-
-fn summary(game: &Game) -> String {
-    format!(
-        "There were {} points possible\n{}\n{}",
-        game.get_total_points_possible(),
-        "=".repeat(60),
-        game.get_all_words()
-    )
-}
-
 proptest! {
     #![proptest_config(cases(600))]
-
-    #[test]
-    fn the_console_takes_any_bytes_and_always_ends_with_the_summary(bytes in hostile_bytes()) {
-        let find = console_finder();
-        let (result, out) = play_console(&bytes[..], &find);
-        let game = result.map_err(|e| TestCaseError::fail(e.to_string()))?;
-        prop_assert!(out.ends_with(summary(&game).as_bytes()));
-        let got = format!(
-            "You got {} point",
-            game.get_score()
-        );
-        prop_assert!(String::from_utf8_lossy(&out).contains(&got));
-    }
-
-    #[test]
-    fn the_console_reads_the_same_however_the_bytes_arrive(
-        bytes in hostile_bytes(),
-        step in 1usize..9,
-        capacity in 1usize..17,
-        fail in any::<bool>(),
-    ) {
-        let find = console_finder();
-        let (whole, whole_out) = play_console(&bytes[..], &find);
-        let trickle = Trickle { data: bytes.clone(), at: 0, step, calls: 0, fail };
-        let (pieces, pieces_out) = play_console(BufReader::with_capacity(capacity, trickle), &find);
-        // A read error ends the game like the end of input, after the summary.
-        prop_assert_eq!(&whole_out, &pieces_out);
-        prop_assert!(whole.is_ok());
-        // (It is returned only if the game read that far: `q` may end it first.)
-        prop_assert!(fail || pieces.is_ok());
-    }
-
-    #[test]
-    fn tokens_and_lines_never_exceed_their_caps(bytes in hostile_bytes(), max in 1usize..64) {
-        let mut input = Input::new(&bytes[..]);
-        while let Ok(Some(token)) = input.next_token(max) {
-            prop_assert!(!token.is_empty() && token.len() <= max);
-            prop_assert!(!token.iter().any(|b| b.is_ascii_whitespace() || *b == 0x0b));
-        }
-        let mut input = Input::new(&bytes[..]);
-        let mut lines = 0;
-        while let Ok(Some(line)) = input.read_line(max) {
-            prop_assert!(line.len() <= max && !line.contains(&b'\n'));
-            lines += 1;
-        }
-        prop_assert!(lines <= bytes.iter().filter(|&&b| b == b'\n').count() + 1);
-    }
 
     #[test]
     #[expect(

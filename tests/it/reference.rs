@@ -3,19 +3,12 @@
 //! `cargo test`, which lists them as ignored with the reason; `make reference`
 //! runs them (`BOGGLE_REFERENCE=DIR cargo test --test it reference:: -- --ignored`,
 //! DIR holding `reference-dicts/` and `reference-boards/`), and there a
-//! missing variable or file is a failure, not a pass.
+//! missing variable or file is a failure, not a pass. Each runs the built
+//! binary (`boggle solve`, `boggle bench`), as a user would.
 
-#![expect(
-    clippy::disallowed_types,
-    reason = "the tests build rules from a preset; nothing here branches on one"
-)]
+use std::path::{Path, PathBuf};
 
-use std::path::PathBuf;
-use std::sync::Arc;
-
-use boggle::{Dictionary, Preset, QReads, Rules, WordFind};
-use boggle_play::board_file::{parse_board_file, parse_board_line};
-use boggle_play::modes::bench::solve_all;
+use crate::common::{TempDir, run_boggle};
 
 fn reference() -> PathBuf {
     std::env::var_os("BOGGLE_REFERENCE")
@@ -23,20 +16,31 @@ fn reference() -> PathBuf {
         .expect("BOGGLE_REFERENCE names the folder with reference-dicts/ and reference-boards/")
 }
 
-fn dictionary(root: &std::path::Path, name: &str) -> Arc<Dictionary> {
-    Arc::new(
-        Dictionary::from_file(root.join("reference-dicts").join(name))
-            .expect("reference dictionary loads"),
-    )
+fn dictionary(root: &Path, name: &str) -> String {
+    let path = root.join("reference-dicts").join(name);
+    assert!(path.is_file(), "{} is there", path.display());
+    path.to_string_lossy().into_owned()
 }
 
-fn algs4_score(find: &WordFind, path: &std::path::Path) -> u32 {
-    let text = std::fs::read_to_string(path).expect("board file reads");
-    let board = parse_board_file(&text, QReads::Qu).expect("board file parses");
-    let mut rules = find.rules().clone();
-    rules.rows = board.rows();
-    rules.cols = board.cols();
-    WordFind::with_rules(Arc::clone(find.dictionary()), rules).total_points(&board)
+/// The number after `key` in `text` (`Score = 33`, `total_score=137457`).
+fn figure(text: &str, key: &str) -> u64 {
+    let (_, after) = text
+        .rsplit_once(key)
+        .unwrap_or_else(|| panic!("{key} in {text}"));
+    let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("a number after {key} in {text}"))
+}
+
+/// The score `boggle solve` prints for the board file at `path` (each board
+/// keeps its own shape) under algs4's rules with the word list `dictionary`.
+fn algs4_score(dictionary: &str, path: &Path) -> u64 {
+    let board = path.to_string_lossy();
+    let args = ["solve", "--rules", "algs4", "--dict", dictionary, &board];
+    let run = run_boggle(&std::env::temp_dir(), &args, b"");
+    assert_eq!(run.code, Some(0), "{}: {}", path.display(), run.stderr);
+    figure(&run.stdout, "Score = ")
 }
 
 #[test]
@@ -44,16 +48,10 @@ fn algs4_score(find: &WordFind, path: &std::path::Path) -> u32 {
 fn algs4_boards_score_as_published() {
     let root = reference();
     let boards = root.join("reference-boards").join("algs4");
-    let small = WordFind::with_rules(
-        dictionary(&root, "dictionary-algs4.txt"),
-        Rules::preset(Preset::Algs4),
-    );
+    let small = dictionary(&root, "dictionary-algs4.txt");
     assert_eq!(algs4_score(&small, &boards.join("board4x4.txt")), 33);
     assert_eq!(algs4_score(&small, &boards.join("board-q.txt")), 84);
-    let yawl = WordFind::with_rules(
-        dictionary(&root, "dictionary-yawl.txt"),
-        Rules::preset(Preset::Algs4),
-    );
+    let yawl = dictionary(&root, "dictionary-yawl.txt");
     for entry in std::fs::read_dir(&boards).expect("algs4 folder") {
         let path = entry.expect("entry").path();
         let name = path
@@ -62,7 +60,7 @@ fn algs4_boards_score_as_published() {
             .unwrap_or_default()
             .to_string();
         if let Some(points) = name.strip_prefix("board-points") {
-            let expected: u32 = points.parse().expect("number in the name");
+            let expected: u64 = points.parse().expect("number in the name");
             assert_eq!(algs4_score(&yawl, &path), expected, "{name}");
         }
     }
@@ -75,20 +73,28 @@ fn dice_boards_total_as_every_solver_agrees() {
     let text =
         std::fs::read_to_string(root.join("reference-boards/dice-4x4-100k-seed20251122.txt"))
             .expect("boards");
-    let rules = Rules::preset(Preset::Classic);
-    let boards: Vec<_> = text
-        .lines()
-        .take(1000)
-        .map(|line| parse_board_line(line, 4, 4, QReads::Qu).expect("board line"))
-        .collect();
+    let dir = TempDir::new("reference");
+    let first: Vec<&str> = text.lines().take(1000).collect();
+    let boards = dir.write("boards.txt", first.join("\n"));
+    let boards = boards.to_string_lossy();
     for (name, total) in [("enable2k.txt", 137_457), ("dictionary-yawl.txt", 184_259)] {
         let dictionary = dictionary(&root, name);
-        for threads in [1, 2] {
-            assert_eq!(
-                solve_all(dictionary.trie(), &rules, &boards, threads).score,
-                total,
-                "{name}"
-            );
+        for threads in ["1", "2"] {
+            let args = [
+                "bench",
+                "--rules",
+                "classic",
+                "--dict",
+                &dictionary,
+                "--boards",
+                &boards,
+                "--threads",
+                threads,
+            ];
+            let run = run_boggle(dir.path(), &args, b"");
+            assert_eq!(run.code, Some(0), "{name}: {}", run.stderr);
+            assert_eq!(figure(&run.stdout, "boards="), 1000, "{}", run.stdout);
+            assert_eq!(figure(&run.stdout, "total_score="), total, "{name}");
         }
     }
 }

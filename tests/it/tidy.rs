@@ -369,7 +369,6 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         "boggle-best",
         "boggle-client",
         "boggle-game",
-        "boggle-play",
         "boggle-protocol",
         "boggle-net",
         "boggle-prove",
@@ -386,29 +385,9 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             "boggle-protocol",
             "boggle-net",
             "boggle-prove",
-            "boggle-play",
             "boggle-engine",
             "clap",
         ],
-    );
-    // What the binary plays through in process: no command line, no full
-    // screen, no network, no async runtime.
-    assert_reaches_all("boggle-play", &["boggle-game", "boggle-engine"]);
-    assert_reaches_none(
-        "boggle-play",
-        &banned(&[
-            &front,
-            &web,
-            &["tokio"],
-            &[
-                "boggle",
-                "boggle-best",
-                "boggle-client",
-                "boggle-protocol",
-                "boggle-net",
-                "boggle-prove",
-            ],
-        ]),
     );
     // Both terminal clients' link, line mode and seat file: the protocol
     // over tokio, never the server's crate nor what serves the web.
@@ -421,13 +400,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         &banned(&[
             &front,
             &web,
-            &[
-                "boggle",
-                "boggle-best",
-                "boggle-play",
-                "boggle-net",
-                "boggle-prove",
-            ],
+            &["boggle", "boggle-best", "boggle-net", "boggle-prove"],
         ]),
     );
     assert_reaches_all("boggle-net", &["boggle-protocol", "boggle-game", "axum"]);
@@ -443,7 +416,6 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
                 "boggle-best",
                 "boggle-client",
                 "boggle-game",
-                "boggle-play",
                 "boggle-protocol",
                 "boggle-net",
             ],
@@ -460,7 +432,6 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             &[
                 "boggle",
                 "boggle-client",
-                "boggle-play",
                 "boggle-protocol",
                 "boggle-net",
                 "boggle-prove",
@@ -476,7 +447,6 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
                 "boggle",
                 "boggle-best",
                 "boggle-client",
-                "boggle-play",
                 "boggle-protocol",
                 "boggle-net",
                 "boggle-prove",
@@ -494,7 +464,6 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
                 "boggle-client",
                 "boggle-engine",
                 "boggle-game",
-                "boggle-play",
                 "boggle-net",
                 "boggle-prove",
             ],
@@ -504,13 +473,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         "boggle-net",
         &banned(&[
             &front,
-            &[
-                "boggle",
-                "boggle-best",
-                "boggle-client",
-                "boggle-play",
-                "boggle-prove",
-            ],
+            &["boggle", "boggle-best", "boggle-client", "boggle-prove"],
         ]),
     );
 }

@@ -22,11 +22,11 @@ use clap::{ArgGroup, Args, Subcommand};
 
 use super::args::{self, RulesArgs};
 use super::{CliError, UsageError};
+use crate::play::player::signals::{self, OnSignal};
 use boggle_game::Dictionary;
 use boggle_game::error::Error;
 use boggle_game::rules::{Preset, Rules, WordList};
 use boggle_game::text::plural;
-use boggle_play::player::signals::{self, OnSignal};
 use boggle_prove::classes::{Buckets, Classes, Group};
 use boggle_prove::shard::{Checker, Origin, Params, Resumed, Shard, ShardFiles};
 use boggle_prove::strata;

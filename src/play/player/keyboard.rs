@@ -12,15 +12,13 @@
     reason = "the Keyboard is where a timed game's clock comes in: modes read time from it"
 )]
 
-use std::cell::Cell;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
-use std::rc::Rc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use crate::player::input::{Input, MAX_LINE, MAX_TOKEN, is_space};
-use crate::player::signals;
+use crate::play::player::input::{Input, MAX_LINE, MAX_TOKEN, is_space};
+use crate::play::player::signals;
 use boggle_game::error::Error;
 
 /// How often a wait for the player looks for a signal.
@@ -28,7 +26,7 @@ const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 
 /// What came of waiting for the player.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Typed {
+pub(crate) enum Typed {
     /// A line (without its ending) or a whitespace-separated word.
     Text(Vec<u8>),
     /// The input ended.
@@ -38,7 +36,7 @@ pub enum Typed {
 }
 
 /// Where a game reads the player's answers from.
-pub trait Keyboard {
+pub(crate) trait Keyboard {
     /// The next line.
     fn line(&mut self) -> io::Result<Typed>;
     /// The next whitespace-separated word.
@@ -57,13 +55,13 @@ pub trait Keyboard {
 
 /// Untimed input read straight from a `BufRead`; timers are ignored.
 #[derive(Debug)]
-pub struct Plain<R> {
+pub(crate) struct Plain<R> {
     input: Input<R>,
 }
 
 impl<R: BufRead> Plain<R> {
     /// Reads from `input`.
-    pub fn new(input: R) -> Plain<R> {
+    pub(crate) fn new(input: R) -> Plain<R> {
         Plain {
             input: Input::new(input),
         }
@@ -97,7 +95,7 @@ impl<R: BufRead> Keyboard for Plain<R> {
 }
 
 /// A source of time.
-pub trait Clock {
+pub(crate) trait Clock {
     /// The current instant.
     fn now(&self) -> Instant;
     /// Lets `duration` pass.
@@ -106,7 +104,7 @@ pub trait Clock {
 
 /// The real clock.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct SystemClock;
+pub(crate) struct SystemClock;
 
 impl Clock for SystemClock {
     fn now(&self) -> Instant {
@@ -119,22 +117,24 @@ impl Clock for SystemClock {
 }
 
 /// A clock that moves only when told to; clones share one time. A test double.
-#[doc(hidden)]
+#[cfg(test)]
 #[derive(Clone, Debug)]
-pub struct FakeClock {
+pub(crate) struct FakeClock {
     start: Instant,
-    elapsed: Rc<Cell<Duration>>,
+    elapsed: std::rc::Rc<std::cell::Cell<Duration>>,
 }
 
+#[cfg(test)]
 impl Default for FakeClock {
     fn default() -> Self {
         FakeClock {
             start: Instant::now(),
-            elapsed: Rc::default(),
+            elapsed: std::rc::Rc::default(),
         }
     }
 }
 
+#[cfg(test)]
 impl FakeClock {
     /// Moves the clock on by `duration`.
     pub(crate) fn advance(&self, duration: Duration) {
@@ -142,11 +142,12 @@ impl FakeClock {
     }
 
     /// Time since the clock was made.
-    pub fn elapsed(&self) -> Duration {
+    pub(crate) fn elapsed(&self) -> Duration {
         self.elapsed.get()
     }
 }
 
+#[cfg(test)]
 impl Clock for FakeClock {
     fn now(&self) -> Instant {
         self.start + self.elapsed.get()
@@ -158,7 +159,7 @@ impl Clock for FakeClock {
 }
 
 /// Lines that arrive one by one, waited for with an optional time limit.
-pub trait LineSource {
+pub(crate) trait LineSource {
     /// The next line, waiting at most `wait` (forever with `None`).
     fn next_line(&mut self, wait: Option<Duration>) -> io::Result<Typed>;
     /// Drops the lines read ahead and anything typed but not yet read.
@@ -167,7 +168,7 @@ pub trait LineSource {
 
 /// Lines read from any reader on a thread of their own.
 #[derive(Debug)]
-pub struct ThreadedLines {
+pub(crate) struct ThreadedLines {
     lines: Receiver<io::Result<Option<Vec<u8>>>>,
     /// Whether the input is this process's terminal, whose unread typing
     /// [`LineSource::discard`] flushes too.
@@ -178,7 +179,7 @@ impl ThreadedLines {
     /// Starts reading `input` on a new thread. The thread ends at the end of
     /// input or an error; if the game ends first it stays blocked in its read
     /// until the process exits, which is harmless.
-    pub fn spawn<R: BufRead + Send + 'static>(input: R) -> ThreadedLines {
+    pub(crate) fn spawn<R: BufRead + Send + 'static>(input: R) -> ThreadedLines {
         // A few lines of read-ahead are plenty for a person typing.
         let (sender, lines) = mpsc::sync_channel(16);
         std::thread::spawn(move || {
@@ -199,7 +200,7 @@ impl ThreadedLines {
 
     /// Reads the process's standard input; on a terminal, discarding also
     /// flushes what was typed on the current line.
-    pub fn stdin() -> ThreadedLines {
+    pub(crate) fn stdin() -> ThreadedLines {
         use std::io::IsTerminal;
         ThreadedLines {
             terminal: io::stdin().is_terminal(),
@@ -255,18 +256,19 @@ fn flush_terminal_input() {
 }
 
 /// Lines typed by a test's imaginary player, each taking a given time to type, on a [`FakeClock`]. A test double.
-#[doc(hidden)]
+#[cfg(test)]
 #[derive(Debug)]
-pub struct Scripted {
+pub(crate) struct Scripted {
     clock: FakeClock,
     lines: VecDeque<(Duration, Vec<u8>)>,
     /// Whether the first line was cut off by the end of a turn.
     interrupted: bool,
 }
 
+#[cfg(test)]
 impl Scripted {
     /// `lines` as (time spent typing it, text); the time passes on `clock`.
-    pub fn new<'a, I>(clock: FakeClock, lines: I) -> Scripted
+    pub(crate) fn new<'a, I>(clock: FakeClock, lines: I) -> Scripted
     where
         I: IntoIterator<Item = (u64, &'a str)>,
     {
@@ -282,6 +284,7 @@ impl Scripted {
     }
 }
 
+#[cfg(test)]
 impl LineSource for Scripted {
     fn next_line(&mut self, wait: Option<Duration>) -> io::Result<Typed> {
         let Some((typing, _)) = self.lines.front_mut() else {
@@ -312,7 +315,7 @@ impl LineSource for Scripted {
 
 /// Timed input: lines from a [`LineSource`], a deadline on a [`Clock`].
 #[derive(Debug)]
-pub struct Timed<S, C> {
+pub(crate) struct Timed<S, C> {
     source: S,
     clock: C,
     deadline: Option<Instant>,
@@ -322,7 +325,7 @@ pub struct Timed<S, C> {
 
 impl<S: LineSource, C: Clock> Timed<S, C> {
     /// Reads `source`, timing turns on `clock`.
-    pub fn new(source: S, clock: C) -> Timed<S, C> {
+    pub(crate) fn new(source: S, clock: C) -> Timed<S, C> {
         Timed {
             source,
             clock,
@@ -383,7 +386,7 @@ impl<S: LineSource, C: Clock> Keyboard for Timed<S, C> {
 }
 
 /// `[42s left] ` for a timed turn, nothing for an untimed one (whole seconds, rounded up).
-pub fn time_left<K: Keyboard + ?Sized>(keys: &K) -> String {
+pub(crate) fn time_left<K: Keyboard + ?Sized>(keys: &K) -> String {
     keys.remaining().map_or_else(String::new, |left| {
         let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
         format!("[{secs}s left] ")
@@ -393,7 +396,7 @@ pub fn time_left<K: Keyboard + ?Sized>(keys: &K) -> String {
 /// Writes `prompt` and reads lines until `parse` accepts one, writing its
 /// complaint after each refusal; `None` (after a newline) at the end of input
 /// or of the time.
-pub fn ask<K, W, T>(
+pub(crate) fn ask<K, W, T>(
     keys: &mut K,
     out: &mut W,
     prompt: &str,

@@ -11,16 +11,16 @@ use boggle_game::rules::Rules;
 
 /// What solving a batch of boards found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Totals {
+pub(crate) struct Totals {
     /// Boards solved.
-    pub boards: u64,
+    pub(crate) boards: u64,
     /// Distinct words summed over the boards.
-    pub words: u64,
+    pub(crate) words: u64,
     /// Points summed over the boards.
-    pub score: u64,
+    pub(crate) score: u64,
     /// Boards whose search passed its step budget (crafted input only); their
     /// words and points may be incomplete.
-    pub exhausted: u64,
+    pub(crate) exhausted: u64,
 }
 
 impl std::ops::Add for Totals {
@@ -35,16 +35,11 @@ impl std::ops::Add for Totals {
     }
 }
 
-/// Solves every board on `threads` threads (1 = the calling thread only).
-pub fn solve_all(trie: &Trie, rules: &Rules, boards: &[GameBoard], threads: usize) -> Totals {
-    Workers::new(threads).solve(trie, rules, boards)
-}
-
 /// The threads that solve boards, started once and reused for every batch
 /// (`boggle bench` solves many batches: each pass of `--repeat`, each chunk
 /// of `--count`), so starting threads is never part of a timed batch.
 #[derive(Debug)]
-pub struct Workers {
+pub(crate) struct Workers {
     /// `None` for one thread, or when the system refused threads (the calling
     /// thread then solves every board, to the same totals).
     pool: Option<rayon::ThreadPool>,
@@ -52,7 +47,7 @@ pub struct Workers {
 
 impl Workers {
     /// `threads` workers (1 = the calling thread only).
-    pub fn new(threads: usize) -> Workers {
+    pub(crate) fn new(threads: usize) -> Workers {
         let pool = if threads <= 1 {
             None
         } else {
@@ -65,7 +60,7 @@ impl Workers {
     }
 
     /// Solves every board; the totals do not depend on the number of threads.
-    pub fn solve(&self, trie: &Trie, rules: &Rules, boards: &[GameBoard]) -> Totals {
+    pub(crate) fn solve(&self, trie: &Trie, rules: &Rules, boards: &[GameBoard]) -> Totals {
         let Some(pool) = &self.pool else {
             return solve_chunk(&mut Searcher::new(trie, rules), boards);
         };

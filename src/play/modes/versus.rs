@@ -12,8 +12,8 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::modes::console::TIME_UP;
-use crate::player::keyboard::{Keyboard, Typed, ask, time_left};
+use crate::play::modes::console::TIME_UP;
+use crate::play::player::keyboard::{Keyboard, Typed, ask, time_left};
 use boggle_game::dictionary::Level;
 use boggle_game::error::Error;
 use boggle_game::face::QReads;
@@ -30,13 +30,13 @@ pub(crate) const WORD_PROMPT: &str = "Type a word (or press Enter to end your tu
 /// Asked after each round.
 pub(crate) const AGAIN_PROMPT: &str = "Play again? (y/n) ";
 /// Spec 000's line when the computer wins.
-pub const COMPUTER_WINS: &str = "I crushed you, puny human!";
+pub(crate) const COMPUTER_WINS: &str = "I crushed you, puny human!";
 /// The line when the human wins (a tie goes to the human, as in spec 003).
-pub const HUMAN_WINS: &str = "You beat me, human. Well played!";
+pub(crate) const HUMAN_WINS: &str = "You beat me, human. Well played!";
 
 /// How the path of an accepted word is marked on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Highlight {
+pub(crate) enum Highlight {
     /// Reverse video (for a terminal that takes colour).
     Reverse,
     /// The path's letters in lower case (for pipes, files and `NO_COLOR`).
@@ -45,40 +45,40 @@ pub enum Highlight {
 
 /// What a match is played with besides its input and output.
 #[derive(Clone, Copy, Debug)]
-pub struct Settings<'a> {
+pub(crate) struct Settings<'a> {
     /// The dictionary and rules.
-    pub finder: &'a WordFind,
+    pub(crate) finder: &'a WordFind,
     /// How an accepted word's path is shown.
-    pub highlight: Highlight,
+    pub(crate) highlight: Highlight,
     /// The time for each human turn, if limited.
-    pub time: Option<Duration>,
+    pub(crate) time: Option<Duration>,
     /// How much of the word list the computer knows.
-    pub level: Level,
+    pub(crate) level: Level,
     /// Whether a match at a terminal opens with the rules and each round
     /// asks whether the player types the board (`--no-intro` skips both:
     /// every board is rolled, but for `--board`'s).
-    pub intro: bool,
+    pub(crate) intro: bool,
     /// The first round's board, when it was given up front (`--board`): the
     /// first round then does not ask for one.
-    pub board: Option<&'a GameBoard>,
+    pub(crate) board: Option<&'a GameBoard>,
     /// Whether a player sits at a terminal: the match opens with the rules
     /// (spec 003's introduction) and the screen is cleared and the board
     /// drawn again after every answer, so the board stays in one place.
-    pub terminal: bool,
+    pub(crate) terminal: bool,
     /// The width the computer's words are laid out in: the terminal's, or
     /// [`COLUMNS_WIDTH`] when the output is not a terminal.
-    pub width: usize,
+    pub(crate) width: usize,
     /// The terminal's rows, `None` when the output is not a terminal: the
     /// computer's list is cut to what fits below the board, so a long one
     /// does not scroll the board and the headers away.
-    pub height: Option<usize>,
+    pub(crate) height: Option<usize>,
 }
 
 /// Clears a terminal's screen and puts the cursor at its top left.
 const CLEAR_SCREEN: &str = "\x1b[H\x1b[2J";
 
 /// The width the computer's word columns fill when the output is not a terminal.
-pub const COLUMNS_WIDTH: usize = 80;
+pub(crate) const COLUMNS_WIDTH: usize = 80;
 
 /// Spec 003's introduction: the rules in force, in a few lines.
 pub(crate) fn introduction(rules: &Rules) -> String {
@@ -98,16 +98,16 @@ pub(crate) fn introduction(rules: &Rules) -> String {
 
 /// Rounds played and won.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Record {
+pub(crate) struct Record {
     /// Rounds finished.
-    pub rounds: u32,
+    pub(crate) rounds: u32,
     /// Rounds the human won.
-    pub human_wins: u32,
+    pub(crate) human_wins: u32,
 }
 
 /// Plays rounds until the player stops or the input ends. `roll` makes a
 /// random board (or fails, when no board is good enough for the settings).
-pub fn play<K, W, F>(
+pub(crate) fn play<K, W, F>(
     keys: &mut K,
     out: &mut W,
     settings: &Settings<'_>,
@@ -332,7 +332,7 @@ fn show_progress<W: Write>(
 }
 
 /// The board, a row per line, cells padded to one width, the cells of `path` marked.
-pub fn render(board: &GameBoard, path: &[usize], highlight: Highlight) -> String {
+pub(crate) fn render(board: &GameBoard, path: &[usize], highlight: Highlight) -> String {
     board.show_marked(|cell, text| match (path.contains(&cell), highlight) {
         (false, _) => text.to_string(),
         (true, Highlight::Reverse) => format!("\x1b[7m{text}\x1b[0m"),

@@ -26,7 +26,7 @@ pub(crate) const STOPPED_LINE: &str = "boggle: stopped by a signal";
 
 /// How a mode takes a signal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnSignal {
+pub(crate) enum OnSignal {
     /// The mode checks [`stopped`] and finishes what it has (a game's summary).
     Finish,
     /// The mode has nothing to save: the process ends at once.
@@ -38,7 +38,7 @@ pub enum OnSignal {
 
 /// Installs the handler, once per process; later calls change nothing. If the
 /// system refuses a handler, a signal ends the process as it always would.
-pub fn install(on_signal: OnSignal) {
+pub(crate) fn install(on_signal: OnSignal) {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let _ = ctrlc::set_handler(move || {
@@ -83,6 +83,6 @@ fn exit_stopped() -> ! {
 }
 
 /// Whether a signal has asked the program to stop.
-pub fn stopped() -> bool {
+pub(crate) fn stopped() -> bool {
     STOPPED.load(Ordering::SeqCst)
 }

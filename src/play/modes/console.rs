@@ -1,13 +1,13 @@
 //! Spec 004's console game, byte for byte: the board prompt, the guess loop
-//! and the summary. Runs over any reader and writers so tests and fuzzers can
+//! and the summary. Runs over any reader and writers so tests (any bytes too) can
 //! drive it; the end of input ends the game like `q`, and the summary is
 //! always written. The same loop plays any rules (a board prompt for their
 //! shape) and, with a time limit, shows the time left and stops when it ends.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::time::Duration;
 
-use crate::player::keyboard::{Keyboard, Plain, Typed, time_left};
+use crate::play::player::keyboard::{Keyboard, Typed, time_left};
 use boggle_game::error::Error;
 use boggle_game::face::QReads;
 use boggle_game::game::Game;
@@ -16,14 +16,14 @@ use boggle_game::rules::Rules;
 use boggle_game::text::plural;
 
 /// The first prompt.
-pub const BOARD_PROMPT: &str =
+pub(crate) const BOARD_PROMPT: &str =
     "Enter a 16-character long string to run manual tests, or leave empty to get a random board: ";
 /// The prompt before the first guess.
-pub const FIRST_PROMPT: &str = "Enter a word (q to quit): ";
+pub(crate) const FIRST_PROMPT: &str = "Enter a word (q to quit): ";
 /// The prompt before every later guess.
-pub const PROMPT: &str = "Enter a word: ";
+pub(crate) const PROMPT: &str = "Enter a word: ";
 /// Written after a guess that scores nothing.
-pub const NOT_WORTH: &str = "\tNot worth any points\n";
+pub(crate) const NOT_WORTH: &str = "\tNot worth any points\n";
 /// Written when a timed turn runs out (on a line of its own: the player may be mid-word).
 pub(crate) const TIME_UP: &str = "\nTime's up!\n";
 
@@ -31,36 +31,43 @@ pub(crate) const TIME_UP: &str = "\nTime's up!\n";
 /// random one) and returns the game to play; it is called only after the
 /// first answer, so a dictionary can load while the player types.
 /// Diagnostics (a 16-character line that is not all letters) go to `err`.
-pub fn play<R, W, E, F>(input: R, out: &mut W, err: &mut E, make_game: F) -> Result<Game, Error>
+#[cfg(test)]
+pub(crate) fn play<R, W, E, F>(
+    input: R,
+    out: &mut W,
+    err: &mut E,
+    make_game: F,
+) -> Result<Game, Error>
 where
-    R: BufRead,
+    R: std::io::BufRead,
     W: Write,
     E: Write,
     F: FnOnce(Option<GameBoard>) -> Result<Game, Error>,
 {
     let options = Options::default();
-    play_with(&mut Plain::new(input), out, err, &options, make_game)
+    let mut keys = crate::play::player::keyboard::Plain::new(input);
+    play_with(&mut keys, out, err, &options, make_game)
 }
 
 /// What a console game is played with besides its input and output.
 #[derive(Clone, Debug, Default)]
-pub struct Options {
+pub(crate) struct Options {
     /// The rules, for the board prompt and reading a typed board.
-    pub rules: Rules,
+    pub(crate) rules: Rules,
     /// The time the player has to guess, if limited.
-    pub time: Option<Duration>,
+    pub(crate) time: Option<Duration>,
     /// The board, when it was given up front (`--board`): the board prompt is
     /// then skipped.
-    pub board: Option<GameBoard>,
+    pub(crate) board: Option<GameBoard>,
     /// Whether the player types at a terminal: the end of input there (Ctrl-D)
     /// leaves the cursor on the prompt's line, so the summary starts on a
     /// line of its own. Piped input keeps spec 004's transcript byte for byte.
-    pub terminal: bool,
+    pub(crate) terminal: bool,
 }
 
 /// Plays one game under `options`, like [`play`]. With a time limit every
 /// prompt shows the time left, and the guessing ends when it runs out.
-pub fn play_with<K, W, E, F>(
+pub(crate) fn play_with<K, W, E, F>(
     keys: &mut K,
     out: &mut W,
     err: &mut E,
@@ -238,7 +245,7 @@ fn guess_loop<K: Keyboard + ?Sized, W: Write>(
 }
 
 /// The end-of-game summary: score, incorrect guesses, points possible, every word.
-pub fn write_summary<W: Write>(out: &mut W, game: &Game) -> std::io::Result<()> {
+pub(crate) fn write_summary<W: Write>(out: &mut W, game: &Game) -> std::io::Result<()> {
     let score = game.get_score();
     let wrong = game.get_incorrect_guesses();
     writeln!(

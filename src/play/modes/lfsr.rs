@@ -9,7 +9,7 @@ pub(crate) const DEFAULT_STATE: u16 = 0xACE1;
 
 /// A 16-bit Fibonacci LFSR. Its state is never 0 (a zero state would stay 0 forever).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Lfsr {
+pub(crate) struct Lfsr {
     state: u16,
 }
 
@@ -23,7 +23,7 @@ impl Default for Lfsr {
 
 impl Lfsr {
     /// A register seeded with `seed`; a seed of 0 keeps `DEFAULT_STATE` (spec 001's `seedRandom`).
-    pub fn seeded(seed: u16) -> Lfsr {
+    pub(crate) fn seeded(seed: u16) -> Lfsr {
         if seed == 0 {
             Lfsr::default()
         } else {
@@ -32,7 +32,7 @@ impl Lfsr {
     }
 
     /// The current state (1 to 0xFFFF).
-    pub fn state(&self) -> u16 {
+    pub(crate) fn state(&self) -> u16 {
         self.state
     }
 

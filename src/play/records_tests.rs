@@ -9,15 +9,13 @@
 //! it, the same test is the parent and makes the real assertions, so no test
 //! passes by doing nothing.
 
-use crate::common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use boggle_play::records::{RecordKey, Records, RecordsError};
-use common::TempDir;
+use crate::play::records::{self, RecordKey, Records, RecordsError};
+use crate::play::testing::TempDir;
 
 /// Set in a child: the records file it saves to.
 const CHILD_PATH: &str = "BOGGLE_TEST_RECORDS_WRITER";
@@ -38,7 +36,7 @@ fn child_path() -> Option<PathBuf> {
 
 /// Runs this test binary's test `name` alone in a child process writing to `path`.
 fn spawn_child(name: &str, path: &Path) -> Child {
-    // The harness names a test by its path below the binary's root (`it`).
+    // The harness names a test by its path below the crate's root.
     let module = module_path!()
         .split_once("::")
         .map_or("", |(_, below)| below);
@@ -165,7 +163,7 @@ fn files_keyed_by_a_bare_dictionary_name_keep_loading() {
     let old = "boggle records 1\nproject4\t4x4\tdefault\t3:00\t290\t41\n";
     let path = dir.write("records.tsv", old);
     let new_key = RecordKey {
-        dictionary: boggle_play::records::dictionary_label("built-in", 0xfeed),
+        dictionary: records::dictionary_label("built-in", 0xfeed),
         ..key(0)
     };
     let updated = Records::update(&path, |records| records.add_game(new_key, 9)).expect("saves");
@@ -231,7 +229,7 @@ fn a_file_over_the_cap_is_set_aside_not_read_whole() {
     for n in 0..40_000 {
         text.push_str(&format!("project4\t4x4\twords-{n}.txt\t3:00\t1\t1\n"));
     }
-    assert!(text.len() as u64 > boggle_play::records::MAX_FILE_BYTES);
+    assert!(text.len() as u64 > records::MAX_FILE_BYTES);
     std::fs::write(&path, &text).expect("writes");
     let updated = Records::update(&path, |records| records.add_game(key(0), 5)).expect("saves");
     assert!(updated.warning.is_some());

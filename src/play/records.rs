@@ -21,7 +21,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::xdg::data_dir_here;
+use crate::play::xdg::data_dir_here;
 use boggle_game::files::directory;
 
 /// The first line of a records file, naming its format.
@@ -30,29 +30,30 @@ const HEADER: &str = "boggle records 1";
 /// Largest records file read. A real one is a few kB (one short line per
 /// preset, size, dictionary and time); the cap bounds memory when the path
 /// names something huge or endless.
-pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 /// How many `.corrupt` backups are kept before corrupt files are left in place.
 const MAX_BACKUPS: u32 = 1000;
 
 /// What a record is kept for: one line of the file.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RecordKey {
+pub(crate) struct RecordKey {
     /// The preset's name.
-    pub preset: String,
+    pub(crate) preset: String,
     /// `RxC`.
-    pub size: String,
+    pub(crate) size: String,
     /// The dictionary: a readable name and its content's [`fingerprint`]
     /// (`words.txt@1a2b3c4d5e6f7a8b`, see [`dictionary_label`]). Files written
     /// before fingerprints hold a bare name, which still loads.
-    pub dictionary: String,
+    pub(crate) dictionary: String,
     /// `m:ss`, or `untimed`.
-    pub time: String,
+    pub(crate) time: String,
 }
 
 impl RecordKey {
     /// How the key reads to a player: `project4 4x4 words.txt@1a2b3c4d5e6f7a8b 3:00`.
-    pub fn describe(&self) -> String {
+    #[cfg(test)]
+    pub(crate) fn describe(&self) -> String {
         format!(
             "{} {} {} {}",
             self.preset, self.size, self.dictionary, self.time
@@ -70,7 +71,7 @@ impl RecordKey {
 /// followed by a newline, in the order given (pass `Dictionary::words()`, which
 /// is sorted). Fixed, unlike the std or `ahash` hashers, which are seeded per
 /// process: the same list gives the same key in every run and on every machine.
-pub fn fingerprint<'a>(words: impl IntoIterator<Item = &'a str>) -> u64 {
+pub(crate) fn fingerprint<'a>(words: impl IntoIterator<Item = &'a str>) -> u64 {
     const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
     let mut hash = OFFSET_BASIS;
@@ -87,7 +88,7 @@ pub fn fingerprint<'a>(words: impl IntoIterator<Item = &'a str>) -> u64 {
 /// hex digits. The content decides which record a game counts for; the name
 /// is only for reading, so control characters in it (a tab would split the
 /// line) become `?`.
-pub fn dictionary_label(name: &str, fingerprint: u64) -> String {
+pub(crate) fn dictionary_label(name: &str, fingerprint: u64) -> String {
     let name: String = name
         .chars()
         .map(|c| if c.is_control() { '?' } else { c })
@@ -97,40 +98,40 @@ pub fn dictionary_label(name: &str, fingerprint: u64) -> String {
 
 /// Games played and the best score for one key.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Record {
+pub(crate) struct Record {
     /// Games finished.
-    pub played: u64,
+    pub(crate) played: u64,
     /// Best score.
-    pub best: u32,
+    pub(crate) best: u32,
 }
 
 /// Every record, by key.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Records {
+pub(crate) struct Records {
     entries: BTreeMap<RecordKey, Record>,
 }
 
 /// The records and anything the player should hear about reading them.
 #[derive(Debug)]
-pub struct Loaded {
+pub(crate) struct Loaded {
     /// The records (empty when there was no file, or it was set aside).
-    pub records: Records,
+    pub(crate) records: Records,
     /// A warning: the file was corrupt and was set aside.
-    pub warning: Option<String>,
+    pub(crate) warning: Option<String>,
 }
 
 /// The outcome of [`Records::update`]: the records were saved.
 #[derive(Debug)]
-pub struct Updated<T> {
+pub(crate) struct Updated<T> {
     /// What the change returned.
-    pub value: T,
+    pub(crate) value: T,
     /// A warning: the old file was corrupt and was set aside.
-    pub warning: Option<String>,
+    pub(crate) warning: Option<String>,
 }
 
 /// Why the records could not be read or saved; the file on disk is unchanged.
 #[derive(Debug, thiserror::Error)]
-pub enum RecordsError {
+pub(crate) enum RecordsError {
     /// The records path ends in no file name (`/`, `..`).
     #[error("the records path {} names no file", path.display())]
     NoFileName {
@@ -195,12 +196,13 @@ pub enum RecordsError {
 
 impl Records {
     /// The record for `key`, if any game was recorded under it.
-    pub fn get(&self, key: &RecordKey) -> Option<Record> {
+    #[cfg(test)]
+    pub(crate) fn get(&self, key: &RecordKey) -> Option<Record> {
         self.entries.get(key).copied()
     }
 
     /// Counts a finished game scoring `score`; returns the new record and whether the score is a new best.
-    pub fn add_game(&mut self, key: RecordKey, score: u32) -> (Record, bool) {
+    pub(crate) fn add_game(&mut self, key: RecordKey, score: u32) -> (Record, bool) {
         let record = self.entries.entry(key).or_default();
         let new_best = record.played == 0 || score > record.best;
         record.played = record.played.saturating_add(1);
@@ -209,7 +211,7 @@ impl Records {
     }
 
     /// Parses a records file; `None` if any line is malformed.
-    pub fn parse(text: &str) -> Option<Records> {
+    pub(crate) fn parse(text: &str) -> Option<Records> {
         let mut lines = text.lines();
         if lines.next() != Some(HEADER) {
             return None;
@@ -239,7 +241,7 @@ impl Records {
     }
 
     /// The file's text.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut text = format!("{HEADER}\n");
         for (key, record) in &self.entries {
             if key.is_clean() {
@@ -251,11 +253,11 @@ impl Records {
         }
         text
     }
-
     /// Reads the records at `path` under the lock. A missing file is no
     /// records; a corrupt one is moved aside to a numbered `<path>.corrupt`
     /// and reported; an unreadable one is an error and left as it is.
-    pub fn load(path: &Path) -> Result<Loaded, RecordsError> {
+    #[cfg(test)]
+    pub(crate) fn load(path: &Path) -> Result<Loaded, RecordsError> {
         locked(path, || read_or_set_aside(path, read_capped))
     }
 
@@ -263,7 +265,7 @@ impl Records {
     /// all under the lock, so a game ending at the same moment in another
     /// process waits instead of being lost. Stale temporary files from killed
     /// saves are removed first. Nothing is saved if the file could not be read.
-    pub fn update<T>(
+    pub(crate) fn update<T>(
         path: &Path,
         change: impl FnOnce(&mut Records) -> T,
     ) -> Result<Updated<T>, RecordsError> {
@@ -543,7 +545,7 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 
 /// Where the records live: `$XDG_DATA_HOME/boggle/records.tsv`, else
 /// `$HOME/.local/share/boggle/records.tsv`; `None` if neither variable is set.
-pub fn default_path() -> Option<PathBuf> {
+pub(crate) fn default_path() -> Option<PathBuf> {
     data_dir_here().map(|dir| dir.join("records.tsv"))
 }
 

@@ -4,8 +4,13 @@
 //! benchmark. The full-screen game is the `boggle` binary's; the best-board
 //! search is the `boggle-best` crate.
 
-pub mod bench;
-pub mod boggleish;
-pub mod console;
-pub mod lfsr;
-pub mod versus;
+pub(crate) mod bench;
+pub(crate) mod boggleish;
+pub(crate) mod console;
+pub(crate) mod lfsr;
+pub(crate) mod versus;
+
+#[cfg(test)]
+mod timed_tests;
+#[cfg(test)]
+mod versus_tests;

@@ -23,7 +23,7 @@ pub(crate) const MAX_LIST_BYTES: u64 = 64 << 20;
 
 /// Why a board file or board list could not be used.
 #[derive(Debug, thiserror::Error)]
-pub enum BoardFileError {
+pub(crate) enum BoardFileError {
     /// The file could not be opened (missing, no permission, ...).
     #[error("cannot open {}", shown(path))]
     Open {
@@ -96,7 +96,7 @@ fn shown(path: &Path) -> Cow<'_, str> {
 
 /// Which dimension a board file's header gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dimension {
+pub(crate) enum Dimension {
     /// The first number.
     Rows,
     /// The second number.
@@ -114,7 +114,7 @@ impl fmt::Display for Dimension {
 
 /// What is wrong with the text of a board.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum BoardProblem {
+pub(crate) enum BoardProblem {
     /// The header stops before this number.
     #[error("missing the number of {0}")]
     MissingDimension(Dimension),
@@ -166,17 +166,17 @@ pub enum BoardProblem {
 /// What is wrong with a board file's text, and on which line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}")]
-pub struct BoardSyntaxError {
+pub(crate) struct BoardSyntaxError {
     /// One-based line number.
-    pub line: usize,
+    pub(crate) line: usize,
     /// What is wrong there.
     #[source]
-    pub problem: BoardProblem,
+    pub(crate) problem: BoardProblem,
 }
 
 /// Parses a spec 002 board file. Under [`QReads::Qu`], a lone `Q` cell is the Qu face.
 /// A leading UTF-8 byte-order mark is skipped, as word lists' are.
-pub fn parse_board_file(text: &str, q: QReads) -> Result<GameBoard, BoardSyntaxError> {
+pub(crate) fn parse_board_file(text: &str, q: QReads) -> Result<GameBoard, BoardSyntaxError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let at = |line: usize, problem: BoardProblem| BoardSyntaxError { line, problem };
     let mut tokens = text
@@ -247,7 +247,7 @@ fn line_at(bytes: &[u8], offset: usize) -> usize {
 
 /// Reads and parses one spec 002 board file (`-`: standard input), at most
 /// `MAX_FILE_BYTES` of it.
-pub fn read_board_file(path: &Path, q: QReads) -> Result<GameBoard, BoardFileError> {
+pub(crate) fn read_board_file(path: &Path, q: QReads) -> Result<GameBoard, BoardFileError> {
     let mut bytes = Vec::new();
     open(path)?
         .take(MAX_FILE_BYTES + 1)
@@ -276,7 +276,7 @@ pub fn read_board_file(path: &Path, q: QReads) -> Result<GameBoard, BoardFileErr
 /// Reads a board list (`-`: standard input): one board per line as
 /// [`parse_board_line`] reads it, blank lines skipped. Read line by line, each
 /// at most `MAX_LINE_BYTES` and all at most `MAX_LIST_BYTES`.
-pub fn read_board_list(
+pub(crate) fn read_board_list(
     path: &Path,
     rows: usize,
     cols: usize,
@@ -335,7 +335,7 @@ pub fn read_board_list(
 
 /// Parses one row-major line of a board list: one letter per cell, any case;
 /// under [`QReads::Qu`], `q` is the Qu face (a following `u` is the next cell).
-pub fn parse_board_line(
+pub(crate) fn parse_board_line(
     line: &str,
     rows: usize,
     cols: usize,

@@ -19,8 +19,8 @@
 use std::io::Write;
 use std::time::Duration;
 
-use crate::modes::lfsr::{Lfsr, permute_by};
-use crate::player::keyboard::{Keyboard, Typed, ask};
+use crate::play::modes::lfsr::{Lfsr, permute_by};
+use crate::play::player::keyboard::{Keyboard, Typed, ask};
 use boggle_game::dice::{DiceSet, LETTER_FREQUENCIES};
 use boggle_game::die::Die;
 use boggle_game::error::Error;
@@ -39,7 +39,7 @@ pub(crate) const ECE209_DICE: [&str; 16] = [
 ];
 
 /// The largest seed: the register holds 16 bits.
-pub const MAX_SEED: u64 = 0xFFFF;
+pub(crate) const MAX_SEED: u64 = 0xFFFF;
 /// The longest timer the game asks for: a day, as `--time` allows.
 pub(crate) const MAX_TIME: u64 = boggle_game::rules::MAX_SECONDS;
 
@@ -52,18 +52,18 @@ pub(crate) const WORD_PROMPT: &str = "Enter a word (q to quit): ";
 
 /// Answers given up front (by `--seed` and `--time`) instead of at the prompts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Answers {
+pub(crate) struct Answers {
     /// The seed, if already chosen.
-    pub seed: Option<u16>,
+    pub(crate) seed: Option<u16>,
     /// The time limit in seconds, if already chosen.
-    pub time: Option<u64>,
+    pub(crate) time: Option<u64>,
 }
 
 /// Shakes a tray with `lfsr`: spec 001's `shakeTray` on its 4x4 board of 16
 /// dice; other shapes permute and roll their own dice set the same way, or
 /// draw each cell by letter frequency, with independent draws (see the
 /// module docs).
-pub fn shake(rules: &Rules, lfsr: &mut Lfsr) -> Result<GameBoard, BoardError> {
+pub(crate) fn shake(rules: &Rules, lfsr: &mut Lfsr) -> Result<GameBoard, BoardError> {
     let cells = rules.cells();
     let dice: Vec<&str> = match rules.dice {
         DiceSet::Classic => ECE209_DICE.to_vec(),
@@ -139,7 +139,7 @@ fn frequency_face(draw: &mut dyn FnMut(u32) -> u32) -> Face {
 
 /// The tray as spec 001 prints it: each letter followed by two spaces (`Qu`
 /// by one), a row per line.
-pub fn tray_text(board: &GameBoard) -> String {
+pub(crate) fn tray_text(board: &GameBoard) -> String {
     let mut text = String::new();
     for row in board.faces().chunks(board.cols()) {
         for face in row {
@@ -152,19 +152,14 @@ pub fn tray_text(board: &GameBoard) -> String {
     text
 }
 
-/// Spec 001's `scoreWord`: 0 if `word` is too short or too long for the rules
-/// or is not on the board, else the points for its length; judged by
-/// [`Game::judge`], as every mode's words are. A repeat scores again (spec
-/// 001 does not detect one).
-pub fn score_word(board: &GameBoard, rules: &Rules, word: &str) -> u32 {
-    Game::spelling_only(board.clone(), rules.clone())
-        .judge(word)
-        .points()
-}
-
 /// Plays one game and returns the total score. The end of input at any
 /// prompt ends the game (with the total, once words are being scored).
-pub fn play<K, W>(keys: &mut K, out: &mut W, rules: &Rules, answers: Answers) -> Result<u32, Error>
+pub(crate) fn play<K, W>(
+    keys: &mut K,
+    out: &mut W,
+    rules: &Rules,
+    answers: Answers,
+) -> Result<u32, Error>
 where
     K: Keyboard + ?Sized,
     W: Write,
@@ -278,8 +273,19 @@ fn run_timer<K: Keyboard + ?Sized, W: Write>(
 )]
 mod tests {
     use super::*;
-    use crate::player::keyboard::Plain;
+    use crate::play::player::keyboard::Plain;
+    use boggle_game::face::QReads;
     use boggle_game::rules::Preset;
+
+    /// Spec 001's `scoreWord`: 0 if `word` is too short or too long for the rules
+    /// or is not on the board, else the points for its length; judged by
+    /// [`Game::judge`], as every mode's words are. A repeat scores again (spec
+    /// 001 does not detect one).
+    fn score_word(board: &GameBoard, rules: &Rules, word: &str) -> u32 {
+        Game::spelling_only(board.clone(), rules.clone())
+            .judge(word)
+            .points()
+    }
 
     fn tray(seed: u16, size: usize) -> GameBoard {
         let rules = Rules::sized(Preset::Ece209, size, size);
@@ -336,5 +342,94 @@ mod tests {
             out.contains("Please enter a whole number from 0 to 86400."),
             "{out}"
         );
+    }
+
+    #[test]
+    fn ece209_scores_any_string_on_the_board() {
+        let rules = Rules::preset(Preset::Ece209);
+        let board = shake(&rules, &mut Lfsr::seeded(13)).expect("4x4");
+        assert_eq!(
+            tray_text(&board),
+            "E  S  Qu G  \nI  T  N  A  \nI  E  D  N  \nL  R  T  U  \n"
+        );
+        let cases = [
+            ("TIE", 1),
+            ("TIT", 0), // the only T next to an I would be used twice
+            ("SQUAD", 2),
+            ("QAD", 0),
+            ("TI", 0),
+            ("UTRLIEIT", 11),
+        ];
+        for (word, expected) in cases {
+            assert_eq!(score_word(&board, &rules, word), expected, "{word}");
+        }
+        // 17 letters fit a 4x4 board with a Qu, but spec 001 stops at 16.
+        let snake =
+            GameBoard::from_letters("QABCGFEDHIJKONML", 4, 4, QReads::Qu).expect("16 cells");
+        assert_eq!(score_word(&snake, &rules, "QUABCDEFGHIJKLMN"), 11);
+        assert_eq!(score_word(&snake, &rules, "QUABCDEFGHIJKLMNO"), 0);
+    }
+
+    /// Boards other than spec 001's 4x4 tray draw each cell independently: over
+    /// many seeds, a letter is followed by itself (to the right and below) about
+    /// as often as the letters' shares say, not far more (when each draw shared
+    /// 15 of its 16 bits with the last, A followed A half the time and E never
+    /// followed E).
+    #[test]
+    fn ece209_boards_of_other_sizes_have_independent_neighbours() {
+        for (rows, cols) in [(5, 5), (3, 6)] {
+            let rules = Rules::sized(Preset::Ece209, rows, cols);
+            let mut counts = [0u64; 26];
+            let (mut pairs, mut same) = (0u64, [0u64; 26]);
+            let mut runs_of_three = 0u32;
+            for seed in 0..=2_000u16 {
+                let board = shake(&rules, &mut Lfsr::seeded(seed)).expect("a board");
+                let letter = |cell: usize| usize::from(board.faces()[cell].as_bytes()[0] - b'A');
+                for cell in 0..rows * cols {
+                    counts[letter(cell)] += 1;
+                    let (row, col) = (cell / cols, cell % cols);
+                    for next in [
+                        (col + 1 < cols).then(|| cell + 1),
+                        (row + 1 < rows).then(|| cell + cols),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    {
+                        pairs += 1;
+                        if letter(next) == letter(cell) {
+                            same[letter(cell)] += 1;
+                        }
+                    }
+                    if col + 2 < cols
+                        && letter(cell) == letter(cell + 1)
+                        && letter(cell) == letter(cell + 2)
+                    {
+                        runs_of_three += 1;
+                    }
+                }
+            }
+            let total: u64 = counts.iter().sum();
+            let share = |l: usize| counts[l] as f64 / total as f64;
+            for (name, l) in [("A", 0), ("E", 4), ("T", 19)] {
+                let expected = share(l) * share(l) * pairs as f64;
+                let got = same[l] as f64;
+                assert!(
+                    got > 0.6 * expected && got < 1.4 * expected,
+                    "{rows}x{cols}: {name} next to {name} {got} times, {expected:.0} expected"
+                );
+            }
+            let all_same: u64 = same.iter().sum();
+            let expected: f64 = (0..26).map(|l| share(l) * share(l)).sum::<f64>() * pairs as f64;
+            assert!(
+                (all_same as f64) < 1.25 * expected,
+                "{rows}x{cols}: {all_same} same-letter neighbours, {expected:.0} expected"
+            );
+            let triples = (rows * cols.saturating_sub(2) * 2_001) as f64;
+            let expected_runs: f64 = (0..26).map(|l| share(l).powi(3)).sum::<f64>() * triples;
+            assert!(
+                f64::from(runs_of_three) < 1.5 * expected_runs,
+                "{rows}x{cols}: {runs_of_three} runs of three letters alike, {expected_runs:.0} expected"
+            );
+        }
     }
 }

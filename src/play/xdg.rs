@@ -12,7 +12,7 @@ use etcetera::BaseStrategy;
 
 /// The program's data folder (`.../boggle`) in this process's environment:
 /// `$XDG_DATA_HOME`, else `~/.local/share`; `None` without a home folder.
-pub fn data_dir_here() -> Option<PathBuf> {
+pub(crate) fn data_dir_here() -> Option<PathBuf> {
     let xdg = etcetera::base_strategy::Xdg::new().ok()?;
     Some(xdg.data_dir().join("boggle"))
 }

@@ -13,7 +13,7 @@ pub(crate) const MAX_TOKEN: usize = 16 * 1024;
 
 /// A byte reader over any buffered input.
 #[derive(Debug)]
-pub struct Input<R> {
+pub(crate) struct Input<R> {
     inner: R,
     /// A read error held back until the line or token it cut short has been returned.
     failed: Option<io::Error>,
@@ -21,7 +21,7 @@ pub struct Input<R> {
 
 impl<R: BufRead> Input<R> {
     /// Wraps `inner`.
-    pub fn new(inner: R) -> Input<R> {
+    pub(crate) fn new(inner: R) -> Input<R> {
         Input {
             inner,
             failed: None,
@@ -35,7 +35,7 @@ impl<R: BufRead> Input<R> {
 
     /// The next line without its line ending (at most `max` bytes kept), or
     /// `None` at end of input.
-    pub fn read_line(&mut self, max: usize) -> io::Result<Option<Vec<u8>>> {
+    pub(crate) fn read_line(&mut self, max: usize) -> io::Result<Option<Vec<u8>>> {
         self.held_error()?;
         let mut line = Vec::new();
         let mut any = false;
@@ -73,7 +73,7 @@ impl<R: BufRead> Input<R> {
 
     /// The next whitespace-separated token (at most `max` bytes kept), or
     /// `None` at end of input.
-    pub fn next_token(&mut self, max: usize) -> io::Result<Option<Vec<u8>>> {
+    pub(crate) fn next_token(&mut self, max: usize) -> io::Result<Option<Vec<u8>>> {
         self.held_error()?;
         let mut token = Vec::new();
         loop {

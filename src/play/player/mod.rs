@@ -2,6 +2,6 @@
 //! lines and words as bytes with caps, the `Keyboard` that ends a turn on
 //! time, and the signals (Ctrl-C, a kill) that end a game early.
 
-pub mod input;
-pub mod keyboard;
-pub mod signals;
+pub(crate) mod input;
+pub(crate) mod keyboard;
+pub(crate) mod signals;

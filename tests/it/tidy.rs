@@ -368,7 +368,9 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         "boggle",
         "boggle-best",
         "boggle-client",
+        "boggle-files",
         "boggle-game",
+        "boggle-meaning",
         "boggle-play",
         "boggle-protocol",
         "boggle-net",
@@ -388,12 +390,17 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             "boggle-prove",
             "boggle-play",
             "boggle-engine",
+            "boggle-files",
+            "boggle-meaning",
             "clap",
         ],
     );
     // What the binary plays through in process: no command line, no full
     // screen, no network, no async runtime.
-    assert_reaches_all("boggle-play", &["boggle-game", "boggle-engine"]);
+    assert_reaches_all(
+        "boggle-play",
+        &["boggle-game", "boggle-engine", "boggle-files"],
+    );
     assert_reaches_none(
         "boggle-play",
         &banned(&[
@@ -404,6 +411,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
                 "boggle",
                 "boggle-best",
                 "boggle-client",
+                "boggle-meaning",
                 "boggle-protocol",
                 "boggle-net",
                 "boggle-prove",
@@ -414,7 +422,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
     // over tokio, never the server's crate nor what serves the web.
     assert_reaches_all(
         "boggle-client",
-        &["boggle-protocol", "boggle-game", "tokio"],
+        &["boggle-protocol", "boggle-files", "boggle-game", "tokio"],
     );
     assert_reaches_none(
         "boggle-client",
@@ -424,13 +432,17 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             &[
                 "boggle",
                 "boggle-best",
+                "boggle-meaning",
                 "boggle-play",
                 "boggle-net",
                 "boggle-prove",
             ],
         ]),
     );
-    assert_reaches_all("boggle-net", &["boggle-protocol", "boggle-game", "axum"]);
+    assert_reaches_all(
+        "boggle-net",
+        &["boggle-protocol", "boggle-game", "boggle-meaning", "axum"],
+    );
     assert_reaches_all("boggle-protocol", &["serde", "tokio"]);
     assert_reaches_none("boggle-engine", &banned(&[&front, &server, &upper]));
     assert_reaches_none(
@@ -442,7 +454,9 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
                 "boggle",
                 "boggle-best",
                 "boggle-client",
+                "boggle-files",
                 "boggle-game",
+                "boggle-meaning",
                 "boggle-play",
                 "boggle-protocol",
                 "boggle-net",
@@ -460,6 +474,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             &[
                 "boggle",
                 "boggle-client",
+                "boggle-meaning",
                 "boggle-play",
                 "boggle-protocol",
                 "boggle-net",
@@ -476,6 +491,8 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
                 "boggle",
                 "boggle-best",
                 "boggle-client",
+                "boggle-files",
+                "boggle-meaning",
                 "boggle-play",
                 "boggle-protocol",
                 "boggle-net",
@@ -493,7 +510,9 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
                 "boggle-best",
                 "boggle-client",
                 "boggle-engine",
+                "boggle-files",
                 "boggle-game",
+                "boggle-meaning",
                 "boggle-play",
                 "boggle-net",
                 "boggle-prove",
@@ -508,11 +527,19 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
                 "boggle",
                 "boggle-best",
                 "boggle-client",
+                "boggle-files",
                 "boggle-play",
                 "boggle-prove",
             ],
         ]),
     );
+    // Below every crate that uses them, reaching nothing above: the
+    // program's own files, and what a word means.
+    for bottom in ["boggle-files", "boggle-meaning"] {
+        let above = banned(&[&front, &server, &web, &upper, &["boggle-engine"]]);
+        let others: Vec<&str> = above.into_iter().filter(|c| *c != bottom).collect();
+        assert_reaches_none(bottom, &others);
+    }
 }
 
 /// The full-screen client speaks the protocol through `boggle_protocol`

@@ -1,5 +1,5 @@
 //! `boggle define WORD...`: what each word means, from WordNet 3.1 through
-//! [`boggle_game::meaning`], as the full screens' and the page's results show
+//! [`boggle_meaning`], as the full screens' and the page's results show
 //! it. An inflected word is shown with the lemma it reaches (`BOXES, a form
 //! of BOX`); a word WordNet lacks says so. [`meaning_lines`] is the one text
 //! this command and the full screens' results print; here a line longer than
@@ -12,7 +12,7 @@ use clap::Args;
 
 use super::{CliError, UsageError};
 use boggle_game::error::Error;
-use boggle_game::meaning::{Meanings, meaning_lines};
+use boggle_meaning::{Meanings, meaning_lines};
 
 /// Flags of `boggle define`.
 #[derive(Debug, Args)]

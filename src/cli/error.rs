@@ -146,7 +146,7 @@ pub(crate) enum CliError {
     Hunt(HuntError),
     /// The meanings built into the binary cannot be read (a broken build).
     #[error("cannot read the built-in meanings")]
-    Meanings(#[source] &'static boggle_game::meaning::MeaningsError),
+    Meanings(#[source] &'static boggle_meaning::MeaningsError),
     /// `boggle join`: the server refused or closed, or its connection failed.
     #[cfg(feature = "net")]
     #[error("{addr}")]

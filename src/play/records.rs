@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::play::xdg::data_dir_here;
-use boggle_game::files::directory;
+use boggle_files::directory;
 
 /// The first line of a records file, naming its format.
 const HEADER: &str = "boggle records 1";
@@ -533,7 +533,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         path.to_path_buf()
     };
     let path = target.as_path();
-    boggle_game::files::replace_whole(path, &temp_prefix(path), bytes)
+    boggle_files::replace_whole(path, &temp_prefix(path), bytes)
 }
 
 /// `path` with `suffix` added to its file name.

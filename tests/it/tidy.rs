@@ -368,7 +368,9 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         "boggle",
         "boggle-best",
         "boggle-client",
+        "boggle-files",
         "boggle-game",
+        "boggle-meaning",
         "boggle-protocol",
         "boggle-net",
         "boggle-prove",
@@ -386,6 +388,8 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             "boggle-net",
             "boggle-prove",
             "boggle-engine",
+            "boggle-files",
+            "boggle-meaning",
             "clap",
         ],
     );
@@ -393,17 +397,26 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
     // over tokio, never the server's crate nor what serves the web.
     assert_reaches_all(
         "boggle-client",
-        &["boggle-protocol", "boggle-game", "tokio"],
+        &["boggle-protocol", "boggle-files", "boggle-game", "tokio"],
     );
     assert_reaches_none(
         "boggle-client",
         &banned(&[
             &front,
             &web,
-            &["boggle", "boggle-best", "boggle-net", "boggle-prove"],
+            &[
+                "boggle",
+                "boggle-best",
+                "boggle-meaning",
+                "boggle-net",
+                "boggle-prove",
+            ],
         ]),
     );
-    assert_reaches_all("boggle-net", &["boggle-protocol", "boggle-game", "axum"]);
+    assert_reaches_all(
+        "boggle-net",
+        &["boggle-protocol", "boggle-game", "boggle-meaning", "axum"],
+    );
     assert_reaches_all("boggle-protocol", &["serde", "tokio"]);
     assert_reaches_none("boggle-engine", &banned(&[&front, &server, &upper]));
     assert_reaches_none(
@@ -415,7 +428,9 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
                 "boggle",
                 "boggle-best",
                 "boggle-client",
+                "boggle-files",
                 "boggle-game",
+                "boggle-meaning",
                 "boggle-protocol",
                 "boggle-net",
             ],
@@ -432,6 +447,7 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
             &[
                 "boggle",
                 "boggle-client",
+                "boggle-meaning",
                 "boggle-protocol",
                 "boggle-net",
                 "boggle-prove",
@@ -447,6 +463,8 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
                 "boggle",
                 "boggle-best",
                 "boggle-client",
+                "boggle-files",
+                "boggle-meaning",
                 "boggle-protocol",
                 "boggle-net",
                 "boggle-prove",
@@ -463,7 +481,9 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
                 "boggle-best",
                 "boggle-client",
                 "boggle-engine",
+                "boggle-files",
                 "boggle-game",
+                "boggle-meaning",
                 "boggle-net",
                 "boggle-prove",
             ],
@@ -473,9 +493,22 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         "boggle-net",
         &banned(&[
             &front,
-            &["boggle", "boggle-best", "boggle-client", "boggle-prove"],
+            &[
+                "boggle",
+                "boggle-best",
+                "boggle-client",
+                "boggle-files",
+                "boggle-prove",
+            ],
         ]),
     );
+    // Below every crate that uses them, reaching nothing above: the
+    // program's own files, and what a word means.
+    for bottom in ["boggle-files", "boggle-meaning"] {
+        let above = banned(&[&front, &server, &web, &upper, &["boggle-engine"]]);
+        let others: Vec<&str> = above.into_iter().filter(|c| *c != bottom).collect();
+        assert_reaches_none(bottom, &others);
+    }
 }
 
 /// The full-screen client speaks the protocol through `boggle_protocol`

@@ -14,7 +14,7 @@
 //! same seat is told at once that the seat is in use, and takes nothing.
 //!
 //! What is in the folder is not trusted: the seat file and its lock are
-//! opened as [`boggle_game::files`] opens a file (a FIFO, a device or a
+//! opened as [`boggle_files`] opens a file (a FIFO, a device or a
 //! symbolic link, dangling or not, is refused, never followed), and at most
 //! [`MAX_SEAT_BYTES`] of the seat file are read. A name that would pass the
 //! file system's limit on a file name (a room and a name of wide characters,
@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 use etcetera::BaseStrategy;
 use sha2::{Digest, Sha256};
 
-use boggle_game::files::{self, FileError};
+use boggle_files::{self as files, FileError};
 
 /// The most bytes of a seat file read: a token is at most 128 characters.
 pub const MAX_SEAT_BYTES: u64 = 4096;

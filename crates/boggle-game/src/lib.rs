@@ -9,10 +9,12 @@
 //! - [`word_find`]: `WordFind`, every word on a board (fast engine and the design's backtracking).
 //! - [`game`]: `Game`, one board and a player's guesses; the one judge of a guess.
 //! - [`rules`]: board shape, dice, lengths, scoring, moves, Qu: one value every part takes.
-//! - [`meaning`]: what a word means, from WordNet 3.1, and how an inflected word reaches its lemma.
 //! - [`daily`]: the board of the day, one per UTC date from a documented seed.
 //! - [`random`]: pinned, seedable random numbers; [`error`]: what a game can fail with.
-//! - [`files`]: files replaced whole, by rename (the records table, a hunt's state).
+//! - [`text`]: counts with commas between thousands, a noun's plural for a count.
+//!
+//! What a word means is `boggle-meaning`'s; the files the program keeps for
+//! itself are `boggle-files`'.
 
 pub mod daily;
 pub mod dice;
@@ -20,10 +22,8 @@ pub mod dictionary;
 pub mod die;
 pub mod error;
 pub mod face;
-pub mod files;
 pub mod game;
 pub mod game_board;
-pub mod meaning;
 pub mod random;
 pub mod rules;
 pub mod text;

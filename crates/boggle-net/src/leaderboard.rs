@@ -16,8 +16,8 @@
 //! another program left malformed (points that are text, negative or past
 //! `u32`) is skipped and counted, never the day. The schema is numbered by
 //! `PRAGMA user_version` and marked by `PRAGMA application_id`
-//! ([`APPLICATION_ID`]); [`MIGRATIONS`] brings an older file up to date,
-//! each step in its own transaction. Before anything is written, the file
+//! ([`APPLICATION_ID`]); [`MIGRATIONS`] brings an older file up to date
+//! through rusqlite_migration, every step due in one transaction. Before anything is written, the file
 //! is looked at through a read-only connection: a file that is not a
 //! database, another program's database (an application id of its own, or
 //! tables this program never made), an unknown version (a negative one) or
@@ -49,7 +49,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rusqlite::types::ValueRef;
-use rusqlite::{Connection, ErrorCode, OpenFlags, Row, params};
+use rusqlite::{Connection, ErrorCode, OpenFlags, Row, TransactionBehavior, params};
+use rusqlite_migration::{Error as MigrationError, M, Migrations};
 
 pub use boggle_protocol::DayScore;
 
@@ -179,6 +180,15 @@ pub enum StoreError {
         path: PathBuf,
         /// What SQLite said.
         source: rusqlite::Error,
+    },
+    /// The schema's steps could not be run on the file (its version changed
+    /// to one this program cannot use after it was looked at).
+    #[error("{}: its schema could not be brought up to date", path.display())]
+    Migration {
+        /// The file.
+        path: PathBuf,
+        /// What the migration runner said.
+        source: rusqlite_migration::Error,
     },
 }
 
@@ -549,45 +559,28 @@ fn inspect(path: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Refuses a version this program cannot use.
-fn check_version(path: &Path, found: i64) -> Result<(), StoreError> {
-    if found > LATEST {
-        return Err(StoreError::Newer {
-            path: path.to_path_buf(),
-            found,
-            known: LATEST,
-        });
-    }
-    if found < 0 {
-        return Err(StoreError::Foreign {
-            path: path.to_path_buf(),
-            why: format!("schema version {found}, which this program never wrote"),
-        });
-    }
-    Ok(())
-}
-
-/// Runs the steps the file has not had, each in an immediate transaction
-/// that re-reads the version, so two servers starting together migrate once.
+/// Runs the steps the file has not had (rusqlite_migration, by `PRAGMA
+/// user_version`: version `n` after step `n`), all of them in one immediate
+/// transaction. Two servers starting together on one file: the library reads
+/// the version before its transaction, so the one that read it before the
+/// other committed fails on the tables made meanwhile (its transaction rolled
+/// back), and its second try finds the file up to date.
 fn migrate(mut conn: Connection, path: &Path) -> Result<Connection, StoreError> {
-    let fail = |e| classify(path, e);
-    for (step, sql) in MIGRATIONS.iter().enumerate() {
-        let target = step as i64 + 1;
-        let tx = conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-            .map_err(fail)?;
-        let version: i64 = tx
-            .query_row("PRAGMA user_version", [], |row| row.get(0))
-            .map_err(fail)?;
-        check_version(path, version)?;
-        if version < target {
-            tx.execute_batch(sql).map_err(fail)?;
-            tx.pragma_update(None, "user_version", target)
-                .map_err(fail)?;
-        }
-        tx.commit().map_err(fail)?;
+    let steps = Migrations::new(MIGRATIONS.iter().map(|sql| M::up(sql)).collect());
+    conn.set_transaction_behavior(TransactionBehavior::Immediate);
+    let migrated = steps
+        .to_latest(&mut conn)
+        .or_else(|_| steps.to_latest(&mut conn));
+    conn.set_transaction_behavior(TransactionBehavior::Deferred);
+    match migrated {
+        Ok(()) => Ok(conn),
+        Err(MigrationError::RusqliteError { err, .. }) => Err(classify(path, err)),
+        // A version out of range: the file changed after `inspect` looked.
+        Err(source) => Err(StoreError::Migration {
+            path: path.to_path_buf(),
+            source,
+        }),
     }
-    Ok(conn)
 }
 
 /// SQLite's error as a [`StoreError`] about `path`.

@@ -16,8 +16,8 @@ use boggle_client::link::{JoinOptions, LinkEvent};
 use boggle_engine::path::trace;
 use boggle_game::face::Face;
 use boggle_game::game_board::GameBoard;
-use boggle_game::meaning::{Meanings, meaning_lines};
 use boggle_game::rules::MoveRule;
+use boggle_meaning::{Meanings, meaning_lines};
 use boggle_protocol::names::clean;
 use boggle_protocol::{ClientMsg, Duplicates, LobbyPlayer, MAX_WORD, Moves, ServerMsg, WordPoints};
 

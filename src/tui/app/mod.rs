@@ -18,10 +18,10 @@ use boggle_game::dictionary::Level;
 use boggle_game::face::QReads;
 use boggle_game::game::{Game, Winner};
 use boggle_game::game_board::GameBoard;
-use boggle_game::meaning::{Meanings, meaning_lines};
 use boggle_game::rules::Rules;
 use boggle_game::text::plural;
 use boggle_game::word_find::WordFind;
+use boggle_meaning::{Meanings, meaning_lines};
 
 /// One thing the player did, or time passing; the terminal layer maps keys to these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -22,8 +22,8 @@ use ahash::AHashSet;
 
 use boggle_engine::search::Searcher;
 use boggle_engine::trie::Trie;
+use boggle_files::{self as files, FileError, Line};
 use boggle_game::face::{Face, QReads};
-use boggle_game::files::{self, FileError, Line};
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Rules;
 

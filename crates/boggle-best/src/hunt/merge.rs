@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use ahash::AHashSet;
 
-use boggle_game::files;
+use boggle_files as files;
 
 use super::lines::{self, Checker, Dropped};
 use super::{HuntError, io_error, read_state};

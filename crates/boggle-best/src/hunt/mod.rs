@@ -28,7 +28,7 @@
 //! board comes only from lines that checked out (the state's own best is
 //! checked the same way). The state's numbers are checked too: a count at
 //! its largest value is refused rather than wrapped. The files are opened
-//! as [`boggle_game::files`] opens them: a FIFO, a device, a symbolic link
+//! as [`boggle_files`] opens them: a FIFO, a device, a symbolic link
 //! (dangling or not) or a state file larger than a state can be is refused
 //! with one line, never followed and never read whole.
 //!
@@ -53,9 +53,9 @@ use std::path::{Path, PathBuf};
 use ahash::AHashSet;
 use serde::{Deserialize, Serialize};
 
+use boggle_files::{self as files, FileError};
 use boggle_game::dice::DiceSet;
 use boggle_game::face::QReads;
-use boggle_game::files::{self, FileError};
 use boggle_game::rules::Rules;
 
 use crate::{Budget, Objective, Options, Progress};
@@ -531,7 +531,7 @@ fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Writes `bytes` to `path` atomically (see [`boggle_game::files`]).
+/// Writes `bytes` to `path` atomically (see [`boggle_files`]).
 fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     files::replace_whole(path, std::ffi::OsStr::new(".hunt-"), bytes)
 }

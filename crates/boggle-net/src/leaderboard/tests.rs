@@ -144,6 +144,53 @@ fn a_first_schema_file_is_migrated_with_its_rows() {
     assert_eq!(marks, (LATEST, APPLICATION_ID));
 }
 
+/// A file as the program wrote it before rusqlite_migration ran its steps:
+/// each step and its `PRAGMA user_version` in an immediate transaction of
+/// its own, up to the latest, with a row played.
+fn written_by_the_old_runner(path: &Path) {
+    let mut conn = Connection::open(path).unwrap();
+    conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+    for (step, sql) in MIGRATIONS.iter().enumerate() {
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .unwrap();
+        tx.execute_batch(sql).unwrap();
+        tx.pragma_update(None, "user_version", step as i64 + 1)
+            .unwrap();
+        tx.commit().unwrap();
+    }
+    conn.execute(
+        "INSERT INTO daily_attempts VALUES (5, ?1, 'ann', '127.0.0.1', 1, 7, 3, 5, 2)",
+        ["a".repeat(32)],
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_file_the_old_runner_brought_up_to_date_opens_as_it_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("daily.sqlite");
+    written_by_the_old_runner(&path);
+    let mut file = ResultsFile::open(&path).unwrap();
+    assert_eq!(names(&file.top(5).unwrap()), [("ann".into(), 7)]);
+    let marks: (i64, i64) = file
+        .conn()
+        .query_row(
+            "SELECT * FROM pragma_user_version, pragma_application_id",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(marks, (LATEST, APPLICATION_ID));
+    // Its seat's first result stays, as in any file of the latest schema.
+    file.put(&[attempt(5, "a", "ann", Some(99))]).unwrap();
+    file.put(&[attempt(5, "b", "bob", Some(9))]).unwrap();
+    assert_eq!(
+        names(&file.top(5).unwrap()),
+        [("bob".into(), 9), ("ann".into(), 7)]
+    );
+}
+
 #[test]
 fn malformed_rows_are_skipped_and_counted_never_the_day() {
     let tmp = tempfile::tempdir().unwrap();

@@ -1,7 +1,7 @@
 //! `GET /meaning?word=WORD`: what one word means, as JSON
 //! ([`boggle_protocol::meaning::Meaning`], whose declaration the page is
 //! checked against), from the WordNet definitions built into the binary
-//! ([`boggle_game::meaning`]). One word a request, so the page never loads
+//! ([`boggle_meaning`]). One word a request, so the page never loads
 //! the dictionary; a word without an entry is an answer with no entries.
 //!
 //! Limits: the word is 1 to [`MAX_WORD`] letters A to Z (any case), given
@@ -13,7 +13,7 @@ use axum::http::{StatusCode, Uri};
 use axum::response::Response;
 
 use super::with_headers;
-use boggle_game::meaning::{self as wordnet, Meanings};
+use boggle_meaning::{self as wordnet, Meanings};
 use boggle_protocol::MAX_WORD;
 use boggle_protocol::meaning::{Meaning, MeaningEntry, PartOfSpeech, Sense};
 

@@ -18,7 +18,6 @@
     reason = "the tests' helpers fail the test that called them, as the tests themselves do"
 )]
 
-mod browser;
 mod common;
 
 mod bench;

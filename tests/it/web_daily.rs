@@ -18,21 +18,13 @@
 use fantoccini::Client;
 use serde_json::{Value, json};
 
-use crate::browser::{
-    axe_clean, browser, click, doc_screenshot, js, no_page_errors, phone_and_desk, screenshot,
-    type_word, visible, wait_js, web_server,
+use crate::common::browser::{
+    Page, axe_clean, click, doc_screenshot, faces, js, screenshot, text, type_word, visible,
+    wait_js,
 };
 use crate::common::net::GUARD;
-use crate::common::{self, cannot_run, longest_word};
+use crate::common::{self, longest_word};
 use crate::net_store::{hold_lock, todays_words};
-
-async fn text(client: &Client, id: &str) -> Value {
-    js(
-        client,
-        &format!("return document.getElementById({}).textContent;", json!(id)),
-    )
-    .await
-}
 
 /// The statistics shown after the day's board: played, streak, best, and
 /// the chart's rows (range, count, whether today's).
@@ -49,15 +41,10 @@ async fn stats(client: &Client) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
-    let (chromium, driver) = match browser() {
-        Ok(found) => found,
-        Err(why) => return cannot_run(&format!("no browser: {why}")),
-    };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (_server, web) = web_server(dir.path(), &[]);
-    let Some((_driver, phone, desk)) = phone_and_desk(&chromium, &driver).await else {
+    let Some(page) = Page::builder().start().await else {
         return;
     };
+    let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
     let (number, board) = common::daily_board(None);
     let word = longest_word(&board);
 
@@ -143,7 +130,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     .await;
     assert_eq!(
         text(&phone, "leave-note").await,
-        json!("Your try at today's board ends here, with the words found so far.")
+        "Your try at today's board ends here, with the words found so far."
     );
     click(&phone, "leave-go").await;
     visible(&phone, "home").await;
@@ -181,7 +168,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     )
     .await;
     // The numbers, a picture of the cells the word used (no letter), the day's link.
-    let shared = string(&phone, "share").await;
+    let shared = text(&phone, "share").await;
     let lines: Vec<&str> = shared.lines().collect();
     assert_eq!(lines.first(), Some(&head.as_str()), "{shared}");
     assert_eq!(lines.last(), Some(&day_link.as_str()), "{shared}");
@@ -194,9 +181,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     let share = format!("{head}\n{day_link}");
     assert_eq!(
         text(&phone, "daily-status").await,
-        json!(
-            "You played today's board already: this try was practice, and your first try is the one shared."
-        )
+        "You played today's board already: this try was practice, and your first try is the one shared."
     );
     // The try left mid-round ended then: the day's leaderboard lists it
     // already, not once its clock would have run out.
@@ -247,13 +232,13 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     visible(&desk, "link-card").await;
     assert_eq!(
         text(&desk, "link-title").await,
-        json!("Statistics from another browser")
+        "Statistics from another browser"
     );
     doc_screenshot(&desk, "stats-link-1280").await;
     axe_clean(&desk, "statistics offered by a link").await;
     // Only for the player's own browsers: a friend's would make today practice.
     assert!(
-        string(&desk, "link-note")
+        text(&desk, "link-note")
             .await
             .ends_with("Only if they are yours: today's board becomes practice here."),
         "the offer says whose"
@@ -283,7 +268,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     visible(&desk, "link-card").await;
     assert_eq!(
         text(&desk, "link-title").await,
-        json!(format!("Today's board #{number}"))
+        format!("Today's board #{number}")
     );
     // One card for today's board, not two alike.
     assert_eq!(
@@ -306,18 +291,16 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     .await;
     // The day was carried: this browser's try is practice, sharing the
     // first (its numbers: the link carries no picture).
-    assert_eq!(text(&desk, "share").await, json!(share));
+    assert_eq!(text(&desk, "share").await, share);
     assert!(
         text(&desk, "daily-status")
             .await
-            .as_str()
-            .is_some_and(|s| s.contains("this try was practice")),
+            .contains("this try was practice"),
         "practice in the second browser"
     );
     doc_screenshot(&desk, "daily-stats-1280").await;
     axe_clean(&desk, "the day's statistics").await;
-    no_page_errors(&phone, "today's board").await;
-    no_page_errors(&desk, "today's board").await;
+    page.end("today's board").await;
 }
 
 /// A share text's picture, a row a line: how many cells its word used (red),
@@ -395,15 +378,6 @@ pub(crate) async fn play_today_with<F: std::future::Future<Output = ()>>(
     .await;
 }
 
-/// An element's text as a string.
-async fn string(client: &Client, id: &str) -> String {
-    text(client, id)
-        .await
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
-}
-
 /// What the results say once the server has the day's try in its file.
 pub(crate) const KEPT: &str = "Your result is on today's leaderboard.";
 
@@ -436,68 +410,26 @@ pub(crate) async fn rows(client: &Client) -> serde_json::Value {
     .await
 }
 
-/// A server with 10-minute rounds on a temporary `--data`, and the two
-/// browsers on it (360 and 1280 px).
-pub(crate) struct Players {
-    pub(crate) _data: tempfile::TempDir,
-    pub(crate) server: crate::browser::Killed,
-    pub(crate) web: String,
-    pub(crate) chromedriver: crate::browser::Killed,
-    pub(crate) phone: Client,
-    pub(crate) desk: Client,
-}
-
-/// Fails on any error the pages threw `when`, and closes them.
-pub(crate) async fn end(phone: &Client, desk: &Client, when: &str) {
-    no_page_errors(phone, when).await;
-    no_page_errors(desk, when).await;
-    let _ = phone.clone().close().await;
-    let _ = desk.clone().close().await;
-}
-
-/// [`Players`], or `None` after saying why they cannot play.
-pub(crate) async fn players() -> Option<Players> {
-    let (chromium, driver_path) = match browser() {
-        Ok(found) => found,
-        Err(why) => {
-            cannot_run(&format!("no browser: {why}"));
-            return None;
-        }
-    };
-    let data = tempfile::tempdir().expect("temp dir");
-    let (server, web) = web_server(data.path(), &["--time", "600"]);
-    let (chromedriver, phone, desk) = phone_and_desk(&chromium, &driver_path).await?;
-    Some(Players {
-        _data: data,
-        server,
-        web,
-        chromedriver,
-        phone,
-        desk,
-    })
+/// A server with 10-minute rounds, and the two browsers on it (360 and
+/// 1280 px); `None` after saying why they cannot play.
+pub(crate) async fn players() -> Option<Page> {
+    Page::builder().args(&["--time", "600"]).start().await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_apart() {
-    let Some(Players {
-        _data: data,
-        server,
-        web,
-        chromedriver,
-        phone,
-        desk,
-    }) = players().await
-    else {
+    let Some(page) = players().await else {
         return;
     };
+    let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
     let words = todays_words();
     let (best, small) = (words[0].as_str(), words[words.len() - 1].as_str());
 
     // The first opening: scored.
     play_today(&desk, &web, "bob", Some(small)).await;
-    let first = string(&desk, "share").await;
+    let first = text(&desk, "share").await;
     assert_eq!(
-        string(&desk, "daily-status").await,
+        text(&desk, "daily-status").await,
         "",
         "scored, nothing to say"
     );
@@ -512,7 +444,7 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
     )
     .await;
     play_today(&desk, &web, "bob", Some(best)).await;
-    let again = string(&desk, "share").await;
+    let again = text(&desk, "share").await;
     // The first try's numbers (the picture was this page's, now forgotten).
     let numbers: Vec<&str> = first
         .lines()
@@ -524,7 +456,7 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
         "the share text is the first try's"
     );
     assert!(
-        string(&desk, "daily-status")
+        text(&desk, "daily-status")
             .await
             .contains("this try was practice"),
         "the page says so"
@@ -537,21 +469,21 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
     screenshot(&desk, "daily-again").await;
 
     assert_eq!(
-        string(&desk, "daily-saved").await,
+        text(&desk, "daily-saved").await,
         "",
         "practice is not saved"
     );
 
     // Another browser, another seat, the same name: kept, listed apart;
     // while another program holds the results file, being saved.
-    let (locked, release, holder) = hold_lock(data.path().join("daily.sqlite"));
+    let (locked, release, holder) = hold_lock(page.dir.path().join("daily.sqlite"));
     locked.recv_timeout(GUARD).expect("the file is locked");
     play_today(&phone, &web, "Bob", Some(best)).await;
     saved(&phone, "Saving your result to today's leaderboard\u{2026}").await;
     release.send(()).expect("let go");
     holder.join().expect("the lock is let go");
     saved(&phone, KEPT).await;
-    let status = string(&phone, "daily-status").await;
+    let status = text(&phone, "daily-status").await;
     assert_eq!(
         status,
         "Another player is listed as Bob today: you are listed as Bob (2)."
@@ -570,9 +502,7 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
         "marked as the player's: {listed}"
     );
     screenshot(&phone, "daily-same-name").await;
-    end(&phone, &desk, "in daily games").await;
-    drop(chromedriver);
-    drop(server);
+    page.end("in daily games").await;
 }
 
 /// What a results screen shows: the title, the share text, the note under
@@ -617,17 +547,10 @@ async fn meaning_in_sight(client: &Client) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
-    let Some(Players {
-        _data,
-        server,
-        web,
-        chromedriver,
-        phone,
-        desk,
-    }) = players().await
-    else {
+    let Some(page) = players().await else {
         return;
     };
+    let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
     let words = todays_words();
 
     // Today's board, its first try: the results, reloaded, are the same,
@@ -681,28 +604,14 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     // A try without a word says so, with no numbers or picture of nothing.
     let day = common::daily_board(None).0;
     assert_eq!(
-        string(&desk, "share").await,
+        text(&desk, "share").await,
         format!("Boggle #{day}: no words found\n{web}?daily={day}")
     );
     desk.set_window_size(1280, 800).await.expect("resized");
     assert_eq!(meaning_in_sight(&desk).await, json!([true, true]));
     screenshot(&desk, "daily-meaning-1280x800").await;
     axe_clean(&desk, "a word's meaning on today's results at 1280x800").await;
-    end(&phone, &desk, "reloaded results").await;
-    drop(chromedriver);
-    drop(server);
-}
-
-/// The board's faces, row-major.
-async fn faces(client: &Client) -> String {
-    js(
-        client,
-        "return Array.from(document.querySelectorAll('#board .cell'), c => c.dataset.face).join('');",
-    )
-    .await
-    .as_str()
-    .unwrap_or_default()
-    .to_string()
+    page.end("reloaded results").await;
 }
 
 /// The date of day `n` (#1 is 2026-01-01), as `boggle daily --date` takes it.
@@ -721,17 +630,10 @@ async fn date_of(client: &Client, n: u64) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
-    let Some(Players {
-        _data,
-        server,
-        web,
-        chromedriver,
-        phone,
-        desk,
-    }) = players().await
-    else {
+    let Some(page) = players().await else {
         return;
     };
+    let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
     let (number, _) = common::daily_board(None);
 
     // Yesterday played (kept by this browser): the home card lists the
@@ -792,7 +694,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     )
     .await;
     assert_eq!(
-        string(&phone, "daily-status").await,
+        text(&phone, "daily-status").await,
         format!("Board #{} was practice: nothing is kept.", number - 1)
     );
     assert_eq!(
@@ -835,7 +737,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     )
     .await;
     // The statistics run to today: yesterday played, a streak of 1.
-    assert_eq!(string(&phone, "stat-streak").await, "1");
+    assert_eq!(text(&phone, "stat-streak").await, "1");
     screenshot(&phone, "past-day-no-try-360").await;
     axe_clean(&phone, "a past day's results with no first try").await;
 
@@ -880,7 +782,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     )
     .await;
     assert_eq!(
-        string(&desk, "daily-status").await,
+        text(&desk, "daily-status").await,
         format!(
             "Board #{} was practice: nothing is kept. \
              You did not play it on its day, so there is no result to share.",
@@ -904,13 +806,11 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
         .expect("page loads");
     visible(&desk, "link-card").await;
     assert_eq!(
-        string(&desk, "link-note").await,
+        text(&desk, "link-note").await,
         format!(
             "That link was to board #{}: today's board is #{number}.",
             number - 30
         )
     );
-    end(&phone, &desk, "past days").await;
-    drop(chromedriver);
-    drop(server);
+    page.end("past days").await;
 }

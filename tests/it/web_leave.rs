@@ -11,11 +11,9 @@
 use fantoccini::{Client, Locator};
 use serde_json::json;
 
-use crate::browser::{
-    axe_clean, browser, click, doc_screenshot, js, no_page_errors, phone_and_desk, type_word,
-    visible, wait_js, web_server, words_file,
+use crate::common::browser::{
+    Page, axe_clean, click, doc_screenshot, js, no_page_errors, text, type_word, visible, wait_js,
 };
-use crate::common::cannot_run;
 
 const BOARD: &str = "BENHLAUMITLZRGAN";
 const WORDS: &str = "eat\nbat\nben\nnag\n";
@@ -48,26 +46,15 @@ async fn home_link(client: &Client) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back() {
-    let (chromium, driver) = match browser() {
-        Ok(found) => found,
-        Err(why) => return cannot_run(&format!("no browser: {why}")),
-    };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let dict = words_file(dir.path(), WORDS);
-    let args = [
-        "--board",
-        BOARD,
-        "--dict",
-        &dict,
-        "--min-players",
-        "1",
-        "--time",
-        "600",
-    ];
-    let (_server, web) = web_server(dir.path(), &args);
-    let Some((_driver, phone, desk)) = phone_and_desk(&chromium, &driver).await else {
+    let Some(page) = Page::builder()
+        .words(WORDS)
+        .args(&["--board", BOARD, "--min-players", "1", "--time", "600"])
+        .start()
+        .await
+    else {
         return;
     };
+    let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
 
     phone
         .goto(&format!("{web}?room=kitchen"))
@@ -153,14 +140,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
          c(0).click(); c(15).click(); c(0).click(); return true;",
     )
     .await;
-    assert_eq!(
-        js(
-            &phone,
-            "return document.getElementById('trace').textContent;"
-        )
-        .await,
-        json!("")
-    );
+    assert_eq!(text(&phone, "trace").await, "");
     type_word(&phone, "eat").await;
     assert_eq!(
         js(
@@ -225,7 +205,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
     click(&phone, "leave-go").await;
     visible(&phone, "home").await;
     // With nothing on, home is one tap away, unasked.
-    desk.goto(&web).await.expect("page loads");
+    desk.goto(web).await.expect("page loads");
     visible(&desk, "home").await;
     home_link(&desk).await;
     visible(&desk, "home").await;

@@ -2,10 +2,12 @@
 //! way to run the built binary ([`boggle`], [`boggle_in`]: every test that
 //! runs it starts there), the one guard that kills a child on drop
 //! ([`Killed`]), the one way to wait for a condition ([`wait_until`],
-//! [`wait_until_async`]), `boggle serve` on a free port, and the one way a
-//! test that lacks a tool says it cannot run.
+//! [`wait_until_async`]), `boggle serve` on a free port, the one way a
+//! test that lacks a tool says it cannot run, and the browser tests' page
+//! ([`browser::Page`]).
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod net;
 pub mod pty;
 
@@ -57,7 +59,7 @@ pub struct Killed(pub Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {
-        // chromedriver leads a group of its own (`browser::phone_and_desk`):
+        // chromedriver leads a group of its own (`browser::Page`):
         // killing the group takes the browsers it started with it, where
         // killing the driver alone would leave them running, orphaned, after
         // a failed test. For a child that leads no group this finds none.

@@ -136,15 +136,7 @@ fn a_round_on_the_full_screen_traces_the_word_and_leaving_says_how_to_rejoin() {
 /// no token given) and waits until it has ann's seat back with EAT.
 fn takes_the_seat_back(dir: &TempDir, addr: SocketAddr) {
     use std::io::Read;
-    use std::process::Stdio;
-    let mut back = Killed(
-        common::boggle_in(dir.path(), ["join", &addr.to_string(), "--name", "ann"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("boggle join starts"),
-    );
+    let mut back = common::spawn_in(dir.path(), &["join", &addr.to_string(), "--name", "ann"]);
     let mut out = back.stdout.take().expect("piped");
     let mut seen = Vec::new();
     let mut chunk = [0u8; 4096];

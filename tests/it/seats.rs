@@ -100,6 +100,7 @@ fn drain(lines: &mpsc::Receiver<String>) -> Vec<String> {
     all
 }
 
+/// `boggle serve` with [`SERVER`]'s options; its address as text.
 fn server() -> (Killed, String) {
     let (child, addr) = serve(SERVER);
     (child, addr.to_string())

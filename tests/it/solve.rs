@@ -8,12 +8,9 @@ use common::{TempDir, assert_text, run_boggle};
 const SPEC_BOARD: &str = "4 4\nA T E E\nA P Y O\nT I N U\nE D S E\n";
 const SPEC_WORDS: &str = "PINS\nPINES\nDATES\nPINT\nTEPEE\nTAP\nQUIT\n";
 
+/// A directory holding `files` (name, text).
 fn dir_with(files: &[(&str, &str)]) -> TempDir {
-    let dir = TempDir::new("solve");
-    for (name, text) in files {
-        dir.write(name, text);
-    }
-    dir
+    TempDir::with("solve", files)
 }
 
 #[test]

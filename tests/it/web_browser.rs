@@ -212,11 +212,11 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         .expect("the web address");
     let proxy = Proxy::start(web_addr).await;
     join(&phone, &format!("http://{}/", proxy.addr), "ann").await;
-    join(&desk, &web, MARKUP_NAME).await;
+    join(&desk, web, MARKUP_NAME).await;
     // The terminal player: always ready, its words queued for the round,
     // done when its input ends.
     let mut carl = Killed(
-        boggle(["join", &tcp, "--name", "carl", "--room", "kitchen"])
+        boggle(["join", tcp, "--name", "carl", "--room", "kitchen"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -50,7 +50,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
 
     // Two days before today kept by this page, a third by the page before
     // the statistics (a key of its own, by date).
-    phone.goto(&web).await.expect("page loads");
+    phone.goto(web).await.expect("page loads");
     js(
         &phone,
         &format!(
@@ -67,7 +67,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
         ),
     )
     .await;
-    phone.goto(&web).await.expect("page loads");
+    phone.goto(web).await.expect("page loads");
     wait_js(
         &phone,
         "return document.getElementById('daily-stats').textContent === \
@@ -426,7 +426,7 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
     let (best, small) = (words[0].as_str(), words[words.len() - 1].as_str());
 
     // The first opening: scored.
-    play_today(&desk, &web, "bob", Some(small)).await;
+    play_today(&desk, web, "bob", Some(small)).await;
     let first = text(&desk, "share").await;
     assert_eq!(
         text(&desk, "daily-status").await,
@@ -443,7 +443,7 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
         "localStorage.removeItem('boggle.days'); return true;",
     )
     .await;
-    play_today(&desk, &web, "bob", Some(best)).await;
+    play_today(&desk, web, "bob", Some(best)).await;
     let again = text(&desk, "share").await;
     // The first try's numbers (the picture was this page's, now forgotten).
     let numbers: Vec<&str> = first
@@ -478,7 +478,7 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
     // while another program holds the results file, being saved.
     let (locked, release, holder) = hold_lock(page.dir.path().join("daily.sqlite"));
     locked.recv_timeout(GUARD).expect("the file is locked");
-    play_today(&phone, &web, "Bob", Some(best)).await;
+    play_today(&phone, web, "Bob", Some(best)).await;
     saved(&phone, "Saving your result to today's leaderboard\u{2026}").await;
     release.send(()).expect("let go");
     holder.join().expect("the lock is let go");
@@ -555,7 +555,7 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
 
     // Today's board, its first try: the results, reloaded, are the same,
     // and nothing says the game was given up.
-    play_today(&phone, &web, "ann", Some(words[0].as_str())).await;
+    play_today(&phone, web, "ann", Some(words[0].as_str())).await;
     rows(&phone).await;
     let before = results_seen(&phone).await;
     assert_eq!(before[2], json!(""), "the first try: nothing to say");
@@ -578,7 +578,7 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     assert_eq!(meaning_in_sight(&phone).await, json!([true, true]));
 
     // A solo game: the same, and Play again starts a new game.
-    desk.goto(&web).await.expect("page loads");
+    desk.goto(web).await.expect("page loads");
     click(&desk, "solo-button").await;
     visible(&desk, "round").await;
     click(&desk, "done").await;
@@ -600,7 +600,7 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     // In the new game, a reload takes the round back.
     desk.refresh().await.expect("reloads");
     visible(&desk, "round").await;
-    play_today(&desk, &web, "bob", None).await;
+    play_today(&desk, web, "bob", None).await;
     // A try without a word says so, with no numbers or picture of nothing.
     let day = common::daily_board(None).0;
     assert_eq!(
@@ -638,7 +638,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
 
     // Yesterday played (kept by this browser): the home card lists the
     // last 29 days, yesterday with its points.
-    phone.goto(&web).await.expect("page loads");
+    phone.goto(web).await.expect("page loads");
     js(
         &phone,
         &format!(
@@ -741,7 +741,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     screenshot(&phone, "past-day-no-try-360").await;
     axe_clean(&phone, "a past day's results with no first try").await;
 
-    desk.goto(&web).await.expect("page loads");
+    desk.goto(web).await.expect("page loads");
     wait_js(
         &desk,
         "return document.querySelectorAll('#past option').length === 29;",

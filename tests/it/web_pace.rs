@@ -44,7 +44,7 @@ async fn the_fastest_honest_play_by_keyboard_and_by_tap_is_a_persons_try() {
         }
     }
     let keyed = words.len();
-    play_today_with(&desk, &web, "keys", |desk| async move {
+    play_today_with(&desk, web, "keys", |desk| async move {
         click(&desk, "word").await;
         let started = std::time::Instant::now();
         desk.perform_actions(keys).await.expect("typed");
@@ -58,7 +58,7 @@ async fn the_fastest_honest_play_by_keyboard_and_by_tap_is_a_persons_try() {
         .filter_map(|w| boggle_engine::path::find_path(&today.board, today.rules.moves, w))
         .collect();
     let tapped = paths.len();
-    play_today_with(&phone, &web, "taps", |phone| async move {
+    play_today_with(&phone, web, "taps", |phone| async move {
         let cells = phone
             .find_all(fantoccini::Locator::Css("#board .cell"))
             .await

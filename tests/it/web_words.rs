@@ -104,8 +104,8 @@ async fn every_word_on_the_results_shows_its_path_in_order_and_its_meaning() {
         return;
     };
     let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
-    join(&phone, &web, "ann").await;
-    join(&desk, &web, "bob").await;
+    join(&phone, web, "ann").await;
+    join(&desk, web, "bob").await;
     for client in [&phone, &desk] {
         visible(client, "round").await;
     }
@@ -294,7 +294,7 @@ async fn a_big_rooms_results_show_the_best_then_the_players_own_place() {
         let ws = scripted_player(web, format!("p{i:02}")).await;
         players.push(tokio::spawn(done_at_once(ws)));
     }
-    join(&desk, &web, "zed").await;
+    join(&desk, web, "zed").await;
     visible(&desk, "round").await;
     js(
         &desk,

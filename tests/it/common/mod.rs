@@ -155,6 +155,16 @@ impl TempDir {
         TempDir(dir)
     }
 
+    /// A fresh directory (as [`TempDir::new`]) holding `files`, each a
+    /// name and its contents.
+    pub fn with<C: AsRef<[u8]>>(tag: &str, files: &[(&str, C)]) -> TempDir {
+        let dir = TempDir::new(tag);
+        for (name, contents) in files {
+            dir.write(name, contents);
+        }
+        dir
+    }
+
     /// The directory.
     pub fn path(&self) -> &Path {
         self.0.path()
@@ -199,6 +209,18 @@ pub struct Run {
     pub stdout: String,
     pub stderr: String,
     pub code: Option<i32>,
+}
+
+/// Starts `boggle ARGS` in `dir` ([`boggle_in`]) with every stream piped.
+pub fn spawn_in(dir: &Path, args: &[&str]) -> Killed {
+    Killed(
+        boggle_in(dir, args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts"),
+    )
 }
 
 /// Runs `boggle` with `args` in `dir`, feeding `stdin` and closing it.

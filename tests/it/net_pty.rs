@@ -79,10 +79,7 @@ impl Room {
 
 /// Ann in the lobby, then ready: the round starts (bob is ready already).
 fn into_a_round(pty: &mut Pty) {
-    pty.wait_for("lobby");
-    pty.wait_for("bob");
-    pty.send(b"\r");
-    pty.wait_for("your words");
+    pty.talk(&[("lobby", ""), ("bob", "\r"), ("your words", "")]);
 }
 
 #[test]
@@ -200,11 +197,7 @@ fn a_killed_full_screen_player_takes_the_seat_back_by_joining_again() {
         return;
     };
     // The lobby says the seat is kept (drawn a word at a time).
-    pty.wait_for("kept:");
-    pty.send(b"\r");
-    pty.wait_for("your words");
-    pty.send(b"eat\r");
-    pty.wait_for("EAT");
+    pty.talk(&[("kept:", "\r"), ("your words", "eat\r"), ("EAT", "")]);
     common::signal(pty.program_pid(), "KILL");
     pty.finish();
     let seats = dir.path().join("boggle/seats");

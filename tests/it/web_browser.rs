@@ -30,8 +30,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::common::browser::{
-    GUARD, Killed, Page, axe_clean, doc_screenshot, faces, finish_round, js, line_after, lines_of,
-    play_link, screenshot, tap, text, type_word, visible, wait_js, web_server,
+    GUARD, Killed, Page, axe_clean, click, doc_screenshot, faces, finish_round, js, line_after,
+    lines_of, play_link, press, screenshot, tap, text, type_word, visible, wait_js, web_server,
 };
 
 use fantoccini::actions::{InputSource, PointerAction, TouchActions};
@@ -258,12 +258,7 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         Some("ready")
     );
     focused.send_keys("\u{E007}").await.expect("Enter");
-    desk.find(Locator::Id("ready"))
-        .await
-        .expect("ready button")
-        .click()
-        .await
-        .expect("clicked");
+    press(&desk, "ready").await;
     for client in [&phone, &desk] {
         visible(client, "round").await;
         let faces = js(
@@ -351,13 +346,7 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     );
 
     for client in [&phone, &desk] {
-        client
-            .find(Locator::Id("done"))
-            .await
-            .expect("done button")
-            .click()
-            .await
-            .expect("clicked");
+        press(client, "done").await;
     }
     for client in [&phone, &desk] {
         visible(client, "results").await;
@@ -449,13 +438,7 @@ async fn solo_daily_and_board_links_play_at_once() {
     }
     axe_clean(&phone, "home").await;
     // The help card, one tap away.
-    phone
-        .find(Locator::Id("help-button"))
-        .await
-        .expect("help")
-        .click()
-        .await
-        .expect("clicked");
+    press(&phone, "help-button").await;
     wait_js(
         &phone,
         "return document.getElementById('help').open;",
@@ -463,11 +446,7 @@ async fn solo_daily_and_board_links_play_at_once() {
     )
     .await;
     axe_clean(&phone, "help").await;
-    js(
-        &phone,
-        "document.getElementById('help-close').click(); return true;",
-    )
-    .await;
+    click(&phone, "help-close").await;
 
     // A board link plays that board solo, at once; a word built by taps.
     play_link(&phone, &format!("{web}?board={BOARD}")).await;
@@ -609,13 +588,7 @@ async fn solo_daily_and_board_links_play_at_once() {
         js(client, "sessionStorage.clear(); return true;").await;
         client.goto(&web).await.expect("page loads");
         visible(client, "home").await;
-        client
-            .find(Locator::Id("daily-button"))
-            .await
-            .expect("daily")
-            .click()
-            .await
-            .expect("clicked");
+        press(client, "daily-button").await;
         visible(client, "round").await;
     }
     let today = daily_board(None).1;

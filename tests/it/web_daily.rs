@@ -364,11 +364,7 @@ pub(crate) async fn play_today_with<F: std::future::Future<Output = ()>>(
     .await;
     visible(client, "round").await;
     play(client.clone()).await;
-    js(
-        client,
-        "document.getElementById('done').click(); return true;",
-    )
-    .await;
+    click(client, "done").await;
     visible(client, "results").await;
     wait_js(
         client,

@@ -8,11 +8,12 @@
 //! `BOGGLE_DOC_SCREENSHOTS=1`. Without a browser the test skips with a
 //! reason, unless `CI=true`.
 
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 use serde_json::json;
 
 use crate::common::browser::{
-    Page, axe_clean, click, doc_screenshot, js, no_page_errors, text, type_word, visible, wait_js,
+    Page, axe_clean, click, doc_screenshot, join_form, js, no_page_errors, press, text, type_word,
+    visible, wait_js,
 };
 
 const BOARD: &str = "BENHLAUMITLZRGAN";
@@ -20,28 +21,12 @@ const WORDS: &str = "eat\nbat\nben\nnag\n";
 
 /// Joins room `kitchen` as `name` through its form, as a player would.
 async fn join_kitchen(client: &Client, name: &str) {
-    visible(client, "join").await;
-    js(
-        client,
-        &format!(
-            "document.getElementById('name').value = {}; \
-             document.getElementById('room').value = 'kitchen'; \
-             document.getElementById('join-button').click(); return true;",
-            json!(name)
-        ),
-    )
-    .await;
+    join_form(client, &[("name", name), ("room", "kitchen")]).await;
 }
 
 /// Clicks "Boggle" in the header.
 async fn home_link(client: &Client) {
-    client
-        .find(Locator::Id("home-link"))
-        .await
-        .expect("the header's Boggle")
-        .click()
-        .await
-        .expect("clicked");
+    press(client, "home-link").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -13,8 +13,8 @@ use fantoccini::Locator;
 use serde_json::json;
 
 use crate::common::browser::{
-    Page, axe_clean, catch_copies, doc_screenshot, finish_round, js, no_page_errors, tap, text,
-    visible, wait_js,
+    Page, axe_clean, catch_copies, click, doc_screenshot, finish_round, js, no_page_errors, tap,
+    text, visible, wait_js,
 };
 
 /// The board of the links, and the whole dictionary: BAT and EAT lie on
@@ -138,11 +138,7 @@ async fn a_shared_board_waits_for_a_name_and_says_the_servers_rules_and_round() 
     )
     .await;
     catch_copies(&phone).await;
-    js(
-        &phone,
-        "document.getElementById('link-copy').click(); return true;",
-    )
-    .await;
+    click(&phone, "link-copy").await;
     wait_js(
         &phone,
         &format!(
@@ -151,11 +147,7 @@ async fn a_shared_board_waits_for_a_name_and_says_the_servers_rules_and_round() 
         "the copied link names the rules",
     )
     .await;
-    js(
-        &phone,
-        "document.getElementById('again').click(); return true;",
-    )
-    .await;
+    click(&phone, "again").await;
     wait_js(
         &phone,
         "return !document.getElementById('round').hidden && \

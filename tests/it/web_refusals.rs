@@ -22,11 +22,12 @@
 
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 use serde_json::json;
 
 use crate::common::browser::{
-    Page, js, no_page_errors, play_link, screenshot, text, visible, wait_js,
+    Page, click, join_form, js, no_page_errors, play_link, press, screenshot, text, visible,
+    wait_js,
 };
 use crate::common::wait_until_async;
 
@@ -57,18 +58,7 @@ async fn join(client: &Client, web: &str, room: &str, name: &str, password: &str
         .goto(&format!("{web}?room={room}"))
         .await
         .expect("page loads");
-    visible(client, "join").await;
-    js(
-        client,
-        &format!(
-            "document.getElementById('name').value = {name}; \
-             document.getElementById('password').value = {password}; \
-             document.getElementById('join-button').click(); return true;",
-            name = json!(name),
-            password = json!(password),
-        ),
-    )
-    .await;
+    join_form(client, &[("name", name), ("password", password)]).await;
 }
 
 /// Waits until the status line says `text` as an error, on screen `on`,
@@ -91,6 +81,13 @@ async fn says(client: &Client, code: &str, text: &str, on: &str, focused: &str) 
     .await;
     screenshot(client, &format!("refused-{code}")).await;
     no_page_errors(client, code).await;
+}
+
+/// [`says`] with the action beside the status focused, and that action
+/// labelled `offer`.
+async fn offers(client: &Client, code: &str, text: &str, on: &str, offer: &str) {
+    says(client, code, text, on, "retry").await;
+    assert_eq!(offered(client).await.as_deref(), Some(offer), "{code}");
 }
 
 /// Waits until the status line says `text`, whatever else is on screen.
@@ -118,13 +115,7 @@ async fn offered(client: &Client) -> Option<String> {
 
 /// Presses the offered action.
 async fn take_offer(client: &Client) {
-    client
-        .find(Locator::Id("retry"))
-        .await
-        .expect("the offered action")
-        .click()
-        .await
-        .expect("clicked");
+    press(client, "retry").await;
 }
 
 /// Joining a room: a wrong or too long password, a name or room name that
@@ -207,11 +198,7 @@ async fn a_refused_join_says_why_where_it_can_be_mended() {
 
     // ann plays the room's one round, and sends a word as she presses Done:
     // the round ends first, and the word is not played.
-    js(
-        &desk,
-        "document.getElementById('ready').click(); return true;",
-    )
-    .await;
+    click(&desk, "ready").await;
     visible(&desk, "round").await;
     js(
         &desk,
@@ -259,15 +246,14 @@ async fn a_full_server_says_so_and_offers_to_try_again() {
     join(&desk, &web, "kitchen", "ann", "").await;
     visible(&desk, "lobby").await;
     join(&phone, &web, "kitchen", "bob", "").await;
-    says(
+    offers(
         &phone,
         "server_full",
         "The server is busy: the server has its maximum of 1 connections; try later.",
         "join",
-        "retry",
+        "Try again",
     )
     .await;
-    assert_eq!(offered(&phone).await.as_deref(), Some("Try again"));
     // Once ann has gone, trying again gets bob in (the server may take a
     // moment to see her go: until then it is busy still, and says so).
     desk.goto("about:blank").await.expect("ann leaves");
@@ -309,11 +295,7 @@ async fn an_expired_seat_says_so_and_offers_to_join_again() {
     visible(&phone, "lobby").await;
     // They play a round (a seat is kept only for who played).
     for client in [&desk, &phone] {
-        js(
-            client,
-            "document.getElementById('ready').click(); return true;",
-        )
-        .await;
+        click(client, "ready").await;
     }
     for client in [&desk, &phone] {
         visible(client, "results").await;
@@ -332,15 +314,14 @@ async fn an_expired_seat_says_so_and_offers_to_join_again() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     desk.goto(&web).await.expect("ann comes back");
-    says(
+    offers(
         &desk,
         "bad_token",
         "Your seat in room kitchen was given up while you were away.",
         "join",
-        "retry",
+        "Join again",
     )
     .await;
-    assert_eq!(offered(&desk).await.as_deref(), Some("Join again"));
     take_offer(&desk).await;
     visible(&desk, "lobby").await;
     wait_js(
@@ -412,15 +393,14 @@ async fn a_bad_board_or_a_flood_of_words_is_told() {
     // Far past the rate, the server drops the page; the page offers to
     // join again, and the seat comes back with its words.
     js(&desk, &flood(300)).await;
-    says(
+    offers(
         &desk,
         "too_many_messages",
         "Disconnected: far too many messages at once.",
         "home",
-        "retry",
+        "Join again",
     )
     .await;
-    assert_eq!(offered(&desk).await.as_deref(), Some("Join again"));
     take_offer(&desk).await;
     visible(&desk, "round").await;
     wait_js(
@@ -488,8 +468,7 @@ async fn a_tab_whose_seat_another_tab_takes_says_so_and_stays_out() {
     let seat = seated(&desk, &web).await;
     open_with_seat(&phone, &web, &seat).await;
     visible(&phone, "lobby").await;
-    says(&desk, "replaced", REPLACED, "join", "retry").await;
-    assert_eq!(offered(&desk).await.as_deref(), Some("Play here instead"));
+    offers(&desk, "replaced", REPLACED, "join", "Play here instead").await;
     // Long past the first tries of a rejoin (250 ms, then 500 ms, ...), the
     // seat is still the copy's: the tab it was taken from stayed out.
     let out = std::time::Instant::now();
@@ -538,15 +517,14 @@ async fn a_copy_stays_out(desk: &Client, web: &str, seat: &serde_json::Value, sh
         .expect("to the copy");
     open_with_seat(desk, web, seat).await;
     let in_use = "Your seat in room kitchen is open in another tab: this tab stays out.";
-    says(
+    offers(
         desk,
         &format!("seat-in-another-tab{shots}"),
         in_use,
         "join",
-        "retry",
+        "Play here instead",
     )
     .await;
-    assert_eq!(offered(desk).await.as_deref(), Some("Play here instead"));
     desk.switch_to_window(first.clone())
         .await
         .expect("to the first tab");
@@ -733,15 +711,14 @@ async fn an_idle_page_is_told_and_offered_to_join_again() {
     let (web, _stop) = server_idle_after(Duration::from_secs(2)).await;
     join(&desk, &web, "kitchen", "ann", "").await;
     visible(&desk, "lobby").await;
-    says(
+    offers(
         &desk,
         "idle",
         "Disconnected: nothing heard for 2 seconds.",
         "join",
-        "retry",
+        "Join again",
     )
     .await;
-    assert_eq!(offered(&desk).await.as_deref(), Some("Join again"));
     take_offer(&desk).await;
     // Back in the lobby at the first try (the server had given the seat
     // up: joined afresh), not told the seat was given up.
@@ -755,11 +732,7 @@ async fn an_idle_page_is_told_and_offered_to_join_again() {
     .await;
     assert_eq!(offered(&desk).await, None);
     // Ready: the lobby's status says so, not to press Ready.
-    js(
-        &desk,
-        "document.getElementById('ready').click(); return true;",
-    )
-    .await;
+    click(&desk, "ready").await;
     status_is(&desk, "ready: the round starts when everyone is").await;
     no_page_errors(&desk, "after joining again").await;
 }
@@ -779,11 +752,7 @@ async fn a_stopping_server_finishes_the_round_and_says_so() {
     let (desk, web) = (page.desk(), page.web.clone());
     join(&desk, &web, "kitchen", "ann", "").await;
     visible(&desk, "lobby").await;
-    js(
-        &desk,
-        "document.getElementById('ready').click(); return true;",
-    )
-    .await;
+    click(&desk, "ready").await;
     visible(&desk, "round").await;
     js(
         &desk,

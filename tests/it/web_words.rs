@@ -15,7 +15,8 @@ use fantoccini::Client;
 use serde_json::{Value, json};
 
 use crate::common::browser::{
-    Page, axe_clean, doc_screenshot, js, no_page_errors, text, type_word, visible, wait_js,
+    Page, axe_clean, click, doc_screenshot, join_form, js, no_page_errors, text, type_word,
+    visible, wait_js,
 };
 
 /// The room's board: under classic rules BAT is cells 0, 5, 9 and EAT 1, 5, 9.
@@ -27,22 +28,9 @@ async fn join(client: &Client, web: &str, name: &str) {
         .goto(&format!("{web}?room=kitchen"))
         .await
         .expect("page loads");
-    visible(client, "join").await;
-    js(
-        client,
-        &format!(
-            "document.getElementById('name').value = {}; \
-             document.getElementById('join-button').click(); return true;",
-            json!(name)
-        ),
-    )
-    .await;
+    join_form(client, &[("name", name)]).await;
     visible(client, "lobby").await;
-    js(
-        client,
-        "document.getElementById('ready').click(); return true;",
-    )
-    .await;
+    click(client, "ready").await;
 }
 
 /// Taps the results' word button chosen by `selector`; waits for its
@@ -114,11 +102,7 @@ async fn every_word_on_the_results_shows_its_path_in_order_and_its_meaning() {
     type_word(&phone, "bat").await;
     type_word(&desk, "eat").await;
     for client in [&phone, &desk] {
-        js(
-            client,
-            "document.getElementById('done').click(); return true;",
-        )
-        .await;
+        click(client, "done").await;
     }
     for client in [&phone, &desk] {
         visible(client, "results").await;
@@ -296,11 +280,7 @@ async fn a_big_rooms_results_show_the_best_then_the_players_own_place() {
     }
     join(&desk, web, "zed").await;
     visible(&desk, "round").await;
-    js(
-        &desk,
-        "document.getElementById('done').click(); return true;",
-    )
-    .await;
+    click(&desk, "done").await;
     visible(&desk, "results").await;
     for player in players {
         player.await.expect("a scripted player heard the results");

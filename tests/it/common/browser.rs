@@ -452,6 +452,39 @@ pub async fn click(client: &Client, id: &str) {
     .await;
 }
 
+/// Waits for the join form, fills in its `fields` (an input's id, its
+/// value) and presses Join, as a player would.
+pub async fn join_form(client: &Client, fields: &[(&str, &str)]) {
+    visible(client, "join").await;
+    let fill: String = fields
+        .iter()
+        .map(|(id, value)| {
+            format!(
+                "document.getElementById({}).value = {};",
+                json!(id),
+                json!(value)
+            )
+        })
+        .collect();
+    js(
+        client,
+        &format!("{fill} document.getElementById('join-button').click(); return true;"),
+    )
+    .await;
+}
+
+/// Clicks the element `id` as a person would (WebDriver's click: it must
+/// be shown and not covered), where [`click`] clicks it from the page's script.
+pub async fn press(client: &Client, id: &str) {
+    client
+        .find(fantoccini::Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("no #{id}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("#{id} not clicked: {e}"));
+}
+
 /// Types `word` and Enter in the word field, and waits for its verdict.
 pub async fn type_word(client: &Client, word: &str) {
     let input = client

@@ -204,6 +204,12 @@ pub fn found(tool: &str) -> bool {
         .is_ok()
 }
 
+/// A command line's words, split at white space: `args("--seed 7 --top 2")`
+/// (no word of it holds a space).
+pub fn args(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 /// What a run of the binary produced.
 pub struct Run {
     pub stdout: String,

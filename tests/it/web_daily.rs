@@ -19,8 +19,8 @@ use fantoccini::Client;
 use serde_json::{Value, json};
 
 use crate::common::browser::{
-    Page, axe_clean, click, doc_screenshot, faces, js, screenshot, text, type_word, visible,
-    wait_js,
+    Page, axe_clean, click, doc_screenshot, faces, finish_round, js, screenshot, text, type_word,
+    visible, wait_js,
 };
 use crate::common::net::GUARD;
 use crate::common::{self, longest_word};
@@ -150,8 +150,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     // A second try is practice: the results share the first.
     click(&phone, "daily-button").await;
     visible(&phone, "round").await;
-    click(&phone, "done").await;
-    visible(&phone, "results").await;
+    finish_round(&phone).await;
     let head = format!(
         "Boggle #{number}: {}, 1 word, longest {} letters",
         plural(points, "point"),
@@ -281,8 +280,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     );
     click(&desk, "link-play").await;
     visible(&desk, "round").await;
-    click(&desk, "done").await;
-    visible(&desk, "results").await;
+    finish_round(&desk).await;
     wait_js(
         &desk,
         "return document.querySelectorAll('#stat-chart li').length === 6;",
@@ -364,8 +362,7 @@ pub(crate) async fn play_today_with<F: std::future::Future<Output = ()>>(
     .await;
     visible(client, "round").await;
     play(client.clone()).await;
-    click(client, "done").await;
-    visible(client, "results").await;
+    finish_round(client).await;
     wait_js(
         client,
         "return document.getElementById('share').textContent.startsWith('Boggle #');",
@@ -577,8 +574,7 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     desk.goto(web).await.expect("page loads");
     click(&desk, "solo-button").await;
     visible(&desk, "round").await;
-    click(&desk, "done").await;
-    visible(&desk, "results").await;
+    finish_round(&desk).await;
     let before = results_seen(&desk).await;
     desk.refresh().await.expect("reloads");
     visible(&desk, "results").await;
@@ -676,8 +672,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     visible(&phone, "round").await;
     let yesterday = common::daily_board(Some(&date_of(&phone, number - 1).await)).1;
     assert_eq!(faces(&phone).await, yesterday, "yesterday's board");
-    click(&phone, "done").await;
-    visible(&phone, "results").await;
+    finish_round(&phone).await;
     // The practice round's results, and beside them the first try's share.
     wait_js(
         &phone,
@@ -723,8 +718,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     // Played, with no first try that day: a note, nothing to copy.
     click(&phone, "link-play").await;
     visible(&phone, "round").await;
-    click(&phone, "done").await;
-    visible(&phone, "results").await;
+    finish_round(&phone).await;
     wait_js(
         &phone,
         "return document.getElementById('daily-status').textContent.endsWith('no result to share.') \
@@ -768,8 +762,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     visible(&desk, "round").await;
     let three = common::daily_board(Some(&date_of(&desk, number - 3).await)).1;
     assert_eq!(faces(&desk).await, three, "that day's board");
-    click(&desk, "done").await;
-    visible(&desk, "results").await;
+    finish_round(&desk).await;
     // No first try that day: no share and no copy, and the page says why.
     wait_js(
         &desk,

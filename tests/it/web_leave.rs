@@ -12,8 +12,8 @@ use fantoccini::Client;
 use serde_json::json;
 
 use crate::common::browser::{
-    Page, axe_clean, click, doc_screenshot, join_form, js, no_page_errors, press, text, type_word,
-    visible, wait_js,
+    Page, axe_clean, click, doc_screenshot, finish_round, join_form, js, no_page_errors, press,
+    text, type_word, visible, wait_js,
 };
 
 const BOARD: &str = "BENHLAUMITLZRGAN";
@@ -166,8 +166,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
     .await;
 
     // A room's results: Ready for the room's next round, no solo game on its board.
-    click(&phone, "done").await;
-    visible(&phone, "results").await;
+    finish_round(&phone).await;
     assert_eq!(
         js(
             &phone,

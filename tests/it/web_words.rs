@@ -15,8 +15,8 @@ use fantoccini::Client;
 use serde_json::{Value, json};
 
 use crate::common::browser::{
-    Page, axe_clean, click, doc_screenshot, join_form, js, no_page_errors, text, type_word,
-    visible, wait_js,
+    Page, axe_clean, click, doc_screenshot, finish_round, join_form, js, no_page_errors, text,
+    type_word, visible, wait_js,
 };
 
 /// The room's board: under classic rules BAT is cells 0, 5, 9 and EAT 1, 5, 9.
@@ -280,8 +280,7 @@ async fn a_big_rooms_results_show_the_best_then_the_players_own_place() {
     }
     join(&desk, web, "zed").await;
     visible(&desk, "round").await;
-    click(&desk, "done").await;
-    visible(&desk, "results").await;
+    finish_round(&desk).await;
     for player in players {
         player.await.expect("a scripted player heard the results");
     }

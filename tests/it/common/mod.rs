@@ -351,6 +351,32 @@ pub fn diagnostics(stderr: &str) -> &str {
     }
 }
 
+/// A refusal as the user sees it: exit status 2, nothing on stdout and one
+/// line on stderr, which says `says`.
+#[track_caller]
+pub fn assert_refused(run: &Run, says: &str) {
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{:?}", run.stderr);
+    assert!(
+        run.stderr.starts_with("boggle: ") && run.stderr.contains(says),
+        "{:?} should say {says:?}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+}
+
+/// Asserts that a tool's run `out` succeeded, showing what it wrote when
+/// not: `what` says which tool and what it found.
+#[track_caller]
+pub fn assert_clean(out: &Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what}:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Asserts two long texts are equal, showing both in full when they are not.
 #[track_caller]
 pub fn assert_text(got: &str, expected: &str) {

@@ -30,8 +30,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::common::browser::{
-    GUARD, Killed, Page, axe_clean, click, doc_screenshot, faces, finish_round, js, line_after,
-    lines_of, play_link, press, screenshot, tap, text, type_word, visible, wait_js, web_server,
+    GUARD, Killed, Page, axe_clean, click, doc_screen, doc_screenshot, faces, finish_round, js,
+    line_after, lines_of, play_link, press, screenshot, tap, text, type_word, visible, wait_js,
+    web_server,
 };
 
 use fantoccini::actions::{InputSource, PointerAction, TouchActions};
@@ -248,8 +249,7 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         assert_eq!(shown, json!([MARKUP_NAME, 0]));
     }
     doc_screenshot(&phone, "friends-lobby-360").await;
-    doc_screenshot(&desk, "friends-lobby-1280").await;
-    axe_clean(&desk, "lobby").await;
+    doc_screen(&desk, "friends-lobby-1280", "lobby").await;
 
     // The phone with the keyboard alone: after joining, the focus is on Ready.
     let focused = phone.active_element().await.expect("focus");
@@ -403,8 +403,7 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         json!(0)
     );
     doc_screenshot(&phone, "room-results-360").await;
-    doc_screenshot(&desk, "room-results-1280").await;
-    axe_clean(&desk, "results").await;
+    doc_screen(&desk, "room-results-1280", "results").await;
 
     // The terminal player saw the same round end.
     line_after(&carl_lines, "results of round 1");

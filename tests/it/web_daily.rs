@@ -19,8 +19,8 @@ use fantoccini::Client;
 use serde_json::{Value, json};
 
 use crate::common::browser::{
-    Page, axe_clean, click, doc_screenshot, faces, finish_round, js, screenshot, text, type_word,
-    visible, wait_js,
+    Page, axe_clean, click, doc_screen, doc_screenshot, faces, finish_round, js, screenshot, text,
+    type_word, visible, wait_js,
 };
 use crate::common::net::GUARD;
 use crate::common::{self, longest_word};
@@ -200,8 +200,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     ]
     .map(|(r, n)| json!([r, n + u64::from(r == range), r == range]));
     assert_eq!(stats(&phone).await, json!([[4, 4, 4], chart]));
-    doc_screenshot(&phone, "daily-stats-360").await;
-    axe_clean(&phone, "the day's statistics").await;
+    doc_screen(&phone, "daily-stats-360", "the day's statistics").await;
 
     // The statistics travel as a link: another browser adds them when asked.
     js(
@@ -233,8 +232,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
         text(&desk, "link-title").await,
         "Statistics from another browser"
     );
-    doc_screenshot(&desk, "stats-link-1280").await;
-    axe_clean(&desk, "statistics offered by a link").await;
+    doc_screen(&desk, "stats-link-1280", "statistics offered by a link").await;
     // Only for the player's own browsers: a friend's would make today practice.
     assert!(
         text(&desk, "link-note")
@@ -296,8 +294,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
             .contains("this try was practice"),
         "practice in the second browser"
     );
-    doc_screenshot(&desk, "daily-stats-1280").await;
-    axe_clean(&desk, "the day's statistics").await;
+    doc_screen(&desk, "daily-stats-1280", "the day's statistics").await;
     page.end("today's board").await;
 }
 
@@ -565,8 +562,12 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     phone.refresh().await.expect("reloads");
     visible(&phone, "results").await;
     assert_eq!(results_seen(&phone).await, before);
-    doc_screenshot(&phone, "daily-reloaded-360").await;
-    axe_clean(&phone, "today's results after a reload").await;
+    doc_screen(
+        &phone,
+        "daily-reloaded-360",
+        "today's results after a reload",
+    )
+    .await;
     // A word's meaning comes into sight, at 360 and at 1280x800.
     assert_eq!(meaning_in_sight(&phone).await, json!([true, true]));
 
@@ -579,8 +580,7 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     desk.refresh().await.expect("reloads");
     visible(&desk, "results").await;
     assert_eq!(results_seen(&desk).await, before);
-    doc_screenshot(&desk, "solo-reloaded-1280").await;
-    axe_clean(&desk, "solo results after a reload").await;
+    doc_screen(&desk, "solo-reloaded-1280", "solo results after a reload").await;
     wait_js(
         &desk,
         "return !document.getElementById('ready').disabled;",
@@ -658,8 +658,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     .await;
     let expected: Vec<u64> = (1..30).map(|back| number - back).collect();
     assert_eq!(listed, json!(expected));
-    doc_screenshot(&phone, "past-days-360").await;
-    axe_clean(&phone, "home with the past days").await;
+    doc_screen(&phone, "past-days-360", "home with the past days").await;
     js(
         &phone,
         &format!(
@@ -706,15 +705,13 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
         json!({ (number - 1).to_string(): { "points": 7, "words": 3, "longest": 5, "picture": "⬜🟥" } }),
         "the first try kept as it was"
     );
-    doc_screenshot(&phone, "past-day-results-360").await;
-    axe_clean(&phone, "a past day's results").await;
+    doc_screen(&phone, "past-day-results-360", "a past day's results").await;
     phone
         .goto(&format!("{web}?daily={}", number - 3))
         .await
         .expect("page loads");
     visible(&phone, "link-card").await;
-    doc_screenshot(&phone, "past-day-link-360").await;
-    axe_clean(&phone, "a past day's link").await;
+    doc_screen(&phone, "past-day-link-360", "a past day's link").await;
     // Played, with no first try that day: a note, nothing to copy.
     click(&phone, "link-play").await;
     visible(&phone, "round").await;
@@ -756,8 +753,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
             format!("Play board #{}", number - 3)
         ])
     );
-    doc_screenshot(&desk, "past-day-link-1280").await;
-    axe_clean(&desk, "a past day's link").await;
+    doc_screen(&desk, "past-day-link-1280", "a past day's link").await;
     click(&desk, "link-play").await;
     visible(&desk, "round").await;
     let three = common::daily_board(Some(&date_of(&desk, number - 3).await)).1;
@@ -788,8 +784,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
         json!([true, false, false, false]),
         "the note alone: no share, no statistics of no game"
     );
-    doc_screenshot(&desk, "past-day-results-1280").await;
-    axe_clean(&desk, "a past day's results").await;
+    doc_screen(&desk, "past-day-results-1280", "a past day's results").await;
     desk.goto(&format!("{web}?daily={}", number - 30))
         .await
         .expect("page loads");

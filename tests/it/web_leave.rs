@@ -12,8 +12,8 @@ use fantoccini::Client;
 use serde_json::json;
 
 use crate::common::browser::{
-    Page, axe_clean, click, doc_screenshot, finish_round, join_form, js, no_page_errors, press,
-    text, type_word, visible, wait_js,
+    Page, axe_clean, click, doc_screen, finish_round, join_form, js, no_page_errors, press, text,
+    type_word, visible, wait_js,
 };
 
 const BOARD: &str = "BENHLAUMITLZRGAN";
@@ -77,8 +77,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
             "Your seat is kept a while: join room kitchen as ann again from this tab to take it back."
         ])
     );
-    doc_screenshot(&phone, "leave-360").await;
-    axe_clean(&phone, "the question before leaving").await;
+    doc_screen(&phone, "leave-360", "the question before leaving").await;
     click(&phone, "leave-stay").await;
     assert_eq!(
         js(

@@ -15,8 +15,8 @@ use fantoccini::Client;
 use serde_json::{Value, json};
 
 use crate::common::browser::{
-    Page, axe_clean, click, doc_screenshot, finish_round, join_form, js, no_page_errors, text,
-    type_word, visible, wait_js,
+    Page, click, doc_screen, finish_round, join_form, js, no_page_errors, text, type_word, visible,
+    wait_js,
 };
 
 /// The room's board: under classic rules BAT is cells 0, 5, 9 and EAT 1, 5, 9.
@@ -163,8 +163,7 @@ async fn every_word_on_the_results_shows_its_path_in_order_and_its_meaning() {
     )
     .await;
     assert_eq!(in_sight, json!(true), "the board in sight at 360 px");
-    doc_screenshot(&phone, "word-meaning-360").await;
-    axe_clean(&phone, "results with a meaning").await;
+    doc_screen(&phone, "word-meaning-360", "results with a meaning").await;
     // One word a request: the page asked for the three words it showed.
     let asked = js(
         &phone,
@@ -184,8 +183,7 @@ async fn every_word_on_the_results_shows_its_path_in_order_and_its_meaning() {
     // The desk: the board and the meaning stay beside the list.
     let (word, _, _, first) = explain(&desk, "#results-missed li:nth-child(3) button.word").await;
     assert!(first.starts_with(&word), "{word}: {first}");
-    doc_screenshot(&desk, "word-meaning-1280").await;
-    axe_clean(&desk, "results with a meaning").await;
+    doc_screen(&desk, "word-meaning-1280", "results with a meaning").await;
     no_page_errors(&phone, "explaining words").await;
     no_page_errors(&desk, "explaining words").await;
 }

@@ -606,6 +606,13 @@ pub async fn axe_clean(client: &Client, screen: &str) {
     assert_eq!(found, json!([]), "axe-core on the {screen} screen");
 }
 
+/// A screen the docs show, checked: its [`doc_screenshot`] `name`, then
+/// [`axe_clean`] on it as `screen`.
+pub async fn doc_screen(client: &Client, name: &str, screen: &str) {
+    doc_screenshot(client, name).await;
+    axe_clean(client, screen).await;
+}
+
 /// A screenshot for the docs: saved like [`screenshot`], and also into
 /// docs/screenshots/ when `BOGGLE_DOC_SCREENSHOTS=1` (so a test run leaves
 /// the work tree alone unless asked).

@@ -30,9 +30,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::common::browser::{
-    GUARD, Killed, Page, axe_clean, click, doc_screen, doc_screenshot, faces, finish_round, js,
-    line_after, lines_of, play_link, press, screenshot, tap, text, type_word, visible, wait_js,
-    web_server,
+    GUARD, Killed, Page, accepted, axe_clean, click, doc_screen, doc_screenshot, faces,
+    finish_round, js, line_after, lines_of, play_link, press, screenshot, tap, text, type_word,
+    visible, wait_js, web_server,
 };
 
 use fantoccini::actions::{InputSource, PointerAction, TouchActions};
@@ -289,12 +289,7 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     )
     .await;
     trace(&phone, &[0, 5, 9]).await;
-    wait_js(
-        &phone,
-        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
-        "BAT traced and accepted",
-    )
-    .await;
+    accepted(&phone, "BAT", "BAT traced and accepted").await;
     // The phone's connection drops: it rejoins with its seat's token, and
     // the server gives its words back.
     proxy.cut();
@@ -480,12 +475,7 @@ async fn solo_daily_and_board_links_play_at_once() {
     // A reload mid-round takes the seat back with its words.
     phone.refresh().await.expect("reloads");
     visible(&phone, "round").await;
-    wait_js(
-        &phone,
-        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
-        "BAT kept after the reload",
-    )
-    .await;
+    accepted(&phone, "BAT", "BAT kept after the reload").await;
     // An Enter meant for the round, pressed as it ends, does not press Ready.
     finish_round(&phone).await;
     let focused = phone.active_element().await.expect("focus");

@@ -19,8 +19,8 @@ use fantoccini::Client;
 use serde_json::{Value, json};
 
 use crate::common::browser::{
-    Page, axe_clean, click, doc_screen, doc_screenshot, faces, finish_round, js, screenshot, text,
-    type_word, visible, wait_js,
+    Page, accepted, axe_clean, click, doc_screen, doc_screenshot, faces, finish_round, js,
+    screenshot, text, type_word, visible, wait_js,
 };
 use crate::common::net::GUARD;
 use crate::common::{self, longest_word};
@@ -108,12 +108,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     axe_clean(&phone, "today's round").await;
     type_word(&phone, &word).await;
     let upper = word.to_ascii_uppercase();
-    wait_js(
-        &phone,
-        &format!("return !!document.querySelector('#verdicts li[data-word=\"{upper}\"][data-accepted=\"true\"]');"),
-        "the longest word accepted",
-    )
-    .await;
+    accepted(&phone, &upper, "the longest word accepted").await;
     let points = js(
         &phone,
         &format!("return Number(document.querySelector('#verdicts li[data-word=\"{upper}\"]').dataset.points);"),
@@ -321,14 +316,7 @@ async fn play_today(client: &Client, web: &str, name: &str, word: Option<&str>) 
                 ),
             )
             .await;
-            wait_js(
-                &client,
-                &format!(
-                    "return !!document.querySelector('#verdicts li[data-word=\"{word}\"][data-accepted=\"true\"]');"
-                ),
-                "the word accepted",
-            )
-            .await;
+            accepted(&client, word, "the word accepted").await;
         }
     })
     .await;

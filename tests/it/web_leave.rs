@@ -12,8 +12,8 @@ use fantoccini::Client;
 use serde_json::json;
 
 use crate::common::browser::{
-    Page, axe_clean, click, doc_screen, finish_round, join_form, js, no_page_errors, press, text,
-    type_word, visible, wait_js,
+    Page, accepted, axe_clean, click, doc_screen, finish_round, join_form, js, no_page_errors,
+    press, text, type_word, visible, wait_js,
 };
 
 const BOARD: &str = "BENHLAUMITLZRGAN";
@@ -50,12 +50,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
     click(&phone, "ready").await;
     visible(&phone, "round").await;
     type_word(&phone, "bat").await;
-    wait_js(
-        &phone,
-        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
-        "BAT accepted",
-    )
-    .await;
+    accepted(&phone, "BAT", "BAT accepted").await;
 
     // One tap on the header's "Boggle" asks first; Stay keeps the round.
     home_link(&phone).await;
@@ -157,12 +152,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
     axe_clean(&phone, "a room's join form").await;
     join_kitchen(&phone, "ann").await;
     visible(&phone, "round").await;
-    wait_js(
-        &phone,
-        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
-        "BAT kept: the seat taken back",
-    )
-    .await;
+    accepted(&phone, "BAT", "BAT kept: the seat taken back").await;
 
     // A room's results: Ready for the room's next round, no solo game on its board.
     finish_round(&phone).await;

@@ -13,8 +13,8 @@ use fantoccini::Locator;
 use serde_json::json;
 
 use crate::common::browser::{
-    Page, axe_clean, catch_copies, click, doc_screenshot, finish_round, js, no_page_errors, tap,
-    text, visible, wait_js,
+    Page, accepted, axe_clean, catch_copies, click, doc_screenshot, finish_round, js,
+    no_page_errors, tap, text, visible, wait_js,
 };
 
 /// The board of the links, and the whole dictionary: BAT and EAT lie on
@@ -99,12 +99,7 @@ async fn a_shared_board_waits_for_a_name_and_says_the_servers_rules_and_round() 
         .send_keys("eat\u{E007}")
         .await
         .expect("typed");
-    wait_js(
-        &phone,
-        "return !!document.querySelector('#verdicts li[data-word=\"EAT\"][data-accepted=\"true\"]');",
-        "EAT accepted",
-    )
-    .await;
+    accepted(&phone, "EAT", "EAT accepted").await;
     let status = js(
         &phone,
         "const s = document.getElementById('status'); return [s.textContent, s.classList.contains('error')];",

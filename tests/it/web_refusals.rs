@@ -26,8 +26,8 @@ use fantoccini::Client;
 use serde_json::json;
 
 use crate::common::browser::{
-    Page, click, join_form, js, no_page_errors, play_link, press, screenshot, text, visible,
-    wait_js,
+    Page, accepted, click, join_form, js, no_page_errors, play_link, press, screenshot, text,
+    visible, wait_js,
 };
 use crate::common::wait_until_async;
 
@@ -403,12 +403,7 @@ async fn a_bad_board_or_a_flood_of_words_is_told() {
     .await;
     take_offer(&desk).await;
     visible(&desk, "round").await;
-    wait_js(
-        &desk,
-        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
-        "BAT kept after joining again",
-    )
-    .await;
+    accepted(&desk, "BAT", "BAT kept after joining again").await;
     no_page_errors(&desk, "after joining again").await;
 }
 
@@ -760,12 +755,7 @@ async fn a_stopping_server_finishes_the_round_and_says_so() {
          document.getElementById('word-form').requestSubmit(); return true;",
     )
     .await;
-    wait_js(
-        &desk,
-        "return !!document.querySelector('#verdicts li[data-word=\"EAT\"][data-accepted=\"true\"]');",
-        "EAT played",
-    )
-    .await;
+    accepted(&desk, "EAT", "EAT played").await;
     let server = page.server.as_mut().expect("a server");
     crate::common::signal(server.id(), "TERM");
     status_is(

@@ -485,6 +485,15 @@ pub async fn press(client: &Client, id: &str) {
         .unwrap_or_else(|e| panic!("#{id} not clicked: {e}"));
 }
 
+/// Waits until the verdicts show `word` (in capitals) accepted; `what`
+/// says what that means, should the wait fail.
+pub async fn accepted(client: &Client, word: &str, what: &str) {
+    let script = format!(
+        "return !!document.querySelector('#verdicts li[data-word=\"{word}\"][data-accepted=\"true\"]');"
+    );
+    wait_js(client, &script, what).await;
+}
+
 /// Types `word` and Enter in the word field, and waits for its verdict.
 pub async fn type_word(client: &Client, word: &str) {
     let input = client

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use crate::common::browser::{
     Page, accepted, axe_clean, click, doc_screen, doc_screenshot, faces, finish_round, js,
-    screenshot, text, type_word, visible, wait_js,
+    screenshot, submit, text, type_word, visible, wait_js,
 };
 use crate::common::net::GUARD;
 use crate::common::{self, longest_word};
@@ -307,15 +307,7 @@ fn picture_of(rows: &[&str]) -> (usize, usize) {
 async fn play_today(client: &Client, web: &str, name: &str, word: Option<&str>) {
     play_today_with(client, web, name, |client| async move {
         if let Some(word) = word {
-            js(
-                &client,
-                &format!(
-                    "const i = document.getElementById('word'); i.value = {}; \
-                     i.form.requestSubmit(); return true;",
-                    json!(word)
-                ),
-            )
-            .await;
+            submit(&client, word).await;
             accepted(&client, word, "the word accepted").await;
         }
     })

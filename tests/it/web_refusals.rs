@@ -26,8 +26,8 @@ use fantoccini::Client;
 use serde_json::json;
 
 use crate::common::browser::{
-    Page, accepted, click, join_form, js, no_page_errors, play_link, press, screenshot, text,
-    visible, wait_js,
+    Page, accepted, click, join_form, js, no_page_errors, play_link, press, screenshot, submit,
+    text, visible, wait_js,
 };
 use crate::common::wait_until_async;
 
@@ -749,12 +749,7 @@ async fn a_stopping_server_finishes_the_round_and_says_so() {
     visible(&desk, "lobby").await;
     click(&desk, "ready").await;
     visible(&desk, "round").await;
-    js(
-        &desk,
-        "document.getElementById('word').value = 'eat'; \
-         document.getElementById('word-form').requestSubmit(); return true;",
-    )
-    .await;
+    submit(&desk, "eat").await;
     accepted(&desk, "EAT", "EAT played").await;
     let server = page.server.as_mut().expect("a server");
     crate::common::signal(server.id(), "TERM");
@@ -771,12 +766,7 @@ async fn a_stopping_server_finishes_the_round_and_says_so() {
     )
     .await;
     // A word played leaves the warning on.
-    js(
-        &desk,
-        "document.getElementById('word').value = 'tea'; \
-         document.getElementById('word-form').requestSubmit(); return true;",
-    )
-    .await;
+    submit(&desk, "tea").await;
     wait_js(
         &desk,
         "return !!document.querySelector('#verdicts li[data-word=\"TEA\"]');",

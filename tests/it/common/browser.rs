@@ -485,6 +485,16 @@ pub async fn press(client: &Client, id: &str) {
         .unwrap_or_else(|e| panic!("#{id} not clicked: {e}"));
 }
 
+/// Sends `word` from the word field's form by script (no keys typed).
+pub async fn submit(client: &Client, word: &str) {
+    let script = format!(
+        "const i = document.getElementById('word'); i.value = {}; \
+         i.form.requestSubmit(); return true;",
+        json!(word)
+    );
+    js(client, &script).await;
+}
+
 /// Waits until the verdicts show `word` (in capitals) accepted; `what`
 /// says what that means, should the wait fail.
 pub async fn accepted(client: &Client, word: &str, what: &str) {

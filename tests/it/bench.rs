@@ -11,13 +11,8 @@ use common::{Killed, TempDir, run_boggle, wait_until};
 const WORDS: &str = "TEA\nEAT\nATE\nTEN\nNET\nTAN\nANT\nSEAT\nEATS\nTEAS\nNEST\nSENT\nRATE\nTEAR\n";
 
 fn dir() -> TempDir {
-    let dir = TempDir::new("bench");
-    dir.write("dict.txt", WORDS);
-    dir.write(
-        "boards.txt",
-        "seatrnetaesntaer\nabcdefghijklmnop\nteaseatsnestrate\n",
-    );
-    dir
+    let boards = "seatrnetaesntaer\nabcdefghijklmnop\nteaseatsnestrate\n";
+    TempDir::with("bench", &[("dict.txt", WORDS), ("boards.txt", boards)])
 }
 
 /// The fields that must not depend on timing: boards, total score, words per board.

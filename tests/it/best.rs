@@ -4,38 +4,24 @@
 
 use crate::common;
 
-use common::{TempDir, assert_text, run_boggle};
+use common::{TempDir, args, assert_text, run_boggle};
 
 const WORDS: &str = "TEA\nTEAS\nEAT\nEATS\nSEAT\nATE\nETA\nSAT\nSET\nEAST\nSATE\nETAS\n";
 
-fn best(args: &[&str]) -> common::Run {
+/// A classic search on 2 threads from seed 7, the best 2 boards listed.
+const SEVEN_TOP_TWO: &str = "--rules classic --threads 2 --seed 7 --top 2";
+
+fn best(extra: &[&str]) -> common::Run {
     let dir = TempDir::new("best");
     dir.write("tiny.txt", WORDS);
-    let mut all = vec![
-        "best",
-        "--dict",
-        "tiny.txt",
-        "--size",
-        "2x2",
-        "--iterations",
-        "50000",
-    ];
-    all.extend_from_slice(args);
+    let mut all = args("best --dict tiny.txt --size 2x2 --iterations 50000");
+    all.extend_from_slice(extra);
     run_boggle(dir.path(), &all, b"")
 }
 
 #[test]
 fn prints_the_best_distinct_boards_as_grids() {
-    let run = best(&[
-        "--rules",
-        "classic",
-        "--threads",
-        "2",
-        "--seed",
-        "7",
-        "--top",
-        "2",
-    ]);
+    let run = best(&args(SEVEN_TOP_TWO));
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_text(
         &run.stdout,
@@ -45,17 +31,7 @@ fn prints_the_best_distinct_boards_as_grids() {
 
 #[test]
 fn json_for_scripts() {
-    let run = best(&[
-        "--rules",
-        "classic",
-        "--threads",
-        "2",
-        "--seed",
-        "7",
-        "--top",
-        "2",
-        "--json",
-    ]);
+    let run = best(&args(&format!("{SEVEN_TOP_TWO} --json")));
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_text(
         &run.stdout,
@@ -148,16 +124,7 @@ fn a_missing_dictionary_is_a_runtime_failure() {
 #[test]
 fn the_closing_line_shows_the_listed_board_and_one_thread() {
     // Seed 1's chain first reaches the best score on EATS, a rotation of AEST.
-    let run = best(&[
-        "--rules",
-        "classic",
-        "--threads",
-        "1",
-        "--seed",
-        "1",
-        "--top",
-        "1",
-    ]);
+    let run = best(&args("--rules classic --threads 1 --seed 1 --top 1"));
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let listed = run
         .stdout
@@ -224,23 +191,10 @@ fn score_words_finds_the_wordiest_board_not_the_richest() {
     let dir = TempDir::new("best-words");
     dir.write("tiny.txt", "ABCD\nABCDE\nABCDEF\nXYZ\nXZY\nYXZ\nYZX\nZXY\n");
     let search = |extra: &[&str]| {
-        let mut args = vec![
-            "best",
-            "--dict",
-            "tiny.txt",
-            "--rules",
-            "classic",
-            "--size",
-            "2x3",
-            "--iterations",
-            "50000",
-            "--threads",
-            "1",
-            "--seed",
-            "1",
-            "--top",
-            "1",
-        ];
+        let mut args = args(
+            "best --dict tiny.txt --rules classic --size 2x3 --iterations 50000 \
+             --threads 1 --seed 1 --top 1",
+        );
         args.extend_from_slice(extra);
         let run = run_boggle(dir.path(), &args, b"");
         assert_eq!(run.code, Some(0), "{extra:?}: {}", run.stderr);

@@ -8,9 +8,7 @@ use crate::common;
 use common::{EXAMPLE_WORDS, TempDir, diagnostics, run_boggle};
 
 fn dir() -> TempDir {
-    let dir = TempDir::new("boards");
-    dir.write("dict.txt", EXAMPLE_WORDS.join("\n"));
-    dir
+    TempDir::with("boards", &[("dict.txt", EXAMPLE_WORDS.join("\n"))])
 }
 
 #[test]

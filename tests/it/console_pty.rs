@@ -19,11 +19,11 @@ fn at_a_terminal_a_tip_names_the_tui_and_ctrl_d_ends_the_prompt_line() {
     let Some(mut pty) = Pty::start(&dir, &command) else {
         return;
     };
-    pty.wait_for("leave empty to get a random board: ");
-    pty.send(b"BENHLAUMITLZRGAN\r");
-    pty.wait_for("Enter a word (q to quit): ");
-    pty.send(b"\x04");
-    pty.wait_for("possible");
+    pty.talk(&[
+        ("leave empty to get a random board: ", "BENHLAUMITLZRGAN\r"),
+        ("Enter a word (q to quit): ", "\x04"),
+        ("possible", ""),
+    ]);
     let (status, output) = pty.finish();
     assert!(status.success(), "{status:?}");
     let text = String::from_utf8_lossy(&output);

@@ -10,15 +10,12 @@
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
-    reason = "a test may report what it measured; the harness captures the output"
-)]
-#![allow(
     clippy::unwrap_used,
     clippy::expect_used,
-    reason = "the tests' helpers fail the test that called them, as the tests themselves do"
+    reason = "a test may report what it measured (the harness captures the output), \
+              and its helpers fail the test that called them, as the tests themselves do"
 )]
 
-mod browser;
 mod common;
 
 mod bench;

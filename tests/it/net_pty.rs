@@ -32,10 +32,6 @@ struct Room {
 }
 
 impl Room {
-    fn open() -> Room {
-        Room::open_with(&[])
-    }
-
     /// A room whose server also takes `args`.
     fn open_with(args: &[&str]) -> Room {
         let mut all = vec!["--board", "BENHLAUMITLZRGAN", "--time", "60"];
@@ -68,6 +64,16 @@ impl Room {
         }
     }
 
+    /// A room whose server also takes `args`, and ann joined to it on a
+    /// pseudo-terminal in a fresh directory named after `tag`; `None`
+    /// without `script`.
+    fn joined(tag: &str, args: &[&str]) -> Option<(TempDir, Room, Pty)> {
+        let dir = TempDir::new(tag);
+        let room = Room::open_with(args);
+        let pty = room.join(&dir)?;
+        Some((dir, room, pty))
+    }
+
     /// Starts `boggle join` as ann on a pseudo-terminal, or `None` without `script`.
     fn join(&self, dir: &TempDir) -> Option<Pty> {
         Pty::start(
@@ -79,17 +85,12 @@ impl Room {
 
 /// Ann in the lobby, then ready: the round starts (bob is ready already).
 fn into_a_round(pty: &mut Pty) {
-    pty.wait_for("lobby");
-    pty.wait_for("bob");
-    pty.send(b"\r");
-    pty.wait_for("your words");
+    pty.talk(&[("lobby", ""), ("bob", "\r"), ("your words", "")]);
 }
 
 #[test]
 fn a_round_on_the_full_screen_traces_the_word_and_leaving_says_how_to_rejoin() {
-    let dir = TempDir::new("net-pty-round");
-    let room = Room::open();
-    let Some(mut pty) = room.join(&dir) else {
+    let Some((dir, room, mut pty)) = Room::joined("net-pty-round", &[]) else {
         return;
     };
     into_a_round(&mut pty);
@@ -136,15 +137,7 @@ fn a_round_on_the_full_screen_traces_the_word_and_leaving_says_how_to_rejoin() {
 /// no token given) and waits until it has ann's seat back with EAT.
 fn takes_the_seat_back(dir: &TempDir, addr: SocketAddr) {
     use std::io::Read;
-    use std::process::Stdio;
-    let mut back = Killed(
-        common::boggle_in(dir.path(), ["join", &addr.to_string(), "--name", "ann"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("boggle join starts"),
-    );
+    let mut back = common::spawn_in(dir.path(), &["join", &addr.to_string(), "--name", "ann"]);
     let mut out = back.stdout.take().expect("piped");
     let mut seen = Vec::new();
     let mut chunk = [0u8; 4096];
@@ -163,9 +156,7 @@ fn takes_the_seat_back(dir: &TempDir, addr: SocketAddr) {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_kill_mid_round_restores_the_terminal_and_says_how_to_rejoin() {
-    let dir = TempDir::new("net-pty-kill");
-    let room = Room::open();
-    let Some(mut pty) = room.join(&dir) else {
+    let Some((_dir, _room, mut pty)) = Room::joined("net-pty-kill", &[]) else {
         return;
     };
     into_a_round(&mut pty);
@@ -184,9 +175,7 @@ fn a_kill_mid_round_restores_the_terminal_and_says_how_to_rejoin() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_terminal_that_goes_away_ends_the_client() {
-    let dir = TempDir::new("net-pty-gone");
-    let room = Room::open();
-    let Some(mut pty) = room.join(&dir) else {
+    let Some((_dir, _room, mut pty)) = Room::joined("net-pty-gone", &[]) else {
         return;
     };
     pty.wait_for("lobby");
@@ -202,17 +191,11 @@ fn a_terminal_that_goes_away_ends_the_client() {
 #[test]
 fn a_killed_full_screen_player_takes_the_seat_back_by_joining_again() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = TempDir::new("net-pty-kill9");
-    let room = Room::open();
-    let Some(mut pty) = room.join(&dir) else {
+    let Some((dir, room, mut pty)) = Room::joined("net-pty-kill9", &[]) else {
         return;
     };
     // The lobby says the seat is kept (drawn a word at a time).
-    pty.wait_for("kept:");
-    pty.send(b"\r");
-    pty.wait_for("your words");
-    pty.send(b"eat\r");
-    pty.wait_for("EAT");
+    pty.talk(&[("kept:", "\r"), ("your words", "eat\r"), ("EAT", "")]);
     common::signal(pty.program_pid(), "KILL");
     pty.finish();
     let seats = dir.path().join("boggle/seats");
@@ -237,9 +220,7 @@ fn a_killed_full_screen_player_takes_the_seat_back_by_joining_again() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_stopping_server_leaves_the_results_printed_and_exits_0() {
-    let dir = TempDir::new("net-pty-stop");
-    let room = Room::open_with(&["--stop-grace", "2"]);
-    let Some(mut pty) = room.join(&dir) else {
+    let Some((_dir, room, mut pty)) = Room::joined("net-pty-stop", &["--stop-grace", "2"]) else {
         return;
     };
     into_a_round(&mut pty);

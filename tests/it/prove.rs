@@ -10,6 +10,7 @@
 )]
 
 use crate::common;
+use common::assert_refused;
 
 use std::collections::BTreeSet;
 
@@ -402,19 +403,6 @@ fn samples_groups_or_single_classes_and_estimates_the_whole() {
 
     let alone = prove_cli(&dir, &["--per-class"]);
     assert_refused(&alone, "--sample <K>|--precision <P>|--budget <SECONDS>");
-}
-
-/// A refusal as the user sees it: exit status 2 and one line on stderr,
-/// which says what is wrong.
-fn assert_refused(run: &common::Run, says: &str) {
-    assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert_eq!(run.stderr.lines().count(), 1, "{:?}", run.stderr);
-    assert!(
-        run.stderr.starts_with("boggle: ") && run.stderr.contains(says),
-        "{:?} should say {says:?}",
-        run.stderr
-    );
-    assert!(run.stdout.is_empty(), "{}", run.stdout);
 }
 
 #[test]

@@ -11,7 +11,7 @@ use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::browser::lines_of;
+use crate::common::browser::lines_of;
 use crate::common::{Killed, TempDir, boggle, exit_code, serve};
 #[cfg(unix)]
 use crate::common::{Plant, plant};
@@ -100,6 +100,7 @@ fn drain(lines: &mpsc::Receiver<String>) -> Vec<String> {
     all
 }
 
+/// `boggle serve` with [`SERVER`]'s options; its address as text.
 fn server() -> (Killed, String) {
     let (child, addr) = serve(SERVER);
     (child, addr.to_string())

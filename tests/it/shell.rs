@@ -54,12 +54,7 @@ fn every_shell_script_passes_shellcheck() {
         .current_dir(root)
         .output()
         .expect("shellcheck runs");
-    assert!(
-        out.status.success(),
-        "shellcheck:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_clean(&out, "shellcheck");
 }
 
 /// A folder of links to the few programs `scripts/test-tools.sh` runs, and a

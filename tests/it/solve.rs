@@ -8,22 +8,24 @@ use common::{TempDir, assert_text, run_boggle};
 const SPEC_BOARD: &str = "4 4\nA T E E\nA P Y O\nT I N U\nE D S E\n";
 const SPEC_WORDS: &str = "PINS\nPINES\nDATES\nPINT\nTEPEE\nTAP\nQUIT\n";
 
+/// `boggle solve --dict dict.txt ARGS` in `dir`, with nothing on its input.
+fn solve(dir: &TempDir, args: &[&str]) -> common::Run {
+    run_boggle(
+        dir.path(),
+        &[&["solve", "--dict", "dict.txt"], args].concat(),
+        b"",
+    )
+}
+
+/// A directory holding `files` (name, text).
 fn dir_with(files: &[(&str, &str)]) -> TempDir {
-    let dir = TempDir::new("solve");
-    for (name, text) in files {
-        dir.write(name, text);
-    }
-    dir
+    TempDir::with("solve", files)
 }
 
 #[test]
 fn spec_002_examples() {
     let dir = dir_with(&[("dict.txt", SPEC_WORDS), ("board.txt", SPEC_BOARD)]);
-    let run = run_boggle(
-        dir.path(),
-        &["solve", "--dict", "dict.txt", "board.txt"],
-        b"",
-    );
+    let run = solve(&dir, &["board.txt"]);
     // PINS and PINES are valid; DATES (not adjacent), PINT (not a path),
     // TEPEE (a die twice) are not; SID is on the board but not in this list.
     assert_text(&run.stdout, "PINES\nPINS\nTAP\nScore = 4\n");
@@ -40,7 +42,7 @@ fn qu_cells_written_q_or_qu_and_standard_input() {
     ]);
     let expected = "ITS\nQUIT\nQUITS\nSIT\nScore = 5\n";
     for file in ["qu.txt", "q.txt"] {
-        let run = run_boggle(dir.path(), &["solve", "--dict", "dict.txt", file], b"");
+        let run = solve(&dir, &[file]);
         assert_text(&run.stdout, expected);
     }
     let run = run_boggle(
@@ -49,13 +51,7 @@ fn qu_cells_written_q_or_qu_and_standard_input() {
         b"2 2\nQu I\nT S\n",
     );
     assert_text(&run.stdout, expected);
-    let run = run_boggle(
-        dir.path(),
-        &[
-            "solve", "--dict", "dict.txt", "--size", "2", "--board", "QITS",
-        ],
-        b"",
-    );
+    let run = solve(&dir, &["--size", "2", "--board", "QITS"]);
     assert_text(&run.stdout, expected);
 }
 
@@ -66,11 +62,7 @@ fn several_files_and_rule_presets() {
         ("a.txt", SPEC_BOARD),
         ("b.txt", "1 3\nT A P\n"),
     ]);
-    let run = run_boggle(
-        dir.path(),
-        &["solve", "--dict", "dict.txt", "a.txt", "b.txt"],
-        b"",
-    );
+    let run = solve(&dir, &["a.txt", "b.txt"]);
     assert_text(&run.stdout, "PINES\nPINS\nTAP\nScore = 4\nTAP\nScore = 1\n");
     // cs106b rules: words of 4 letters or more.
     let run = run_boggle(
@@ -88,33 +80,25 @@ fn bad_board_files_name_the_file_and_line() {
         ("short.txt", "4 4\nA B C D\nE F\n"),
         ("bad.txt", "2 2\nA B\nC 9\n"),
     ]);
-    let run = run_boggle(
-        dir.path(),
-        &["solve", "--dict", "dict.txt", "short.txt"],
-        b"",
-    );
+    let run = solve(&dir, &["short.txt"]);
     assert_eq!(run.code, Some(1));
     assert_eq!(
         run.stderr,
         "boggle: short.txt:3: only 6 of the 16 cells of a 4x4 board\n"
     );
-    let run = run_boggle(dir.path(), &["solve", "--dict", "dict.txt", "bad.txt"], b"");
+    let run = solve(&dir, &["bad.txt"]);
     assert_eq!(
         run.stderr,
         "boggle: bad.txt:3: \"9\" is not a board cell (a letter, or Qu)\n"
     );
-    let run = run_boggle(
-        dir.path(),
-        &["solve", "--dict", "dict.txt", "missing.txt"],
-        b"",
-    );
+    let run = solve(&dir, &["missing.txt"]);
     assert_eq!(run.code, Some(1));
     assert!(
         run.stderr.starts_with("boggle: cannot open missing.txt: "),
         "{}",
         run.stderr
     );
-    let run = run_boggle(dir.path(), &["solve", "--dict", "dict.txt"], b"");
+    let run = solve(&dir, &[]);
     assert_eq!(run.code, Some(2), "no board is a usage error");
 }
 

@@ -9,9 +9,7 @@ const BOARD_PROMPT: &str =
     "Enter a 16-character long string to run manual tests, or leave empty to get a random board: ";
 
 fn dict_dir(words: &[&str]) -> TempDir {
-    let dir = TempDir::new("transcript");
-    dir.write("dict.txt", words.join("\n"));
-    dir
+    TempDir::with("transcript", &[("dict.txt", words.join("\n"))])
 }
 
 fn play(dir: &TempDir, stdin: &[u8]) -> common::Run {

@@ -14,9 +14,17 @@ use common::pty::{Pty, contains};
 /// What crossterm writes to leave the alternate screen.
 const LEAVE_ALTERNATE_SCREEN: &[u8] = b"\x1b[?1049l";
 
-/// Starts `boggle tui ARGS` on a pseudo-terminal, or `None` when `script` is missing.
-fn start_tui(dir: &TempDir, args: &str) -> Option<Pty> {
-    Pty::start(dir, &format!("exec '{}' tui {args}", common::BOGGLE))
+/// Starts `boggle tui FLAGS --dict D` on a pseudo-terminal in a fresh
+/// directory named after `tag`, with [`dictionary`] in it as D; `None` when
+/// `script` is missing.
+fn start_tui(tag: &str, flags: &str) -> Option<(TempDir, Pty)> {
+    let dir = TempDir::new(tag);
+    let command = format!(
+        "exec '{}' tui {flags} --dict '{}'",
+        common::BOGGLE,
+        dictionary(&dir)
+    );
+    Pty::start(&dir, &command).map(|pty| (dir, pty))
 }
 
 fn dictionary(dir: &TempDir) -> String {
@@ -26,21 +34,12 @@ fn dictionary(dir: &TempDir) -> String {
 
 #[test]
 fn a_game_played_on_a_pty_ends_and_restores_the_terminal() {
-    let dir = TempDir::new("tui-pty");
-    let args = format!(
-        "--time 0 --seed 7 --no-record --dict '{}'",
-        dictionary(&dir)
-    );
-    let Some(mut pty) = start_tui(&dir, &args) else {
+    let Some((_dir, mut pty)) = start_tui("tui-pty", "--time 0 --seed 7 --no-record") else {
         return;
     };
     // Keys are sent only once the screen is drawn: raw mode is on by then,
     // so Ctrl-D and Ctrl-C arrive as keys rather than as signals.
-    pty.wait_for("Found:");
-    pty.send(b"eat\r\x04");
-    pty.wait_for("missed");
-    pty.wait_for("quit");
-    pty.send(b"q");
+    pty.talk(&[("Found:", "eat\r\x04"), ("missed", ""), ("quit", "q")]);
     let (status, output) = pty.finish();
     assert!(status.success(), "{status:?}");
     assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
@@ -49,9 +48,7 @@ fn a_game_played_on_a_pty_ends_and_restores_the_terminal() {
 
 #[test]
 fn ctrl_c_after_the_time_runs_out_restores_the_terminal() {
-    let dir = TempDir::new("tui-pty-time");
-    let args = format!("--time 1 --no-record --dict '{}'", dictionary(&dir));
-    let Some(mut pty) = start_tui(&dir, &args) else {
+    let Some((_dir, mut pty)) = start_tui("tui-pty-time", "--time 1 --no-record") else {
         return;
     };
     pty.wait_for("missed");
@@ -64,9 +61,7 @@ fn ctrl_c_after_the_time_runs_out_restores_the_terminal() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_kill_mid_game_restores_the_terminal_and_says_why() {
-    let dir = TempDir::new("tui-pty-kill");
-    let args = format!("--time 0 --no-record --dict '{}'", dictionary(&dir));
-    let Some(mut pty) = start_tui(&dir, &args) else {
+    let Some((_dir, mut pty)) = start_tui("tui-pty-kill", "--time 0 --no-record") else {
         return;
     };
     pty.wait_for("Found:");
@@ -100,26 +95,22 @@ fn without_a_terminal_it_says_so() {
 
 #[test]
 fn play_again_deals_a_new_board_records_each_game_and_keeps_the_session() {
-    let dir = TempDir::new("tui-pty-again");
-    let args = format!("--time 0 --seed 7 --dict '{}'", dictionary(&dir));
-    let Some(mut pty) = start_tui(&dir, &args) else {
+    let Some((dir, mut pty)) = start_tui("tui-pty-again", "--time 0 --seed 7") else {
         return;
     };
     pty.wait_for("Found:");
     pty.send(b"\x04");
     // The record note, then the session's line, then (a moment later) the keys.
-    pty.wait_for("here,");
-    pty.wait_for("Session:");
-    pty.wait_for("board");
+    pty.talk(&[("here,", ""), ("Session:", ""), ("board", "")]);
     // Enter on the end screen: a new board, the same rules and time.
     pty.send(b"\r");
-    pty.wait_for("New");
-    pty.send(b"\x04");
-    pty.wait_for("here,");
-    pty.wait_for("Session:");
-    pty.wait_for("games");
-    pty.wait_for("board");
-    pty.send(b"q");
+    pty.talk(&[
+        ("New", "\x04"),
+        ("here,", ""),
+        ("Session:", ""),
+        ("games", ""),
+        ("board", "q"),
+    ]);
     let (status, output) = pty.finish();
     assert!(status.success(), "{status:?}");
     assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
@@ -142,9 +133,7 @@ fn play_again_deals_a_new_board_records_each_game_and_keeps_the_session() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_terminal_that_goes_away_ends_the_game() {
-    let dir = TempDir::new("tui-pty-gone");
-    let args = format!("--time 0 --no-record --dict '{}'", dictionary(&dir));
-    let Some(mut pty) = start_tui(&dir, &args) else {
+    let Some((_dir, mut pty)) = start_tui("tui-pty-gone", "--time 0 --no-record") else {
         return;
     };
     pty.wait_for("Found:");
@@ -156,17 +145,10 @@ fn a_terminal_that_goes_away_ends_the_game() {
 /// `q`) do not dismiss the end screen: it takes keys only a moment later.
 #[test]
 fn a_late_key_does_not_throw_away_the_end_screen() {
-    let dir = TempDir::new("tui-pty-late");
-    let args = format!(
-        "--time 2 --seed 4 --no-record --dict '{}'",
-        dictionary(&dir)
-    );
-    let Some(mut pty) = start_tui(&dir, &args) else {
+    let Some((_dir, mut pty)) = start_tui("tui-pty-late", "--time 2 --seed 4 --no-record") else {
         return;
     };
-    pty.wait_for("Found:");
-    pty.send(b"ro");
-    pty.wait_for("missed");
+    pty.talk(&[("Found:", "ro"), ("missed", "")]);
     // Typed across the end of the turn: a word's last letter, its Enter, a q.
     pty.send(b"b\rq");
     pty.wait_for("board");
@@ -190,9 +172,7 @@ fn a_late_key_does_not_throw_away_the_end_screen() {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_first_key_after_a_resize_is_taken() {
-    let dir = TempDir::new("tui-pty-resize");
-    let args = format!("--time 0 --no-record --dict '{}'", dictionary(&dir));
-    let Some(mut pty) = start_tui(&dir, &args) else {
+    let Some((_dir, mut pty)) = start_tui("tui-pty-resize", "--time 0 --no-record") else {
         return;
     };
     pty.wait_for("Found:");

@@ -29,16 +29,17 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::browser::{
-    GUARD, Killed, axe_clean, browser, doc_screenshot, js, line_after, lines_of, no_page_errors,
-    phone_and_desk, play_link, screenshot, type_word, visible, wait_js, web_server,
+use crate::common::browser::{
+    GUARD, Killed, Page, accepted, axe_clean, click, doc_screen, doc_screenshot, faces,
+    finish_round, js, line_after, lines_of, play_link, press, screenshot, tap, text, type_word,
+    visible, wait_js, web_server,
 };
 
 use fantoccini::actions::{InputSource, PointerAction, TouchActions};
 use fantoccini::{Client, Locator};
 use serde_json::json;
 
-use crate::common::{boggle, cannot_run, daily_board, longest_word, wait_until};
+use crate::common::{boggle, daily_board, longest_word, wait_until};
 
 /// The board every round is played on (`--board`).
 const BOARD: &str = "BENHLAUMITLZRGAN";
@@ -187,41 +188,23 @@ async fn results(client: &Client) -> Vec<Card> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_browsers_and_a_terminal_player_play_a_round() {
-    let (chromium, driver_path) = match browser() {
-        Ok(found) => found,
-        Err(why) => return cannot_run(&format!("no browser: {why}")),
+    let Some(page) = Page::builder()
+        .rules("project4")
+        .words(WORDS)
+        .args(&["--board", BOARD, "--time", "600", "--min-players", "2"])
+        // The relay below (a dropped connection) is another port of
+        // 127.0.0.1, which the page's requests then name as their Host.
+        .args(&["--web-host", "127.0.0.1"])
+        .start()
+        .await
+    else {
+        return;
     };
-
-    let dir = tempfile::tempdir().expect("temp dir");
-    let dict = dir.path().join("words.txt");
-    std::fs::write(&dict, WORDS).expect("dictionary written");
-    let mut server = Killed(
-        boggle(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
-            .args(["--board", BOARD, "--time", "600", "--min-players", "2"])
-            .args(["--rules", "project4"])
-            // The relay below (a dropped connection) is another port of
-            // 127.0.0.1, which the page's requests then name as their Host.
-            .args(["--web-host", "127.0.0.1"])
-            .arg("--dict")
-            .arg(&dict)
-            .arg("--data")
-            .arg(dir.path())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts"),
-    );
-    let server_lines = lines_of(server.0.stdout.take().expect("stdout"));
-    let tcp = line_after(&server_lines, "listening on ");
-    let web = line_after(&server_lines, "web page on ");
+    let (phone, desk, web, tcp) = (page.phone(), page.desk(), &page.web, &page.tcp);
     assert!(
         web.starts_with("http://127.0.0.1:") && web.ends_with('/'),
         "{web}"
     );
-
-    let Some((chromedriver, phone, desk)) = phone_and_desk(&chromium, &driver_path).await else {
-        return;
-    };
 
     let web_addr: std::net::SocketAddr = web
         .trim_start_matches("http://")
@@ -230,11 +213,11 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         .expect("the web address");
     let proxy = Proxy::start(web_addr).await;
     join(&phone, &format!("http://{}/", proxy.addr), "ann").await;
-    join(&desk, &web, MARKUP_NAME).await;
+    join(&desk, web, MARKUP_NAME).await;
     // The terminal player: always ready, its words queued for the round,
     // done when its input ends.
     let mut carl = Killed(
-        boggle(["join", &tcp, "--name", "carl", "--room", "kitchen"])
+        boggle(["join", tcp, "--name", "carl", "--room", "kitchen"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -266,8 +249,7 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         assert_eq!(shown, json!([MARKUP_NAME, 0]));
     }
     doc_screenshot(&phone, "friends-lobby-360").await;
-    doc_screenshot(&desk, "friends-lobby-1280").await;
-    axe_clean(&desk, "lobby").await;
+    doc_screen(&desk, "friends-lobby-1280", "lobby").await;
 
     // The phone with the keyboard alone: after joining, the focus is on Ready.
     let focused = phone.active_element().await.expect("focus");
@@ -276,12 +258,7 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         Some("ready")
     );
     focused.send_keys("\u{E007}").await.expect("Enter");
-    desk.find(Locator::Id("ready"))
-        .await
-        .expect("ready button")
-        .click()
-        .await
-        .expect("clicked");
+    press(&desk, "ready").await;
     for client in [&phone, &desk] {
         visible(client, "round").await;
         let faces = js(
@@ -312,12 +289,7 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     )
     .await;
     trace(&phone, &[0, 5, 9]).await;
-    wait_js(
-        &phone,
-        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
-        "BAT traced and accepted",
-    )
-    .await;
+    accepted(&phone, "BAT", "BAT traced and accepted").await;
     // The phone's connection drops: it rejoins with its seat's token, and
     // the server gives its words back.
     proxy.cut();
@@ -369,13 +341,7 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
     );
 
     for client in [&phone, &desk] {
-        client
-            .find(Locator::Id("done"))
-            .await
-            .expect("done button")
-            .click()
-            .await
-            .expect("clicked");
+        press(client, "done").await;
     }
     for client in [&phone, &desk] {
         visible(client, "results").await;
@@ -432,11 +398,7 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         json!(0)
     );
     doc_screenshot(&phone, "room-results-360").await;
-    doc_screenshot(&desk, "room-results-1280").await;
-    axe_clean(&desk, "results").await;
-
-    no_page_errors(&phone, "in the room's round").await;
-    no_page_errors(&desk, "in the room's round").await;
+    doc_screen(&desk, "room-results-1280", "results").await;
 
     // The terminal player saw the same round end.
     line_after(&carl_lines, "results of round 1");
@@ -444,54 +406,17 @@ async fn two_browsers_and_a_terminal_player_play_a_round() {
         || carl.try_wait().expect("carl can be waited for"),
         || "carl's join did not end with the round".to_string(),
     );
-    let _ = phone.close().await;
-    let _ = desk.close().await;
+    page.end("in the room's round").await;
     drop(carl);
-    drop(chromedriver);
-    drop(server);
-}
-
-/// The cells' faces shown on the round's board, row-major.
-async fn faces(client: &Client) -> String {
-    let value = js(
-        client,
-        "return Array.from(document.querySelectorAll('#board .cell')).map(c => c.dataset.face).join('');",
-    )
-    .await;
-    value.as_str().expect("faces").to_string()
-}
-
-/// Clicks the round's cell `i` (a tap: down and up on it).
-async fn tap(client: &Client, i: usize) {
-    let cells = client
-        .find_all(Locator::Css("#board .cell"))
-        .await
-        .expect("cells");
-    cells[i].clone().click().await.expect("tapped");
-}
-
-/// Ends the round (Done) and waits for the results.
-async fn finish_round(client: &Client) {
-    js(
-        client,
-        "document.getElementById('done').click(); return true;",
-    )
-    .await;
-    visible(client, "results").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn solo_daily_and_board_links_play_at_once() {
-    let (chromium, driver_path) = match browser() {
-        Ok(found) => found,
-        Err(why) => return cannot_run(&format!("no browser: {why}")),
-    };
     // The built-in player list, so the boards have their real words.
-    let data = tempfile::tempdir().expect("temp dir");
-    let (server, web) = web_server(data.path(), &["--time", "600"]);
-    let Some((chromedriver, phone, desk)) = phone_and_desk(&chromium, &driver_path).await else {
+    let Some(mut page) = Page::builder().args(&["--time", "600"]).start().await else {
         return;
     };
+    let (phone, desk, web) = (page.phone(), page.desk(), page.web.clone());
 
     // The home screen first, with its three ways in.
     for (client, width) in [(&phone, 360), (&desk, 1280)] {
@@ -507,13 +432,7 @@ async fn solo_daily_and_board_links_play_at_once() {
     }
     axe_clean(&phone, "home").await;
     // The help card, one tap away.
-    phone
-        .find(Locator::Id("help-button"))
-        .await
-        .expect("help")
-        .click()
-        .await
-        .expect("clicked");
+    press(&phone, "help-button").await;
     wait_js(
         &phone,
         "return document.getElementById('help').open;",
@@ -521,11 +440,7 @@ async fn solo_daily_and_board_links_play_at_once() {
     )
     .await;
     axe_clean(&phone, "help").await;
-    js(
-        &phone,
-        "document.getElementById('help-close').click(); return true;",
-    )
-    .await;
+    click(&phone, "help-close").await;
 
     // A board link plays that board solo, at once; a word built by taps.
     play_link(&phone, &format!("{web}?board={BOARD}")).await;
@@ -535,12 +450,8 @@ async fn solo_daily_and_board_links_play_at_once() {
         tap(&phone, i).await;
     }
     assert_eq!(
-        js(
-            &phone,
-            "return document.getElementById('trace').textContent;"
-        )
-        .await,
-        json!("BAT"),
+        text(&phone, "trace").await,
+        "BAT",
         "the tapped letters, not yet sent"
     );
     assert_eq!(
@@ -564,12 +475,7 @@ async fn solo_daily_and_board_links_play_at_once() {
     // A reload mid-round takes the seat back with its words.
     phone.refresh().await.expect("reloads");
     visible(&phone, "round").await;
-    wait_js(
-        &phone,
-        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
-        "BAT kept after the reload",
-    )
-    .await;
+    accepted(&phone, "BAT", "BAT kept after the reload").await;
     // An Enter meant for the round, pressed as it ends, does not press Ready.
     finish_round(&phone).await;
     let focused = phone.active_element().await.expect("focus");
@@ -617,15 +523,8 @@ async fn solo_daily_and_board_links_play_at_once() {
     letters.sort_unstable();
     let letters: String = letters.into_iter().collect();
     assert_eq!(lit, json!(letters), "{word}'s cells lit");
-    let tally = js(
-        &phone,
-        "return document.getElementById('tally').textContent;",
-    )
-    .await;
-    assert!(
-        tally.as_str().is_some_and(|t| t.starts_with("You: 1 of ")),
-        "{tally}"
-    );
+    let tally = text(&phone, "tally").await;
+    assert!(tally.starts_with("You: 1 of "), "{tally}");
     axe_clean(&phone, "solo results").await;
 
     // The trace is bounded: a 5x5 board of one letter answers at once.
@@ -678,13 +577,7 @@ async fn solo_daily_and_board_links_play_at_once() {
         js(client, "sessionStorage.clear(); return true;").await;
         client.goto(&web).await.expect("page loads");
         visible(client, "home").await;
-        client
-            .find(Locator::Id("daily-button"))
-            .await
-            .expect("daily")
-            .click()
-            .await
-            .expect("clicked");
+        press(client, "daily-button").await;
         visible(client, "round").await;
     }
     let today = daily_board(None).1;
@@ -734,8 +627,8 @@ async fn solo_daily_and_board_links_play_at_once() {
            .map(tr => tr.cells[1].textContent).sort();",
     )
     .await;
-    drop(server);
-    let (server, web) = web_server(data.path(), &["--time", "600"]);
+    page.restart();
+    let web = &page.web;
     desk.goto(&format!("{web}daily/leaderboard"))
         .await
         .expect("leaderboard loads");
@@ -775,13 +668,8 @@ async fn solo_daily_and_board_links_play_at_once() {
         "the solo seat rejoined on a server with a password",
     )
     .await;
-    no_page_errors(&phone, "in solo games").await;
-    no_page_errors(&desk, "in solo games").await;
+    page.end("in solo games").await;
     drop(locked);
-    let _ = phone.close().await;
-    let _ = desk.close().await;
-    drop(chromedriver);
-    drop(server);
 }
 
 /// The 4x4 board the line mode prints after `round N: ...`, one row a line,

@@ -39,10 +39,5 @@ fn the_typescript_compiler_finds_no_error_in_the_page() {
         .current_dir(root)
         .output()
         .expect("tsc runs");
-    assert!(
-        out.status.success(),
-        "the TypeScript compiler found errors in the page:\n{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_clean(&out, "the TypeScript compiler found errors in the page");
 }

@@ -18,21 +18,13 @@
 use fantoccini::Client;
 use serde_json::{Value, json};
 
-use crate::browser::{
-    axe_clean, browser, click, doc_screenshot, js, no_page_errors, phone_and_desk, screenshot,
-    type_word, visible, wait_js, web_server,
+use crate::common::browser::{
+    Page, accepted, axe_clean, click, doc_screen, doc_screenshot, faces, finish_round, js,
+    screenshot, submit, text, type_word, visible, wait_js,
 };
 use crate::common::net::GUARD;
-use crate::common::{self, cannot_run, longest_word};
+use crate::common::{self, longest_word};
 use crate::net_store::{hold_lock, todays_words};
-
-async fn text(client: &Client, id: &str) -> Value {
-    js(
-        client,
-        &format!("return document.getElementById({}).textContent;", json!(id)),
-    )
-    .await
-}
 
 /// The statistics shown after the day's board: played, streak, best, and
 /// the chart's rows (range, count, whether today's).
@@ -49,21 +41,16 @@ async fn stats(client: &Client) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
-    let (chromium, driver) = match browser() {
-        Ok(found) => found,
-        Err(why) => return cannot_run(&format!("no browser: {why}")),
-    };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (_server, web) = web_server(dir.path(), &[]);
-    let Some((_driver, phone, desk)) = phone_and_desk(&chromium, &driver).await else {
+    let Some(page) = Page::builder().start().await else {
         return;
     };
+    let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
     let (number, board) = common::daily_board(None);
     let word = longest_word(&board);
 
     // Two days before today kept by this page, a third by the page before
     // the statistics (a key of its own, by date).
-    phone.goto(&web).await.expect("page loads");
+    phone.goto(web).await.expect("page loads");
     js(
         &phone,
         &format!(
@@ -80,7 +67,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
         ),
     )
     .await;
-    phone.goto(&web).await.expect("page loads");
+    phone.goto(web).await.expect("page loads");
     wait_js(
         &phone,
         "return document.getElementById('daily-stats').textContent === \
@@ -121,12 +108,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     axe_clean(&phone, "today's round").await;
     type_word(&phone, &word).await;
     let upper = word.to_ascii_uppercase();
-    wait_js(
-        &phone,
-        &format!("return !!document.querySelector('#verdicts li[data-word=\"{upper}\"][data-accepted=\"true\"]');"),
-        "the longest word accepted",
-    )
-    .await;
+    accepted(&phone, &upper, "the longest word accepted").await;
     let points = js(
         &phone,
         &format!("return Number(document.querySelector('#verdicts li[data-word=\"{upper}\"]').dataset.points);"),
@@ -143,7 +125,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     .await;
     assert_eq!(
         text(&phone, "leave-note").await,
-        json!("Your try at today's board ends here, with the words found so far.")
+        "Your try at today's board ends here, with the words found so far."
     );
     click(&phone, "leave-go").await;
     visible(&phone, "home").await;
@@ -163,8 +145,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     // A second try is practice: the results share the first.
     click(&phone, "daily-button").await;
     visible(&phone, "round").await;
-    click(&phone, "done").await;
-    visible(&phone, "results").await;
+    finish_round(&phone).await;
     let head = format!(
         "Boggle #{number}: {}, 1 word, longest {} letters",
         plural(points, "point"),
@@ -181,7 +162,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     )
     .await;
     // The numbers, a picture of the cells the word used (no letter), the day's link.
-    let shared = string(&phone, "share").await;
+    let shared = text(&phone, "share").await;
     let lines: Vec<&str> = shared.lines().collect();
     assert_eq!(lines.first(), Some(&head.as_str()), "{shared}");
     assert_eq!(lines.last(), Some(&day_link.as_str()), "{shared}");
@@ -194,9 +175,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     let share = format!("{head}\n{day_link}");
     assert_eq!(
         text(&phone, "daily-status").await,
-        json!(
-            "You played today's board already: this try was practice, and your first try is the one shared."
-        )
+        "You played today's board already: this try was practice, and your first try is the one shared."
     );
     // The try left mid-round ended then: the day's leaderboard lists it
     // already, not once its clock would have run out.
@@ -216,8 +195,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     ]
     .map(|(r, n)| json!([r, n + u64::from(r == range), r == range]));
     assert_eq!(stats(&phone).await, json!([[4, 4, 4], chart]));
-    doc_screenshot(&phone, "daily-stats-360").await;
-    axe_clean(&phone, "the day's statistics").await;
+    doc_screen(&phone, "daily-stats-360", "the day's statistics").await;
 
     // The statistics travel as a link: another browser adds them when asked.
     js(
@@ -247,13 +225,12 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     visible(&desk, "link-card").await;
     assert_eq!(
         text(&desk, "link-title").await,
-        json!("Statistics from another browser")
+        "Statistics from another browser"
     );
-    doc_screenshot(&desk, "stats-link-1280").await;
-    axe_clean(&desk, "statistics offered by a link").await;
+    doc_screen(&desk, "stats-link-1280", "statistics offered by a link").await;
     // Only for the player's own browsers: a friend's would make today practice.
     assert!(
-        string(&desk, "link-note")
+        text(&desk, "link-note")
             .await
             .ends_with("Only if they are yours: today's board becomes practice here."),
         "the offer says whose"
@@ -283,7 +260,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     visible(&desk, "link-card").await;
     assert_eq!(
         text(&desk, "link-title").await,
-        json!(format!("Today's board #{number}"))
+        format!("Today's board #{number}")
     );
     // One card for today's board, not two alike.
     assert_eq!(
@@ -296,8 +273,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     );
     click(&desk, "link-play").await;
     visible(&desk, "round").await;
-    click(&desk, "done").await;
-    visible(&desk, "results").await;
+    finish_round(&desk).await;
     wait_js(
         &desk,
         "return document.querySelectorAll('#stat-chart li').length === 6;",
@@ -306,18 +282,15 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     .await;
     // The day was carried: this browser's try is practice, sharing the
     // first (its numbers: the link carries no picture).
-    assert_eq!(text(&desk, "share").await, json!(share));
+    assert_eq!(text(&desk, "share").await, share);
     assert!(
         text(&desk, "daily-status")
             .await
-            .as_str()
-            .is_some_and(|s| s.contains("this try was practice")),
+            .contains("this try was practice"),
         "practice in the second browser"
     );
-    doc_screenshot(&desk, "daily-stats-1280").await;
-    axe_clean(&desk, "the day's statistics").await;
-    no_page_errors(&phone, "today's board").await;
-    no_page_errors(&desk, "today's board").await;
+    doc_screen(&desk, "daily-stats-1280", "the day's statistics").await;
+    page.end("today's board").await;
 }
 
 /// A share text's picture, a row a line: how many cells its word used (red),
@@ -334,23 +307,8 @@ fn picture_of(rows: &[&str]) -> (usize, usize) {
 async fn play_today(client: &Client, web: &str, name: &str, word: Option<&str>) {
     play_today_with(client, web, name, |client| async move {
         if let Some(word) = word {
-            js(
-                &client,
-                &format!(
-                    "const i = document.getElementById('word'); i.value = {}; \
-                     i.form.requestSubmit(); return true;",
-                    json!(word)
-                ),
-            )
-            .await;
-            wait_js(
-                &client,
-                &format!(
-                    "return !!document.querySelector('#verdicts li[data-word=\"{word}\"][data-accepted=\"true\"]');"
-                ),
-                "the word accepted",
-            )
-            .await;
+            submit(&client, word).await;
+            accepted(&client, word, "the word accepted").await;
         }
     })
     .await;
@@ -381,27 +339,13 @@ pub(crate) async fn play_today_with<F: std::future::Future<Output = ()>>(
     .await;
     visible(client, "round").await;
     play(client.clone()).await;
-    js(
-        client,
-        "document.getElementById('done').click(); return true;",
-    )
-    .await;
-    visible(client, "results").await;
+    finish_round(client).await;
     wait_js(
         client,
         "return document.getElementById('share').textContent.startsWith('Boggle #');",
         "the share text",
     )
     .await;
-}
-
-/// An element's text as a string.
-async fn string(client: &Client, id: &str) -> String {
-    text(client, id)
-        .await
-        .as_str()
-        .unwrap_or_default()
-        .to_string()
 }
 
 /// What the results say once the server has the day's try in its file.
@@ -436,68 +380,26 @@ pub(crate) async fn rows(client: &Client) -> serde_json::Value {
     .await
 }
 
-/// A server with 10-minute rounds on a temporary `--data`, and the two
-/// browsers on it (360 and 1280 px).
-pub(crate) struct Players {
-    pub(crate) _data: tempfile::TempDir,
-    pub(crate) server: crate::browser::Killed,
-    pub(crate) web: String,
-    pub(crate) chromedriver: crate::browser::Killed,
-    pub(crate) phone: Client,
-    pub(crate) desk: Client,
-}
-
-/// Fails on any error the pages threw `when`, and closes them.
-pub(crate) async fn end(phone: &Client, desk: &Client, when: &str) {
-    no_page_errors(phone, when).await;
-    no_page_errors(desk, when).await;
-    let _ = phone.clone().close().await;
-    let _ = desk.clone().close().await;
-}
-
-/// [`Players`], or `None` after saying why they cannot play.
-pub(crate) async fn players() -> Option<Players> {
-    let (chromium, driver_path) = match browser() {
-        Ok(found) => found,
-        Err(why) => {
-            cannot_run(&format!("no browser: {why}"));
-            return None;
-        }
-    };
-    let data = tempfile::tempdir().expect("temp dir");
-    let (server, web) = web_server(data.path(), &["--time", "600"]);
-    let (chromedriver, phone, desk) = phone_and_desk(&chromium, &driver_path).await?;
-    Some(Players {
-        _data: data,
-        server,
-        web,
-        chromedriver,
-        phone,
-        desk,
-    })
+/// A server with 10-minute rounds, and the two browsers on it (360 and
+/// 1280 px); `None` after saying why they cannot play.
+pub(crate) async fn players() -> Option<Page> {
+    Page::builder().args(&["--time", "600"]).start().await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_apart() {
-    let Some(Players {
-        _data: data,
-        server,
-        web,
-        chromedriver,
-        phone,
-        desk,
-    }) = players().await
-    else {
+    let Some(page) = players().await else {
         return;
     };
+    let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
     let words = todays_words();
     let (best, small) = (words[0].as_str(), words[words.len() - 1].as_str());
 
     // The first opening: scored.
-    play_today(&desk, &web, "bob", Some(small)).await;
-    let first = string(&desk, "share").await;
+    play_today(&desk, web, "bob", Some(small)).await;
+    let first = text(&desk, "share").await;
     assert_eq!(
-        string(&desk, "daily-status").await,
+        text(&desk, "daily-status").await,
         "",
         "scored, nothing to say"
     );
@@ -511,8 +413,8 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
         "localStorage.removeItem('boggle.days'); return true;",
     )
     .await;
-    play_today(&desk, &web, "bob", Some(best)).await;
-    let again = string(&desk, "share").await;
+    play_today(&desk, web, "bob", Some(best)).await;
+    let again = text(&desk, "share").await;
     // The first try's numbers (the picture was this page's, now forgotten).
     let numbers: Vec<&str> = first
         .lines()
@@ -524,7 +426,7 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
         "the share text is the first try's"
     );
     assert!(
-        string(&desk, "daily-status")
+        text(&desk, "daily-status")
             .await
             .contains("this try was practice"),
         "the page says so"
@@ -537,21 +439,21 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
     screenshot(&desk, "daily-again").await;
 
     assert_eq!(
-        string(&desk, "daily-saved").await,
+        text(&desk, "daily-saved").await,
         "",
         "practice is not saved"
     );
 
     // Another browser, another seat, the same name: kept, listed apart;
     // while another program holds the results file, being saved.
-    let (locked, release, holder) = hold_lock(data.path().join("daily.sqlite"));
+    let (locked, release, holder) = hold_lock(page.dir.path().join("daily.sqlite"));
     locked.recv_timeout(GUARD).expect("the file is locked");
-    play_today(&phone, &web, "Bob", Some(best)).await;
+    play_today(&phone, web, "Bob", Some(best)).await;
     saved(&phone, "Saving your result to today's leaderboard\u{2026}").await;
     release.send(()).expect("let go");
     holder.join().expect("the lock is let go");
     saved(&phone, KEPT).await;
-    let status = string(&phone, "daily-status").await;
+    let status = text(&phone, "daily-status").await;
     assert_eq!(
         status,
         "Another player is listed as Bob today: you are listed as Bob (2)."
@@ -570,9 +472,7 @@ async fn a_reopened_daily_is_practice_and_a_second_player_of_a_name_is_listed_ap
         "marked as the player's: {listed}"
     );
     screenshot(&phone, "daily-same-name").await;
-    end(&phone, &desk, "in daily games").await;
-    drop(chromedriver);
-    drop(server);
+    page.end("in daily games").await;
 }
 
 /// What a results screen shows: the title, the share text, the note under
@@ -617,22 +517,15 @@ async fn meaning_in_sight(client: &Client) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
-    let Some(Players {
-        _data,
-        server,
-        web,
-        chromedriver,
-        phone,
-        desk,
-    }) = players().await
-    else {
+    let Some(page) = players().await else {
         return;
     };
+    let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
     let words = todays_words();
 
     // Today's board, its first try: the results, reloaded, are the same,
     // and nothing says the game was given up.
-    play_today(&phone, &web, "ann", Some(words[0].as_str())).await;
+    play_today(&phone, web, "ann", Some(words[0].as_str())).await;
     rows(&phone).await;
     let before = results_seen(&phone).await;
     assert_eq!(before[2], json!(""), "the first try: nothing to say");
@@ -649,23 +542,25 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     phone.refresh().await.expect("reloads");
     visible(&phone, "results").await;
     assert_eq!(results_seen(&phone).await, before);
-    doc_screenshot(&phone, "daily-reloaded-360").await;
-    axe_clean(&phone, "today's results after a reload").await;
+    doc_screen(
+        &phone,
+        "daily-reloaded-360",
+        "today's results after a reload",
+    )
+    .await;
     // A word's meaning comes into sight, at 360 and at 1280x800.
     assert_eq!(meaning_in_sight(&phone).await, json!([true, true]));
 
     // A solo game: the same, and Play again starts a new game.
-    desk.goto(&web).await.expect("page loads");
+    desk.goto(web).await.expect("page loads");
     click(&desk, "solo-button").await;
     visible(&desk, "round").await;
-    click(&desk, "done").await;
-    visible(&desk, "results").await;
+    finish_round(&desk).await;
     let before = results_seen(&desk).await;
     desk.refresh().await.expect("reloads");
     visible(&desk, "results").await;
     assert_eq!(results_seen(&desk).await, before);
-    doc_screenshot(&desk, "solo-reloaded-1280").await;
-    axe_clean(&desk, "solo results after a reload").await;
+    doc_screen(&desk, "solo-reloaded-1280", "solo results after a reload").await;
     wait_js(
         &desk,
         "return !document.getElementById('ready').disabled;",
@@ -677,32 +572,18 @@ async fn a_finished_game_reloaded_shows_its_results_as_they_were() {
     // In the new game, a reload takes the round back.
     desk.refresh().await.expect("reloads");
     visible(&desk, "round").await;
-    play_today(&desk, &web, "bob", None).await;
+    play_today(&desk, web, "bob", None).await;
     // A try without a word says so, with no numbers or picture of nothing.
     let day = common::daily_board(None).0;
     assert_eq!(
-        string(&desk, "share").await,
+        text(&desk, "share").await,
         format!("Boggle #{day}: no words found\n{web}?daily={day}")
     );
     desk.set_window_size(1280, 800).await.expect("resized");
     assert_eq!(meaning_in_sight(&desk).await, json!([true, true]));
     screenshot(&desk, "daily-meaning-1280x800").await;
     axe_clean(&desk, "a word's meaning on today's results at 1280x800").await;
-    end(&phone, &desk, "reloaded results").await;
-    drop(chromedriver);
-    drop(server);
-}
-
-/// The board's faces, row-major.
-async fn faces(client: &Client) -> String {
-    js(
-        client,
-        "return Array.from(document.querySelectorAll('#board .cell'), c => c.dataset.face).join('');",
-    )
-    .await
-    .as_str()
-    .unwrap_or_default()
-    .to_string()
+    page.end("reloaded results").await;
 }
 
 /// The date of day `n` (#1 is 2026-01-01), as `boggle daily --date` takes it.
@@ -721,22 +602,15 @@ async fn date_of(client: &Client, n: u64) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
-    let Some(Players {
-        _data,
-        server,
-        web,
-        chromedriver,
-        phone,
-        desk,
-    }) = players().await
-    else {
+    let Some(page) = players().await else {
         return;
     };
+    let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
     let (number, _) = common::daily_board(None);
 
     // Yesterday played (kept by this browser): the home card lists the
     // last 29 days, yesterday with its points.
-    phone.goto(&web).await.expect("page loads");
+    phone.goto(web).await.expect("page loads");
     js(
         &phone,
         &format!(
@@ -764,8 +638,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     .await;
     let expected: Vec<u64> = (1..30).map(|back| number - back).collect();
     assert_eq!(listed, json!(expected));
-    doc_screenshot(&phone, "past-days-360").await;
-    axe_clean(&phone, "home with the past days").await;
+    doc_screen(&phone, "past-days-360", "home with the past days").await;
     js(
         &phone,
         &format!(
@@ -778,8 +651,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     visible(&phone, "round").await;
     let yesterday = common::daily_board(Some(&date_of(&phone, number - 1).await)).1;
     assert_eq!(faces(&phone).await, yesterday, "yesterday's board");
-    click(&phone, "done").await;
-    visible(&phone, "results").await;
+    finish_round(&phone).await;
     // The practice round's results, and beside them the first try's share.
     wait_js(
         &phone,
@@ -792,7 +664,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     )
     .await;
     assert_eq!(
-        string(&phone, "daily-status").await,
+        text(&phone, "daily-status").await,
         format!("Board #{} was practice: nothing is kept.", number - 1)
     );
     assert_eq!(
@@ -813,20 +685,17 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
         json!({ (number - 1).to_string(): { "points": 7, "words": 3, "longest": 5, "picture": "⬜🟥" } }),
         "the first try kept as it was"
     );
-    doc_screenshot(&phone, "past-day-results-360").await;
-    axe_clean(&phone, "a past day's results").await;
+    doc_screen(&phone, "past-day-results-360", "a past day's results").await;
     phone
         .goto(&format!("{web}?daily={}", number - 3))
         .await
         .expect("page loads");
     visible(&phone, "link-card").await;
-    doc_screenshot(&phone, "past-day-link-360").await;
-    axe_clean(&phone, "a past day's link").await;
+    doc_screen(&phone, "past-day-link-360", "a past day's link").await;
     // Played, with no first try that day: a note, nothing to copy.
     click(&phone, "link-play").await;
     visible(&phone, "round").await;
-    click(&phone, "done").await;
-    visible(&phone, "results").await;
+    finish_round(&phone).await;
     wait_js(
         &phone,
         "return document.getElementById('daily-status').textContent.endsWith('no result to share.') \
@@ -835,11 +704,11 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     )
     .await;
     // The statistics run to today: yesterday played, a streak of 1.
-    assert_eq!(string(&phone, "stat-streak").await, "1");
+    assert_eq!(text(&phone, "stat-streak").await, "1");
     screenshot(&phone, "past-day-no-try-360").await;
     axe_clean(&phone, "a past day's results with no first try").await;
 
-    desk.goto(&web).await.expect("page loads");
+    desk.goto(web).await.expect("page loads");
     wait_js(
         &desk,
         "return document.querySelectorAll('#past option').length === 29;",
@@ -864,14 +733,12 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
             format!("Play board #{}", number - 3)
         ])
     );
-    doc_screenshot(&desk, "past-day-link-1280").await;
-    axe_clean(&desk, "a past day's link").await;
+    doc_screen(&desk, "past-day-link-1280", "a past day's link").await;
     click(&desk, "link-play").await;
     visible(&desk, "round").await;
     let three = common::daily_board(Some(&date_of(&desk, number - 3).await)).1;
     assert_eq!(faces(&desk).await, three, "that day's board");
-    click(&desk, "done").await;
-    visible(&desk, "results").await;
+    finish_round(&desk).await;
     // No first try that day: no share and no copy, and the page says why.
     wait_js(
         &desk,
@@ -880,7 +747,7 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
     )
     .await;
     assert_eq!(
-        string(&desk, "daily-status").await,
+        text(&desk, "daily-status").await,
         format!(
             "Board #{} was practice: nothing is kept. \
              You did not play it on its day, so there is no result to share.",
@@ -897,20 +764,17 @@ async fn past_days_boards_are_played_as_practice_beside_the_first_try() {
         json!([true, false, false, false]),
         "the note alone: no share, no statistics of no game"
     );
-    doc_screenshot(&desk, "past-day-results-1280").await;
-    axe_clean(&desk, "a past day's results").await;
+    doc_screen(&desk, "past-day-results-1280", "a past day's results").await;
     desk.goto(&format!("{web}?daily={}", number - 30))
         .await
         .expect("page loads");
     visible(&desk, "link-card").await;
     assert_eq!(
-        string(&desk, "link-note").await,
+        text(&desk, "link-note").await,
         format!(
             "That link was to board #{}: today's board is #{number}.",
             number - 30
         )
     );
-    end(&phone, &desk, "past days").await;
-    drop(chromedriver);
-    drop(server);
+    page.end("past days").await;
 }

@@ -8,66 +8,38 @@
 //! `BOGGLE_DOC_SCREENSHOTS=1`. Without a browser the test skips with a
 //! reason, unless `CI=true`.
 
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 use serde_json::json;
 
-use crate::browser::{
-    axe_clean, browser, click, doc_screenshot, js, no_page_errors, phone_and_desk, type_word,
-    visible, wait_js, web_server, words_file,
+use crate::common::browser::{
+    Page, accepted, axe_clean, click, doc_screen, finish_round, join_form, js, no_page_errors,
+    press, text, type_word, visible, wait_js,
 };
-use crate::common::cannot_run;
 
 const BOARD: &str = "BENHLAUMITLZRGAN";
 const WORDS: &str = "eat\nbat\nben\nnag\n";
 
 /// Joins room `kitchen` as `name` through its form, as a player would.
 async fn join_kitchen(client: &Client, name: &str) {
-    visible(client, "join").await;
-    js(
-        client,
-        &format!(
-            "document.getElementById('name').value = {}; \
-             document.getElementById('room').value = 'kitchen'; \
-             document.getElementById('join-button').click(); return true;",
-            json!(name)
-        ),
-    )
-    .await;
+    join_form(client, &[("name", name), ("room", "kitchen")]).await;
 }
 
 /// Clicks "Boggle" in the header.
 async fn home_link(client: &Client) {
-    client
-        .find(Locator::Id("home-link"))
-        .await
-        .expect("the header's Boggle")
-        .click()
-        .await
-        .expect("clicked");
+    press(client, "home-link").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back() {
-    let (chromium, driver) = match browser() {
-        Ok(found) => found,
-        Err(why) => return cannot_run(&format!("no browser: {why}")),
-    };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let dict = words_file(dir.path(), WORDS);
-    let args = [
-        "--board",
-        BOARD,
-        "--dict",
-        &dict,
-        "--min-players",
-        "1",
-        "--time",
-        "600",
-    ];
-    let (_server, web) = web_server(dir.path(), &args);
-    let Some((_driver, phone, desk)) = phone_and_desk(&chromium, &driver).await else {
+    let Some(page) = Page::builder()
+        .words(WORDS)
+        .args(&["--board", BOARD, "--min-players", "1", "--time", "600"])
+        .start()
+        .await
+    else {
         return;
     };
+    let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
 
     phone
         .goto(&format!("{web}?room=kitchen"))
@@ -78,12 +50,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
     click(&phone, "ready").await;
     visible(&phone, "round").await;
     type_word(&phone, "bat").await;
-    wait_js(
-        &phone,
-        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
-        "BAT accepted",
-    )
-    .await;
+    accepted(&phone, "BAT", "BAT accepted").await;
 
     // One tap on the header's "Boggle" asks first; Stay keeps the round.
     home_link(&phone).await;
@@ -105,8 +72,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
             "Your seat is kept a while: join room kitchen as ann again from this tab to take it back."
         ])
     );
-    doc_screenshot(&phone, "leave-360").await;
-    axe_clean(&phone, "the question before leaving").await;
+    doc_screen(&phone, "leave-360", "the question before leaving").await;
     click(&phone, "leave-stay").await;
     assert_eq!(
         js(
@@ -153,14 +119,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
          c(0).click(); c(15).click(); c(0).click(); return true;",
     )
     .await;
-    assert_eq!(
-        js(
-            &phone,
-            "return document.getElementById('trace').textContent;"
-        )
-        .await,
-        json!("")
-    );
+    assert_eq!(text(&phone, "trace").await, "");
     type_word(&phone, "eat").await;
     assert_eq!(
         js(
@@ -193,16 +152,10 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
     axe_clean(&phone, "a room's join form").await;
     join_kitchen(&phone, "ann").await;
     visible(&phone, "round").await;
-    wait_js(
-        &phone,
-        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
-        "BAT kept: the seat taken back",
-    )
-    .await;
+    accepted(&phone, "BAT", "BAT kept: the seat taken back").await;
 
     // A room's results: Ready for the room's next round, no solo game on its board.
-    click(&phone, "done").await;
-    visible(&phone, "results").await;
+    finish_round(&phone).await;
     assert_eq!(
         js(
             &phone,
@@ -225,7 +178,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
     click(&phone, "leave-go").await;
     visible(&phone, "home").await;
     // With nothing on, home is one tap away, unasked.
-    desk.goto(&web).await.expect("page loads");
+    desk.goto(web).await.expect("page loads");
     visible(&desk, "home").await;
     home_link(&desk).await;
     visible(&desk, "home").await;

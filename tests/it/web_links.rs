@@ -9,64 +9,33 @@
 //! link's card in docs/screenshots/ with `BOGGLE_DOC_SCREENSHOTS=1`).
 //! Without a browser the test skips with a reason, unless `CI=true`.
 
-use fantoccini::{Client, Locator};
+use fantoccini::Locator;
 use serde_json::json;
 
-use crate::browser::{
-    axe_clean, browser, doc_screenshot, js, no_page_errors, phone_and_desk, visible, wait_js,
-    web_server, words_file,
+use crate::common::browser::{
+    Page, accepted, axe_clean, catch_copies, click, doc_screenshot, finish_round, js,
+    no_page_errors, tap, text, visible, wait_js,
 };
-use crate::common::cannot_run;
 
 /// The board of the links, and the whole dictionary: BAT and EAT lie on
 /// it, and NHM, a word WordNet does not have.
 const BOARD: &str = "BENHLAUMITLZRGAN";
 const WORDS: &str = "eat\nbat\nben\nnag\nnhm\n";
 
-/// The text of the element `id`.
-async fn text(client: &Client, id: &str) -> String {
-    let value = js(
-        client,
-        &format!("return document.getElementById({}).textContent;", json!(id)),
-    )
-    .await;
-    value.as_str().unwrap_or_default().to_string()
-}
-
-/// Makes the clipboard keep what the page copies in `window.copied`
-/// (headless Chromium has no clipboard to read back).
-async fn catch_copies(client: &Client) {
-    js(
-        client,
-        "navigator.clipboard.writeText = async (t) => { window.copied = t; }; return true;",
-    )
-    .await;
-}
-
-/// Clicks the cell `i` of the round's board (a tap).
-async fn tap(client: &Client, i: usize) {
-    let cells = client
-        .find_all(Locator::Css("#board .cell"))
-        .await
-        .expect("cells");
-    cells[i].clone().click().await.expect("tapped");
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_shared_board_waits_for_a_name_and_says_the_servers_rules_and_round() {
-    let (chromium, driver) = match browser() {
-        Ok(found) => found,
-        Err(why) => return cannot_run(&format!("no browser: {why}")),
-    };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let dict = words_file(dir.path(), WORDS);
-    let (_server, web) = web_server(dir.path(), &["--time", "60", "--dict", &dict]);
-    let Some((_driver, phone, desk)) = phone_and_desk(&chromium, &driver).await else {
+    let Some(page) = Page::builder()
+        .words(WORDS)
+        .args(&["--time", "60"])
+        .start()
+        .await
+    else {
         return;
     };
+    let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
 
     // The home screen promises this server's round, not the default 3 minutes.
-    desk.goto(&web).await.expect("page loads");
+    desk.goto(web).await.expect("page loads");
     visible(&desk, "home").await;
     assert_eq!(
         text(&desk, "solo-note").await,
@@ -130,12 +99,7 @@ async fn a_shared_board_waits_for_a_name_and_says_the_servers_rules_and_round() 
         .send_keys("eat\u{E007}")
         .await
         .expect("typed");
-    wait_js(
-        &phone,
-        "return !!document.querySelector('#verdicts li[data-word=\"EAT\"][data-accepted=\"true\"]');",
-        "EAT accepted",
-    )
-    .await;
+    accepted(&phone, "EAT", "EAT accepted").await;
     let status = js(
         &phone,
         "const s = document.getElementById('status'); return [s.textContent, s.classList.contains('error')];",
@@ -148,12 +112,7 @@ async fn a_shared_board_waits_for_a_name_and_says_the_servers_rules_and_round() 
     );
 
     // The results of a solo game: the player's own missed words, the board again as zoe.
-    js(
-        &phone,
-        "document.getElementById('done').click(); return true;",
-    )
-    .await;
-    visible(&phone, "results").await;
+    finish_round(&phone).await;
     assert_eq!(text(&phone, "missed-title").await, "Words you missed");
     wait_js(
         &phone,
@@ -174,11 +133,7 @@ async fn a_shared_board_waits_for_a_name_and_says_the_servers_rules_and_round() 
     )
     .await;
     catch_copies(&phone).await;
-    js(
-        &phone,
-        "document.getElementById('link-copy').click(); return true;",
-    )
-    .await;
+    click(&phone, "link-copy").await;
     wait_js(
         &phone,
         &format!(
@@ -187,11 +142,7 @@ async fn a_shared_board_waits_for_a_name_and_says_the_servers_rules_and_round() 
         "the copied link names the rules",
     )
     .await;
-    js(
-        &phone,
-        "document.getElementById('again').click(); return true;",
-    )
-    .await;
+    click(&phone, "again").await;
     wait_js(
         &phone,
         "return !document.getElementById('round').hidden && \

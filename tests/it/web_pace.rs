@@ -7,9 +7,9 @@
 use fantoccini::Client;
 use serde_json::{Value, json};
 
-use crate::browser::{click, wait_js};
+use crate::common::browser::{click, wait_js};
 use crate::net_store::todays_words;
-use crate::web_daily::{KEPT, Players, end, play_today_with, players, rows, saved};
+use crate::web_daily::{KEPT, play_today_with, players, rows, saved};
 
 /// The fastest honest play the page takes, by keyboard and by tap, is a
 /// person's try: kept and listed, not practice. By keyboard: the fastest
@@ -26,17 +26,10 @@ use crate::web_daily::{KEPT, Players, end, play_today_with, players, rows, saved
 )]
 async fn the_fastest_honest_play_by_keyboard_and_by_tap_is_a_persons_try() {
     use fantoccini::actions::{InputSource, KeyAction, KeyActions, PointerAction, TouchActions};
-    let Some(Players {
-        _data: _kept,
-        server: _server,
-        web,
-        chromedriver: _chromedriver,
-        phone,
-        desk,
-    }) = players().await
-    else {
+    let Some(page) = players().await else {
         return;
     };
+    let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
     let mut words = todays_words();
     words.sort_by_key(String::len);
     words.truncate(30);
@@ -51,7 +44,7 @@ async fn the_fastest_honest_play_by_keyboard_and_by_tap_is_a_persons_try() {
         }
     }
     let keyed = words.len();
-    play_today_with(&desk, &web, "keys", |desk| async move {
+    play_today_with(&desk, web, "keys", |desk| async move {
         click(&desk, "word").await;
         let started = std::time::Instant::now();
         desk.perform_actions(keys).await.expect("typed");
@@ -65,7 +58,7 @@ async fn the_fastest_honest_play_by_keyboard_and_by_tap_is_a_persons_try() {
         .filter_map(|w| boggle_engine::path::find_path(&today.board, today.rules.moves, w))
         .collect();
     let tapped = paths.len();
-    play_today_with(&phone, &web, "taps", |phone| async move {
+    play_today_with(&phone, web, "taps", |phone| async move {
         let cells = phone
             .find_all(fantoccini::Locator::Css("#board .cell"))
             .await
@@ -109,7 +102,7 @@ async fn the_fastest_honest_play_by_keyboard_and_by_tap_is_a_persons_try() {
             .collect();
         assert!(names.contains(&&json!(name)), "{name}: {listed}");
     }
-    end(&phone, &desk, "after the fastest honest tries").await;
+    page.end("after the fastest honest tries").await;
 }
 
 /// Waits for the verdicts on `words` words, and prints the pace since `started`.

@@ -22,23 +22,28 @@
 
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 use serde_json::json;
 
-use crate::browser::{
-    Killed, browser, desk_with, js, no_page_errors, phone_and_desk, play_link, screenshot, visible,
-    wait_js, web_server, words_file,
+use crate::common::browser::{
+    Page, accepted, click, join_form, js, no_page_errors, play_link, press, screenshot, submit,
+    text, visible, wait_js,
 };
-use crate::common::{cannot_run, wait_until_async};
+use crate::common::wait_until_async;
 
 /// The board of the rooms (`--board`), and their whole dictionary.
 const BOARD: &str = "BENHLAUMITLZRGAN";
 const WORDS: &str = "eat\nbat\nben\nnag\n";
 
-/// `boggle serve --web` on loopback with `args`, on [`BOARD`] and [`WORDS`]; its page's address.
-fn server(dir: &std::path::Path, args: &[&str]) -> (Killed, String) {
-    let dict = words_file(dir, WORDS);
-    web_server(dir, &[&["--board", BOARD, "--dict", &dict], args].concat())
+/// `boggle serve --web` on loopback with `args`, on [`BOARD`] and
+/// [`WORDS`], and the two browsers; `None` after saying why not.
+async fn rooms(args: &[&str]) -> Option<Page> {
+    Page::builder()
+        .words(WORDS)
+        .args(&["--board", BOARD])
+        .args(args)
+        .start()
+        .await
 }
 
 /// Opens a room's link and joins it as `name` with `password`, as a
@@ -53,18 +58,7 @@ async fn join(client: &Client, web: &str, room: &str, name: &str, password: &str
         .goto(&format!("{web}?room={room}"))
         .await
         .expect("page loads");
-    visible(client, "join").await;
-    js(
-        client,
-        &format!(
-            "document.getElementById('name').value = {name}; \
-             document.getElementById('password').value = {password}; \
-             document.getElementById('join-button').click(); return true;",
-            name = json!(name),
-            password = json!(password),
-        ),
-    )
-    .await;
+    join_form(client, &[("name", name), ("password", password)]).await;
 }
 
 /// Waits until the status line says `text` as an error, on screen `on`,
@@ -87,6 +81,13 @@ async fn says(client: &Client, code: &str, text: &str, on: &str, focused: &str) 
     .await;
     screenshot(client, &format!("refused-{code}")).await;
     no_page_errors(client, code).await;
+}
+
+/// [`says`] with the action beside the status focused, and that action
+/// labelled `offer`.
+async fn offers(client: &Client, code: &str, text: &str, on: &str, offer: &str) {
+    says(client, code, text, on, "retry").await;
+    assert_eq!(offered(client).await.as_deref(), Some(offer), "{code}");
 }
 
 /// Waits until the status line says `text`, whatever else is on screen.
@@ -114,25 +115,7 @@ async fn offered(client: &Client) -> Option<String> {
 
 /// Presses the offered action.
 async fn take_offer(client: &Client) {
-    client
-        .find(Locator::Id("retry"))
-        .await
-        .expect("the offered action")
-        .click()
-        .await
-        .expect("clicked");
-}
-
-/// Starts chromedriver and the two browsers, or says why not.
-async fn browsers() -> Option<(Killed, Client, Client)> {
-    let (chromium, driver) = match browser() {
-        Ok(found) => found,
-        Err(why) => {
-            cannot_run(&format!("no browser: {why}"));
-            return None;
-        }
-    };
-    phone_and_desk(&chromium, &driver).await
+    press(client, "retry").await;
 }
 
 /// Joining a room: a wrong or too long password, a name or room name that
@@ -140,25 +123,23 @@ async fn browsers() -> Option<(Killed, Client, Client)> {
 /// rounds, and a word sent as the round ends.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_join_says_why_where_it_can_be_mended() {
-    let Some((driver, phone, desk)) = browsers().await else {
+    let Some(page) = rooms(&[
+        "--password",
+        "sesame",
+        "--max-players",
+        "1",
+        "--min-players",
+        "1",
+        "--rounds",
+        "1",
+        "--time",
+        "600",
+    ])
+    .await
+    else {
         return;
     };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (_server, web) = server(
-        dir.path(),
-        &[
-            "--password",
-            "sesame",
-            "--max-players",
-            "1",
-            "--min-players",
-            "1",
-            "--rounds",
-            "1",
-            "--time",
-            "600",
-        ],
-    );
+    let (phone, desk, web) = (page.phone(), page.desk(), page.web.clone());
 
     let long = "x".repeat(5000);
     // (room, name, password): the code, what the page says, the field focused.
@@ -217,11 +198,7 @@ async fn a_refused_join_says_why_where_it_can_be_mended() {
 
     // ann plays the room's one round, and sends a word as she presses Done:
     // the round ends first, and the word is not played.
-    js(
-        &desk,
-        "document.getElementById('ready').click(); return true;",
-    )
-    .await;
+    click(&desk, "ready").await;
     visible(&desk, "round").await;
     js(
         &desk,
@@ -244,17 +221,15 @@ async fn a_refused_join_says_why_where_it_can_be_mended() {
         "room",
     )
     .await;
-    drop(driver);
 }
 
 /// A server at its caps: the rooms it may hold, the connections it takes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_server_says_so_and_offers_to_try_again() {
-    let Some((driver, phone, desk)) = browsers().await else {
+    let Some(mut page) = rooms(&["--max-rooms", "1"]).await else {
         return;
     };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (rooms, web) = server(dir.path(), &["--max-rooms", "1"]);
+    let (phone, desk, web) = (page.phone(), page.desk(), page.web.clone());
     join(&desk, &web, "kitchen", "ann", "").await;
     visible(&desk, "lobby").await;
     join(&phone, &web, "garden", "bob", "").await;
@@ -266,21 +241,19 @@ async fn a_full_server_says_so_and_offers_to_try_again() {
         "room",
     )
     .await;
-    drop(rooms);
-
-    let (_connections, web) = server(dir.path(), &["--max-connections", "1"]);
+    page.serve(&["--board", BOARD, "--max-connections", "1"]);
+    let web = page.web.clone();
     join(&desk, &web, "kitchen", "ann", "").await;
     visible(&desk, "lobby").await;
     join(&phone, &web, "kitchen", "bob", "").await;
-    says(
+    offers(
         &phone,
         "server_full",
         "The server is busy: the server has its maximum of 1 connections; try later.",
         "join",
-        "retry",
+        "Try again",
     )
     .await;
-    assert_eq!(offered(&phone).await.as_deref(), Some("Try again"));
     // Once ann has gone, trying again gets bob in (the server may take a
     // moment to see her go: until then it is busy still, and says so).
     desk.goto("about:blank").await.expect("ann leaves");
@@ -301,7 +274,6 @@ async fn a_full_server_says_so_and_offers_to_try_again() {
     .await;
     visible(&phone, "lobby").await;
     no_page_errors(&phone, "after trying again").await;
-    drop(driver);
 }
 
 /// A seat given up while its player was away: the page says so when it
@@ -312,23 +284,18 @@ async fn a_full_server_says_so_and_offers_to_try_again() {
     reason = "a poll: a pause between looks, in a loop bounded by a deadline"
 )]
 async fn an_expired_seat_says_so_and_offers_to_join_again() {
-    let Some((driver, phone, desk)) = browsers().await else {
+    // A round's time is a second: a seat empty that long between rounds is given up.
+    let Some(page) = rooms(&["--time", "1", "--min-players", "2"]).await else {
         return;
     };
-    let dir = tempfile::tempdir().expect("temp dir");
-    // A round's time is a second: a seat empty that long between rounds is given up.
-    let (_server, web) = server(dir.path(), &["--time", "1", "--min-players", "2"]);
+    let (phone, desk, web) = (page.phone(), page.desk(), page.web.clone());
     join(&desk, &web, "kitchen", "ann", "").await;
     visible(&desk, "lobby").await;
     join(&phone, &web, "kitchen", "bob", "").await;
     visible(&phone, "lobby").await;
     // They play a round (a seat is kept only for who played).
     for client in [&desk, &phone] {
-        js(
-            client,
-            "document.getElementById('ready').click(); return true;",
-        )
-        .await;
+        click(client, "ready").await;
     }
     for client in [&desk, &phone] {
         visible(client, "results").await;
@@ -347,15 +314,14 @@ async fn an_expired_seat_says_so_and_offers_to_join_again() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     desk.goto(&web).await.expect("ann comes back");
-    says(
+    offers(
         &desk,
         "bad_token",
         "Your seat in room kitchen was given up while you were away.",
         "join",
-        "retry",
+        "Join again",
     )
     .await;
-    assert_eq!(offered(&desk).await.as_deref(), Some("Join again"));
     take_offer(&desk).await;
     visible(&desk, "lobby").await;
     wait_js(
@@ -366,18 +332,16 @@ async fn an_expired_seat_says_so_and_offers_to_join_again() {
     )
     .await;
     no_page_errors(&desk, "after joining again").await;
-    drop(driver);
 }
 
 /// Solo games: a board or size that cannot be played, words sent faster
 /// than the server takes them, and far faster.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bad_board_or_a_flood_of_words_is_told() {
-    let Some((driver, phone, desk)) = browsers().await else {
+    let Some(page) = rooms(&["--time", "600"]).await else {
         return;
     };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (_server, web) = server(dir.path(), &["--time", "600"]);
+    let (phone, desk, web) = (page.phone(), page.desk(), page.web.clone());
 
     play_link(&phone, &format!("{web}?board=CAT")).await;
     says(
@@ -429,25 +393,18 @@ async fn a_bad_board_or_a_flood_of_words_is_told() {
     // Far past the rate, the server drops the page; the page offers to
     // join again, and the seat comes back with its words.
     js(&desk, &flood(300)).await;
-    says(
+    offers(
         &desk,
         "too_many_messages",
         "Disconnected: far too many messages at once.",
         "home",
-        "retry",
+        "Join again",
     )
     .await;
-    assert_eq!(offered(&desk).await.as_deref(), Some("Join again"));
     take_offer(&desk).await;
     visible(&desk, "round").await;
-    wait_js(
-        &desk,
-        "return !!document.querySelector('#verdicts li[data-word=\"BAT\"][data-accepted=\"true\"]');",
-        "BAT kept after joining again",
-    )
-    .await;
+    accepted(&desk, "BAT", "BAT kept after joining again").await;
     no_page_errors(&desk, "after joining again").await;
-    drop(driver);
 }
 
 /// What the page says in a tab whose seat another tab or device took.
@@ -499,16 +456,14 @@ async fn in_the_lobby_alone(client: &Client, what: &str) {
     reason = "a poll: a pause between looks, in a loop bounded by a deadline"
 )]
 async fn a_tab_whose_seat_another_tab_takes_says_so_and_stays_out() {
-    let Some((driver, phone, desk)) = browsers().await else {
+    let Some(page) = rooms(&["--min-players", "3"]).await else {
         return;
     };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (_server, web) = server(dir.path(), &["--min-players", "3"]);
+    let (phone, desk, web) = (page.phone(), page.desk(), page.web.clone());
     let seat = seated(&desk, &web).await;
     open_with_seat(&phone, &web, &seat).await;
     visible(&phone, "lobby").await;
-    says(&desk, "replaced", REPLACED, "join", "retry").await;
-    assert_eq!(offered(&desk).await.as_deref(), Some("Play here instead"));
+    offers(&desk, "replaced", REPLACED, "join", "Play here instead").await;
     // Long past the first tries of a rejoin (250 ms, then 500 ms, ...), the
     // seat is still the copy's: the tab it was taken from stayed out.
     let out = std::time::Instant::now();
@@ -516,20 +471,12 @@ async fn a_tab_whose_seat_another_tab_takes_says_so_and_stays_out() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     in_the_lobby_alone(&phone, "the copy still in the lobby, ann there once").await;
-    assert_eq!(
-        js(
-            &desk,
-            "return document.getElementById('status').textContent;"
-        )
-        .await,
-        json!(REPLACED)
-    );
+    assert_eq!(text(&desk, "status").await, REPLACED);
     // Playing here instead takes the seat back; the copy now says so.
     take_offer(&desk).await;
     visible(&desk, "lobby").await;
     says(&phone, "replaced-back", REPLACED, "join", "retry").await;
     no_page_errors(&desk, "after playing here instead").await;
-    drop(driver);
 }
 
 /// Two tabs of one seat in one browser (a duplicated tab copies the seat
@@ -539,14 +486,12 @@ async fn a_tab_whose_seat_another_tab_takes_says_so_and_stays_out() {
 /// the first tab is then told that its seat was taken.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_duplicated_tab_is_told_at_once_its_seat_is_in_use_and_takes_nothing() {
-    let Some((driver, _phone, desk)) = browsers().await else {
+    let Some(page) = rooms(&["--min-players", "3"]).await else {
         return;
     };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (_server, web) = server(dir.path(), &["--min-players", "3"]);
+    let (desk, web) = (page.desk(), page.web.clone());
     let seat = seated(&desk, &web).await;
     a_copy_stays_out(&desk, &web, &seat, "").await;
-    drop(driver);
 }
 
 /// Opens a second tab of `desk` with the first tab's `seat`, as a duplicated
@@ -567,15 +512,14 @@ async fn a_copy_stays_out(desk: &Client, web: &str, seat: &serde_json::Value, sh
         .expect("to the copy");
     open_with_seat(desk, web, seat).await;
     let in_use = "Your seat in room kitchen is open in another tab: this tab stays out.";
-    says(
+    offers(
         desk,
         &format!("seat-in-another-tab{shots}"),
         in_use,
         "join",
-        "retry",
+        "Play here instead",
     )
     .await;
-    assert_eq!(offered(desk).await.as_deref(), Some("Play here instead"));
     desk.switch_to_window(first.clone())
         .await
         .expect("to the first tab");
@@ -585,12 +529,8 @@ async fn a_copy_stays_out(desk: &Client, web: &str, seat: &serde_json::Value, sh
     let since = Instant::now();
     while since.elapsed() < Duration::from_secs(2) {
         assert_eq!(
-            js(
-                desk,
-                "return document.getElementById('status').textContent;"
-            )
-            .await,
-            json!("joined: press Ready when you are")
+            text(desk, "status").await,
+            "joined: press Ready when you are"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -616,24 +556,25 @@ async fn a_copy_stays_out(desk: &Client, web: &str, seat: &serde_json::Value, sh
 /// server (a room of three, served also as `boggle.test`, which this
 /// Chromium resolves to 127.0.0.1) and its page's address under that name,
 /// over plain `http`, as from a server on the LAN.
-async fn no_secure_context(dir: &std::path::Path) -> Option<(Killed, Client, Killed, String)> {
-    let (chromium, driver) = match browser() {
-        Ok(found) => found,
-        Err(why) => {
-            cannot_run(&format!("no browser: {why}"));
-            return None;
-        }
-    };
-    let (driver, desk) = desk_with(
-        &chromium,
-        &driver,
-        &["--host-resolver-rules=MAP boggle.test 127.0.0.1"],
-    )
-    .await?;
-    let (server, web) = server(dir, &["--min-players", "3", "--web-host", "boggle.test"]);
-    let web = web.replace("127.0.0.1", "boggle.test");
+async fn no_secure_context() -> Option<(Page, Client, String)> {
+    let page = Page::builder()
+        .widths(&[1280])
+        .chromium_args(&["--host-resolver-rules=MAP boggle.test 127.0.0.1"])
+        .words(WORDS)
+        .args(&[
+            "--board",
+            BOARD,
+            "--min-players",
+            "3",
+            "--web-host",
+            "boggle.test",
+        ])
+        .start()
+        .await?;
+    let web = page.web.replace("127.0.0.1", "boggle.test");
     assert!(web.starts_with("http://boggle.test:"), "{web}");
-    Some((driver, desk, server, web))
+    let desk = page.desk();
+    Some((page, desk, web))
 }
 
 /// Two tabs of one seat, as above, on a page that is no secure context
@@ -642,8 +583,7 @@ async fn no_secure_context(dir: &std::path::Path) -> Option<(Killed, Client, Kil
 /// never told `replaced` and plays on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_duplicated_tab_over_plain_http_is_told_its_seat_is_in_use_and_takes_nothing() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let Some((driver, desk, _server, web)) = no_secure_context(dir.path()).await else {
+    let Some((_page, desk, web)) = no_secure_context().await else {
         return;
     };
     let seat = seated(&desk, &web).await;
@@ -657,7 +597,6 @@ async fn a_duplicated_tab_over_plain_http_is_told_its_seat_is_in_use_and_takes_n
         json!(["boggle.test", false, true])
     );
     a_copy_stays_out(&desk, &web, &seat, "-over-http").await;
-    drop(driver);
 }
 
 /// How tabs with no Web Locks settle a seat, in one page (a second
@@ -666,8 +605,7 @@ async fn a_duplicated_tab_over_plain_http_is_told_its_seat_is_in_use_and_takes_n
 /// seat over ends the hold.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tabs_asking_for_one_seat_at_once_end_with_one_holder() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let Some((driver, desk, _server, web)) = no_secure_context(dir.path()).await else {
+    let Some((_page, desk, web)) = no_secure_context().await else {
         return;
     };
     desk.goto(&web).await.expect("page loads");
@@ -710,7 +648,6 @@ async fn tabs_asking_for_one_seat_at_once_end_with_one_holder() {
         })
     );
     no_page_errors(&desk, "after settling seats").await;
-    drop(driver);
 }
 
 /// The server in this process on [`BOARD`] and [`WORDS`], with an idle
@@ -762,21 +699,21 @@ async fn server_idle_after(idle: Duration) -> (String, tokio::sync::oneshot::Sen
 /// joins afresh at once; Ready then says the player is ready.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_page_is_told_and_offered_to_join_again() {
-    let Some((driver, _phone, desk)) = browsers().await else {
+    let Some(page) = Page::builder().widths(&[1280]).no_server().start().await else {
         return;
     };
+    let desk = page.desk();
     let (web, _stop) = server_idle_after(Duration::from_secs(2)).await;
     join(&desk, &web, "kitchen", "ann", "").await;
     visible(&desk, "lobby").await;
-    says(
+    offers(
         &desk,
         "idle",
         "Disconnected: nothing heard for 2 seconds.",
         "join",
-        "retry",
+        "Join again",
     )
     .await;
-    assert_eq!(offered(&desk).await.as_deref(), Some("Join again"));
     take_offer(&desk).await;
     // Back in the lobby at the first try (the server had given the seat
     // up: joined afresh), not told the seat was given up.
@@ -790,14 +727,9 @@ async fn an_idle_page_is_told_and_offered_to_join_again() {
     .await;
     assert_eq!(offered(&desk).await, None);
     // Ready: the lobby's status says so, not to press Ready.
-    js(
-        &desk,
-        "document.getElementById('ready').click(); return true;",
-    )
-    .await;
+    click(&desk, "ready").await;
     status_is(&desk, "ready: the round starts when everyone is").await;
     no_page_errors(&desk, "after joining again").await;
-    drop(driver);
 }
 
 /// SIGTERM to the server while a round is under way: the page says the
@@ -808,34 +740,18 @@ async fn an_idle_page_is_told_and_offered_to_join_again() {
 #[cfg(unix)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stopping_server_finishes_the_round_and_says_so() {
-    let Some((driver, _phone, desk)) = browsers().await else {
+    let Some(mut page) = rooms(&["--min-players", "1", "--time", "600", "--stop-grace", "3"]).await
+    else {
         return;
     };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (mut server, web) = server(
-        dir.path(),
-        &["--min-players", "1", "--time", "600", "--stop-grace", "3"],
-    );
+    let (desk, web) = (page.desk(), page.web.clone());
     join(&desk, &web, "kitchen", "ann", "").await;
     visible(&desk, "lobby").await;
-    js(
-        &desk,
-        "document.getElementById('ready').click(); return true;",
-    )
-    .await;
+    click(&desk, "ready").await;
     visible(&desk, "round").await;
-    js(
-        &desk,
-        "document.getElementById('word').value = 'eat'; \
-         document.getElementById('word-form').requestSubmit(); return true;",
-    )
-    .await;
-    wait_js(
-        &desk,
-        "return !!document.querySelector('#verdicts li[data-word=\"EAT\"][data-accepted=\"true\"]');",
-        "EAT played",
-    )
-    .await;
+    submit(&desk, "eat").await;
+    accepted(&desk, "EAT", "EAT played").await;
+    let server = page.server.as_mut().expect("a server");
     crate::common::signal(server.id(), "TERM");
     status_is(
         &desk,
@@ -850,12 +766,7 @@ async fn a_stopping_server_finishes_the_round_and_says_so() {
     )
     .await;
     // A word played leaves the warning on.
-    js(
-        &desk,
-        "document.getElementById('word').value = 'tea'; \
-         document.getElementById('word-form').requestSubmit(); return true;",
-    )
-    .await;
+    submit(&desk, "tea").await;
     wait_js(
         &desk,
         "return !!document.querySelector('#verdicts li[data-word=\"TEA\"]');",
@@ -863,12 +774,8 @@ async fn a_stopping_server_finishes_the_round_and_says_so() {
     )
     .await;
     assert_eq!(
-        js(
-            &desk,
-            "return document.getElementById('status').textContent;"
-        )
-        .await,
-        json!("The server is shutting down: this round ends within 3 s, then the server closes.")
+        text(&desk, "status").await,
+        "The server is shutting down: this round ends within 3 s, then the server closes."
     );
     screenshot(&desk, "stopping-round").await;
     visible(&desk, "results").await;
@@ -890,5 +797,4 @@ async fn a_stopping_server_finishes_the_round_and_says_so() {
         crate::common::exit_code(&mut server.0, "boggle serve"),
         Some(0)
     );
-    drop(driver);
 }

@@ -21,8 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::browser::{browser, click, desk_with, js, visible, wait_js, web_server};
-use crate::common::{TempDir, cannot_run};
+use crate::common::browser::{Page, click, js, visible, wait_js};
 
 /// The most connections a first visit may open, a game's WebSocket (a
 /// connection of its own in Chromium) counted. Chromium opens a connection
@@ -162,23 +161,24 @@ async fn settled(client: &fantoccini::Client) -> u64 {
 /// included), its files revalidated.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_visit_opens_few_connections_and_a_second_downloads_little() {
-    let (chromium, driver) = match browser() {
-        Ok(found) => found,
-        Err(why) => return cannot_run(&why),
-    };
-    let data = TempDir::new("web-visits");
     // The relay's port is not the server's: the page is served under the
     // name 127.0.0.1 on any port, as behind a proxy.
-    let (_server, web) = web_server(data.path(), &["--web-host", "127.0.0.1"]);
-    let target: SocketAddr = web
+    let Some(page) = Page::builder()
+        .widths(&[1280])
+        .args(&["--web-host", "127.0.0.1"])
+        .start()
+        .await
+    else {
+        return;
+    };
+    let desk = page.desk();
+    let target: SocketAddr = page
+        .web
         .trim_start_matches("http://")
         .trim_end_matches('/')
         .parse()
         .expect("the server's address");
     let relay = Relay::start(target).await;
-    let Some((_chromedriver, desk)) = desk_with(&chromium, &driver, &[]).await else {
-        return;
-    };
     let url = format!("http://{}/", relay.addr);
 
     let start = relay.seen();

@@ -14,11 +14,10 @@
 use fantoccini::Client;
 use serde_json::{Value, json};
 
-use crate::browser::{
-    axe_clean, browser, desk_with, doc_screenshot, js, no_page_errors, phone_and_desk, type_word,
-    visible, wait_js, web_server,
+use crate::common::browser::{
+    Page, click, doc_screen, finish_round, join_form, js, no_page_errors, text, type_word, visible,
+    wait_js,
 };
-use crate::common::cannot_run;
 
 /// The room's board: under classic rules BAT is cells 0, 5, 9 and EAT 1, 5, 9.
 const BOARD: &str = "BENHLAUMITLZRGAN";
@@ -29,22 +28,9 @@ async fn join(client: &Client, web: &str, name: &str) {
         .goto(&format!("{web}?room=kitchen"))
         .await
         .expect("page loads");
-    visible(client, "join").await;
-    js(
-        client,
-        &format!(
-            "document.getElementById('name').value = {}; \
-             document.getElementById('join-button').click(); return true;",
-            json!(name)
-        ),
-    )
-    .await;
+    join_form(client, &[("name", name)]).await;
     visible(client, "lobby").await;
-    js(
-        client,
-        "document.getElementById('ready').click(); return true;",
-    )
-    .await;
+    click(client, "ready").await;
 }
 
 /// Taps the results' word button chosen by `selector`; waits for its
@@ -98,18 +84,16 @@ async fn explain(client: &Client, selector: &str) -> (String, Value, usize, Stri
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_word_on_the_results_shows_its_path_in_order_and_its_meaning() {
-    let (chromium, driver) = match browser() {
-        Ok(found) => found,
-        Err(why) => return cannot_run(&format!("no browser: {why}")),
-    };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let args = ["--board", BOARD, "--min-players", "2", "--time", "600"];
-    let (_server, web) = web_server(dir.path(), &args);
-    let Some((_driver, phone, desk)) = phone_and_desk(&chromium, &driver).await else {
+    let Some(page) = Page::builder()
+        .args(&["--board", BOARD, "--min-players", "2", "--time", "600"])
+        .start()
+        .await
+    else {
         return;
     };
-    join(&phone, &web, "ann").await;
-    join(&desk, &web, "bob").await;
+    let (phone, desk, web) = (page.phone(), page.desk(), &page.web);
+    join(&phone, web, "ann").await;
+    join(&desk, web, "bob").await;
     for client in [&phone, &desk] {
         visible(client, "round").await;
     }
@@ -118,11 +102,7 @@ async fn every_word_on_the_results_shows_its_path_in_order_and_its_meaning() {
     type_word(&phone, "bat").await;
     type_word(&desk, "eat").await;
     for client in [&phone, &desk] {
-        js(
-            client,
-            "document.getElementById('done').click(); return true;",
-        )
-        .await;
+        click(client, "done").await;
     }
     for client in [&phone, &desk] {
         visible(client, "results").await;
@@ -139,12 +119,10 @@ async fn every_word_on_the_results_shows_its_path_in_order_and_its_meaning() {
     assert_eq!(cells, json!([[0, 1], [5, 2], [9, 3]]), "B, A, T in order");
     assert_eq!(points, 3, "a line through the three cells");
     assert_eq!(first, "BAT");
-    let path = js(
-        &phone,
-        "return document.getElementById('results-path').textContent;",
-    )
-    .await;
-    assert_eq!(path, json!("BAT on the board: B → A → T"));
+    assert_eq!(
+        text(&phone, "results-path").await,
+        "BAT on the board: B → A → T"
+    );
     // A word cancelled (found by both).
     let (_, cells, _, first) = explain(
         &phone,
@@ -185,8 +163,7 @@ async fn every_word_on_the_results_shows_its_path_in_order_and_its_meaning() {
     )
     .await;
     assert_eq!(in_sight, json!(true), "the board in sight at 360 px");
-    doc_screenshot(&phone, "word-meaning-360").await;
-    axe_clean(&phone, "results with a meaning").await;
+    doc_screen(&phone, "word-meaning-360", "results with a meaning").await;
     // One word a request: the page asked for the three words it showed.
     let asked = js(
         &phone,
@@ -206,8 +183,7 @@ async fn every_word_on_the_results_shows_its_path_in_order_and_its_meaning() {
     // The desk: the board and the meaning stay beside the list.
     let (word, _, _, first) = explain(&desk, "#results-missed li:nth-child(3) button.word").await;
     assert!(first.starts_with(&word), "{word}: {first}");
-    doc_screenshot(&desk, "word-meaning-1280").await;
-    axe_clean(&desk, "results with a meaning").await;
+    doc_screen(&desk, "word-meaning-1280", "results with a meaning").await;
     no_page_errors(&phone, "explaining words").await;
     no_page_errors(&desk, "explaining words").await;
 }
@@ -285,38 +261,24 @@ async fn done_at_once(mut ws: Socket) {
 /// then their own entry with its place, then how many were not listed.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_big_rooms_results_show_the_best_then_the_players_own_place() {
-    let (chromium, driver) = match browser() {
-        Ok(found) => found,
-        Err(why) => return cannot_run(&format!("no browser: {why}")),
-    };
-    let dir = tempfile::tempdir().expect("temp dir");
-    let args = [
-        "--board",
-        BOARD,
-        "--min-players",
-        "22",
-        "--time",
-        "600",
-        "--address-rate",
-        "100",
-    ];
-    let (_server, web) = web_server(dir.path(), &args);
-    let mut players = Vec::new();
-    for i in 0..21 {
-        let ws = scripted_player(&web, format!("p{i:02}")).await;
-        players.push(tokio::spawn(done_at_once(ws)));
-    }
-    let Some((_driver, desk)) = desk_with(&chromium, &driver, &[]).await else {
+    let Some(page) = Page::builder()
+        .widths(&[1280])
+        .args(&["--board", BOARD, "--min-players", "22", "--time", "600"])
+        .args(&["--address-rate", "100"])
+        .start()
+        .await
+    else {
         return;
     };
-    join(&desk, &web, "zed").await;
+    let (desk, web) = (page.desk(), &page.web);
+    let mut players = Vec::new();
+    for i in 0..21 {
+        let ws = scripted_player(web, format!("p{i:02}")).await;
+        players.push(tokio::spawn(done_at_once(ws)));
+    }
+    join(&desk, web, "zed").await;
     visible(&desk, "round").await;
-    js(
-        &desk,
-        "document.getElementById('done').click(); return true;",
-    )
-    .await;
-    visible(&desk, "results").await;
+    finish_round(&desk).await;
     for player in players {
         player.await.expect("a scripted player heard the results");
     }

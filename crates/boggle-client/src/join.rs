@@ -664,9 +664,32 @@ impl<W: Write> LineMode<'_, W> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use boggle_protocol::PlayerResult;
+    use boggle_protocol::{Duplicates, PlayerResult};
+
+    /// The results of round 1 as the crate's tests hear them: `players`
+    /// listed of `players_total`, no word shared or missed.
+    pub(crate) fn results(
+        last: bool,
+        duplicates: Duplicates,
+        players: Vec<PlayerResult>,
+        players_total: usize,
+    ) -> ServerMsg {
+        ServerMsg::Results {
+            round: 1,
+            last,
+            duplicates,
+            players,
+            players_total,
+            shared: Vec::new(),
+            shared_total: 0,
+            missed: Vec::new(),
+            missed_total: 0,
+            board_words: 0,
+            board_points: 0,
+        }
+    }
 
     #[test]
     fn the_board_is_printed_as_a_grid() {
@@ -688,19 +711,8 @@ mod tests {
             total: score,
             place,
         };
-        let msg = ServerMsg::Results {
-            round: 1,
-            last: true,
-            duplicates: boggle_protocol::Duplicates::Count,
-            players: vec![entry("ann", 9, 1), entry("bob", 8, 2), entry("eve", 1, 523)],
-            players_total: 1000,
-            shared: Vec::new(),
-            shared_total: 0,
-            missed: Vec::new(),
-            missed_total: 0,
-            board_words: 0,
-            board_points: 0,
-        };
+        let players = vec![entry("ann", 9, 1), entry("bob", 8, 2), entry("eve", 1, 523)];
+        let msg = results(true, Duplicates::Count, players, 1000);
         let lines = results_lines(&msg);
         assert_eq!(
             lines[1..],

@@ -685,19 +685,12 @@ mod tests {
         task.hold(ClientMsg::Ping);
         task.hold(ClientMsg::Done);
         assert_eq!(task.held, [ClientMsg::Done], "pings are not held");
-        task.track(&ServerMsg::Results {
-            round: 1,
-            last: false,
-            duplicates: boggle_protocol::Duplicates::Cancel,
-            players: Vec::new(),
-            players_total: 0,
-            shared: Vec::new(),
-            shared_total: 0,
-            missed: Vec::new(),
-            missed_total: 0,
-            board_words: 0,
-            board_points: 0,
-        });
+        task.track(&crate::join::tests::results(
+            false,
+            boggle_protocol::Duplicates::Cancel,
+            Vec::new(),
+            0,
+        ));
         assert!(task.unanswered.is_empty());
     }
 }

@@ -619,7 +619,7 @@ fn board_from(rows: usize, cols: usize, faces: &[String]) -> Option<GameBoard> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use boggle_protocol::{Duplicates, Moves, WordPoints};
+    use boggle_protocol::{Duplicates, Moves, PlayerResult, WordPoints};
 
     /// Sends `msg` as the link would; what the screen answers, and its end if it ended.
     pub(crate) fn apply(
@@ -947,12 +947,18 @@ pub(crate) mod tests {
 
     /// The results of round 1, not the last.
     fn results_msg() -> ServerMsg {
+        results_of(Vec::new(), false)
+    }
+
+    /// The results of round 1 (the room's last if `last`) with `players`,
+    /// no word shared or missed.
+    pub(crate) fn results_of(players: Vec<PlayerResult>, last: bool) -> ServerMsg {
         ServerMsg::Results {
             round: 1,
-            last: false,
+            last,
             duplicates: Duplicates::Cancel,
-            players: Vec::new(),
-            players_total: 0,
+            players_total: players.len(),
+            players,
             shared: Vec::new(),
             shared_total: 0,
             missed: Vec::new(),

@@ -2,10 +2,12 @@
 //! way to run the built binary ([`boggle`], [`boggle_in`]: every test that
 //! runs it starts there), the one guard that kills a child on drop
 //! ([`Killed`]), the one way to wait for a condition ([`wait_until`],
-//! [`wait_until_async`]), `boggle serve` on a free port, and the one way a
-//! test that lacks a tool says it cannot run.
+//! [`wait_until_async`]), `boggle serve` on a free port, the one way a
+//! test that lacks a tool says it cannot run, and the browser tests' page
+//! ([`browser::Page`]).
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod net;
 pub mod pty;
 
@@ -57,7 +59,7 @@ pub struct Killed(pub Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {
-        // chromedriver leads a group of its own (`browser::phone_and_desk`):
+        // chromedriver leads a group of its own (`browser::Page`):
         // killing the group takes the browsers it started with it, where
         // killing the driver alone would leave them running, orphaned, after
         // a failed test. For a child that leads no group this finds none.
@@ -153,6 +155,16 @@ impl TempDir {
         TempDir(dir)
     }
 
+    /// A fresh directory (as [`TempDir::new`]) holding `files`, each a
+    /// name and its contents.
+    pub fn with<C: AsRef<[u8]>>(tag: &str, files: &[(&str, C)]) -> TempDir {
+        let dir = TempDir::new(tag);
+        for (name, contents) in files {
+            dir.write(name, contents);
+        }
+        dir
+    }
+
     /// The directory.
     pub fn path(&self) -> &Path {
         self.0.path()
@@ -192,11 +204,29 @@ pub fn found(tool: &str) -> bool {
         .is_ok()
 }
 
+/// A command line's words, split at white space: `args("--seed 7 --top 2")`
+/// (no word of it holds a space).
+pub fn args(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 /// What a run of the binary produced.
 pub struct Run {
     pub stdout: String,
     pub stderr: String,
     pub code: Option<i32>,
+}
+
+/// Starts `boggle ARGS` in `dir` ([`boggle_in`]) with every stream piped.
+pub fn spawn_in(dir: &Path, args: &[&str]) -> Killed {
+    Killed(
+        boggle_in(dir, args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts"),
+    )
 }
 
 /// Runs `boggle` with `args` in `dir`, feeding `stdin` and closing it.
@@ -319,6 +349,32 @@ pub fn diagnostics(stderr: &str) -> &str {
         Some(rest) => rest.split_once('\n').map_or("", |(_, after)| after),
         None => stderr,
     }
+}
+
+/// A refusal as the user sees it: exit status 2, nothing on stdout and one
+/// line on stderr, which says `says`.
+#[track_caller]
+pub fn assert_refused(run: &Run, says: &str) {
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{:?}", run.stderr);
+    assert!(
+        run.stderr.starts_with("boggle: ") && run.stderr.contains(says),
+        "{:?} should say {says:?}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "{}", run.stdout);
+}
+
+/// Asserts that a tool's run `out` succeeded, showing what it wrote when
+/// not: `what` says which tool and what it found.
+#[track_caller]
+pub fn assert_clean(out: &Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what}:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Asserts two long texts are equal, showing both in full when they are not.

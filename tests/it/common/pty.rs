@@ -92,6 +92,17 @@ impl Pty {
         }
     }
 
+    /// A dialogue: waits for each text in turn ([`Pty::wait_for`]) and types
+    /// the keys paired with it ([`Pty::send`]; none when empty).
+    pub fn talk(&mut self, steps: &[(&str, &str)]) {
+        for (text, keys) in steps {
+            self.wait_for(text);
+            if !keys.is_empty() {
+                self.send(keys.as_bytes());
+            }
+        }
+    }
+
     /// Types `keys` into the terminal.
     pub fn send(&mut self, keys: &[u8]) {
         self.keys.write_all(keys).expect("keys reach script");

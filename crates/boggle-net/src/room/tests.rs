@@ -54,6 +54,15 @@ fn results(out: &[Envelope], conn: ConnId) -> Vec<PlayerResult> {
         .expect("results sent")
 }
 
+/// A room of two (shared words cancelled) whose first round ann and bob
+/// started at the time returned.
+fn two_playing() -> (Room, Instant) {
+    let mut room = room(Duplicates::Cancel, 2, None);
+    let t0 = Instant::now();
+    start_two(&mut room, t0);
+    (room, t0)
+}
+
 fn start_two(room: &mut Room, t0: Instant) {
     room.join(1, "ann", None, "t1".into(), t0).expect("joins");
     room.join(2, "bob", None, "t2".into(), t0).expect("joins");
@@ -65,9 +74,7 @@ fn start_two(room: &mut Room, t0: Instant) {
 
 #[test]
 fn a_round_starts_when_everyone_is_ready_with_the_same_board() {
-    let mut room = room(Duplicates::Cancel, 2, None);
-    let t0 = Instant::now();
-    start_two(&mut room, t0);
+    let (mut room, _) = two_playing();
     let out = room.drain();
     for conn in [1, 2] {
         let start = to(&out, conn)
@@ -102,9 +109,7 @@ fn min_players_holds_the_round() {
 
 #[test]
 fn verdicts_go_to_their_player_only_and_shared_words_cancel() {
-    let mut room = room(Duplicates::Cancel, 2, None);
-    let t0 = Instant::now();
-    start_two(&mut room, t0);
+    let (mut room, t0) = two_playing();
     room.drain();
     room.word(1, "eat", t0);
     room.word(1, "bat", t0);
@@ -198,9 +203,7 @@ fn words_outside_a_round_or_not_letters_are_refused_not_judged() {
 
 #[test]
 fn a_dropped_player_rejoins_with_the_token_and_keeps_the_words() {
-    let mut room = room(Duplicates::Cancel, 2, None);
-    let t0 = Instant::now();
-    start_two(&mut room, t0);
+    let (mut room, t0) = two_playing();
     room.word(1, "eat", t0);
     room.leave(1, t0);
     assert!(room.is_playing());
@@ -346,9 +349,7 @@ fn churn_makes_one_lobby_each_tenth_of_a_second() {
 /// its results, one lobby and the round's start.
 #[test]
 fn no_lobby_follows_the_round_it_started() {
-    let mut room = room(Duplicates::Cancel, 2, None);
-    let t0 = Instant::now();
-    start_two(&mut room, t0);
+    let (mut room, t0) = two_playing();
     let end = t0 + Duration::from_secs(61);
     room.tick(end);
     room.drain();
@@ -533,9 +534,7 @@ fn the_results_of_a_crowded_big_board_stay_small() {
 /// after she left the seat is free again, so a stranger cannot keep it.
 #[test]
 fn a_seat_left_for_a_whole_round_is_given_up_and_the_refusal_says_how_to_take_it_back() {
-    let mut room = room(Duplicates::Cancel, 2, None);
-    let t0 = Instant::now();
-    start_two(&mut room, t0);
+    let (mut room, t0) = two_playing();
     room.word(1, "eat", t0);
     let left = t0 + Duration::from_secs(5);
     room.leave(1, left);
@@ -563,9 +562,7 @@ fn a_seat_left_for_a_whole_round_is_given_up_and_the_refusal_says_how_to_take_it
 /// line-mode client shows the board, not `lobby ... waiting`.
 #[test]
 fn joining_mid_round_sends_the_round_before_the_lobby() {
-    let mut room = room(Duplicates::Cancel, 2, None);
-    let t0 = Instant::now();
-    start_two(&mut room, t0);
+    let (mut room, t0) = two_playing();
     room.drain();
     room.join(3, "cy", None, "t3".into(), t0 + Duration::from_secs(1))
         .expect("joins");
@@ -848,9 +845,7 @@ fn the_stores_word_on_a_daily_result_is_said_to_the_seat_and_after_a_rejoin() {
 /// new round starts and no new player sits (one taking a seat back does).
 #[test]
 fn a_room_winding_down_finishes_its_round_and_starts_no_other() {
-    let mut room = room(Duplicates::Cancel, 2, None);
-    let t0 = Instant::now();
-    start_two(&mut room, t0);
+    let (mut room, t0) = two_playing();
     room.word(1, "eat", t0);
     room.drain();
     room.wind_down(t0 + Duration::from_secs(5), t0 + Duration::from_secs(1));

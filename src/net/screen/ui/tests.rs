@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::net::screen::app::Input;
-use crate::net::screen::app::tests::{apply, start, typed, verdicts, welcome};
+use crate::net::screen::app::tests::{apply, results_of, start, typed, verdicts, welcome};
 use crate::tui::terminal::{Code, Key};
 use crate::tui::ui::tests::drawn;
 use boggle_client::link::LinkEvent;
@@ -319,30 +319,19 @@ fn a_round_then_its_results_with_nothing_unprintable_shown() {
         "{text}"
     );
     assert!(!text.contains('\u{1b}'));
-    let results = ServerMsg::Results {
-        round: 1,
-        last: true,
-        duplicates: Duplicates::Cancel,
-        players: vec![PlayerResult {
-            name: "eve\u{1b}[2J".into(),
-            words: vec![FoundWord {
-                word: "AQU".into(),
-                points: 1,
-                cancelled: false,
-            }],
-            words_total: 1,
-            score: 1,
-            total: 1,
-            place: 1,
+    let eve = PlayerResult {
+        name: "eve\u{1b}[2J".into(),
+        words: vec![FoundWord {
+            word: "AQU".into(),
+            points: 1,
+            cancelled: false,
         }],
-        players_total: 1,
-        shared: Vec::new(),
-        shared_total: 0,
-        missed: Vec::new(),
-        missed_total: 0,
-        board_words: 0,
-        board_points: 0,
+        words_total: 1,
+        score: 1,
+        total: 1,
+        place: 1,
     };
+    let results = results_of(vec![eve], true);
     assert!(apply(&mut screen, &results).0.is_none());
     let text = shown(&screen, 80, 24).0.join("\n");
     assert!(text.contains("eve?[2J: 1 point"), "{text}");

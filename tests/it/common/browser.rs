@@ -1,7 +1,10 @@
-//! What every browser test shares: the processes it starts (killed on
-//! drop), Chromium and chromedriver found on PATH, headless sessions of a
-//! given width, bounded waits on the page's state, screenshots, and
-//! axe-core's accessibility check injected into the page.
+//! What every browser test shares: the one fixture ([`Page::builder`]:
+//! the server binary with `--web` on loopback, chromedriver, headless
+//! Chromium windows of the widths asked for, all killed on drop), bounded
+//! waits on the page's state, the page's elements read and tapped,
+//! screenshots, and axe-core's accessibility check injected into the page.
+//! Without Chromium or chromedriver a test skips with a reason, unless
+//! `CI=true`, where it fails.
 
 use std::io::{BufRead, BufReader};
 use std::net::TcpListener;
@@ -91,9 +94,16 @@ pub fn line_after(lines: &mpsc::Receiver<String>, prefix: &str) -> String {
 /// built-in player list), its day's results in `data`, and the web page's
 /// address; `args` are added.
 pub fn web_server(data: &Path, args: &[&str]) -> (Killed, String) {
+    let (server, _, web) = serve_web(data, "classic", args);
+    (server, web)
+}
+
+/// [`web_server`] under `rules`, with the line protocol's address too:
+/// (the server, `listening on`'s address, the web page's address).
+fn serve_web(data: &Path, rules: &str, args: &[&str]) -> (Killed, String, String) {
     let mut server = Killed(
         crate::common::boggle(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
-            .args(["--rules", "classic"])
+            .args(["--rules", rules])
             .arg("--data")
             .arg(data)
             .args(args)
@@ -103,44 +113,205 @@ pub fn web_server(data: &Path, args: &[&str]) -> (Killed, String) {
             .expect("the server starts"),
     );
     let lines = lines_of(server.0.stdout.take().expect("stdout"));
+    let tcp = line_after(&lines, "listening on ");
     let web = line_after(&lines, "web page on ");
-    (server, web)
+    (server, tcp, web)
 }
 
-/// chromedriver on a free port, with two headless sessions on it: a phone
-/// (360 px) and a desk (1280 px). `None` when they cannot start, after
-/// saying why (and failing under `CI=true`).
-pub async fn phone_and_desk(
-    chromium: &Path,
-    driver_path: &Path,
-) -> Option<(Killed, Client, Client)> {
-    let (chromedriver, driver) = chromedriver(driver_path)?;
-    match (
-        session(&driver, chromium, 360, &[]).await,
-        session(&driver, chromium, 1280, &[]).await,
-    ) {
-        (Ok(phone), Ok(desk)) => Some((chromedriver, phone, desk)),
-        (Err(why), _) | (_, Err(why)) => {
-            crate::common::cannot_run(&format!("no browser session: {why}"));
-            None
+/// What a browser test asks [`Page::builder`] for: the server's options,
+/// its dictionary, the windows' widths and Chromium's flags, and the page
+/// each window opens first.
+pub struct PageBuilder {
+    rules: String,
+    args: Vec<String>,
+    words: Option<String>,
+    serve: bool,
+    widths: Vec<u32>,
+    chromium_args: Vec<String>,
+    start: Option<String>,
+}
+
+/// One browser test's world, stopped when dropped: the server binary with
+/// `--web` on loopback (its `--data` and dictionary in `dir`), chromedriver
+/// and one headless window a width asked for.
+pub struct Page {
+    /// The windows, in the order of their widths.
+    windows: Vec<(u32, Client)>,
+    /// chromedriver, in a process group with the browsers it started.
+    pub driver: Killed,
+    /// The server, when the builder started one.
+    pub server: Option<Killed>,
+    /// The web page's address (`http://127.0.0.1:PORT/`).
+    pub web: String,
+    /// The line protocol's address (`127.0.0.1:PORT`), for `boggle join`.
+    pub tcp: String,
+    rules: String,
+    dict: Vec<String>,
+    args: Vec<String>,
+    /// The server's `--data` folder, which also holds its dictionary.
+    pub dir: tempfile::TempDir,
+}
+
+impl Page {
+    /// A server under classic rules with the built-in player list, and two
+    /// windows: a phone (360 px) and a desk (1280 px).
+    pub fn builder() -> PageBuilder {
+        PageBuilder {
+            rules: "classic".into(),
+            args: Vec::new(),
+            words: None,
+            serve: true,
+            widths: vec![360, 1280],
+            chromium_args: Vec::new(),
+            start: None,
+        }
+    }
+
+    /// The narrow window (under 600 px), as a phone shows the page.
+    pub fn phone(&self) -> Client {
+        self.window(|width| width < 600)
+    }
+
+    /// The wide window (600 px or more), as a desk shows the page.
+    pub fn desk(&self) -> Client {
+        self.window(|width| width >= 600)
+    }
+
+    fn window(&self, pick: impl Fn(u32) -> bool) -> Client {
+        let (_, client) = self
+            .windows
+            .iter()
+            .find(|(width, _)| pick(*width))
+            .expect("the builder asked for a window of that width");
+        client.clone()
+    }
+
+    /// The server stopped and started again on the same `--data` with the
+    /// same options (so on other ports): what it kept shows.
+    pub fn restart(&mut self) {
+        let args = self.args.clone();
+        self.serve(&args);
+    }
+
+    /// The server stopped, and another started on the same `--data`, rules
+    /// and dictionary with `args` instead of the builder's options.
+    pub fn serve(&mut self, args: &[impl AsRef<str>]) {
+        self.server = None;
+        let mut all: Vec<&str> = self.dict.iter().map(String::as_str).collect();
+        all.extend(args.iter().map(AsRef::as_ref));
+        let (server, tcp, web) = serve_web(self.dir.path(), &self.rules, &all);
+        (self.server, self.tcp, self.web) = (Some(server), tcp, web);
+    }
+
+    /// Fails on any error a window's page threw `when`, and closes them all.
+    pub async fn end(&self, when: &str) {
+        for (_, client) in &self.windows {
+            no_page_errors(client, when).await;
+        }
+        for (_, client) in &self.windows {
+            let _ = client.clone().close().await;
         }
     }
 }
 
-/// chromedriver on a free port, with one desk session (1280 px) whose
-/// Chromium also takes `args`. `None` as for [`phone_and_desk`].
-pub async fn desk_with(
-    chromium: &Path,
-    driver_path: &Path,
-    args: &[&str],
-) -> Option<(Killed, Client)> {
-    let (chromedriver, driver) = chromedriver(driver_path)?;
-    match session(&driver, chromium, 1280, args).await {
-        Ok(desk) => Some((chromedriver, desk)),
-        Err(why) => {
-            crate::common::cannot_run(&format!("no browser session: {why}"));
-            None
+impl PageBuilder {
+    /// Server options beside `--rules` and `--data` (`--web-host` among them).
+    pub fn args(mut self, args: &[&str]) -> Self {
+        self.args.extend(args.iter().map(|arg| arg.to_string()));
+        self
+    }
+
+    /// Rules other than classic (`--rules`).
+    pub fn rules(mut self, rules: &str) -> Self {
+        self.rules = rules.into();
+        self
+    }
+
+    /// A dictionary of these lines instead of the built-in player list:
+    /// written as `words.txt` in the data folder, given as `--dict`.
+    pub fn words(mut self, words: &str) -> Self {
+        self.words = Some(words.into());
+        self
+    }
+
+    /// No server: the test serves the page itself (from this process).
+    pub fn no_server(mut self) -> Self {
+        self.serve = false;
+        self
+    }
+
+    /// Windows of these widths instead of a phone's and a desk's.
+    pub fn widths(mut self, widths: &[u32]) -> Self {
+        self.widths = widths.to_vec();
+        self
+    }
+
+    /// Flags for Chromium's command line (`--host-resolver-rules=...`).
+    pub fn chromium_args(mut self, args: &[&str]) -> Self {
+        self.chromium_args
+            .extend(args.iter().map(|arg| arg.to_string()));
+        self
+    }
+
+    /// The page every window opens first: `path` after the server's address.
+    pub fn open(mut self, path: &str) -> Self {
+        self.start = Some(path.into());
+        self
+    }
+
+    /// Starts it all; `None` after saying why a browser cannot run here
+    /// (and failing under `CI=true`).
+    pub async fn start(self) -> Option<Page> {
+        let (chromium, driver_path) = match browser() {
+            Ok(found) => found,
+            Err(why) => {
+                crate::common::cannot_run(&format!("no browser: {why}"));
+                return None;
+            }
+        };
+        let dir = tempfile::tempdir().expect("temp dir");
+        let dict = match &self.words {
+            Some(words) => vec!["--dict".to_string(), words_file(dir.path(), words)],
+            None => Vec::new(),
+        };
+        let (server, tcp, web) = if self.serve {
+            let refs: Vec<&str> = dict.iter().chain(&self.args).map(String::as_str).collect();
+            let (server, tcp, web) = serve_web(dir.path(), &self.rules, &refs);
+            (Some(server), tcp, web)
+        } else {
+            (None, String::new(), String::new())
+        };
+        let (driver, address) = chromedriver(&driver_path)?;
+        let flags: Vec<&str> = self.chromium_args.iter().map(String::as_str).collect();
+        let mut windows = Vec::new();
+        for &width in &self.widths {
+            match session(&address, &chromium, width, &flags).await {
+                Ok(client) => windows.push((width, client)),
+                Err(why) => {
+                    crate::common::cannot_run(&format!("no browser session: {why}"));
+                    return None;
+                }
+            }
         }
+        if let Some(path) = &self.start {
+            for (_, client) in &windows {
+                client
+                    .goto(&format!("{web}{path}"))
+                    .await
+                    .expect("page loads");
+            }
+        }
+        Some(Page {
+            windows,
+            driver,
+            server,
+            web,
+            tcp,
+            rules: self.rules,
+            dict,
+            args: self.args,
+            dir,
+        })
     }
 }
 
@@ -264,6 +435,7 @@ pub async fn wait_js(client: &Client, script: &str, what: &str) {
     .await;
 }
 
+/// Runs `script` (a function body) in the page; what it returns.
 pub async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.expect("script runs")
 }
@@ -278,6 +450,58 @@ pub async fn click(client: &Client, id: &str) {
         ),
     )
     .await;
+}
+
+/// Waits for the join form, fills in its `fields` (an input's id, its
+/// value) and presses Join, as a player would.
+pub async fn join_form(client: &Client, fields: &[(&str, &str)]) {
+    visible(client, "join").await;
+    let fill: String = fields
+        .iter()
+        .map(|(id, value)| {
+            format!(
+                "document.getElementById({}).value = {};",
+                json!(id),
+                json!(value)
+            )
+        })
+        .collect();
+    js(
+        client,
+        &format!("{fill} document.getElementById('join-button').click(); return true;"),
+    )
+    .await;
+}
+
+/// Clicks the element `id` as a person would (WebDriver's click: it must
+/// be shown and not covered), where [`click`] clicks it from the page's script.
+pub async fn press(client: &Client, id: &str) {
+    client
+        .find(fantoccini::Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("no #{id}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("#{id} not clicked: {e}"));
+}
+
+/// Sends `word` from the word field's form by script (no keys typed).
+pub async fn submit(client: &Client, word: &str) {
+    let script = format!(
+        "const i = document.getElementById('word'); i.value = {}; \
+         i.form.requestSubmit(); return true;",
+        json!(word)
+    );
+    js(client, &script).await;
+}
+
+/// Waits until the verdicts show `word` (in capitals) accepted; `what`
+/// says what that means, should the wait fail.
+pub async fn accepted(client: &Client, word: &str, what: &str) {
+    let script = format!(
+        "return !!document.querySelector('#verdicts li[data-word=\"{word}\"][data-accepted=\"true\"]');"
+    );
+    wait_js(client, &script, what).await;
 }
 
 /// Types `word` and Enter in the word field, and waits for its verdict.
@@ -318,9 +542,55 @@ pub async fn play_link(client: &Client, url: &str) {
     .await;
 }
 
+/// Waits until the element `id` is shown.
 pub async fn visible(client: &Client, id: &str) {
     let script = format!("return !document.getElementById('{id}').hidden;");
     wait_js(client, &script, &format!("#{id} shown")).await;
+}
+
+/// The text of the element `id` (empty when it has none).
+pub async fn text(client: &Client, id: &str) -> String {
+    let value = js(
+        client,
+        &format!("return document.getElementById({}).textContent;", json!(id)),
+    )
+    .await;
+    value.as_str().unwrap_or_default().to_string()
+}
+
+/// The cells' faces shown on the round's board, row-major.
+pub async fn faces(client: &Client) -> String {
+    let value = js(
+        client,
+        "return Array.from(document.querySelectorAll('#board .cell'), c => c.dataset.face).join('');",
+    )
+    .await;
+    value.as_str().expect("faces").to_string()
+}
+
+/// Clicks the round's cell `i` (a tap: down and up on it).
+pub async fn tap(client: &Client, i: usize) {
+    let cells = client
+        .find_all(fantoccini::Locator::Css("#board .cell"))
+        .await
+        .expect("cells");
+    cells[i].clone().click().await.expect("tapped");
+}
+
+/// Makes the clipboard keep what the page copies in `window.copied`
+/// (headless Chromium has no clipboard to read back).
+pub async fn catch_copies(client: &Client) {
+    js(
+        client,
+        "navigator.clipboard.writeText = async (t) => { window.copied = t; }; return true;",
+    )
+    .await;
+}
+
+/// Ends the round (Done) and waits for the results.
+pub async fn finish_round(client: &Client) {
+    click(client, "done").await;
+    visible(client, "results").await;
 }
 
 /// Injects axe-core (tests/web/node_modules, from `make tools`) and
@@ -353,6 +623,13 @@ pub async fn axe_clean(client: &Client, screen: &str) {
         .await
         .expect("axe runs");
     assert_eq!(found, json!([]), "axe-core on the {screen} screen");
+}
+
+/// A screen the docs show, checked: its [`doc_screenshot`] `name`, then
+/// [`axe_clean`] on it as `screen`.
+pub async fn doc_screen(client: &Client, name: &str, screen: &str) {
+    doc_screenshot(client, name).await;
+    axe_clean(client, screen).await;
 }
 
 /// A screenshot for the docs: saved like [`screenshot`], and also into

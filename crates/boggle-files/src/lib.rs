@@ -92,7 +92,7 @@ pub fn options() -> OpenOptions {
 }
 
 /// What `meta` describes, for a refusal: `a FIFO`, `a device`, ...
-pub fn kind_of(meta: &Metadata) -> &'static str {
+fn kind_of(meta: &Metadata) -> &'static str {
     let kind = meta.file_type();
     if kind.is_symlink() {
         return "a symbolic link";

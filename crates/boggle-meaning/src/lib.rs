@@ -153,7 +153,7 @@ impl Meanings {
     }
 
     /// Reads a gzip'd meanings file (the format in the module header).
-    pub fn from_gzip(bytes: &[u8]) -> Result<Meanings, MeaningsError> {
+    fn from_gzip(bytes: &[u8]) -> Result<Meanings, MeaningsError> {
         let mut text = String::new();
         flate2::read::GzDecoder::new(bytes)
             .read_to_string(&mut text)

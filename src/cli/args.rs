@@ -92,6 +92,21 @@ impl SimdArgs {
     }
 }
 
+/// The flags every mode that searches boards with a word list shares; each
+/// mode sets its own default `--rules` with `rules_arg`.
+#[derive(Clone, Debug, Args)]
+pub(crate) struct SolverArgs {
+    /// The word list.
+    #[command(flatten)]
+    pub(crate) dict: DictArgs,
+    /// The rules to score by.
+    #[command(flatten)]
+    pub(crate) rules: RulesArgs,
+    /// The vector instructions the search may use.
+    #[command(flatten)]
+    pub(crate) simd: SimdArgs,
+}
+
 /// `--threads T`: 1 to [`MAX_THREADS`].
 pub(crate) fn threads() -> RangedU64ValueParser<usize> {
     RangedU64ValueParser::new().range(1..=MAX_THREADS as u64)

@@ -137,6 +137,15 @@ pub(crate) struct SolverArgs {
     pub(crate) simd: SimdArgs,
 }
 
+impl SolverArgs {
+    /// Caps the vector instructions as `--simd` asks, then resolves the
+    /// rules (`default` without `--rules`) for `mode`, which needs a word list.
+    pub(crate) fn start(&self, default: Preset, mode: &'static str) -> Result<Rules, UsageError> {
+        self.simd.apply()?;
+        self.rules.resolve_with_dictionary(default, mode)
+    }
+}
+
 /// `--threads T`: 1 to [`MAX_THREADS`].
 pub(crate) fn threads() -> RangedU64ValueParser<usize> {
     RangedU64ValueParser::new().range(1..=MAX_THREADS as u64)

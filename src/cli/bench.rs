@@ -52,13 +52,9 @@ const ROLL_CHUNK: usize = 1 << 16;
 
 /// Loads the dictionary, reads or rolls the boards, solves them and prints the totals.
 pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
-    args.solver.simd.apply()?;
     // Nothing to save: a signal ends the process at once, saying so.
     crate::play::player::signals::install(crate::play::player::signals::OnSignal::Exit);
-    let rules = args
-        .solver
-        .rules
-        .resolve_with_dictionary(Preset::Classic, "bench")?;
+    let rules = args.solver.start(Preset::Classic, "bench")?;
     let listed = match &args.boards {
         Some(path) => Some(read_board_list(path, rules.rows, rules.cols, rules.q)?),
         None => None,

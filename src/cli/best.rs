@@ -118,11 +118,7 @@ const HUNT_GRACE: Duration = Duration::from_secs(10);
 
 /// Runs the search and prints the best boards.
 pub(crate) fn run(args: &BestArgs) -> Result<(), CliError> {
-    args.solver.simd.apply()?;
-    let rules = args
-        .solver
-        .rules
-        .resolve_with_dictionary(Preset::Project4, "best")?;
+    let rules = args.solver.start(Preset::Project4, "best")?;
     let options = options(args, rules.rows * rules.cols)?;
     // Dice named on the command line are searched as dice; otherwise any letters.
     let of = if args.solver.rules.dice.is_some() {

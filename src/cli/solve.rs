@@ -32,13 +32,9 @@ pub(crate) struct SolveArgs {
 
 /// Solves each board and prints its words and score.
 pub(crate) fn run(args: &SolveArgs) -> Result<(), CliError> {
-    args.solver.simd.apply()?;
     // Nothing to save: a signal ends the process at once, saying so.
     crate::play::player::signals::install(crate::play::player::signals::OnSignal::Exit);
-    let rules = args
-        .solver
-        .rules
-        .resolve_with_dictionary(Preset::Algs4, "solve")?;
+    let rules = args.solver.start(Preset::Algs4, "solve")?;
     if args.board.is_none() && args.files.is_empty() {
         return Err(UsageError::NoBoard.into());
     }

@@ -31,6 +31,36 @@ pub(crate) fn game_seconds() -> RangedU64ValueParser<u64> {
     RangedU64ValueParser::new().range(0..=MAX_SECONDS)
 }
 
+/// `--password` and `--password-file`, the same for the server and its players.
+#[cfg(feature = "net")]
+#[derive(Clone, Debug, Args)]
+pub(crate) struct PasswordArgs {
+    /// The server's password (or --password-file, or BOGGLE_PASSWORD: any
+    /// local user can read a command line)
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) password: Option<String>,
+    /// Read the password from the first line of this file
+    #[arg(
+        long = "password-file",
+        value_name = "PATH",
+        conflicts_with = "password"
+    )]
+    pub(crate) password_file: Option<std::path::PathBuf>,
+}
+
+#[cfg(feature = "net")]
+impl PasswordArgs {
+    /// The password from the flag, its file or `BOGGLE_PASSWORD`, if any.
+    pub(crate) fn read(&self) -> Result<Option<String>, CliError> {
+        secret(
+            self.password.as_deref(),
+            self.password_file.as_deref(),
+            "--password-file",
+            "BOGGLE_PASSWORD",
+        )
+    }
+}
+
 #[cfg(feature = "net")]
 /// A secret (a password, a token) from its flag, else the first line of its
 /// file (named by `file_flag`), else the environment variable `env`: a
@@ -89,6 +119,30 @@ impl SimdArgs {
             Some(level) => set(boggle_engine::cpu::check(level, present)?),
             None => Ok(()),
         }
+    }
+}
+
+/// The flags every mode that searches boards with a word list shares; each
+/// mode sets its own default `--rules` with `rules_arg`.
+#[derive(Clone, Debug, Args)]
+pub(crate) struct SolverArgs {
+    /// The word list.
+    #[command(flatten)]
+    pub(crate) dict: DictArgs,
+    /// The rules to score by.
+    #[command(flatten)]
+    pub(crate) rules: RulesArgs,
+    /// The vector instructions the search may use.
+    #[command(flatten)]
+    pub(crate) simd: SimdArgs,
+}
+
+impl SolverArgs {
+    /// Caps the vector instructions as `--simd` asks, then resolves the
+    /// rules (`default` without `--rules`) for `mode`, which needs a word list.
+    pub(crate) fn start(&self, default: Preset, mode: &'static str) -> Result<Rules, UsageError> {
+        self.simd.apply()?;
+        self.rules.resolve_with_dictionary(default, mode)
     }
 }
 

@@ -11,7 +11,7 @@ use std::time::Instant;
 use clap::Args;
 use clap::builder::RangedU64ValueParser;
 
-use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
+use super::args::{self, DICTIONARY_PRESETS, SolverArgs, rules_arg};
 use crate::play::board_file::read_board_list;
 use crate::play::modes::bench::{Totals, Workers};
 use boggle_game::error::Error;
@@ -23,15 +23,9 @@ use boggle_game::rules::Preset;
 #[derive(Debug, Args)]
 #[command(mut_arg("preset", |arg| rules_arg(arg, Preset::Classic, &DICTIONARY_PRESETS)))]
 pub(crate) struct BenchArgs {
-    /// The word list.
+    /// The word list, the rules and the vector instructions.
     #[command(flatten)]
-    pub(crate) dict: DictArgs,
-    /// The rules (default classic).
-    #[command(flatten)]
-    pub(crate) rules: RulesArgs,
-    /// The vector instructions the search may use.
-    #[command(flatten)]
-    pub(crate) simd: crate::cli::args::SimdArgs,
+    pub(crate) solver: SolverArgs,
     /// Boards, one per line as row-major letters (q = the Qu face); - reads standard input
     #[arg(long, value_name = "FILE", conflicts_with_all = ["count", "seed"])]
     pub(crate) boards: Option<PathBuf>,
@@ -58,18 +52,15 @@ const ROLL_CHUNK: usize = 1 << 16;
 
 /// Loads the dictionary, reads or rolls the boards, solves them and prints the totals.
 pub(crate) fn run(args: &BenchArgs) -> Result<(), CliError> {
-    args.simd.apply()?;
     // Nothing to save: a signal ends the process at once, saying so.
     crate::play::player::signals::install(crate::play::player::signals::OnSignal::Exit);
-    let rules = args
-        .rules
-        .resolve_with_dictionary(Preset::Classic, "bench")?;
+    let rules = args.solver.start(Preset::Classic, "bench")?;
     let listed = match &args.boards {
         Some(path) => Some(read_board_list(path, rules.rows, rules.cols, rules.q)?),
         None => None,
     };
     let loading = Instant::now();
-    let dictionary = args.dict.load(&rules)?;
+    let dictionary = args.solver.dict.load(&rules)?;
     let load_seconds = loading.elapsed().as_secs_f64();
     let trie = dictionary.trie();
     let workers = Workers::new(args.threads);

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use clap::builder::RangedU64ValueParser;
 
-use super::args::{self, DICTIONARY_PRESETS, DictArgs, RulesArgs, rules_arg};
+use super::args::{self, DICTIONARY_PRESETS, SolverArgs, rules_arg};
 use super::hunt::{HuntArgs, Search};
 use super::{CliError, UsageError};
 use crate::play::player::signals::{self, OnSignal};
@@ -51,15 +51,9 @@ one that does not check out is dropped, with a warning.";
     mut_arg("preset", |arg| rules_arg(arg, Preset::Project4, &DICTIONARY_PRESETS))
 )]
 pub(crate) struct BestArgs {
-    /// The word list.
+    /// The word list, the rules and the vector instructions.
     #[command(flatten)]
-    pub(crate) dict: DictArgs,
-    /// The rules to score by (--dice also limits boards to what those dice can show).
-    #[command(flatten)]
-    pub(crate) rules: RulesArgs,
-    /// The vector instructions the search may use.
-    #[command(flatten)]
-    pub(crate) simd: crate::cli::args::SimdArgs,
+    pub(crate) solver: SolverArgs,
     /// Search for this many seconds, fractions allowed, at most 86400 [default: 10]
     #[arg(short, long, value_name = "SECONDS", conflicts_with = "iterations", value_parser = args::search_seconds)]
     pub(crate) time: Option<f64>,
@@ -124,26 +118,23 @@ const HUNT_GRACE: Duration = Duration::from_secs(10);
 
 /// Runs the search and prints the best boards.
 pub(crate) fn run(args: &BestArgs) -> Result<(), CliError> {
-    args.simd.apply()?;
-    let rules = args
-        .rules
-        .resolve_with_dictionary(Preset::Project4, "best")?;
+    let rules = args.solver.start(Preset::Project4, "best")?;
     let options = options(args, rules.rows * rules.cols)?;
     // Dice named on the command line are searched as dice; otherwise any letters.
-    let of = if args.rules.dice.is_some() {
+    let of = if args.solver.rules.dice.is_some() {
         SpaceOf::Dice
     } else {
         SpaceOf::Letters
     };
     let space = Space::for_rules(&rules, of).map_err(UsageError::Search)?;
-    let dictionary = args.dict.load(&rules)?;
+    let dictionary = args.solver.dict.load(&rules)?;
     let search = Search {
         rules: &rules,
         space: &space,
         dictionary: &dictionary,
         options: &options,
-        list: args.dict.path.as_deref(),
-        dice: args.rules.dice,
+        list: args.solver.dict.path.as_deref(),
+        dice: args.solver.rules.dice,
     };
     if let Some(dirs) = &args.hunt.merge {
         return super::hunt::merge(dirs, args.top, &search);

@@ -93,8 +93,8 @@ fn run_cli((variants, rows): CliTable) -> usize {
 }
 
 /// The values of a table's rows, for the wrappers around them.
-fn values<E>((_, rows): Table<E>) -> Vec<E> {
-    rows.into_iter().map(|(e, _)| e).collect()
+fn values<E>((_, rows): Table<E>) -> impl Iterator<Item = E> {
+    rows.into_iter().map(|(e, _)| e)
 }
 
 /// `e` and every cause under it, outermost first.
@@ -709,118 +709,65 @@ fn every_error_says_its_one_line_and_nothing_twice() {
 #[test]
 fn every_wrapper_holds_the_rule_around_every_value_it_wraps() {
     use boggle_game::Error as Game;
-    check_all(
-        values(dictionary())
-            .into_iter()
-            .map(Game::from)
-            .map(CliError::Game),
-    );
-    check_all(
-        values(board())
-            .into_iter()
-            .map(Game::from)
-            .map(CliError::Game),
-    );
-    check_all(values(game()).into_iter().map(CliError::Game));
-    check_all(
-        values(rules())
-            .into_iter()
-            .map(UsageError::from)
-            .map(CliError::Usage),
-    );
-    check_all(values(board()).into_iter().map(|source| UsageError::Board {
+    check_all(values(dictionary()).map(Game::from).map(CliError::Game));
+    check_all(values(board()).map(Game::from).map(CliError::Game));
+    check_all(values(game()).map(CliError::Game));
+    check_all(values(rules()).map(UsageError::from).map(CliError::Usage));
+    check_all(values(board()).map(|source| UsageError::Board {
         rows: 4,
         cols: 4,
         source,
     }));
-    check_all(values(space()).into_iter().map(UsageError::Search));
-    check_all(values(usage()).into_iter().map(CliError::Usage));
+    check_all(values(space()).map(UsageError::Search));
+    check_all(values(usage()).map(CliError::Usage));
     // Through the command line's From: each lands as a usage error or a runtime one.
-    check_all(values(prove()).into_iter().map(CliError::from));
-    check_all(values(bucket()).into_iter().map(ProveError::Buckets));
-    check_all(values(bucket()).into_iter().map(BadParams::Buckets));
-    check_all(
-        values(bad_board())
-            .into_iter()
-            .map(|reason| BadRecord::Board { index: 2, reason }),
-    );
-    check_all(
-        values(bad_record())
-            .into_iter()
-            .map(|reason| ProveError::Record {
-                path: path("s.ndjson"),
-                line: 1,
-                reason,
-            }),
-    );
-    check_all(
-        values(bad_params())
-            .into_iter()
-            .map(|reason| ProveError::Params {
-                path: path("s.params.json"),
-                reason,
-            }),
-    );
-    check_all(
-        values(bad_marker())
-            .into_iter()
-            .map(|reason| ProveError::Marker {
-                path: path("s.done.json"),
-                reason,
-            }),
-    );
-    check_all(values(threads()).into_iter().map(ProveError::Threads));
-    check_all(
-        values(problem())
-            .into_iter()
-            .map(|problem| BoardFileError::Malformed {
-                path: path("boards.txt"),
-                line: 2,
-                problem,
-            }),
-    );
-    check_all(
-        values(problem())
-            .into_iter()
-            .map(|problem| BoardSyntaxError { line: 2, problem }),
-    );
-    check_all(values(board_file()).into_iter().map(CliError::BoardFile));
-    check_all(values(protocol()).into_iter().map(LinkError::BadMessage));
-    check_all(values(dropped()).into_iter().map(LinkError::Dropped));
-    check_all(
-        values(dropped())
-            .into_iter()
-            .map(|last| LinkError::NotRejoined {
-                why: Dropped::Io(io::Error::other("connection reset")),
-                within: Duration::from_secs(30),
-                last: Some(last),
-            }),
-    );
-    check_all(
-        values(dropped())
-            .into_iter()
-            .map(|why| LinkError::NotRejoined {
-                why,
-                within: Duration::from_secs(30),
-                last: None,
-            }),
-    );
-    check_all(values(terminal()).into_iter().map(CliError::Terminal));
+    check_all(values(prove()).map(CliError::from));
+    check_all(values(bucket()).map(ProveError::Buckets));
+    check_all(values(bucket()).map(BadParams::Buckets));
+    check_all(values(bad_board()).map(|reason| BadRecord::Board { index: 2, reason }));
+    check_all(values(bad_record()).map(|reason| ProveError::Record {
+        path: path("s.ndjson"),
+        line: 1,
+        reason,
+    }));
+    check_all(values(bad_params()).map(|reason| ProveError::Params {
+        path: path("s.params.json"),
+        reason,
+    }));
+    check_all(values(bad_marker()).map(|reason| ProveError::Marker {
+        path: path("s.done.json"),
+        reason,
+    }));
+    check_all(values(threads()).map(ProveError::Threads));
+    check_all(values(problem()).map(|problem| BoardFileError::Malformed {
+        path: path("boards.txt"),
+        line: 2,
+        problem,
+    }));
+    check_all(values(problem()).map(|problem| BoardSyntaxError { line: 2, problem }));
+    check_all(values(board_file()).map(CliError::BoardFile));
+    check_all(values(protocol()).map(LinkError::BadMessage));
+    check_all(values(dropped()).map(LinkError::Dropped));
+    check_all(values(dropped()).map(|last| LinkError::NotRejoined {
+        why: Dropped::Io(io::Error::other("connection reset")),
+        within: Duration::from_secs(30),
+        last: Some(last),
+    }));
+    check_all(values(dropped()).map(|why| LinkError::NotRejoined {
+        why,
+        within: Duration::from_secs(30),
+        last: None,
+    }));
+    check_all(values(terminal()).map(CliError::Terminal));
     let at = |source| CliError::Join {
         addr: "127.0.0.1:1".into(),
         source,
     };
-    check_all(values(link()).into_iter().map(JoinError::Link).map(at));
-    check_all(values(join()).into_iter().map(at));
+    check_all(values(link()).map(JoinError::Link).map(at));
+    check_all(values(join()).map(at));
+    check_all(values(file()).map(HuntError::File).map(CliError::Hunt));
     check_all(
         values(file())
-            .into_iter()
-            .map(HuntError::File)
-            .map(CliError::Hunt),
-    );
-    check_all(
-        values(file())
-            .into_iter()
             .map(SeatError::File)
             .map(JoinError::SeatInUse)
             .map(at),

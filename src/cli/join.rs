@@ -32,17 +32,9 @@ pub(crate) struct JoinArgs {
     /// The room to join
     #[arg(long, value_name = "NAME", default_value = "main")]
     pub(crate) room: String,
-    /// The server's password (or --password-file, or BOGGLE_PASSWORD: any
-    /// local user can read a command line)
-    #[arg(long, value_name = "TEXT")]
-    pub(crate) password: Option<String>,
-    /// Read the password from the first line of this file
-    #[arg(
-        long = "password-file",
-        value_name = "PATH",
-        conflicts_with = "password"
-    )]
-    pub(crate) password_file: Option<std::path::PathBuf>,
+    /// The server's password.
+    #[command(flatten)]
+    pub(crate) password: super::args::PasswordArgs,
     /// The token printed when you last joined, to take your seat (and words)
     /// back from another machine (or --token-file, or BOGGLE_TOKEN); on this
     /// one the token is kept for the next run
@@ -91,12 +83,7 @@ pub(crate) fn run(args: &JoinArgs) -> Result<(), CliError> {
         addr: addr.clone(),
         name: args.name.clone(),
         room: Some(args.room.clone()),
-        password: super::args::secret(
-            args.password.as_deref(),
-            args.password_file.as_deref(),
-            "--password-file",
-            "BOGGLE_PASSWORD",
-        )?,
+        password: args.password.read()?,
         token: super::args::secret(
             args.token.as_deref(),
             args.token_file.as_deref(),

@@ -427,14 +427,14 @@ mod tests {
             let cli = Cli::try_parse_from(args).expect("valid");
             match cli.command {
                 None => cli.game.rules.preset,
-                Some(Command::Solve(a)) => a.rules.preset,
-                Some(Command::Bench(a)) => a.rules.preset,
+                Some(Command::Solve(a)) => a.solver.rules.preset,
+                Some(Command::Bench(a)) => a.solver.rules.preset,
                 Some(Command::Versus(a)) => a.game.rules.preset,
-                Some(Command::Best(a)) => a.rules.preset,
+                Some(Command::Best(a)) => a.solver.rules.preset,
                 Some(Command::Tui(a)) => a.game.rules.preset,
                 Some(Command::Serve(a)) => a.rules.preset,
                 Some(Command::Join(_) | Command::Daily(_) | Command::Define(_)) => None,
-                Some(Command::Prove(a)) => a.rules.preset,
+                Some(Command::Prove(a)) => a.solver.rules.preset,
             }
         };
         assert_eq!(default_of(&["boggle"]), Some(Preset::Project4));

@@ -93,17 +93,9 @@ pub(crate) struct ServeArgs {
     /// Words found by two or more players: cancel (the board game's rule) or count
     #[arg(long, value_name = "RULE", value_enum, default_value = "cancel")]
     pub(crate) duplicates: Duplicates,
-    /// Password every player must give (any local user can read a command
-    /// line: --password-file or BOGGLE_PASSWORD keep it out of one)
-    #[arg(long, value_name = "TEXT")]
-    pub(crate) password: Option<String>,
-    /// Read the password from the first line of this file
-    #[arg(
-        long = "password-file",
-        value_name = "PATH",
-        conflicts_with = "password"
-    )]
-    pub(crate) password_file: Option<std::path::PathBuf>,
+    /// The password every player must give.
+    #[command(flatten)]
+    pub(crate) password: super::args::PasswordArgs,
     /// Most connections at once
     #[arg(long = "max-connections", value_name = "N", default_value_t = 1000)]
     pub(crate) max_connections: usize,
@@ -222,12 +214,7 @@ pub(crate) fn config(args: &ServeArgs) -> Result<ServerConfig, CliError> {
             computer: None,
             daily: None,
         }),
-        password: super::args::secret(
-            args.password.as_deref(),
-            args.password_file.as_deref(),
-            "--password-file",
-            "BOGGLE_PASSWORD",
-        )?,
+        password: args.password.read()?,
         seed: args.seed,
         store: store(args)?,
         limits: Limits {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use super::args::{DictArgs, RulesArgs, rules_arg};
+use super::args::{SolverArgs, rules_arg};
 use super::{CliError, UsageError};
 use crate::play::board_file::read_board_file;
 use boggle_game::error::Error;
@@ -19,15 +19,9 @@ use boggle_game::word_find::WordFind;
 #[derive(Debug, Args)]
 #[command(mut_arg("preset", |arg| rules_arg(arg, Preset::Algs4, &super::args::DICTIONARY_PRESETS)))]
 pub(crate) struct SolveArgs {
-    /// The word list.
+    /// The word list, the rules and the vector instructions.
     #[command(flatten)]
-    pub(crate) dict: DictArgs,
-    /// The rules (default algs4: 8 neighbours, 3+ letters, Qu).
-    #[command(flatten)]
-    pub(crate) rules: RulesArgs,
-    /// The vector instructions the search may use.
-    #[command(flatten)]
-    pub(crate) simd: crate::cli::args::SimdArgs,
+    pub(crate) solver: SolverArgs,
     /// A board as row-major letters instead of a file (Q or Qu for the Qu face)
     #[arg(long, value_name = "LETTERS")]
     pub(crate) board: Option<String>,
@@ -38,10 +32,9 @@ pub(crate) struct SolveArgs {
 
 /// Solves each board and prints its words and score.
 pub(crate) fn run(args: &SolveArgs) -> Result<(), CliError> {
-    args.simd.apply()?;
     // Nothing to save: a signal ends the process at once, saying so.
     crate::play::player::signals::install(crate::play::player::signals::OnSignal::Exit);
-    let rules = args.rules.resolve_with_dictionary(Preset::Algs4, "solve")?;
+    let rules = args.solver.start(Preset::Algs4, "solve")?;
     if args.board.is_none() && args.files.is_empty() {
         return Err(UsageError::NoBoard.into());
     }
@@ -57,7 +50,7 @@ pub(crate) fn run(args: &SolveArgs) -> Result<(), CliError> {
     for path in &args.files {
         boards.push(read_board_file(path, rules.q)?);
     }
-    let dictionary = Arc::new(args.dict.load(&rules)?);
+    let dictionary = Arc::new(args.solver.dict.load(&rules)?);
     let mut out = BufWriter::new(io::stdout().lock());
     for board in boards {
         // Each board keeps its own shape; the other rules apply unchanged.

@@ -553,6 +553,16 @@ pub(crate) fn default_path() -> Option<PathBuf> {
 mod tests {
     use super::*;
 
+    /// A fresh folder `name` in a temporary directory (kept while the first
+    /// value lives), and the path of a records file in it.
+    fn records_in(name: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let tmp = tempfile::tempdir().expect("a temporary directory");
+        let dir = tmp.path().join(name);
+        fs::create_dir_all(&dir).expect("creates");
+        let path = dir.join("records.tsv");
+        (tmp, dir, path)
+    }
+
     fn key(time: &str) -> RecordKey {
         RecordKey {
             preset: "project4".into(),
@@ -626,10 +636,7 @@ mod tests {
 
     #[test]
     fn every_corrupt_file_is_set_aside_and_kept() {
-        let tmp = tempfile::tempdir().expect("a temporary directory");
-        let dir = tmp.path().join("corrupt");
-        fs::create_dir_all(&dir).expect("creates");
-        let path = dir.join("records.tsv");
+        let (_tmp, _, path) = records_in("corrupt");
         let junks = [
             &b"boggle records 1\nproject4\t4x4\n"[..],
             b"\xff\xfe",
@@ -653,10 +660,7 @@ mod tests {
 
     #[test]
     fn an_unreadable_file_is_never_saved_over() {
-        let tmp = tempfile::tempdir().expect("a temporary directory");
-        let dir = tmp.path().join("unreadable");
-        fs::create_dir_all(&dir).expect("creates");
-        let path = dir.join("records.tsv");
+        let (_tmp, _, path) = records_in("unreadable");
         let old = "boggle records 1\nproject4\t4x4\tbuilt-in\t3:00\t290\t41\n";
         fs::write(&path, old).expect("writes");
         // As root nothing denies a read, so the failing read is injected.
@@ -685,10 +689,7 @@ mod tests {
 
     #[test]
     fn a_save_removes_temporary_files_left_by_killed_saves() {
-        let tmp = tempfile::tempdir().expect("a temporary directory");
-        let dir = tmp.path().join("stale");
-        fs::create_dir_all(&dir).expect("creates");
-        let path = dir.join("records.tsv");
+        let (_tmp, dir, path) = records_in("stale");
         for name in ["records.tsv.tmp4242", "records.tsv.tmpAbC123", "notes.txt"] {
             fs::write(dir.join(name), "left over").expect("writes");
         }
@@ -701,10 +702,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn the_temporary_file_is_never_opened_through_a_planted_link() {
-        let tmp = tempfile::tempdir().expect("a temporary directory");
-        let dir = tmp.path().join("planted");
-        fs::create_dir_all(&dir).expect("creates");
-        let path = dir.join("records.tsv");
+        let (_tmp, dir, path) = records_in("planted");
         let victim = dir.join("victim");
         fs::write(&victim, "precious").expect("writes");
         // The name the old saver used; the random names cannot be guessed.
@@ -717,10 +715,7 @@ mod tests {
 
     #[test]
     fn reads_stop_past_the_cap() {
-        let tmp = tempfile::tempdir().expect("a temporary directory");
-        let dir = tmp.path().join("cap");
-        fs::create_dir_all(&dir).expect("creates");
-        let path = dir.join("records.tsv");
+        let (_tmp, _, path) = records_in("cap");
         // Sparse: 64 MiB on paper, nothing on disk.
         File::create(&path)
             .and_then(|file| file.set_len(64 * MAX_FILE_BYTES))

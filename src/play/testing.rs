@@ -14,6 +14,12 @@ pub(crate) fn assert_text(got: &str, expected: &str) {
     }
 }
 
+/// Fails with all of `text` when it does not hold `part`.
+#[track_caller]
+pub(crate) fn assert_holds(text: &str, part: &str) {
+    assert!(text.contains(part), "{text}");
+}
+
 /// The words of spec 004's example board (NIEHGTIBGUALRWGC) under the project4
 /// rules with the original words.txt, plus words on the board only by going up.
 pub(crate) const EXAMPLE_WORDS: &[&str] = &[

@@ -13,6 +13,14 @@ use boggle_game::die::Die;
 use boggle_game::rules::MoveRule;
 use boggle_game::rules::Preset;
 
+/// Searches classic boards of any letters with the built-in course list.
+fn search_classic(options: &Options, progress: &Progress) -> Vec<Ranked> {
+    let dictionary = Dictionary::embedded();
+    let rules = Rules::preset(Preset::Classic);
+    let space = Space::for_rules(&rules, SpaceOf::Letters).expect("letters");
+    search(dictionary.trie(), &rules, &space, options, progress).expect("the pool starts")
+}
+
 fn faces(letters: &str) -> Vec<Face> {
     letters.bytes().filter_map(Face::letter).collect()
 }
@@ -259,19 +267,9 @@ fn a_climb_ends_where_no_single_move_scores_higher() {
 
 #[test]
 fn a_fixed_seed_and_thread_count_repeat() {
-    let dictionary = Dictionary::embedded();
-    let rules = Rules::preset(Preset::Classic);
-    let space = Space::for_rules(&rules, SpaceOf::Letters).expect("letters");
     let run = |threads| {
         let progress = Progress::new();
-        let boards = search(
-            dictionary.trie(),
-            &rules,
-            &space,
-            &options(3_001, threads, 5, 4),
-            &progress,
-        )
-        .expect("the pool starts");
+        let boards = search_classic(&options(3_001, threads, 5, 4), &progress);
         assert!(progress.scored() <= 3_001);
         boards
     };
@@ -284,17 +282,13 @@ fn a_fixed_seed_and_thread_count_repeat() {
 
 #[test]
 fn a_target_stops_the_search_at_the_first_board_reaching_it() {
-    let dictionary = Dictionary::embedded();
-    let rules = Rules::preset(Preset::Classic);
-    let space = Space::for_rules(&rules, SpaceOf::Letters).expect("letters");
     let run = |target| {
         let progress = Progress::new();
         let options = Options {
             target,
             ..options(20_000, 1, 5, 1)
         };
-        let boards = search(dictionary.trie(), &rules, &space, &options, &progress)
-            .expect("the pool starts");
+        let boards = search_classic(&options, &progress);
         (boards[0].score, progress)
     };
     let (free, unbounded) = run(None);
@@ -312,19 +306,9 @@ fn a_target_stops_the_search_at_the_first_board_reaching_it() {
 
 #[test]
 fn a_stopped_search_returns_at_once() {
-    let dictionary = Dictionary::embedded();
-    let rules = Rules::preset(Preset::Classic);
-    let space = Space::for_rules(&rules, SpaceOf::Letters).expect("letters");
     let progress = Progress::new();
     progress.stop();
-    let boards = search(
-        dictionary.trie(),
-        &rules,
-        &space,
-        &options(1_000_000, 2, 1, 3),
-        &progress,
-    )
-    .expect("the pool starts");
+    let boards = search_classic(&options(1_000_000, 2, 1, 3), &progress);
     assert!(boards.is_empty());
     assert_eq!(progress.scored(), 0);
 }

@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use clap::{ArgGroup, Args, Subcommand};
 
-use super::args::{self, RulesArgs};
+use super::args::{self, SolverArgs};
 use super::{CliError, UsageError};
 use crate::play::player::signals::{self, OnSignal};
 use boggle_game::Dictionary;
@@ -65,15 +65,9 @@ pub(crate) struct ProveArgs {
     /// Combine shards instead of proving.
     #[command(subcommand)]
     pub(crate) command: Option<ProveCommand>,
-    /// The word list.
+    /// The word list, the rules and the vector instructions.
     #[command(flatten)]
-    pub(crate) dict: args::DictArgs,
-    /// The rules to score by [default: classic]; --size is required.
-    #[command(flatten)]
-    pub(crate) rules: RulesArgs,
-    /// The vector instructions the search may use.
-    #[command(flatten)]
-    pub(crate) simd: crate::cli::args::SimdArgs,
+    pub(crate) solver: SolverArgs,
     /// Find every board scoring at least this (required)
     #[arg(long, value_name = "SCORE")]
     pub(crate) above: Option<u32>,
@@ -145,7 +139,7 @@ pub(crate) enum ProveCommand {
 
 /// Runs `boggle prove` or `boggle prove merge`.
 pub(crate) fn run(args: &ProveArgs) -> Result<(), CliError> {
-    args.simd.apply()?;
+    args.solver.simd.apply()?;
     if let Some(ProveCommand::Merge(merge)) = &args.command {
         return merge::run(merge);
     }
@@ -193,7 +187,7 @@ impl Job {
         let classes = settings.classes();
         let groups = classes.groups();
         shard.check(groups.len())?;
-        let dictionary = args.dict.load(&rules)?;
+        let dictionary = args.solver.dict.load(&rules)?;
         Ok(Job {
             rules,
             settings,
@@ -257,7 +251,7 @@ impl Job {
 
     /// Opens (or, with `--resume`, reopens and checks) the shard's files in `dir`.
     fn open_files(&self, dir: &Path, args: &ProveArgs) -> Result<(ShardFiles, Resumed), CliError> {
-        let label = dictionary_label(args.dict.path.as_deref(), self.rules.word_list);
+        let label = dictionary_label(args.solver.dict.path.as_deref(), self.rules.word_list);
         let origin = Origin {
             version: VERSION,
             rules: self.rules.preset.name(),
@@ -348,7 +342,7 @@ impl Job {
 /// The rules and the proof's settings the flags give: `--size` and
 /// `--above` required, the rules resolved, the buckets parsed.
 fn settings(args: &ProveArgs) -> Result<(Rules, Settings), CliError> {
-    if args.rules.size.is_none() {
+    if args.solver.rules.size.is_none() {
         return Err(UsageError::NeedsFlag {
             mode: "prove",
             flag: "--size (e.g. 3x3)",
@@ -360,6 +354,7 @@ fn settings(args: &ProveArgs) -> Result<(Rules, Settings), CliError> {
         flag: "--above SCORE",
     })?;
     let rules = args
+        .solver
         .rules
         .resolve_with_dictionary(Preset::Classic, "prove")?;
     let buckets = match &args.buckets {

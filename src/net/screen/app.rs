@@ -663,6 +663,14 @@ pub(crate) mod tests {
         }
     }
 
+    /// A screen welcomed to a room of `moves`, in round 1 on BENHLAUMITLZRGAN.
+    pub(crate) fn playing(moves: Moves) -> Screen {
+        let mut screen = Screen::new("test".into());
+        apply(&mut screen, &welcome(moves));
+        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        screen
+    }
+
     /// The server's verdicts on `words` (`word`, taken, reason), the round's score 1 after each.
     pub(crate) fn verdicts(screen: &mut Screen, words: &[(&str, bool, &str)]) {
         for &(word, accepted, reason) in words {
@@ -750,9 +758,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_stopping_server_brings_the_clock_forward_and_its_warning_stays() {
-        let mut screen = Screen::new("test".into());
-        apply(&mut screen, &welcome(Moves::EightNeighbours));
-        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        let mut screen = playing(Moves::EightNeighbours);
         let warning =
             "the server is shutting down: this round ends within 5 s, then the server closes";
         let stopping = ServerMsg::Error {
@@ -777,9 +783,7 @@ pub(crate) mod tests {
 
     #[test]
     fn after_a_goodbye_mid_round_there_is_nothing_to_rejoin() {
-        let mut screen = Screen::new("test".into());
-        apply(&mut screen, &welcome(Moves::EightNeighbours));
-        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        let mut screen = playing(Moves::EightNeighbours);
         assert_eq!(screen.rejoinable(), Some("t0k"));
         let bye = ServerMsg::Bye {
             reason: "the server is shutting down".into(),
@@ -795,9 +799,7 @@ pub(crate) mod tests {
 
     #[test]
     fn the_round_is_over_for_rejoining_once_its_time_has_passed() {
-        let mut screen = Screen::new("test".into());
-        apply(&mut screen, &welcome(Moves::EightNeighbours));
-        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        let mut screen = playing(Moves::EightNeighbours);
         screen.handle(Input::Tick(Duration::from_secs(59)));
         assert_eq!(screen.rejoinable(), Some("t0k"));
         assert_eq!(screen.left, Some(Duration::from_secs(1)));
@@ -865,9 +867,7 @@ pub(crate) mod tests {
     /// mark the player ready nor skip the results; after a second they do.
     #[test]
     fn an_enter_across_the_end_of_a_round_is_ignored_for_a_second() {
-        let mut screen = Screen::new("test".into());
-        apply(&mut screen, &welcome(Moves::EightNeighbours));
-        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        let mut screen = playing(Moves::EightNeighbours);
         typed(&mut screen, "a");
         apply(&mut screen, &results_msg());
         assert_eq!(screen.view, View::Results);
@@ -888,9 +888,7 @@ pub(crate) mod tests {
     /// finishes the round, anything else between them takes the question back.
     #[test]
     fn a_double_enter_asks_before_finishing_the_round() {
-        let mut screen = Screen::new("test".into());
-        apply(&mut screen, &welcome(Moves::EightNeighbours));
-        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        let mut screen = playing(Moves::EightNeighbours);
         assert_eq!(
             typed(&mut screen, "eat\n\n"),
             [
@@ -916,9 +914,7 @@ pub(crate) mod tests {
     /// leaves where no word is typed.
     #[test]
     fn keys_mean_what_they_mean_in_the_tui_and_a_shell() {
-        let mut screen = Screen::new("test".into());
-        apply(&mut screen, &welcome(Moves::EightNeighbours));
-        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        let mut screen = playing(Moves::EightNeighbours);
         typed(&mut screen, "hat");
         for c in ['a', 'u'] {
             screen.handle(ctrl(c));
@@ -972,9 +968,7 @@ pub(crate) mod tests {
     /// screen no longer offers a round to rejoin.
     #[test]
     fn after_the_server_is_gone_there_is_nothing_to_rejoin() {
-        let mut screen = Screen::new("test".into());
-        apply(&mut screen, &welcome(Moves::EightNeighbours));
-        apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+        let mut screen = playing(Moves::EightNeighbours);
         assert_eq!(screen.rejoinable(), Some("t0k"));
         let gone = boggle_client::link::LinkError::NoWelcome(Duration::from_secs(10));
         screen.handle(Input::Link(LinkEvent::Failed(gone)));

@@ -471,14 +471,7 @@ impl<'t> Searcher<'t> {
         open: usize,
         q: QReads,
     ) -> Option<[u32; 26]> {
-        if rows.checked_mul(cols) != Some(faces.len()) || open >= faces.len() {
-            return None;
-        }
-        if !self.neighbours.is_for(rows, cols, self.rules.moves) {
-            self.set_shape(rows, cols);
-        }
-        self.forget_found();
-        self.steps = 0;
+        self.start_open(rows, cols, faces, open)?;
         let fast = FastBoard::new(
             faces,
             &self.neighbour_masks,
@@ -533,14 +526,7 @@ impl<'t> Searcher<'t> {
         q: QReads,
         partners: u32,
     ) -> Option<MoveScores> {
-        if rows.checked_mul(cols) != Some(faces.len()) || anchor >= faces.len() {
-            return None;
-        }
-        if !self.neighbours.is_for(rows, cols, self.rules.moves) {
-            self.set_shape(rows, cols);
-        }
-        self.forget_found();
-        self.steps = 0;
+        self.start_open(rows, cols, faces, anchor)?;
         // The checks of the open walk: the board's `Q` faces read as `q` says.
         FastBoard::new(
             faces,
@@ -584,6 +570,21 @@ impl<'t> Searcher<'t> {
             swaps,
             partners,
         })
+    }
+
+    /// Readies an open-cell walk of a rows x cols board at `cell`: the
+    /// shape's neighbours, nothing found, no steps taken. `None` where the
+    /// faces do not fill the shape or the cell is off the board.
+    fn start_open(&mut self, rows: usize, cols: usize, faces: &[Face], cell: usize) -> Option<()> {
+        if rows.checked_mul(cols) != Some(faces.len()) || cell >= faces.len() {
+            return None;
+        }
+        if !self.neighbours.is_for(rows, cols, self.rules.moves) {
+            self.set_shape(rows, cols);
+        }
+        self.forget_found();
+        self.steps = 0;
+        Some(())
     }
 
     /// Sums the open walk's `count` words (in `slots`, their letters in

@@ -24,6 +24,29 @@ fn project4(rows: usize, cols: usize) -> SearchRules {
     }
 }
 
+/// The shapes and rules the open-cell and moves walks are tested on, with
+/// where their letters come from.
+fn open_cell_shapes() -> [(SearchRules, Letters); 4] {
+    [
+        (classic(4, 4), Letters::Dice),
+        (classic(5, 5), Letters::Dice),
+        (classic(3, 5), Letters::Frequency),
+        (project4(4, 4), Letters::Frequency),
+    ]
+}
+
+/// Each of `cases` under each of `min_lens`, the lengths varying fastest.
+fn each_min_len(
+    cases: impl IntoIterator<Item = (SearchRules, Letters)>,
+    min_lens: std::ops::RangeInclusive<usize>,
+) -> impl Iterator<Item = (SearchRules, Letters)> {
+    cases.into_iter().flat_map(move |(rules, letters)| {
+        min_lens
+            .clone()
+            .map(move |min_len| (SearchRules { min_len, ..rules }, letters))
+    })
+}
+
 /// The vector walk's levels this processor has, widest first (none
 /// without AVX2): each is tested, so a processor with AVX-512 tests the
 /// AVX2 walk too.
@@ -81,31 +104,23 @@ fn one_by_one(
 fn an_open_cell_scores_each_letter_as_its_own_board_does() {
     let trie = course_trie();
     let mut rng = rng(7);
-    for (rules, letters) in [
-        (classic(4, 4), Letters::Dice),
-        (classic(5, 5), Letters::Dice),
-        (classic(3, 5), Letters::Frequency),
-        (project4(4, 4), Letters::Frequency),
-        (classic(4, 4), Letters::Dice),
-    ] {
+    let shapes = open_cell_shapes().into_iter();
+    let again = [(classic(4, 4), Letters::Dice)];
+    for (rules, letters) in each_min_len(shapes.chain(again), 3..=4) {
         let (rows, cols) = (rules.rows, rules.cols);
-        let mut rules = rules;
-        for min_len in [3, 4] {
-            rules.min_len = min_len;
-            let mut searcher = Searcher::new(trie, rules);
-            let mut walkers: Vec<Searcher> = Simd::present_levels()
-                .into_iter()
-                .map(|level| searcher_on(trie, rules, level))
-                .collect();
-            for _ in 0..4 {
-                let faces = letters.roll(rows * cols, rules.q, &mut rng);
-                for open in 0..faces.len() {
-                    let expected = one_by_one(&mut searcher, &rules, &faces, open);
-                    for walker in &mut walkers {
-                        let got = walker.score_letters(rows, cols, &faces, open, rules.q);
-                        let level = walker.simd();
-                        assert_eq!(got, Some(expected), "{level:?} {rules:?} {open}");
-                    }
+        let mut searcher = Searcher::new(trie, rules);
+        let mut walkers: Vec<Searcher> = Simd::present_levels()
+            .into_iter()
+            .map(|level| searcher_on(trie, rules, level))
+            .collect();
+        for _ in 0..4 {
+            let faces = letters.roll(rows * cols, rules.q, &mut rng);
+            for open in 0..faces.len() {
+                let expected = one_by_one(&mut searcher, &rules, &faces, open);
+                for walker in &mut walkers {
+                    let got = walker.score_letters(rows, cols, &faces, open, rules.q);
+                    let level = walker.simd();
+                    assert_eq!(got, Some(expected), "{level:?} {rules:?} {open}");
                 }
             }
         }
@@ -135,38 +150,29 @@ fn a_moves_walk_scores_each_change_and_swap_as_its_own_board_does() {
 /// [`a_moves_walk_scores_each_change_and_swap_as_its_own_board_does`] on the lanes of `level`.
 fn moves_walk_scores_each_board(trie: &Trie, level: Simd) {
     let mut rng = rng(11);
-    for (rules, letters) in [
-        (classic(4, 4), Letters::Dice),
-        (classic(5, 5), Letters::Dice),
-        (classic(3, 5), Letters::Frequency),
-        (project4(4, 4), Letters::Frequency),
-    ] {
+    for (rules, letters) in each_min_len(open_cell_shapes(), 3..=4) {
         let (rows, cols) = (rules.rows, rules.cols);
-        let mut rules = rules;
-        for min_len in [3, 4] {
-            rules.min_len = min_len;
-            let mut searcher = searcher_on(trie, rules, level);
-            for _ in 0..3 {
-                let faces = letters.roll(rows * cols, rules.q, &mut rng);
-                for anchor in 0..faces.len() {
-                    let got = searcher
-                        .score_moves(rows, cols, &faces, anchor, rules.q, u32::MAX)
-                        .expect("a board the vector walk takes");
-                    let letters = one_by_one(&mut searcher, &rules, &faces, anchor);
-                    assert_eq!(got.letters, letters, "{level:?} {rules:?} {anchor}");
-                    for other in 0..faces.len() {
-                        let differs = faces[other] != faces[anchor];
-                        assert_eq!(got.partners >> other & 1 == 1, differs, "{other}");
-                        let mut swapped = faces.clone();
-                        swapped.swap(anchor, other);
-                        let expected = if differs {
-                            searcher.score_faces(rows, cols, &swapped)
-                        } else {
-                            0
-                        };
-                        let swap = got.swaps[other];
-                        assert_eq!(swap, expected, "{level:?} {rules:?} {anchor} {other}");
-                    }
+        let mut searcher = searcher_on(trie, rules, level);
+        for _ in 0..3 {
+            let faces = letters.roll(rows * cols, rules.q, &mut rng);
+            for anchor in 0..faces.len() {
+                let got = searcher
+                    .score_moves(rows, cols, &faces, anchor, rules.q, u32::MAX)
+                    .expect("a board the vector walk takes");
+                let letters = one_by_one(&mut searcher, &rules, &faces, anchor);
+                assert_eq!(got.letters, letters, "{level:?} {rules:?} {anchor}");
+                for other in 0..faces.len() {
+                    let differs = faces[other] != faces[anchor];
+                    assert_eq!(got.partners >> other & 1 == 1, differs, "{other}");
+                    let mut swapped = faces.clone();
+                    swapped.swap(anchor, other);
+                    let expected = if differs {
+                        searcher.score_faces(rows, cols, &swapped)
+                    } else {
+                        0
+                    };
+                    let swap = got.swaps[other];
+                    assert_eq!(swap, expected, "{level:?} {rules:?} {anchor} {other}");
                 }
             }
         }
@@ -235,35 +241,22 @@ fn an_open_cell_declines_what_the_fast_walk_cannot_take() {
             .collect()
     };
     let board = faces("ABCDEFGHIJKLMNOP", QReads::Qu);
-    assert!(
-        searcher
-            .score_letters(4, 4, &board, 16, QReads::Qu)
-            .is_none()
-    );
-    assert!(
-        searcher
-            .score_letters(4, 5, &board, 0, QReads::Qu)
-            .is_none()
-    );
     let with_qu = faces("QBCDEFGHIJKLMNOP", QReads::Qu);
-    assert!(
-        searcher
-            .score_letters(4, 4, &with_qu, 3, QReads::Q)
-            .is_none()
-    );
-    assert!(
-        searcher
-            .score_letters(4, 4, &with_qu, 3, QReads::Qu)
-            .is_some()
-    );
-    // The open cell's own face does not count, Qu or not.
-    assert!(
-        searcher
-            .score_letters(4, 4, &with_qu, 0, QReads::Q)
-            .is_some()
-    );
     let big = faces(&"ABCDEFGHIJ".repeat(9), QReads::Q);
-    assert!(searcher.score_letters(9, 10, &big, 0, QReads::Q).is_none());
+    // (rows, cols, faces, open cell, the open cell's Q, whether the walk takes it)
+    let cases = [
+        (4, 4, &board, 16, QReads::Qu, false),
+        (4, 5, &board, 0, QReads::Qu, false),
+        (4, 4, &with_qu, 3, QReads::Q, false),
+        (4, 4, &with_qu, 3, QReads::Qu, true),
+        // The open cell's own face does not count, Qu or not.
+        (4, 4, &with_qu, 0, QReads::Q, true),
+        (9, 10, &big, 0, QReads::Q, false),
+    ];
+    for (rows, cols, faces, open, q, takes) in cases {
+        let got = searcher.score_letters(rows, cols, faces, open, q);
+        assert_eq!(got.is_some(), takes, "{rows}x{cols} open {open} {q:?}");
+    }
 }
 
 /// The vector walk finds what the bitmask walk finds (the same words,
@@ -296,28 +289,25 @@ fn the_vector_walk_finds_what_the_bitmask_walk_finds() {
 fn vector_walk_finds_the_bitmask_words(level: Simd) {
     let trie = course_trie();
     let mut rng = rng(11);
-    for (rules, letters) in [
+    let shapes = [
         (classic(4, 4), Letters::Dice),
         (classic(5, 5), Letters::Dice),
         (classic(4, 8), Letters::Frequency),
         (classic(1, 1), Letters::Frequency),
         (classic(2, 3), Letters::Frequency),
         (project4(4, 4), Letters::Frequency),
-    ] {
+    ];
+    for (rules, letters) in each_min_len(shapes, 1..=4) {
         let (rows, cols) = (rules.rows, rules.cols);
-        let mut rules = rules;
-        for min_len in 1..=4 {
-            rules.min_len = min_len;
-            let mut fast = searcher_on(trie, rules, level);
-            let mut bitmask = searcher_on(trie, rules, Simd::None);
-            assert!(fast.vector.is_some(), "{rows}x{cols} takes the vector walk");
-            for q in [QReads::Qu, QReads::Q] {
-                for _ in 0..20 {
-                    let board = grid_of(rows, cols, letters.roll(rows * cols, q, &mut rng));
-                    let words = fast.find(&board).to_vec();
-                    assert_eq!(words, bitmask.find(&board), "{level:?} {rules:?} {board:?}");
-                    assert!(!fast.exhausted());
-                }
+        let mut fast = searcher_on(trie, rules, level);
+        let mut bitmask = searcher_on(trie, rules, Simd::None);
+        assert!(fast.vector.is_some(), "{rows}x{cols} takes the vector walk");
+        for q in [QReads::Qu, QReads::Q] {
+            for _ in 0..20 {
+                let board = grid_of(rows, cols, letters.roll(rows * cols, q, &mut rng));
+                let words = fast.find(&board).to_vec();
+                assert_eq!(words, bitmask.find(&board), "{level:?} {rules:?} {board:?}");
+                assert!(!fast.exhausted());
             }
         }
     }

@@ -17,6 +17,17 @@ fn attempt(day: u32, seat: &str, name: &str, points: Option<u32>) -> Attempt {
     }
 }
 
+/// The file's schema version and application id, as SQLite keeps them.
+fn marks(file: &ResultsFile) -> (i64, i64) {
+    file.conn()
+        .query_row(
+            "SELECT * FROM pragma_user_version, pragma_application_id",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap()
+}
+
 fn names(top: &Top) -> Vec<(String, u32)> {
     top.rows
         .iter()
@@ -133,15 +144,7 @@ fn a_first_schema_file_is_migrated_with_its_rows() {
         names(&file.top(3).unwrap()),
         [("bob".into(), 6), ("ann".into(), 4)]
     );
-    let marks: (i64, i64) = file
-        .conn()
-        .query_row(
-            "SELECT * FROM pragma_user_version, pragma_application_id",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .unwrap();
-    assert_eq!(marks, (LATEST, APPLICATION_ID));
+    assert_eq!(marks(&file), (LATEST, APPLICATION_ID));
 }
 
 /// A file as the program wrote it before rusqlite_migration ran its steps:
@@ -173,15 +176,7 @@ fn a_file_the_old_runner_brought_up_to_date_opens_as_it_is() {
     written_by_the_old_runner(&path);
     let mut file = ResultsFile::open(&path).unwrap();
     assert_eq!(names(&file.top(5).unwrap()), [("ann".into(), 7)]);
-    let marks: (i64, i64) = file
-        .conn()
-        .query_row(
-            "SELECT * FROM pragma_user_version, pragma_application_id",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .unwrap();
-    assert_eq!(marks, (LATEST, APPLICATION_ID));
+    assert_eq!(marks(&file), (LATEST, APPLICATION_ID));
     // Its seat's first result stays, as in any file of the latest schema.
     file.put(&[attempt(5, "a", "ann", Some(99))]).unwrap();
     file.put(&[attempt(5, "b", "bob", Some(9))]).unwrap();

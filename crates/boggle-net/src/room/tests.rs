@@ -54,6 +54,31 @@ fn results(out: &[Envelope], conn: ConnId) -> Vec<PlayerResult> {
         .expect("results sent")
 }
 
+/// `conn` takes `name`'s seat back with its `token` at `at` (`fresh`, the
+/// token a newcomer would be given).
+fn rejoin(room: &mut Room, conn: ConnId, name: &str, token: &str, fresh: &str, at: Instant) {
+    room.join(conn, name, Some(token), fresh.into(), at)
+        .expect("takes the seat back");
+}
+
+/// A daily room of day 42 for one (shared words counted), named `name`,
+/// where ann's seat plays its scored attempt; and that attempt.
+fn daily_room(name: &str) -> (Room, super::DailyGame) {
+    let mut config = (*config(Duplicates::Count, 1, None)).clone();
+    config.daily = Some(42);
+    let mut room = Room::new(name, Arc::new(config), random::seeded(1));
+    let game = super::DailyGame {
+        day: 42,
+        player: "p".repeat(32),
+        status: boggle_protocol::DailyStatus::Scored,
+        listed_as: Some("ann".into()),
+        first: None,
+        kept: None,
+    };
+    room.set_daily(game.clone());
+    (room, game)
+}
+
 /// A room of two (shared words cancelled) whose first round ann and bob
 /// started at the time returned.
 fn two_playing() -> (Room, Instant) {
@@ -213,8 +238,7 @@ fn a_dropped_player_rejoins_with_the_token_and_keeps_the_words() {
     let refused = room.join(3, "ann", Some("wrong"), "t3".into(), t0);
     assert_eq!(refused.map_err(|e| e.code), Err(ErrorCode::BadToken));
     let t1 = t0 + Duration::from_secs(10);
-    room.join(3, "ann", Some("t1"), "t3".into(), t1)
-        .expect("rejoins");
+    rejoin(&mut room, 3, "ann", "t1", "t3", t1);
     let out = room.drain();
     let start = to(&out, 3)
         .into_iter()
@@ -585,23 +609,23 @@ fn names_are_compared_after_normalisation() {
     let mut room = room(Duplicates::Cancel, 2, None);
     let t0 = Instant::now();
     room.join(1, "ann", None, "t1".into(), t0).expect("joins");
-    // Case, a Cyrillic а, and á composed or not (an accent is easily missed).
-    for same in ["Ann", "\u{430}nn", "a\u{301}nn", "\u{E1}nn"] {
-        let refused = room.join(2, same, None, "t2".into(), t0);
-        assert_eq!(
-            refused.map_err(|e| e.code),
-            Err(ErrorCode::NameTaken),
-            "{same:?}"
-        );
-    }
-    // Invisible additions, a blank filler, a fullwidth look-alike.
-    for invisible in ["ann\u{AD}", "ann\u{180E}", "\u{3164}", "\u{FF41}nn"] {
-        let refused = room.join(2, invisible, None, "t2".into(), t0);
-        assert_eq!(
-            refused.map_err(|e| e.code),
-            Err(ErrorCode::BadName),
-            "{invisible:?}"
-        );
+    let cases = [
+        // Case, a Cyrillic а, and á composed or not (an accent is easily missed).
+        (
+            ["Ann", "\u{430}nn", "a\u{301}nn", "\u{E1}nn"],
+            ErrorCode::NameTaken,
+        ),
+        // Invisible additions, a blank filler, a fullwidth look-alike.
+        (
+            ["ann\u{AD}", "ann\u{180E}", "\u{3164}", "\u{FF41}nn"],
+            ErrorCode::BadName,
+        ),
+    ];
+    for (names, code) in cases {
+        for name in names {
+            let refused = room.join(2, name, None, "t2".into(), t0);
+            assert_eq!(refused.map_err(|e| e.code), Err(code), "{name:?}");
+        }
     }
 }
 
@@ -713,20 +737,9 @@ fn the_results_are_one_message_for_the_whole_room() {
 
 #[test]
 fn a_daily_rooms_first_round_yields_its_result_and_later_rounds_are_practice() {
-    use super::{DailyGame, DailyResult};
+    use super::DailyResult;
     use boggle_protocol::{DailyStatus, DayScore};
-    let mut config = (*config(Duplicates::Count, 1, None)).clone();
-    config.daily = Some(42);
-    let mut room = Room::new("solo-x", Arc::new(config), random::seeded(1));
-    let game = DailyGame {
-        day: 42,
-        player: "p".repeat(32),
-        status: DailyStatus::Scored,
-        listed_as: Some("ann".into()),
-        first: None,
-        kept: None,
-    };
-    room.set_daily(game.clone());
+    let (mut room, game) = daily_room("solo-x");
     let t0 = Instant::now();
     room.join(1, "ann", None, "t1".into(), t0).expect("joins");
     let out = room.drain();
@@ -766,26 +779,15 @@ fn a_daily_rooms_first_round_yields_its_result_and_later_rounds_are_practice() {
     game.status = DailyStatus::Played;
     game.first = Some(score);
     let t1 = t0 + Duration::from_secs(301);
-    room.join(2, "ann", Some("t1"), "t2".into(), t1)
-        .expect("rejoins");
+    rejoin(&mut room, 2, "ann", "t1", "t2", t1);
     assert!(room.drain().iter().any(|e| e.msg == game.to_msg()));
 }
 
 #[test]
 fn the_stores_word_on_a_daily_result_is_said_to_the_seat_and_after_a_rejoin() {
-    use super::{DailyGame, Kept};
+    use super::Kept;
     use boggle_protocol::{DailyStatus, DayScore};
-    let mut config = (*config(Duplicates::Count, 1, None)).clone();
-    config.daily = Some(42);
-    let mut room = Room::new("solo-y", Arc::new(config), random::seeded(1));
-    room.set_daily(DailyGame {
-        day: 42,
-        player: "p".repeat(32),
-        status: DailyStatus::Scored,
-        listed_as: Some("ann".into()),
-        first: None,
-        kept: None,
-    });
+    let (mut room, _) = daily_room("solo-y");
     let t0 = Instant::now();
     room.join(1, "ann", None, "t1".into(), t0).expect("joins");
     // No result yet: the store's word changes nothing and says nothing.
@@ -825,14 +827,14 @@ fn the_stores_word_on_a_daily_result_is_said_to_the_seat_and_after_a_rejoin() {
     room.daily_kept(Kept::Yes);
     assert_eq!(told(&mut room), daily(Some(true), None));
     room.leave(1, t0 + Duration::from_secs(61));
-    room.join(
+    rejoin(
+        &mut room,
         1,
         "ann",
-        Some("t1"),
-        "t9".into(),
+        "t1",
+        "t9",
         t0 + Duration::from_secs(62),
-    )
-    .expect("rejoins");
+    );
     let out = room.drain();
     assert!(
         out.iter().any(|e| e.msg == daily(Some(true), None)),
@@ -871,12 +873,5 @@ fn a_room_winding_down_finishes_its_round_and_starts_no_other() {
     room.ready(2, t0 + Duration::from_secs(6));
     assert!(!room.is_playing(), "no new round while shutting down");
     room.leave(2, t0 + Duration::from_secs(7));
-    room.join(
-        2,
-        "bob",
-        Some("t2"),
-        "t4".into(),
-        t0 + Duration::from_secs(7),
-    )
-    .expect("a seat taken back");
+    rejoin(&mut room, 2, "bob", "t2", "t4", t0 + Duration::from_secs(7));
 }

@@ -293,36 +293,46 @@ fn results_of_a_locked_file_wait_in_memory_and_are_all_written_after() {
 }
 
 #[test]
+fn a_result_that_cannot_be_written_in_time_is_logged_with_its_content() {
+    let logs = logs();
+    let (_tmp, store, locked) = locked(giving_up_soon());
+    store.begin(DAY, Some(&seat('z')), "zed the lost", ip(1), String::new());
+    finish(&store, &seat('z'), 31);
+    let line = poll(|| {
+        let text = String::from_utf8_lossy(&lock(logs)).into_owned();
+        text.lines()
+            .find(|l| l.contains("zed the lost") && l.contains("points=31"))
+            .map(str::to_string)
+            .ok_or(format!("not logged: {text}"))
+    });
+    assert!(line.contains("not stored"), "{line}");
+    assert!(line.contains(&format!("day={DAY}")), "{line}");
+    drop(locked);
+}
+
+/// What `look` finds, looked for every 20 ms; fails with what it last
+/// says when 20 s pass without it.
 #[expect(
     clippy::disallowed_methods,
     reason = "a poll: a pause between looks, in a loop bounded by a deadline"
 )]
-fn a_result_that_cannot_be_written_in_time_is_logged_with_its_content() {
-    let logs = logs();
-    let tmp = tempfile::tempdir().unwrap();
-    let limits = StoreLimits {
-        retry_for: Duration::from_millis(300),
-        ..StoreLimits::default()
-    };
-    let store = open(tmp.path(), limits);
-    let locked = Locked::hold(tmp.path());
-    store.begin(DAY, Some(&seat('z')), "zed the lost", ip(1), String::new());
-    finish(&store, &seat('z'), 31);
+fn poll<T>(mut look: impl FnMut() -> Result<T, String>) -> T {
     let give_up = Instant::now() + Duration::from_secs(20);
     loop {
-        let text = String::from_utf8_lossy(&lock(logs)).into_owned();
-        let line = text
-            .lines()
-            .find(|l| l.contains("zed the lost") && l.contains("points=31"));
-        if let Some(line) = line {
-            assert!(line.contains("not stored"), "{line}");
-            assert!(line.contains(&format!("day={DAY}")), "{line}");
-            break;
+        match look() {
+            Ok(found) => return found,
+            Err(why) => assert!(Instant::now() < give_up, "{why}"),
         }
-        assert!(Instant::now() < give_up, "not logged: {text}");
         std::thread::sleep(Duration::from_millis(20));
     }
-    drop(locked);
+}
+
+/// Limits under which a row the file will not take is given up after 300 ms.
+fn giving_up_soon() -> StoreLimits {
+    StoreLimits {
+        retry_for: Duration::from_millis(300),
+        ..StoreLimits::default()
+    }
 }
 
 /// A store in a new directory, on `limits`.
@@ -372,11 +382,7 @@ fn a_result_is_told_kept_and_listed_only_once_it_is_committed() {
 
 #[test]
 fn a_result_the_file_will_not_take_in_time_is_told_not_kept() {
-    let limits = StoreLimits {
-        retry_for: Duration::from_millis(300),
-        ..StoreLimits::default()
-    };
-    let (tmp, store, locked) = locked(limits);
+    let (tmp, store, locked) = locked(giving_up_soon());
     store.begin(DAY, Some(&seat('b')), "bo", ip(1), String::new());
     assert_eq!(
         answer(finish(&store, &seat('b'), 5)),

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::net::screen::app::Input;
-use crate::net::screen::app::tests::{apply, results_of, start, typed, verdicts, welcome};
+use crate::net::screen::app::tests::{apply, playing, results_of, start, typed, verdicts, welcome};
 use crate::tui::terminal::{Code, Key};
 use crate::tui::ui::tests::drawn;
 use boggle_client::link::LinkEvent;
@@ -345,9 +345,7 @@ fn a_round_then_its_results_with_nothing_unprintable_shown() {
 
 #[test]
 fn the_board_is_drawn_as_the_tui_draws_it_with_the_typed_path_traced() {
-    let mut screen = Screen::new("test".into());
-    apply(&mut screen, &welcome(Moves::NoUp));
-    apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+    let mut screen = playing(Moves::NoUp);
     assert_eq!(typed(&mut screen, "bea"), vec![None; 3]);
     let (rows, reversed) = shown(&screen, 80, 24);
     let text = rows.join("\n");
@@ -377,9 +375,7 @@ fn the_board_is_drawn_as_the_tui_draws_it_with_the_typed_path_traced() {
 /// The network game's board grows at 120x40 as the tui's does.
 #[test]
 fn the_board_grows_with_a_large_terminal() {
-    let mut screen = Screen::new("test".into());
-    apply(&mut screen, &welcome(Moves::NoUp));
-    apply(&mut screen, &start(1, "BENHLAUMITLZRGAN", &[]));
+    let screen = playing(Moves::NoUp);
     let (rows, _) = shown(&screen, 120, 40);
     let text = rows.join("\n");
     assert!(

@@ -15,6 +15,7 @@ async fn files_come_over_one_connection_revalidated_and_compressed() {
     let mut conn = BufReader::new(stream);
     let ask =
         |path: &str, extra: &str| format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}\r\n");
+    let revalidate = |path: &str, tag: &str| ask(path, &format!("If-None-Match: {tag}\r\n"));
 
     let style = exchange(&mut conn, &ask("/favicon.svg", "")).await;
     assert_eq!(style.status, 200);
@@ -23,11 +24,7 @@ async fn files_come_over_one_connection_revalidated_and_compressed() {
     let tag = style.header("etag").expect("an ETag").to_string();
     assert!(tag.starts_with('"') && tag.len() == 18, "{tag}");
 
-    let again = exchange(
-        &mut conn,
-        &ask("/favicon.svg", &format!("If-None-Match: {tag}\r\n")),
-    )
-    .await;
+    let again = exchange(&mut conn, &revalidate("/favicon.svg", &tag)).await;
     assert_eq!(again.status, 304);
     assert_eq!(again.header("etag"), Some(tag.as_str()));
     assert_eq!(again.bytes, b"", "no body");
@@ -74,25 +71,17 @@ async fn files_come_over_one_connection_revalidated_and_compressed() {
     assert_eq!(br_again.header("etag"), Some(br_tag.as_str()));
 
     // Another file's tag is not this one's.
-    let page = exchange(&mut conn, &ask("/", &format!("If-None-Match: {tag}\r\n"))).await;
+    let page = exchange(&mut conn, &revalidate("/", &tag)).await;
     assert_eq!(page.status, 200);
     assert!(page.body.contains("<html"));
     // The page, its style and script inline, revalidates like any file.
     let page_tag = page.header("etag").expect("an ETag").to_string();
-    let page_again = exchange(
-        &mut conn,
-        &ask("/", &format!("If-None-Match: {page_tag}\r\n")),
-    )
-    .await;
+    let page_again = exchange(&mut conn, &revalidate("/", &page_tag)).await;
     assert_eq!(page_again.status, 304);
     assert_eq!(page_again.bytes, b"", "no body");
     // The day's board, asked on every visit, revalidates like a file.
     let day = exchange(&mut conn, &ask("/daily", "")).await;
     let day_tag = day.header("etag").expect("an ETag").to_string();
-    let day_again = exchange(
-        &mut conn,
-        &ask("/daily", &format!("If-None-Match: {day_tag}\r\n")),
-    )
-    .await;
+    let day_again = exchange(&mut conn, &revalidate("/daily", &day_tag)).await;
     assert_eq!(day_again.status, 304);
 }

@@ -12,25 +12,14 @@ use crate::common;
 
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::Stdio;
 
 use boggle::{Dictionary, Die, Preset, Rules};
-use common::{Killed, Run, TempDir, boggle, boggle_in, diagnostics, exit_code, run_boggle};
+use common::{
+    Killed, Run, TempDir, boggle, boggle_in, diagnostics, exit_code, run_boggle, spawn_in,
+};
 
 /// A board whose words under spec 004's rules include CAT, CATS, DOG and DOGS.
 const BOARD: &[u8] = b"CATSDOGSXXXXXXXX\n";
-
-/// Starts `boggle ARGS` in `dir` with every stream piped.
-fn spawn(dir: &Path, args: &[&str]) -> Killed {
-    Killed(
-        boggle_in(dir, args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary starts"),
-    )
-}
 
 /// Waits for `child` after feeding it `stdin` and draining any stdout still
 /// piped (from threads, so neither side can deadlock the test, and a hang
@@ -77,13 +66,7 @@ fn play_with_dictionary(dir: &TempDir, dictionary: &[u8]) -> Run {
 /// Asserts a run failed at runtime with one line on stderr naming `name`.
 #[track_caller]
 fn assert_fails_naming(run: &Run, name: &str) {
-    assert_eq!(run.code, Some(1), "{}", run.stderr);
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-    assert!(
-        run.stderr.starts_with("boggle: ") && run.stderr.contains(name),
-        "{}",
-        run.stderr
-    );
+    common::assert_one_line(run, 1, name);
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
 }
 
@@ -95,13 +78,13 @@ fn output_to_a_closed_pipe_exits_quietly() {
     let dir = TempDir::new("closed-pipe");
     dir.write("dict.txt", "cat\ncats\ndog\ndogs\n");
     // `boggle | true`: the reader is gone before the first prompt.
-    let mut child = spawn(dir.path(), &["--dict", "dict.txt"]);
+    let mut child = spawn_in(dir.path(), &["--dict", "dict.txt"]);
     drop(child.stdout.take());
     let (code, stderr) = finish(child, [BOARD, b"cat dog\nq\n"].concat());
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(diagnostics(&stderr), "");
     // `boggle | head -c 10`: the reader goes away after the first bytes.
-    let mut child = spawn(dir.path(), &["--dict", "dict.txt"]);
+    let mut child = spawn_in(dir.path(), &["--dict", "dict.txt"]);
     let mut out = child.stdout.take().expect("stdout is piped");
     let mut first = [0u8; 10];
     out.read_exact(&mut first).expect("the prompt comes first");
@@ -111,7 +94,7 @@ fn output_to_a_closed_pipe_exits_quietly() {
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(diagnostics(&stderr), "");
     // `boggle --help | true`
-    let mut child = spawn(dir.path(), &["--help"]);
+    let mut child = spawn_in(dir.path(), &["--help"]);
     drop(child.stdout.take());
     let (code, stderr) = finish(child, Vec::new());
     assert_eq!(code, Some(0), "{stderr}");
@@ -126,7 +109,7 @@ fn solve_into_head_exits_quietly() {
     dir.write("board.txt", "2 4\nC A T S\nD O G S\n");
     let mut args = vec!["solve", "--dict", "dict.txt"];
     args.extend(std::iter::repeat_n("board.txt", 20_000));
-    let mut child = spawn(dir.path(), &args);
+    let mut child = spawn_in(dir.path(), &args);
     let mut out = child.stdout.take().expect("stdout is piped");
     let mut first = [0u8; 4];
     out.read_exact(&mut first)
@@ -161,7 +144,7 @@ fn a_full_disk_is_a_runtime_failure_not_a_panic() {
 #[test]
 fn an_error_with_nowhere_to_say_it_still_exits_with_its_status() {
     let dir = TempDir::new("closed-stderr");
-    let mut child = spawn(dir.path(), &["--dict", "missing.txt"]);
+    let mut child = spawn_in(dir.path(), &["--dict", "missing.txt"]);
     drop(child.stderr.take());
     let (code, _) = finish(child, b"\nq\n".to_vec());
     assert_eq!(code, Some(1));
@@ -399,7 +382,7 @@ fn peak_memory_kb(pid: u32) -> Option<u64> {
 /// Streams `count` distinct wrong guesses into a game, waits until all are
 /// answered, and returns the child's peak memory then (if known) and its summary.
 fn stream_guesses(dir: &TempDir, count: usize) -> (Option<u64>, String) {
-    let mut child = spawn(dir.path(), &["--dict", "dict.txt"]);
+    let mut child = spawn_in(dir.path(), &["--dict", "dict.txt"]);
     let pid = child.id();
     let mut input = child.stdin.take().expect("stdin is piped");
     let writer = std::thread::spawn(move || {
@@ -549,7 +532,7 @@ fn a_signal_mid_game_writes_the_summary_then_exits_1() {
         &["--dict", "dict.txt"][..],
         &["versus", "--dict", "dict.txt", "--rules", "classic"],
     ] {
-        let mut child = spawn(dir.path(), args);
+        let mut child = spawn_in(dir.path(), args);
         let mut stdin = child.stdin.take().expect("stdin is piped");
         let first = if args[0] == "versus" {
             "y\nNIEHGTIBGUALRWGC\nbag\n"
@@ -633,14 +616,14 @@ fn a_fifo_named_words_txt_is_refused_not_waited_on() {
     let fifo = dir.path().join("words.txt");
     common::plant(&fifo, common::Plant::Fifo);
     // `finish` fails on a hang rather than waiting for ever.
-    let game = spawn(dir.path(), &[]);
+    let game = spawn_in(dir.path(), &[]);
     let (code, stderr) = finish(game, [BOARD, b"q\n"].concat());
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
         stderr.contains("words.txt") && stderr.contains("not a regular file"),
         "{stderr}"
     );
-    let serve = spawn(
+    let serve = spawn_in(
         dir.path(),
         &["serve", "--rules", "project4", "--listen", "127.0.0.1:0"],
     );

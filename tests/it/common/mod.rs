@@ -351,17 +351,24 @@ pub fn diagnostics(stderr: &str) -> &str {
     }
 }
 
-/// A refusal as the user sees it: exit status 2, nothing on stdout and one
-/// line on stderr, which says `says`.
+/// A failure as the user sees it: exit status `code` and one line on
+/// stderr, which starts `boggle: ` and says `says`.
 #[track_caller]
-pub fn assert_refused(run: &Run, says: &str) {
-    assert_eq!(run.code, Some(2), "{}", run.stderr);
+pub fn assert_one_line(run: &Run, code: i32, says: &str) {
+    assert_eq!(run.code, Some(code), "{}", run.stderr);
     assert_eq!(run.stderr.lines().count(), 1, "{:?}", run.stderr);
     assert!(
         run.stderr.starts_with("boggle: ") && run.stderr.contains(says),
         "{:?} should say {says:?}",
         run.stderr
     );
+}
+
+/// A refusal as the user sees it: exit status 2, nothing on stdout and one
+/// line on stderr, which says `says`.
+#[track_caller]
+pub fn assert_refused(run: &Run, says: &str) {
+    assert_one_line(run, 2, says);
     assert!(run.stdout.is_empty(), "{}", run.stdout);
 }
 

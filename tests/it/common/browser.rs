@@ -435,6 +435,12 @@ pub async fn wait_js(client: &Client, script: &str, what: &str) {
     .await;
 }
 
+/// Waits until the dialog `id` is open; `what` says why it should be.
+pub async fn dialog_open(client: &Client, id: &str, what: &str) {
+    let script = format!("return document.getElementById('{id}').open;");
+    wait_js(client, &script, what).await;
+}
+
 /// Runs `script` (a function body) in the page; what it returns.
 pub async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.expect("script runs")

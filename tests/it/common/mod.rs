@@ -10,6 +10,7 @@
 pub mod browser;
 pub mod net;
 pub mod pty;
+pub mod strategies;
 
 use std::io::{BufRead, Write};
 use std::net::SocketAddr;

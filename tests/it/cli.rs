@@ -8,7 +8,7 @@ use crate::common;
 use std::fs::File;
 use std::process::Stdio;
 
-use common::{Run, TempDir, assert_text, run_boggle};
+use common::{Run, TempDir, assert_contains, assert_text, run_boggle};
 
 const SPEC_BOARD: &str = "4 4\nA T E E\nA P Y O\nT I N U\nE D S E\n";
 const SPEC_WORDS: &str = "PINS\nPINES\nDATES\nPINT\nTEPEE\nTAP\nQUIT\n";
@@ -324,10 +324,10 @@ fn each_subcommand_states_its_own_default_rules() {
         run.stdout
     };
     let solve = help(&["solve", "--help"]);
-    assert!(solve.contains("[default: algs4]"), "{solve}");
+    assert_contains(&solve, "[default: algs4]");
     assert!(!solve.contains("project4 (default)"), "{solve}");
     let bench = help(&["bench", "--help"]);
-    assert!(bench.contains("[default: classic]"), "{bench}");
+    assert_contains(&bench, "[default: classic]");
     for mode in ["versus", "tui"] {
         for flag in ["-h", "--help"] {
             let text = help(&[mode, flag]);
@@ -336,8 +336,8 @@ fn each_subcommand_states_its_own_default_rules() {
     }
     assert!(help(&["versus", "-h"]).contains("[default: cs106b]"));
     let game = help(&["--help"]);
-    assert!(game.contains("ece209"), "{game}");
-    assert!(game.contains("[default: project4]"), "{game}");
+    assert_contains(&game, "ece209");
+    assert_contains(&game, "[default: project4]");
 }
 
 /// README's presets table says which preset each mode opens on; each mode's

@@ -23,7 +23,7 @@ use crate::common;
 use std::sync::Arc;
 
 use boggle::{Dictionary, GameBoard, Preset, QReads, Rules, WordFind};
-use common::{TempDir, assert_text, run_boggle};
+use common::{TempDir, assert_contains, assert_text, run_boggle};
 
 const WORDS: &[&str] = &[
     "QUIT", "QUITE", "QUITS", "QIT", "RITE", "STIR", "NEST", "TEN", "TENS", "AIR", "ARTS",
@@ -205,7 +205,7 @@ fn ece209_seeds_beyond_sixteen_bits_are_usage_errors() {
     let dir = TempDir::new("ece209-seed");
     let run = run_boggle(dir.path(), &["--rules", "ece209", "--seed", "65536"], b"");
     assert_eq!(run.code, Some(2));
-    assert!(run.stderr.contains("0 to 65535"), "{}", run.stderr);
+    assert_contains(&run.stderr, "0 to 65535");
 }
 
 #[test]

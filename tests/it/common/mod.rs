@@ -281,6 +281,14 @@ pub fn serve(args: &[&str]) -> (Killed, SocketAddr) {
     (server, addr)
 }
 
+/// All that `child` wrote to its piped standard error, read to the end.
+pub fn stderr_of(child: &mut Child) -> String {
+    let mut stderr = String::new();
+    let mut pipe = child.stderr.take().expect("stderr is piped");
+    std::io::Read::read_to_string(&mut pipe, &mut stderr).expect("stderr is read");
+    stderr
+}
+
 /// Waits for `child` to exit and returns its exit code; fails if it is
 /// still running after [`HANG_GUARD`] (its [`Killed`] guard then stops it).
 #[track_caller]
@@ -383,6 +391,12 @@ pub fn assert_clean(out: &Output, what: &str) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Asserts that `text` contains `needle`, showing `text` when it does not.
+#[track_caller]
+pub fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{needle:?} not in:\n{text}");
 }
 
 /// Asserts two long texts are equal, showing both in full when they are not.

@@ -15,7 +15,8 @@ use std::path::Path;
 
 use boggle::{Dictionary, Die, Preset, Rules};
 use common::{
-    Killed, Run, TempDir, boggle, boggle_in, diagnostics, exit_code, run_boggle, spawn_in,
+    Killed, Run, TempDir, assert_contains, boggle, boggle_in, diagnostics, exit_code, run_boggle,
+    spawn_in,
 };
 
 /// A board whose words under spec 004's rules include CAT, CATS, DOG and DOGS.
@@ -165,7 +166,7 @@ fn dictionaries_that_cannot_be_used_are_named() {
     dir.write("empty.txt", "");
     let empty = run_boggle(dir.path(), &["--dict", "empty.txt"], &stdin);
     assert_fails_naming(&empty, "empty.txt");
-    assert!(empty.stderr.contains("holds no words"), "{}", empty.stderr);
+    assert_contains(&empty.stderr, "holds no words");
     dir.write("numbers.txt", "12\n3.5\n\n--\n");
     let numbers = run_boggle(dir.path(), &["--dict", "numbers.txt"], &stdin);
     assert_fails_naming(&numbers, "numbers.txt");
@@ -180,7 +181,7 @@ fn an_endless_dictionary_is_refused_not_read_forever() {
     let dir = TempDir::new("endless-dict");
     let run = run_boggle(dir.path(), &["--dict", "/dev/zero"], b"\nq\n");
     assert_fails_naming(&run, "/dev/zero");
-    assert!(run.stderr.contains("larger than 64 MiB"), "{}", run.stderr);
+    assert_contains(&run.stderr, "larger than 64 MiB");
 }
 
 #[cfg(unix)]
@@ -203,7 +204,7 @@ fn an_unreadable_dictionary_is_named_unless_we_may_read_it_anyway() {
         assert_eq!(summary_words(&run), ["CAT"]);
     } else {
         assert_fails_naming(&run, "locked.txt");
-        assert!(run.stderr.contains("ermission"), "{}", run.stderr);
+        assert_contains(&run.stderr, "ermission");
     }
 }
 
@@ -263,6 +264,16 @@ fn a_very_long_word_and_a_50_mb_file_load() {
 // ---------------------------------------------------------------------------
 // Standard input.
 
+/// Plays with `args` in `dir` on `stdin`, and asserts the game ended well
+/// (exit 0) and its output says `says`.
+#[track_caller]
+fn plays_saying(dir: &TempDir, args: &[&str], stdin: &[u8], says: &str) -> Run {
+    let run = run_boggle(dir.path(), args, stdin);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_contains(&run.stdout, says);
+    run
+}
+
 fn dict_dir() -> TempDir {
     let dir = TempDir::new("stdin");
     dir.write("dict.txt", "cat\ncats\ndog\ndogs\n");
@@ -272,13 +283,11 @@ fn dict_dir() -> TempDir {
 #[test]
 fn standard_input_closed_at_once_still_gives_the_summary() {
     let dir = dict_dir();
-    let run = run_boggle(dir.path(), &["--dict", "dict.txt", "--seed", "1"], b"");
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        run.stdout
-            .contains("Enter a word (q to quit): You got 0 points and had 0 incorrect guesses.\n"),
-        "{}",
-        run.stdout
+    plays_saying(
+        &dir,
+        &["--dict", "dict.txt", "--seed", "1"],
+        b"",
+        "Enter a word (q to quit): You got 0 points and had 0 incorrect guesses.\n",
     );
     let run = boggle_in(dir.path(), ["--dict", "dict.txt"])
         .output()
@@ -301,10 +310,7 @@ fn standard_input_that_cannot_be_read_still_gives_the_summary_then_says_why() {
     let stderr = String::from_utf8_lossy(&run.stderr);
     let stderr = diagnostics(&stderr);
     assert_eq!(run.status.code(), Some(1), "{stderr}");
-    assert!(
-        stdout.contains("You got 0 points and had 0 incorrect guesses.\n"),
-        "{stdout}"
-    );
+    assert_contains(&stdout, "You got 0 points and had 0 incorrect guesses.\n");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
         stderr.starts_with("boggle: cannot read the input: "),
@@ -335,33 +341,29 @@ fn a_10_mb_line_and_invalid_utf8_are_just_wrong_guesses() {
     let mut stdin = BOARD.to_vec();
     stdin.extend(std::iter::repeat_n(b'c', 10 * 1024 * 1024));
     stdin.extend_from_slice(b"\n\xff\xfe\xc3 ca\xfft\0 cat\nq\n");
-    let run = run_boggle(dir.path(), &["--dict", "dict.txt"], &stdin);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        run.stdout
-            .contains("You got 1 point and had 3 incorrect guesses.\n"),
-        "{}",
-        run.stdout
+    plays_saying(
+        &dir,
+        &["--dict", "dict.txt"],
+        &stdin,
+        "You got 1 point and had 3 incorrect guesses.\n",
     );
     // A 10 MB answer to the board prompt: not 16 letters, so a random board.
     let mut stdin = vec![b'A'; 10 * 1024 * 1024];
     stdin.extend_from_slice(b"\nq\n");
-    let run = run_boggle(dir.path(), &["--dict", "dict.txt", "--seed", "1"], &stdin);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(run.stdout.contains("points possible\n"));
+    let args = ["--dict", "dict.txt", "--seed", "1"];
+    plays_saying(&dir, &args, &stdin, "points possible\n");
 }
 
 #[test]
 fn a_board_line_of_16_multi_byte_characters_is_refused_with_a_reason() {
     let dir = dict_dir();
     let stdin = "ÄÖÜßÄÖÜßÄÖÜßÄÖÜß\nq\n".as_bytes();
-    let run = run_boggle(dir.path(), &["--dict", "dict.txt", "--seed", "1"], stdin);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let args = ["--dict", "dict.txt", "--seed", "1"];
+    let run = plays_saying(&dir, &args, stdin, "points possible\n");
     assert_eq!(
         diagnostics(&run.stderr),
         "boggle: \"Ä\" at position 1 is not a letter; using a random board\n"
     );
-    assert!(run.stdout.contains("points possible\n"));
 }
 
 /// Spec 004's transcript, up to the summary: the board's question, the first
@@ -470,7 +472,7 @@ fn documented_exit_statuses() {
     }
     let help = run_boggle(dir.path(), &["--help"], b"");
     assert_eq!(help.code, Some(0));
-    assert!(help.stdout.contains("Exit status: 0"), "{}", help.stdout);
+    assert_contains(&help.stdout, "Exit status: 0");
 }
 
 /// A 5x5 board of `A`s with the word of 25 `A`s has more paths than could be
@@ -629,5 +631,5 @@ fn a_fifo_named_words_txt_is_refused_not_waited_on() {
     );
     let (code, stderr) = finish(serve, Vec::new());
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(stderr.contains("not a regular file"), "{stderr}");
+    assert_contains(&stderr, "not a regular file");
 }

@@ -19,8 +19,8 @@ use fantoccini::Client;
 use serde_json::{Value, json};
 
 use crate::common::browser::{
-    Page, accepted, axe_clean, click, dialog_open, doc_screen, doc_screenshot, faces, finish_round,
-    js, screenshot, submit, text, type_word, visible, wait_js,
+    Page, accepted, axe_clean, click, dialog_open, doc_screen, doc_screenshot, faces, finish_daily,
+    finish_round, js, screenshot, submit, text, type_word, visible, wait_js,
 };
 use crate::common::net::GUARD;
 use crate::common::{self, longest_word};
@@ -334,13 +334,7 @@ pub(crate) async fn play_today_with<F: std::future::Future<Output = ()>>(
     .await;
     visible(client, "round").await;
     play(client.clone()).await;
-    finish_round(client).await;
-    wait_js(
-        client,
-        "return document.getElementById('share').textContent.startsWith('Boggle #');",
-        "the share text",
-    )
-    .await;
+    finish_daily(client).await;
 }
 
 /// What the results say once the server has the day's try in its file.

@@ -599,6 +599,17 @@ pub async fn finish_round(client: &Client) {
     visible(client, "results").await;
 }
 
+/// Ends a round of today's board (Done) and waits for its share text.
+pub async fn finish_daily(client: &Client) {
+    finish_round(client).await;
+    wait_js(
+        client,
+        "return document.getElementById('share').textContent.startsWith('Boggle #');",
+        "the share text",
+    )
+    .await;
+}
+
 /// Injects axe-core (tests/web/node_modules, from `make tools`) and
 /// asserts that it finds no serious or critical violation on the screen
 /// shown. Without axe-core the check is skipped with a reason, unless

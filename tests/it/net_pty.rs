@@ -235,7 +235,7 @@ fn a_stopping_server_leaves_the_results_printed_and_exits_0() {
         .unwrap_or_else(|| panic!("no results printed in {text}"));
     assert!(results > leave, "printed on the restored terminal");
     let after = &text[results..];
-    assert_contains(&after, "ann: 1 point (total 1); words: EAT +1");
-    assert_contains(&after, "the server closed: the server is shutting down");
+    assert_contains(after, "ann: 1 point (total 1); words: EAT +1");
+    assert_contains(after, "the server closed: the server is shutting down");
     assert!(!after.contains("rejoin"), "{after}");
 }

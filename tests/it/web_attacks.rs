@@ -504,7 +504,7 @@ fn a_zero_connection_cap_is_refused_at_start() {
     ] {
         let run = common::run_boggle(dir.path(), &["serve", flag, "0"], b"");
         assert_eq!(run.code, Some(2), "{flag}: {}", run.stderr);
-        assert_contains(&run.stderr, &flag);
+        assert_contains(&run.stderr, flag);
     }
 }
 
@@ -606,7 +606,7 @@ fn a_flood_of_refusals_is_logged_at_a_bounded_rate() {
     );
     assert_eq!(logged + held, refused, "every refusal logged or counted");
     let last = about.last().expect("lines about refusals");
-    assert_contains(&last, "not logged");
+    assert_contains(last, "not logged");
 }
 
 /// Rooms opened and closed as fast as a client can are logged at the

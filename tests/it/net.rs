@@ -372,13 +372,44 @@ fn line_client(
     (keys, screen, played)
 }
 
-#[tokio::test]
-async fn a_line_client_whose_connection_is_cut_rejoins_and_keeps_every_word() {
-    let (addr, _stop) = start(config(Duplicates::Cancel, None)).await;
+/// A round on a fresh server: bob in it and ready, and ann's line client
+/// joining through a [`Relay`] the test can cut.
+struct CutRound {
+    _stop: oneshot::Sender<()>,
+    relay: Relay,
+    bob: Peer,
+    keys: tokio::io::DuplexStream,
+    ann: Screen,
+    played: JoinHandle<Result<(), String>>,
+}
+
+/// Starts a [`CutRound`] whose line client tries to rejoin for `rejoin_for`.
+async fn cut_round(rejoin_for: Duration) -> CutRound {
+    let (addr, stop) = start(config(Duplicates::Cancel, None)).await;
     let relay = Relay::start(addr).await;
     let (mut bob, _) = Peer::join(addr, "bob", None).await;
     bob.send(&ClientMsg::Ready).await;
-    let (mut keys, ann, played) = line_client(relay.addr, "ann", Duration::from_secs(20));
+    let (keys, ann, played) = line_client(relay.addr, "ann", rejoin_for);
+    CutRound {
+        _stop: stop,
+        relay,
+        bob,
+        keys,
+        ann,
+        played,
+    }
+}
+
+#[tokio::test]
+async fn a_line_client_whose_connection_is_cut_rejoins_and_keeps_every_word() {
+    let CutRound {
+        _stop,
+        relay,
+        mut bob,
+        mut keys,
+        ann,
+        played,
+    } = cut_round(Duration::from_secs(20)).await;
     ann.wait_for("  R  G  A  N\n").await;
     keys.write_all(b"eat\n").await.expect("types");
     ann.wait_for("EAT: +1\n").await;
@@ -415,11 +446,14 @@ async fn a_line_client_whose_connection_is_cut_rejoins_and_keeps_every_word() {
 
 #[tokio::test]
 async fn a_line_client_that_cannot_rejoin_gives_up_with_one_error() {
-    let (addr, _stop) = start(config(Duplicates::Cancel, None)).await;
-    let relay = Relay::start(addr).await;
-    let (mut bob, _) = Peer::join(addr, "bob", None).await;
-    bob.send(&ClientMsg::Ready).await;
-    let (_keys, ann, played) = line_client(relay.addr, "ann", Duration::from_secs(1));
+    let CutRound {
+        _stop,
+        relay,
+        mut bob,
+        keys: _keys,
+        ann,
+        played,
+    } = cut_round(Duration::from_secs(1)).await;
     ann.wait_for("round 1: ").await;
     relay.close();
     let played = tokio::time::timeout(GUARD, played)
@@ -531,18 +565,24 @@ fn line_mode_join_stopped_by_a_signal_says_so() {
     drop(server);
 }
 
+/// Runs `boggle serve FLAG VALUE` in `dir` and asserts that it is refused
+/// as a usage error (exit 2); what it said.
+#[track_caller]
+fn serve_refused(dir: &common::TempDir, flag: &str, value: &str) -> String {
+    let run = common::run_boggle(dir.path(), &["serve", flag, value], b"");
+    assert_eq!(run.code, Some(2), "{flag} {value}: {}", run.stderr);
+    run.stderr
+}
+
 /// `serve --time` is 1 to 86400 seconds, as in every
 /// mode; beyond, a usage error (it used to panic at every round's start).
 #[test]
 fn serve_time_is_bounded_as_every_mode() {
     let dir = common::TempDir::new("net-time");
     for time in ["0", "86401", "9999999999", "18446744073709551615"] {
-        let run = common::run_boggle(dir.path(), &["serve", "--time", time], b"");
-        assert_eq!(run.code, Some(2), "--time {time}: {}", run.stderr);
-        assert_contains(&run.stderr, "--time");
+        assert_contains(&serve_refused(&dir, "--time", time), "--time");
     }
-    let run = common::run_boggle(dir.path(), &["serve", "--max-players", "1001"], b"");
-    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    serve_refused(&dir, "--max-players", "1001");
 }
 
 /// `serve --idle` below what the clients' pings allow is refused in one
@@ -552,10 +592,8 @@ fn serve_time_is_bounded_as_every_mode() {
 fn serve_idle_is_at_least_what_the_clients_pings_allow() {
     let dir = common::TempDir::new("net-idle");
     for idle in ["1", "30", "59", "89"] {
-        let run = common::run_boggle(dir.path(), &["serve", "--idle", idle], b"");
-        assert_eq!(run.code, Some(2), "--idle {idle}: {}", run.stderr);
         assert_eq!(
-            run.stderr,
+            serve_refused(&dir, "--idle", idle),
             "boggle: --idle must be at least 90 seconds: the page pings every 60 s and \
              `boggle join` every 30 s, and a player who only waits would be dropped\n"
         );
@@ -571,7 +609,7 @@ fn serve_idle_is_at_least_what_the_clients_pings_allow() {
         .find(|(name, _)| *name == "connection.js")
         .map(|(_, text)| *text)
         .expect("the page's connection module");
-    assert_contains(&page, "const PING_EVERY_MS = 60000;");
+    assert_contains(page, "const PING_EVERY_MS = 60000;");
     assert_eq!(boggle_client::link::PING_EVERY, Duration::from_secs(30));
 }
 

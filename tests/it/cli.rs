@@ -461,18 +461,19 @@ fn daily_prints_a_days_number_and_board_and_refuses_days_before_the_first() {
         "{}",
         today.stdout
     );
-    fails(
-        &dir,
-        &["daily", "--date", "2025-12-31"],
-        2,
-        "before the first daily board",
-    );
-    fails(
-        &dir,
-        &["tui", "--daily", "--board", "ABCDEFGHIJKLMNOP"],
-        2,
-        "cannot be used with",
-    );
+    let refusals: [(&[&str], &str); 2] = [
+        (
+            &["daily", "--date", "2025-12-31"],
+            "before the first daily board",
+        ),
+        (
+            &["tui", "--daily", "--board", "ABCDEFGHIJKLMNOP"],
+            "cannot be used with",
+        ),
+    ];
+    for (args, says) in refusals {
+        fails(&dir, args, 2, says);
+    }
 }
 
 // ---------------------------------------------------------------------------

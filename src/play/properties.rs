@@ -23,7 +23,6 @@ use boggle_game::dictionary::Level;
 use boggle_game::{Dictionary, Error, Game, GameBoard, Preset, QReads, Rules, WordFind, random};
 use proptest::prelude::*;
 use proptest::sample::Index;
-use proptest::test_runner::Config;
 
 use crate::play::board_file::{parse_board_file, parse_board_line};
 use crate::play::modes::boggleish::{self, Answers};
@@ -33,32 +32,11 @@ use crate::play::player::input::Input;
 use crate::play::player::keyboard::{FakeClock, Plain, Scripted, Timed};
 use crate::play::records::Records;
 
-/// `PROPTEST_CASES` if set, else `default` (chosen so the file runs in seconds in debug).
-fn cases(default: u32) -> Config {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(default);
-    Config {
-        cases,
-        ..Config::default()
-    }
-}
-
-/// Bytes that look like what a player or a file might send, mixed with noise.
-fn hostile_bytes() -> impl Strategy<Value = Vec<u8>> {
-    let piece = prop_oneof![
-        4 => prop::collection::vec(any::<u8>(), 0..8),
-        3 => prop::sample::select(vec![
-            &b"q"[..], b"Q", b"\n", b"\r\n", b" ", b"\t", b"\x0b", b"\0", b"\xef\xbb\xbf",
-            b"\xff\xfe", b"\xc3\xa9", b"eat", b"TEA", b"beat", b"QUA", b"NIEHGTIBGUALRWGC",
-            b"ABCDEFGHIJKLMNO1", "ÄÖÜÄÖÜÄÖÜÄÖÜÄÖÜÄ".as_bytes(), b"QUEATSBRONIXDELP",
-        ])
-        .prop_map(<[u8]>::to_vec),
-        1 => (any::<u8>(), 0usize..3000).prop_map(|(b, n)| vec![b; n]),
-    ];
-    prop::collection::vec(piece, 0..40).prop_map(|pieces| pieces.concat())
-}
+// The integration tests' properties use the same pieces; a unit test
+// cannot link their crate, so the file is shared by path.
+#[path = "../../tests/it/common/strategies.rs"]
+mod strategies;
+use strategies::{cases, hostile_bytes};
 
 /// What a fuzz target's input might be: any bytes, hostile pieces, one of
 /// `seeds` with bytes spliced in, or a seed's first line followed by the

@@ -6,7 +6,7 @@ use crate::common;
 
 use std::process::{Command, Stdio};
 
-use common::{Killed, TempDir, run_boggle, wait_until};
+use common::{Killed, TempDir, assert_contains, run_boggle, wait_until};
 
 const WORDS: &str = "TEA\nEAT\nATE\nTEN\nNET\nTAN\nANT\nSEAT\nEATS\nTEAS\nNEST\nSENT\nRATE\nTEAR\n";
 
@@ -183,5 +183,5 @@ fn every_simd_level_the_processor_has_gives_the_same_totals() {
     );
     assert_eq!(run.code, Some(2));
     assert_eq!(run.stderr.trim().lines().count(), 1, "{}", run.stderr);
-    assert!(run.stderr.contains("--simd"), "{}", run.stderr);
+    assert_contains(&run.stderr, "--simd");
 }

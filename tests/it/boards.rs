@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use common::{EXAMPLE_WORDS, TempDir, diagnostics, run_boggle};
+use common::{EXAMPLE_WORDS, TempDir, assert_contains, diagnostics, run_boggle};
 
 fn dir() -> TempDir {
     TempDir::with("boards", &[("dict.txt", EXAMPLE_WORDS.join("\n"))])
@@ -31,11 +31,7 @@ fn a_board_given_up_front_skips_the_board_prompt() {
     );
     let bad = run_boggle(dir.path(), &["--dict", "dict.txt", "-b", "NIEH"], b"");
     assert_eq!(bad.code, Some(2), "{}", bad.stderr);
-    assert!(
-        bad.stderr.contains("--board does not spell a 4x4 board"),
-        "{}",
-        bad.stderr
-    );
+    assert_contains(&bad.stderr, "--board does not spell a 4x4 board");
     assert_eq!(bad.stdout, "");
 }
 
@@ -71,21 +67,13 @@ fn boards_typed_in_groups_are_boards_except_at_spec_004s_own_prompt() {
         &["--dict", "dict.txt", "--rules", "classic"],
         b"NIEH GTIB GUAL RWGC\nq\n",
     );
-    assert!(
-        classic.stdout.contains("random board: N I E H\n"),
-        "{}",
-        classic.stdout
-    );
+    assert_contains(&classic.stdout, "random board: N I E H\n");
     let typed = run_boggle(
         dir.path(),
         &["versus", "--dict", "dict.txt"],
         b"y\nniehgtib guALRWgc\n\nn\n",
     );
-    assert!(
-        typed.stdout.contains("It's your turn!\nN I E H\n"),
-        "{}",
-        typed.stdout
-    );
+    assert_contains(&typed.stdout, "It's your turn!\nN I E H\n");
     // Spec 004: not 16 characters means a random board; stderr says why.
     let spec = run_boggle(
         dir.path(),
@@ -123,5 +111,5 @@ fn random_boards_can_be_rerolled_to_a_minimum_of_points() {
         b"\nq\n",
     );
     assert_eq!(none.code, Some(1));
-    assert!(none.stderr.contains("--min-points"), "{}", none.stderr);
+    assert_contains(&none.stderr, "--min-points");
 }

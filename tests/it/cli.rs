@@ -8,29 +8,32 @@ use crate::common;
 use std::fs::File;
 use std::process::Stdio;
 
-use common::{Run, TempDir, assert_text, run_boggle};
+use common::{Run, TempDir, assert_contains, assert_text, run_boggle};
 
 const SPEC_BOARD: &str = "4 4\nA T E E\nA P Y O\nT I N U\nE D S E\n";
 const SPEC_WORDS: &str = "PINS\nPINES\nDATES\nPINT\nTEPEE\nTAP\nQUIT\n";
 
-fn dir_with(files: &[(&str, &[u8])]) -> TempDir {
-    let dir = TempDir::new("cli");
-    for (name, bytes) in files {
-        dir.write(name, bytes);
-    }
-    dir
-}
-
-/// Asserts one `boggle:` line on stderr containing `needle`, no output, and `code`.
+/// [`common::assert_one_line`], and no output, no doubled prefix, no panic.
 #[track_caller]
-fn assert_one_line(run: &Run, code: i32, needle: &str) {
-    assert_eq!(run.code, Some(code), "{}", run.stderr);
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-    assert!(run.stderr.starts_with("boggle: "), "{}", run.stderr);
+fn assert_one_clean_line(run: &Run, code: i32, needle: &str) {
+    common::assert_one_line(run, code, needle);
     assert!(!run.stderr.contains("boggle: boggle"), "{}", run.stderr);
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-    assert!(run.stderr.contains(needle), "{needle:?}: {}", run.stderr);
     assert_eq!(run.stdout, "");
+}
+
+/// A directory holding the spec's word list as `dict.txt`.
+fn dict_dir() -> TempDir {
+    TempDir::with("cli", &[("dict.txt", SPEC_WORDS.as_bytes())])
+}
+
+/// Runs `boggle ARGS` in `dir` with nothing on standard input and asserts
+/// it failed with `code` and one `boggle:` line containing `needle`.
+#[track_caller]
+fn fails(dir: &TempDir, args: &[&str], code: i32, needle: &str) -> Run {
+    let run = run_boggle(dir.path(), args, b"");
+    assert_one_clean_line(&run, code, needle);
+    run
 }
 
 /// Runs `boggle` with standard input read from `/dev/zero` (endless NUL bytes).
@@ -52,21 +55,21 @@ fn run_on_zeros(dir: &TempDir, args: &[&str]) -> Run {
 
 #[test]
 fn endless_board_input_stops_at_the_cap() {
-    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
-    let run = run_boggle(
-        dir.path(),
+    let dir = dict_dir();
+    fails(
+        &dir,
         &["solve", "--dict", "dict.txt", "/dev/zero"],
-        b"",
+        1,
+        "/dev/zero is larger than 1 MiB",
     );
-    assert_one_line(&run, 1, "/dev/zero is larger than 1 MiB");
     let run = run_on_zeros(&dir, &["solve", "--dict", "dict.txt", "-"]);
-    assert_one_line(&run, 1, "standard input is larger than 1 MiB");
-    let run = run_boggle(
-        dir.path(),
+    assert_one_clean_line(&run, 1, "standard input is larger than 1 MiB");
+    fails(
+        &dir,
         &["bench", "--dict", "dict.txt", "--boards", "/dev/zero"],
-        b"",
+        1,
+        "/dev/zero:1: a line longer than 64 KiB",
     );
-    assert_one_line(&run, 1, "/dev/zero:1: a line longer than 64 KiB");
 }
 
 #[test]
@@ -77,13 +80,16 @@ fn board_lists_are_read_line_by_line_with_a_cap_per_line() {
         "b".repeat(16),
         "c".repeat(70_000)
     );
-    let dir = dir_with(&[("dict.txt", b"ABBA\n"), ("boards.txt", long.as_bytes())]);
-    let run = run_boggle(
-        dir.path(),
-        &["bench", "--dict", "dict.txt", "--boards", "boards.txt"],
-        b"",
+    let dir = TempDir::with(
+        "cli",
+        &[("dict.txt", "ABBA\n"), ("boards.txt", long.as_str())],
     );
-    assert_one_line(&run, 1, "boards.txt:3: a line longer than 64 KiB");
+    fails(
+        &dir,
+        &["bench", "--dict", "dict.txt", "--boards", "boards.txt"],
+        1,
+        "boards.txt:3: a line longer than 64 KiB",
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -91,7 +97,7 @@ fn board_lists_are_read_line_by_line_with_a_cap_per_line() {
 
 #[test]
 fn a_huge_time_is_a_usage_error_naming_the_range_in_every_mode() {
-    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
+    let dir = dict_dir();
     let huge = "18446744073709551615";
     let modes: [&[&str]; 5] = [
         &["--dict", "dict.txt", "--time", huge],
@@ -102,7 +108,7 @@ fn a_huge_time_is_a_usage_error_naming_the_range_in_every_mode() {
     ];
     for args in modes {
         let run = run_boggle(dir.path(), args, b"q\n");
-        assert_one_line(&run, 2, "86400");
+        assert_one_clean_line(&run, 2, "86400");
     }
     // The longest allowed turn still plays (and ends at once on "q").
     let run = run_boggle(
@@ -115,7 +121,7 @@ fn a_huge_time_is_a_usage_error_naming_the_range_in_every_mode() {
 
 #[test]
 fn too_many_threads_is_a_usage_error_in_every_subcommand_that_takes_them() {
-    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
+    let dir = dict_dir();
     // prove's own flags come first so that only --threads can be wrong.
     for mode in [
         &["bench"][..],
@@ -125,8 +131,7 @@ fn too_many_threads_is_a_usage_error_in_every_subcommand_that_takes_them() {
         for threads in ["1152921504606846976", "257", "0"] {
             let mut args = mode.to_vec();
             args.extend(["--dict", "dict.txt", "--threads", threads]);
-            let run = run_boggle(dir.path(), &args, b"");
-            assert_one_line(&run, 2, "1..=256");
+            fails(&dir, &args, 2, "1..=256");
         }
     }
 }
@@ -138,11 +143,14 @@ fn too_many_threads_is_a_usage_error_in_every_subcommand_that_takes_them() {
 fn a_board_file_may_start_with_a_byte_order_mark() {
     let with_bom = [b"\xEF\xBB\xBF".as_slice(), SPEC_BOARD.as_bytes()].concat();
     let list = b"\xEF\xBB\xBFatee\napyo\n".to_vec();
-    let dir = dir_with(&[
-        ("dict.txt", SPEC_WORDS.as_bytes()),
-        ("board.txt", &with_bom),
-        ("boards.txt", &list),
-    ]);
+    let dir = TempDir::with(
+        "cli",
+        &[
+            ("dict.txt", SPEC_WORDS.as_bytes()),
+            ("board.txt", &with_bom),
+            ("boards.txt", &list),
+        ],
+    );
     let run = run_boggle(
         dir.path(),
         &["solve", "--dict", "dict.txt", "board.txt"],
@@ -171,15 +179,22 @@ fn a_board_file_may_start_with_a_byte_order_mark() {
 fn bad_utf8_is_reported_on_its_own_line() {
     let bad = b"4 4\nA T E E\nA P Y O\nT I N U\nE D \xFF E\n".to_vec();
     let list = b"abcd\nefgh\n\xC3\n".to_vec();
-    let dir = dir_with(&[
-        ("dict.txt", SPEC_WORDS.as_bytes()),
-        ("bad.txt", &bad),
-        ("boards.txt", &list),
-    ]);
-    let run = run_boggle(dir.path(), &["solve", "--dict", "dict.txt", "bad.txt"], b"");
-    assert_one_line(&run, 1, "bad.txt:5: not UTF-8 text");
-    let run = run_boggle(
-        dir.path(),
+    let dir = TempDir::with(
+        "cli",
+        &[
+            ("dict.txt", SPEC_WORDS.as_bytes()),
+            ("bad.txt", &bad),
+            ("boards.txt", &list),
+        ],
+    );
+    fails(
+        &dir,
+        &["solve", "--dict", "dict.txt", "bad.txt"],
+        1,
+        "bad.txt:5: not UTF-8 text",
+    );
+    fails(
+        &dir,
         &[
             "bench",
             "--dict",
@@ -189,9 +204,9 @@ fn bad_utf8_is_reported_on_its_own_line() {
             "--boards",
             "boards.txt",
         ],
-        b"",
+        1,
+        "boards.txt:3: not UTF-8 text",
     );
-    assert_one_line(&run, 1, "boards.txt:3: not UTF-8 text");
 }
 
 // ---------------------------------------------------------------------------
@@ -199,14 +214,10 @@ fn bad_utf8_is_reported_on_its_own_line() {
 
 #[test]
 fn a_malformed_board_flag_is_a_usage_error() {
-    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
-    let run = run_boggle(
-        dir.path(),
+    let dir = dict_dir();
+    fails(
+        &dir,
         &["solve", "--dict", "dict.txt", "--board", "ABC"],
-        b"",
-    );
-    assert_one_line(
-        &run,
         2,
         "--board does not spell a 4x4 board: a board needs exactly 16 letters, got 3",
     );
@@ -214,20 +225,20 @@ fn a_malformed_board_flag_is_a_usage_error() {
 
 #[test]
 fn a_missing_board_file_cannot_be_opened_and_has_no_line() {
-    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
-    let run = run_boggle(
-        dir.path(),
+    let dir = dict_dir();
+    let run = fails(
+        &dir,
         &["solve", "--dict", "dict.txt", "/nonexistent.txt"],
-        b"",
+        1,
+        "cannot open /nonexistent.txt: ",
     );
-    assert_one_line(&run, 1, "cannot open /nonexistent.txt: ");
     assert!(!run.stderr.contains(":1:"), "{}", run.stderr);
-    let run = run_boggle(
-        dir.path(),
+    fails(
+        &dir,
         &["bench", "--dict", "dict.txt", "--boards", "nope.txt"],
-        b"",
+        1,
+        "cannot open nope.txt: ",
     );
-    assert_one_line(&run, 1, "cannot open nope.txt: ");
 }
 
 // ---------------------------------------------------------------------------
@@ -235,15 +246,15 @@ fn a_missing_board_file_cannot_be_opened_and_has_no_line() {
 
 #[test]
 fn causes_are_joined_on_one_line_and_said_once() {
-    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
-    let run = run_boggle(dir.path(), &["--size", "5", "--dice", "new"], b"");
-    assert_one_line(
-        &run,
+    let dir = dict_dir();
+    fails(
+        &dir,
+        &["--size", "5", "--dice", "new"],
         2,
         "impossible rules: the new dice do not fit a 5x5 board (they fill 16 cells)",
     );
-    let run = run_boggle(
-        dir.path(),
+    let run = fails(
+        &dir,
         &[
             "solve",
             "--dict",
@@ -251,16 +262,16 @@ fn causes_are_joined_on_one_line_and_said_once() {
             "--board",
             "ABCDEFGHIJKLMNOP",
         ],
-        b"",
+        1,
+        "cannot read dictionary missing.txt: ",
     );
-    assert_one_line(&run, 1, "cannot read dictionary missing.txt: ");
     let cause = "No such file or directory";
     assert_eq!(run.stderr.matches(cause).count(), 1, "{}", run.stderr);
 }
 
 #[test]
 fn refusals_have_one_prefix() {
-    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
+    let dir = dict_dir();
     let cases: [&[&str]; 6] = [
         &["versus", "--rules", "ece209"],
         &["best", "--rules", "ece209"],
@@ -270,26 +281,24 @@ fn refusals_have_one_prefix() {
         &["--rules", "ece209", "--seed", "65536"],
     ];
     for args in cases {
-        let run = run_boggle(dir.path(), args, b"");
-        assert_one_line(&run, 2, "ece209");
+        fails(&dir, args, 2, "ece209");
     }
 }
 
 #[test]
 fn a_misspelt_flag_gets_a_suggestion() {
     let dir = TempDir::new("cli-suggest");
-    let run = run_boggle(dir.path(), &["--seeed", "1"], b"");
-    assert_one_line(&run, 2, "did you mean '--seed'?");
-    let run = run_boggle(dir.path(), &["solve", "--rule", "algs4"], b"");
-    assert_one_line(
-        &run,
+    fails(&dir, &["--seeed", "1"], 2, "did you mean '--seed'?");
+    fails(
+        &dir,
+        &["solve", "--rule", "algs4"],
         2,
         "did you mean '--rules'? (see 'boggle solve --help')",
     );
     // Without a near miss, the line lists what the mode offers.
-    let run = run_boggle(dir.path(), &["versus", "--rules", "scrabble"], b"");
-    assert_one_line(
-        &run,
+    fails(
+        &dir,
+        &["versus", "--rules", "scrabble"],
         2,
         "(choose one of project4, classic, cs106b, tddd86, algs4) (see 'boggle versus --help')",
     );
@@ -297,7 +306,7 @@ fn a_misspelt_flag_gets_a_suggestion() {
 
 #[test]
 fn short_flags_of_bsd_boggle_play_a_game() {
-    let dir = dir_with(&[("dict.txt", SPEC_WORDS.as_bytes())]);
+    let dir = dict_dir();
     let run = run_boggle(
         dir.path(),
         &["--dict", "dict.txt", "-s", "3", "-t", "0", "-w", "4"],
@@ -315,10 +324,10 @@ fn each_subcommand_states_its_own_default_rules() {
         run.stdout
     };
     let solve = help(&["solve", "--help"]);
-    assert!(solve.contains("[default: algs4]"), "{solve}");
+    assert_contains(&solve, "[default: algs4]");
     assert!(!solve.contains("project4 (default)"), "{solve}");
     let bench = help(&["bench", "--help"]);
-    assert!(bench.contains("[default: classic]"), "{bench}");
+    assert_contains(&bench, "[default: classic]");
     for mode in ["versus", "tui"] {
         for flag in ["-h", "--help"] {
             let text = help(&[mode, flag]);
@@ -327,8 +336,8 @@ fn each_subcommand_states_its_own_default_rules() {
     }
     assert!(help(&["versus", "-h"]).contains("[default: cs106b]"));
     let game = help(&["--help"]);
-    assert!(game.contains("ece209"), "{game}");
-    assert!(game.contains("[default: project4]"), "{game}");
+    assert_contains(&game, "ece209");
+    assert_contains(&game, "[default: project4]");
 }
 
 /// README's presets table says which preset each mode opens on; each mode's
@@ -430,7 +439,7 @@ fn help_wraps_to_the_terminals_width() {
 
 #[test]
 fn daily_prints_a_days_number_and_board_and_refuses_days_before_the_first() {
-    let dir = dir_with(&[]);
+    let dir = TempDir::new("cli");
     let day = run_boggle(dir.path(), &["daily", "--date", "2026-03-14"], b"");
     assert_eq!(day.code, Some(0), "{}", day.stderr);
     assert_text(
@@ -452,20 +461,19 @@ fn daily_prints_a_days_number_and_board_and_refuses_days_before_the_first() {
         "{}",
         today.stdout
     );
-    assert_one_line(
-        &run_boggle(dir.path(), &["daily", "--date", "2025-12-31"], b""),
-        2,
-        "before the first daily board",
-    );
-    assert_one_line(
-        &run_boggle(
-            dir.path(),
-            &["tui", "--daily", "--board", "ABCDEFGHIJKLMNOP"],
-            b"",
+    let refusals: [(&[&str], &str); 2] = [
+        (
+            &["daily", "--date", "2025-12-31"],
+            "before the first daily board",
         ),
-        2,
-        "cannot be used with",
-    );
+        (
+            &["tui", "--daily", "--board", "ABCDEFGHIJKLMNOP"],
+            "cannot be used with",
+        ),
+    ];
+    for (args, says) in refusals {
+        fails(&dir, args, 2, says);
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -473,7 +481,7 @@ fn daily_prints_a_days_number_and_board_and_refuses_days_before_the_first() {
 
 #[test]
 fn define_reaches_the_lemma_of_an_inflected_word() {
-    let dir = dir_with(&[]);
+    let dir = TempDir::new("cli");
     let run = run_boggle(dir.path(), &["define", "boxes", "MICE"], b"");
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(run.stderr, "");
@@ -489,7 +497,7 @@ fn define_reaches_the_lemma_of_an_inflected_word() {
 
 #[test]
 fn define_says_when_wordnet_has_no_entry() {
-    let dir = dir_with(&[]);
+    let dir = TempDir::new("cli");
     let run = run_boggle(dir.path(), &["define", "qxzv"], b"");
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(run.stdout, "QXZV: no entry in WordNet\n");
@@ -497,9 +505,13 @@ fn define_says_when_wordnet_has_no_entry() {
 
 #[test]
 fn define_refuses_what_is_not_a_word() {
-    let dir = dir_with(&[]);
-    let run = run_boggle(dir.path(), &["define", "b0x"], b"");
-    assert_one_line(&run, 2, "'b0x' is not a word: letters A to Z only");
+    let dir = TempDir::new("cli");
+    fails(
+        &dir,
+        &["define", "b0x"],
+        2,
+        "'b0x' is not a word: letters A to Z only",
+    );
 }
 
 /// A long input is refused shown cut short, once; accented letters are
@@ -507,10 +519,14 @@ fn define_refuses_what_is_not_a_word() {
 /// columns wraps at a space, under its sense.
 #[test]
 fn define_folds_accents_wraps_and_cuts_a_long_refusal_short() {
-    let dir = dir_with(&[]);
+    let dir = TempDir::new("cli");
     let long = "x1".repeat(2500);
-    let run = run_boggle(dir.path(), &["define", &long], b"");
-    assert_one_line(&run, 2, "is not a word: letters A to Z only");
+    let run = fails(
+        &dir,
+        &["define", &long],
+        2,
+        "is not a word: letters A to Z only",
+    );
     assert!(run.stderr.len() < 200, "{}", run.stderr);
     let run = run_boggle(dir.path(), &["define", "café", "naïve"], b"");
     assert_eq!(run.code, Some(0), "{}", run.stderr);

@@ -6,6 +6,7 @@
 //! (failing under `CI=true`).
 
 use crate::common;
+use crate::common::assert_contains;
 
 use common::TempDir;
 use common::pty::{Pty, contains};
@@ -27,10 +28,7 @@ fn at_a_terminal_a_tip_names_the_tui_and_ctrl_d_ends_the_prompt_line() {
     let (status, output) = pty.finish();
     assert!(status.success(), "{status:?}");
     let text = String::from_utf8_lossy(&output);
-    assert!(
-        text.contains("tip: 'boggle tui' is the full-screen game"),
-        "{text}"
-    );
+    assert_contains(&text, "tip: 'boggle tui' is the full-screen game");
     assert!(
         contains(&output, b"Enter a word (q to quit): \r\nYou got 0 points"),
         "{text}"

@@ -492,6 +492,26 @@ fn check_hunt(yaml: &str, script: &str) -> Result<(), String> {
     check_out(&pair, &HUNT, "--hunt")
 }
 
+/// Applies each edit (at its first place) to `text`, the file `name`, and
+/// asserts that `check` fails on what the edit made.
+#[track_caller]
+fn assert_each_drift_fails<F: AsRef<str>, T: AsRef<str>>(
+    name: &str,
+    text: &str,
+    edits: &[(F, T)],
+    check: impl Fn(&str) -> Result<(), String>,
+) {
+    for (from, to) in edits {
+        let (from, to) = (from.as_ref(), to.as_ref());
+        let drifted = text.replacen(from, to, 1);
+        assert!(drifted != text, "{name} does not hold '{from}'");
+        match check(&drifted) {
+            Ok(()) => panic!("{name} with '{from}' made '{to}' passed"),
+            Err(e) => eprintln!("{name}, '{from}' made '{to}': {e}"),
+        }
+    }
+}
+
 #[test]
 fn the_indexed_job_runs_the_slurm_scripts_command_line() {
     if let Err(e) = check(&read(K8S), &read(SLURM)) {
@@ -541,14 +561,7 @@ fn the_check_fails_when_either_file_drifts() {
         let value = k8s_value(flag);
         k8s_edits.push((format!("{flag} {value}"), format!("{flag} {value}0")));
     }
-    for (from, to) in &k8s_edits {
-        let drifted = yaml.replacen(from, to, 1);
-        assert!(drifted != yaml, "{K8S} does not hold '{from}'");
-        match check(&drifted, &script) {
-            Ok(()) => panic!("{K8S} with '{from}' made '{to}' passed"),
-            Err(e) => eprintln!("{K8S}, '{from}' made '{to}': {e}"),
-        }
-    }
+    assert_each_drift_fails(K8S, &yaml, &k8s_edits, |drifted| check(drifted, &script));
     let (tasks, _) = slurm.usage_array.expect("the usage line names --array");
     let cpus = &slurm.sbatch["--cpus-per-task"];
     let mut slurm_edits = vec![
@@ -572,14 +585,9 @@ fn the_check_fails_when_either_file_drifts() {
             format!("${{{name}:-{value}0}}"),
         ));
     }
-    for (from, to) in &slurm_edits {
-        let drifted = script.replacen(from, to, 1);
-        assert!(drifted != script, "{SLURM} does not hold '{from}'");
-        match check(&yaml, &drifted) {
-            Ok(()) => panic!("{SLURM} with '{from}' made '{to}' passed"),
-            Err(e) => eprintln!("{SLURM}, '{from}' made '{to}': {e}"),
-        }
-    }
+    assert_each_drift_fails(SLURM, &script, &slurm_edits, |drifted| {
+        check(&yaml, drifted)
+    });
     assert!(check("kind: [unclosed", &script).is_err());
 }
 
@@ -627,14 +635,9 @@ fn the_hunt_check_fails_when_either_file_drifts() {
         ("--threads 1", "--threads 2"),
         ("best --rules", "best --seed 1 --rules"),
     ];
-    for (from, to) in k8s_edits {
-        let drifted = yaml.replacen(from, to, 1);
-        assert!(drifted != yaml, "{HUNT_K8S} does not hold '{from}'");
-        assert!(
-            check_hunt(&drifted, &script).is_err(),
-            "{HUNT_K8S} with '{from}' made '{to}' passed"
-        );
-    }
+    assert_each_drift_fails(HUNT_K8S, &yaml, &k8s_edits, |drifted| {
+        check_hunt(drifted, &script)
+    });
     let slurm_edits = [
         ("--array=0-99", "--array=0-98"),
         ("--task \"$INDEX\"", "--task 0"),
@@ -643,14 +646,9 @@ fn the_hunt_check_fails_when_either_file_drifts() {
         ("--cpus-per-task=1", "--cpus-per-task=2"),
         ("exec \"$BOGGLE\" best", "exec \"$BOGGLE\" prove"),
     ];
-    for (from, to) in slurm_edits {
-        let drifted = script.replacen(from, to, 1);
-        assert!(drifted != script, "{HUNT_SLURM} does not hold '{from}'");
-        assert!(
-            check_hunt(&yaml, &drifted).is_err(),
-            "{HUNT_SLURM} with '{from}' made '{to}' passed"
-        );
-    }
+    assert_each_drift_fails(HUNT_SLURM, &script, &slurm_edits, |drifted| {
+        check_hunt(&yaml, drifted)
+    });
 }
 
 #[test]

@@ -12,25 +12,15 @@ use crate::common;
 
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::Stdio;
 
 use boggle::{Dictionary, Die, Preset, Rules};
-use common::{Killed, Run, TempDir, boggle, boggle_in, diagnostics, exit_code, run_boggle};
+use common::{
+    Killed, Run, TempDir, assert_contains, boggle, boggle_in, diagnostics, exit_code, run_boggle,
+    spawn_in,
+};
 
 /// A board whose words under spec 004's rules include CAT, CATS, DOG and DOGS.
 const BOARD: &[u8] = b"CATSDOGSXXXXXXXX\n";
-
-/// Starts `boggle ARGS` in `dir` with every stream piped.
-fn spawn(dir: &Path, args: &[&str]) -> Killed {
-    Killed(
-        boggle_in(dir, args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary starts"),
-    )
-}
 
 /// Waits for `child` after feeding it `stdin` and draining any stdout still
 /// piped (from threads, so neither side can deadlock the test, and a hang
@@ -77,13 +67,7 @@ fn play_with_dictionary(dir: &TempDir, dictionary: &[u8]) -> Run {
 /// Asserts a run failed at runtime with one line on stderr naming `name`.
 #[track_caller]
 fn assert_fails_naming(run: &Run, name: &str) {
-    assert_eq!(run.code, Some(1), "{}", run.stderr);
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
-    assert!(
-        run.stderr.starts_with("boggle: ") && run.stderr.contains(name),
-        "{}",
-        run.stderr
-    );
+    common::assert_one_line(run, 1, name);
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
 }
 
@@ -95,13 +79,13 @@ fn output_to_a_closed_pipe_exits_quietly() {
     let dir = TempDir::new("closed-pipe");
     dir.write("dict.txt", "cat\ncats\ndog\ndogs\n");
     // `boggle | true`: the reader is gone before the first prompt.
-    let mut child = spawn(dir.path(), &["--dict", "dict.txt"]);
+    let mut child = spawn_in(dir.path(), &["--dict", "dict.txt"]);
     drop(child.stdout.take());
     let (code, stderr) = finish(child, [BOARD, b"cat dog\nq\n"].concat());
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(diagnostics(&stderr), "");
     // `boggle | head -c 10`: the reader goes away after the first bytes.
-    let mut child = spawn(dir.path(), &["--dict", "dict.txt"]);
+    let mut child = spawn_in(dir.path(), &["--dict", "dict.txt"]);
     let mut out = child.stdout.take().expect("stdout is piped");
     let mut first = [0u8; 10];
     out.read_exact(&mut first).expect("the prompt comes first");
@@ -111,7 +95,7 @@ fn output_to_a_closed_pipe_exits_quietly() {
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(diagnostics(&stderr), "");
     // `boggle --help | true`
-    let mut child = spawn(dir.path(), &["--help"]);
+    let mut child = spawn_in(dir.path(), &["--help"]);
     drop(child.stdout.take());
     let (code, stderr) = finish(child, Vec::new());
     assert_eq!(code, Some(0), "{stderr}");
@@ -126,7 +110,7 @@ fn solve_into_head_exits_quietly() {
     dir.write("board.txt", "2 4\nC A T S\nD O G S\n");
     let mut args = vec!["solve", "--dict", "dict.txt"];
     args.extend(std::iter::repeat_n("board.txt", 20_000));
-    let mut child = spawn(dir.path(), &args);
+    let mut child = spawn_in(dir.path(), &args);
     let mut out = child.stdout.take().expect("stdout is piped");
     let mut first = [0u8; 4];
     out.read_exact(&mut first)
@@ -161,7 +145,7 @@ fn a_full_disk_is_a_runtime_failure_not_a_panic() {
 #[test]
 fn an_error_with_nowhere_to_say_it_still_exits_with_its_status() {
     let dir = TempDir::new("closed-stderr");
-    let mut child = spawn(dir.path(), &["--dict", "missing.txt"]);
+    let mut child = spawn_in(dir.path(), &["--dict", "missing.txt"]);
     drop(child.stderr.take());
     let (code, _) = finish(child, b"\nq\n".to_vec());
     assert_eq!(code, Some(1));
@@ -182,7 +166,7 @@ fn dictionaries_that_cannot_be_used_are_named() {
     dir.write("empty.txt", "");
     let empty = run_boggle(dir.path(), &["--dict", "empty.txt"], &stdin);
     assert_fails_naming(&empty, "empty.txt");
-    assert!(empty.stderr.contains("holds no words"), "{}", empty.stderr);
+    assert_contains(&empty.stderr, "holds no words");
     dir.write("numbers.txt", "12\n3.5\n\n--\n");
     let numbers = run_boggle(dir.path(), &["--dict", "numbers.txt"], &stdin);
     assert_fails_naming(&numbers, "numbers.txt");
@@ -197,7 +181,7 @@ fn an_endless_dictionary_is_refused_not_read_forever() {
     let dir = TempDir::new("endless-dict");
     let run = run_boggle(dir.path(), &["--dict", "/dev/zero"], b"\nq\n");
     assert_fails_naming(&run, "/dev/zero");
-    assert!(run.stderr.contains("larger than 64 MiB"), "{}", run.stderr);
+    assert_contains(&run.stderr, "larger than 64 MiB");
 }
 
 #[cfg(unix)]
@@ -220,7 +204,7 @@ fn an_unreadable_dictionary_is_named_unless_we_may_read_it_anyway() {
         assert_eq!(summary_words(&run), ["CAT"]);
     } else {
         assert_fails_naming(&run, "locked.txt");
-        assert!(run.stderr.contains("ermission"), "{}", run.stderr);
+        assert_contains(&run.stderr, "ermission");
     }
 }
 
@@ -280,6 +264,16 @@ fn a_very_long_word_and_a_50_mb_file_load() {
 // ---------------------------------------------------------------------------
 // Standard input.
 
+/// Plays with `args` in `dir` on `stdin`, and asserts the game ended well
+/// (exit 0) and its output says `says`.
+#[track_caller]
+fn plays_saying(dir: &TempDir, args: &[&str], stdin: &[u8], says: &str) -> Run {
+    let run = run_boggle(dir.path(), args, stdin);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_contains(&run.stdout, says);
+    run
+}
+
 fn dict_dir() -> TempDir {
     let dir = TempDir::new("stdin");
     dir.write("dict.txt", "cat\ncats\ndog\ndogs\n");
@@ -289,13 +283,11 @@ fn dict_dir() -> TempDir {
 #[test]
 fn standard_input_closed_at_once_still_gives_the_summary() {
     let dir = dict_dir();
-    let run = run_boggle(dir.path(), &["--dict", "dict.txt", "--seed", "1"], b"");
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        run.stdout
-            .contains("Enter a word (q to quit): You got 0 points and had 0 incorrect guesses.\n"),
-        "{}",
-        run.stdout
+    plays_saying(
+        &dir,
+        &["--dict", "dict.txt", "--seed", "1"],
+        b"",
+        "Enter a word (q to quit): You got 0 points and had 0 incorrect guesses.\n",
     );
     let run = boggle_in(dir.path(), ["--dict", "dict.txt"])
         .output()
@@ -318,10 +310,7 @@ fn standard_input_that_cannot_be_read_still_gives_the_summary_then_says_why() {
     let stderr = String::from_utf8_lossy(&run.stderr);
     let stderr = diagnostics(&stderr);
     assert_eq!(run.status.code(), Some(1), "{stderr}");
-    assert!(
-        stdout.contains("You got 0 points and had 0 incorrect guesses.\n"),
-        "{stdout}"
-    );
+    assert_contains(&stdout, "You got 0 points and had 0 incorrect guesses.\n");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
         stderr.starts_with("boggle: cannot read the input: "),
@@ -352,33 +341,29 @@ fn a_10_mb_line_and_invalid_utf8_are_just_wrong_guesses() {
     let mut stdin = BOARD.to_vec();
     stdin.extend(std::iter::repeat_n(b'c', 10 * 1024 * 1024));
     stdin.extend_from_slice(b"\n\xff\xfe\xc3 ca\xfft\0 cat\nq\n");
-    let run = run_boggle(dir.path(), &["--dict", "dict.txt"], &stdin);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        run.stdout
-            .contains("You got 1 point and had 3 incorrect guesses.\n"),
-        "{}",
-        run.stdout
+    plays_saying(
+        &dir,
+        &["--dict", "dict.txt"],
+        &stdin,
+        "You got 1 point and had 3 incorrect guesses.\n",
     );
     // A 10 MB answer to the board prompt: not 16 letters, so a random board.
     let mut stdin = vec![b'A'; 10 * 1024 * 1024];
     stdin.extend_from_slice(b"\nq\n");
-    let run = run_boggle(dir.path(), &["--dict", "dict.txt", "--seed", "1"], &stdin);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(run.stdout.contains("points possible\n"));
+    let args = ["--dict", "dict.txt", "--seed", "1"];
+    plays_saying(&dir, &args, &stdin, "points possible\n");
 }
 
 #[test]
 fn a_board_line_of_16_multi_byte_characters_is_refused_with_a_reason() {
     let dir = dict_dir();
     let stdin = "ÄÖÜßÄÖÜßÄÖÜßÄÖÜß\nq\n".as_bytes();
-    let run = run_boggle(dir.path(), &["--dict", "dict.txt", "--seed", "1"], stdin);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let args = ["--dict", "dict.txt", "--seed", "1"];
+    let run = plays_saying(&dir, &args, stdin, "points possible\n");
     assert_eq!(
         diagnostics(&run.stderr),
         "boggle: \"Ä\" at position 1 is not a letter; using a random board\n"
     );
-    assert!(run.stdout.contains("points possible\n"));
 }
 
 /// Spec 004's transcript, up to the summary: the board's question, the first
@@ -399,7 +384,7 @@ fn peak_memory_kb(pid: u32) -> Option<u64> {
 /// Streams `count` distinct wrong guesses into a game, waits until all are
 /// answered, and returns the child's peak memory then (if known) and its summary.
 fn stream_guesses(dir: &TempDir, count: usize) -> (Option<u64>, String) {
-    let mut child = spawn(dir.path(), &["--dict", "dict.txt"]);
+    let mut child = spawn_in(dir.path(), &["--dict", "dict.txt"]);
     let pid = child.id();
     let mut input = child.stdin.take().expect("stdin is piped");
     let writer = std::thread::spawn(move || {
@@ -487,7 +472,7 @@ fn documented_exit_statuses() {
     }
     let help = run_boggle(dir.path(), &["--help"], b"");
     assert_eq!(help.code, Some(0));
-    assert!(help.stdout.contains("Exit status: 0"), "{}", help.stdout);
+    assert_contains(&help.stdout, "Exit status: 0");
 }
 
 /// A 5x5 board of `A`s with the word of 25 `A`s has more paths than could be
@@ -549,7 +534,7 @@ fn a_signal_mid_game_writes_the_summary_then_exits_1() {
         &["--dict", "dict.txt"][..],
         &["versus", "--dict", "dict.txt", "--rules", "classic"],
     ] {
-        let mut child = spawn(dir.path(), args);
+        let mut child = spawn_in(dir.path(), args);
         let mut stdin = child.stdin.take().expect("stdin is piped");
         let first = if args[0] == "versus" {
             "y\nNIEHGTIBGUALRWGC\nbag\n"
@@ -633,18 +618,18 @@ fn a_fifo_named_words_txt_is_refused_not_waited_on() {
     let fifo = dir.path().join("words.txt");
     common::plant(&fifo, common::Plant::Fifo);
     // `finish` fails on a hang rather than waiting for ever.
-    let game = spawn(dir.path(), &[]);
+    let game = spawn_in(dir.path(), &[]);
     let (code, stderr) = finish(game, [BOARD, b"q\n"].concat());
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
         stderr.contains("words.txt") && stderr.contains("not a regular file"),
         "{stderr}"
     );
-    let serve = spawn(
+    let serve = spawn_in(
         dir.path(),
         &["serve", "--rules", "project4", "--listen", "127.0.0.1:0"],
     );
     let (code, stderr) = finish(serve, Vec::new());
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(stderr.contains("not a regular file"), "{stderr}");
+    assert_contains(&stderr, "not a regular file");
 }

@@ -169,9 +169,5 @@ fn the_caddyfile_fronts_the_units_name_and_address() {
         .arg(&path)
         .output()
         .expect("caddy runs");
-    assert!(
-        validate.status.success(),
-        "{}",
-        String::from_utf8_lossy(&validate.stderr)
-    );
+    common::assert_clean(&validate, "caddy validate");
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{Killed, TempDir, boggle_in, exit_code, wait_until};
+use crate::common::{Killed, TempDir, assert_contains, boggle_in, exit_code, wait_until};
 #[cfg(unix)]
 use crate::common::{Plant, plant};
 
@@ -116,10 +116,7 @@ fn a_hunt_killed_and_resumed_loses_nothing_and_repeats_nothing() {
 
     let resumed = hunt(dir.path(), "killed", done + 2, &[]);
     let stderr = String::from_utf8_lossy(&resumed.stderr);
-    assert!(
-        stderr.contains(&format!("rounds {done} to {}", done + 2)),
-        "{stderr}"
-    );
+    assert_contains(&stderr, &format!("rounds {done} to {}", done + 2));
     let after = results(&results_file);
     assert_eq!(after[..before.len()], before[..], "a line found was lost");
     assert_eq!(
@@ -342,9 +339,9 @@ fn the_states_best_and_counts_are_checked() {
     edit_state(&state_path, |state| state["rounds"] = u64::MAX.into());
     let (code, stderr) = guarded(dir.path(), &one_round("h"));
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(
-        stderr.contains("hunt-0.state.json: the count of rounds is at its largest"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "hunt-0.state.json: the count of rounds is at its largest",
     );
     assert_eq!(rounds_done(&state_path), u64::MAX, "the state was changed");
 }
@@ -425,5 +422,5 @@ fn a_hunt_blocked_on_a_full_pipe_ends_on_sigterm() {
     let mut rest = String::new();
     let _ = std::io::Read::read_to_string(&mut stderr, &mut rest);
     assert_eq!(code, Some(1), "{rest}");
-    assert!(rest.contains("boggle: stopped by a signal"), "{rest}");
+    assert_contains(&rest, "boggle: stopped by a signal");
 }

@@ -16,12 +16,20 @@ use boggle_client::join::run_lines;
 use boggle_client::link::JoinOptions;
 use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, PlayerResult, ServerMsg, VERSION, encode};
 use common::net::{GUARD, Peer, config, lobby_shows, start};
-use common::{Killed, boggle, exit_code, serve};
+use common::{Killed, assert_contains, boggle, exit_code, serve, stderr_of};
 use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-async fn round_of_two(addr: SocketAddr, password: Option<&str>) -> (Peer, Peer, String) {
+/// A server (shared words counted as `duplicates` says, and `password` if
+/// any) with ann and bob in its first round: the server's stop and
+/// address, ann, bob, and ann's token.
+async fn round_of_two(
+    duplicates: Duplicates,
+    password: Option<&str>,
+) -> (oneshot::Sender<()>, SocketAddr, Peer, Peer, String) {
+    let (addr, stop) = start(config(duplicates, password)).await;
     let (mut ann, token) = Peer::join(addr, "ann", password).await;
     let (mut bob, _) = Peer::join(addr, "bob", password).await;
     for peer in [&mut ann, &mut bob] {
@@ -35,7 +43,7 @@ async fn round_of_two(addr: SocketAddr, password: Option<&str>) -> (Peer, Peer, 
             matches!(start, ServerMsg::RoundStart { board, .. } if board.concat() == "BENHLAUMITLZRGAN")
         );
     }
-    (ann, bob, token)
+    (stop, addr, ann, bob, token)
 }
 
 fn score(players: &[PlayerResult], name: &str) -> (u32, Vec<(String, bool)>) {
@@ -54,8 +62,7 @@ fn score(players: &[PlayerResult], name: &str) -> (u32, Vec<(String, bool)>) {
 
 #[tokio::test]
 async fn words_found_by_two_players_are_cancelled_for_both() {
-    let (addr, _stop) = start(config(Duplicates::Cancel, None)).await;
-    let (mut ann, mut bob, _) = round_of_two(addr, None).await;
+    let (_stop, _, mut ann, mut bob, _) = round_of_two(Duplicates::Cancel, None).await;
     assert!(matches!(
         ann.word("eat").await,
         ServerMsg::Verdict {
@@ -89,8 +96,7 @@ async fn words_found_by_two_players_are_cancelled_for_both() {
 
 #[tokio::test]
 async fn duplicates_count_keeps_shared_words() {
-    let (addr, _stop) = start(config(Duplicates::Count, None)).await;
-    let (mut ann, mut bob, _) = round_of_two(addr, None).await;
+    let (_stop, _, mut ann, mut bob, _) = round_of_two(Duplicates::Count, None).await;
     ann.word("eat").await;
     bob.word("eat").await;
     ann.send(&ClientMsg::Done).await;
@@ -102,8 +108,7 @@ async fn duplicates_count_keeps_shared_words() {
 
 #[tokio::test]
 async fn a_player_who_drops_rejoins_with_the_token_and_keeps_the_words() {
-    let (addr, _stop) = start(config(Duplicates::Cancel, None)).await;
-    let (mut ann, mut bob, token) = round_of_two(addr, None).await;
+    let (_stop, addr, mut ann, mut bob, token) = round_of_two(Duplicates::Cancel, None).await;
     ann.word("eat").await;
     ann.word("nag").await;
     drop(ann);
@@ -136,8 +141,7 @@ async fn a_player_who_drops_rejoins_with_the_token_and_keeps_the_words() {
 #[tokio::test]
 async fn hostile_clients_are_refused_and_others_play_on() {
     let password = Some("sesame");
-    let (addr, _stop) = start(config(Duplicates::Cancel, password)).await;
-    let (mut ann, mut bob, _) = round_of_two(addr, password).await;
+    let (_stop, addr, mut ann, mut bob, _) = round_of_two(Duplicates::Cancel, password).await;
     let ten_mb = {
         let mut line = vec![b'a'; 10 << 20];
         line.push(b'\n');
@@ -226,22 +230,22 @@ async fn line_mode_clients_play_a_round_and_print_the_results() {
     assert_eq!(bob.0, Ok(()));
     let ann = ann.1;
     // The board as a grid, as it lies on the table.
-    assert!(
-        ann.contains("  B  E  N  H\n  L  A  U  M\n  I  T  L  Z\n  R  G  A  N\n"),
-        "{ann}"
+    assert_contains(
+        &ann,
+        "  B  E  N  H\n  L  A  U  M\n  I  T  L  Z\n  R  G  A  N\n",
     );
     for line in ["EAT: +1\n", "BAT: +1\n", "XYZZY: not in the dictionary\n"] {
         assert!(ann.contains(line), "{line} in {ann}");
     }
-    assert!(
-        ann.contains("\nann: 1 point (total 1); words: BAT +1; cancelled: EAT\n"),
-        "{ann}"
+    assert_contains(
+        &ann,
+        "\nann: 1 point (total 1); words: BAT +1; cancelled: EAT\n",
     );
-    assert!(
-        ann.contains("\nbob: 1 point (total 1); words: NAG +1; cancelled: EAT\n"),
-        "{ann}"
+    assert_contains(
+        &ann,
+        "\nbob: 1 point (total 1); words: NAG +1; cancelled: EAT\n",
     );
-    assert!(bob.1.contains("\nann: 1 point"), "{}", bob.1);
+    assert_contains(&bob.1, "\nann: 1 point");
 }
 
 #[tokio::test]
@@ -368,13 +372,44 @@ fn line_client(
     (keys, screen, played)
 }
 
-#[tokio::test]
-async fn a_line_client_whose_connection_is_cut_rejoins_and_keeps_every_word() {
-    let (addr, _stop) = start(config(Duplicates::Cancel, None)).await;
+/// A round on a fresh server: bob in it and ready, and ann's line client
+/// joining through a [`Relay`] the test can cut.
+struct CutRound {
+    _stop: oneshot::Sender<()>,
+    relay: Relay,
+    bob: Peer,
+    keys: tokio::io::DuplexStream,
+    ann: Screen,
+    played: JoinHandle<Result<(), String>>,
+}
+
+/// Starts a [`CutRound`] whose line client tries to rejoin for `rejoin_for`.
+async fn cut_round(rejoin_for: Duration) -> CutRound {
+    let (addr, stop) = start(config(Duplicates::Cancel, None)).await;
     let relay = Relay::start(addr).await;
     let (mut bob, _) = Peer::join(addr, "bob", None).await;
     bob.send(&ClientMsg::Ready).await;
-    let (mut keys, ann, played) = line_client(relay.addr, "ann", Duration::from_secs(20));
+    let (keys, ann, played) = line_client(relay.addr, "ann", rejoin_for);
+    CutRound {
+        _stop: stop,
+        relay,
+        bob,
+        keys,
+        ann,
+        played,
+    }
+}
+
+#[tokio::test]
+async fn a_line_client_whose_connection_is_cut_rejoins_and_keeps_every_word() {
+    let CutRound {
+        _stop,
+        relay,
+        mut bob,
+        mut keys,
+        ann,
+        played,
+    } = cut_round(Duration::from_secs(20)).await;
     ann.wait_for("  R  G  A  N\n").await;
     keys.write_all(b"eat\n").await.expect("types");
     ann.wait_for("EAT: +1\n").await;
@@ -385,11 +420,7 @@ async fn a_line_client_whose_connection_is_cut_rejoins_and_keeps_every_word() {
     bob.until(|m| lobby_shows(m, "ann", true)).await;
     ann.wait_for("NAG: +1\n").await;
     // The server kept the seat and the word found before the cut.
-    assert!(
-        ann.text().contains("found before: EAT +1\n"),
-        "{}",
-        ann.text()
-    );
+    assert_contains(&ann.text(), "found before: EAT +1\n");
     assert!(matches!(
         bob.word("bat").await,
         ServerMsg::Verdict { accepted: true, .. }
@@ -407,21 +438,22 @@ async fn a_line_client_whose_connection_is_cut_rejoins_and_keeps_every_word() {
         .expect("no hang")
         .expect("ann's task");
     assert_eq!(played, Ok(()));
-    assert!(
-        ann.text()
-            .contains("\nann: 2 points (total 2); words: EAT +1, NAG +1\n"),
-        "{}",
-        ann.text()
+    assert_contains(
+        &ann.text(),
+        "\nann: 2 points (total 2); words: EAT +1, NAG +1\n",
     );
 }
 
 #[tokio::test]
 async fn a_line_client_that_cannot_rejoin_gives_up_with_one_error() {
-    let (addr, _stop) = start(config(Duplicates::Cancel, None)).await;
-    let relay = Relay::start(addr).await;
-    let (mut bob, _) = Peer::join(addr, "bob", None).await;
-    bob.send(&ClientMsg::Ready).await;
-    let (_keys, ann, played) = line_client(relay.addr, "ann", Duration::from_secs(1));
+    let CutRound {
+        _stop,
+        relay,
+        mut bob,
+        keys: _keys,
+        ann,
+        played,
+    } = cut_round(Duration::from_secs(1)).await;
     ann.wait_for("round 1: ").await;
     relay.close();
     let played = tokio::time::timeout(GUARD, played)
@@ -466,14 +498,7 @@ fn serve_stops_on_sigterm_sigint_and_sighup_telling_its_clients() {
             ann.read_line(&mut line).expect("a message");
             serde_json::from_str::<ServerMsg>(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
         };
-        let mut bob = Killed(
-            boggle(["join", &addr.to_string(), "--name", "bob"])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::null())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("boggle join starts"),
-        );
+        let mut bob = join_lines(addr, "bob", Stdio::null());
         while !lobby_shows(&next(), "bob", true) {}
         common::signal(server.id(), signal);
         let bye = loop {
@@ -495,15 +520,26 @@ fn serve_stops_on_sigterm_sigint_and_sighup_telling_its_clients() {
             "SIG{signal}"
         );
         assert_eq!(exit_code(&mut bob, "boggle join"), Some(0), "SIG{signal}");
-        let mut stderr = String::new();
-        std::io::Read::read_to_string(&mut bob.stderr.take().expect("piped"), &mut stderr)
-            .expect("reads");
+        let stderr = stderr_of(&mut bob);
         assert!(
             stderr.ends_with("the server closed: the server is shutting down\n"),
             "{stderr}"
         );
         assert!(!stderr.contains("rejoin"), "{stderr}");
     }
+}
+
+/// `boggle join ADDR --name NAME` in line mode, its output to `stdout`,
+/// its input and standard error piped.
+fn join_lines(addr: SocketAddr, name: &str, stdout: Stdio) -> Killed {
+    Killed(
+        boggle(["join", &addr.to_string(), "--name", name])
+            .stdin(Stdio::piped())
+            .stdout(stdout)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("boggle join starts"),
+    )
 }
 
 /// Line-mode `boggle join` stopped by SIGINT, SIGTERM or
@@ -513,23 +549,14 @@ fn serve_stops_on_sigterm_sigint_and_sighup_telling_its_clients() {
 fn line_mode_join_stopped_by_a_signal_says_so() {
     let (server, addr) = serve(&["--board", "BENHLAUMITLZRGAN"]);
     for signal in ["INT", "TERM", "HUP"] {
-        let mut ann = Killed(
-            boggle(["join", &addr.to_string(), "--name", "ann"])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("boggle join starts"),
-        );
+        let mut ann = join_lines(addr, "ann", Stdio::piped());
         let mut out = std::io::BufReader::new(ann.stdout.take().expect("piped"));
         let mut first = String::new();
         out.read_line(&mut first).expect("reads");
         assert_eq!(first, "joined room main as ann\n");
         common::signal(ann.id(), signal);
         assert_eq!(exit_code(&mut ann, "boggle join"), Some(1), "SIG{signal}");
-        let mut stderr = String::new();
-        std::io::Read::read_to_string(&mut ann.stderr.take().expect("piped"), &mut stderr)
-            .expect("reads");
+        let stderr = stderr_of(&mut ann);
         assert!(
             stderr.ends_with("boggle: stopped by a signal\n"),
             "SIG{signal}: {stderr}"
@@ -538,18 +565,24 @@ fn line_mode_join_stopped_by_a_signal_says_so() {
     drop(server);
 }
 
+/// Runs `boggle serve FLAG VALUE` in `dir` and asserts that it is refused
+/// as a usage error (exit 2); what it said.
+#[track_caller]
+fn serve_refused(dir: &common::TempDir, flag: &str, value: &str) -> String {
+    let run = common::run_boggle(dir.path(), &["serve", flag, value], b"");
+    assert_eq!(run.code, Some(2), "{flag} {value}: {}", run.stderr);
+    run.stderr
+}
+
 /// `serve --time` is 1 to 86400 seconds, as in every
 /// mode; beyond, a usage error (it used to panic at every round's start).
 #[test]
 fn serve_time_is_bounded_as_every_mode() {
     let dir = common::TempDir::new("net-time");
     for time in ["0", "86401", "9999999999", "18446744073709551615"] {
-        let run = common::run_boggle(dir.path(), &["serve", "--time", time], b"");
-        assert_eq!(run.code, Some(2), "--time {time}: {}", run.stderr);
-        assert!(run.stderr.contains("--time"), "{}", run.stderr);
+        assert_contains(&serve_refused(&dir, "--time", time), "--time");
     }
-    let run = common::run_boggle(dir.path(), &["serve", "--max-players", "1001"], b"");
-    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    serve_refused(&dir, "--max-players", "1001");
 }
 
 /// `serve --idle` below what the clients' pings allow is refused in one
@@ -559,28 +592,24 @@ fn serve_time_is_bounded_as_every_mode() {
 fn serve_idle_is_at_least_what_the_clients_pings_allow() {
     let dir = common::TempDir::new("net-idle");
     for idle in ["1", "30", "59", "89"] {
-        let run = common::run_boggle(dir.path(), &["serve", "--idle", idle], b"");
-        assert_eq!(run.code, Some(2), "--idle {idle}: {}", run.stderr);
         assert_eq!(
-            run.stderr,
+            serve_refused(&dir, "--idle", idle),
             "boggle: --idle must be at least 90 seconds: the page pings every 60 s and \
              `boggle join` every 30 s, and a player who only waits would be dropped\n"
         );
     }
     let help = common::run_boggle(dir.path(), &["serve", "--help"], b"");
     let help = help.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(
-        help.contains(
-            "90 to 86400 (the page pings every 60 s, `boggle join` and the full screen every 30 s)"
-        ),
-        "{help}"
+    assert_contains(
+        &help,
+        "90 to 86400 (the page pings every 60 s, `boggle join` and the full screen every 30 s)",
     );
     let page = boggle_net::web::MODULES
         .iter()
         .find(|(name, _)| *name == "connection.js")
         .map(|(_, text)| *text)
         .expect("the page's connection module");
-    assert!(page.contains("const PING_EVERY_MS = 60000;"), "{page}");
+    assert_contains(page, "const PING_EVERY_MS = 60000;");
     assert_eq!(boggle_client::link::PING_EVERY, Duration::from_secs(30));
 }
 
@@ -642,7 +671,7 @@ fn the_password_can_come_from_a_file_or_the_environment() {
     let refused = join("sesame");
     assert_eq!(refused.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&refused.stderr);
-    assert!(stderr.contains("wrong password"), "{stderr}");
+    assert_contains(&stderr, "wrong password");
 }
 
 /// `serve --web` on a port already taken is a runtime error: one
@@ -662,9 +691,7 @@ fn serve_web_on_a_port_in_use_says_so_and_exits_1() {
             .expect("boggle serve runs"),
     );
     let code = exit_code(&mut server, "serve on a port in use");
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut server.stderr.take().expect("stderr"), &mut stderr)
-        .expect("stderr read");
+    let stderr = stderr_of(&mut server);
     assert_eq!(code, Some(1), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(

@@ -9,11 +9,11 @@
 //! the full disk held back are written once space returns.
 
 use crate::common::net::{GUARD, Peer};
-use crate::common::{Killed, TempDir, cannot_run, exit_code, found, signal};
+use crate::common::{Killed, TempDir, assert_contains, cannot_run, exit_code, found, signal};
 use crate::net_store::{daily, get, hello, hold_lock, serve_command, serve_web_to, started};
 
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -65,6 +65,32 @@ async fn play(tcp: SocketAddr, name: &str, wait: Duration) -> Option<(String, Op
         _ => None,
     };
     Some((player, kept))
+}
+
+/// `boggle serve --web ARGS` with its results in `data` and its log in
+/// `log`, both under a fresh directory named after `tag`: the directory,
+/// `data`, the server and its TCP address.
+fn serve_logged(tag: &str, args: &[&str]) -> (TempDir, PathBuf, Killed, SocketAddr) {
+    let dir = TempDir::new(tag);
+    let data = dir.path().join("data");
+    let log = std::fs::File::create(dir.path().join("log")).expect("a log");
+    let (server, tcp, _) = serve_web_to(&data, args, log.into(), &[]);
+    (dir, data, server, tcp)
+}
+
+/// Plays `count` daily games as `prefix0`, `prefix1`, ... (each waiting
+/// `wait` for word on keeping its result) while the results file is
+/// locked: none may be told kept. Their seats.
+async fn played_unkept(tcp: SocketAddr, prefix: &str, count: usize, wait: Duration) -> Vec<String> {
+    let mut seats = Vec::new();
+    for n in 0..count {
+        let (seat, kept) = play(tcp, &format!("{prefix}{n}"), wait)
+            .await
+            .expect("played");
+        assert_eq!(kept, None, "told before the file took it");
+        seats.push(seat);
+    }
+    seats
 }
 
 /// The points `daily.sqlite` in `data` holds for each seat that has a result.
@@ -125,30 +151,17 @@ async fn killed_while_playing(data: &Path, server: &mut Killed, tcp: SocketAddr,
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_sigkill_every_result_told_kept_is_in_the_file() {
-    let dir = TempDir::new("fault-kill");
-    let data = dir.path().join("data");
-    let log = std::fs::File::create(dir.path().join("log")).expect("a log");
-    let (mut server, tcp, _) = serve_web_to(&data, &[], log.into(), &[]);
+    let (_dir, data, mut server, tcp) = serve_logged("fault-kill", &[]);
     killed_while_playing(&data, &mut server, tcp, 8).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn after_a_sigkill_with_the_file_locked_no_result_was_told_kept_unwritten() {
-    let dir = TempDir::new("fault-kill-locked");
-    let data = dir.path().join("data");
-    let log = std::fs::File::create(dir.path().join("log")).expect("a log");
-    let (mut server, tcp, _) = serve_web_to(&data, &[], log.into(), &[]);
+    let (_dir, data, mut server, tcp) = serve_logged("fault-kill-locked", &[]);
     let (locked, release, holder) = hold_lock(data.join("daily.sqlite"));
     locked.recv_timeout(GUARD).expect("the file is locked");
     // While another connection holds the file, nobody is told kept.
-    let mut seats = Vec::new();
-    for n in 0..4 {
-        let (seat, kept) = play(tcp, &format!("early{n}"), Duration::from_millis(700))
-            .await
-            .expect("played");
-        assert_eq!(kept, None, "told before the file took it");
-        seats.push(seat);
-    }
+    let seats = played_unkept(tcp, "early", 4, Duration::from_millis(700)).await;
     // Let go: the waiting results are written and told, and the kill
     // comes while more are on their way.
     release.send(()).expect("let go");
@@ -163,21 +176,10 @@ async fn after_a_sigkill_with_the_file_locked_no_result_was_told_kept_unwritten(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sigterm_with_the_file_locked_logs_every_unwritten_result_and_exits_1() {
-    let dir = TempDir::new("fault-term-locked");
-    let data = dir.path().join("data");
-    let log_path = dir.path().join("log");
-    let log = std::fs::File::create(&log_path).expect("a log");
-    let (mut server, tcp, _) = serve_web_to(&data, &["--stop-grace", "1"], log.into(), &[]);
+    let (dir, data, mut server, tcp) = serve_logged("fault-term-locked", &["--stop-grace", "1"]);
     let (locked, release, holder) = hold_lock(data.join("daily.sqlite"));
     locked.recv_timeout(GUARD).expect("the file is locked");
-    let mut seats = Vec::new();
-    for n in 0..6 {
-        let (seat, kept) = play(tcp, &format!("late{n}"), Duration::from_millis(200))
-            .await
-            .expect("played");
-        assert_eq!(kept, None, "told before the file took it");
-        seats.push(seat);
-    }
+    let seats = played_unkept(tcp, "late", 6, Duration::from_millis(200)).await;
     signal(server.id(), "TERM");
     let code = exit_code(&mut server, "serve");
     release.send(()).expect("let go");
@@ -187,7 +189,7 @@ async fn a_sigterm_with_the_file_locked_logs_every_unwritten_result_and_exits_1(
         Some(1),
         "a stop that could not write its results is no success"
     );
-    let text = std::fs::read_to_string(&log_path).expect("the log");
+    let text = std::fs::read_to_string(dir.path().join("log")).expect("the log");
     let stored = results_in_file(&data);
     for seat in &seats {
         let logged = text.lines().any(|l| {
@@ -198,10 +200,7 @@ async fn a_sigterm_with_the_file_locked_logs_every_unwritten_result_and_exits_1(
             "{seat} is neither in the file nor in the log:\n{text}"
         );
     }
-    assert!(
-        text.contains("could not be written to the results file"),
-        "{text}"
-    );
+    assert_contains(&text, "could not be written to the results file");
 }
 
 /// Serves with `RUST_LOG=info` and stderr to `stderr` (`then` breaks it

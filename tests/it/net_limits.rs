@@ -6,6 +6,7 @@
 //! machine's speed where a rate is involved.
 
 use crate::common;
+use crate::common::assert_contains;
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -60,7 +61,7 @@ async fn churn_from_one_address_is_capped_and_the_players_stay() {
                 Some(ServerMsg::Welcome { .. }) | None => break,
                 Some(ServerMsg::Error { code, message, .. }) => {
                     assert_eq!(code, ErrorCode::ServerFull, "{message}");
-                    assert!(message.contains("from your address"), "{message}");
+                    assert_contains(&message, "from your address");
                     refused += 1;
                     break;
                 }
@@ -153,7 +154,7 @@ async fn the_line_client_paces_itself_under_the_rate_limit() {
         .count();
     assert_eq!(verdicts, 300, "{out}");
     assert!(!out.contains("messages a second"), "{out}");
-    assert!(out.contains("\nann: 3 points"), "{out}");
+    assert_contains(&out, "\nann: 3 points");
 }
 
 /// Wrong passwords, and wrong tokens, from one address are
@@ -274,7 +275,21 @@ async fn pings_before_hello_do_not_keep_a_connection_open() {
     })
     .await
     .expect("closed within the guard");
-    assert!(pinged.contains("no hello within 1 seconds"), "{pinged}");
+    assert_contains(&pinged, "no hello within 1 seconds");
+}
+
+/// The line client, joining as ann with `opts` and typing nothing, gives
+/// up (within the guard): its error, which `never` says why it must be.
+async fn ann_gives_up(opts: JoinOptions, never: &str) -> String {
+    let opts = JoinOptions {
+        name: "ann".into(),
+        ..opts
+    };
+    let mut out = Vec::new();
+    let played = tokio::time::timeout(GUARD, run_lines(&opts, &b""[..], &mut out))
+        .await
+        .expect("gives up within the guard");
+    played.expect_err(never).to_string()
 }
 
 /// A server that takes the connection and never answers.
@@ -291,16 +306,11 @@ async fn join_gives_up_on_a_server_that_never_answers() {
     });
     let opts = JoinOptions {
         addr: addr.to_string(),
-        name: "ann".into(),
         welcome_within: Duration::from_millis(500),
         ..JoinOptions::default()
     };
-    let mut out = Vec::new();
-    let played = tokio::time::timeout(GUARD, run_lines(&opts, &b""[..], &mut out))
-        .await
-        .expect("gives up");
-    let e = played.expect_err("no server there");
-    assert_eq!(e.to_string(), "the server did not answer within 1 s");
+    let e = ann_gives_up(opts, "no server there").await;
+    assert_eq!(e, "the server did not answer within 1 s");
     silent.abort();
 }
 
@@ -334,16 +344,11 @@ async fn join_gives_up_on_a_server_that_welcomes_and_drops() {
     });
     let opts = JoinOptions {
         addr: addr.to_string(),
-        name: "ann".into(),
         rejoin_for: Duration::from_secs(2),
         ..JoinOptions::default()
     };
-    let mut out = Vec::new();
-    let played = tokio::time::timeout(GUARD, run_lines(&opts, &b""[..], &mut out))
-        .await
-        .expect("gives up within the guard");
-    let e = played.expect_err("the server never keeps it");
-    assert!(e.to_string().contains("could not rejoin within 2 s"), "{e}");
+    let e = ann_gives_up(opts, "the server never keeps it").await;
+    assert_contains(&e, "could not rejoin within 2 s");
     let tries = *connections.lock().await;
     assert!((2..=20).contains(&tries), "{tries} connections");
     fickle.abort();

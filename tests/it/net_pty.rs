@@ -15,7 +15,7 @@ use std::net::{SocketAddr, TcpStream};
 
 use boggle_protocol::{ClientMsg, ServerMsg, VERSION, encode};
 use common::pty::{Pty, contains, find};
-use common::{Killed, TempDir};
+use common::{Killed, TempDir, assert_contains};
 
 /// What crossterm writes to leave the alternate screen.
 const LEAVE_ALTERNATE_SCREEN: &[u8] = b"\x1b[?1049l";
@@ -104,11 +104,8 @@ fn a_round_on_the_full_screen_traces_the_word_and_leaving_says_how_to_rejoin() {
         "the path is drawn in reverse video"
     );
     pty.send(b"\x7f\x7f\x7feat\r");
-    pty.wait_for("EAT");
     // Esc on an empty word asks, a second Esc leaves.
-    pty.send(b"\x1b");
-    pty.wait_for("leave");
-    pty.send(b"\x1b");
+    pty.talk(&[("EAT", "\x1b"), ("leave", "\x1b")]);
     let (status, output) = pty.finish();
     assert!(status.success(), "{status:?}");
     let text = String::from_utf8_lossy(&output);
@@ -238,13 +235,7 @@ fn a_stopping_server_leaves_the_results_printed_and_exits_0() {
         .unwrap_or_else(|| panic!("no results printed in {text}"));
     assert!(results > leave, "printed on the restored terminal");
     let after = &text[results..];
-    assert!(
-        after.contains("ann: 1 point (total 1); words: EAT +1"),
-        "{after}"
-    );
-    assert!(
-        after.contains("the server closed: the server is shutting down"),
-        "{after}"
-    );
+    assert_contains(after, "ann: 1 point (total 1); words: EAT +1");
+    assert_contains(after, "the server closed: the server is shutting down");
     assert!(!after.contains("rejoin"), "{after}");
 }

@@ -7,8 +7,8 @@
 //! day's board opened again, a malformed row, a file that is not the
 //! program's, and a file another program holds locked.
 
-use crate::common::net::{GUARD, Peer};
-use crate::common::{self, Killed, TempDir, boggle, exit_code, wait_until};
+use crate::common::net::{GUARD, Peer, status_code};
+use crate::common::{self, Killed, TempDir, assert_contains, boggle, exit_code, wait_until};
 
 use std::io::{BufRead, Read, Write};
 use std::net::SocketAddr;
@@ -49,6 +49,16 @@ fn serve_web(data: &Path, extra: &[&str]) -> Served {
         web,
         log,
     }
+}
+
+/// A server ([`serve_web`]) with its results under a fresh directory named
+/// after `tag`: the directory, the server, today's number and its words
+/// ([`todays_words`]).
+fn served_today(tag: &str) -> (TempDir, Served, u64, Vec<String>) {
+    let dir = TempDir::new(tag);
+    let server = serve_web(&dir.path().join("data"), &[]);
+    let day = today(server.web);
+    (dir, server, day, todays_words())
 }
 
 /// Starts `boggle serve` as [`serve_web`] does, its stderr to `stderr` and
@@ -107,11 +117,7 @@ pub(crate) fn get(web: SocketAddr, path: &str) -> (u16, String) {
     write!(stream, "GET {path} HTTP/1.1\r\nHost: {web}\r\n\r\n").expect("request sent");
     let mut text = String::new();
     stream.read_to_string(&mut text).expect("a response");
-    let status = text
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("a status line: {text:?}"));
+    let status = status_code(&text);
     let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
     (status, body.to_string())
 }
@@ -226,10 +232,7 @@ async fn play_daily(addr: SocketAddr, name: &str, player: Option<&str>, words: &
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn look_alike_names_are_listed_apart_and_a_name_posted_first_keeps_no_one_out() {
-    let dir = TempDir::new("store-names");
-    let server = serve_web(&dir.path().join("data"), &[]);
-    let day = today(server.web);
-    let words = todays_words();
+    let (_dir, server, day, words) = served_today("store-names");
     // A bob who plays nothing posts first; the real bob finds the longest word.
     play_daily(server.tcp, "bob", None, &[]).await;
     let real = play_daily(server.tcp, "bob", None, &[words[0].as_str()]).await;
@@ -261,10 +264,7 @@ async fn look_alike_names_are_listed_apart_and_a_name_posted_first_keeps_no_one_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_reopened_daily_is_practice_and_the_first_result_stays() {
-    let dir = TempDir::new("store-again");
-    let server = serve_web(&dir.path().join("data"), &[]);
-    let day = today(server.web);
-    let words = todays_words();
+    let (_dir, server, day, words) = served_today("store-again");
     let first = play_daily(server.tcp, "cy", None, &[words[words.len() - 1].as_str()]).await;
     let (player, status, _, _) = first.daily.expect("a daily message");
     assert_eq!(status, DailyStatus::Scored);
@@ -295,10 +295,7 @@ async fn a_reopened_daily_is_practice_and_the_first_result_stays() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_address_gets_at_most_its_cap_of_results_a_day() {
-    let dir = TempDir::new("store-cap");
-    let server = serve_web(&dir.path().join("data"), &[]);
-    let day = today(server.web);
-    let words = todays_words();
+    let (_dir, server, day, words) = served_today("store-cap");
     // The cap's worth of games that score nothing, then one that scores.
     for n in 0..30 {
         let played = play_daily(server.tcp, &format!("p{n}"), None, &[]).await;
@@ -320,10 +317,7 @@ async fn one_address_gets_at_most_its_cap_of_results_a_day() {
     reason = "a pause for the server's message rate to refill, asserting nothing on time"
 )]
 async fn a_solvers_words_at_machine_speed_are_not_listed() {
-    let dir = TempDir::new("store-machine");
-    let server = serve_web(&dir.path().join("data"), &[]);
-    let day = today(server.web);
-    let words = todays_words();
+    let (_dir, server, day, words) = served_today("store-machine");
     play_daily(server.tcp, "ann", None, &[words[words.len() - 1].as_str()]).await;
     let mut bot = Peer::connect(server.tcp).await;
     bot.send(&hello("bot", None, daily(None))).await;
@@ -349,7 +343,7 @@ async fn a_solvers_words_at_machine_speed_are_not_listed() {
     };
     assert_eq!(kept, Some(false));
     let reason = reason.unwrap_or_default();
-    assert!(reason.contains("faster than a person"), "{reason}");
+    assert_contains(&reason, "faster than a person");
     let scored = bot.results().await;
     assert!(scored.iter().any(|p| p.name == "bot" && p.score > 0));
     let rows = leaderboard_until(server.web, day, "ann listed", |rows| !rows.is_empty());
@@ -510,6 +504,23 @@ struct Sample {
     pong: bool,
 }
 
+/// Sends `msg` and waits for the answer `answer` picks: how long that took,
+/// as a [`Sample`] (a pong's when `msg` is a ping).
+#[expect(
+    clippy::disallowed_methods,
+    reason = "a latency measured for the report, not asserted on"
+)]
+async fn timed(peer: &mut Peer, msg: &ClientMsg, answer: impl Fn(&ServerMsg) -> bool) -> Sample {
+    let at = Instant::now();
+    peer.send(msg).await;
+    peer.until(answer).await;
+    Sample {
+        at,
+        took: at.elapsed(),
+        pong: matches!(msg, ClientMsg::Ping),
+    }
+}
+
 /// What could not run: stalls of the machine seen by a thread of the test
 /// that wakes every millisecond and by a task on the server's runtime that
 /// does the same, so a message held up by them is not blamed on the server.
@@ -567,25 +578,16 @@ async fn keep_playing(
     let mut samples = Vec::new();
     let mut n = 0usize;
     while !stop.load(Ordering::Relaxed) {
-        let at = Instant::now();
-        peer.send(&ClientMsg::Word {
+        let word = ClientMsg::Word {
             word: ["EAT", "BAT", "NAG", "TEA"][n % 4].into(),
-        })
-        .await;
-        peer.until(|m| matches!(m, ServerMsg::Verdict { .. })).await;
-        samples.push(Sample {
-            at,
-            took: at.elapsed(),
-            pong: false,
-        });
-        let at = Instant::now();
-        peer.send(&ClientMsg::Ping).await;
-        peer.until(|m| matches!(m, ServerMsg::Pong)).await;
-        samples.push(Sample {
-            at,
-            took: at.elapsed(),
-            pong: true,
-        });
+        };
+        samples.push(timed(&mut peer, &word, |m| matches!(m, ServerMsg::Verdict { .. })).await);
+        samples.push(
+            timed(&mut peer, &ClientMsg::Ping, |m| {
+                matches!(m, ServerMsg::Pong)
+            })
+            .await,
+        );
         n += 1;
         // Paced under the server's rate (20 messages a second).
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -738,14 +740,12 @@ async fn a_locked_results_file_stalls_no_room_and_loses_no_result() {
             "a daily round while locked: {:?}",
             at.elapsed()
         );
-        let at = Instant::now();
-        peer.send(&ClientMsg::Ping).await;
-        peer.until(|m| matches!(m, ServerMsg::Pong)).await;
-        daily_samples.push(Sample {
-            at,
-            took: at.elapsed(),
-            pong: true,
-        });
+        daily_samples.push(
+            timed(&mut peer, &ClientMsg::Ping, |m| {
+                matches!(m, ServerMsg::Pong)
+            })
+            .await,
+        );
         names.push(name);
         n += 1;
         tokio::time::sleep(Duration::from_millis(100)).await;

@@ -23,7 +23,7 @@ use crate::common;
 use std::sync::Arc;
 
 use boggle::{Dictionary, GameBoard, Preset, QReads, Rules, WordFind};
-use common::{TempDir, assert_text, run_boggle};
+use common::{TempDir, assert_contains, assert_text, run_boggle};
 
 const WORDS: &[&str] = &[
     "QUIT", "QUITE", "QUITS", "QIT", "RITE", "STIR", "NEST", "TEN", "TENS", "AIR", "ARTS",
@@ -71,6 +71,20 @@ fn args_rules(args: &[&str]) -> Rules {
     }
 }
 
+/// The transcript of a game on the Qu board: the prompt and board, then
+/// `guesses` (what the game said to each guess), then the summary.
+fn qu_game(guesses: &str, score: &str, total: u32, words: &str) -> String {
+    format!(
+        "{QU_PROMPT}{QU_BOARD}{guesses}{}",
+        summary(score, total, words)
+    )
+}
+
+/// What a game whose rules want four letters says to [`GUESSES`]: TEN is
+/// too short.
+const TEN_TOO_SHORT: &str = "Enter a word (q to quit): Enter a word: \tNot worth any points: too short (at least 4 letters)\n\
+     Enter a word: Enter a word: ";
+
 fn summary(score: &str, total: u32, words: &str) -> String {
     format!(
         "{score}\nThere were {total} points possible\n{}\n{words}",
@@ -95,14 +109,11 @@ fn project4_game_goes_no_way_up_and_q_is_plain() {
 
 #[test]
 fn classic_game_has_qu_and_eight_neighbours() {
-    let expected = format!(
-        "{QU_PROMPT}{QU_BOARD}\
-         Enter a word (q to quit): Enter a word: Enter a word: Enter a word: {}",
-        summary(
-            "You got 8 points and had 0 incorrect guesses.",
-            28,
-            "  STRAINED 11\n+ TRAINED   5\n  QUITE     2\n+ QUITS     2\n  AIR       1\n  ARTS      1\n  NEST      1\n  QUIT      1\n  RITE      1\n  STIR      1\n+ TEN       1\n  TENS      1\n"
-        )
+    let expected = qu_game(
+        "Enter a word (q to quit): Enter a word: Enter a word: Enter a word: ",
+        "You got 8 points and had 0 incorrect guesses.",
+        28,
+        "  STRAINED 11\n+ TRAINED   5\n  QUITE     2\n+ QUITS     2\n  AIR       1\n  ARTS      1\n  NEST      1\n  QUIT      1\n  RITE      1\n  STIR      1\n+ TEN       1\n  TENS      1\n",
     );
     check_game(&["--rules", "classic"], GUESSES, &expected);
     // The Qu face may also be typed as QU.
@@ -112,30 +123,22 @@ fn classic_game_has_qu_and_eight_neighbours() {
 
 #[test]
 fn cs106b_game_needs_four_letters() {
-    let expected = format!(
-        "{QU_PROMPT}{QU_BOARD}\
-         Enter a word (q to quit): Enter a word: \tNot worth any points: too short (at least 4 letters)\n\
-         Enter a word: Enter a word: {}",
-        summary(
-            "You got 7 points and had 1 incorrect guess.",
-            26,
-            "  STRAINED 11\n+ TRAINED   5\n  QUITE     2\n+ QUITS     2\n  ARTS      1\n  NEST      1\n  QUIT      1\n  RITE      1\n  STIR      1\n  TENS      1\n"
-        )
+    let expected = qu_game(
+        TEN_TOO_SHORT,
+        "You got 7 points and had 1 incorrect guess.",
+        26,
+        "  STRAINED 11\n+ TRAINED   5\n  QUITE     2\n+ QUITS     2\n  ARTS      1\n  NEST      1\n  QUIT      1\n  RITE      1\n  STIR      1\n  TENS      1\n",
     );
     check_game(&["--rules", "cs106b"], GUESSES, &expected);
 }
 
 #[test]
 fn tddd86_game_scores_length_minus_three() {
-    let expected = format!(
-        "{QU_PROMPT}{QU_BOARD}\
-         Enter a word (q to quit): Enter a word: \tNot worth any points: too short (at least 4 letters)\n\
-         Enter a word: Enter a word: {}",
-        summary(
-            "You got 6 points and had 1 incorrect guess.",
-            19,
-            "  STRAINED  5\n+ TRAINED   4\n  QUITE     2\n+ QUITS     2\n  ARTS      1\n  NEST      1\n  QUIT      1\n  RITE      1\n  STIR      1\n  TENS      1\n"
-        )
+    let expected = qu_game(
+        TEN_TOO_SHORT,
+        "You got 6 points and had 1 incorrect guess.",
+        19,
+        "  STRAINED  5\n+ TRAINED   4\n  QUITE     2\n+ QUITS     2\n  ARTS      1\n  NEST      1\n  QUIT      1\n  RITE      1\n  STIR      1\n  TENS      1\n",
     );
     check_game(&["--rules", "tddd86"], GUESSES, &expected);
 }
@@ -202,7 +205,7 @@ fn ece209_seeds_beyond_sixteen_bits_are_usage_errors() {
     let dir = TempDir::new("ece209-seed");
     let run = run_boggle(dir.path(), &["--rules", "ece209", "--seed", "65536"], b"");
     assert_eq!(run.code, Some(2));
-    assert!(run.stderr.contains("0 to 65535"), "{}", run.stderr);
+    assert_contains(&run.stderr, "0 to 65535");
 }
 
 #[test]

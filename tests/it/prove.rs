@@ -22,7 +22,7 @@ use boggle_prove::Prover;
 use boggle_prove::classes::Buckets;
 use boggle_prove::shard::Shard;
 use boggle_prove::{Progress, Settings, Summary, class_letters, prove_groups};
-use common::{TempDir, run_boggle};
+use common::{TempDir, assert_contains, run_boggle};
 use proptest::prelude::*;
 
 /// Words over a few letters (with a `Qu` word), so every board can be tried.
@@ -298,15 +298,11 @@ fn shards_resume_and_merge_to_the_single_result() {
 
     let incomplete = run_boggle(dir.path(), &["prove", "merge", "out"], b"");
     assert_eq!(incomplete.code, Some(1), "{}", incomplete.stdout);
-    assert!(
-        incomplete.stdout.contains("incomplete"),
-        "{}",
-        incomplete.stdout
-    );
+    assert_contains(&incomplete.stdout, "incomplete");
 
     let resumed = prove_cli(&dir, &["--shard", "1/3", "--out", "out", "--resume"]);
     assert_eq!(resumed.code, Some(0), "{}", resumed.stderr);
-    assert!(resumed.stderr.contains("resuming"), "{}", resumed.stderr);
+    assert_contains(&resumed.stderr, "resuming");
     let text = std::fs::read_to_string(&records).expect("records");
     let ids: Vec<&str> = text
         .lines()
@@ -367,7 +363,7 @@ fn samples_groups_or_single_classes_and_estimates_the_whole() {
         grouped.stdout
     );
     assert!(sampled >= 2, "{}", grouped.stdout);
-    assert!(grouped.stdout.contains("estimate: "), "{}", grouped.stdout);
+    assert_contains(&grouped.stdout, "estimate: ");
 
     let single = prove_cli(&dir, &["--sample", "2", "--seed", "1", "--per-class"]);
     assert_eq!(single.code, Some(0), "{}", single.stderr);
@@ -520,7 +516,7 @@ fn the_report_says_thread_in_the_singular_and_help_marks_size_required() {
     let dir = TempDir::new("prove-words");
     dir.write("words.txt", WORDS.join("\n"));
     let run = prove_cli(&dir, &[]);
-    assert!(run.stdout.contains(" s wall, 1 thread\n"), "{}", run.stdout);
+    assert_contains(&run.stdout, " s wall, 1 thread\n");
     let help = run_boggle(dir.path(), &["prove", "--help"], b"");
     let size = help
         .stdout
@@ -676,11 +672,7 @@ fn crafted_settings_shard_counts_buckets_and_files_are_refused() {
         .expect("craft the params");
         let run = merge(&dir);
         assert_eq!(run.code, Some(1), "{}", run.stderr);
-        assert!(
-            run.stderr.contains("shard-0-of-3.params.json"),
-            "{}",
-            run.stderr
-        );
+        assert_contains(&run.stderr, "shard-0-of-3.params.json");
     }
     std::fs::write(&params, &text).expect("put the params back");
 
@@ -694,11 +686,7 @@ fn crafted_settings_shard_counts_buckets_and_files_are_refused() {
     let letters: Vec<String> = ('a'..='z').map(String::from).collect();
     let huge = prove_with(&dir, "3x3", &letters.join(" "), &[]);
     assert_eq!(huge.code, Some(2), "{}", huge.stderr);
-    assert!(
-        huge.stderr.contains("classes before symmetry"),
-        "{}",
-        huge.stderr
-    );
+    assert_contains(&huge.stderr, "classes before symmetry");
 
     #[cfg(unix)]
     {
@@ -726,7 +714,7 @@ fn planted_links_are_not_followed_and_records_without_settings_are_kept() {
     std::os::unix::fs::symlink(&target, &link).expect("a link");
     let run = prove_cli(&dir, &["--shard", "0/4", "--out", "out"]);
     assert_eq!(run.code, Some(1), "{}", run.stderr);
-    assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
+    assert_contains(&run.stderr, "not a regular file");
     assert_eq!(
         std::fs::read_to_string(&target).ok().as_deref(),
         Some("not a shard\n")

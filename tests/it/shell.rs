@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common;
+use crate::common::assert_contains;
 
 /// The shell scripts under the repository's `scripts/`, `deploy/` and `.ci/`.
 fn shell_scripts(root: &Path) -> Vec<PathBuf> {
@@ -115,10 +116,7 @@ fn the_test_tools_install_into_the_project_and_name_each_system_package_missing(
     let first = run();
     let said = String::from_utf8_lossy(&first.stderr);
     assert!(first.status.success(), "exit {:?}: {said}", first.status);
-    assert!(
-        said.contains("installing cargo-machete 0.9.2 into .tools/"),
-        "{said}"
-    );
+    assert_contains(&said, "installing cargo-machete 0.9.2 into .tools/");
     assert!(project.join(".tools/bin/cargo-machete").is_file());
     for line in [
         "no npm: the page's type check and accessibility checks will be skipped (apt-get install npm)",

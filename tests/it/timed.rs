@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use common::{TempDir, run_boggle};
+use common::{TempDir, assert_contains, run_boggle};
 
 #[test]
 fn the_time_flag_shows_the_time_left_at_each_prompt() {
@@ -47,16 +47,15 @@ fn typing_left_over_when_the_time_runs_out_never_reaches_the_shell() {
     let Some(mut pty) = common::pty::Pty::start(&dir, &command) else {
         return;
     };
-    pty.wait_for("random board: ");
-    pty.send(b"NIEHGTIBGUALRWGC\n");
-    pty.wait_for("(q to quit): ");
-    // Half a word, no Enter, when the time runs out...
-    pty.send(b"dat");
-    pty.wait_for("EXITED");
-    // ...and the rest of it typed afterwards, as in `date`.
-    pty.send(b"e\n");
+    pty.talk(&[
+        ("random board: ", "NIEHGTIBGUALRWGC\n"),
+        // Half a word, no Enter, when the time runs out...
+        ("(q to quit): ", "dat"),
+        // ...and the rest of it typed afterwards, as in `date`.
+        ("EXITED", "e\n"),
+    ]);
     let (_, output) = pty.finish();
     let output = String::from_utf8_lossy(&output);
-    assert!(output.contains("Time's up!"), "{output}");
-    assert!(output.contains("LEFT:[e]"), "{output}");
+    assert_contains(&output, "Time's up!");
+    assert_contains(&output, "LEFT:[e]");
 }

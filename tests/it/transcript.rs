@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{EXAMPLE_WORDS, TempDir, assert_text, run_boggle};
+use common::{EXAMPLE_WORDS, TempDir, assert_contains, assert_text, run_boggle};
 
 const BOARD_PROMPT: &str =
     "Enter a 16-character long string to run manual tests, or leave empty to get a random board: ";
@@ -40,11 +40,7 @@ fn the_same_file_as_words_txt_in_the_working_directory() {
     let dir = TempDir::new("cwd-words");
     dir.write("words.txt", EXAMPLE_WORDS.join("\r\n"));
     let run = run_boggle(dir.path(), &[], b"NIEHGTIBGUALRWGC\nq\n");
-    assert!(
-        run.stdout.contains("There were 23 points possible\n"),
-        "{}",
-        run.stdout
-    );
+    assert_contains(&run.stdout, "There were 23 points possible\n");
 }
 
 #[test]
@@ -66,13 +62,10 @@ fn two_guesses_on_one_line_and_congratulations() {
 fn a_repeat_is_not_worth_points_but_not_incorrect() {
     let dir = dict_dir(EXAMPLE_WORDS);
     let run = play(&dir, b"NIEHGTIBGUALRWGC\nbag BAG Bag q\n");
-    assert!(
-        run.stdout.contains(
-            "Enter a word (q to quit): Enter a word: \tNot worth any points\n\
-             Enter a word: \tNot worth any points\nEnter a word: You got 1 point and had 0 incorrect guesses.\n"
-        ),
-        "{}",
-        run.stdout
+    assert_contains(
+        &run.stdout,
+        "Enter a word (q to quit): Enter a word: \tNot worth any points\n\
+             Enter a word: \tNot worth any points\nEnter a word: You got 1 point and had 0 incorrect guesses.\n",
     );
 }
 
@@ -114,13 +107,13 @@ fn a_board_with_no_words_waits_for_q() {
 fn sixteen_characters_that_are_not_letters_say_so() {
     let dir = dict_dir(&["CAT"]);
     let run = play(&dir, b"ABCDEFGHIJKLMNO1\nq\n");
-    assert!(run.stderr.contains("is not a letter"), "{}", run.stderr);
+    assert_contains(&run.stderr, "is not a letter");
     assert!(
         run.stdout
             .contains("Enter a word (q to quit): You got 0 points")
     );
     let run = play(&dir, "ÄÖÜÄÖÜÄÖÜÄÖÜÄÖÜÄ\nq\n".as_bytes());
-    assert!(run.stderr.contains("is not a letter"), "{}", run.stderr);
+    assert_contains(&run.stderr, "is not a letter");
     assert_eq!(run.code, Some(0));
     let run = play(&dir, b"42\nq\n");
     assert_eq!(
@@ -182,7 +175,7 @@ fn flags_and_exit_codes() {
     let dir = TempDir::new("flags");
     let help = run_boggle(dir.path(), &["--help"], b"");
     assert_eq!(help.code, Some(0));
-    assert!(help.stdout.contains("--dict"), "{}", help.stdout);
+    assert_contains(&help.stdout, "--dict");
     let version = run_boggle(dir.path(), &["--version"], b"");
     assert_eq!(version.code, Some(0));
     assert!(version.stdout.starts_with("boggle "));
@@ -211,9 +204,9 @@ fn a_read_error_ends_the_game_with_its_summary() {
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(1), "{stderr}");
-    assert!(
-        stdout.contains("Enter a word (q to quit): You got 0 points and had 0 incorrect guesses.\nThere were 23 points possible\n"),
-        "{stdout}"
+    assert_contains(
+        &stdout,
+        "Enter a word (q to quit): You got 0 points and had 0 incorrect guesses.\nThere were 23 points possible\n",
     );
     assert!(
         stdout.ends_with("TUG\n"),

@@ -27,6 +27,20 @@ fn start_tui(tag: &str, flags: &str) -> Option<(TempDir, Pty)> {
     Pty::start(&dir, &command).map(|pty| (dir, pty))
 }
 
+/// Waits for the program to end and asserts that it succeeded and left the
+/// alternate screen; what it wrote.
+#[track_caller]
+fn ends_restored(pty: Pty) -> Vec<u8> {
+    let (status, output) = pty.finish();
+    assert!(
+        status.success(),
+        "{status:?}\n{}",
+        String::from_utf8_lossy(&output)
+    );
+    assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
+    output
+}
+
 fn dictionary(dir: &TempDir) -> String {
     let path = dir.write("words.txt", "EAT\nTEA\nATE\nLATE\nTALE\n");
     path.display().to_string()
@@ -40,9 +54,7 @@ fn a_game_played_on_a_pty_ends_and_restores_the_terminal() {
     // Keys are sent only once the screen is drawn: raw mode is on by then,
     // so Ctrl-D and Ctrl-C arrive as keys rather than as signals.
     pty.talk(&[("Found:", "eat\r\x04"), ("missed", ""), ("quit", "q")]);
-    let (status, output) = pty.finish();
-    assert!(status.success(), "{status:?}");
-    assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
+    let output = ends_restored(pty);
     assert!(output.ends_with(b"\x1b[?25h"), "the cursor is shown again");
 }
 
@@ -51,11 +63,8 @@ fn ctrl_c_after_the_time_runs_out_restores_the_terminal() {
     let Some((_dir, mut pty)) = start_tui("tui-pty-time", "--time 1 --no-record") else {
         return;
     };
-    pty.wait_for("missed");
-    pty.send(b"\x03");
-    let (status, output) = pty.finish();
-    assert!(status.success(), "{status:?}");
-    assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
+    pty.talk(&[("missed", "\x03")]);
+    ends_restored(pty);
 }
 
 #[cfg(target_os = "linux")]
@@ -98,10 +107,13 @@ fn play_again_deals_a_new_board_records_each_game_and_keeps_the_session() {
     let Some((dir, mut pty)) = start_tui("tui-pty-again", "--time 0 --seed 7") else {
         return;
     };
-    pty.wait_for("Found:");
-    pty.send(b"\x04");
     // The record note, then the session's line, then (a moment later) the keys.
-    pty.talk(&[("here,", ""), ("Session:", ""), ("board", "")]);
+    pty.talk(&[
+        ("Found:", "\x04"),
+        ("here,", ""),
+        ("Session:", ""),
+        ("board", ""),
+    ]);
     // Enter on the end screen: a new board, the same rules and time.
     pty.send(b"\r");
     pty.talk(&[
@@ -111,9 +123,7 @@ fn play_again_deals_a_new_board_records_each_game_and_keeps_the_session() {
         ("games", ""),
         ("board", "q"),
     ]);
-    let (status, output) = pty.finish();
-    assert!(status.success(), "{status:?}");
-    assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
+    ends_restored(pty);
     let records = std::fs::read_to_string(dir.path().join("boggle/records.tsv"))
         .expect("the records are written");
     let games: Vec<&str> = records
@@ -151,10 +161,8 @@ fn a_late_key_does_not_throw_away_the_end_screen() {
     pty.talk(&[("Found:", "ro"), ("missed", "")]);
     // Typed across the end of the turn: a word's last letter, its Enter, a q.
     pty.send(b"b\rq");
-    pty.wait_for("board");
-    pty.send(b"x");
     // The end screen is still up (the q was not taken): Ctrl-C ends it.
-    pty.send(b"\x03");
+    pty.talk(&[("board", "x\x03")]);
     let (status, output) = pty.finish();
     assert!(status.success(), "{status:?}");
     let after = output
@@ -186,8 +194,7 @@ fn the_first_key_after_a_resize_is_taken() {
     assert!(resized.success());
     // The Enter comes with the resize: it alone must submit the word.
     pty.send(b"\r");
-    pty.wait_for("dictionary");
-    pty.send(b"\x03");
+    pty.talk(&[("dictionary", "\x03")]);
     let (status, _) = pty.finish();
     assert!(status.success(), "{status:?}");
 }
@@ -209,13 +216,6 @@ fn a_terminal_of_no_size_does_not_panic() {
     // Raw mode is on before the alternate screen is entered: Ctrl-D and
     // Ctrl-C arrive as keys, the end screen is drawn (at 0x0) before the
     // quit is seen.
-    pty.wait_for("\x1b[?1049h");
-    pty.send(b"\x04\x03");
-    let (status, output) = pty.finish();
-    assert!(
-        status.success(),
-        "{status:?}\n{}",
-        String::from_utf8_lossy(&output)
-    );
-    assert!(contains(&output, LEAVE_ALTERNATE_SCREEN));
+    pty.talk(&[("\x1b[?1049h", "\x04\x03")]);
+    ends_restored(pty);
 }

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use common::{TempDir, run_boggle};
+use common::{TempDir, assert_contains, run_boggle};
 
 const WORDS: &[&str] = &[
     "QUIT", "QUITE", "QUITS", "QIT", "RITE", "STIR", "NEST", "TEN", "TENS", "AIR", "ARTS",
@@ -22,16 +22,8 @@ fn the_binary_plays_with_plain_marking_and_refuses_ece209() {
         b"y\nQUITEARSNSTRADENI\nten\n",
     );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        run.stdout.contains("You found TEN: 1 point.\n"),
-        "{}",
-        run.stdout
-    );
-    assert!(
-        run.stdout.contains("Qu I  t  e\nA  R  S  n\n"),
-        "{}",
-        run.stdout
-    );
+    assert_contains(&run.stdout, "You found TEN: 1 point.\n");
+    assert_contains(&run.stdout, "Qu I  t  e\nA  R  S  n\n");
     assert!(!run.stdout.contains('\x1b'));
     assert!(
         run.stdout

@@ -6,7 +6,8 @@
 //! Linux); each memory test prints its figure
 //! (`cargo test --test it web_attacks:: -- --nocapture`).
 
-use crate::common::{self, Killed, boggle, wait_until};
+use crate::common::net::status_code;
+use crate::common::{self, Killed, assert_contains, boggle, wait_until};
 
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -104,11 +105,7 @@ fn request_from(
     let mut reader = BufReader::new(stream);
     let mut status = String::new();
     reader.read_line(&mut status).expect("status line");
-    let code = status
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or_else(|| panic!("a status line: {status:?}"));
+    let code = status_code(&status);
     let mut headers = Vec::new();
     loop {
         let mut line = String::new();
@@ -454,7 +451,7 @@ fn a_bad_trusted_proxy_range_is_refused_at_start() {
     for bad in ["10.0.0.0/33", "localhost", "10.0.0/8"] {
         let run = common::run_boggle(dir.path(), &["serve", "--trusted-proxy", bad], b"");
         common::assert_refused(&run, bad);
-        assert!(run.stderr.contains("--trusted-proxy"), "{}", run.stderr);
+        assert_contains(&run.stderr, "--trusted-proxy");
     }
 }
 
@@ -507,7 +504,7 @@ fn a_zero_connection_cap_is_refused_at_start() {
     ] {
         let run = common::run_boggle(dir.path(), &["serve", flag, "0"], b"");
         assert_eq!(run.code, Some(2), "{flag}: {}", run.stderr);
-        assert!(run.stderr.contains(flag), "{}", run.stderr);
+        assert_contains(&run.stderr, flag);
     }
 }
 
@@ -535,9 +532,9 @@ fn the_server_logs_what_happens_under_rust_log() {
         (stream, line)
     };
     let (first, welcome) = hello("one");
-    assert!(welcome.contains("welcome"), "{welcome}");
+    assert_contains(&welcome, "welcome");
     let (_second, refused) = hello("two");
-    assert!(refused.contains("too_many_rooms"), "{refused}");
+    assert_contains(&refused, "too_many_rooms");
     drop(first);
     // The room is forgotten once its player has gone.
     let _third = wait_until(
@@ -609,7 +606,7 @@ fn a_flood_of_refusals_is_logged_at_a_bounded_rate() {
     );
     assert_eq!(logged + held, refused, "every refusal logged or counted");
     let last = about.last().expect("lines about refusals");
-    assert!(last.contains("not logged"), "{last}");
+    assert_contains(last, "not logged");
 }
 
 /// Rooms opened and closed as fast as a client can are logged at the
@@ -652,7 +649,7 @@ fn rooms_opened_and_closed_in_a_loop_are_logged_at_a_bounded_rate() {
         BufReader::new(&stream)
             .read_line(&mut welcome)
             .expect("an answer");
-        assert!(welcome.contains("welcome"), "{welcome}");
+        assert_contains(&welcome, "welcome");
     }
     let elapsed = start.elapsed().as_secs_f64();
     let log = served.stop();

@@ -30,9 +30,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::common::browser::{
-    GUARD, Killed, Page, accepted, axe_clean, click, doc_screen, doc_screenshot, faces,
-    finish_round, js, line_after, lines_of, play_link, press, screenshot, tap, text, type_word,
-    visible, wait_js, web_server,
+    GUARD, Killed, Page, accepted, axe_clean, click, dialog_open, doc_screen, doc_screenshot,
+    faces, finish_daily, finish_round, js, line_after, lines_of, play_link, press, screenshot, tap,
+    text, type_word, visible, wait_js, web_server,
 };
 
 use fantoccini::actions::{InputSource, PointerAction, TouchActions};
@@ -433,12 +433,7 @@ async fn solo_daily_and_board_links_play_at_once() {
     axe_clean(&phone, "home").await;
     // The help card, one tap away.
     press(&phone, "help-button").await;
-    wait_js(
-        &phone,
-        "return document.getElementById('help').open;",
-        "help open",
-    )
-    .await;
+    dialog_open(&phone, "help", "help open").await;
     axe_clean(&phone, "help").await;
     click(&phone, "help-close").await;
 
@@ -594,13 +589,7 @@ async fn solo_daily_and_board_links_play_at_once() {
     }
     doc_screenshot(&desk, "solo-round-1280").await;
     for (client, width) in [(&phone, 360), (&desk, 1280)] {
-        finish_round(client).await;
-        wait_js(
-            client,
-            "return document.getElementById('share').textContent.startsWith('Boggle #');",
-            "the share text",
-        )
-        .await;
+        finish_daily(client).await;
         doc_screenshot(client, &format!("daily-results-{width}")).await;
     }
     // On a phone the next action is in sight without scrolling.

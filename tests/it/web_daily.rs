@@ -19,8 +19,8 @@ use fantoccini::Client;
 use serde_json::{Value, json};
 
 use crate::common::browser::{
-    Page, accepted, axe_clean, click, doc_screen, doc_screenshot, faces, finish_round, js,
-    screenshot, submit, text, type_word, visible, wait_js,
+    Page, accepted, axe_clean, click, dialog_open, doc_screen, doc_screenshot, faces, finish_daily,
+    finish_round, js, screenshot, submit, text, type_word, visible, wait_js,
 };
 use crate::common::net::GUARD;
 use crate::common::{self, longest_word};
@@ -117,12 +117,7 @@ async fn todays_board_is_one_try_with_its_number_statistics_and_a_share_link() {
     let points = points.as_u64().expect("points");
     // Going home mid-round is asked, and ends the try with what it found.
     click(&phone, "home-link").await;
-    wait_js(
-        &phone,
-        "return document.getElementById('leave').open;",
-        "asked before leaving",
-    )
-    .await;
+    dialog_open(&phone, "leave", "asked before leaving").await;
     assert_eq!(
         text(&phone, "leave-note").await,
         "Your try at today's board ends here, with the words found so far."
@@ -339,13 +334,7 @@ pub(crate) async fn play_today_with<F: std::future::Future<Output = ()>>(
     .await;
     visible(client, "round").await;
     play(client.clone()).await;
-    finish_round(client).await;
-    wait_js(
-        client,
-        "return document.getElementById('share').textContent.startsWith('Boggle #');",
-        "the share text",
-    )
-    .await;
+    finish_daily(client).await;
 }
 
 /// What the results say once the server has the day's try in its file.

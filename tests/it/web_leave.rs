@@ -12,8 +12,8 @@ use fantoccini::Client;
 use serde_json::json;
 
 use crate::common::browser::{
-    Page, accepted, axe_clean, click, doc_screen, finish_round, join_form, js, no_page_errors,
-    press, text, type_word, visible, wait_js,
+    Page, accepted, axe_clean, click, dialog_open, doc_screen, finish_round, join_form, js,
+    no_page_errors, press, text, type_word, visible, wait_js,
 };
 
 const BOARD: &str = "BENHLAUMITLZRGAN";
@@ -92,12 +92,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
     .await;
     // Esc too.
     home_link(&phone).await;
-    wait_js(
-        &phone,
-        "return document.getElementById('leave').open;",
-        "asked",
-    )
-    .await;
+    dialog_open(&phone, "leave", "asked").await;
     phone
         .active_element()
         .await
@@ -131,12 +126,7 @@ async fn leaving_a_live_round_asks_first_and_joining_again_takes_the_seat_back()
     );
     // Leave: home, and the seat is left to the server.
     home_link(&phone).await;
-    wait_js(
-        &phone,
-        "return document.getElementById('leave').open;",
-        "asked again",
-    )
-    .await;
+    dialog_open(&phone, "leave", "asked again").await;
     click(&phone, "leave-go").await;
     visible(&phone, "home").await;
     // Joining again under that name takes the seat back, with its word.

@@ -90,6 +90,20 @@ async fn offers(client: &Client, code: &str, text: &str, on: &str, offer: &str) 
     assert_eq!(offered(client).await.as_deref(), Some(offer), "{code}");
 }
 
+/// Joins as [`join`] does, and waits for the join screen to refuse: the
+/// status says `text` (the server's `code`), with `field` focused.
+async fn join_refused(
+    client: &Client,
+    web: &str,
+    (room, name, password): (&str, &str, &str),
+    code: &str,
+    text: &str,
+    field: &str,
+) {
+    join(client, web, room, name, password).await;
+    says(client, code, text, "join", field).await;
+}
+
 /// Waits until the status line says `text`, whatever else is on screen.
 async fn status_is(client: &Client, text: &str) {
     wait_js(
@@ -169,32 +183,30 @@ async fn a_refused_join_says_why_where_it_can_be_mended() {
             "room",
         ),
     ];
-    for ((room, name, password), code, text, field) in refusals {
-        join(&desk, &web, room, name, password).await;
-        says(&desk, code, text, "join", field).await;
+    for (seat, code, text, field) in refusals {
+        join_refused(&desk, &web, seat, code, text, field).await;
     }
 
     // ann sits in the kitchen; the room seats one.
     join(&desk, &web, "kitchen", "ann", "sesame").await;
     visible(&desk, "lobby").await;
-    join(&phone, &web, "kitchen", "Ann", "sesame").await;
-    says(
-        &phone,
-        "name_taken",
-        "The name Ann is taken in room kitchen: choose another name.",
-        "join",
-        "name",
-    )
-    .await;
-    join(&phone, &web, "kitchen", "bob", "sesame").await;
-    says(
-        &phone,
-        "room_full",
-        "Room kitchen is full: choose another room.",
-        "join",
-        "room",
-    )
-    .await;
+    let taken = [
+        (
+            "Ann",
+            "name_taken",
+            "The name Ann is taken in room kitchen: choose another name.",
+            "name",
+        ),
+        (
+            "bob",
+            "room_full",
+            "Room kitchen is full: choose another room.",
+            "room",
+        ),
+    ];
+    for (name, code, text, field) in taken {
+        join_refused(&phone, &web, ("kitchen", name, "sesame"), code, text, field).await;
+    }
 
     // ann plays the room's one round, and sends a word as she presses Done:
     // the round ends first, and the word is not played.
@@ -212,12 +224,12 @@ async fn a_refused_join_says_why_where_it_can_be_mended() {
     screenshot(&desk, "refused-not_in_round").await;
     no_page_errors(&desk, "not_in_round").await;
 
-    join(&phone, &web, "kitchen", "bob", "sesame").await;
-    says(
+    join_refused(
         &phone,
+        &web,
+        ("kitchen", "bob", "sesame"),
         "rounds_over",
         "Room kitchen has played all its rounds: choose another room.",
-        "join",
         "room",
     )
     .await;
@@ -232,12 +244,12 @@ async fn a_full_server_says_so_and_offers_to_try_again() {
     let (phone, desk, web) = (page.phone(), page.desk(), page.web.clone());
     join(&desk, &web, "kitchen", "ann", "").await;
     visible(&desk, "lobby").await;
-    join(&phone, &web, "garden", "bob", "").await;
-    says(
+    join_refused(
         &phone,
+        &web,
+        ("garden", "bob", ""),
         "too_many_rooms",
         "No new room can be made now: the server has its maximum of 1 rooms; join one of them.",
-        "join",
         "room",
     )
     .await;

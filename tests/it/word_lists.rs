@@ -14,7 +14,7 @@ use std::path::Path;
 
 use boggle::Dictionary;
 use boggle::dictionary::EMBEDDED_WORDS;
-use common::{TempDir, assert_text, run_boggle};
+use common::{TempDir, assert_contains, assert_text, run_boggle};
 
 const BOARD_PROMPT: &str =
     "Enter a 16-character long string to run manual tests, or leave empty to get a random board: ";
@@ -141,12 +141,9 @@ fn levels_on_a_small_tiered_list() {
         &["versus", "--dict", "tiered.txt"],
         b"y\nqitearsnstradeni\n\nn\n",
     );
-    assert!(
-        run.stdout.contains(
-            "My words (4):\n  QUIT      1    QUITE     2    TRAINED   5*   STRAINED 11*\n(* a rare word)\n"
-        ),
-        "{}",
-        run.stdout
+    assert_contains(
+        &run.stdout,
+        "My words (4):\n  QUIT      1    QUITE     2    TRAINED   5*   STRAINED 11*\n(* a rare word)\n",
     );
     assert_eq!(run.stderr, "words: tiered.txt (5 words)\n");
 }
@@ -197,7 +194,7 @@ fn levels_need_a_list_that_has_them() {
         dir.write("plain.txt", "QUIT\nQUITE\n");
         let run = run_boggle(dir.path(), args, b"NIEHGTIBGUALRWGC\nq\n");
         assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
-        assert!(run.stderr.contains("commonness levels"), "{}", run.stderr);
+        assert_contains(&run.stderr, "commonness levels");
         assert_eq!(run.stdout, "", "refused before any prompt");
     }
 }

@@ -435,6 +435,12 @@ pub async fn wait_js(client: &Client, script: &str, what: &str) {
     .await;
 }
 
+/// Waits until the dialog `id` is open; `what` says why it should be.
+pub async fn dialog_open(client: &Client, id: &str, what: &str) {
+    let script = format!("return document.getElementById('{id}').open;");
+    wait_js(client, &script, what).await;
+}
+
 /// Runs `script` (a function body) in the page; what it returns.
 pub async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.expect("script runs")
@@ -591,6 +597,17 @@ pub async fn catch_copies(client: &Client) {
 pub async fn finish_round(client: &Client) {
     click(client, "done").await;
     visible(client, "results").await;
+}
+
+/// Ends a round of today's board (Done) and waits for its share text.
+pub async fn finish_daily(client: &Client) {
+    finish_round(client).await;
+    wait_js(
+        client,
+        "return document.getElementById('share').textContent.startsWith('Boggle #');",
+        "the share text",
+    )
+    .await;
 }
 
 /// Injects axe-core (tests/web/node_modules, from `make tools`) and

@@ -10,6 +10,7 @@
 pub mod browser;
 pub mod net;
 pub mod pty;
+pub mod strategies;
 
 use std::io::{BufRead, Write};
 use std::net::SocketAddr;
@@ -280,6 +281,14 @@ pub fn serve(args: &[&str]) -> (Killed, SocketAddr) {
     (server, addr)
 }
 
+/// All that `child` wrote to its piped standard error, read to the end.
+pub fn stderr_of(child: &mut Child) -> String {
+    let mut stderr = String::new();
+    let mut pipe = child.stderr.take().expect("stderr is piped");
+    std::io::Read::read_to_string(&mut pipe, &mut stderr).expect("stderr is read");
+    stderr
+}
+
 /// Waits for `child` to exit and returns its exit code; fails if it is
 /// still running after [`HANG_GUARD`] (its [`Killed`] guard then stops it).
 #[track_caller]
@@ -351,17 +360,24 @@ pub fn diagnostics(stderr: &str) -> &str {
     }
 }
 
-/// A refusal as the user sees it: exit status 2, nothing on stdout and one
-/// line on stderr, which says `says`.
+/// A failure as the user sees it: exit status `code` and one line on
+/// stderr, which starts `boggle: ` and says `says`.
 #[track_caller]
-pub fn assert_refused(run: &Run, says: &str) {
-    assert_eq!(run.code, Some(2), "{}", run.stderr);
+pub fn assert_one_line(run: &Run, code: i32, says: &str) {
+    assert_eq!(run.code, Some(code), "{}", run.stderr);
     assert_eq!(run.stderr.lines().count(), 1, "{:?}", run.stderr);
     assert!(
         run.stderr.starts_with("boggle: ") && run.stderr.contains(says),
         "{:?} should say {says:?}",
         run.stderr
     );
+}
+
+/// A refusal as the user sees it: exit status 2, nothing on stdout and one
+/// line on stderr, which says `says`.
+#[track_caller]
+pub fn assert_refused(run: &Run, says: &str) {
+    assert_one_line(run, 2, says);
     assert!(run.stdout.is_empty(), "{}", run.stdout);
 }
 
@@ -375,6 +391,12 @@ pub fn assert_clean(out: &Output, what: &str) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Asserts that `text` contains `needle`, showing `text` when it does not.
+#[track_caller]
+pub fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{needle:?} not in:\n{text}");
 }
 
 /// Asserts two long texts are equal, showing both in full when they are not.

@@ -1,5 +1,6 @@
 //! The networked game's test helpers: a server on 127.0.0.1:0 in the test's
-//! own runtime, and a scripted client speaking the protocol.
+//! own runtime, a scripted client speaking the protocol, and the status
+//! code of an HTTP response (for the web side's raw requests).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -162,4 +163,14 @@ impl Peer {
 pub fn lobby_shows(msg: &ServerMsg, name: &str, connected: bool) -> bool {
     matches!(msg, ServerMsg::Lobby { players, .. }
         if players.iter().any(|p| p.name == name && p.connected == connected))
+}
+
+/// The status code of an HTTP response that starts with `text` (its status
+/// line); the test fails if there is none.
+#[track_caller]
+pub fn status_code(text: &str) -> u16 {
+    text.split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("a status line: {text:?}"))
 }

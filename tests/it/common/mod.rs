@@ -10,12 +10,15 @@
 pub mod browser;
 pub mod net;
 pub mod pty;
+pub mod shared;
 pub mod strategies;
+
+pub use shared::{EXAMPLE_WORDS, TempDir, assert_contains, assert_text};
 
 use std::io::{BufRead, Write};
 use std::net::SocketAddr;
 use std::ops::{Deref, DerefMut};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -142,20 +145,7 @@ pub async fn wait_until_async<T>(
     }
 }
 
-/// A fresh, empty directory from `tempfile` (removed when dropped), with a
-/// helper to fill it.
-pub struct TempDir(tempfile::TempDir);
-
 impl TempDir {
-    /// A fresh, empty directory whose name starts `boggle-TAG-`.
-    pub fn new(tag: &str) -> TempDir {
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("boggle-{tag}-"))
-            .tempdir()
-            .expect("temp dir can be created");
-        TempDir(dir)
-    }
-
     /// A fresh directory (as [`TempDir::new`]) holding `files`, each a
     /// name and its contents.
     pub fn with<C: AsRef<[u8]>>(tag: &str, files: &[(&str, C)]) -> TempDir {
@@ -164,18 +154,6 @@ impl TempDir {
             dir.write(name, contents);
         }
         dir
-    }
-
-    /// The directory.
-    pub fn path(&self) -> &Path {
-        self.0.path()
-    }
-
-    /// Writes `contents` to `name` inside the directory and returns its path.
-    pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.0.path().join(name);
-        std::fs::write(&path, contents).expect("temp file can be written");
-        path
     }
 }
 
@@ -392,27 +370,6 @@ pub fn assert_clean(out: &Output, what: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
-
-/// Asserts that `text` contains `needle`, showing `text` when it does not.
-#[track_caller]
-pub fn assert_contains(text: &str, needle: &str) {
-    assert!(text.contains(needle), "{needle:?} not in:\n{text}");
-}
-
-/// Asserts two long texts are equal, showing both in full when they are not.
-#[track_caller]
-pub fn assert_text(got: &str, expected: &str) {
-    if got != expected {
-        panic!("text differs\n--- expected\n{expected}\n--- got\n{got}\n---");
-    }
-}
-
-/// The words of spec 004's example board (NIEHGTIBGUALRWGC) under the project4
-/// rules with the original words.txt, plus words on the board only by going up.
-pub const EXAMPLE_WORDS: &[&str] = &[
-    "BAG", "BAL", "BIT", "EIN", "ETA", "GUR", "HEIL", "HIT", "ING", "INT", "INTI", "ITUR", "LAC",
-    "LAG", "LAW", "NIT", "TAG", "TALC", "TAU", "TAW", "TIU", "TUA", "TUG", "LIT", "GIT", "WAG",
-];
 
 /// What a test plants under a file's name to see it refused.
 #[derive(Clone, Copy, Debug)]

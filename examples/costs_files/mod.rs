@@ -9,7 +9,7 @@ use boggle_prove::strata::Strata;
 
 /// Each group's stratum (by the group's index) from a `prove_strata` map,
 /// whose last field is the stratum.
-pub fn read_map(path: &str) -> Result<Strata, Box<dyn Error>> {
+pub(crate) fn read_map(path: &str) -> Result<Strata, Box<dyn Error>> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let of: Vec<usize> = text
         .lines()
@@ -30,7 +30,7 @@ pub fn read_map(path: &str) -> Result<Strata, Box<dyn Error>> {
 }
 
 /// The sample a costs file holds, its groups restratified by `map` if given.
-pub fn read(path: &str, map: Option<&Strata>) -> Result<Stratified, Box<dyn Error>> {
+pub(crate) fn read(path: &str, map: Option<&Strata>) -> Result<Stratified, Box<dyn Error>> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut lines = text.lines();
     let sizes: Vec<u64> = lines

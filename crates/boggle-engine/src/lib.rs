@@ -42,13 +42,13 @@ pub(crate) mod testing {
     use crate::{Face, Grid, QReads};
 
     /// The course's word list (the repository's `words.txt`), as a trie.
-    pub fn course_trie() -> &'static Trie {
+    pub(crate) fn course_trie() -> &'static Trie {
         static TRIE: OnceLock<Trie> = OnceLock::new();
         TRIE.get_or_init(|| Trie::from_words(include_str!("../../../words.txt").lines()))
     }
 
     /// A seeded random number generator.
-    pub fn rng(seed: u64) -> ChaCha8Rng {
+    pub(crate) fn rng(seed: u64) -> ChaCha8Rng {
         ChaCha8Rng::seed_from_u64(seed)
     }
 
@@ -63,7 +63,7 @@ pub(crate) mod testing {
 
     /// Where a random board's letters come from.
     #[derive(Clone, Copy, Debug)]
-    pub enum Letters {
+    pub(crate) enum Letters {
         /// Each cell a face of one of the 1987 dice (cell `i` rolls die `i % 16`).
         Dice,
         /// Each cell a letter drawn by rough English frequency.
@@ -72,7 +72,7 @@ pub(crate) mod testing {
 
     impl Letters {
         /// `cells` random faces, each `Q` read as `q` says.
-        pub fn roll(self, cells: usize, q: QReads, rng: &mut ChaCha8Rng) -> Vec<Face> {
+        pub(crate) fn roll(self, cells: usize, q: QReads, rng: &mut ChaCha8Rng) -> Vec<Face> {
             (0..cells)
                 .map(|cell| {
                     let letters = match self {
@@ -87,13 +87,13 @@ pub(crate) mod testing {
     }
 
     /// A rows x cols board of `faces`.
-    pub fn grid_of(rows: usize, cols: usize, faces: Vec<Face>) -> TestGrid {
+    pub(crate) fn grid_of(rows: usize, cols: usize, faces: Vec<Face>) -> TestGrid {
         TestGrid { rows, cols, faces }
     }
 
     /// A board of faces in a grid.
     #[derive(Debug)]
-    pub struct TestGrid {
+    pub(crate) struct TestGrid {
         pub rows: usize,
         pub cols: usize,
         pub faces: Vec<Face>,
@@ -112,7 +112,7 @@ pub(crate) mod testing {
     }
 
     /// A rows x cols board of single letters, each `Q` read as `q` says.
-    pub fn grid(letters: &str, rows: usize, cols: usize, q: QReads) -> TestGrid {
+    pub(crate) fn grid(letters: &str, rows: usize, cols: usize, q: QReads) -> TestGrid {
         let faces: Vec<Face> = letters
             .bytes()
             .filter_map(Face::letter)

@@ -18,12 +18,12 @@ use fantoccini::{Client, ClientBuilder};
 use serde_json::{Value, json};
 
 /// The longest any one wait may take.
-pub const GUARD: Duration = Duration::from_secs(30);
+pub(crate) const GUARD: Duration = Duration::from_secs(30);
 
-pub use crate::common::Killed;
+pub(crate) use crate::common::Killed;
 
 /// Chromium and chromedriver, if both are installed.
-pub fn browser() -> Result<(PathBuf, PathBuf), String> {
+pub(crate) fn browser() -> Result<(PathBuf, PathBuf), String> {
     let find = |names: &[&str]| {
         names.iter().find_map(|name| {
             std::env::var_os("PATH").and_then(|paths| {
@@ -41,13 +41,13 @@ pub fn browser() -> Result<(PathBuf, PathBuf), String> {
 }
 
 /// A port free on loopback a moment ago (chromedriver takes a port number, not a socket).
-pub fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").expect("binds");
     listener.local_addr().expect("address").port()
 }
 
 /// Waits until something accepts connections on `port`, or `child` exits.
-pub fn wait_for_port(port: u16, child: &mut Child) -> Result<(), String> {
+pub(crate) fn wait_for_port(port: u16, child: &mut Child) -> Result<(), String> {
     crate::common::wait_until(
         || {
             if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
@@ -63,7 +63,7 @@ pub fn wait_for_port(port: u16, child: &mut Child) -> Result<(), String> {
 }
 
 /// Lines a child prints, read on a thread so every wait for one is bounded.
-pub fn lines_of(stream: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
+pub(crate) fn lines_of(stream: impl std::io::Read + Send + 'static) -> mpsc::Receiver<String> {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         for line in BufReader::new(stream).lines().map_while(Result::ok) {
@@ -77,7 +77,7 @@ pub fn lines_of(stream: impl std::io::Read + Send + 'static) -> mpsc::Receiver<S
 
 /// The next line starting with `prefix`, what follows it.
 #[expect(clippy::disallowed_methods, reason = "a deadline that bounds a wait")]
-pub fn line_after(lines: &mpsc::Receiver<String>, prefix: &str) -> String {
+pub(crate) fn line_after(lines: &mpsc::Receiver<String>, prefix: &str) -> String {
     let start = Instant::now();
     loop {
         let left = GUARD.saturating_sub(start.elapsed());
@@ -93,7 +93,7 @@ pub fn line_after(lines: &mpsc::Receiver<String>, prefix: &str) -> String {
 /// The server binary with `--web` on loopback under classic rules (the
 /// built-in player list), its day's results in `data`, and the web page's
 /// address; `args` are added.
-pub fn web_server(data: &Path, args: &[&str]) -> (Killed, String) {
+pub(crate) fn web_server(data: &Path, args: &[&str]) -> (Killed, String) {
     let (server, _, web) = serve_web(data, "classic", args);
     (server, web)
 }
@@ -121,7 +121,7 @@ fn serve_web(data: &Path, rules: &str, args: &[&str]) -> (Killed, String, String
 /// What a browser test asks [`Page::builder`] for: the server's options,
 /// its dictionary, the windows' widths and Chromium's flags, and the page
 /// each window opens first.
-pub struct PageBuilder {
+pub(crate) struct PageBuilder {
     rules: String,
     args: Vec<String>,
     words: Option<String>,
@@ -134,7 +134,7 @@ pub struct PageBuilder {
 /// One browser test's world, stopped when dropped: the server binary with
 /// `--web` on loopback (its `--data` and dictionary in `dir`), chromedriver
 /// and one headless window a width asked for.
-pub struct Page {
+pub(crate) struct Page {
     /// The windows, in the order of their widths.
     windows: Vec<(u32, Client)>,
     /// chromedriver, in a process group with the browsers it started.
@@ -155,7 +155,7 @@ pub struct Page {
 impl Page {
     /// A server under classic rules with the built-in player list, and two
     /// windows: a phone (360 px) and a desk (1280 px).
-    pub fn builder() -> PageBuilder {
+    pub(crate) fn builder() -> PageBuilder {
         PageBuilder {
             rules: "classic".into(),
             args: Vec::new(),
@@ -168,12 +168,12 @@ impl Page {
     }
 
     /// The narrow window (under 600 px), as a phone shows the page.
-    pub fn phone(&self) -> Client {
+    pub(crate) fn phone(&self) -> Client {
         self.window(|width| width < 600)
     }
 
     /// The wide window (600 px or more), as a desk shows the page.
-    pub fn desk(&self) -> Client {
+    pub(crate) fn desk(&self) -> Client {
         self.window(|width| width >= 600)
     }
 
@@ -188,14 +188,14 @@ impl Page {
 
     /// The server stopped and started again on the same `--data` with the
     /// same options (so on other ports): what it kept shows.
-    pub fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         let args = self.args.clone();
         self.serve(&args);
     }
 
     /// The server stopped, and another started on the same `--data`, rules
     /// and dictionary with `args` instead of the builder's options.
-    pub fn serve(&mut self, args: &[impl AsRef<str>]) {
+    pub(crate) fn serve(&mut self, args: &[impl AsRef<str>]) {
         self.server = None;
         let mut all: Vec<&str> = self.dict.iter().map(String::as_str).collect();
         all.extend(args.iter().map(AsRef::as_ref));
@@ -204,7 +204,7 @@ impl Page {
     }
 
     /// Fails on any error a window's page threw `when`, and closes them all.
-    pub async fn end(&self, when: &str) {
+    pub(crate) async fn end(&self, when: &str) {
         for (_, client) in &self.windows {
             no_page_errors(client, when).await;
         }
@@ -216,52 +216,52 @@ impl Page {
 
 impl PageBuilder {
     /// Server options beside `--rules` and `--data` (`--web-host` among them).
-    pub fn args(mut self, args: &[&str]) -> Self {
+    pub(crate) fn args(mut self, args: &[&str]) -> Self {
         self.args.extend(args.iter().map(|arg| arg.to_string()));
         self
     }
 
     /// Rules other than classic (`--rules`).
-    pub fn rules(mut self, rules: &str) -> Self {
+    pub(crate) fn rules(mut self, rules: &str) -> Self {
         self.rules = rules.into();
         self
     }
 
     /// A dictionary of these lines instead of the built-in player list:
     /// written as `words.txt` in the data folder, given as `--dict`.
-    pub fn words(mut self, words: &str) -> Self {
+    pub(crate) fn words(mut self, words: &str) -> Self {
         self.words = Some(words.into());
         self
     }
 
     /// No server: the test serves the page itself (from this process).
-    pub fn no_server(mut self) -> Self {
+    pub(crate) fn no_server(mut self) -> Self {
         self.serve = false;
         self
     }
 
     /// Windows of these widths instead of a phone's and a desk's.
-    pub fn widths(mut self, widths: &[u32]) -> Self {
+    pub(crate) fn widths(mut self, widths: &[u32]) -> Self {
         self.widths = widths.to_vec();
         self
     }
 
     /// Flags for Chromium's command line (`--host-resolver-rules=...`).
-    pub fn chromium_args(mut self, args: &[&str]) -> Self {
+    pub(crate) fn chromium_args(mut self, args: &[&str]) -> Self {
         self.chromium_args
             .extend(args.iter().map(|arg| arg.to_string()));
         self
     }
 
     /// The page every window opens first: `path` after the server's address.
-    pub fn open(mut self, path: &str) -> Self {
+    pub(crate) fn open(mut self, path: &str) -> Self {
         self.start = Some(path.into());
         self
     }
 
     /// Starts it all; `None` after saying why a browser cannot run here
     /// (and failing under `CI=true`).
-    pub async fn start(self) -> Option<Page> {
+    pub(crate) async fn start(self) -> Option<Page> {
         let (chromium, driver_path) = match browser() {
             Ok(found) => found,
             Err(why) => {
@@ -337,7 +337,7 @@ fn chromedriver(driver_path: &Path) -> Option<(Killed, String)> {
 }
 
 /// A headless Chromium session `width` px wide, its command line with `extra`.
-pub async fn session(
+pub(crate) async fn session(
     driver: &str,
     chromium: &Path,
     width: u32,
@@ -398,7 +398,7 @@ impl fantoccini::wd::WebDriverCompatibleCommand for BrowserLog {
 /// Fails if the page threw an error that nothing caught since the last look
 /// (a name it does not define, a property of null, ...): what a player
 /// would never see, but what leaves the page doing nothing.
-pub async fn no_page_errors(client: &Client, when: &str) {
+pub(crate) async fn no_page_errors(client: &Client, when: &str) {
     let log = client
         .issue_cmd(BrowserLog)
         .await
@@ -414,7 +414,7 @@ pub async fn no_page_errors(client: &Client, when: &str) {
 }
 
 /// Polls `script` (a function body returning true when ready) until it holds.
-pub async fn wait_js(client: &Client, script: &str, what: &str) {
+pub(crate) async fn wait_js(client: &Client, script: &str, what: &str) {
     crate::common::wait_until_async(
         async || {
             let value = client.execute(script, vec![]).await.expect("script runs");
@@ -436,18 +436,18 @@ pub async fn wait_js(client: &Client, script: &str, what: &str) {
 }
 
 /// Waits until the dialog `id` is open; `what` says why it should be.
-pub async fn dialog_open(client: &Client, id: &str, what: &str) {
+pub(crate) async fn dialog_open(client: &Client, id: &str, what: &str) {
     let script = format!("return document.getElementById('{id}').open;");
     wait_js(client, &script, what).await;
 }
 
 /// Runs `script` (a function body) in the page; what it returns.
-pub async fn js(client: &Client, script: &str) -> Value {
+pub(crate) async fn js(client: &Client, script: &str) -> Value {
     client.execute(script, vec![]).await.expect("script runs")
 }
 
 /// Clicks the element `id`.
-pub async fn click(client: &Client, id: &str) {
+pub(crate) async fn click(client: &Client, id: &str) {
     js(
         client,
         &format!(
@@ -460,7 +460,7 @@ pub async fn click(client: &Client, id: &str) {
 
 /// Waits for the join form, fills in its `fields` (an input's id, its
 /// value) and presses Join, as a player would.
-pub async fn join_form(client: &Client, fields: &[(&str, &str)]) {
+pub(crate) async fn join_form(client: &Client, fields: &[(&str, &str)]) {
     visible(client, "join").await;
     let fill: String = fields
         .iter()
@@ -481,7 +481,7 @@ pub async fn join_form(client: &Client, fields: &[(&str, &str)]) {
 
 /// Clicks the element `id` as a person would (WebDriver's click: it must
 /// be shown and not covered), where [`click`] clicks it from the page's script.
-pub async fn press(client: &Client, id: &str) {
+pub(crate) async fn press(client: &Client, id: &str) {
     client
         .find(fantoccini::Locator::Id(id))
         .await
@@ -492,7 +492,7 @@ pub async fn press(client: &Client, id: &str) {
 }
 
 /// Sends `word` from the word field's form by script (no keys typed).
-pub async fn submit(client: &Client, word: &str) {
+pub(crate) async fn submit(client: &Client, word: &str) {
     let script = format!(
         "const i = document.getElementById('word'); i.value = {}; \
          i.form.requestSubmit(); return true;",
@@ -503,7 +503,7 @@ pub async fn submit(client: &Client, word: &str) {
 
 /// Waits until the verdicts show `word` (in capitals) accepted; `what`
 /// says what that means, should the wait fail.
-pub async fn accepted(client: &Client, word: &str, what: &str) {
+pub(crate) async fn accepted(client: &Client, word: &str, what: &str) {
     let script = format!(
         "return !!document.querySelector('#verdicts li[data-word=\"{word}\"][data-accepted=\"true\"]');"
     );
@@ -511,7 +511,7 @@ pub async fn accepted(client: &Client, word: &str, what: &str) {
 }
 
 /// Types `word` and Enter in the word field, and waits for its verdict.
-pub async fn type_word(client: &Client, word: &str) {
+pub(crate) async fn type_word(client: &Client, word: &str) {
     let input = client
         .find(fantoccini::Locator::Id("word"))
         .await
@@ -530,7 +530,7 @@ pub async fn type_word(client: &Client, word: &str) {
 }
 
 /// Writes `words` as `dir/words.txt`, a dictionary for `--dict`; its path.
-pub fn words_file(dir: &Path, words: &str) -> String {
+pub(crate) fn words_file(dir: &Path, words: &str) -> String {
     let dict = dir.join("words.txt");
     std::fs::write(&dict, words).expect("dictionary written");
     dict.to_str().expect("a UTF-8 path").to_string()
@@ -538,7 +538,7 @@ pub fn words_file(dir: &Path, words: &str) -> String {
 
 /// Opens a link the page offers to play (a board, today's board) and
 /// presses its Play button, as a player would.
-pub async fn play_link(client: &Client, url: &str) {
+pub(crate) async fn play_link(client: &Client, url: &str) {
     client.goto(url).await.expect("page loads");
     visible(client, "link-card").await;
     js(
@@ -549,13 +549,13 @@ pub async fn play_link(client: &Client, url: &str) {
 }
 
 /// Waits until the element `id` is shown.
-pub async fn visible(client: &Client, id: &str) {
+pub(crate) async fn visible(client: &Client, id: &str) {
     let script = format!("return !document.getElementById('{id}').hidden;");
     wait_js(client, &script, &format!("#{id} shown")).await;
 }
 
 /// The text of the element `id` (empty when it has none).
-pub async fn text(client: &Client, id: &str) -> String {
+pub(crate) async fn text(client: &Client, id: &str) -> String {
     let value = js(
         client,
         &format!("return document.getElementById({}).textContent;", json!(id)),
@@ -565,7 +565,7 @@ pub async fn text(client: &Client, id: &str) -> String {
 }
 
 /// The cells' faces shown on the round's board, row-major.
-pub async fn faces(client: &Client) -> String {
+pub(crate) async fn faces(client: &Client) -> String {
     let value = js(
         client,
         "return Array.from(document.querySelectorAll('#board .cell'), c => c.dataset.face).join('');",
@@ -575,7 +575,7 @@ pub async fn faces(client: &Client) -> String {
 }
 
 /// Clicks the round's cell `i` (a tap: down and up on it).
-pub async fn tap(client: &Client, i: usize) {
+pub(crate) async fn tap(client: &Client, i: usize) {
     let cells = client
         .find_all(fantoccini::Locator::Css("#board .cell"))
         .await
@@ -585,7 +585,7 @@ pub async fn tap(client: &Client, i: usize) {
 
 /// Makes the clipboard keep what the page copies in `window.copied`
 /// (headless Chromium has no clipboard to read back).
-pub async fn catch_copies(client: &Client) {
+pub(crate) async fn catch_copies(client: &Client) {
     js(
         client,
         "navigator.clipboard.writeText = async (t) => { window.copied = t; }; return true;",
@@ -594,13 +594,13 @@ pub async fn catch_copies(client: &Client) {
 }
 
 /// Ends the round (Done) and waits for the results.
-pub async fn finish_round(client: &Client) {
+pub(crate) async fn finish_round(client: &Client) {
     click(client, "done").await;
     visible(client, "results").await;
 }
 
 /// Ends a round of today's board (Done) and waits for its share text.
-pub async fn finish_daily(client: &Client) {
+pub(crate) async fn finish_daily(client: &Client) {
     finish_round(client).await;
     wait_js(
         client,
@@ -614,7 +614,7 @@ pub async fn finish_daily(client: &Client) {
 /// asserts that it finds no serious or critical violation on the screen
 /// shown. Without axe-core the check is skipped with a reason, unless
 /// `CI=true`, where it fails.
-pub async fn axe_clean(client: &Client, screen: &str) {
+pub(crate) async fn axe_clean(client: &Client, screen: &str) {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web/node_modules/axe-core/axe.min.js");
     let source = match std::fs::read_to_string(&path) {
@@ -644,7 +644,7 @@ pub async fn axe_clean(client: &Client, screen: &str) {
 
 /// A screen the docs show, checked: its [`doc_screenshot`] `name`, then
 /// [`axe_clean`] on it as `screen`.
-pub async fn doc_screen(client: &Client, name: &str, screen: &str) {
+pub(crate) async fn doc_screen(client: &Client, name: &str, screen: &str) {
     doc_screenshot(client, name).await;
     axe_clean(client, screen).await;
 }
@@ -652,7 +652,7 @@ pub async fn doc_screen(client: &Client, name: &str, screen: &str) {
 /// A screenshot for the docs: saved like [`screenshot`], and also into
 /// docs/screenshots/ when `BOGGLE_DOC_SCREENSHOTS=1` (so a test run leaves
 /// the work tree alone unless asked).
-pub async fn doc_screenshot(client: &Client, name: &str) {
+pub(crate) async fn doc_screenshot(client: &Client, name: &str) {
     screenshot(client, name).await;
     if std::env::var_os("BOGGLE_DOC_SCREENSHOTS").is_some() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
@@ -663,7 +663,7 @@ pub async fn doc_screenshot(client: &Client, name: &str) {
 }
 
 /// Saves a PNG of the page in target/web-screenshots/.
-pub async fn screenshot(client: &Client, name: &str) {
+pub(crate) async fn screenshot(client: &Client, name: &str) {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
         .expect("target dir")

@@ -7,13 +7,13 @@
 //! ([`browser::Page`]).
 #![allow(dead_code)]
 
-pub mod browser;
-pub mod net;
-pub mod pty;
-pub mod shared;
-pub mod strategies;
+pub(crate) mod browser;
+pub(crate) mod net;
+pub(crate) mod pty;
+pub(crate) mod shared;
+pub(crate) mod strategies;
 
-pub use shared::{EXAMPLE_WORDS, TempDir, assert_contains, assert_text};
+pub(crate) use shared::{EXAMPLE_WORDS, TempDir, assert_contains, assert_text};
 
 use std::io::{BufRead, Write};
 use std::net::SocketAddr;
@@ -24,13 +24,13 @@ use std::time::{Duration, Instant};
 
 /// The built binary, for a shell command line (the pseudo-terminal tests);
 /// everything else runs it through [`boggle`].
-pub const BOGGLE: &str = env!("CARGO_BIN_EXE_boggle");
+pub(crate) const BOGGLE: &str = env!("CARGO_BIN_EXE_boggle");
 
 /// `boggle ARGS` as every test runs it, to adjust, then run or spawn:
 /// colours off (`NO_COLOR`), standard input empty unless the test pipes it,
 /// and nothing from the environment the tests run in that would change what
 /// the program does (a batch system's task index, a token or password).
-pub fn boggle<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Command {
+pub(crate) fn boggle<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> Command {
     let mut command = Command::new(BOGGLE);
     command
         .args(args)
@@ -45,7 +45,7 @@ pub fn boggle<S: AsRef<std::ffi::OsStr>>(args: impl IntoIterator<Item = S>) -> C
 
 /// [`boggle`] in `dir`, which also holds what the program keeps between runs
 /// (`XDG_DATA_HOME`, `XDG_STATE_HOME`): never the user's own.
-pub fn boggle_in<S: AsRef<std::ffi::OsStr>>(
+pub(crate) fn boggle_in<S: AsRef<std::ffi::OsStr>>(
     dir: &Path,
     args: impl IntoIterator<Item = S>,
 ) -> Command {
@@ -59,7 +59,7 @@ pub fn boggle_in<S: AsRef<std::ffi::OsStr>>(
 
 /// A child process killed and reaped when dropped (so a failing test leaves
 /// nothing running), with its process group when it leads one.
-pub struct Killed(pub Child);
+pub(crate) struct Killed(pub Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {
@@ -92,7 +92,7 @@ impl DerefMut for Killed {
 /// Sends `SIG{name}` to process `pid` with the `kill` utility (no unsafe
 /// code in tests).
 #[track_caller]
-pub fn signal(pid: impl std::fmt::Display, name: &str) {
+pub(crate) fn signal(pid: impl std::fmt::Display, name: &str) {
     let sent = Command::new("kill")
         .args([&format!("-{name}"), &pid.to_string()])
         .status()
@@ -102,7 +102,7 @@ pub fn signal(pid: impl std::fmt::Display, name: &str) {
 
 /// How long any one wait may take: only a guard against a hung program; no
 /// test depends on how long anything takes.
-pub const HANG_GUARD: Duration = Duration::from_secs(120);
+pub(crate) const HANG_GUARD: Duration = Duration::from_secs(120);
 
 /// Asks `ready` until it gives `Some`, and returns that; fails with
 /// `never`'s message once [`HANG_GUARD`] has passed.
@@ -111,7 +111,10 @@ pub const HANG_GUARD: Duration = Duration::from_secs(120);
     clippy::disallowed_methods,
     reason = "a poll: a pause between looks, in a loop bounded by a deadline"
 )]
-pub fn wait_until<T>(mut ready: impl FnMut() -> Option<T>, never: impl FnOnce() -> String) -> T {
+pub(crate) fn wait_until<T>(
+    mut ready: impl FnMut() -> Option<T>,
+    never: impl FnOnce() -> String,
+) -> T {
     let give_up = Instant::now() + HANG_GUARD;
     loop {
         if let Some(value) = ready() {
@@ -129,7 +132,7 @@ pub fn wait_until<T>(mut ready: impl FnMut() -> Option<T>, never: impl FnOnce() 
     clippy::disallowed_methods,
     reason = "a poll: a pause between looks, in a loop bounded by a deadline"
 )]
-pub async fn wait_until_async<T>(
+pub(crate) async fn wait_until_async<T>(
     mut ready: impl AsyncFnMut() -> Option<T>,
     never: impl AsyncFnOnce() -> String,
 ) -> T {
@@ -148,7 +151,7 @@ pub async fn wait_until_async<T>(
 impl TempDir {
     /// A fresh directory (as [`TempDir::new`]) holding `files`, each a
     /// name and its contents.
-    pub fn with<C: AsRef<[u8]>>(tag: &str, files: &[(&str, C)]) -> TempDir {
+    pub(crate) fn with<C: AsRef<[u8]>>(tag: &str, files: &[(&str, C)]) -> TempDir {
         let dir = TempDir::new(tag);
         for (name, contents) in files {
             dir.write(name, contents);
@@ -159,7 +162,7 @@ impl TempDir {
 
 /// Whether this run is under continuous integration (`CI=true`), where every
 /// tool a test needs must be installed.
-pub fn under_ci() -> bool {
+pub(crate) fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true")
 }
 
@@ -168,13 +171,13 @@ pub fn under_ci() -> bool {
 /// there. The note goes to the process's standard error, not through
 /// `eprintln!`, which the harness captures and shows only for a failing test.
 #[track_caller]
-pub fn cannot_run(why: &str) {
+pub(crate) fn cannot_run(why: &str) {
     assert!(!under_ci(), "CI=true and {why}");
     let _ = writeln!(std::io::stderr(), "skipped: {why}");
 }
 
 /// Whether `tool` is on PATH (it runs with `--version`).
-pub fn found(tool: &str) -> bool {
+pub(crate) fn found(tool: &str) -> bool {
     Command::new(tool)
         .arg("--version")
         .stdout(Stdio::null())
@@ -185,19 +188,19 @@ pub fn found(tool: &str) -> bool {
 
 /// A command line's words, split at white space: `args("--seed 7 --top 2")`
 /// (no word of it holds a space).
-pub fn args(line: &str) -> Vec<&str> {
+pub(crate) fn args(line: &str) -> Vec<&str> {
     line.split_whitespace().collect()
 }
 
 /// What a run of the binary produced.
-pub struct Run {
+pub(crate) struct Run {
     pub stdout: String,
     pub stderr: String,
     pub code: Option<i32>,
 }
 
 /// Starts `boggle ARGS` in `dir` ([`boggle_in`]) with every stream piped.
-pub fn spawn_in(dir: &Path, args: &[&str]) -> Killed {
+pub(crate) fn spawn_in(dir: &Path, args: &[&str]) -> Killed {
     Killed(
         boggle_in(dir, args)
             .stdin(Stdio::piped())
@@ -209,7 +212,7 @@ pub fn spawn_in(dir: &Path, args: &[&str]) -> Killed {
 }
 
 /// Runs `boggle` with `args` in `dir`, feeding `stdin` and closing it.
-pub fn run_boggle(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
+pub(crate) fn run_boggle(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
     let mut child = boggle_in(dir, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -237,7 +240,7 @@ pub fn run_boggle(dir: &Path, args: &[&str], stdin: &[u8]) -> Run {
 
 /// `boggle serve --listen 127.0.0.1:0 ARGS`: the child and the address it
 /// printed (its standard output is read no further).
-pub fn serve(args: &[&str]) -> (Killed, SocketAddr) {
+pub(crate) fn serve(args: &[&str]) -> (Killed, SocketAddr) {
     let mut server = Killed(
         boggle(["serve", "--listen", "127.0.0.1:0"])
             .args(args)
@@ -260,7 +263,7 @@ pub fn serve(args: &[&str]) -> (Killed, SocketAddr) {
 }
 
 /// All that `child` wrote to its piped standard error, read to the end.
-pub fn stderr_of(child: &mut Child) -> String {
+pub(crate) fn stderr_of(child: &mut Child) -> String {
     let mut stderr = String::new();
     let mut pipe = child.stderr.take().expect("stderr is piped");
     std::io::Read::read_to_string(&mut pipe, &mut stderr).expect("stderr is read");
@@ -270,7 +273,7 @@ pub fn stderr_of(child: &mut Child) -> String {
 /// Waits for `child` to exit and returns its exit code; fails if it is
 /// still running after [`HANG_GUARD`] (its [`Killed`] guard then stops it).
 #[track_caller]
-pub fn exit_code(child: &mut Child, what: &str) -> Option<i32> {
+pub(crate) fn exit_code(child: &mut Child, what: &str) -> Option<i32> {
     let status = wait_until(
         || child.try_wait().expect("the child can be waited for"),
         || format!("{what} did not exit"),
@@ -280,7 +283,7 @@ pub fn exit_code(child: &mut Child, what: &str) -> Option<i32> {
 
 /// Today's number (or `date`'s) and its board as `boggle daily` prints
 /// them, the faces row-major in capitals (`QU` for Qu), as the page names them.
-pub fn daily_board(date: Option<&str>) -> (u64, String) {
+pub(crate) fn daily_board(date: Option<&str>) -> (u64, String) {
     let mut command = boggle(["daily"]);
     if let Some(date) = date {
         command.args(["--date", date]);
@@ -308,7 +311,7 @@ pub fn daily_board(date: Option<&str>) -> (u64, String) {
 
 /// The words of a board (faces row-major, `QU` for Qu) under classic rules
 /// with the built-in list, as `boggle solve` lists them.
-pub fn solved(faces: &str) -> Vec<String> {
+pub(crate) fn solved(faces: &str) -> Vec<String> {
     let letters = faces.replace("QU", "Qu");
     let out = boggle(["solve", "--rules", "classic", "--board", &letters])
         .output()
@@ -322,7 +325,7 @@ pub fn solved(faces: &str) -> Vec<String> {
 }
 
 /// The longest word of a board (the last of them, if several), as [`solved`] finds them.
-pub fn longest_word(faces: &str) -> String {
+pub(crate) fn longest_word(faces: &str) -> String {
     solved(faces)
         .into_iter()
         .max_by_key(String::len)
@@ -331,7 +334,7 @@ pub fn longest_word(faces: &str) -> String {
 
 /// What a run wrote to stderr besides the `words: ...` line that names the
 /// word list at the start of every game.
-pub fn diagnostics(stderr: &str) -> &str {
+pub(crate) fn diagnostics(stderr: &str) -> &str {
     match stderr.strip_prefix("words: ") {
         Some(rest) => rest.split_once('\n').map_or("", |(_, after)| after),
         None => stderr,
@@ -341,7 +344,7 @@ pub fn diagnostics(stderr: &str) -> &str {
 /// A failure as the user sees it: exit status `code` and one line on
 /// stderr, which starts `boggle: ` and says `says`.
 #[track_caller]
-pub fn assert_one_line(run: &Run, code: i32, says: &str) {
+pub(crate) fn assert_one_line(run: &Run, code: i32, says: &str) {
     assert_eq!(run.code, Some(code), "{}", run.stderr);
     assert_eq!(run.stderr.lines().count(), 1, "{:?}", run.stderr);
     assert!(
@@ -354,7 +357,7 @@ pub fn assert_one_line(run: &Run, code: i32, says: &str) {
 /// A refusal as the user sees it: exit status 2, nothing on stdout and one
 /// line on stderr, which says `says`.
 #[track_caller]
-pub fn assert_refused(run: &Run, says: &str) {
+pub(crate) fn assert_refused(run: &Run, says: &str) {
     assert_one_line(run, 2, says);
     assert!(run.stdout.is_empty(), "{}", run.stdout);
 }
@@ -362,7 +365,7 @@ pub fn assert_refused(run: &Run, says: &str) {
 /// Asserts that a tool's run `out` succeeded, showing what it wrote when
 /// not: `what` says which tool and what it found.
 #[track_caller]
-pub fn assert_clean(out: &Output, what: &str) {
+pub(crate) fn assert_clean(out: &Output, what: &str) {
     assert!(
         out.status.success(),
         "{what}:\n{}{}",
@@ -373,7 +376,7 @@ pub fn assert_clean(out: &Output, what: &str) {
 
 /// What a test plants under a file's name to see it refused.
 #[derive(Clone, Copy, Debug)]
-pub enum Plant<'a> {
+pub(crate) enum Plant<'a> {
     /// A FIFO, which blocks whoever opens it to read without a writer.
     Fifo,
     /// A symbolic link to `target` (dangling if nothing is there).
@@ -384,7 +387,7 @@ pub enum Plant<'a> {
 
 /// Puts `plant` at `path`.
 #[cfg(unix)]
-pub fn plant(path: &Path, plant: Plant) {
+pub(crate) fn plant(path: &Path, plant: Plant) {
     match plant {
         Plant::Fifo => {
             let made = Command::new("mkfifo")

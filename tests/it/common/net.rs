@@ -16,9 +16,9 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::sync::oneshot;
 
 /// Hang guard for any one wait.
-pub const GUARD: Duration = Duration::from_secs(20);
+pub(crate) const GUARD: Duration = Duration::from_secs(20);
 
-pub fn config(duplicates: Duplicates, password: Option<&str>) -> ServerConfig {
+pub(crate) fn config(duplicates: Duplicates, password: Option<&str>) -> ServerConfig {
     let words = ["EAT", "BAT", "NAG", "TEA", "LAB"];
     let find = WordFind::with_rules(Arc::new(Dictionary::from_words(words)), Rules::project4());
     ServerConfig {
@@ -41,7 +41,7 @@ pub fn config(duplicates: Duplicates, password: Option<&str>) -> ServerConfig {
     }
 }
 
-pub async fn start(config: ServerConfig) -> (SocketAddr, oneshot::Sender<()>) {
+pub(crate) async fn start(config: ServerConfig) -> (SocketAddr, oneshot::Sender<()>) {
     let server = Server::bind("127.0.0.1:0", config).await.expect("binds");
     let addr = server.local_addr().expect("address");
     let (stop, stopped) = oneshot::channel::<()>();
@@ -51,13 +51,13 @@ pub async fn start(config: ServerConfig) -> (SocketAddr, oneshot::Sender<()>) {
     (addr, stop)
 }
 
-pub struct Peer {
+pub(crate) struct Peer {
     pub reader: BufReader<OwnedReadHalf>,
     pub writer: OwnedWriteHalf,
 }
 
 impl Peer {
-    pub async fn connect(addr: SocketAddr) -> Peer {
+    pub(crate) async fn connect(addr: SocketAddr) -> Peer {
         let stream = TcpStream::connect(addr).await.expect("connects");
         let (read, writer) = stream.into_split();
         Peer {
@@ -67,7 +67,7 @@ impl Peer {
     }
 
     /// Connects from `from` (any 127.x.y.z reaches a server on 127.0.0.1).
-    pub async fn connect_from(addr: SocketAddr, from: std::net::IpAddr) -> Peer {
+    pub(crate) async fn connect_from(addr: SocketAddr, from: std::net::IpAddr) -> Peer {
         let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
         socket
             .bind(SocketAddr::new(from, 0))
@@ -80,17 +80,17 @@ impl Peer {
         }
     }
 
-    pub async fn send_raw(&mut self, bytes: &[u8]) {
+    pub(crate) async fn send_raw(&mut self, bytes: &[u8]) {
         // The server may already have closed on a hostile line; that is fine.
         let _ = self.writer.write_all(bytes).await;
     }
 
-    pub async fn send(&mut self, msg: &ClientMsg) {
+    pub(crate) async fn send(&mut self, msg: &ClientMsg) {
         self.send_raw(encode(msg).as_bytes()).await;
     }
 
     /// The next message, or `None` when the server closed the connection.
-    pub async fn recv(&mut self) -> Option<ServerMsg> {
+    pub(crate) async fn recv(&mut self) -> Option<ServerMsg> {
         let mut line = String::new();
         let read = tokio::time::timeout(GUARD, self.reader.read_line(&mut line))
             .await
@@ -102,7 +102,7 @@ impl Peer {
     }
 
     /// Skips messages until one matches.
-    pub async fn until(&mut self, pick: impl Fn(&ServerMsg) -> bool) -> ServerMsg {
+    pub(crate) async fn until(&mut self, pick: impl Fn(&ServerMsg) -> bool) -> ServerMsg {
         loop {
             let msg = self.recv().await.expect("connection open");
             if pick(&msg) {
@@ -111,7 +111,12 @@ impl Peer {
         }
     }
 
-    pub async fn hello(&mut self, name: &str, password: Option<&str>, token: Option<String>) {
+    pub(crate) async fn hello(
+        &mut self,
+        name: &str,
+        password: Option<&str>,
+        token: Option<String>,
+    ) {
         self.send(&ClientMsg::Hello {
             version: VERSION,
             name: name.into(),
@@ -124,7 +129,11 @@ impl Peer {
     }
 
     /// Joins and returns the seat's token.
-    pub async fn join(addr: SocketAddr, name: &str, password: Option<&str>) -> (Peer, String) {
+    pub(crate) async fn join(
+        addr: SocketAddr,
+        name: &str,
+        password: Option<&str>,
+    ) -> (Peer, String) {
         let mut peer = Peer::connect(addr).await;
         peer.hello(name, password, None).await;
         match peer.until(|m| matches!(m, ServerMsg::Welcome { .. })).await {
@@ -133,13 +142,13 @@ impl Peer {
         }
     }
 
-    pub async fn word(&mut self, word: &str) -> ServerMsg {
+    pub(crate) async fn word(&mut self, word: &str) -> ServerMsg {
         self.send(&ClientMsg::Word { word: word.into() }).await;
         self.until(|m| matches!(m, ServerMsg::Verdict { .. } | ServerMsg::Error { .. }))
             .await
     }
 
-    pub async fn results(&mut self) -> Vec<PlayerResult> {
+    pub(crate) async fn results(&mut self) -> Vec<PlayerResult> {
         match self.until(|m| matches!(m, ServerMsg::Results { .. })).await {
             ServerMsg::Results { players, .. } => players,
             _ => unreachable!(),
@@ -147,7 +156,7 @@ impl Peer {
     }
 
     /// Expects a fatal error of `code`, then the connection closing.
-    pub async fn refused(&mut self, code: ErrorCode) {
+    pub(crate) async fn refused(&mut self, code: ErrorCode) {
         let msg = self.until(|m| matches!(m, ServerMsg::Error { .. })).await;
         assert!(
             matches!(msg, ServerMsg::Error { code: c, .. } if c == code),
@@ -160,7 +169,7 @@ impl Peer {
 }
 
 /// Whether `msg` is a lobby in which `name` is (or is not) connected.
-pub fn lobby_shows(msg: &ServerMsg, name: &str, connected: bool) -> bool {
+pub(crate) fn lobby_shows(msg: &ServerMsg, name: &str, connected: bool) -> bool {
     matches!(msg, ServerMsg::Lobby { players, .. }
         if players.iter().any(|p| p.name == name && p.connected == connected))
 }
@@ -168,7 +177,7 @@ pub fn lobby_shows(msg: &ServerMsg, name: &str, connected: bool) -> bool {
 /// The status code of an HTTP response that starts with `text` (its status
 /// line); the test fails if there is none.
 #[track_caller]
-pub fn status_code(text: &str) -> u16 {
+pub(crate) fn status_code(text: &str) -> u16 {
     text.split_whitespace()
         .nth(1)
         .and_then(|c| c.parse().ok())

@@ -14,7 +14,7 @@ use super::TempDir;
 const HANG_GUARD: Duration = Duration::from_secs(60);
 
 /// A command running under `script` on an 80x24 pseudo-terminal.
-pub struct Pty {
+pub(crate) struct Pty {
     pub child: Child,
     keys: ChildStdin,
     chunks: Receiver<Vec<u8>>,
@@ -26,7 +26,7 @@ pub struct Pty {
 impl Pty {
     /// Runs the shell `command` in `dir`, or returns `None` when `script` is
     /// missing (failing instead under `CI=true`).
-    pub fn start(dir: &TempDir, command: &str) -> Option<Pty> {
+    pub(crate) fn start(dir: &TempDir, command: &str) -> Option<Pty> {
         if !super::found("script") {
             super::cannot_run(
                 "no util-linux `script` for the pseudo-terminal tests (apt-get install util-linux)",
@@ -71,7 +71,7 @@ impl Pty {
     /// waited for. A full-screen program draws changes cell by cell, so for it
     /// `text` must be one word not in the same place on the screen before.
     #[expect(clippy::disallowed_methods, reason = "a deadline that bounds a wait")]
-    pub fn wait_for(&mut self, text: &str) {
+    pub(crate) fn wait_for(&mut self, text: &str) {
         let give_up = Instant::now() + HANG_GUARD;
         loop {
             if let Some(at) = find(&self.output[self.seen..], text.as_bytes()) {
@@ -94,7 +94,7 @@ impl Pty {
 
     /// A dialogue: waits for each text in turn ([`Pty::wait_for`]) and types
     /// the keys paired with it ([`Pty::send`]; none when empty).
-    pub fn talk(&mut self, steps: &[(&str, &str)]) {
+    pub(crate) fn talk(&mut self, steps: &[(&str, &str)]) {
         for (text, keys) in steps {
             self.wait_for(text);
             if !keys.is_empty() {
@@ -104,7 +104,7 @@ impl Pty {
     }
 
     /// Types `keys` into the terminal.
-    pub fn send(&mut self, keys: &[u8]) {
+    pub(crate) fn send(&mut self, keys: &[u8]) {
         self.keys.write_all(keys).expect("keys reach script");
         self.keys.flush().expect("keys reach script");
     }
@@ -112,7 +112,7 @@ impl Pty {
     /// The process id of the program the command runs: `script` runs the
     /// shell, which execs the program, its only child.
     #[cfg(target_os = "linux")]
-    pub fn program_pid(&self) -> String {
+    pub(crate) fn program_pid(&self) -> String {
         let script = self.child.id();
         let children = std::fs::read_to_string(format!("/proc/{script}/task/{script}/children"))
             .expect("script's children are listed");
@@ -127,7 +127,7 @@ impl Pty {
     /// `script`, which cannot pass anything on), and waits for the program
     /// `pid` to end; fails (killing it) if it goes on without its terminal.
     #[cfg(target_os = "linux")]
-    pub fn hang_up(mut self, pid: &str) {
+    pub(crate) fn hang_up(mut self, pid: &str) {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let gone = || {
@@ -141,7 +141,7 @@ impl Pty {
     }
 
     /// Waits for the command to exit; its status and everything it wrote.
-    pub fn finish(mut self) -> (ExitStatus, Vec<u8>) {
+    pub(crate) fn finish(mut self) -> (ExitStatus, Vec<u8>) {
         let status = self.child.wait().expect("script exits");
         self.output.extend(self.chunks.iter().flatten());
         (status, self.output)
@@ -149,11 +149,11 @@ impl Pty {
 }
 
 /// Whether `needle` occurs in `haystack`.
-pub fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+pub(crate) fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     find(haystack, needle).is_some()
 }
 
 /// Where `needle` first occurs in `haystack`.
-pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+pub(crate) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }

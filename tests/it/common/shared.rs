@@ -8,11 +8,11 @@
 use std::path::{Path, PathBuf};
 
 /// A fresh, empty directory from `tempfile`, removed when dropped.
-pub struct TempDir(tempfile::TempDir);
+pub(crate) struct TempDir(tempfile::TempDir);
 
 impl TempDir {
     /// A fresh, empty directory whose name starts `boggle-TAG-`.
-    pub fn new(tag: &str) -> TempDir {
+    pub(crate) fn new(tag: &str) -> TempDir {
         let dir = tempfile::Builder::new()
             .prefix(&format!("boggle-{tag}-"))
             .tempdir()
@@ -21,12 +21,12 @@ impl TempDir {
     }
 
     /// The directory.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         self.0.path()
     }
 
     /// Writes `contents` to `name` inside the directory and returns its path.
-    pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+    pub(crate) fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
         let path = self.0.path().join(name);
         std::fs::write(&path, contents).expect("temp file can be written");
         path
@@ -35,13 +35,13 @@ impl TempDir {
 
 /// Asserts that `text` contains `needle`, showing `text` when it does not.
 #[track_caller]
-pub fn assert_contains(text: &str, needle: &str) {
+pub(crate) fn assert_contains(text: &str, needle: &str) {
     assert!(text.contains(needle), "{needle:?} not in:\n{text}");
 }
 
 /// Asserts two long texts are equal, showing both in full when they are not.
 #[track_caller]
-pub fn assert_text(got: &str, expected: &str) {
+pub(crate) fn assert_text(got: &str, expected: &str) {
     if got != expected {
         panic!("text differs\n--- expected\n{expected}\n--- got\n{got}\n---");
     }
@@ -49,7 +49,7 @@ pub fn assert_text(got: &str, expected: &str) {
 
 /// The words of spec 004's example board (NIEHGTIBGUALRWGC) under the project4
 /// rules with the original words.txt, plus words on the board only by going up.
-pub const EXAMPLE_WORDS: &[&str] = &[
+pub(crate) const EXAMPLE_WORDS: &[&str] = &[
     "BAG", "BAL", "BIT", "EIN", "ETA", "GUR", "HEIL", "HIT", "ING", "INT", "INTI", "ITUR", "LAC",
     "LAG", "LAW", "NIT", "TAG", "TALC", "TAU", "TAW", "TIU", "TUA", "TUG", "LIT", "GIT", "WAG",
 ];

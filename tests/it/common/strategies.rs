@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use proptest::test_runner::Config;
 
 /// `PROPTEST_CASES` if set, else `default` (chosen so the file runs in seconds in debug).
-pub fn cases(default: u32) -> Config {
+pub(crate) fn cases(default: u32) -> Config {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|n| n.parse().ok())
@@ -21,7 +21,7 @@ pub fn cases(default: u32) -> Config {
 }
 
 /// Bytes that look like what a player or a file might send, mixed with noise.
-pub fn hostile_bytes() -> impl Strategy<Value = Vec<u8>> {
+pub(crate) fn hostile_bytes() -> impl Strategy<Value = Vec<u8>> {
     let piece = prop_oneof![
         4 => prop::collection::vec(any::<u8>(), 0..8),
         3 => prop::sample::select(vec![

@@ -80,7 +80,7 @@ mod avx2;
 mod avx512;
 
 /// Most cells a board may have for the vector walk.
-pub const MAX_CELLS: usize = 32;
+pub(crate) const MAX_CELLS: usize = 32;
 
 /// Paths taken off the stack and stepped at once.
 const BATCH: usize = 8;
@@ -106,7 +106,7 @@ const U: u32 = (b'U' - b'A') as u32;
 /// neighbours repeats itself in the spare lanes (it is always on its own
 /// path, so those lanes are never stepped into).
 #[derive(Clone, Debug)]
-pub struct Shape {
+pub(crate) struct Shape {
     neighbours: Box<[[u32; 8]; MAX_CELLS]>,
     /// The same by lane: `slots[j][cell]` is `neighbours[cell][j]`, so the
     /// letters next to every cell are eight permutes of a board's letters.
@@ -122,7 +122,7 @@ impl Shape {
     /// The shape whose cells step to `neighbour_masks[cell]`, walked on the
     /// lanes of `simd`, if the vector walk can take it and this processor
     /// has `simd` (`None` for [`Simd::None`]).
-    pub fn new(neighbour_masks: &[u64], simd: Simd) -> Option<Shape> {
+    pub(crate) fn new(neighbour_masks: &[u64], simd: Simd) -> Option<Shape> {
         if simd == Simd::None || !simd.present() || neighbour_masks.len() > MAX_CELLS {
             return None;
         }
@@ -157,14 +157,14 @@ impl Shape {
     }
 
     /// The number of cells.
-    pub fn cells(&self) -> usize {
+    pub(crate) fn cells(&self) -> usize {
         self.cells
     }
 }
 
 /// The walk's scratch space, kept between boards.
 #[derive(Clone, Debug)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     stack: Box<[u64]>,
     candidates: Box<[u32]>,
     /// The open walk's candidates: a node under its path's visited half.
@@ -184,7 +184,7 @@ impl Default for Scratch {
 /// One board for the walk: each cell's letter (0 = A, `Q` for `Qu`), and
 /// how its `Q` cells read.
 #[derive(Clone, Copy, Debug)]
-pub struct Board {
+pub(crate) struct Board {
     /// `letters[cell]` for the shape's cells; 0 past them.
     pub letters: [u32; MAX_CELLS],
     /// Whether a `Q` cell shows `Qu`.
@@ -193,7 +193,7 @@ pub struct Board {
 
 /// How a walk ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Every path was walked, in this many steps (paths taken off the stack).
     Done(u64),
     /// The step budget ran out: the words handed on may be incomplete.
@@ -206,7 +206,7 @@ pub enum Outcome {
 /// fit `shape`, the trie is too large, or (never seen) the stack would
 /// overflow: the caller then forgets what `found` was given and walks the
 /// board another way.
-pub fn walk(
+pub(crate) fn walk(
     shape: &Shape,
     trie: &Trie,
     board: &Board,
@@ -290,7 +290,7 @@ fn dispatch<const OPEN: bool>(
 
 /// Most cells a board may have for [`walk_open`]: a path's state takes the
 /// top seven bits of its visited set.
-pub const OPEN_MAX_CELLS: usize = 25;
+pub(crate) const OPEN_MAX_CELLS: usize = 25;
 
 /// Where a path's state starts in its visited half (and in a candidate's high half).
 const STATE_SHIFT: u32 = 25;
@@ -300,11 +300,11 @@ const CELLS: u32 = (1 << STATE_SHIFT) - 1;
 
 /// The state of a path that has not been through the open cell (0-25: the
 /// letter it took there).
-pub const ANY: u32 = 26;
+pub(crate) const ANY: u32 = 26;
 
 /// States from here on: the path read partner `state & 31` as the open
 /// cell's own letter, so it lies on that one swap's board only.
-pub const SWAPPED: u32 = 32;
+pub(crate) const SWAPPED: u32 = 32;
 
 /// Added to [`SWAPPED`] once such a path has been through the open cell too
 /// (showing the partner's letter, as it does on that swap's board).
@@ -313,7 +313,7 @@ const SWAPPED_THROUGH: u32 = 64;
 /// What an open walk opens: the cell that shows every letter and, for the
 /// swaps of that cell, its own letter and the partners it may swap with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Open {
+pub(crate) struct Open {
     /// The open cell.
     pub cell: usize,
     /// Its own letter (0 = A, `Q` for `Qu`): what a partner shows once swapped.
@@ -329,7 +329,7 @@ pub struct Open {
 /// `found` is a word's trie node with its path's state and cells ([`split`]).
 /// The open cell's own letter in `board` is ignored. `None` where [`walk`]
 /// declines, and for boards above [`OPEN_MAX_CELLS`].
-pub fn walk_open(
+pub(crate) fn walk_open(
     shape: &Shape,
     trie: &Trie,
     board: &Board,
@@ -354,13 +354,13 @@ pub fn walk_open(
 /// A candidate of [`walk_open`]: its trie node, its path's state ([`ANY`],
 /// a letter taken in the open cell, or [`SWAPPED`] plus a partner, plus 64
 /// once through the open cell as well) and its path's cells, as bits.
-pub fn split(candidate: u64) -> (u32, u32, u32) {
+pub(crate) fn split(candidate: u64) -> (u32, u32, u32) {
     let high = (candidate >> 32) as u32;
     (candidate as u32, high >> STATE_SHIFT, high & CELLS)
 }
 
 /// Whether a state from [`split`] is a swapped path's.
-pub fn is_swapped(state: u32) -> bool {
+pub(crate) fn is_swapped(state: u32) -> bool {
     state >= SWAPPED
 }
 

@@ -32,12 +32,12 @@ use std::time::Instant;
 use boggle_protocol::Bucket;
 
 /// Words a second a person cannot keep up (the bucket's refill).
-pub const RATE: f64 = 5.0;
+pub(super) const RATE: f64 = 5.0;
 /// Words that may arrive together (the bucket's size).
-pub const BURST: f64 = 15.0;
+pub(super) const BURST: f64 = 15.0;
 
 /// What a player hears of a try whose words came too fast.
-pub const TOO_FAST: &str = "your words came faster than a person can enter them \
+pub(super) const TOO_FAST: &str = "your words came faster than a person can enter them \
     (more than 15 at once, or 5 a second): this try is practice, not on today's leaderboard";
 
 /// The pace of one seat's words in its scored round.

@@ -32,7 +32,7 @@ use sha2::{Digest, Sha256};
 
 /// What cannot be bundled, with where it is.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum BundleError {
+pub(crate) enum BundleError {
     /// Two modules declare one name at their top level.
     #[error(
         "{name} is declared at the top level of both {first} and {second}: the bundle is one scope, so rename one"
@@ -78,13 +78,13 @@ pub enum BundleError {
 }
 
 /// Where the page's markup takes its style.
-pub const STYLE_PLACE: &str = "<style>{{STYLE}}</style>";
+pub(crate) const STYLE_PLACE: &str = "<style>{{STYLE}}</style>";
 /// Where the page's markup takes its script.
-pub const SCRIPT_PLACE: &str = r#"<script type="module">{{SCRIPT}}</script>"#;
+pub(crate) const SCRIPT_PLACE: &str = r#"<script type="module">{{SCRIPT}}</script>"#;
 
 /// The page put together.
 #[derive(Debug)]
-pub struct Bundle {
+pub(crate) struct Bundle {
     /// The page's markup with its style and script inline.
     pub page: String,
     /// The script alone (inline in `page`).
@@ -98,7 +98,7 @@ pub struct Bundle {
 /// Puts the page together: `page` (holding [`STYLE_PLACE`] and
 /// [`SCRIPT_PLACE`] once each), `style`, and `modules` (name and text, the
 /// entry `entry`, every one of them reached from it).
-pub fn bundle(
+pub(crate) fn bundle(
     page: &str,
     style: &str,
     modules: &[(&str, &str)],
@@ -287,7 +287,7 @@ fn declares(line: &str) -> Option<Result<String, &'static str>> {
 }
 
 /// The policy's source for `text`: `'sha256-BASE64'` without the quotes.
-pub fn hash_source(text: &str) -> String {
+pub(crate) fn hash_source(text: &str) -> String {
     format!("sha256-{}", base64(&Sha256::digest(text.as_bytes())))
 }
 

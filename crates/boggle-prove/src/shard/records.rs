@@ -83,7 +83,7 @@ pub(crate) struct Done {
 
 impl Done {
     /// The marker of a shard whose records are `records`.
-    pub fn of<'a>(records: impl IntoIterator<Item = &'a ClassRecord>) -> Done {
+    pub(super) fn of<'a>(records: impl IntoIterator<Item = &'a ClassRecord>) -> Done {
         let mut sorted: Vec<&ClassRecord> = records.into_iter().collect();
         sorted.sort_by_key(|r| r.class);
         Done {
@@ -95,7 +95,7 @@ impl Done {
     }
 
     /// Classes, boards and digest, to compare.
-    pub fn counts(&self) -> (u64, u64, String) {
+    pub(super) fn counts(&self) -> (u64, u64, String) {
         (self.classes, self.boards, self.digest.clone())
     }
 }

@@ -23,7 +23,9 @@ tools:
 
 # Every crate of the workspace: formatting, no unused dependency (cargo
 # machete, from .tools/), lints (the console-only build too:
-# --no-default-features, without the tui and net features), the fuzz targets
+# --no-default-features, without the tui, net and serve features; and the
+# terminal client without the server's crate, so Cargo refuses any use of
+# the server from the client's code), the fuzz targets
 # built (their own workspace under fuzz/, so a changed API cannot leave them
 # broken until the next fuzzing run), unit and integration
 # tests (the page's TypeScript check among them: tests/it/web_check.rs),
@@ -34,6 +36,7 @@ test: tools
 	.tools/bin/cargo-machete
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy --bin boggle --no-default-features -- -D warnings
+	$(CARGO) clippy --bin boggle --no-default-features --features net -- -D warnings
 	$(CARGO) check --manifest-path fuzz/Cargo.toml --bins --quiet
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc

@@ -103,7 +103,7 @@ pub(crate) enum CliError {
     /// The network's runtime (tokio's threads and event loop) could not be started.
     #[error("cannot start the network runtime")]
     Runtime(#[source] io::Error),
-    #[cfg(feature = "net")]
+    #[cfg(feature = "serve")]
     /// `boggle serve` cannot listen on the address it was given.
     #[error("cannot listen on {addr}")]
     Listen {
@@ -112,7 +112,7 @@ pub(crate) enum CliError {
         /// What the operating system said.
         source: io::Error,
     },
-    #[cfg(feature = "net")]
+    #[cfg(feature = "serve")]
     /// `boggle serve --web` cannot listen on the web page's address.
     #[error("cannot serve the web page on {addr}")]
     ListenWeb {
@@ -123,17 +123,17 @@ pub(crate) enum CliError {
     },
     /// `boggle serve --web` cannot open or use its results file (`--data`).
     #[error("cannot keep the day's results")]
-    #[cfg(feature = "net")]
+    #[cfg(feature = "serve")]
     Results(#[source] boggle_net::leaderboard::StoreError),
-    #[cfg(feature = "net")]
+    #[cfg(feature = "serve")]
     /// `boggle serve --web` has no `--data` and no data directory to default to.
     #[error("no data directory for the day's results: set --data DIR (or XDG_DATA_HOME or HOME)")]
     NoDataDir,
-    #[cfg(feature = "net")]
+    #[cfg(feature = "serve")]
     /// The server's address could not be read after it started listening.
     #[error("the server failed")]
     Server(#[source] io::Error),
-    #[cfg(feature = "net")]
+    #[cfg(feature = "serve")]
     /// The server stopped on an error: its web listener failed, or a stop
     /// left daily results unwritten.
     #[error("the server failed")]

@@ -9,9 +9,9 @@ use std::io::{self, BufWriter, IsTerminal};
 
 use clap::Args;
 
-use super::serve::DEFAULT_PORT;
 use super::tui::{ColorChoice, use_colour};
 use crate::net::screen::{Ended, Left};
+use crate::play::player::signals::StopSignals;
 use crate::tui::ui::Look;
 use boggle_client::join::{JoinError, run_lines};
 use boggle_client::link::{JoinOptions, REJOIN_FOR, WELCOME_WITHIN};
@@ -19,6 +19,10 @@ use boggle_client::seat::{SeatError, SeatFile};
 use boggle_game::error::Error;
 use boggle_protocol::ErrorCode;
 use boggle_protocol::names::{check_name, check_room};
+
+/// The port `boggle serve` listens on and `boggle join HOST` connects to
+/// when none is given.
+pub(crate) const DEFAULT_PORT: u16 = 4040;
 
 /// The flags of `boggle join`.
 #[derive(Debug, Args, Clone)]
@@ -151,7 +155,7 @@ async fn play(opts: &JoinOptions, color: ColorChoice) -> Option<Result<Left, End
     let input = tokio::io::BufReader::new(tokio::io::stdin());
     let mut out = BufWriter::new(io::stdout().lock());
     // SIGINT, SIGTERM and SIGHUP end it as every mode ends: the shared line, exit 1.
-    let mut signals = super::serve::StopSignals::register();
+    let mut signals = StopSignals::register();
     tokio::select! {
         played = run_lines(opts, input, &mut out) => {
             Some(played.map(|()| Left::ForGood).map_err(Ended::Join))

@@ -16,7 +16,7 @@ mod join;
 mod play;
 mod progress;
 mod prove;
-#[cfg(feature = "net")]
+#[cfg(feature = "serve")]
 mod serve;
 mod solve;
 #[cfg(feature = "tui")]
@@ -85,7 +85,7 @@ pub(crate) enum Command {
     #[cfg(feature = "tui")]
     Tui(tui::TuiArgs),
     /// Host networked games: rooms of players on one board and clock, shared words cancelled
-    #[cfg(feature = "net")]
+    #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
     /// Join a networked game (boggle serve); words from standard input, one per line
     #[cfg(feature = "net")]
@@ -149,7 +149,7 @@ where
         Some(Command::Best(args)) => best::run(&args),
         #[cfg(feature = "tui")]
         Some(Command::Tui(args)) => tui::run(&args),
-        #[cfg(feature = "net")]
+        #[cfg(feature = "serve")]
         Some(Command::Serve(args)) => serve::run(&args),
         #[cfg(feature = "net")]
         Some(Command::Join(args)) => join::run(&args),

@@ -20,6 +20,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::UsageError;
+use crate::play::player::signals::StopSignals;
 use boggle_game::error::Error;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Preset;
@@ -29,10 +30,6 @@ use boggle_net::server::{Hurry, Limits, Server, ServerConfig};
 use boggle_net::store::{Store, StoreLimits};
 use boggle_net::web::{Options, Web};
 use boggle_protocol::{Duplicates, MAX_PLAYERS};
-
-/// The port `boggle serve` listens on and `boggle join HOST` connects to
-/// when none is given.
-pub(crate) const DEFAULT_PORT: u16 = 4040;
 
 /// Where `--web` without a value serves the page: loopback, as `--listen`.
 pub(crate) const DEFAULT_WEB: &str = "127.0.0.1:8040";
@@ -370,49 +367,4 @@ async fn stopping(mut signals: StopSignals, hurry: Hurry) {
         signals.recv().await;
         hurry.now();
     });
-}
-
-/// Ctrl-C (SIGINT), SIGTERM and SIGHUP: the signals every mode takes
-/// (`player::signals`), here as tokio's (the server and the line-mode client
-/// run on tokio). They are taken over when this is made, not when it is first
-/// awaited, so a signal sent as soon as the addresses are printed stops the
-/// server in order instead of killing it.
-pub(super) struct StopSignals {
-    #[cfg(unix)]
-    streams: Option<[tokio::signal::unix::Signal; 3]>,
-}
-
-impl StopSignals {
-    /// Takes the signals over now; needs a tokio runtime with signals enabled.
-    pub(super) fn register() -> StopSignals {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{SignalKind, signal};
-            let streams = match (
-                signal(SignalKind::interrupt()),
-                signal(SignalKind::terminate()),
-                signal(SignalKind::hangup()),
-            ) {
-                (Ok(int), Ok(term), Ok(hangup)) => Some([int, term, hangup]),
-                _ => None,
-            };
-            StopSignals { streams }
-        }
-        #[cfg(not(unix))]
-        StopSignals {}
-    }
-
-    /// Completes on the next of the signals.
-    pub(super) async fn recv(&mut self) {
-        #[cfg(unix)]
-        if let Some([int, term, hangup]) = &mut self.streams {
-            tokio::select! {
-                _ = int.recv() => {}
-                _ = term.recv() => {}
-                _ = hangup.recv() => {}
-            }
-            return;
-        }
-        let _ = tokio::signal::ctrl_c().await;
-    }
 }

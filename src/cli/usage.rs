@@ -90,7 +90,7 @@ pub(crate) enum UsageError {
         /// The least value, with its unit.
         least: &'static str,
     },
-    #[cfg(feature = "net")]
+    #[cfg(feature = "serve")]
     /// A flag that must not exceed another does.
     #[error("{min} is more than {max}")]
     MinAboveMax {

@@ -12,7 +12,11 @@
 //! preset's name outside the command line and the rules; the judge's and
 //! the engine's I/O. A module that may break one says so where it stands
 //! with `#[expect(clippy::..., reason = "...")]`. Which crate may use which
-//! is Cargo's to enforce: a crate cannot name what it does not depend on.
+//! is Cargo's to enforce: a crate cannot name what it does not depend on
+//! (the terminal client builds without the server's crate: the Makefile's
+//! `--features net` lint). Where tidy reads a source file it reads syn's
+//! syntax tree (inner doc attributes, `use` trees and paths, `#[cfg(test)]`
+//! items left out), never text; the length check alone counts lines.
 
 use crate::common;
 
@@ -84,13 +88,21 @@ fn the_design_classes_are_at_the_top_of_the_game_crate() {
     }
 }
 
+/// A source file's syntax tree: syn's, the parser derive macros use, so a
+/// check sees items, attributes and paths as the compiler does, never text.
+fn syntax(path: &Path) -> syn::File {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", relative(path)))
+}
+
 #[test]
 fn every_module_starts_with_a_header() {
     let missing: Vec<String> = all_sources()
         .into_iter()
         .filter(|path| {
-            let text = std::fs::read_to_string(path).unwrap_or_default();
-            !text.starts_with("//!")
+            !syntax(path).attrs.iter().any(|attr| {
+                matches!(attr.style, syn::AttrStyle::Inner(_)) && attr.path().is_ident("doc")
+            })
         })
         .map(|path| relative(&path))
         .collect();
@@ -158,11 +170,14 @@ fn no_source_file_is_over_a_thousand_lines() {
     assert!(long.is_empty(), "over {MAX_LINES} lines: {long:?}");
 }
 
-/// A crate's modules and the modules each one imports from (`crate::a::b`
-/// and `super::x` paths outside comments and test modules), by module path.
-/// A module's use of its own ancestors (its namespace) is not counted.
-fn imports(src: &Path) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
-    let module_of = |path: &Path| -> String {
+type Graph = std::collections::BTreeMap<String, std::collections::BTreeSet<String>>;
+
+/// A crate's modules and the modules each one names (`crate::a::b`,
+/// `super::x`, `self::y` paths in its items, `use` trees among them, outside
+/// `#[cfg(test)]` items), by module path. A module's use of its own
+/// ancestors (its namespace) is not counted.
+fn imports(src: &Path) -> Graph {
+    let module_of = |path: &Path| -> Vec<String> {
         let relative = path.strip_prefix(src).unwrap_or(path).with_extension("");
         let mut parts: Vec<String> = relative
             .components()
@@ -174,82 +189,156 @@ fn imports(src: &Path) -> std::collections::BTreeMap<String, std::collections::B
         ) {
             parts.pop();
         }
-        parts.join("::")
+        parts
     };
     let files = rust_files(src);
-    let modules: std::collections::BTreeSet<String> = files.iter().map(|p| module_of(p)).collect();
-    let mut graph = std::collections::BTreeMap::new();
+    let modules: std::collections::BTreeSet<String> =
+        files.iter().map(|p| module_of(p).join("::")).collect();
+    let mut graph = Graph::new();
     for path in &files {
         let module = module_of(path);
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        let code: String = text
-            .split("#[cfg(test)]\nmod tests")
-            .next()
-            .unwrap_or_default()
-            .lines()
-            .filter(|line| !line.trim_start().starts_with("//"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let mut used = std::collections::BTreeSet::new();
-        let mut paths: Vec<Vec<String>> = Vec::new();
-        for (prefix, base) in [("crate::", Vec::new()), ("super::", parent(&module))] {
-            for (at, _) in code.match_indices(prefix) {
-                let rest = &code[at + prefix.len()..];
-                if let Some(group) = rest.strip_prefix('{') {
-                    // `use crate::{a::b, c}`: each item of the group.
-                    let end = group.find('}').unwrap_or(group.len());
-                    for item in group[..end].split(',') {
-                        paths.push([base.clone(), segments(item)].concat());
-                    }
-                } else {
-                    paths.push([base.clone(), segments(rest)].concat());
-                }
-            }
-        }
-        for path in paths {
+        let mut names = Names {
+            module: module.clone(),
+            modules: &modules,
+            paths: Vec::new(),
+        };
+        syn::visit::Visit::visit_file(&mut names, &syntax(path));
+        let module = module.join("::");
+        let used = names
+            .paths
+            .iter()
             // The longest prefix of the path that is a module of this crate.
-            let target = (1..=path.len())
-                .rev()
-                .map(|n| path[..n].join("::"))
-                .find(|candidate| modules.contains(candidate));
-            if let Some(target) = target {
-                let is_ancestor = module == target || module.starts_with(&format!("{target}::"));
-                if !is_ancestor && !target.is_empty() {
-                    used.insert(target);
-                }
-            }
-        }
+            .filter_map(|path| {
+                (1..=path.len())
+                    .rev()
+                    .map(|n| path[..n].join("::"))
+                    .find(|candidate| modules.contains(candidate))
+            })
+            .filter(|target| module != *target && !module.starts_with(&format!("{target}::")))
+            .collect();
         graph.insert(module, used);
     }
     graph
 }
 
-/// The path segments at the start of `text` (`a::b::C` gives a, b, C).
-fn segments(text: &str) -> Vec<String> {
-    let end = text
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
-        .unwrap_or(text.len());
-    text[..end]
-        .split("::")
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect()
+/// The crate-relative paths a file's code names, as absolute segments.
+struct Names<'a> {
+    /// The module being read (an inline `mod` pushes onto it).
+    module: Vec<String>,
+    /// The crate's modules, so that a child's name (`cli::run`) is known.
+    modules: &'a std::collections::BTreeSet<String>,
+    /// Every `crate::`, `super::` or `self::` path, resolved from the crate's root.
+    paths: Vec<Vec<String>>,
 }
 
-/// The parent of a module path, as segments.
-fn parent(module: &str) -> Vec<String> {
-    let mut parts: Vec<String> = module.split("::").map(str::to_string).collect();
-    parts.pop();
-    parts
+impl Names<'_> {
+    /// `segments` from the crate's root, if it starts at `crate`, `super`,
+    /// `self` or a child module's name.
+    fn resolve(&self, segments: &[String]) -> Option<Vec<String>> {
+        let mut base = self.module.clone();
+        let mut rest = segments;
+        match rest.first().map(String::as_str) {
+            Some("crate") => base.clear(),
+            Some("self" | "super") => {}
+            Some(child)
+                if self
+                    .modules
+                    .contains(&[base.clone(), vec![child.to_string()]].concat().join("::")) =>
+            {
+                return Some([base, rest.to_vec()].concat());
+            }
+            _ => return None,
+        }
+        if rest.first().is_some_and(|s| s != "super") {
+            rest = &rest[1..];
+        }
+        while rest.first().is_some_and(|s| s == "super") {
+            base.pop();
+            rest = &rest[1..];
+        }
+        Some([base, rest.to_vec()].concat())
+    }
+
+    /// Every path a `use` tree names, each prefixed by `prefix`.
+    fn use_tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
+        let name = |prefix: &Vec<String>, ident: &syn::Ident, names: &mut Names<'_>| {
+            let full = [prefix.clone(), vec![ident.to_string()]].concat();
+            if let Some(path) = names.resolve(&full) {
+                names.paths.push(path);
+            }
+        };
+        match tree {
+            syn::UseTree::Path(path) => {
+                prefix.push(path.ident.to_string());
+                self.use_tree(prefix, &path.tree);
+                prefix.pop();
+            }
+            syn::UseTree::Name(leaf) => name(prefix, &leaf.ident, self),
+            syn::UseTree::Rename(leaf) => name(prefix, &leaf.ident, self),
+            syn::UseTree::Glob(_) => {
+                if let Some(path) = self.resolve(prefix) {
+                    self.paths.push(path);
+                }
+            }
+            syn::UseTree::Group(group) => {
+                for tree in &group.items {
+                    self.use_tree(prefix, tree);
+                }
+            }
+        }
+    }
+}
+
+/// Whether `attrs` holds `#[cfg(test)]`.
+fn is_test(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("cfg")
+            && attr
+                .parse_args::<syn::Ident>()
+                .is_ok_and(|ident| ident == "test")
+    })
+}
+
+impl<'ast> syn::visit::Visit<'ast> for Names<'_> {
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        let attrs: &[syn::Attribute] = match item {
+            syn::Item::Mod(item) => &item.attrs,
+            syn::Item::Use(item) => &item.attrs,
+            syn::Item::Fn(item) => &item.attrs,
+            syn::Item::Impl(item) => &item.attrs,
+            syn::Item::Const(item) => &item.attrs,
+            syn::Item::Static(item) => &item.attrs,
+            _ => &[],
+        };
+        if !is_test(attrs) {
+            syn::visit::visit_item(self, item);
+        }
+    }
+
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        self.module.push(item.ident.to_string());
+        syn::visit::visit_item_mod(self, item);
+        self.module.pop();
+    }
+
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        self.use_tree(&mut Vec::new(), &item.tree);
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if let Some(resolved) = self.resolve(&segments) {
+            self.paths.push(resolved);
+        }
+        syn::visit::visit_path(self, path);
+    }
 }
 
 /// A cycle in `graph`, if it has one, as the modules on it.
-fn find_cycle(
-    graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
-) -> Option<Vec<String>> {
+fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
     fn visit(
         node: &str,
-        graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        graph: &Graph,
         path: &mut Vec<String>,
         done: &mut std::collections::BTreeSet<String>,
     ) -> Option<Vec<String>> {
@@ -290,9 +379,41 @@ fn no_crate_has_an_import_cycle() {
     );
 }
 
+/// The reading itself: a cycle through `use` groups, `super::super` and a
+/// child's name is found; what a `#[cfg(test)]` module names is not counted.
+#[test]
+fn a_cycle_through_any_kind_of_path_is_found_and_tests_are_left_out() {
+    let dir = common::TempDir::new("tidy");
+    std::fs::create_dir(dir.path().join("a")).expect("a/ can be made");
+    dir.write(
+        "lib.rs",
+        "//! Root.\nmod a;\nmod b;\nfn f() { a::inner::g(); }\n",
+    );
+    dir.write("a/mod.rs", "//! A.\npub(crate) mod inner;\n");
+    dir.write(
+        "a/inner.rs",
+        "//! Inner.\nuse super::super::b::{self as bee, X};\n",
+    );
+    dir.write(
+        "b.rs",
+        "//! B.\npub struct X;\nfn h() { crate::a::inner::g(); }\n#[cfg(test)]\nmod tests { use crate::Y; }\n",
+    );
+    let graph = imports(dir.path());
+    assert_eq!(graph[""], ["a::inner"].map(String::from).into());
+    assert_eq!(graph["b"], ["a::inner"].map(String::from).into());
+    let cycle = find_cycle(&graph).expect("a::inner and b name each other");
+    assert_eq!(cycle.len(), 2, "{cycle:?}");
+}
+
 #[test]
 fn nothing_below_the_command_line_imports_from_it() {
     let graph = imports(&root().join("src"));
+    // The program's root names the command line: a reading that found no
+    // path at all could not pass.
+    assert!(
+        graph.get("").is_some_and(|used| used.contains("cli")),
+        "main names cli: {graph:?}"
+    );
     let upward: Vec<String> = graph
         .iter()
         .filter(|(module, _)| {
@@ -460,27 +581,6 @@ fn each_layer_builds_on_what_it_should_and_nothing_more() {
         let others: Vec<&str> = above.into_iter().filter(|c| *c != bottom).collect();
         assert_reaches_none(bottom, &others);
     }
-}
-
-/// The full-screen client speaks the protocol through `boggle_protocol`
-/// alone: nothing under `src/net/` names the server's crate, so the
-/// client's code cannot lean on the server's (Cargo cannot check this: the
-/// program as a whole depends on the server for `boggle serve`; the rest of
-/// the client, `boggle-client`, is held apart by its edges above).
-#[test]
-fn the_terminal_client_does_not_name_the_server_crate() {
-    let found = rust_files(&root().join("src/net"))
-        .into_iter()
-        .flat_map(|path| {
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
-            text.lines()
-                .enumerate()
-                .filter(|(_, line)| line.contains("boggle_net"))
-                .map(|(at, line)| format!("{}:{}: {}", relative(&path), at + 1, line.trim()))
-                .collect::<Vec<_>>()
-        })
-        .collect::<Vec<_>>();
-    assert!(found.is_empty(), "the client names boggle_net: {found:#?}");
 }
 
 /// The entries of a `clippy.toml` list setting (`disallowed-methods`,

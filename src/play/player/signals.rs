@@ -86,3 +86,49 @@ fn exit_stopped() -> ! {
 pub(crate) fn stopped() -> bool {
     STOPPED.load(Ordering::SeqCst)
 }
+
+#[cfg(feature = "net")]
+/// Ctrl-C (SIGINT), SIGTERM and SIGHUP: the signals every mode takes
+/// (above), here as tokio's (the server and the line-mode client
+/// run on tokio). They are taken over when this is made, not when it is first
+/// awaited, so a signal sent as soon as the addresses are printed stops the
+/// server in order instead of killing it.
+pub(crate) struct StopSignals {
+    #[cfg(unix)]
+    streams: Option<[tokio::signal::unix::Signal; 3]>,
+}
+
+impl StopSignals {
+    /// Takes the signals over now; needs a tokio runtime with signals enabled.
+    pub(crate) fn register() -> StopSignals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let streams = match (
+                signal(SignalKind::interrupt()),
+                signal(SignalKind::terminate()),
+                signal(SignalKind::hangup()),
+            ) {
+                (Ok(int), Ok(term), Ok(hangup)) => Some([int, term, hangup]),
+                _ => None,
+            };
+            StopSignals { streams }
+        }
+        #[cfg(not(unix))]
+        StopSignals {}
+    }
+
+    /// Completes on the next of the signals.
+    pub(crate) async fn recv(&mut self) {
+        #[cfg(unix)]
+        if let Some([int, term, hangup]) = &mut self.streams {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+                _ = hangup.recv() => {}
+            }
+            return;
+        }
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

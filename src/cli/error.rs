@@ -124,7 +124,7 @@ pub(crate) enum CliError {
     /// `boggle serve --web` cannot open or use its results file (`--data`).
     #[error("cannot keep the day's results")]
     #[cfg(feature = "serve")]
-    Results(#[source] boggle_net::leaderboard::StoreError),
+    Results(#[source] boggle_net::StoreError),
     #[cfg(feature = "serve")]
     /// `boggle serve --web` has no `--data` and no data directory to default to.
     #[error("no data directory for the day's results: set --data DIR (or XDG_DATA_HOME or HOME)")]
@@ -137,7 +137,7 @@ pub(crate) enum CliError {
     /// The server stopped on an error: its web listener failed, or a stop
     /// left daily results unwritten.
     #[error("the server failed")]
-    Serving(#[source] boggle_net::server::ServerError),
+    Serving(#[source] boggle_net::ServerError),
     /// Today's board cannot be had: the clock says a day before the first board.
     #[error("no board for today")]
     Daily(#[source] boggle_game::daily::DateError),

@@ -1,7 +1,7 @@
 //! `boggle serve`: the networked game's server command. Resolves the rules,
 //! dictionary and board once, installs the metrics exporter (`/metrics`),
 //! prints `listening on ADDR:PORT` (and, with `--web`, `web page on
-//! http://ADDR:PORT/`), and runs [`boggle_net::server`] (and
+//! http://ADDR:PORT/`), and runs [`boggle_net::Server`] (and
 //! [`boggle_net::web`] beside it, into the same rooms) until SIGINT, SIGTERM
 //! or SIGHUP, then stops as the server does (rounds under way finish within
 //! `--stop-grace`; a second signal ends them at once), or until the web
@@ -25,10 +25,8 @@ use boggle_game::error::Error;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Preset;
 use boggle_game::word_find::WordFind;
-use boggle_net::room::RoomConfig;
-use boggle_net::server::{Hurry, Limits, Server, ServerConfig};
-use boggle_net::store::{Store, StoreLimits};
 use boggle_net::web::{Options, Web};
+use boggle_net::{Hurry, Limits, RoomConfig, Server, ServerConfig, Store, StoreLimits};
 use boggle_protocol::{Duplicates, MAX_PLAYERS};
 
 /// Where `--web` without a value serves the page: loopback, as `--listen`.

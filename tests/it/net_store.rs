@@ -633,8 +633,8 @@ impl InProcess {
     )]
     fn start(data: &Path, stalls: &Arc<Stalls>, stop_watch: &Arc<AtomicBool>) -> InProcess {
         let day = boggle_game::daily::Daily::today().expect("today").number;
-        let store = boggle_net::store::Store::open_dir(data, day, Default::default())
-            .expect("the store opens");
+        let store =
+            boggle_net::Store::open_dir(data, day, Default::default()).expect("the store opens");
         let mut config = crate::common::net::config(boggle_protocol::Duplicates::Cancel, None);
         config.store = Some(store);
         config.limits.connects_per_sec = 1000.0;
@@ -648,7 +648,7 @@ impl InProcess {
                 .build()
                 .expect("a runtime");
             runtime.block_on(async move {
-                let server = boggle_net::server::Server::bind("127.0.0.1:0", config)
+                let server = boggle_net::Server::bind("127.0.0.1:0", config)
                     .await
                     .expect("binds");
                 addr_tx

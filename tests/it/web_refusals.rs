@@ -667,9 +667,8 @@ async fn tabs_asking_for_one_seat_at_once_end_with_one_holder() {
 /// pings every minute), so a page meets it at once; its page's address.
 async fn server_idle_after(idle: Duration) -> (String, tokio::sync::oneshot::Sender<()>) {
     use boggle::{Dictionary, GameBoard, Rules, WordFind};
-    use boggle_net::room::RoomConfig;
-    use boggle_net::server::{Limits, Server, ServerConfig};
     use boggle_net::web::Web;
+    use boggle_net::{Limits, RoomConfig, Server, ServerConfig};
     use std::sync::Arc;
     let words = Dictionary::from_words(WORDS.lines().map(str::to_uppercase));
     let find = WordFind::with_rules(Arc::new(words), Rules::project4());

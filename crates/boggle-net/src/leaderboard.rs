@@ -52,29 +52,29 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, ErrorCode, OpenFlags, Row, TransactionBehavior, params};
 use rusqlite_migration::{Error as MigrationError, M, Migrations};
 
-pub use boggle_protocol::DayScore;
+pub(crate) use boggle_protocol::DayScore;
 
 /// How long one write waits for another connection's lock before it fails
 /// (the store's worker then tries again later).
-pub const BUSY: Duration = Duration::from_millis(250);
+pub(crate) const BUSY: Duration = Duration::from_millis(250);
 
 /// SQLite's `synchronous` setting for the file: see the module's header.
-pub const SYNCHRONOUS: &str = "FULL";
+pub(crate) const SYNCHRONOUS: &str = "FULL";
 
 /// How long opening the file waits for another connection's lock.
 const OPEN_BUSY: Duration = Duration::from_secs(5);
 
 /// The most rows [`ResultsFile::top`] gives.
-pub const TOP: usize = 10;
+pub(crate) const TOP: usize = 10;
 
 /// How many malformed rows a read of the top steps over before it stops.
 const MALFORMED_SCANNED: usize = 1000;
 
 /// What `PRAGMA application_id` holds in this program's files: "Bogg".
-pub const APPLICATION_ID: i64 = 0x426f_6767;
+pub(crate) const APPLICATION_ID: i64 = 0x426f_6767;
 
 /// The schema's steps: step `n` (from 1) takes `user_version` from `n - 1` to `n`.
-pub const MIGRATIONS: &[&str] = &[
+pub(crate) const MIGRATIONS: &[&str] = &[
     // 1: a result per (day, name).
     "CREATE TABLE daily_results (
         day INTEGER NOT NULL,
@@ -108,7 +108,7 @@ pub const MIGRATIONS: &[&str] = &[
 ];
 
 /// The newest schema version this program knows.
-pub const LATEST: i64 = MIGRATIONS.len() as i64;
+pub(crate) const LATEST: i64 = MIGRATIONS.len() as i64;
 
 /// The schema's objects this program has made, in any version, as
 /// `sqlite_master` lists them: (type, name).
@@ -119,7 +119,7 @@ const OURS: &[(&str, &str)] = &[
 ];
 
 /// The file whose lock a serving server holds in its `--data` folder.
-pub const LOCK_FILE: &str = "daily.lock";
+pub(crate) const LOCK_FILE: &str = "daily.lock";
 
 /// SQLite's files beside the results file, by suffix: each must be a
 /// regular file where it exists.
@@ -194,7 +194,7 @@ pub enum StoreError {
 
 /// One seat's attempt at one day's board, as kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Attempt {
+pub(crate) struct Attempt {
     /// The day's number (`boggle daily`).
     pub day: u32,
     /// The seat: the player's token.
@@ -209,7 +209,7 @@ pub struct Attempt {
 
 /// One row of a day's leaderboard.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Listed {
+pub(crate) struct Listed {
     /// The name listed.
     pub name: String,
     /// Points scored.
@@ -222,7 +222,7 @@ pub struct Listed {
 
 /// A day's best results, and how many malformed rows were stepped over.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Top {
+pub(crate) struct Top {
     /// At most [`TOP`] rows, most points first, then the earliest.
     pub rows: Vec<Listed>,
     /// Rows skipped as malformed on the way.
@@ -231,7 +231,7 @@ pub struct Top {
 
 /// A day's attempts as read back, and how many rows were malformed.
 #[derive(Clone, Debug, Default)]
-pub struct DayRows {
+pub(crate) struct DayRows {
     /// Every attempt whose seat, name and address could be read.
     pub attempts: Vec<Attempt>,
     /// Rows skipped, or whose result was unreadable (kept as no result).
@@ -246,19 +246,20 @@ fn now() -> i64 {
 }
 
 /// The leaderboard's order, served by the `daily_top` index.
-pub const TOP_QUERY: &str = "SELECT name, points, words, longest FROM daily_attempts \
+pub(crate) const TOP_QUERY: &str = "SELECT name, points, words, longest FROM daily_attempts \
      WHERE day = ?1 AND points IS NOT NULL ORDER BY points DESC, finished, seat";
 
 /// The results file, open for reading and writing.
 #[derive(Debug)]
-pub struct ResultsFile {
+pub(crate) struct ResultsFile {
     conn: Connection,
     path: PathBuf,
 }
 
 impl ResultsFile {
     /// Opens (creating it and its directory if need be) `dir/daily.sqlite`.
-    pub fn open_dir(dir: &Path) -> Result<ResultsFile, StoreError> {
+    #[cfg(test)]
+    pub(crate) fn open_dir(dir: &Path) -> Result<ResultsFile, StoreError> {
         std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
             path: dir.to_path_buf(),
             source,
@@ -266,11 +267,11 @@ impl ResultsFile {
         ResultsFile::open(&dir.join("daily.sqlite"))
     }
 
-    /// Opens `dir/daily.sqlite` as [`ResultsFile::open_dir`] does, for a
-    /// server: with the folder's lock ([`LOCK_FILE`]), taken once the file
+    /// Opens (creating it and its directory if need be) `dir/daily.sqlite`
+    /// for a server: with the folder's lock ([`LOCK_FILE`]), taken once the file
     /// is known to be usable and before anything is written. Hold the lock
     /// as long as the file is served.
-    pub fn open_locked(dir: &Path) -> Result<(ResultsFile, FolderLock), StoreError> {
+    pub(crate) fn open_locked(dir: &Path) -> Result<(ResultsFile, FolderLock), StoreError> {
         std::fs::create_dir_all(dir).map_err(|source| StoreError::Io {
             path: dir.to_path_buf(),
             source,
@@ -283,7 +284,7 @@ impl ResultsFile {
 
     /// Opens the file at `path`, creating it if missing, after looking at it
     /// read-only: one this program cannot use is refused and left as it was.
-    pub fn open(path: &Path) -> Result<ResultsFile, StoreError> {
+    pub(crate) fn open(path: &Path) -> Result<ResultsFile, StoreError> {
         look(path)?;
         let fail = |e: rusqlite::Error| classify(path, e);
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -306,15 +307,10 @@ impl ResultsFile {
         })
     }
 
-    /// The file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Writes `attempts` in one transaction: a new seat's row, or the
     /// result of a seat that has none yet (a seat's first result stays).
     /// The rows changed.
-    pub fn put(&mut self, attempts: &[Attempt]) -> rusqlite::Result<usize> {
+    pub(crate) fn put(&mut self, attempts: &[Attempt]) -> rusqlite::Result<usize> {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -348,7 +344,7 @@ impl ResultsFile {
 
     /// The day's best [`TOP`] results, in the index's order, stepping over
     /// malformed rows (at most a thousand of them).
-    pub fn top(&self, day: u32) -> Result<Top, StoreError> {
+    pub(crate) fn top(&self, day: u32) -> Result<Top, StoreError> {
         let fail = |e| classify(&self.path, e);
         let mut query = self.conn.prepare_cached(TOP_QUERY).map_err(fail)?;
         let mut rows = query.query(params![day]).map_err(fail)?;
@@ -374,7 +370,7 @@ impl ResultsFile {
     }
 
     /// Every attempt of `day`, for the store to hold in memory.
-    pub fn day(&self, day: u32) -> Result<DayRows, StoreError> {
+    pub(crate) fn day(&self, day: u32) -> Result<DayRows, StoreError> {
         let fail = |e| classify(&self.path, e);
         let mut query = self
             .conn
@@ -423,13 +419,13 @@ impl ResultsFile {
 
 /// The lock a server holds on its `--data` folder ([`LOCK_FILE`]): released when dropped.
 #[derive(Debug)]
-pub struct FolderLock {
+pub(crate) struct FolderLock {
     _file: std::fs::File,
 }
 
 impl FolderLock {
     /// Takes `dir`'s lock, or says who holds it: [`StoreError::InUse`].
-    pub fn take(dir: &Path) -> Result<FolderLock, StoreError> {
+    pub(crate) fn take(dir: &Path) -> Result<FolderLock, StoreError> {
         let path = dir.join(LOCK_FILE);
         let io = |source| StoreError::Io {
             path: path.clone(),

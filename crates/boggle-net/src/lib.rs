@@ -6,28 +6,37 @@
 //! full screen in the `boggle` binary) share without building anything of
 //! this one.
 //!
-//! - [`room`]: one room's rounds, players and scores; no sockets, files or
+//! - `room`: one room's rounds, players and scores; no sockets, files or
 //!   clock: the server passes in the time, and the room's random boards come
 //!   from the generator it is given.
-//! - [`limits`]: what the server allows: sizes, rates, times, queues, per address.
+//! - `limits`: what the server allows: sizes, rates, times, queues, per address.
 //! - `outbox`: each client's send queue, bounded in bytes.
-//! - [`refusals`]: every refusal counted by reason, and logged at a bounded rate.
+//! - `refusals`: every refusal counted by reason, and logged at a bounded rate.
 //! - [`monitor`]: the metrics exporter (`/metrics`) and every metric's name.
-//! - [`leaderboard`]: the results file (SQLite): days' attempts and results.
-//! - [`store`]: the day's attempts in memory, written to the file by a worker thread.
-//! - [`solo`]: the settings of a room of one (solo games, today's board, board links).
-//! - [`server`]: sockets, rooms by name (a task each), the limits applied, the stop.
+//! - `leaderboard`: the results file (SQLite): days' attempts and results.
+//! - `store`: the day's attempts in memory, written to the file by a worker thread.
+//! - `solo`: the settings of a room of one (solo games, today's board, board links).
+//! - `server`: sockets, rooms by name (a task each), the limits applied, the stop.
 //! - [`web`]: the browser's way in: the page and a WebSocket into the server's rooms.
 //!
-//! Each uses only those above it in this list (`web` uses `server`).
+//! Each uses only those above it in this list (`web` uses `server`). The
+//! crate exports only what the binary and its tests use: the server and
+//! its settings ([`Server`], [`ServerConfig`], [`RoomConfig`], [`Limits`],
+//! [`Store`]) at the root, and the `monitor` and `web` modules' few items.
 
-pub mod leaderboard;
-pub mod limits;
+mod leaderboard;
+mod limits;
 pub mod monitor;
-pub(crate) mod outbox;
-pub mod refusals;
-pub mod room;
-pub mod server;
-pub mod solo;
-pub mod store;
+mod outbox;
+mod refusals;
+mod room;
+mod server;
+mod solo;
+mod store;
 pub mod web;
+
+pub use leaderboard::StoreError;
+pub use limits::Limits;
+pub use room::RoomConfig;
+pub use server::{Entrance, Hurry, Server, ServerConfig, ServerError};
+pub use store::{Store, StoreLimits};

@@ -42,16 +42,16 @@ pub struct Limits {
     /// Messages refused for rate before the client is dropped.
     pub max_rate_strikes: u32,
     /// New connections a second from one address, on average (bursts of
-    /// [`CONNECT_BURST`] times as many).
+    /// 4 times as many).
     pub connects_per_sec: f64,
     /// Failed passwords and tokens a second from one address, on average,
-    /// after a first few ([`FAILURE_BURST`]).
+    /// after a first few (5).
     pub failures_per_sec: f64,
     /// Bytes waiting for one client before it counts as not reading (a
     /// message is always taken into an empty queue, whatever its size).
     pub queue_bytes: usize,
     /// Bytes waiting for all clients together; past it, a client with more
-    /// than [`SLOW_QUEUE`] bytes waiting is dropped.
+    /// than 32 KiB waiting is dropped.
     pub queued_total: usize,
     /// Time to write one line to a client.
     pub write_timeout: Duration,
@@ -83,12 +83,12 @@ impl Limits {
 }
 
 /// A connection burst from one address may be this many seconds' worth.
-pub const CONNECT_BURST: f64 = 4.0;
+pub(crate) const CONNECT_BURST: f64 = 4.0;
 /// Failed passwords or tokens from one address before the throttle starts.
-pub const FAILURE_BURST: f64 = 5.0;
+pub(crate) const FAILURE_BURST: f64 = 5.0;
 /// Past [`Limits::queued_total`], a client with more than this waiting is
 /// taken for one that does not read (a reading client's queue is near empty).
-pub const SLOW_QUEUE: usize = 32 << 10;
+pub(crate) const SLOW_QUEUE: usize = 32 << 10;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -400,7 +400,7 @@ impl AddressLimiter {
 
 /// Compares two secrets in time that depends only on their lengths, so a
 /// guesser learns nothing from how fast a wrong password is refused.
-pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     let len = a.len().max(b.len());
     let mut diff = u8::from(a.len() != b.len());
     for i in 0..len {

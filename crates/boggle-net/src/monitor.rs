@@ -4,11 +4,11 @@
 //!
 //! How it works: [`install`] sets `metrics-exporter-prometheus`'s recorder
 //! as the process's one global recorder (once; a second call gets the same
-//! [`Monitor`]), with real buckets for the histograms (verdict latency, the store's writes)
-//! ([`BUCKETS`]), describes every metric the server records
-//! ([`NAMES`]) and registers each at zero, so a scrape shows every series
+//! [`Monitor`]), with real buckets for the histograms (verdict latency, the store's writes:
+//! 100 µs to 10 s), describes every metric the server records
+//! (`NAMES`) and registers each at zero, so a scrape shows every series
 //! before anything happened, the results store's too. Histogram samples
-//! are gathered into their buckets by [`Monitor::upkeep`], which the web
+//! are gathered into their buckets by `Monitor::upkeep`, which the web
 //! side runs every few seconds (without it they would pile up between
 //! scrapes).
 //!
@@ -23,14 +23,14 @@ use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 /// Every histogram's buckets (all are of seconds): 100 µs to 10 s, fine
 /// below 10 ms where verdicts should be.
-pub const BUCKETS: [f64; 15] = [
+pub(crate) const BUCKETS: [f64; 15] = [
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
     10.0,
 ];
 
 /// What a metric is.
 #[derive(Clone, Copy, Debug)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Only goes up.
     Counter,
     /// Goes up and down.
@@ -41,7 +41,7 @@ pub enum Kind {
 
 /// One metric the server records.
 #[derive(Clone, Copy, Debug)]
-pub struct Metric {
+pub(crate) struct Metric {
     /// Its name in the Prometheus text.
     pub name: &'static str,
     /// What it is.
@@ -78,7 +78,7 @@ const fn labelled(
 
 /// Every metric the server records. The results store's are here too, so
 /// they show before its first write.
-pub const NAMES: [Metric; 20] = [
+pub(crate) const NAMES: [Metric; 20] = [
     metric(
         "boggle_connections",
         Kind::Gauge,
@@ -189,7 +189,7 @@ pub fn count_lost_log_lines(lost: impl Fn() -> u64 + Send + Sync + 'static) {
 }
 
 /// Installs the Prometheus exporter as the process's metrics recorder
-/// (once), describes every metric of [`NAMES`] and registers it at zero.
+/// (once), describes every metric the server records and registers it at zero.
 pub fn install() -> Monitor {
     INSTALLED
         .get_or_init(|| {
@@ -243,7 +243,7 @@ fn register() {
 
 impl Monitor {
     /// The metrics in the Prometheus text format.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         if let Some(lost) = LOG_LOST.get() {
             metrics::counter!("boggle_log_lines_lost_total").absolute(lost());
         }
@@ -251,7 +251,7 @@ impl Monitor {
     }
 
     /// Gathers the histograms' samples into their buckets (every few seconds).
-    pub fn upkeep(&self) {
+    pub(crate) fn upkeep(&self) {
         self.handle.run_upkeep();
     }
 }

@@ -26,12 +26,12 @@ use boggle_protocol::{Bucket, ErrorCode};
 use tokio::sync::Notify;
 
 /// Log lines about refusals a second, on average.
-pub const LOG_RATE: f64 = 2.0;
+pub(crate) const LOG_RATE: f64 = 2.0;
 /// Log lines about refusals in a burst.
-pub const LOG_BURST: f64 = 20.0;
+pub(crate) const LOG_BURST: f64 = 20.0;
 
 /// The web side's refusals, beside the protocol's error codes.
-pub const WEB_REASONS: [&str; 6] = [
+pub(crate) const WEB_REASONS: [&str; 6] = [
     "http_busy",
     "http_evicted",
     "http_host",

@@ -40,7 +40,7 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 
-pub use super::limits::Limits;
+use super::limits::Limits;
 use super::limits::{AddressLimiter, Share, Shares, Short, Throttled, constant_time_eq};
 use super::outbox::{Budget, Encoded, Kind, Outbox};
 use super::refusals::{LogRate, Refusals};
@@ -85,7 +85,7 @@ pub enum ServerError {
 }
 
 /// How long a stopping server waits for the store to write what it holds.
-pub const STORE_CLOSE: Duration = Duration::from_secs(10);
+pub(crate) const STORE_CLOSE: Duration = Duration::from_secs(10);
 
 struct Shared {
     config: ServerConfig,
@@ -130,7 +130,7 @@ pub struct Server {
 pub struct Entrance(Arc<Shared>);
 
 /// A connection let in: holding it holds one of [`Limits::max_connections`].
-pub struct Admitted {
+pub(crate) struct Admitted {
     _permit: OwnedSemaphorePermit,
     _share: Share,
     ip: IpAddr,
@@ -217,7 +217,7 @@ impl Server {
     /// player told so) and end with their results; then every client is
     /// told goodbye, and the server waits (a few seconds at most) for their
     /// connections to close, and for the store to write what it holds
-    /// ([`STORE_CLOSE`]; a row it cannot write makes the stop an error).
+    /// (10 s at most; a row it cannot write makes the stop an error).
     /// Meanwhile it still takes connections, so a player who drops can
     /// take their seat back.
     pub async fn run(self, stop: impl std::future::Future<Output = ()>) -> Result<(), ServerError> {
@@ -314,7 +314,7 @@ impl Entrance {
     /// Lets a new connection from `ip` in, or says why not (the message to
     /// send before closing): too many new connections from that address,
     /// too many open from it, or the server is full.
-    pub fn admit(&self, ip: IpAddr) -> Result<Admitted, ServerMsg> {
+    pub(crate) fn admit(&self, ip: IpAddr) -> Result<Admitted, ServerMsg> {
         let admitted = self.try_admit(ip);
         if let Err(refusal) = &admitted
             && self.0.refusals.note(refusal.code.as_str(), Instant::now())
@@ -357,12 +357,12 @@ impl Entrance {
     }
 
     /// The server's limits, which every transport applies.
-    pub fn limits(&self) -> &Limits {
+    pub(crate) fn limits(&self) -> &Limits {
         &self.0.config.limits
     }
 
     /// Where today's board's results are kept, if anywhere.
-    pub fn store(&self) -> Option<&Store> {
+    pub(crate) fn store(&self) -> Option<&Store> {
         self.0.config.store.as_ref()
     }
 
@@ -373,23 +373,23 @@ impl Entrance {
     }
 
     /// The rooms' settings (rules, round length), which the page names before joining.
-    pub fn room_config(&self) -> &crate::room::RoomConfig {
+    pub(crate) fn room_config(&self) -> &crate::room::RoomConfig {
         &self.0.config.room
     }
 
     /// Whether a `hello` must carry a password (the page asks for one only then).
-    pub fn has_password(&self) -> bool {
+    pub(crate) fn has_password(&self) -> bool {
         self.0.config.password.is_some()
     }
 
     /// Whether the server is stopping (its health check says so).
-    pub fn stopping(&self) -> bool {
+    pub(crate) fn stopping(&self) -> bool {
         self.0.stopping.load(Ordering::Relaxed)
     }
 
     /// Becomes `true` when the server starts shutting down, so another
     /// transport's listener stops with it.
-    pub fn shutdown(&self) -> watch::Receiver<bool> {
+    pub(crate) fn shutdown(&self) -> watch::Receiver<bool> {
         self.0.shutdown.clone()
     }
 

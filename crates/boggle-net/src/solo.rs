@@ -28,7 +28,7 @@ use boggle_protocol::{Duplicates, PAST_DAYS, Solo};
 /// A board, size or level that cannot be played is refused with the reason.
 /// A daily game's room names its day (`daily`), so the server can keep its
 /// seat's attempt.
-pub fn config(base: &RoomConfig, solo: &Solo) -> Result<RoomConfig, String> {
+pub(crate) fn config(base: &RoomConfig, solo: &Solo) -> Result<RoomConfig, String> {
     let computer = solo.computer.as_deref().map(level).transpose()?;
     let mut record = None;
     let (word_find, board, time) = if solo.daily {
@@ -84,7 +84,7 @@ fn past_day(today: &Daily, n: u32) -> Result<Daily, String> {
 }
 
 /// The most cells a solo board may have (the 6x6 of Super Big Boggle).
-pub const MAX_SOLO_CELLS: usize = 36;
+pub(crate) const MAX_SOLO_CELLS: usize = 36;
 
 /// The server's rules at `size`, on its word list (its own rules without one).
 fn sized(base: &RoomConfig, size: Option<(usize, usize)>) -> Result<Arc<WordFind>, String> {

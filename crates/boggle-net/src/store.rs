@@ -92,19 +92,19 @@ use super::room::{DailyGame, DailyResult, Kept};
 /// How long a row that cannot be written is tried again before it is given
 /// up (logged), by default: a backup or a long transaction elsewhere is over
 /// well within it.
-pub const RETRY_FOR: Duration = Duration::from_secs(600);
+pub(crate) const RETRY_FOR: Duration = Duration::from_secs(600);
 
 /// The longest wait between two tries of a write.
-pub const RETRY_MAX_WAIT: Duration = Duration::from_secs(2);
+pub(crate) const RETRY_MAX_WAIT: Duration = Duration::from_secs(2);
 
 /// The most rows waiting to be written; past it a row is given up (logged).
-pub const WRITES_QUEUED: usize = 10_000;
+pub(crate) const WRITES_QUEUED: usize = 10_000;
 
 /// How long the oldest row may wait for the file before the store counts
 /// as unable to write ([`Health::trouble`]): a write that waits on another
 /// program's lock is tried for [`BUSY`](super::leaderboard::BUSY) at a time and
 /// again within [`RETRY_MAX_WAIT`], so a healthy store never comes near it.
-pub const STALE: Duration = Duration::from_secs(30);
+pub(crate) const STALE: Duration = Duration::from_secs(30);
 
 /// How long [`Store::close`] waits past its deadline for the worker to log
 /// what it gives up.
@@ -114,7 +114,7 @@ const CLOSE_MARGIN: Duration = Duration::from_secs(2);
 const RESTART_WAIT: Duration = Duration::from_secs(1);
 
 /// The most leaderboard reads waiting for the worker; past it a read is refused.
-pub const READS_QUEUED: usize = 64;
+pub(crate) const READS_QUEUED: usize = 64;
 
 /// The most rows written in one transaction.
 const BATCH: usize = 256;
@@ -128,25 +128,25 @@ const READ_WAIT: Duration = Duration::from_secs(5);
 /// Attempts a network keeps a day by default: ten addresses' caps, a
 /// school's or a campus's few NAT addresses, while 340 addresses in one
 /// network (a home's /56 holds 256 /64s) keep no more than this.
-pub const PER_PREFIX: u32 = 300;
+pub(crate) const PER_PREFIX: u32 = 300;
 
 /// What the store keeps, per address and per network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StoreLimits {
     /// Attempts kept per address (an IPv6 address by its /64) per day: a
     /// class behind one school's address still plays.
-    pub per_address: u32,
+    pub(crate) per_address: u32,
     /// Attempts kept per network (a /24 of IPv4, a /48 of IPv6) per day:
     /// [`PER_PREFIX`] by default.
-    pub per_prefix: u32,
+    pub(crate) per_prefix: u32,
     /// How long a row that cannot be written is tried again before it is
     /// given up (logged with its content).
-    pub retry_for: Duration,
+    pub(crate) retry_for: Duration,
     /// The most rows waiting to be written ([`WRITES_QUEUED`]).
-    pub queued: usize,
+    pub(crate) queued: usize,
     /// How long the oldest row may wait before the store counts as unable
     /// to write ([`STALE`]).
-    pub stale: Duration,
+    pub(crate) stale: Duration,
 }
 
 impl Default for StoreLimits {
@@ -268,7 +268,7 @@ struct Worker {
 
 /// Whether the store can write now, as [`Store::health`] sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Health {
+pub(crate) struct Health {
     /// The worker is running.
     pub up: bool,
     /// How long the oldest row still unwritten has waited.
@@ -279,7 +279,7 @@ pub struct Health {
 
 impl Health {
     /// Why the store cannot write now, in words for a health check, if it cannot.
-    pub fn trouble(&self) -> Option<String> {
+    pub(crate) fn trouble(&self) -> Option<String> {
         if !self.up {
             return Some("the results store's worker is not running".into());
         }
@@ -325,10 +325,10 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Store {
-    /// Opens `dir/daily.sqlite` with the folder's lock
-    /// ([`ResultsFile::open_locked`]), reads the
-    /// attempts of `today` and the day before into memory with their top
-    /// tens, and starts the worker.
+    /// Opens `dir/daily.sqlite` (creating it and `dir` if need be) with the
+    /// folder's lock (`daily.lock`: [`StoreError::InUse`] while another
+    /// server holds it), reads the attempts of `today` and the day before
+    /// into memory with their top tens, and starts the worker.
     pub fn open_dir(dir: &Path, today: u32, limits: StoreLimits) -> Result<Store, StoreError> {
         let (file, lock) = ResultsFile::open_locked(dir)?;
         let mut days = BTreeMap::new();
@@ -395,7 +395,7 @@ impl Store {
     /// kept only if well formed; else `fresh`), named `name`, from `ip`:
     /// the seat's scored attempt if it is its first and the caps allow
     /// (kept at once, written in the background), otherwise practice.
-    pub fn begin(
+    pub(crate) fn begin(
         &self,
         day: u32,
         player: Option<&str>,
@@ -492,7 +492,7 @@ impl Store {
     /// worker, which answers on the channel returned once the row is
     /// committed ([`Kept::Yes`]) or given up ([`Kept::No`], with why in
     /// words for the player). A seat's first result stays.
-    pub fn finish(&self, result: &DailyResult) -> oneshot::Receiver<Kept> {
+    pub(crate) fn finish(&self, result: &DailyResult) -> oneshot::Receiver<Kept> {
         let (tx, rx) = oneshot::channel();
         let (day, seat, score) = (result.day, result.player.as_str(), result.score);
         let mut days = lock(&self.inner.days);
@@ -566,7 +566,7 @@ impl Store {
     /// Whether the store can write now: its worker running, and the age of
     /// the oldest row waiting for the file. Sets the `boggle_store_up` and
     /// `boggle_store_oldest_wait_seconds` gauges to what it finds.
-    pub fn health(&self) -> Health {
+    pub(crate) fn health(&self) -> Health {
         let since = *lock(&self.inner.writing_since);
         let up = self.inner.up.load(Ordering::SeqCst) && !self.inner.stopped.load(Ordering::SeqCst);
         let oldest = since.map(|s| s.elapsed());
@@ -581,7 +581,7 @@ impl Store {
     }
 
     /// The copy of `day`'s top ten, if the store has made one.
-    pub fn cached_top(&self, day: u32) -> Option<Arc<Top>> {
+    pub(crate) fn cached_top(&self, day: u32) -> Option<Arc<Top>> {
         self.inner
             .tops
             .read()
@@ -592,7 +592,7 @@ impl Store {
 
     /// `day`'s top ten: the copy, else read by the worker (waiting a few
     /// seconds at most). `None` when it cannot be read now.
-    pub async fn top(&self, day: u32) -> Option<Arc<Top>> {
+    pub(crate) async fn top(&self, day: u32) -> Option<Arc<Top>> {
         if let Some(top) = self.cached_top(day) {
             return Some(top);
         }
@@ -609,7 +609,7 @@ impl Store {
     /// content and its player told. `Ok` when every row queued was
     /// written, else `Err` with how many were given up during the stop.
     /// Blocks: call it from a blocking context.
-    pub fn close(&self, within: Duration) -> Result<(), usize> {
+    pub(crate) fn close(&self, within: Duration) -> Result<(), usize> {
         let lost_before = self.inner.lost.load(Ordering::SeqCst);
         let deadline = Instant::now() + within;
         *lock(&self.inner.give_up_at) = Some(deadline);
@@ -631,7 +631,7 @@ impl Store {
     }
 
     /// Rows and reads waiting for the worker.
-    pub fn queued(&self) -> usize {
+    pub(crate) fn queued(&self) -> usize {
         self.writes.len() + self.reads.len()
     }
 }
@@ -654,7 +654,7 @@ const NOT_BEGUN: &str = "the server has no record of this game's start: \
 
 /// A daily game's meaning for the seat `player` names, from `store`, or,
 /// on a server that keeps no results, not kept (the token still kept or given).
-pub fn daily_game(
+pub(crate) fn daily_game(
     store: Option<&Store>,
     day: u32,
     player: Option<&str>,

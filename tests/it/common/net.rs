@@ -7,8 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use boggle::{Dictionary, GameBoard, Rules, WordFind};
-use boggle_net::room::RoomConfig;
-use boggle_net::server::{Limits, Server, ServerConfig};
+use boggle_net::{Limits, RoomConfig, Server, ServerConfig};
 use boggle_protocol::{ClientMsg, Duplicates, ErrorCode, PlayerResult, ServerMsg, VERSION, encode};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;

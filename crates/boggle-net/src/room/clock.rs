@@ -46,13 +46,13 @@ impl Room {
     /// From now on the room does not solve its boards: a round about to
     /// start waits for its board, taken with [`Room::board_wanted`], to be
     /// solved and handed back with [`Room::board_solved`].
-    pub fn solve_boards_outside(&mut self) {
+    pub(crate) fn solve_boards_outside(&mut self) {
         self.outside.get_or_insert_with(Outside::default);
     }
 
     /// The board a round waits for, once: the caller solves it
     /// (`Game::from_board`) and hands the game back with [`Room::board_solved`].
-    pub fn board_wanted(&mut self) -> Option<GameBoard> {
+    pub(crate) fn board_wanted(&mut self) -> Option<GameBoard> {
         let outside = self.outside.as_mut()?;
         let board = outside.wanted.take()?;
         outside.solving = true;
@@ -62,7 +62,7 @@ impl Room {
     /// The game of the board taken with [`Room::board_wanted`], solved:
     /// the round starts on it now if everyone is still ready, else when
     /// they next are.
-    pub fn board_solved(&mut self, game: Game, now: Instant) {
+    pub(crate) fn board_solved(&mut self, game: Game, now: Instant) {
         let Some(outside) = self.outside.as_mut() else {
             return;
         };
@@ -72,7 +72,7 @@ impl Room {
     }
 
     /// Whether a round is waiting for its board to be solved outside.
-    pub fn awaits_board(&self) -> bool {
+    pub(crate) fn awaits_board(&self) -> bool {
         self.outside
             .as_ref()
             .is_some_and(|o| o.wanted.is_some() || o.solving)
@@ -82,7 +82,7 @@ impl Room {
     /// the end of the round, a lobby held back, or (between rounds) a seat
     /// left empty for a whole round's time given up. `None`: only an
     /// event can change the room.
-    pub fn wake_at(&self) -> Option<Instant> {
+    pub(crate) fn wake_at(&self) -> Option<Instant> {
         let lobby = self
             .lobby_sent
             .filter(|_| self.lobby_due)

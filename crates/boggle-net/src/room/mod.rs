@@ -38,15 +38,15 @@ mod scoring;
 use scoring::missed_words;
 
 /// Which connection a message comes from or goes to (the server numbers them).
-pub type ConnId = u64;
+pub(crate) type ConnId = u64;
 
 /// The most missed words a results message lists (a big board has thousands).
-pub const MISSED_SHOWN: usize = 40;
+pub(crate) const MISSED_SHOWN: usize = 40;
 
 /// The lobby goes out at most this often: joins and leaves in between (a
 /// client connecting and leaving a thousand times a second) make one lobby,
 /// sent when this has passed since the last.
-pub const LOBBY_EVERY: Duration = Duration::from_millis(100);
+pub(crate) const LOBBY_EVERY: Duration = Duration::from_millis(100);
 
 /// Each this many players add a [`LOBBY_EVERY`] to the time between two
 /// lobbies. A lobby lists every player and goes to every player, so its
@@ -54,16 +54,16 @@ pub const LOBBY_EVERY: Duration = Duration::from_millis(100);
 /// size keeps a room's lobby traffic linear in it (a room of 1,000 hears
 /// its 55 KB lobby every 4 s). A newcomer still hears the lobby at once,
 /// and a round starts when everyone is ready whatever the lobby's pace.
-pub const LOBBY_PLAYERS_PER_STEP: usize = 25;
+pub(crate) const LOBBY_PLAYERS_PER_STEP: usize = 25;
 
 /// The least time between two lobbies of a room of `players`.
-pub fn lobby_every(players: usize) -> Duration {
+pub(crate) fn lobby_every(players: usize) -> Duration {
     let steps = (players / LOBBY_PLAYERS_PER_STEP).max(1);
     LOBBY_EVERY * u32::try_from(steps).unwrap_or(u32::MAX)
 }
 
 /// The longest round a room plays (`serve --time`'s limit, as every mode's).
-pub const MAX_TIME: Duration = Duration::from_secs(86_400);
+pub(crate) const MAX_TIME: Duration = Duration::from_secs(86_400);
 
 /// How every room of a server plays.
 #[derive(Clone, Debug)]
@@ -92,7 +92,7 @@ pub struct RoomConfig {
 /// What a game of today's board is for its seat: sent after every welcome
 /// as a `daily` message; a scored attempt becomes `played` once its round ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DailyGame {
+pub(crate) struct DailyGame {
     /// The day's number.
     pub day: u32,
     /// The seat: the player's token.
@@ -110,7 +110,7 @@ pub struct DailyGame {
 
 /// What the store made of a daily result.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kept {
+pub(crate) enum Kept {
     /// Committed to the results file: it is on the day's leaderboard.
     Yes,
     /// It could not be: why, in plain words for the player.
@@ -119,7 +119,7 @@ pub enum Kept {
 
 impl DailyGame {
     /// The `daily` message that says it.
-    pub fn to_msg(&self) -> ServerMsg {
+    pub(crate) fn to_msg(&self) -> ServerMsg {
         ServerMsg::Daily {
             day: self.day,
             player: self.player.clone(),
@@ -137,7 +137,7 @@ impl DailyGame {
 
 /// The end of a scored daily round, as a value: the seat and its result.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DailyResult {
+pub(crate) struct DailyResult {
     /// The day's number.
     pub day: u32,
     /// The seat: the player's token.
@@ -147,7 +147,7 @@ pub struct DailyResult {
 }
 
 /// The name the computer plays under in the results.
-pub const COMPUTER: &str = "Computer";
+pub(crate) const COMPUTER: &str = "Computer";
 
 /// One seat in the room.
 #[derive(Debug)]
@@ -184,7 +184,7 @@ enum Phase {
 /// A message and the connections it goes to: one sent to the whole room
 /// is one message, encoded once by the server.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Envelope {
+pub(crate) struct Envelope {
     /// Who hears it.
     pub to: Vec<ConnId>,
     /// What they hear.
@@ -193,7 +193,7 @@ pub struct Envelope {
 
 /// One room: its players, its rounds and the messages waiting to be sent.
 #[derive(Debug)]
-pub struct Room {
+pub(crate) struct Room {
     name: String,
     config: Arc<RoomConfig>,
     rng: GameRng,
@@ -224,7 +224,7 @@ pub struct Room {
 /// An error said to a client before its connection closes: the refusal of a
 /// `hello`, or a fatal error later.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal {
+pub(crate) struct Refusal {
     /// What kind of error.
     pub code: ErrorCode,
     /// What the client is told.
@@ -233,7 +233,7 @@ pub struct Refusal {
 
 impl Refusal {
     /// A refusal with `code`, saying `message`.
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
         Refusal {
             code,
             message: message.into(),
@@ -241,7 +241,7 @@ impl Refusal {
     }
 
     /// The error message that says it.
-    pub fn to_msg(&self) -> ServerMsg {
+    pub(crate) fn to_msg(&self) -> ServerMsg {
         ServerMsg::Error {
             code: self.code,
             message: self.message.clone(),
@@ -253,7 +253,7 @@ impl Refusal {
 
 impl Room {
     /// An empty room; `rng` rolls its boards.
-    pub fn new(name: &str, config: Arc<RoomConfig>, rng: GameRng) -> Room {
+    pub(crate) fn new(name: &str, config: Arc<RoomConfig>, rng: GameRng) -> Room {
         Room {
             name: name.to_string(),
             config,
@@ -276,14 +276,14 @@ impl Room {
     /// Makes this a room of today's board for the seat `game` names: its
     /// `daily` message follows every welcome, and a scored first round
     /// yields the seat's result.
-    pub fn set_daily(&mut self, game: DailyGame) {
+    pub(crate) fn set_daily(&mut self, game: DailyGame) {
         self.daily = Some(game);
     }
 
     /// The store's word on the seat's result (`kept`): the room's daily
     /// game says it, and every player connected hears the `daily` message
     /// again with `kept` set. Nothing happens in a room with no result yet.
-    pub fn daily_kept(&mut self, kept: Kept) {
+    pub(crate) fn daily_kept(&mut self, kept: Kept) {
         let Some(daily) = &mut self.daily else { return };
         if daily.first.is_none() {
             return;
@@ -294,43 +294,43 @@ impl Room {
     }
 
     /// The scored daily results of the rounds ended since the last call.
-    pub fn take_results(&mut self) -> Vec<DailyResult> {
+    pub(crate) fn take_results(&mut self) -> Vec<DailyResult> {
         std::mem::take(&mut self.results)
     }
 
     /// The room's name.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.name
     }
 
     /// Rounds started so far.
-    pub fn round(&self) -> u32 {
+    pub(crate) fn round(&self) -> u32 {
         self.round
     }
 
     /// Whether a round is on.
-    pub fn is_playing(&self) -> bool {
+    pub(crate) fn is_playing(&self) -> bool {
         matches!(self.phase, Phase::Playing { .. })
     }
 
     /// Whether `conn` holds a seat.
-    pub fn has_conn(&self, conn: ConnId) -> bool {
+    pub(crate) fn has_conn(&self, conn: ConnId) -> bool {
         self.seat(conn).is_some()
     }
 
     /// Players connected now.
-    pub fn connected(&self) -> usize {
+    pub(crate) fn connected(&self) -> usize {
         self.players.iter().filter(|p| p.conn.is_some()).count()
     }
 
     /// Whether the server may forget the room: nobody is connected and no
     /// round is on that a dropped player could come back to.
-    pub fn is_abandoned(&self) -> bool {
+    pub(crate) fn is_abandoned(&self) -> bool {
         self.connected() == 0 && !self.is_playing()
     }
 
     /// When the room next needs a [`Room::tick`]: the end of the round.
-    pub fn deadline(&self) -> Option<Instant> {
+    pub(crate) fn deadline(&self) -> Option<Instant> {
         match &self.phase {
             Phase::Playing { deadline, .. } => Some(*deadline),
             _ => None,
@@ -338,7 +338,7 @@ impl Room {
     }
 
     /// The messages produced since the last call, in order.
-    pub fn drain(&mut self) -> Vec<Envelope> {
+    pub(crate) fn drain(&mut self) -> Vec<Envelope> {
         std::mem::take(&mut self.outbox)
     }
 
@@ -346,7 +346,7 @@ impl Room {
     /// token was issued for. A new seat gets `fresh_token`. On success the
     /// player is sent `welcome` (and the round, if one is on) and everyone
     /// the new lobby; on refusal nothing changes.
-    pub fn join(
+    pub(crate) fn join(
         &mut self,
         conn: ConnId,
         name: &str,
@@ -480,7 +480,7 @@ impl Room {
     }
 
     /// `conn` is ready for the next round; it starts once everyone connected is.
-    pub fn ready(&mut self, conn: ConnId, now: Instant) {
+    pub(crate) fn ready(&mut self, conn: ConnId, now: Instant) {
         let Some(index) = self.seat(conn) else { return };
         if self.is_playing() || self.players[index].ready {
             return;
@@ -497,7 +497,7 @@ impl Room {
 
     /// `conn` guesses `word`: judged at once by the player's own [`Game`]; the
     /// verdict goes to that player only.
-    pub fn word(&mut self, conn: ConnId, word: &str, now: Instant) {
+    pub(crate) fn word(&mut self, conn: ConnId, word: &str, now: Instant) {
         let Some(index) = self.seat(conn) else { return };
         // Only the clock can have ended the round since the last event (a
         // word makes no one done), and looking at every seat for each word
@@ -549,7 +549,7 @@ impl Room {
     }
 
     /// `conn` has finished the round; when every connected player has, it ends.
-    pub fn done(&mut self, conn: ConnId, now: Instant) {
+    pub(crate) fn done(&mut self, conn: ConnId, now: Instant) {
         let Some(index) = self.seat(conn) else { return };
         if self.is_playing() {
             self.players[index].done = true;
@@ -559,7 +559,7 @@ impl Room {
 
     /// `conn` is gone. During a round the seat is kept for a rejoin with the
     /// token; in the lobby before anyone has scored, the seat is freed.
-    pub fn leave(&mut self, conn: ConnId, now: Instant) {
+    pub(crate) fn leave(&mut self, conn: ConnId, now: Instant) {
         let Some(index) = self.seat(conn) else { return };
         let playing = self.is_playing();
         self.seats.remove(&conn);
@@ -583,7 +583,7 @@ impl Room {
     /// Moves the clock to `now`: ends the round when its time is up or every
     /// connected player is done; between rounds, gives up the seats empty for
     /// a whole round's time; sends the lobby if it is due.
-    pub fn tick(&mut self, now: Instant) {
+    pub(crate) fn tick(&mut self, now: Instant) {
         if let Phase::Playing { deadline, .. } = &self.phase {
             let connected = self.players.iter().filter(|p| p.conn.is_some());
             let all_done = connected.clone().count() > 0 && connected.clone().all(|p| p.done);
@@ -609,7 +609,7 @@ impl Room {
     /// sits; a round under way ends by `by` at the latest (its results go
     /// out as usual). Every connected player is told so, and during a round
     /// the time left.
-    pub fn wind_down(&mut self, by: Instant, now: Instant) {
+    pub(crate) fn wind_down(&mut self, by: Instant, now: Instant) {
         self.closing = true;
         let (message, remaining_ms) = match &mut self.phase {
             Phase::Playing { deadline, .. } => {
@@ -635,13 +635,6 @@ impl Room {
             message,
             word: None,
             remaining_ms,
-        });
-    }
-
-    /// Ends the server's part: every connected player is told `reason`.
-    pub fn shut_down(&mut self, reason: &str) {
-        self.send_all(ServerMsg::Bye {
-            reason: reason.to_string(),
         });
     }
 

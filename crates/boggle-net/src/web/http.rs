@@ -86,7 +86,7 @@ use crate::server::Entrance;
 /// The headers every response the router makes carries: the page's policy,
 /// no sniffing, no referrer, no framing, and no use of a stored copy
 /// without asking (a file's `ETag` makes the asking cheap: `304`).
-pub const SECURITY: [(&str, &str); 5] = [
+pub(super) const SECURITY: [(&str, &str); 5] = [
     ("content-security-policy", CSP),
     ("x-content-type-options", "nosniff"),
     ("referrer-policy", "no-referrer"),
@@ -95,29 +95,29 @@ pub const SECURITY: [(&str, &str); 5] = [
 ];
 
 /// The most bytes of request head a connection may send (hyper's `431` past it).
-pub const MAX_HEAD: usize = 16 << 10;
+pub(super) const MAX_HEAD: usize = 16 << 10;
 /// The most header lines a request head may have (hyper's `431` past it).
-pub const MAX_HEADERS: usize = 100;
+pub(super) const MAX_HEADERS: usize = 100;
 /// The most bytes of request body (no route takes one).
-pub const MAX_BODY: usize = 1 << 10;
+pub(super) const MAX_BODY: usize = 1 << 10;
 /// Connections holding a place from one address.
-pub const PER_ADDRESS: usize = 64;
+pub(super) const PER_ADDRESS: usize = 64;
 /// Connections holding a place in all: each costs its task and hyper's
 /// buffers, at most [`MAX_HEAD`] of head, so 4096 are at most about 100 MiB.
-pub const PLACES: usize = 4096;
+pub(super) const PLACES: usize = 4096;
 /// Connections waiting, unread, for a place (each costs its task and socket).
-pub const WAITING: usize = 4096;
+pub(super) const WAITING: usize = 4096;
 /// The longest a connection waits for a place.
-pub const QUEUE_WAIT: Duration = Duration::from_secs(5);
+pub(super) const QUEUE_WAIT: Duration = Duration::from_secs(5);
 /// The longest time to send a request's head, and to stay idle between two requests.
-pub const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
+pub(super) const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
 /// The longest time to answer a request (the page's files are in memory).
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+pub(super) const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// The longest a connection is served before it is closed (a WebSocket's
 /// time after its upgrade is the server's, not counted here).
-pub const KEEP_LIMIT: Duration = Duration::from_secs(15);
+pub(super) const KEEP_LIMIT: Duration = Duration::from_secs(15);
 /// How long a connection being closed has to finish its request in flight.
-pub const CLOSE_GRACE: Duration = Duration::from_secs(5);
+pub(super) const CLOSE_GRACE: Duration = Duration::from_secs(5);
 
 /// How the web side takes its connections.
 #[derive(Clone, Debug, Default)]
@@ -129,7 +129,7 @@ pub struct Options {
     pub trusted_proxies: Vec<Cidr>,
     /// The metrics exporter `GET /metrics` renders (`404` without one).
     pub monitor: Option<crate::monitor::Monitor>,
-    /// The most connections holding a place at once ([`PLACES`] if `None`).
+    /// The most connections holding a place at once (4,096 if `None`).
     pub places: Option<usize>,
 }
 
@@ -173,7 +173,7 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
 /// Whether a request naming `host` may be served on a connection that came
 /// in on `local`: the address itself, `localhost` on loopback, or one of
 /// `names` (any port: behind a proxy, the port is the proxy's).
-pub fn host_allowed(host: Option<&str>, local: SocketAddr, names: &[String]) -> bool {
+pub(super) fn host_allowed(host: Option<&str>, local: SocketAddr, names: &[String]) -> bool {
     let Some(authority) = host.and_then(|h| h.parse::<axum::http::uri::Authority>().ok()) else {
         return false;
     };

@@ -28,7 +28,7 @@ use super::MAX_WS_MESSAGE;
 /// WebSocket layer takes in frames of any size, what it reads ahead, and
 /// as much again to spare. An endless run of empty fragments reaches it
 /// within a millisecond or so.
-pub const PER_MESSAGE: u64 = 4 * MAX_WS_MESSAGE as u64;
+pub(crate) const PER_MESSAGE: u64 = 4 * MAX_WS_MESSAGE as u64;
 
 /// The longest control frame (a ping or pong) a client sends: its head and
 /// mask, 6 bytes, and at most 125 of payload.

@@ -12,18 +12,18 @@
 //!   which the protocol's types generate (with `js/messages.d.ts`, the
 //!   declarations the TypeScript compiler checks the modules against, never
 //!   served). Nothing is fetched from elsewhere. Every response carries
-//!   [`CSP`], which lets the page run only its own script and style (the
+//!   its Content-Security-Policy, which lets the page run only its own script and style (the
 //!   inline ones by their hashes) and connect only to its own origin.
 //! - `GET /healthz` is `200 serving` while the server serves, `503
 //!   stopping` once it is stopping (rounds under way finishing), and `503`
 //!   with the reason while the results store cannot write (its worker not
-//!   running, or a result waiting past [`STALE`](crate::store::STALE)); `GET
+//!   running, or a result waiting past 30 s); `GET
 //!   /metrics` the server's metrics in the Prometheus text format
 //!   ([`crate::monitor`]; `404` when `serve` installed no exporter), to a
 //!   loopback peer naming no forwarded client only (`403` to anyone else,
 //!   so a proxy in front never passes them on).
-//! - `GET /daily` is today's board as JSON ([`daily_json`]); `GET
-//!   /daily/leaderboard?day=N` that day's best [`TOP`](crate::leaderboard::TOP) results as JSON
+//! - `GET /daily` is today's board as JSON; `GET
+//!   /daily/leaderboard?day=N` that day's best ten results as JSON
 //!   (today's without `day`; 404 when the server keeps none); `GET
 //!   /favicon.svg` the page's icon; `GET /meaning?word=WORD` what one word
 //!   means (`meaning.rs`).
@@ -42,22 +42,22 @@
 //! Limits: the HTTP part of every connection (keep-alive, each head within
 //! a few seconds, places per address and in all, the `Host` check, the
 //! headers of every response, compression, the client's address behind a
-//! proxy) is [`http`]'s. A WebSocket
-//! is then the server's client like any other; its control frames count
-//! against the message rate, its frames' bytes between two messages are
-//! capped at [`PER_MESSAGE`] (`meter.rs`: a message of endless empty
-//! fragments is `too_long`), and what the WebSocket layer holds to write
-//! (pongs and close frames included) is capped at [`MAX_WS_WRITE`], so a
-//! client that pings and never reads is dropped and holds little meanwhile.
+//! proxy) is `http.rs`'s. A WebSocket is then the server's client like any
+//! other; its control frames count against the message rate, its frames'
+//! bytes between two messages are capped at 256 KiB (`meter.rs`: a message
+//! of endless empty fragments is `too_long`), and what the WebSocket layer
+//! holds to write (pongs and close frames included) is capped at the
+//! longest line the server sends and its frame's head, so a client that
+//! pings and never reads is dropped and holds little meanwhile.
 //! There is no TLS: put a reverse proxy in front (`--trust-proxy`, `proxy.rs`) to serve
-//! the page beyond a trusted network. A message over [`MAX_WS_MESSAGE`] is
+//! the page beyond a trusted network. A message over 64 KiB is
 //! refused by the WebSocket layer itself, which closes the connection
 //! without a protocol error.
 
 #[cfg(test)]
 mod bundle;
 mod files;
-pub mod http;
+mod http;
 mod meaning;
 mod meter;
 mod places;
@@ -84,7 +84,7 @@ use http::ClientAddr;
 pub use http::Options;
 use meter::CONTROL_FRAME;
 use meter::Meter;
-pub use meter::PER_MESSAGE;
+pub(crate) use meter::PER_MESSAGE;
 pub use proxy::{Cidr, CidrError};
 
 /// The page's markup, its style and script inline (put together at build
@@ -96,19 +96,22 @@ const PAGE: &str = include_str!(concat!(env!("OUT_DIR"), "/page.html"));
 #[cfg(test)]
 const STYLE: &str = include_str!("app.css");
 /// The page's script: its modules joined in the order they run (inline in the page).
-pub const SCRIPT: &str = include_str!(concat!(env!("OUT_DIR"), "/script.js"));
+#[cfg(test)]
+const SCRIPT: &str = include_str!(concat!(env!("OUT_DIR"), "/script.js"));
 
 /// The page's script as written: its modules by name, in the order
-/// [`SCRIPT`] holds them, each also served alone at `/js/NAME` (so a test
+/// the page's inline script holds them, each also served alone at `/js/NAME` (so a test
 /// or a developer can load one by itself; the page does not).
 pub const MODULES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/modules.rs"));
 
 /// The most bytes of HTML, CSS and JavaScript the page may weigh: a phone
 /// on a slow network gets the game in a moment.
-pub const MAX_PAGE_BYTES: usize = 96 << 10;
+#[cfg(test)]
+const MAX_PAGE_BYTES: usize = 96 << 10;
 
 /// What the page weighs as served, in bytes: its markup, its style and its script.
-pub fn page_bytes() -> (usize, usize, usize) {
+#[cfg(test)]
+fn page_bytes() -> (usize, usize, usize) {
     let style = include_str!("app.css").len();
     (PAGE.len() - style - SCRIPT.len(), style, SCRIPT.len())
 }
@@ -117,18 +120,18 @@ pub fn page_bytes() -> (usize, usize, usize) {
 /// page's own style and script (the inline ones by their SHA-256, computed
 /// at build time; the modules at `/js/`) and its own WebSocket; no other
 /// inline code, no frames, no forms posted anywhere.
-pub const CSP: &str = include_str!(concat!(env!("OUT_DIR"), "/csp.txt"));
+pub(crate) const CSP: &str = include_str!(concat!(env!("OUT_DIR"), "/csp.txt"));
 
 /// The longest WebSocket message (and frame) the WebSocket layer reads at
 /// all. Longer than [`MAX_LINE`] so that a message between the two gets the
 /// protocol's own `too_long` error, as a long TCP line does.
-pub const MAX_WS_MESSAGE: usize = 64 << 10;
+pub(crate) const MAX_WS_MESSAGE: usize = 64 << 10;
 
 /// The most bytes the WebSocket layer holds to write for one connection:
 /// the longest line the server sends, and its frame's head. Past it, a pong
 /// waits (one at most: a newer replaces it) and a line's write waits, within
 /// the write time limit.
-pub const MAX_WS_WRITE: usize = MAX_SERVER_LINE + 16;
+pub(crate) const MAX_WS_WRITE: usize = MAX_SERVER_LINE + 16;
 
 /// A bound, not yet running web side of a server.
 pub struct Web {
@@ -399,7 +402,7 @@ async fn leaderboard_handler(State(app): State<App>, Query(asked): Query<DayAske
 }
 
 /// The day as `/daily` sends it.
-pub fn daily_json(day: &boggle_game::daily::Daily) -> String {
+pub(crate) fn daily_json(day: &boggle_game::daily::Daily) -> String {
     let faces: Vec<&str> = day.board.faces().iter().map(|f| f.as_str()).collect();
     serde_json::json!({
         "number": day.number,
@@ -423,7 +426,7 @@ fn with_headers(status: StatusCode, kind: &'static str, body: String) -> Respons
 /// to (`http://` or `https://` and the `Host` header, case aside), so a page
 /// served elsewhere cannot open a socket here. `null` and unreadable values
 /// are refused.
-pub fn same_origin(origin: Option<&str>, host: Option<&str>) -> bool {
+pub(crate) fn same_origin(origin: Option<&str>, host: Option<&str>) -> bool {
     let Some(origin) = origin else {
         return true;
     };

@@ -56,7 +56,7 @@ impl Cidr {
     }
 
     /// Whether `ip` is in the range (an IPv4-mapped IPv6 address as its IPv4 one).
-    pub fn contains(&self, ip: IpAddr) -> bool {
+    pub(crate) fn contains(&self, ip: IpAddr) -> bool {
         match (self.net, ip.to_canonical()) {
             (IpAddr::V4(net), IpAddr::V4(ip)) => u32::from(ip) & mask32(self.len) == u32::from(net),
             (IpAddr::V6(net), IpAddr::V6(ip)) => {

@@ -4,8 +4,9 @@
 //! bytes a browser would.
 
 use super::*;
+use crate::limits::Limits;
 use crate::room::RoomConfig;
-use crate::server::{Limits, Server, ServerConfig};
+use crate::server::{Server, ServerConfig};
 use boggle_game::dictionary::Dictionary;
 use boggle_game::game_board::GameBoard;
 use boggle_game::rules::Rules;

@@ -94,9 +94,9 @@ pub(crate) mod testing {
     /// A board of faces in a grid.
     #[derive(Debug)]
     pub(crate) struct TestGrid {
-        pub rows: usize,
-        pub cols: usize,
-        pub faces: Vec<Face>,
+        pub(crate) rows: usize,
+        pub(crate) cols: usize,
+        pub(crate) faces: Vec<Face>,
     }
 
     impl Grid for TestGrid {

@@ -42,7 +42,7 @@ pub enum PartOfSpeech {
 
 impl PartOfSpeech {
     /// Every part of speech, in the order WordNet looks a word up.
-    pub const ALL: [PartOfSpeech; 4] = [
+    pub(crate) const ALL: [PartOfSpeech; 4] = [
         PartOfSpeech::Noun,
         PartOfSpeech::Verb,
         PartOfSpeech::Adjective,
@@ -203,7 +203,8 @@ impl Meanings {
     }
 
     /// How many lemmas have a definition.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.lemmas.len()
     }
 

@@ -6,7 +6,7 @@
 //! HTTP, WebSocket or database crate.
 //!
 //! - [`message`]: the messages, the error codes (which are fatal), the caps.
-//! - [`codec`]: one message to a line and back; the decoder never panics.
+//! - `codec`: one message to a line and back; the decoder never panics.
 //! - [`names`]: the checks on player and room names, look-alike keys, and the
 //!   clean-up of any text from the network before it is shown.
 //! - [`connection`]: the framing on a stream: whole lines under a cap,
@@ -17,7 +17,7 @@
 //! The wire format is docs/protocol.md's, one JSON object per line.
 
 pub mod bucket;
-pub mod codec;
+pub(crate) mod codec;
 pub mod connection;
 pub mod meaning;
 pub mod message;

@@ -19,7 +19,7 @@
 //! ```
 
 pub mod cpu;
-pub mod face;
+mod face;
 pub mod neighbours;
 pub mod path;
 pub mod rules;

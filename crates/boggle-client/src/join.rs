@@ -198,7 +198,7 @@ pub(crate) fn results_lines(msg: &ServerMsg) -> Vec<String> {
 #[derive(Debug)]
 pub struct Results {
     pub(crate) round: u32,
-    pub last: bool,
+    pub(crate) last: bool,
     pub players: Vec<PlayerLines>,
     /// `and 979 more players`, when not all are listed.
     pub players_more: Option<String>,

@@ -91,7 +91,7 @@ impl Date {
     }
 
     /// The day's seed: the date as the decimal number `YYYYMMDD`.
-    pub fn seed(self) -> u64 {
+    pub(crate) fn seed(self) -> u64 {
         let d = self.0;
         let part = |n: i16| u64::try_from(n).unwrap_or(0);
         part(d.year()) * 10_000 + part(d.month().into()) * 100 + part(d.day().into())

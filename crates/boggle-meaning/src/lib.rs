@@ -208,11 +208,6 @@ impl Meanings {
         self.lemmas.len()
     }
 
-    /// Whether no lemma has a definition.
-    pub fn is_empty(&self) -> bool {
-        self.lemmas.is_empty()
-    }
-
     /// The lemmas `word` reaches (any case), each with the senses of the
     /// parts of speech that reach it; empty when WordNet has no entry.
     pub fn define(&self, word: &str) -> Vec<Entry<'_>> {

@@ -4,7 +4,7 @@
 //!
 //! A class's id reads its cells' buckets as digits, cell 0 most
 //! significant. Of the classes a symmetry maps onto each other only the
-//! one whose buckets, read in the prover's cell order ([`Layout`]), sort
+//! one whose buckets, read in the prover's cell order (`Layout`), sort
 //! first is proved; reading in that order makes a canonical class's
 //! leading positions canonical too, so the classes of a group (which
 //! differ only in the last, free positions) are canonical together. The
@@ -21,8 +21,6 @@ use boggle_engine::{MoveRule, SearchRules};
 
 use crate::layout::Layout;
 use crate::limits::Estimate;
-
-pub use crate::entry::MAX_CELLS;
 
 /// The default buckets for boards of up to 9 cells: three groups, and two
 /// (vowels and the rest) on the corners: 639 classes on 3x3 after symmetry.
@@ -192,7 +190,7 @@ pub struct Group {
 
 impl Classes {
     /// The classes of a rows x cols board under `buckets`, with the symmetries `rules` allow.
-    pub fn new(rules: &SearchRules, buckets: &Buckets) -> Classes {
+    pub(crate) fn new(rules: &SearchRules, buckets: &Buckets) -> Classes {
         let (rows, cols) = (rules.rows, rules.cols);
         let radix = (0..rows * cols)
             .map(|cell| buckets.for_cell(rows, cols, cell).len() as u64)

@@ -19,7 +19,7 @@ use boggle_engine::neighbours::Neighbours;
 /// The cell order for a board shape (set for each group by
 /// `Layout::arrange`) and the neighbours of each cell.
 #[derive(Debug, Clone)]
-pub struct Layout {
+pub(crate) struct Layout {
     rows: usize,
     cols: usize,
     /// `order[position]`: the cell forced at that depth.
@@ -36,7 +36,7 @@ pub struct Layout {
 impl Layout {
     /// The layout for `rules`' board (at most 32 cells): cells with the most
     /// neighbours first (centre, then edges, then corners), nearer the centre first.
-    pub fn new(rules: &SearchRules) -> Layout {
+    pub(crate) fn new(rules: &SearchRules) -> Layout {
         let (rows, cols) = (rules.rows, rules.cols);
         let table = Neighbours::new(rows, cols, rules.moves);
         let neighbours: Vec<u32> = (0..rows * cols)

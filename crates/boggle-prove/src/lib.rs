@@ -15,7 +15,7 @@
 //!
 //! - **Cell**, **position**: a board's squares, numbered row by row, are
 //!   its cells. A *position* is a cell's place in the order the prover
-//!   forces cells in ([`Layout`]): the cells with the most neighbours
+//!   forces cells in (`layout`): the cells with the most neighbours
 //!   first, and among those the ones with the fewest letters. An entry's
 //!   key and the levels of the orderly tree follow the positions.
 //! - **Bucket**: a set of letters. [`classes::Buckets`] gives every cell a
@@ -203,7 +203,7 @@
 //!
 //! # Limits
 //!
-//! - At most 16 cells ([`MAX_CELLS`]: an entry's key has 16 fields), and a
+//! - At most 16 cells (an entry's key has 16 fields), and a
 //!   trie of at most 2^24 nodes.
 //! - A word's points are held to 255 while collecting, and words longer
 //!   than 64 letters score as 64-letter words.
@@ -247,13 +247,11 @@ pub mod strata;
 mod tests;
 mod walk;
 
-pub use entry::MAX_CELLS;
+pub(crate) use entry::MAX_CELLS;
 pub(crate) use entry::MAX_TRIE_NODES;
 pub use error::{BadBoard, BadMarker, BadParams, BadRecord, ProveError, ThreadsError};
-pub use layout::Layout;
 pub use limits::Estimate;
 pub use prover::Prover;
-pub use walk::Scored;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -344,7 +342,7 @@ impl Settings {
     }
 
     /// A board's letters as text (`Q` as `QU` under Qu rules).
-    pub fn board_text(&self, letters: &[u8]) -> String {
+    pub(crate) fn board_text(&self, letters: &[u8]) -> String {
         letters
             .iter()
             .map(|&l| {
@@ -750,7 +748,7 @@ where
 }
 
 /// What [`prove_drawn`] calls with each group proved and its records.
-pub type Finished<'a> = dyn Fn(&Group, &[ClassRecord]) -> Result<(), ProveError> + Sync + 'a;
+pub(crate) type Finished<'a> = dyn Fn(&Group, &[ClassRecord]) -> Result<(), ProveError> + Sync + 'a;
 
 /// Proves the groups `draw` hands out, one at a time on each of `threads`
 /// threads, until it hands out none or `progress` is stopped (a group in

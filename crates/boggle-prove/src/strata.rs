@@ -9,7 +9,7 @@
 //! mean: on 4x4 ENABLE2K it follows the logarithm of a group's cost
 //! closely (the notebook's 2026-11-28 file), where the number of classes in
 //! the group, the best of the random boards, or a climb from it to a local
-//! best ([`features`] measures all three) did no better, and the climb
+//! best (`features` measures all three) did no better, and the climb
 //! costs many times more. It is a small share of a sample's cost: a few
 //! solver calls a group, against seconds to minutes to prove one. Groups
 //! are then cut into strata at shares of their order by that mean
@@ -81,7 +81,7 @@ fn face(letter: u8, q: QReads) -> Face {
 
 /// Measures `group` with `boards` random boards and, if `climbing`, a
 /// climb from the best (else `climbed` is the best random board's score).
-pub fn features(
+pub(crate) fn features(
     searcher: &mut Searcher<'_>,
     settings: &Settings,
     classes: &Classes,
@@ -154,7 +154,7 @@ fn climb(
 }
 
 /// Measures every group on `threads` threads (in the groups' order), as
-/// [`features`] does.
+/// `features` does.
 pub fn measure(
     trie: &Trie,
     settings: &Settings,

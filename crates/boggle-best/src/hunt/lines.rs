@@ -140,7 +140,7 @@ impl<'t> Checker<'t> {
     }
 
     /// The score and board of `line` if it checks out.
-    pub fn check(&mut self, line: &[u8]) -> Result<(u32, String), BadLine> {
+    pub(crate) fn check(&mut self, line: &[u8]) -> Result<(u32, String), BadLine> {
         if line.len() > self.max_line() {
             return Err(BadLine::TooLong);
         }

@@ -290,7 +290,8 @@ impl<'t> Searcher<'t> {
     }
 
     /// The lanes this searcher's vector walk runs on.
-    pub fn simd(&self) -> Simd {
+    #[cfg(test)]
+    pub(crate) fn simd(&self) -> Simd {
         self.simd
     }
 

@@ -200,7 +200,7 @@ impl Params {
 
     /// The proof's settings under `rules`, which must be the rules the
     /// settings name (their shape, moves and fewest letters are checked).
-    pub fn settings(&self, rules: SearchRules) -> Result<Settings, BadParams> {
+    pub(crate) fn settings(&self, rules: SearchRules) -> Result<Settings, BadParams> {
         let agree = rules.rows == self.rows
             && rules.cols == self.cols
             && rules.min_len == self.min_len

@@ -94,8 +94,9 @@ use chain::{Cache, hash};
 pub use progress::{Best, Progress};
 use space::{Move, State};
 pub use space::{Space, SpaceError, SpaceOf};
+pub(crate) use symmetry::Symmetries;
+pub use symmetry::canonical;
 use symmetry::rebuild;
-pub use symmetry::{Symmetries, canonical};
 
 /// How long the search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,7 +186,7 @@ impl Objective {
     /// The rules the chains score boards by: `rules`, or under
     /// [`Objective::Words`] the same rules with every word worth 1, so the
     /// open-cell walk and the cache serve word counts unchanged.
-    pub fn search_rules(self, rules: &Rules) -> SearchRules {
+    pub(crate) fn search_rules(self, rules: &Rules) -> SearchRules {
         let mut search = SearchRules::from(rules);
         if self == Objective::Words {
             search.scoring = Scoring::Table([1; 9]);

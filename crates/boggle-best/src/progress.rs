@@ -52,7 +52,7 @@ impl Progress {
     }
 
     /// Fresh counters that also keep every board scoring above `above`, in
-    /// canonical form, for [`Progress::take_caught`] (a board met twice may
+    /// canonical form, for `Progress::take_caught` (a board met twice may
     /// come twice).
     pub fn catching(above: u32) -> Progress {
         Progress {
@@ -62,7 +62,7 @@ impl Progress {
     }
 
     /// The boards caught since the last call (see [`Progress::catching`]).
-    pub fn take_caught(&self) -> Vec<(u32, Vec<Face>)> {
+    pub(crate) fn take_caught(&self) -> Vec<(u32, Vec<Face>)> {
         std::mem::take(&mut *self.caught.lock().unwrap_or_else(|e| e.into_inner()))
     }
 

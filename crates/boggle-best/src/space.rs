@@ -51,7 +51,7 @@ pub enum SpaceOf {
 
 impl Space {
     /// Any letter in any cell of a rows x cols board, each `Q` read as `q` says.
-    pub fn letters(rows: usize, cols: usize, q: QReads) -> Space {
+    pub(crate) fn letters(rows: usize, cols: usize, q: QReads) -> Space {
         let alphabet = (b'A'..=b'Z')
             .filter_map(Face::letter)
             .map(|face| face.with_q(q))

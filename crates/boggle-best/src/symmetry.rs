@@ -9,7 +9,7 @@ use boggle_game::rules::MoveRule;
 
 /// The rotations and reflections of a board shape that keep every word in place.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Symmetries {
+pub(crate) struct Symmetries {
     /// For each symmetry, the source cell of each target cell.
     maps: Vec<Vec<usize>>,
 }
@@ -18,7 +18,7 @@ impl Symmetries {
     /// The symmetries of a rows x cols board under `moves`: all 8 on a square
     /// board with 8-neighbour moves, 4 on a rectangle (no quarter turns), and
     /// only the left-right mirror under the no-up rule, which tells up from down.
-    pub fn new(rows: usize, cols: usize, moves: MoveRule) -> Symmetries {
+    pub(crate) fn new(rows: usize, cols: usize, moves: MoveRule) -> Symmetries {
         let (r, c) = (rows.saturating_sub(1), cols.saturating_sub(1));
         type Map = fn(usize, usize, usize, usize) -> (usize, usize);
         let mirror: Map = |row, col, _, c| (row, c - col);
@@ -48,17 +48,13 @@ impl Symmetries {
     }
 
     /// How many symmetries there are (the identity included).
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.maps.len()
     }
 
-    /// Never true: the identity is always a symmetry.
-    pub fn is_empty(&self) -> bool {
-        self.maps.is_empty()
-    }
-
     /// Every image of `faces` (row-major) under the symmetries, the identity first.
-    pub fn images(&self, faces: &[Face]) -> Vec<Vec<Face>> {
+    pub(crate) fn images(&self, faces: &[Face]) -> Vec<Vec<Face>> {
         self.maps
             .iter()
             .map(|map| map.iter().map(|&cell| faces[cell]).collect())
@@ -66,7 +62,7 @@ impl Symmetries {
     }
 
     /// The canonical form of `faces`: the smallest image, so equal boards share it.
-    pub fn canonical(&self, faces: &[Face]) -> Vec<Face> {
+    pub(crate) fn canonical(&self, faces: &[Face]) -> Vec<Face> {
         self.images(faces)
             .into_iter()
             .min()
@@ -74,7 +70,8 @@ impl Symmetries {
     }
 }
 
-/// The canonical form of `board` under `moves` (see [`Symmetries`]).
+/// The canonical form of `board` under `moves`: the smallest of its
+/// rotations and reflections that keep every word in place.
 pub fn canonical(board: &GameBoard, moves: MoveRule) -> GameBoard {
     let symmetries = Symmetries::new(board.rows(), board.cols(), moves);
     rebuild(

@@ -197,8 +197,8 @@ pub(crate) fn results_lines(msg: &ServerMsg) -> Vec<String> {
 /// screen lays the entries out to its width.
 #[derive(Debug)]
 pub struct Results {
-    pub round: u32,
-    pub last: bool,
+    pub(crate) round: u32,
+    pub(crate) last: bool,
     pub players: Vec<PlayerLines>,
     /// `and 979 more players`, when not all are listed.
     pub players_more: Option<String>,
@@ -215,11 +215,11 @@ pub struct Results {
 /// One player's part of [`Results`].
 #[derive(Debug)]
 pub struct PlayerLines {
-    pub name: String,
+    pub(crate) name: String,
     /// `place 523 of 1000`, for the player's own entry below the best ones.
-    pub place: Option<String>,
-    pub score: u32,
-    pub total: u32,
+    pub(crate) place: Option<String>,
+    pub(crate) score: u32,
+    pub(crate) total: u32,
     /// `WORD +N` for each word that scored.
     pub kept: Vec<String>,
     /// Each word cancelled.

@@ -11,7 +11,7 @@
 //!
 //! [`Simd`] names the levels; [`set_simd`] caps them for the whole process
 //! (`--simd` on the command line), so a processor with AVX-512 can run
-//! what one with only AVX2 runs, and [`simd`] is the level in force: the
+//! what one with only AVX2 runs, and `simd` is the level in force: the
 //! widest the processor has unless capped.
 //!
 //! Measured on `boggle prove`'s 4x4 groups (16 bounds of 16 bits side by
@@ -33,7 +33,7 @@ pub enum Simd {
 
 impl Simd {
     /// Every level, widest first.
-    pub const ALL: [Simd; 3] = [Simd::Avx512, Simd::Avx2, Simd::None];
+    pub(crate) const ALL: [Simd; 3] = [Simd::Avx512, Simd::Avx2, Simd::None];
 
     /// The level's name on the command line.
     pub fn name(self) -> &'static str {
@@ -63,7 +63,7 @@ impl Simd {
     }
 
     /// The widest level this processor has.
-    pub fn widest_present() -> Simd {
+    pub(crate) fn widest_present() -> Simd {
         Simd::ALL
             .into_iter()
             .find(|level| level.present())
@@ -129,7 +129,7 @@ pub fn set_simd(level: Simd) -> Result<(), Lacks> {
 }
 
 /// The level in force: the one [`set_simd`] chose, else the widest present.
-pub fn simd() -> Simd {
+pub(crate) fn simd() -> Simd {
     match CHOSEN.load(Ordering::Relaxed) {
         1 => Simd::None,
         2 => Simd::Avx2,
@@ -139,7 +139,7 @@ pub fn simd() -> Simd {
 }
 
 /// Calls `f` compiled for the widest vector instructions this processor
-/// has, up to the level in force ([`simd`]).
+/// has, up to the level in force (`simd`).
 #[inline]
 pub fn widest<R>(f: impl FnOnce() -> R) -> R {
     #[cfg(target_arch = "x86_64")]

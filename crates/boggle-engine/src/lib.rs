@@ -19,7 +19,7 @@
 //! ```
 
 pub mod cpu;
-pub mod face;
+mod face;
 pub mod neighbours;
 pub mod path;
 pub mod rules;
@@ -94,9 +94,9 @@ pub(crate) mod testing {
     /// A board of faces in a grid.
     #[derive(Debug)]
     pub(crate) struct TestGrid {
-        pub rows: usize,
-        pub cols: usize,
-        pub faces: Vec<Face>,
+        pub(crate) rows: usize,
+        pub(crate) cols: usize,
+        pub(crate) faces: Vec<Face>,
     }
 
     impl Grid for TestGrid {

@@ -42,7 +42,7 @@ impl Neighbours {
     }
 
     /// Whether this table is for the given shape and rule.
-    pub fn is_for(&self, rows: usize, cols: usize, moves: MoveRule) -> bool {
+    pub(crate) fn is_for(&self, rows: usize, cols: usize, moves: MoveRule) -> bool {
         self.rows == rows && self.cols == cols && self.moves == moves
     }
 

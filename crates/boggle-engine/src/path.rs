@@ -14,7 +14,7 @@ use crate::rules::{Grid, MoveRule};
 /// path". A real word on a real board needs a few hundred; the bound is for
 /// boards like a 5x5 of one letter, where a word that almost fits would
 /// otherwise be tried along every one of billions of paths.
-pub const PATH_STEPS: usize = 100_000;
+pub(crate) const PATH_STEPS: usize = 100_000;
 
 /// The cells (row-major indices) of one path that spells `word` on `board`
 /// under `moves`, or `None` if there is none. `word` is compared case-insensitively;
@@ -22,7 +22,7 @@ pub const PATH_STEPS: usize = 100_000;
 ///
 /// Bounded: a word whose letters the board's faces cannot supply is refused
 /// before any walk; a cell and set of used cells already known to lead
-/// nowhere is not walked again; and past [`PATH_STEPS`] steps the search
+/// nowhere is not walked again; and past 100,000 steps the search
 /// answers `None`, as if there were no path (only crafted boards get there).
 pub fn find_path(board: &(impl Grid + ?Sized), moves: MoveRule, word: &str) -> Option<Vec<usize>> {
     let word = word.to_ascii_uppercase();

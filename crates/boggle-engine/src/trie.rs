@@ -172,18 +172,18 @@ impl Trie {
     }
 
     /// All nodes, breadth-first.
-    pub fn nodes(&self) -> &[Node] {
+    pub(crate) fn nodes(&self) -> &[Node] {
         &self.nodes
     }
 
     /// The length of the word `node` spells (its depth), held at 255.
     #[inline]
-    pub fn depth(&self, node: u32) -> u32 {
+    pub(crate) fn depth(&self, node: u32) -> u32 {
         u32::from(self.depth[node as usize])
     }
 
     /// Number of words.
-    pub fn words(&self) -> usize {
+    pub(crate) fn words(&self) -> usize {
         self.words
     }
 

@@ -66,15 +66,6 @@ impl FileError {
             source,
         }
     }
-
-    /// The file the error is about.
-    pub fn path(&self) -> &Path {
-        match self {
-            FileError::Io { path, .. }
-            | FileError::NotAFile { path, .. }
-            | FileError::TooLarge { path, .. } => path,
-        }
-    }
 }
 
 /// Open options that never follow a symbolic link and never wait on a FIFO;

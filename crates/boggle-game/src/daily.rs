@@ -6,7 +6,7 @@
 //! seed 20260101); the board is the first board [`GameBoard::random`] rolls
 //! under the classic rules on 4x4 with [`random::seeded`] from that seed, the
 //! same roll as `boggle tui --rules classic --seed 20260101`. Days are
-//! numbered from [`FIRST_DAY`] (#1); earlier dates have no board. A day is
+//! numbered from 1 January 2026 (#1); earlier dates have no board. A day is
 //! played for [`SECONDS`] seconds. The board changes only if the classic dice
 //! or the pinned random numbers change, which their own tests guard.
 
@@ -17,7 +17,7 @@ use crate::random;
 use crate::rules::{Preset, Rules};
 
 /// The first day with a board, numbered 1.
-pub const FIRST_DAY: Date = Date(jiff::civil::date(2026, 1, 1));
+pub(crate) const FIRST_DAY: Date = Date(jiff::civil::date(2026, 1, 1));
 
 /// Seconds a day's round lasts: the classic sand timer.
 pub const SECONDS: u64 = 180;
@@ -34,7 +34,7 @@ pub enum DateError {
     /// Not written as `YYYY-MM-DD`, or no such day (2026-02-30).
     #[error("'{0}' is not a date (write YYYY-MM-DD, e.g. 2026-03-14)")]
     Malformed(String),
-    /// Before [`FIRST_DAY`], which has no board.
+    /// Before 1 January 2026 (day #1), which has no board.
     #[error("{0} is before the first daily board ({FIRST_DAY})")]
     BeforeFirstDay(Date),
 }
@@ -51,7 +51,7 @@ const EPOCH: jiff::civil::Date = jiff::civil::date(1970, 1, 1);
 
 impl Date {
     /// The date `year-month-day`, if there is such a day.
-    pub fn new(year: i32, month: u32, day: u32) -> Option<Date> {
+    pub(crate) fn new(year: i32, month: u32, day: u32) -> Option<Date> {
         let (year, month, day) = (
             i16::try_from(year).ok()?,
             i8::try_from(month).ok()?,
@@ -63,7 +63,7 @@ impl Date {
     /// The UTC date `seconds` after 1970-01-01 00:00 (the clock is the
     /// caller's: the game's classes never read it, so tests pin the day).
     /// Past the year 9999, the last day of 9999.
-    pub fn from_unix_seconds(seconds: u64) -> Date {
+    pub(crate) fn from_unix_seconds(seconds: u64) -> Date {
         Date::from_days(i64::try_from(seconds / 86_400).unwrap_or(i64::MAX))
     }
 
@@ -84,14 +84,14 @@ impl Date {
     }
 
     /// The day's number: [`FIRST_DAY`] is 1, or `None` before it.
-    pub fn number(self) -> Option<u32> {
+    pub(crate) fn number(self) -> Option<u32> {
         u32::try_from(self.days() - FIRST_DAY.days() + 1)
             .ok()
             .filter(|&n| n >= 1)
     }
 
     /// The day's seed: the date as the decimal number `YYYYMMDD`.
-    pub fn seed(self) -> u64 {
+    pub(crate) fn seed(self) -> u64 {
         let d = self.0;
         let part = |n: i16| u64::try_from(n).unwrap_or(0);
         part(d.year()) * 10_000 + part(d.month().into()) * 100 + part(d.day().into())
@@ -127,7 +127,7 @@ impl std::str::FromStr for Date {
 pub struct Daily {
     /// The date (UTC).
     pub date: Date,
-    /// The day's number, 1 on [`FIRST_DAY`].
+    /// The day's number, 1 on 1 January 2026.
     pub number: u32,
     /// The rules every day is played by: classic on 4x4.
     pub rules: Rules,
@@ -136,7 +136,7 @@ pub struct Daily {
 }
 
 impl Daily {
-    /// The board of `date`, or an error before [`FIRST_DAY`].
+    /// The board of `date`, or an error before 1 January 2026.
     pub fn of(date: Date) -> Result<Daily, DateError> {
         let number = date.number().ok_or(DateError::BeforeFirstDay(date))?;
         let rules = Daily::rules();
@@ -151,14 +151,14 @@ impl Daily {
 
     /// The board of the UTC day `seconds` after 1970-01-01 00:00: today's,
     /// given the system clock's seconds.
-    pub fn at_unix_seconds(seconds: u64) -> Result<Daily, DateError> {
+    pub(crate) fn at_unix_seconds(seconds: u64) -> Result<Daily, DateError> {
         Daily::of(Date::from_unix_seconds(seconds))
     }
 
     /// Today's board (UTC) by the system clock: what `boggle daily`, `tui
     /// --daily` and a server's "Today's board" play. The one reading of the
     /// real clock in this crate: a date, not a game's timing. A clock set
-    /// before 1970 counts as 1970 (so an error: before [`FIRST_DAY`]).
+    /// before 1970 counts as 1970 (so an error: before 1 January 2026).
     #[expect(
         clippy::disallowed_methods,
         reason = "today's date, not a game's timing: the one reading of the clock here"

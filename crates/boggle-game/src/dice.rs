@@ -14,26 +14,26 @@ pub const PROJECT4_DICE: [&str; 16] = [
 ];
 
 /// The classic 1976–1986 4x4 set.
-pub const CLASSIC_DICE: [&str; 16] = [
+pub(crate) const CLASSIC_DICE: [&str; 16] = [
     "AACIOT", "ABILTY", "ABJMOQu", "ACDEMP", "ACELRS", "ADENVZ", "AHMORS", "BFIORX", "DENOSW",
     "DKNOTU", "EEFHIY", "EGKLUY", "EGINTV", "EHINPS", "ELPSTU", "GILRUW",
 ];
 
 /// The new 1987 4x4 set (algs4's default "Hasbro" board).
-pub const NEW_DICE: [&str; 16] = [
+pub(crate) const NEW_DICE: [&str; 16] = [
     "AAEEGN", "ABBJOO", "ACHOPS", "AFFKPS", "AOOTTW", "CIMOTU", "DEILRX", "DELRVY", "DISTTY",
     "EEGHNW", "EEINSU", "EHRTVW", "EIOSST", "ELRTTY", "HIMNQuU", "HLNNRZ",
 ];
 
 /// Big Boggle 5x5 (Master/Deluxe), 25 dice.
-pub const BIG_DICE: [&str; 25] = [
+pub(crate) const BIG_DICE: [&str; 25] = [
     "AAAFRS", "AAEEEE", "AAFIRS", "ADENNN", "AEEEEM", "AEEGMU", "AEGMNN", "AFIRSY", "BJKQuXZ",
     "CCNSTW", "CEIILT", "CEILPT", "CEIPST", "DDLNOR", "DHHLOR", "DHHNOT", "DHLNOR", "EIIITT",
     "EMOTTT", "ENSSSU", "FIPRSY", "GORRVW", "HIPRRY", "NOOTUW", "OOOTTU",
 ];
 
 /// Super Big Boggle 6x6 (2011), 36 dice, with multi-letter and blank faces.
-pub const SUPER_BIG_DICE: [&str; 36] = [
+pub(crate) const SUPER_BIG_DICE: [&str; 36] = [
     "AAAFRS",
     "AAEEEE",
     "AAEEOO",

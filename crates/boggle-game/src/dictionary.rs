@@ -23,10 +23,10 @@ pub const EMBEDDED_WORDS: &str = include_str!("../../../words.txt");
 
 /// The player list (`data/player-words.txt`): the Letterpress word list with
 /// SCOWL commonness levels, built in; every preset but `project4` plays it.
-pub const PLAYER_WORDS: &str = include_str!("../../../data/player-words.txt");
+pub(crate) const PLAYER_WORDS: &str = include_str!("../../../data/player-words.txt");
 
 /// The commonness of a word in a list with no level for it: rarer than every level.
-pub const RARE: u8 = u8::MAX;
+pub(crate) const RARE: u8 = u8::MAX;
 
 pub use crate::rules::WordList;
 
@@ -47,7 +47,7 @@ pub enum Level {
 
 impl Level {
     /// The rarest commonness level known at this level.
-    pub fn max_rank(self) -> u8 {
+    pub(crate) fn max_rank(self) -> u8 {
         match self {
             Level::Easy => 20,
             Level::Medium => 40,
@@ -85,7 +85,7 @@ impl WordsCounted {
 
 /// End screens mark a word rare from this level on: SCOWL 70 is where a large
 /// dictionary's obscure words are, and words in no SCOWL list are rarer still.
-pub const RARE_FROM: u8 = 70;
+pub(crate) const RARE_FROM: u8 = 70;
 
 /// The file the game looks for in the working directory, as in the original.
 pub const DEFAULT_FILE: &str = "words.txt";
@@ -98,14 +98,14 @@ pub const MAX_WORD_LEN: usize = 2 * crate::rules::MAX_CELLS;
 /// Largest word file read: far beyond any real word list (English ones are a
 /// few MB), and a bound on memory when the path names something endless such
 /// as `/dev/zero`.
-pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Most letters a word file's words may hold in all: 16 Mi, six times the
 /// largest English lists (YAWL: 2.4 M letters). The trie costs up to 8 bytes
 /// a letter, so this bounds a dictionary's memory (about 200 MB at most)
 /// whatever the file holds: 64 MB of 8,192-letter words would otherwise need
 /// gigabytes.
-pub const MAX_LETTERS: usize = 16 << 20;
+pub(crate) const MAX_LETTERS: usize = 16 << 20;
 
 /// Why a dictionary file could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -128,7 +128,7 @@ pub enum DictionaryError {
         /// The file.
         path: PathBuf,
     },
-    /// The file is larger than [`MAX_FILE_BYTES`]: no word list is.
+    /// The file is larger than 64 MiB: no word list is.
     #[error(
         "dictionary {} is larger than {} MiB (a word list is a few MB)",
         path.display(),
@@ -147,7 +147,7 @@ pub enum DictionaryError {
         /// The file.
         path: PathBuf,
     },
-    /// The file's words hold more letters than [`MAX_LETTERS`].
+    /// The file's words hold more letters than 2^24 (16 << 20).
     #[error(
         "dictionary {} holds more than {} million letters (a word list holds a few)",
         path.display(),
@@ -377,7 +377,7 @@ impl Dictionary {
         !self.ranks.is_empty()
     }
 
-    /// How common `word` is (case-insensitive): its SCOWL level, [`RARE`] for
+    /// How common `word` is (case-insensitive): its SCOWL level, 255 (`u8::MAX`) for
     /// a word without one; `None` if it is not a word or the list has no levels.
     pub fn rank(&self, word: &str) -> Option<u8> {
         if self.ranks.is_empty() {

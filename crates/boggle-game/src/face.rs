@@ -4,4 +4,4 @@
 //! layer that needs them); they are re-exported here beside the design's
 //! classes, where the game's code and its readers look for them.
 
-pub use boggle_engine::face::{Face, QReads};
+pub use boggle_engine::{Face, QReads};

@@ -5,7 +5,7 @@
 use num_format::{Locale, ToFormattedString};
 
 /// `n` with commas between thousands: `1,068,363`.
-pub fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     n.to_formatted_string(&Locale::en)
 }
 

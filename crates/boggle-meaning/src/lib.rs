@@ -42,7 +42,7 @@ pub enum PartOfSpeech {
 
 impl PartOfSpeech {
     /// Every part of speech, in the order WordNet looks a word up.
-    pub const ALL: [PartOfSpeech; 4] = [
+    pub(crate) const ALL: [PartOfSpeech; 4] = [
         PartOfSpeech::Noun,
         PartOfSpeech::Verb,
         PartOfSpeech::Adjective,
@@ -203,13 +203,9 @@ impl Meanings {
     }
 
     /// How many lemmas have a definition.
-    pub fn len(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
         self.lemmas.len()
-    }
-
-    /// Whether no lemma has a definition.
-    pub fn is_empty(&self) -> bool {
-        self.lemmas.is_empty()
     }
 
     /// The lemmas `word` reaches (any case), each with the senses of the

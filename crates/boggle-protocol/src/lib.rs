@@ -5,22 +5,22 @@
 //! page's TypeScript declarations are generated from its types. It links no
 //! HTTP, WebSocket or database crate.
 //!
-//! - [`message`]: the messages, the error codes (which are fatal), the caps.
-//! - [`codec`]: one message to a line and back; the decoder never panics.
+//! - `message`: the messages ([`ClientMsg`], [`ServerMsg`]), the error codes (which are fatal), the caps.
+//! - `codec`: one message to a line and back; the decoder never panics.
 //! - [`names`]: the checks on player and room names, look-alike keys, and the
 //!   clean-up of any text from the network before it is shown.
 //! - [`connection`]: the framing on a stream: whole lines under a cap,
 //!   each written within a time limit.
-//! - [`bucket`]: the token bucket rates are measured with.
+//! - `bucket`: the token bucket ([`Bucket`]) rates are measured with.
 //! - [`meaning`]: what a word means, as the web side answers the page.
 //!
 //! The wire format is docs/protocol.md's, one JSON object per line.
 
-pub mod bucket;
-pub mod codec;
+mod bucket;
+mod codec;
 pub mod connection;
 pub mod meaning;
-pub mod message;
+mod message;
 pub mod names;
 #[cfg(test)]
 mod typescript;

@@ -75,7 +75,7 @@ pub enum BadName {
         /// What the name names.
         what: &'static str,
     },
-    /// It has more than [`MAX_MARKS`] combining marks on one character.
+    /// It has more than 3 combining marks on one character.
     #[error("the {what} stacks more than {MAX_MARKS} accents or other marks on one letter")]
     Stacked {
         /// What the name names.
@@ -90,7 +90,7 @@ pub enum BadName {
 /// The most combining marks one character may carry in a name: Vietnamese
 /// written decomposed puts two on a vowel, an Indic or Tibetan stack up to
 /// three; more only stacks marks over other players' names (Zalgo text).
-pub const MAX_MARKS: usize = 3;
+pub(crate) const MAX_MARKS: usize = 3;
 
 /// Whether `name` is a good player name: 1 to [`MAX_NAME`] [`is_printable`]
 /// characters, a letter or digit among them, no leading or trailing space.

@@ -4,16 +4,16 @@
 //!
 //! A class's id reads its cells' buckets as digits, cell 0 most
 //! significant. Of the classes a symmetry maps onto each other only the
-//! one whose buckets, read in the prover's cell order ([`Layout`]), sort
+//! one whose buckets, read in the prover's cell order (`Layout`), sort
 //! first is proved; reading in that order makes a canonical class's
 //! leading positions canonical too, so the classes of a group (which
 //! differ only in the last, free positions) are canonical together. The
 //! symmetries are those the moves allow: 8 for a square board under 8
 //! neighbours, 4 for a rectangle, only the mirror without going up.
 //!
-//! Limits: [`Classes::canonical`] walks every class id, which is fine up to
+//! Limits: `Classes::canonical` walks every class id, which is fine up to
 //! 4x4 (3 buckets off the corners and 2 on them: 1,068,363 classes up to
-//! symmetry); [`Classes::estimate`] says what the walk and its table would
+//! symmetry); `Classes::estimate` says what the walk and its table would
 //! cost before either is made, and [`crate::Settings::new`] refuses a run
 //! over the caps of `limits`. A class id is a `u64`.
 
@@ -22,15 +22,13 @@ use boggle_engine::{MoveRule, SearchRules};
 use crate::layout::Layout;
 use crate::limits::Estimate;
 
-pub use crate::entry::MAX_CELLS;
-
 /// The default buckets for boards of up to 9 cells: three groups, and two
 /// (vowels and the rest) on the corners: 639 classes on 3x3 after symmetry.
 /// The measurements behind the choice are in `docs/notebook/` (the prove files) (three on the
 /// corners took 46.2 CPU-s for the 3x3 proof, two 38.7).
-pub const BUCKETS_3X3: &str = "aeiouy bcdfgjkmpqvwxz hlnrst/aeiouy bcdfghjklmnpqrstvwxz";
+pub(crate) const BUCKETS_3X3: &str = "aeiouy bcdfgjkmpqvwxz hlnrst/aeiouy bcdfghjklmnpqrstvwxz";
 /// The default buckets for larger boards: three groups, two on the corners.
-pub const BUCKETS_LARGE: &str = "aeijou bcdfgmpqvwxz hklnrsty/aeiosuy bcdfghjklmnpqrtvwxz";
+pub(crate) const BUCKETS_LARGE: &str = "aeijou bcdfgmpqvwxz hklnrsty/aeiosuy bcdfghjklmnpqrtvwxz";
 
 /// Why a bucket specification cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -117,7 +115,7 @@ impl Buckets {
     }
 
     /// The groups a cell may take on a rows x cols board.
-    pub fn for_cell(&self, rows: usize, cols: usize, cell: usize) -> &[Vec<u8>] {
+    pub(crate) fn for_cell(&self, rows: usize, cols: usize, cell: usize) -> &[Vec<u8>] {
         let (r, c) = (cell / cols, cell % cols);
         if (r == 0 || r + 1 == rows) && (c == 0 || c + 1 == cols) {
             &self.corners
@@ -127,7 +125,7 @@ impl Buckets {
     }
 
     /// The normalised specification.
-    pub fn spec(&self) -> &str {
+    pub(crate) fn spec(&self) -> &str {
         &self.spec
     }
 }
@@ -192,7 +190,7 @@ pub struct Group {
 
 impl Classes {
     /// The classes of a rows x cols board under `buckets`, with the symmetries `rules` allow.
-    pub fn new(rules: &SearchRules, buckets: &Buckets) -> Classes {
+    pub(crate) fn new(rules: &SearchRules, buckets: &Buckets) -> Classes {
         let (rows, cols) = (rules.rows, rules.cols);
         let radix = (0..rows * cols)
             .map(|cell| buckets.for_cell(rows, cols, cell).len() as u64)
@@ -210,7 +208,7 @@ impl Classes {
 
     /// The same classes with none of their cells free: every class its own
     /// group, collected with its own buckets on every cell.
-    pub fn ungrouped(mut self) -> Classes {
+    pub(crate) fn ungrouped(mut self) -> Classes {
         self.free = 0;
         self
     }
@@ -225,7 +223,7 @@ impl Classes {
 
     /// What the table of these classes would cost, known before it is built
     /// (see [`Estimate`]).
-    pub fn estimate(&self) -> Estimate {
+    pub(crate) fn estimate(&self) -> Estimate {
         Estimate::new(
             self.rows,
             self.cols,
@@ -235,7 +233,7 @@ impl Classes {
     }
 
     /// The bucket of each cell for class `id`.
-    pub fn digits(&self, id: u64) -> Vec<u8> {
+    pub(crate) fn digits(&self, id: u64) -> Vec<u8> {
         let mut digits = vec![0u8; self.radix.len()];
         let mut rest = id;
         for (digit, &radix) in digits.iter_mut().zip(&self.radix).rev() {
@@ -246,7 +244,7 @@ impl Classes {
     }
 
     /// The id of the class with these buckets.
-    pub fn id(&self, digits: &[u8]) -> u64 {
+    pub(crate) fn id(&self, digits: &[u8]) -> u64 {
         digits
             .iter()
             .zip(&self.radix)
@@ -256,7 +254,7 @@ impl Classes {
     /// Whether the class is the smallest of its images under the symmetries,
     /// reading the buckets in the prover's cell order (so a canonical class's
     /// leading positions are canonical too, and groups can be skipped whole).
-    pub fn is_canonical(&self, digits: &[u8]) -> bool {
+    pub(crate) fn is_canonical(&self, digits: &[u8]) -> bool {
         let mut image = vec![0u8; digits.len()];
         self.symmetries.iter().all(|map| {
             for (cell, &d) in digits.iter().enumerate() {
@@ -269,17 +267,17 @@ impl Classes {
     }
 
     /// The cells in the prover's order.
-    pub fn order(&self) -> &[usize] {
+    pub(crate) fn order(&self) -> &[usize] {
         &self.order
     }
 
     /// How many of the last positions are free within a group.
-    pub fn free(&self) -> usize {
+    pub(crate) fn free(&self) -> usize {
         self.free
     }
 
     /// The group a class belongs to: its buckets before the free positions.
-    pub fn group_of(&self, digits: &[u8]) -> u64 {
+    pub(crate) fn group_of(&self, digits: &[u8]) -> u64 {
         let fixed = self.order.len() - self.free;
         self.order[..fixed]
             .iter()
@@ -302,7 +300,7 @@ impl Classes {
     }
 
     /// Every canonical class id, in increasing order.
-    pub fn canonical(&self) -> Vec<u64> {
+    pub(crate) fn canonical(&self) -> Vec<u64> {
         let mut digits = vec![0u8; self.radix.len()];
         let mut ids = Vec::new();
         for id in 0..self.total() {
@@ -325,7 +323,7 @@ impl Classes {
     /// has every cell's letter in that cell's bucket of class `digits`, under
     /// `buckets`: whether the board, as reported in the form of it that sorts
     /// first, is one of the class's.
-    pub fn holds(&self, buckets: &Buckets, digits: &[u8], letters: &[u8]) -> bool {
+    pub(crate) fn holds(&self, buckets: &Buckets, digits: &[u8], letters: &[u8]) -> bool {
         let fits = |image: &[u8]| {
             image.iter().zip(digits).enumerate().all(|(cell, (l, &d))| {
                 buckets
@@ -347,7 +345,7 @@ impl Classes {
     }
 
     /// The symmetric image of a board's letters that sorts first.
-    pub fn canonical_board(&self, letters: &[u8]) -> Vec<u8> {
+    pub(crate) fn canonical_board(&self, letters: &[u8]) -> Vec<u8> {
         let mut best = letters.to_vec();
         let mut image = letters.to_vec();
         for map in &self.symmetries {
@@ -359,16 +357,6 @@ impl Classes {
             }
         }
         best
-    }
-
-    /// Board rows.
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
-
-    /// Board columns.
-    pub fn cols(&self) -> usize {
-        self.cols
     }
 }
 

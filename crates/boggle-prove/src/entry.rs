@@ -15,11 +15,11 @@
 /// Most cells a board may have for `boggle prove`: an entry's key holds a
 /// letter for each of 16 positions (and a path of positions is a mask that
 /// fits 16 bits; larger boards have too many classes anyway).
-pub const MAX_CELLS: usize = 16;
+pub(crate) const MAX_CELLS: usize = 16;
 
 /// Most trie nodes a dictionary may have: a collected entry keeps its
 /// word's node in 24 bits.
-pub const MAX_TRIE_NODES: usize = 1 << 24;
+pub(crate) const MAX_TRIE_NODES: usize = 1 << 24;
 
 /// Bits per position in an entry's key: a letter index plus one, 0 where
 /// the path does not go.

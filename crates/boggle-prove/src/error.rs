@@ -25,7 +25,7 @@ use crate::entry::{MAX_CELLS, MAX_TRIE_NODES};
 use crate::limits::{Estimate, bytes, printable};
 
 /// How a word list is recognised: its word count and FNV-1a hash in hex.
-pub type WordListId = (usize, String);
+pub(crate) type WordListId = (usize, String);
 
 /// Why a proof cannot run or its records cannot be read or believed.
 #[derive(Debug, thiserror::Error)]

@@ -90,7 +90,7 @@ impl Interval {
     }
 
     /// The least interval holding both.
-    pub fn span(&self, other: &Interval) -> Interval {
+    pub(crate) fn span(&self, other: &Interval) -> Interval {
         Interval {
             low: self.low.min(other.low),
             high: self.high.max(other.high),
@@ -100,7 +100,7 @@ impl Interval {
 
 /// The standard normal's quantile at `p` (0 < p < 1), by Acklam's rational
 /// approximation refined by one Newton step (error under 1e-9).
-pub fn normal_quantile(p: f64) -> f64 {
+pub(crate) fn normal_quantile(p: f64) -> f64 {
     const A: [f64; 6] = [
         -3.969_683_028_665_376e1,
         2.209_460_984_245_205e2,
@@ -245,7 +245,8 @@ fn pooled_cv2<'a>(groups: impl IntoIterator<Item = &'a [f64]>) -> f64 {
 /// Neyman's allocation of `n` draws to strata of `sizes` and spreads `sds`
 /// (proportional to `size * sd`), each stratum at most its size, by the
 /// largest remainders; strata of zero spread get none.
-pub fn neyman(sizes: &[u64], sds: &[f64], n: usize) -> Vec<usize> {
+#[cfg(test)]
+pub(crate) fn neyman(sizes: &[u64], sds: &[f64], n: usize) -> Vec<usize> {
     let weights: Vec<f64> = sizes
         .iter()
         .zip(sds)
@@ -313,7 +314,7 @@ impl Stratified {
     }
 
     /// Adds `count` groups to stratum `h` (strata are made up to `h` as needed).
-    pub fn add_groups(&mut self, h: usize, count: u64) {
+    pub(crate) fn add_groups(&mut self, h: usize, count: u64) {
         if self.strata.len() <= h {
             self.strata.resize(h + 1, Stratum::default());
         }
@@ -330,11 +331,6 @@ impl Stratified {
     /// Groups sampled.
     pub fn sampled(&self) -> usize {
         self.strata.iter().map(|s| s.costs.len()).sum()
-    }
-
-    /// Groups in all strata.
-    pub fn size(&self) -> u64 {
-        self.strata.iter().map(|s| s.size).sum()
     }
 
     /// CPU seconds of the groups sampled.
@@ -532,7 +528,7 @@ impl Stratified {
     /// `pending[h]` are drawn, not yet costed, and count as sampled), then
     /// the stratum where a group lowers the variance most per expected
     /// CPU-second. `None` once every group is drawn.
-    pub fn next_stratum(&self, pending: &[usize]) -> Option<usize> {
+    pub(crate) fn next_stratum(&self, pending: &[usize]) -> Option<usize> {
         let drawn = |h: usize| self.strata[h].costs.len() + pending.get(h).copied().unwrap_or(0);
         let open: Vec<usize> = (0..self.strata.len())
             .filter(|&h| (drawn(h) as u64) < self.strata[h].size)
@@ -575,7 +571,7 @@ const TINY_COST: f64 = 1e-6;
 
 /// Groups drawn from every stratum before the allocation takes over: two,
 /// the fewest that show a stratum's spread.
-pub const PILOT: usize = 2;
+pub(crate) const PILOT: usize = 2;
 
 /// How many groups' worth of the pooled spread a stratum's own spread is
 /// weighed against when choosing where to draw.

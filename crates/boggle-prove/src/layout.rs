@@ -17,9 +17,9 @@ use boggle_engine::SearchRules;
 use boggle_engine::neighbours::Neighbours;
 
 /// The cell order for a board shape (set for each group by
-/// [`Layout::arrange`]) and the neighbours of each cell.
+/// `Layout::arrange`) and the neighbours of each cell.
 #[derive(Debug, Clone)]
-pub struct Layout {
+pub(crate) struct Layout {
     rows: usize,
     cols: usize,
     /// `order[position]`: the cell forced at that depth.
@@ -36,7 +36,7 @@ pub struct Layout {
 impl Layout {
     /// The layout for `rules`' board (at most 32 cells): cells with the most
     /// neighbours first (centre, then edges, then corners), nearer the centre first.
-    pub fn new(rules: &SearchRules) -> Layout {
+    pub(crate) fn new(rules: &SearchRules) -> Layout {
         let (rows, cols) = (rules.rows, rules.cols);
         let table = Neighbours::new(rows, cols, rules.moves);
         let neighbours: Vec<u32> = (0..rows * cols)
@@ -82,7 +82,7 @@ impl Layout {
     /// letters forced early leaves fewer partial boards for the walk, and its
     /// letters (the vowels, usually) are in more words: on 4x4 groups, 1.3 to
     /// 3x fewer CPU-s (see the prove files of `docs/notebook/`).
-    pub fn arrange(&mut self, letters: &[Vec<u8>], free: usize) {
+    pub(crate) fn arrange(&mut self, letters: &[Vec<u8>], free: usize) {
         let fixed = self.reading.len().saturating_sub(free);
         self.order.copy_from_slice(&self.reading);
         let neighbours = &self.neighbours;
@@ -94,18 +94,18 @@ impl Layout {
     }
 
     /// The number of cells.
-    pub fn cells(&self) -> usize {
+    pub(crate) fn cells(&self) -> usize {
         self.order.len()
     }
 
     /// The cells in the order they are forced.
-    pub fn order(&self) -> &[usize] {
+    pub(crate) fn order(&self) -> &[usize] {
         &self.order
     }
 
     /// How many of the last positions a group leaves free: the cells with
     /// the fewest neighbours (the corners), if there are at most 6 of them.
-    pub fn free(&self) -> usize {
+    pub(crate) fn free(&self) -> usize {
         let fewest = self.neighbours.iter().map(|n| n.count_ones()).min();
         let count = self
             .neighbours

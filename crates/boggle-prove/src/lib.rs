@@ -15,7 +15,7 @@
 //!
 //! - **Cell**, **position**: a board's squares, numbered row by row, are
 //!   its cells. A *position* is a cell's place in the order the prover
-//!   forces cells in ([`Layout`]): the cells with the most neighbours
+//!   forces cells in (`layout`): the cells with the most neighbours
 //!   first, and among those the ones with the fewest letters. An entry's
 //!   key and the levels of the orderly tree follow the positions.
 //! - **Bucket**: a set of letters. [`classes::Buckets`] gives every cell a
@@ -134,47 +134,23 @@
 //! has), and the proof finds 3 boards up to symmetry, each an arrangement
 //! of `AEST`:
 //!
+//! The unit test `tests::proof_by_hand_2x2` checks each step above (the
+//! word paths, the bounds, the walk); the whole proof, through what the
+//! crate exports:
+//!
 //! ```
 //! use boggle_engine::{SearchRules, trie::Trie};
 //! use boggle_prove::classes::Buckets;
-//! use boggle_prove::{Progress, Prover, Settings, Summary, class_letters, prove_groups};
+//! use boggle_prove::{Progress, Settings, Summary, prove_groups};
 //!
 //! let trie = Trie::from_words(["ate", "eat", "sea", "tea"]);
 //! let rules = SearchRules::standard(2, 2);
 //! let buckets = Buckets::parse("a e st bcdfghijklmnopqruvwxyz")?;
 //! let settings = Settings::new(rules, buckets, 4)?;
 //! let classes = settings.classes();
-//! assert_eq!((classes.total(), classes.canonical().len()), (256, 55));
-//! assert_eq!(classes.groups().len(), 1);
-//!
-//! // Class 26: A, E, S or T, S or T.
-//! let class = classes.id(&[0, 1, 2, 2]);
-//! assert_eq!(class, 26);
-//! let letters = class_letters(&settings, &classes, class);
-//! let mut prover = Prover::new(&trie, rules);
-//! let paths: Vec<String> = prover.word_paths(&letters).iter().map(|p| p.to_string()).collect();
-//! assert_eq!(paths, ["0A 1E 3S: 1", "0A 1E 3T: 3", "0A 1E 2S: 1", "0A 1E 2T: 3"]);
-//! assert_eq!(prover.build(&letters), 6);
-//!
-//! // Cell 2 forced to S, then to T.
-//! let forced = |letter: u8| {
-//!     let mut letters = letters.clone();
-//!     letters[2] = vec![letter - b'A'];
-//!     letters
-//! };
-//! assert_eq!(prover.build(&forced(b'S')), 4);
-//! assert_eq!(prover.build(&forced(b'T')), 6);
-//!
-//! // The walk keeps AEST and AETS (letters 0 = A), and rescores three boards.
-//! let mut records = Vec::new();
-//! prover.prove_group(&letters, &[], 4, &mut |_| true, &mut |_, bound, boards| {
-//!     records.push((bound, boards));
-//! });
-//! assert_eq!(records, [(6, vec![(vec![0, 4, 18, 19], 4), (vec![0, 4, 19, 18], 4)])]);
-//! assert_eq!(prover.work().rescored, 3);
-//!
-//! // The whole proof.
+//! assert_eq!(classes.total(), 256);
 //! let groups = classes.groups();
+//! assert_eq!(groups.len(), 1);
 //! let records = prove_groups(&trie, &settings, &groups, &|_| false, 1, &Progress::new(), |_| Ok(()))?;
 //! let summary = Summary::of(&records, 4);
 //! assert_eq!((summary.classes, summary.searched, summary.max_bound), (55, 6, 6));
@@ -227,8 +203,8 @@
 //!
 //! # Limits
 //!
-//! - At most 16 cells ([`MAX_CELLS`]: an entry's key has 16 fields), and a
-//!   trie of at most 2^24 nodes ([`MAX_TRIE_NODES`]).
+//! - At most 16 cells (an entry's key has 16 fields), and a
+//!   trie of at most 2^24 nodes.
 //! - A word's points are held to 255 while collecting, and words longer
 //!   than 64 letters score as 64-letter words.
 //! - A bound that does not fit 16 bits (65,535) makes the tree's lanes 32
@@ -271,13 +247,11 @@ pub mod strata;
 mod tests;
 mod walk;
 
-pub use entry::{MAX_CELLS, MAX_TRIE_NODES};
+pub(crate) use entry::MAX_CELLS;
+pub(crate) use entry::MAX_TRIE_NODES;
 pub use error::{BadBoard, BadMarker, BadParams, BadRecord, ProveError, ThreadsError};
-pub use layout::Layout;
 pub use limits::Estimate;
-pub use paths::WordPath;
-pub use prover::{Leaf, Prover, Work};
-pub use walk::Scored;
+pub use prover::Prover;
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -347,11 +321,6 @@ impl Settings {
         self.rules
     }
 
-    /// The letter buckets that make the classes.
-    pub fn buckets(&self) -> &Buckets {
-        &self.buckets
-    }
-
     /// Every board scoring at least this is found.
     pub fn above(&self) -> u32 {
         self.above
@@ -373,7 +342,7 @@ impl Settings {
     }
 
     /// A board's letters as text (`Q` as `QU` under Qu rules).
-    pub fn board_text(&self, letters: &[u8]) -> String {
+    pub(crate) fn board_text(&self, letters: &[u8]) -> String {
         letters
             .iter()
             .map(|&l| {
@@ -402,7 +371,7 @@ pub struct ClassRecord {
     /// The class id (mixed radix over the cells' buckets).
     pub class: u64,
     /// The class's upper bound.
-    pub bound: u32,
+    pub(crate) bound: u32,
     /// Its boards at or above the target.
     pub boards: Vec<FoundBoard>,
     /// CPU seconds spent on it.
@@ -501,7 +470,7 @@ impl Progress {
 
     /// Groups finished so far and how many there are (counting only groups
     /// with a class to prove).
-    pub fn groups(&self) -> (u64, u64) {
+    pub(crate) fn groups(&self) -> (u64, u64) {
         (
             self.groups_done.load(Ordering::Relaxed),
             self.groups_total.load(Ordering::Relaxed),
@@ -605,14 +574,14 @@ fn cpu_clock(clock: rustix::time::ClockId) -> f64 {
 
 /// CPU time of the calling thread, in seconds.
 #[cfg(unix)]
-pub fn thread_cpu() -> f64 {
+pub(crate) fn thread_cpu() -> f64 {
     cpu_clock(rustix::time::ClockId::ThreadCPUTime)
 }
 
 /// CPU time of the calling thread, in seconds (without a thread clock, wall
 /// time since the first call stands in).
 #[cfg(not(unix))]
-pub fn thread_cpu() -> f64 {
+pub(crate) fn thread_cpu() -> f64 {
     static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
     START
         .get_or_init(std::time::Instant::now)
@@ -647,7 +616,7 @@ pub fn class_letters(settings: &Settings, classes: &Classes, class: u64) -> Vec<
 
 /// Proves the classes of one group with a reusable prover, leaving out those
 /// `skip` names; the records come in no particular order.
-pub fn prove_group(
+pub(crate) fn prove_group(
     prover: &mut Prover<'_>,
     settings: &Settings,
     classes: &Classes,
@@ -779,7 +748,7 @@ where
 }
 
 /// What [`prove_drawn`] calls with each group proved and its records.
-pub type Finished<'a> = dyn Fn(&Group, &[ClassRecord]) -> Result<(), ProveError> + Sync + 'a;
+pub(crate) type Finished<'a> = dyn Fn(&Group, &[ClassRecord]) -> Result<(), ProveError> + Sync + 'a;
 
 /// Proves the groups `draw` hands out, one at a time on each of `threads`
 /// threads, until it hands out none or `progress` is stopped (a group in

@@ -7,9 +7,8 @@
 //! alone: `Classes::canonical` walks every class id before symmetry, and a
 //! run keeps an id, a record and a place in the set of classes done for each
 //! canonical class. [`Estimate`] says what that costs before any of it is
-//! built, and a run over [`MAX_BEFORE_SYMMETRY`] classes or
-//! [`MAX_TABLE_BYTES`] of table is refused with the estimate. The provers'
-//! own memory (a group's word paths and trees, per thread) depends on the
+//! built, and a run over 2^30 classes or 4 GiB of table is refused with
+//! the estimate. The provers' own memory (a group's word paths and trees, per thread) depends on the
 //! dictionary and the board, not on these numbers; `docs/PROVE.md` gives it
 //! by board size.
 
@@ -20,49 +19,49 @@ use num_format::{Locale, ToFormattedString};
 /// The most classes before symmetry: finding the canonical ones walks them
 /// all, at about 160 ns each (about three minutes at the cap). The default
 /// 4x4 buckets make 8.5 million.
-pub const MAX_BEFORE_SYMMETRY: u64 = 1 << 30;
+pub(crate) const MAX_BEFORE_SYMMETRY: u64 = 1 << 30;
 
 /// Memory a run keeps per canonical class, generously: its id in its group
 /// (and in the list the groups are made from), its record, and its place in
 /// the set of classes done. Measured: about 40 bytes a class while the
 /// table is built.
-pub const BYTES_PER_CLASS: u64 = 128;
+pub(crate) const BYTES_PER_CLASS: u64 = 128;
 
 /// The most memory the table of classes and their records may take, as
 /// [`Estimate`] reckons it (4 GiB: 33.5 million classes up to symmetry).
-pub const MAX_TABLE_BYTES: u64 = 4 << 30;
+pub(crate) const MAX_TABLE_BYTES: u64 = 4 << 30;
 
 /// The largest `shard-I-of-N.params.json` read (one is about 500 bytes).
-pub const MAX_PARAMS_BYTES: u64 = 64 << 10;
+pub(crate) const MAX_PARAMS_BYTES: u64 = 64 << 10;
 
 /// The largest `shard-I-of-N.done` read (one is about 100 bytes).
-pub const MAX_DONE_BYTES: u64 = 64 << 10;
+pub(crate) const MAX_DONE_BYTES: u64 = 64 << 10;
 
 /// The largest `shard-I-of-N.ndjson` read: 4 GiB (the whole 4x4 proof's
 /// records, in one shard, are about 100 MB).
-pub const MAX_RECORDS_BYTES: u64 = 4 << 30;
+pub(crate) const MAX_RECORDS_BYTES: u64 = 4 << 30;
 
 /// The longest line of a `shard-I-of-N.ndjson`: 16 MiB, about 400,000
 /// boards of 16 letters in one class.
-pub const MAX_LINE_BYTES: usize = 16 << 20;
+pub(crate) const MAX_LINE_BYTES: usize = 16 << 20;
 
 /// The longest text field of the settings (the dictionary's path; the
 /// others are far shorter).
-pub const MAX_TEXT_BYTES: usize = 4096;
+pub(crate) const MAX_TEXT_BYTES: usize = 4096;
 
 /// What a proof's table of classes would cost, known before it is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Estimate {
     /// Board rows.
-    pub rows: usize,
+    pub(crate) rows: usize,
     /// Board columns.
-    pub cols: usize,
+    pub(crate) cols: usize,
     /// Classes before symmetry (`u64::MAX` when they overflow it).
-    pub before_symmetry: u64,
+    pub(crate) before_symmetry: u64,
     /// Classes up to symmetry, about (before symmetry over the symmetries).
-    pub classes: u64,
+    pub(crate) classes: u64,
     /// Memory for their table and records, about.
-    pub bytes: u64,
+    pub(crate) bytes: u64,
 }
 
 impl Estimate {
@@ -81,7 +80,7 @@ impl Estimate {
     }
 
     /// Whether a run of this size may be built.
-    pub fn fits(&self) -> bool {
+    pub(crate) fn fits(&self) -> bool {
         self.before_symmetry <= MAX_BEFORE_SYMMETRY && self.bytes <= MAX_TABLE_BYTES
     }
 }
@@ -110,7 +109,7 @@ impl fmt::Display for Estimate {
 }
 
 /// A number of bytes in the largest unit that keeps it at least 1: `4 GiB`.
-pub fn bytes(n: u64) -> String {
+pub(crate) fn bytes(n: u64) -> String {
     const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
     let mut value = n as f64;
     let mut unit = 0;
@@ -143,7 +142,7 @@ pub fn duration(seconds: f64) -> String {
 /// `text` with every control character and every character outside ASCII
 /// written as an escape (`\u{1b}`), so that nothing read from a file can
 /// reach a terminal as anything but printable text.
-pub fn printable(text: &str) -> String {
+pub(crate) fn printable(text: &str) -> String {
     text.chars()
         .map(|c| {
             if c.is_ascii_graphic() || c == ' ' {

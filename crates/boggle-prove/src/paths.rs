@@ -18,27 +18,33 @@
 //! than 64 letters scores as one of 64, and `Qu` is one cell (under Qu
 //! rules the trie's `Q` node is followed by its `U` child).
 
+#[cfg(test)]
 use std::fmt;
 
 use boggle_engine::trie::{Node, Trie};
 use boggle_engine::{QReads, SearchRules};
 
 use crate::entry::Entry;
-use crate::layout::{Cells, Layout};
+use crate::layout::Cells;
+#[cfg(test)]
+use crate::layout::Layout;
 
-/// A word path of a class, as [`crate::Prover::word_paths`] lists it: the
+/// A word path of a class, as `Prover::word_paths` lists it: the
 /// (cell, letter) pairs its words are spelled on, in position order, and
 /// their points together. It shows as `0A 1E 3T: 3`.
+#[cfg(test)]
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WordPath {
+pub(crate) struct WordPath {
     /// Each pair's cell and letter (`'A'` to `'Z'`; `'Q'` stands for `Qu` under Qu rules).
-    pub pairs: Vec<(usize, char)>,
+    pub(crate) pairs: Vec<(usize, char)>,
     /// The points of the words spelled on these pairs, each once.
-    pub points: u32,
+    pub(crate) points: u32,
 }
 
+#[cfg(test)]
 impl WordPath {
     /// The word path of a merged entry, its positions read through `layout`.
+    #[cfg(test)]
     pub(crate) fn of(entry: Entry, layout: &Layout) -> WordPath {
         let pairs = (0..layout.cells())
             .filter_map(|p| {
@@ -53,6 +59,7 @@ impl WordPath {
     }
 }
 
+#[cfg(test)]
 impl fmt::Display for WordPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, (cell, letter)) in self.pairs.iter().enumerate() {

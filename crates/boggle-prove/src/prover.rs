@@ -30,27 +30,29 @@ use crate::force::{BOUNDED, FORCE_MORE, FORCED, Forcing, Shared, make_room};
 use crate::lanes::{Lane, MAX_LANES, Masks, SATURATED, Split, lane_bounds};
 use crate::layout::Cells;
 use crate::orderly::tree_bound;
-use crate::paths::{Paths, WordPath};
+use crate::paths::Paths;
+#[cfg(test)]
+use crate::paths::WordPath;
 use crate::walk::{Scored, Walk, Walks};
 
 /// Counters for one class's work.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Work {
+pub(crate) struct Work {
     /// Sum and choice nodes written in the trees built (and grown).
-    pub nodes: u64,
+    pub(crate) nodes: u64,
     /// Partial assignments whose bound was computed.
-    pub steps: u64,
+    pub(crate) steps: u64,
     /// Complete boards rescored with the solver.
-    pub rescored: u64,
+    pub(crate) rescored: u64,
     /// Word paths collected (distinct keys).
-    pub inserted: u64,
+    pub(crate) inserted: u64,
     /// Word paths a tree took with their sum node from its base, without
     /// bounding them again (see `flat::Base`).
-    pub taken: u64,
+    pub(crate) taken: u64,
 }
 
 /// What [`Prover::prove_group`] calls for each class: its free positions' buckets, bound and boards.
-pub type Leaf<'a> = dyn FnMut(&[u8], u32, Vec<Scored>) + 'a;
+pub(crate) type Leaf<'a> = dyn FnMut(&[u8], u32, Vec<Scored>) + 'a;
 
 /// What [`Prover::force`] calls with each list it forces no further;
 /// returns the highest bound met.
@@ -216,7 +218,8 @@ impl<'t> Prover<'t> {
 
     /// The word paths of the class whose cells hold `letters` (by cell,
     /// letters 0 = A), in the order of the orderly tree.
-    pub fn word_paths(&mut self, letters: &[Vec<u8>]) -> Vec<WordPath> {
+    #[cfg(test)]
+    pub(crate) fn word_paths(&mut self, letters: &[Vec<u8>]) -> Vec<WordPath> {
         self.collect(letters, 0);
         let layout = self.cells.layout();
         self.entries
@@ -233,7 +236,7 @@ impl<'t> Prover<'t> {
     /// partial group whose bound is under the target is dropped whole. Calls
     /// `leaf(digits, bound, boards)` for each assignment of buckets to the
     /// free positions that `wanted` accepts.
-    pub fn prove_group(
+    pub(crate) fn prove_group(
         &mut self,
         letters: &[Vec<u8>],
         free: &[Vec<Vec<u8>>],
@@ -263,7 +266,8 @@ impl<'t> Prover<'t> {
     }
 
     /// The work done on the last group.
-    pub fn work(&self) -> Work {
+    #[cfg(test)]
+    pub(crate) fn work(&self) -> Work {
         self.work
     }
 

@@ -9,7 +9,7 @@
 //! small it is, since fewer give no estimate), or every group drawn. They are checked before each draw; the groups in
 //! hand then are finished and counted, since a group left out because it
 //! ran long would leave out exactly the heavy groups the estimate needs.
-//! Precision is judged only once every stratum has [`MIN_PER_STRATUM`]
+//! Precision is judged only once every stratum has 3 (`MIN_PER_STRATUM`)
 //! groups finished: a few cheap groups can look precise before the first
 //! dear one is met.
 //!
@@ -27,7 +27,7 @@ use crate::estimate::{Interval, Stratified};
 use crate::strata::Strata;
 
 /// Groups each stratum must have finished before `--precision` may stop the sample.
-pub const MIN_PER_STRATUM: usize = 3;
+pub(crate) const MIN_PER_STRATUM: usize = 3;
 
 /// The confidence level of the intervals.
 pub const LEVEL: f64 = 0.95;
@@ -195,7 +195,8 @@ impl Sampler {
     }
 
     /// Groups drawn from each stratum.
-    pub fn drawn(&self) -> &[usize] {
+    #[cfg(test)]
+    pub(crate) fn drawn(&self) -> &[usize] {
         &self.drawn
     }
 

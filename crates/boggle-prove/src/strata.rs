@@ -9,11 +9,11 @@
 //! mean: on 4x4 ENABLE2K it follows the logarithm of a group's cost
 //! closely (the notebook's 2026-11-28 file), where the number of classes in
 //! the group, the best of the random boards, or a climb from it to a local
-//! best ([`features`] measures all three) did no better, and the climb
+//! best (`features` measures all three) did no better, and the climb
 //! costs many times more. It is a small share of a sample's cost: a few
 //! solver calls a group, against seconds to minutes to prove one. Groups
 //! are then cut into strata at shares of their order by that mean
-//! ([`BOUNDS`]), finer at the dear end, where a few groups hold much of
+//! (the cheapest half, the next 30%, 15% and 5%), finer at the dear end, where a few groups hold much of
 //! the cost.
 //!
 //! Limits: the boards are drawn by a generator seeded by the group's id, so
@@ -41,7 +41,7 @@ pub struct Features {
 
 /// The letters each cell of `group` may hold (by cell, letters 0 = A): its
 /// first class's buckets, and every letter on the free positions.
-pub fn group_letters(settings: &Settings, classes: &Classes, group: &Group) -> Vec<Vec<u8>> {
+pub(crate) fn group_letters(settings: &Settings, classes: &Classes, group: &Group) -> Vec<Vec<u8>> {
     let Some(&first) = group.classes.first() else {
         return Vec::new();
     };
@@ -81,7 +81,7 @@ fn face(letter: u8, q: QReads) -> Face {
 
 /// Measures `group` with `boards` random boards and, if `climbing`, a
 /// climb from the best (else `climbed` is the best random board's score).
-pub fn features(
+pub(crate) fn features(
     searcher: &mut Searcher<'_>,
     settings: &Settings,
     classes: &Classes,
@@ -154,7 +154,7 @@ fn climb(
 }
 
 /// Measures every group on `threads` threads (in the groups' order), as
-/// [`features`] does.
+/// `features` does.
 pub fn measure(
     trie: &Trie,
     settings: &Settings,
@@ -191,7 +191,7 @@ pub const BOARDS: usize = 32;
 /// Four strata, so that two groups from each (the estimate's pilot) fit a
 /// budget of several hundred CPU-seconds on 4x4, where the dearest 5% cost
 /// hundreds of CPU-seconds a group.
-pub const BOUNDS: [f64; 4] = [0.5, 0.8, 0.95, 1.0];
+pub(crate) const BOUNDS: [f64; 4] = [0.5, 0.8, 0.95, 1.0];
 
 /// Groups sorted into strata by the pre-pass.
 #[derive(Debug, Clone, PartialEq)]
@@ -223,8 +223,9 @@ impl Strata {
         sizes
     }
 
-    /// Sorts groups into the prover's strata ([`BOUNDS`]) by their
-    /// pre-pass's mean score (`features` in the groups' order).
+    /// Sorts groups into the prover's four strata (the cheapest half, the
+    /// next 30%, 15% and 5%) by their pre-pass's mean score (`features` in
+    /// the groups' order).
     pub fn by_mean(features: &[Features]) -> Strata {
         let means: Vec<f64> = features.iter().map(|f| f.mean).collect();
         Strata::by_score(&means, &BOUNDS)
@@ -233,7 +234,7 @@ impl Strata {
     /// Sorts `scores` (a group's predicted cost, in the groups' order) into
     /// strata at the shares `bounds` (cumulative, the last 1): groups of
     /// equal score stay together.
-    pub fn by_score(scores: &[f64], bounds: &[f64]) -> Strata {
+    pub(crate) fn by_score(scores: &[f64], bounds: &[f64]) -> Strata {
         let mut order: Vec<usize> = (0..scores.len()).collect();
         order.sort_by(|&a, &b| scores[a].total_cmp(&scores[b]));
         let mut of = vec![0; scores.len()];

@@ -12,6 +12,7 @@ use boggle_engine::search::Searcher;
 use boggle_engine::trie::Trie;
 use boggle_engine::{Face, SearchRules};
 
+use crate::classes::Buckets;
 use crate::entry::Entry;
 use crate::flat::{BUILT, Tree};
 use crate::force::{FORCE_MORE, FORCED};
@@ -20,6 +21,7 @@ use crate::layout::Layout;
 use crate::orderly::{DEPTH, sum_bound_of, tree_bound};
 use crate::prover::{Forced, Prover, Tuning, Work};
 use crate::walk::Scored;
+use crate::{Progress, Settings, Summary, class_letters, prove_groups};
 
 /// A list with no position forced and no parts.
 fn forced(entries: &[Entry]) -> Forced<'_> {
@@ -374,4 +376,76 @@ fn the_time_left_comes_from_the_groups_done_and_widens_with_their_spread() {
     progress.finish_group(2, 1.0);
     progress.finish_group(3, 7.0);
     assert_eq!(progress.eta(1), None, "nothing left");
+}
+
+/// The crate doc's proof by hand, step by step: class 26's word paths, its
+/// bound with cell 2 open and forced, the walk's records and rescores, and
+/// the whole proof's summary.
+#[test]
+fn proof_by_hand_2x2() {
+    let trie = Trie::from_words(["ate", "eat", "sea", "tea"]);
+    let rules = SearchRules::standard(2, 2);
+    let buckets = Buckets::parse("a e st bcdfghijklmnopqruvwxyz").expect("valid buckets");
+    let settings = Settings::new(rules, buckets, 4).expect("valid settings");
+    let classes = settings.classes();
+    assert_eq!((classes.total(), classes.canonical().len()), (256, 55));
+    assert_eq!(classes.groups().len(), 1);
+
+    // Class 26: A, E, S or T, S or T.
+    let class = classes.id(&[0, 1, 2, 2]);
+    assert_eq!(class, 26);
+    let letters = class_letters(&settings, &classes, class);
+    let mut prover = Prover::new(&trie, rules);
+    let paths: Vec<String> = prover
+        .word_paths(&letters)
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(
+        paths,
+        ["0A 1E 3S: 1", "0A 1E 3T: 3", "0A 1E 2S: 1", "0A 1E 2T: 3"]
+    );
+    assert_eq!(prover.build(&letters), 6);
+
+    // Cell 2 forced to S, then to T.
+    let forced = |letter: u8| {
+        let mut letters = letters.clone();
+        letters[2] = vec![letter - b'A'];
+        letters
+    };
+    assert_eq!(prover.build(&forced(b'S')), 4);
+    assert_eq!(prover.build(&forced(b'T')), 6);
+
+    // The walk keeps AEST and AETS (letters 0 = A), and rescores three boards.
+    let mut records = Vec::new();
+    prover.prove_group(&letters, &[], 4, &mut |_| true, &mut |_, bound, boards| {
+        records.push((bound, boards));
+    });
+    assert_eq!(
+        records,
+        [(6, vec![(vec![0, 4, 18, 19], 4), (vec![0, 4, 19, 18], 4)])]
+    );
+    assert_eq!(prover.work().rescored, 3);
+
+    // The whole proof.
+    let groups = classes.groups();
+    let records = prove_groups(
+        &trie,
+        &settings,
+        &groups,
+        &|_| false,
+        1,
+        &Progress::new(),
+        |_| Ok(()),
+    )
+    .expect("the proof runs");
+    let summary = Summary::of(&records, 4);
+    assert_eq!(
+        (summary.classes, summary.searched, summary.max_bound),
+        (55, 6, 6)
+    );
+    assert_eq!(
+        summary.proved_line(4),
+        "proved: 3 boards score >= 4; best: ASTE 4"
+    );
 }

@@ -40,7 +40,7 @@ use crate::layout::Cells;
 use crate::slack::Slack;
 
 /// A board's letters by cell (0 = A) and its score.
-pub type Scored = (Vec<u8>, u32);
+pub(crate) type Scored = (Vec<u8>, u32);
 
 /// What a walk reads besides the tree: the free positions' split, the
 /// class's letters, the target, and what grows the tree's stubs.

@@ -11,7 +11,7 @@
 //! board only.
 //!
 //! Limits: a board of real dice is scored again but not checked to be one
-//! the dice can show; a line longer than [`MAX_ANY_LINE`] bytes ends the
+//! the dice can show; a line longer than 4096 bytes ends the
 //! reading of its file (no hunt writes one: the file is refused).
 
 use std::fmt;
@@ -37,7 +37,7 @@ const SCORE_DIGITS: usize = 10;
 /// The longest line read from a results file, past which the file is not
 /// one a hunt wrote: longer lines that are not boards are dropped, but a
 /// file of one endless line is refused before much of it is read.
-pub const MAX_ANY_LINE: usize = 4096;
+pub(crate) const MAX_ANY_LINE: usize = 4096;
 
 /// Why a results line does not check out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ pub struct Dropped {
     /// Lines dropped.
     pub count: usize,
     /// The first one: its line number and why.
-    pub first: Option<(usize, BadLine)>,
+    pub(crate) first: Option<(usize, BadLine)>,
 }
 
 impl Dropped {
@@ -130,17 +130,17 @@ impl<'t> Checker<'t> {
     }
 
     /// How the hunt's rules read a `Q` face (how its boards are written).
-    pub fn q(&self) -> QReads {
+    pub(crate) fn q(&self) -> QReads {
         self.q
     }
 
     /// The longest a results line of this size can be (without its newline).
-    pub fn max_line(&self) -> usize {
+    pub(crate) fn max_line(&self) -> usize {
         SCORE_DIGITS + 1 + 2 * self.rows * self.cols
     }
 
     /// The score and board of `line` if it checks out.
-    pub fn check(&mut self, line: &[u8]) -> Result<(u32, String), BadLine> {
+    pub(crate) fn check(&mut self, line: &[u8]) -> Result<(u32, String), BadLine> {
         if line.len() > self.max_line() {
             return Err(BadLine::TooLong);
         }
@@ -193,7 +193,7 @@ pub struct Read {
     /// Bytes of the file's whole lines.
     pub whole: u64,
     /// Whether bytes follow the last whole line (a line cut off as it was written).
-    pub torn: bool,
+    pub(crate) torn: bool,
     /// The lines that did not check out.
     pub dropped: Dropped,
 }

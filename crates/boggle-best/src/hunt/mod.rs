@@ -63,7 +63,8 @@ use crate::{Budget, Objective, Options, Progress};
 pub mod lines;
 mod merge;
 
-pub use lines::{BadLine, Checker, Dropped, board_text};
+pub(crate) use lines::BadLine;
+pub use lines::{Checker, Dropped, board_text};
 pub use merge::{Merged, merge};
 
 /// Boards each chain scores in a round of a hunt unless told otherwise:
@@ -77,24 +78,24 @@ const STATE_VERSION: u32 = 1;
 /// The largest a state file can be: a few numbers, a fingerprint and a
 /// board (a word list's file name is at most 255 bytes, a board a few
 /// thousand letters).
-pub const MAX_STATE_BYTES: u64 = 64 << 10;
+pub(crate) const MAX_STATE_BYTES: u64 = 64 << 10;
 
 /// What a task has done, as its state file records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HuntState {
     /// The version of this file's layout (1).
-    pub version: u32,
+    pub(crate) version: u32,
     /// What the boards are scored by (rules, size, word list): a task
     /// resumed under other rules would mix incomparable scores.
-    pub fingerprint: String,
+    pub(crate) fingerprint: String,
     /// The task index (its seed stream).
-    pub task: u32,
+    pub(crate) task: u32,
     /// The seed all the task's rounds are drawn from.
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Rounds finished: the next round to run.
     pub rounds: u64,
     /// Boards scored by the rounds finished.
-    pub boards: u64,
+    pub(crate) boards: u64,
     /// The best score met so far (0 before any).
     pub best_score: u32,
     /// Its board, canonical ("" before any).
@@ -295,7 +296,7 @@ impl Hunt {
 
     /// The seed of the round to run next: SplitMix64 over the task's seed,
     /// its index and the round, so tasks and rounds never share a stream.
-    pub fn round_seed(&self) -> u64 {
+    pub(crate) fn round_seed(&self) -> u64 {
         let task = splitmix(self.state.seed ^ splitmix(u64::from(self.state.task)));
         splitmix(task ^ splitmix(self.state.rounds.wrapping_add(1)))
     }
@@ -339,7 +340,7 @@ impl Hunt {
 
     /// Appends `board` (canonical, as [`board_text`] writes it) with its
     /// score to the results file unless it is there already; whether it was new.
-    pub fn record(&mut self, score: u32, board: String) -> Result<bool, HuntError> {
+    pub(crate) fn record(&mut self, score: u32, board: String) -> Result<bool, HuntError> {
         self.offer_best(score, &board);
         if self.seen.contains(&board) {
             return Ok(false);
@@ -354,7 +355,7 @@ impl Hunt {
     }
 
     /// Keeps `board` as the best so far if it is (for the state file and the progress line).
-    pub fn offer_best(&mut self, score: u32, board: &str) {
+    pub(crate) fn offer_best(&mut self, score: u32, board: &str) {
         if score > self.state.best_score {
             self.state.best_score = score;
             self.state.best_board = board.to_string();
@@ -364,7 +365,7 @@ impl Hunt {
     /// Ends a round that scored `boards` boards: syncs the results, then
     /// records the round as done in the state file (atomically). A count
     /// that would pass its largest value is an error, never a wrap.
-    pub fn end_round(&mut self, boards: u64) -> Result<(), HuntError> {
+    pub(crate) fn end_round(&mut self, boards: u64) -> Result<(), HuntError> {
         self.results
             .sync_data()
             .map_err(io_error(&self.results_path))?;
@@ -388,7 +389,7 @@ impl Hunt {
     }
 
     /// Writes the state file atomically (the round in progress is not counted).
-    pub fn save(&self) -> Result<(), HuntError> {
+    pub(crate) fn save(&self) -> Result<(), HuntError> {
         let mut json = serde_json::to_string_pretty(&self.state).map_err(|e| HuntError::Io {
             path: self.state_path.clone(),
             source: e.into(),

@@ -280,7 +280,7 @@ impl<'t> Searcher<'t> {
     }
 
     /// Makes this searcher walk on the lanes of `simd` (the default is
-    /// [`crate::cpu::simd`]'s level): [`Simd::None`] for the bitmask walk.
+    /// `cpu::simd`'s level): [`Simd::None`] for the bitmask walk.
     /// The same words and scores whichever it is; a level the processor
     /// lacks is refused.
     pub fn set_simd(&mut self, simd: Simd) -> Result<(), Lacks> {
@@ -290,7 +290,8 @@ impl<'t> Searcher<'t> {
     }
 
     /// The lanes this searcher's vector walk runs on.
-    pub fn simd(&self) -> Simd {
+    #[cfg(test)]
+    pub(crate) fn simd(&self) -> Simd {
         self.simd
     }
 

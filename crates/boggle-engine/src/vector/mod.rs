@@ -186,9 +186,9 @@ impl Default for Scratch {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Board {
     /// `letters[cell]` for the shape's cells; 0 past them.
-    pub letters: [u32; MAX_CELLS],
+    pub(crate) letters: [u32; MAX_CELLS],
     /// Whether a `Q` cell shows `Qu`.
-    pub q: QReads,
+    pub(crate) q: QReads,
 }
 
 /// How a walk ended.
@@ -315,12 +315,12 @@ const SWAPPED_THROUGH: u32 = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Open {
     /// The open cell.
-    pub cell: usize,
+    pub(crate) cell: usize,
     /// Its own letter (0 = A, `Q` for `Qu`): what a partner shows once swapped.
-    pub own: u32,
+    pub(crate) own: u32,
     /// The cells it may swap with, as bits: none of them the open cell or
     /// showing `own` (0: the letters alone).
-    pub partners: u32,
+    pub(crate) partners: u32,
 }
 
 /// As [`walk`], on `board` with `open.cell` showing every letter at once,

@@ -126,13 +126,13 @@ pub(crate) fn write_atomic(path: &Path, text: &str) -> Result<(), ProveError> {
 
 /// How a stream of lines ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Tail {
+pub(crate) struct Tail {
     /// Bytes up to the end of the last whole line.
-    pub whole: u64,
+    pub(crate) whole: u64,
     /// Whether bytes follow the last whole line (a line cut off as it was written).
-    pub partial: bool,
+    pub(crate) partial: bool,
     /// Lines read, the partial one included.
-    pub lines: usize,
+    pub(crate) lines: usize,
 }
 
 /// Calls `each(number, line)` for every whole line of `reader` (one-based,
@@ -140,7 +140,7 @@ pub struct Tail {
 /// not passed on but reported in the [`Tail`]. A line over `max` bytes is
 /// an error as soon as its `max + 1`th byte is read, so nothing is read
 /// whole however large the stream.
-pub fn for_each_line<R: BufRead, E>(
+pub(crate) fn for_each_line<R: BufRead, E>(
     mut reader: R,
     max: usize,
     mut each: impl FnMut(usize, &[u8]) -> Result<(), E>,

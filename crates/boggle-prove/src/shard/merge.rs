@@ -175,11 +175,6 @@ impl Proof {
         &self.params_path
     }
 
-    /// The proof's groups of classes.
-    pub fn groups(&self) -> &[Group] {
-        &self.groups
-    }
-
     /// Reads and checks every shard's records with the word list `words`
     /// (whose trie is `trie`) under `rules`, which must be the ones the
     /// settings record, and adds them up.

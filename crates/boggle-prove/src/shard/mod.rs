@@ -31,9 +31,8 @@ use std::fs::{self, File, TryLockError};
 use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
-pub use files::{Tail, for_each_line};
-pub use merge::{Merged, Proof, Rechecked, survey};
-pub use params::{Origin, Params, WordListId, word_list_hash};
+pub use merge::{Merged, Proof, survey};
+pub use params::{Origin, Params};
 pub use records::{Checker, ShardRecords};
 
 use super::{ClassRecord, ProveError};

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::classes::{Buckets, Classes};
 use crate::entry::MAX_CELLS;
 use crate::error::BadParams;
-pub use crate::error::WordListId;
+pub(crate) use crate::error::WordListId;
 use crate::limits::MAX_TEXT_BYTES;
 use crate::{ProveError, Settings};
 
@@ -36,17 +36,17 @@ pub struct Params {
     /// Fewest letters a word may have.
     pub min_len: usize,
     /// Whether moves may go up (8 neighbours) or not.
-    pub no_up: bool,
+    pub(crate) no_up: bool,
     /// The target score.
     pub above: u32,
     /// The buckets' specification.
-    pub buckets: String,
+    pub(crate) buckets: String,
     /// Where the word list was read from: a path, or `builtin:NAME`.
     pub dictionary: String,
     /// Words in the dictionary.
-    pub words: usize,
+    pub(crate) words: usize,
     /// A hash of the dictionary's words (FNV-1a, 16 hex digits).
-    pub dictionary_hash: String,
+    pub(crate) dictionary_hash: String,
     /// Canonical classes in the whole proof.
     pub classes: u64,
     /// How many shards the proof is split into.
@@ -68,7 +68,7 @@ pub struct Origin<'a> {
 /// The number of words in a word list and its FNV-1a hash (each word and a
 /// newline), as 16 hex digits: how the settings recognise a word list. It
 /// catches another list, not a forged one.
-pub fn word_list_hash<'w>(words: impl IntoIterator<Item = &'w str>) -> (usize, String) {
+pub(crate) fn word_list_hash<'w>(words: impl IntoIterator<Item = &'w str>) -> (usize, String) {
     let (mut hash, mut count): (u64, usize) = (0xcbf2_9ce4_8422_2325, 0);
     for word in words {
         count += 1;
@@ -200,7 +200,7 @@ impl Params {
 
     /// The proof's settings under `rules`, which must be the rules the
     /// settings name (their shape, moves and fewest letters are checked).
-    pub fn settings(&self, rules: SearchRules) -> Result<Settings, BadParams> {
+    pub(crate) fn settings(&self, rules: SearchRules) -> Result<Settings, BadParams> {
         let agree = rules.rows == self.rows
             && rules.cols == self.cols
             && rules.min_len == self.min_len
@@ -227,7 +227,7 @@ impl Params {
 
     /// The settings that differ between two shards' (the word list's path
     /// may: it is where each machine found the list, which the hash checks).
-    pub fn differences(&self, other: &Params) -> Vec<&'static str> {
+    pub(crate) fn differences(&self, other: &Params) -> Vec<&'static str> {
         let mut fields = Vec::new();
         let mut differ = |name, differs: bool| {
             if differs {
@@ -254,7 +254,7 @@ impl Params {
 
     /// Whether `words` is the word list these settings were made with: the
     /// words and hash of the list given, and those recorded, if not.
-    pub fn check_words<'w>(
+    pub(crate) fn check_words<'w>(
         &self,
         words: impl IntoIterator<Item = &'w str>,
     ) -> Result<(), (WordListId, WordListId)> {

@@ -72,13 +72,13 @@ impl From<&ClassRecord> for Line {
 #[serde(deny_unknown_fields)]
 pub(crate) struct Done {
     /// Classes in the records.
-    pub classes: u64,
+    pub(crate) classes: u64,
     /// Boards in the records.
-    pub boards: u64,
+    pub(crate) boards: u64,
     /// CPU seconds over the records.
-    pub cpu: f64,
+    pub(crate) cpu: f64,
     /// [`digest`] of the records.
-    pub digest: String,
+    pub(crate) digest: String,
 }
 
 impl Done {
@@ -163,7 +163,7 @@ impl<'a> Checker<'a> {
 
     /// The record on `line`, a line of shard `shard`'s records, if it can be
     /// believed (its boards best first).
-    pub fn check(&mut self, shard: u32, line: &[u8]) -> Result<ClassRecord, BadRecord> {
+    pub(crate) fn check(&mut self, shard: u32, line: &[u8]) -> Result<ClassRecord, BadRecord> {
         let line: Line = serde_json::from_slice(line).map_err(BadRecord::Json)?;
         if !(line.cpu.is_finite() && (0.0..=1e12).contains(&line.cpu)) {
             return Err(BadRecord::Cpu);
@@ -291,11 +291,11 @@ fn letters_of(text: &str, cells: usize, q: QReads) -> Option<Vec<u8>> {
 #[derive(Debug, Default)]
 pub struct ShardRecords {
     /// Each class's record and the line it is first on.
-    pub records: BTreeMap<u64, (ClassRecord, usize)>,
+    pub(crate) records: BTreeMap<u64, (ClassRecord, usize)>,
     /// Lines that repeat an earlier line's class, bound and boards (ignored).
-    pub repeats: usize,
+    pub(crate) repeats: usize,
     /// How the file ended.
-    pub tail: Option<Tail>,
+    pub(crate) tail: Option<Tail>,
 }
 
 impl ShardRecords {

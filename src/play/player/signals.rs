@@ -5,7 +5,8 @@
 //! (`solve`, `bench`) stops at once with that line. A mode that runs
 //! unattended (`best --hunt`) is given a grace period to finish: past it,
 //! the process ends whatever it is blocked on (a full pipe, a stalled
-//! disk). A second signal always ends the process at once.
+//! disk). A second signal always ends the process at once. The network
+//! modes, on tokio, take the same three as its streams (`StopSignals`).
 
 #![expect(
     clippy::disallowed_methods,
@@ -98,6 +99,7 @@ pub(crate) struct StopSignals {
     streams: Option<[tokio::signal::unix::Signal; 3]>,
 }
 
+#[cfg(feature = "net")]
 impl StopSignals {
     /// Takes the signals over now; needs a tokio runtime with signals enabled.
     pub(crate) fn register() -> StopSignals {

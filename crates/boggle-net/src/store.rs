@@ -403,10 +403,7 @@ impl Store {
         ip: IpAddr,
         fresh: String,
     ) -> DailyGame {
-        let player = player
-            .filter(|p| is_player_token(p))
-            .map_or(fresh, str::to_string);
-        let game = self.begin_seat(day, player, name, ip);
+        let game = self.begin_seat(day, seat_token(player, fresh), name, ip);
         let status = match game.status {
             DailyStatus::Scored => "scored",
             DailyStatus::Played => "played",
@@ -652,28 +649,25 @@ const WORKER_FAILED: &str = "the server's results store failed while saving this
 const NOT_BEGUN: &str = "the server has no record of this game's start: \
     this result is not on today's leaderboard";
 
-/// A daily game's meaning for the seat `player` names, from `store`, or,
-/// on a server that keeps no results, not kept (the token still kept or given).
-pub(crate) fn daily_game(
-    store: Option<&Store>,
-    day: u32,
-    player: Option<&str>,
-    name: &str,
-    ip: IpAddr,
-    fresh: String,
-) -> DailyGame {
-    match store {
-        Some(store) => store.begin(day, player, name, ip, fresh),
-        None => DailyGame {
+/// The token a seat plays under: `player`'s, if it is one, else `fresh`.
+fn seat_token(player: Option<&str>, fresh: String) -> String {
+    player
+        .filter(|p| is_player_token(p))
+        .map_or(fresh, str::to_string)
+}
+
+impl DailyGame {
+    /// A daily game on a server that keeps no results: not kept, the
+    /// seat's token still kept (or `fresh` given).
+    pub(crate) fn unkept(day: u32, player: Option<&str>, fresh: String) -> DailyGame {
+        DailyGame {
             day,
-            player: player
-                .filter(|p| is_player_token(p))
-                .map_or(fresh, str::to_string),
+            player: seat_token(player, fresh),
             status: DailyStatus::Unkept,
             listed_as: None,
             first: None,
             kept: None,
-        },
+        }
     }
 }
 

@@ -39,16 +39,16 @@ use crate::walk::{Scored, Walk, Walks};
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Work {
     /// Sum and choice nodes written in the trees built (and grown).
-    pub(crate) nodes: u64,
+    pub nodes: u64,
     /// Partial assignments whose bound was computed.
-    pub(crate) steps: u64,
+    pub steps: u64,
     /// Complete boards rescored with the solver.
-    pub(crate) rescored: u64,
+    pub rescored: u64,
     /// Word paths collected (distinct keys).
-    pub(crate) inserted: u64,
+    pub inserted: u64,
     /// Word paths a tree took with their sum node from its base, without
     /// bounding them again (see `flat::Base`).
-    pub(crate) taken: u64,
+    pub taken: u64,
 }
 
 /// What [`Prover::prove_group`] calls for each class: its free positions' buckets, bound and boards.
@@ -151,11 +151,11 @@ pub(crate) struct Lists {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Tuning {
     /// Lists longer than this get one more position forced ([`FORCE_MORE`]).
-    pub(crate) force_more: usize,
+    pub force_more: usize,
     /// Levels of sum nodes a tree is built with before the walk ([`BUILT`]).
-    pub(crate) built: usize,
+    pub built: usize,
     /// Whether a forcing's lists share a base (always, but in tests).
-    pub(crate) share: bool,
+    pub share: bool,
 }
 
 impl Default for Tuning {

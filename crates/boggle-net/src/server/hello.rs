@@ -7,6 +7,7 @@
 
 use super::rooms::{Join, find_room, room_gone};
 use super::*;
+use crate::room::DailyGame;
 use rand::RngCore;
 use tokio::sync::oneshot;
 /// What a `hello` asks for.
@@ -93,16 +94,11 @@ pub(super) async fn hello(
         if let (Some(day), Some(solo)) = (day, &asked.solo)
             && check_name(asked.name).is_ok()
         {
-            let store = shared.config.store.as_ref();
             let player = solo.player.as_deref();
-            join.daily = Some(crate::store::daily_game(
-                store,
-                day,
-                player,
-                asked.name,
-                ip,
-                fresh_token(),
-            ));
+            join.daily = Some(match shared.config.store.as_ref() {
+                Some(store) => store.begin(day, player, asked.name, ip, fresh_token()),
+                None => DailyGame::unkept(day, player, fresh_token()),
+            });
         }
         if tx.send(Event::Join(Box::new(join))).is_err() {
             return Err(room_gone());

@@ -72,13 +72,13 @@ impl From<&ClassRecord> for Line {
 #[serde(deny_unknown_fields)]
 pub(crate) struct Done {
     /// Classes in the records.
-    pub(crate) classes: u64,
+    pub classes: u64,
     /// Boards in the records.
-    pub(crate) boards: u64,
+    pub boards: u64,
     /// CPU seconds over the records.
-    pub(crate) cpu: f64,
+    pub cpu: f64,
     /// [`digest`] of the records.
-    pub(crate) digest: String,
+    pub digest: String,
 }
 
 impl Done {

@@ -148,7 +148,20 @@ fn and_not(a: M, b: M) -> M {
 #[target_feature(enable = "avx2")]
 #[inline]
 fn bits(lanes: M) -> usize {
-    _mm256_movemask_ps(_mm256_castsi256_ps(lanes)) as usize & 0xff
+    let out: u32;
+    // SAFETY: one `vmovmskps` from a register to a register: no memory, no
+    // stack, no flags. Written out because LLVM turns the intrinsic on a
+    // compare's lanes into three packs and a `vpmovmskb`.
+    unsafe {
+        std::arch::asm!(
+            "vmovmskps {out:e}, {lanes}",
+            lanes = in(ymm_reg) lanes,
+            out = out(reg) out,
+            options(pure, nomem, nostack, preserves_flags),
+        );
+    }
+    // Eight bits: the mask tells the tables' bounds checks they cannot fail.
+    (out & 0xff) as usize
 }
 
 /// How many lanes `lanes` has.

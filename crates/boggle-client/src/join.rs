@@ -664,32 +664,9 @@ impl<W: Write> LineMode<'_, W> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use boggle_protocol::{Duplicates, PlayerResult};
-
-    /// The results of round 1 as the crate's tests hear them: `players`
-    /// listed of `players_total`, no word shared or missed.
-    pub(crate) fn results(
-        last: bool,
-        duplicates: Duplicates,
-        players: Vec<PlayerResult>,
-        players_total: usize,
-    ) -> ServerMsg {
-        ServerMsg::Results {
-            round: 1,
-            last,
-            duplicates,
-            players,
-            players_total,
-            shared: Vec::new(),
-            shared_total: 0,
-            missed: Vec::new(),
-            missed_total: 0,
-            board_words: 0,
-            board_points: 0,
-        }
-    }
 
     #[test]
     fn the_board_is_printed_as_a_grid() {
@@ -712,7 +689,7 @@ pub(crate) mod tests {
             place,
         };
         let players = vec![entry("ann", 9, 1), entry("bob", 8, 2), entry("eve", 1, 523)];
-        let msg = results(true, Duplicates::Count, players, 1000);
+        let msg = ServerMsg::round_one_results(true, Duplicates::Count, players, 1000);
         let lines = results_lines(&msg);
         assert_eq!(
             lines[1..],

@@ -685,7 +685,7 @@ mod tests {
         task.hold(ClientMsg::Ping);
         task.hold(ClientMsg::Done);
         assert_eq!(task.held, [ClientMsg::Done], "pings are not held");
-        task.track(&crate::join::tests::results(
+        task.track(&ServerMsg::round_one_results(
             false,
             boggle_protocol::Duplicates::Cancel,
             Vec::new(),

@@ -510,3 +510,29 @@ const WORDS_LISTED: usize = 4000;
 pub fn words_listed(players: usize) -> usize {
     (WORDS_LISTED / players.max(1)).clamp(1, 100)
 }
+
+#[cfg(any(test, feature = "test-util"))]
+impl ServerMsg {
+    /// Round 1's results as tests hear them: `players` listed of
+    /// `players_total`, no word shared or missed, the board's totals 0.
+    pub fn round_one_results(
+        last: bool,
+        duplicates: Duplicates,
+        players: Vec<PlayerResult>,
+        players_total: usize,
+    ) -> ServerMsg {
+        ServerMsg::Results {
+            round: 1,
+            last,
+            duplicates,
+            players,
+            players_total,
+            shared: Vec::new(),
+            shared_total: 0,
+            missed: Vec::new(),
+            missed_total: 0,
+            board_words: 0,
+            board_points: 0,
+        }
+    }
+}

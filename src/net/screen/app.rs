@@ -949,19 +949,8 @@ pub(crate) mod tests {
     /// The results of round 1 (the room's last if `last`) with `players`,
     /// no word shared or missed.
     pub(crate) fn results_of(players: Vec<PlayerResult>, last: bool) -> ServerMsg {
-        ServerMsg::Results {
-            round: 1,
-            last,
-            duplicates: Duplicates::Cancel,
-            players_total: players.len(),
-            players,
-            shared: Vec::new(),
-            shared_total: 0,
-            missed: Vec::new(),
-            missed_total: 0,
-            board_words: 0,
-            board_points: 0,
-        }
+        let total = players.len();
+        ServerMsg::round_one_results(last, Duplicates::Cancel, players, total)
     }
 
     /// Once the link gave up (the server is gone), the

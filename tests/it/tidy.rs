@@ -259,26 +259,24 @@ impl Names<'_> {
         Some([base, rest.to_vec()].concat())
     }
 
+    /// Keeps `segments` if they name something in the crate.
+    fn note(&mut self, segments: &[String]) {
+        if let Some(path) = self.resolve(segments) {
+            self.paths.push(path);
+        }
+    }
+
     /// Every path a `use` tree names, each prefixed by `prefix`.
     fn use_tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
-        let name = |prefix: &Vec<String>, ident: &syn::Ident, names: &mut Names<'_>| {
-            let full = [prefix.clone(), vec![ident.to_string()]].concat();
-            if let Some(path) = names.resolve(&full) {
-                names.paths.push(path);
-            }
-        };
+        let with = |ident: &syn::Ident| [prefix.as_slice(), &[ident.to_string()]].concat();
         match tree {
+            syn::UseTree::Name(name) => self.note(&with(&name.ident)),
+            syn::UseTree::Rename(rename) => self.note(&with(&rename.ident)),
+            syn::UseTree::Glob(_) => self.note(prefix),
             syn::UseTree::Path(path) => {
                 prefix.push(path.ident.to_string());
                 self.use_tree(prefix, &path.tree);
                 prefix.pop();
-            }
-            syn::UseTree::Name(leaf) => name(prefix, &leaf.ident, self),
-            syn::UseTree::Rename(leaf) => name(prefix, &leaf.ident, self),
-            syn::UseTree::Glob(_) => {
-                if let Some(path) = self.resolve(prefix) {
-                    self.paths.push(path);
-                }
             }
             syn::UseTree::Group(group) => {
                 for tree in &group.items {
@@ -327,9 +325,7 @@ impl<'ast> syn::visit::Visit<'ast> for Names<'_> {
 
     fn visit_path(&mut self, path: &'ast syn::Path) {
         let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-        if let Some(resolved) = self.resolve(&segments) {
-            self.paths.push(resolved);
-        }
+        self.note(&segments);
         syn::visit::visit_path(self, path);
     }
 }

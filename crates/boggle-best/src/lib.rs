@@ -94,7 +94,7 @@ use chain::{Cache, hash};
 pub use progress::{Best, Progress};
 use space::{Move, State};
 pub use space::{Space, SpaceError, SpaceOf};
-pub(crate) use symmetry::Symmetries;
+use symmetry::Symmetries;
 pub use symmetry::canonical;
 use symmetry::rebuild;
 

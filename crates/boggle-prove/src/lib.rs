@@ -247,8 +247,7 @@ pub mod strata;
 mod tests;
 mod walk;
 
-pub(crate) use entry::MAX_CELLS;
-pub(crate) use entry::MAX_TRIE_NODES;
+use entry::{MAX_CELLS, MAX_TRIE_NODES};
 pub use error::{BadBoard, BadMarker, BadParams, BadRecord, ProveError, ThreadsError};
 pub use limits::Estimate;
 pub use prover::Prover;

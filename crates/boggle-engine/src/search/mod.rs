@@ -648,11 +648,11 @@ impl<'t> Searcher<'t> {
         });
         let mut count = 0;
         // As `FastWalk::record_open`: a word gets one slot, at its first finding.
-        let mut record = |candidates: &[u64]| {
+        let mut record = |nodes: &[u32], paths: &[u32]| {
             if open.partners == 0 {
                 // The letters alone, without a branch on whether a word is new.
-                for &candidate in candidates {
-                    let (node, state, _) = vector::split(candidate);
+                for (&node, &path) in nodes.iter().zip(paths) {
+                    let (state, _) = vector::split(path);
                     let len = trie.depth(node);
                     let word = len >= min_len;
                     let old = letter_masks[node as usize];
@@ -662,8 +662,8 @@ impl<'t> Searcher<'t> {
                 }
                 return;
             }
-            for &candidate in candidates {
-                let (node, state, cells) = vector::split(candidate);
+            for (&node, &path) in nodes.iter().zip(paths) {
+                let (state, cells) = vector::split(path);
                 let len = trie.depth(node);
                 if len < min_len {
                     continue;

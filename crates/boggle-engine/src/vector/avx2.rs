@@ -5,8 +5,7 @@
 //! masks are loads and permutes (`vpermd`) for a node of up to 16
 //! children, else one 32-bit gather (`vpgatherdd`, 8 bytes apart), and a
 //! compressed store is a permute (`vpermd`) by a table of the 256
-//! packings of eight lanes (of 64-bit pairs, two permutes by a table of
-//! the 16 packings of four, halves interleaved in place). The tables of letters next to a cell are
+//! packings of eight lanes. The tables of letters next to a cell are
 //! rows of eight, one per cell, built per board by permutes, so a step
 //! reads its neighbours' letters with one load. The walk itself is
 //! [`lane_walk`](super::lane_walk)'s, shared with [`avx512`](super::avx512).
@@ -84,18 +83,16 @@ fn lookup(table: &Table, cell: usize, _next: V) -> V {
 }
 
 /// The letters next to each cell, as bits, from the rows of the letters
-/// next to it (a spare lane is the cell itself, whose letter then counts
-/// as near: a looser test, never a wrong one): each row's eight bits
-/// ORed together across the lanes.
+/// next to it as bits (a spare lane is the cell itself, whose letter then
+/// counts as near: a looser test, never a wrong one): each row's eight
+/// lanes ORed together.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn near_letters(shape: &Shape, letters: &Table) -> [u32; MAX_CELLS] {
     let mut near = [0u32; MAX_CELLS];
-    let ones = _mm256_set1_epi32(1);
     for (bits, row) in near.iter_mut().zip(letters.iter()).take(shape.cells) {
         // SAFETY: 8 lanes of one row.
-        let row = unsafe { _mm256_loadu_si256(row.as_ptr().cast()) };
-        let each = _mm256_sllv_epi32(ones, row);
+        let each = unsafe { _mm256_loadu_si256(row.as_ptr().cast()) };
         let four = _mm_or_si128(
             _mm256_castsi256_si128(each),
             _mm256_extracti128_si256::<1>(each),
@@ -324,74 +321,15 @@ fn packing(lanes: M) -> V {
     unsafe { _mm256_cvtepu8_epi32(_mm_loadl_epi64(PACKINGS[bits(lanes)].as_ptr().cast())) }
 }
 
-/// Stores the lanes `lanes` of `values` packed at `out`.
+/// Stores the lanes of `values` that `order` (a [`packing`]) picks, packed, at `out`.
 ///
 /// # Safety
 ///
 /// `out` has room for 8 values.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn store_words(out: *mut u32, lanes: M, values: V) {
-    let packed = _mm256_permutevar8x32_epi32(values, packing(lanes));
+unsafe fn store_packed(out: *mut u32, order: V, values: V) {
+    let packed = _mm256_permutevar8x32_epi32(values, order);
     // SAFETY: 8 lanes of room (this function's contract).
     unsafe { _mm256_storeu_si256(out.cast(), packed) }
-}
-
-/// `PAIRS[bits]`: the 64-bit lanes (of four) set in `bits`, lowest first,
-/// as the pairs of 32-bit lanes a `vpermd` moves.
-static PAIRS: [[u32; 8]; 16] = pairs();
-
-/// Builds [`PAIRS`].
-const fn pairs() -> [[u32; 8]; 16] {
-    let mut table = [[0u32; 8]; 16];
-    let mut bits = 0;
-    while bits < 16 {
-        let (mut lane, mut out) = (0, 0);
-        while lane < 4 {
-            if bits >> lane & 1 != 0 {
-                table[bits][2 * out] = 2 * lane as u32;
-                table[bits][2 * out + 1] = 2 * lane as u32 + 1;
-                out += 1;
-            }
-            lane += 1;
-        }
-        bits += 1;
-    }
-    table
-}
-
-/// Stores the lanes `lanes` of `high << 32 | low` packed at `out`: the
-/// halves interleaved within each 128-bit half (lanes 0, 1, 4, 5, then
-/// 2, 3, 6, 7: the stack's order does not matter), each four packed by
-/// one permute and stored, the second after the first's count.
-///
-/// # Safety
-///
-/// `out` has room for 8 values.
-#[target_feature(enable = "avx2,popcnt")]
-#[inline]
-unsafe fn store_pairs(out: *mut u64, lanes: M, low: V, high: V) {
-    let bits = bits(lanes);
-    let (first, second) = (
-        bits & 0b11 | bits >> 2 & 0b1100,
-        bits >> 2 & 0b11 | bits >> 4 & 0b1100,
-    );
-    let (even, odd) = (
-        _mm256_unpacklo_epi32(low, high),
-        _mm256_unpackhi_epi32(low, high),
-    );
-    // SAFETY: 8-lane loads of one row of the table (indexed with a bounds
-    // check); 4 lanes of room each, the second after the first's, in the
-    // 8 of this function's contract.
-    unsafe {
-        let (first_order, second_order) = (
-            _mm256_loadu_si256(PAIRS[first].as_ptr().cast()),
-            _mm256_loadu_si256(PAIRS[second].as_ptr().cast()),
-        );
-        _mm256_storeu_si256(out.cast(), _mm256_permutevar8x32_epi32(even, first_order));
-        _mm256_storeu_si256(
-            out.add(first.count_ones() as usize).cast(),
-            _mm256_permutevar8x32_epi32(odd, second_order),
-        );
-    }
 }

@@ -1,7 +1,7 @@
 //! The vector walk's lanes on AVX-512 (F, VL and VPOPCNTDQ): masks are
 //! `__mmask8`, a lane's popcount is one instruction, the children of a node
 //! of up to 16 are loaded whole and picked by a permute, and the compressed
-//! stores are `vpcompressd` and `vpcompressq`. The tables of letters next
+//! stores are `vpcompressd`. The tables of letters next
 //! to a cell are two registers of 16 lanes, read with one two-table permute.
 //! The walk itself is [`lane_walk`](super::lane_walk)'s, shared with
 //! [`avx2`](super::avx2).
@@ -47,20 +47,19 @@ fn lookup(table: &Table, _cell: usize, next: V) -> V {
 }
 
 /// The letters next to each cell, as bits, by eight permutes of the
-/// board's `letters` (a spare lane is the cell itself, whose letter then
-/// counts as near: a looser test, never a wrong one).
+/// board's `letters` as bits (a spare lane is the cell itself, whose
+/// letter then counts as near: a looser test, never a wrong one).
 #[target_feature(enable = "avx512f,avx512vl")]
 #[inline]
 fn near_letters(shape: &Shape, letters: &Table) -> [u32; MAX_CELLS] {
     let (letters_lo, letters_hi) = *letters;
     let (mut near_lo, mut near_hi) = (_mm512_setzero_si512(), _mm512_setzero_si512());
-    let one = _mm512_set1_epi32(1);
     for slot in shape.slots.iter() {
         let (lo, hi) = table(shape, slot);
         let letter_lo = _mm512_permutex2var_epi32(letters_lo, lo, letters_hi);
         let letter_hi = _mm512_permutex2var_epi32(letters_lo, hi, letters_hi);
-        near_lo = _mm512_or_si512(near_lo, _mm512_sllv_epi32(one, letter_lo));
-        near_hi = _mm512_or_si512(near_hi, _mm512_sllv_epi32(one, letter_hi));
+        near_lo = _mm512_or_si512(near_lo, letter_lo);
+        near_hi = _mm512_or_si512(near_hi, letter_hi);
     }
     let mut near = [0u32; MAX_CELLS];
     // SAFETY: 32 lanes stored 16 at a time.
@@ -149,6 +148,12 @@ unsafe fn firsts_of(_nodes: &[Node], kids: Kids, _lanes: M, _index: V) -> V {
     _mm512_cvtepi64_epi32(_mm512_srli_epi64::<32>(kids))
 }
 
+/// The lanes `lanes`, as [`store_packed`] takes them: the mask itself.
+#[inline]
+fn packing(lanes: M) -> M {
+    lanes
+}
+
 /// Stores the lanes `lanes` of `values` packed at `out`.
 ///
 /// # Safety
@@ -156,23 +161,9 @@ unsafe fn firsts_of(_nodes: &[Node], kids: Kids, _lanes: M, _index: V) -> V {
 /// `out` has room for 8 values.
 #[target_feature(enable = "avx512f,avx512vl")]
 #[inline]
-unsafe fn store_words(out: *mut u32, lanes: M, values: V) {
+unsafe fn store_packed(out: *mut u32, lanes: M, values: V) {
     // SAFETY: 8 lanes of room (this function's contract).
     unsafe { _mm256_storeu_si256(out.cast(), _mm256_maskz_compress_epi32(lanes, values)) }
-}
-
-/// Stores the lanes `lanes` of `high << 32 | low` packed at `out`.
-///
-/// # Safety
-///
-/// `out` has room for 8 values.
-#[target_feature(enable = "avx512f,avx512vl")]
-#[inline]
-unsafe fn store_pairs(out: *mut u64, lanes: M, low: V, high: V) {
-    let high = _mm512_slli_epi64::<32>(_mm512_cvtepu32_epi64(high));
-    let pairs = _mm512_or_si512(_mm512_cvtepu32_epi64(low), high);
-    // SAFETY: 8 lanes of room (this function's contract).
-    unsafe { _mm512_storeu_si512(out.cast(), _mm512_maskz_compress_epi64(lanes, pairs)) }
 }
 /// The nodes at the lanes of `index` where `lanes` is set (0 elsewhere).
 ///

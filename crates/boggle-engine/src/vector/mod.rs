@@ -5,15 +5,15 @@
 //!
 //! # How it works
 //!
-//! A waiting path is one `u64`: the cells it has visited (high half), its
-//! trie node and its last cell (low half). Taking a path off the stack
+//! A waiting path is two 32-bit halves, kept in two arrays: the cells it
+//! has visited (high half), its trie node and its last cell (low half). Taking a path off the stack
 //! steps it into all of its cell's neighbours at once, one neighbour per
 //! 32-bit lane of a vector: which neighbours are unvisited and show a letter
 //! the node has a child for is two lane-wise tests, each child's index is a
 //! lane-wise popcount, and the children's nodes are loaded with one gather.
 //! The children that end a word are packed into a list of candidates (with
 //! `vpcompressd`), and those with a child letter next to their cell are
-//! packed onto the stack (`vpcompressq`): no branch depends on the board or
+//! packed onto the stack (each half by one `vpcompressd`): no branch depends on the board or
 //! the dictionary, so none is mispredicted.
 //!
 //! Each step is then a chain of dependent loads (the path, its node, its
@@ -162,21 +162,28 @@ impl Shape {
     }
 }
 
-/// The walk's scratch space, kept between boards.
+/// The walk's scratch space, kept between boards. Paths and candidates
+/// are kept by halves, one array each, so a step stores each half of its
+/// packed lanes with one permute and one store.
 #[derive(Clone, Debug)]
 pub(crate) struct Scratch {
-    stack: Box<[u64]>,
+    /// The waiting paths' low halves: each its trie node and last cell.
+    lows: Box<[u32]>,
+    /// The waiting paths' high halves: each its visited cells (and state).
+    highs: Box<[u32]>,
+    /// Word candidates: their trie nodes.
     candidates: Box<[u32]>,
-    /// The open walk's candidates: a node under its path's visited half.
-    wide: Box<[u64]>,
+    /// The open walk's: each candidate's path's high half.
+    paths: Box<[u32]>,
 }
 
 impl Default for Scratch {
     fn default() -> Scratch {
         Scratch {
-            stack: vec![0; STACK].into_boxed_slice(),
+            lows: vec![0; STACK].into_boxed_slice(),
+            highs: vec![0; STACK].into_boxed_slice(),
             candidates: vec![0; CANDIDATES].into_boxed_slice(),
-            wide: vec![0; CANDIDATES].into_boxed_slice(),
+            paths: vec![0; CANDIDATES].into_boxed_slice(),
         }
     }
 }
@@ -221,7 +228,7 @@ pub(crate) fn walk(
         partners: 0,
     };
     let job = Job::new(shape, trie, board, open, budget)?;
-    dispatch::<false>(job, scratch, found, &mut |_| {})
+    dispatch::<false>(job, scratch, found, &mut |_, _| {})
 }
 
 /// What one walk walks: a board of a shape over a trie's nodes, what is
@@ -264,7 +271,7 @@ fn dispatch<const OPEN: bool>(
     job: Job<'_>,
     scratch: &mut Scratch,
     found: &mut dyn FnMut(&[u32]),
-    found_open: &mut dyn FnMut(&[u64]),
+    found_open: &mut dyn FnMut(&[u32], &[u32]),
 ) -> Option<Outcome> {
     #[cfg(target_arch = "x86_64")]
     {
@@ -325,8 +332,9 @@ pub(crate) struct Open {
 
 /// As [`walk`], on `board` with `open.cell` showing every letter at once,
 /// and each partner of `open` also read as `open.own` (once a path): the
-/// boards one move from `board` at that cell. Each candidate handed to
-/// `found` is a word's trie node with its path's state and cells ([`split`]).
+/// boards one move from `board` at that cell. The candidates are handed to
+/// `found` as two lists: the words' trie nodes, and the high halves of their
+/// paths, each its state and cells ([`split`]).
 /// The open cell's own letter in `board` is ignored. `None` where [`walk`]
 /// declines, and for boards above [`OPEN_MAX_CELLS`].
 pub(crate) fn walk_open(
@@ -336,7 +344,7 @@ pub(crate) fn walk_open(
     open: Open,
     scratch: &mut Scratch,
     budget: u64,
-    found: &mut dyn FnMut(&[u64]),
+    found: &mut dyn FnMut(&[u32], &[u32]),
 ) -> Option<Outcome> {
     let cells = shape.cells;
     if cells > OPEN_MAX_CELLS
@@ -351,12 +359,11 @@ pub(crate) fn walk_open(
     dispatch::<true>(job, scratch, &mut |_| {}, found)
 }
 
-/// A candidate of [`walk_open`]: its trie node, its path's state ([`ANY`],
-/// a letter taken in the open cell, or [`SWAPPED`] plus a partner, plus 64
-/// once through the open cell as well) and its path's cells, as bits.
-pub(crate) fn split(candidate: u64) -> (u32, u32, u32) {
-    let high = (candidate >> 32) as u32;
-    (candidate as u32, high >> STATE_SHIFT, high & CELLS)
+/// The high half of a candidate's path in [`walk_open`]: its state
+/// ([`ANY`], a letter taken in the open cell, or [`SWAPPED`] plus a
+/// partner, plus 64 once through the open cell as well) and its cells, as bits.
+pub(crate) fn split(path: u32) -> (u32, u32) {
+    (path >> STATE_SHIFT, path & CELLS)
 }
 
 /// Whether a state from [`split`] is a swapped path's.
@@ -378,9 +385,8 @@ struct Tables {
 
 /// The walk's first step, shared by every set of lane operations: the
 /// open walk's additions to `near`, and every path of one cell (and with
-/// `OPEN`, into the open cell and the partners) on `stack`, their words
-/// in `candidates` or `wide`; with how many of each.
-#[allow(clippy::too_many_arguments)]
+/// `OPEN`, into the open cell and the partners) pushed on `out`, their
+/// words recorded there.
 #[inline(always)]
 fn start<const OPEN: bool>(
     shape: &Shape,
@@ -388,10 +394,8 @@ fn start<const OPEN: bool>(
     board: &Board,
     open: Open,
     mut near: [u32; MAX_CELLS],
-    stack: &mut [u64],
-    candidates: &mut [u32],
-    wide: &mut [u64],
-) -> (Tables, usize, usize) {
+    out: &mut Out<'_>,
+) -> Tables {
     let cells = shape.cells;
     let open_cell = open.cell & (MAX_CELLS - 1);
     // The cells that step into the open cell (not the same as those it steps
@@ -427,37 +431,23 @@ fn start<const OPEN: bool>(
         [0; 26]
     };
     let root = nodes[0];
-    let mut top = 0;
-    let mut count = 0;
-    // The first letters: a path of one cell waits only if its node goes on
-    // with a letter next to it.
+    // The first letters (a word of one cell counts under rules that count
+    // one or two letters).
     for (cell, (&letter, &near)) in board.letters.iter().zip(&near).take(cells).enumerate() {
         if OPEN && cell == open_cell {
             continue;
         }
-        let Some(child) = step_letter(nodes, root, letter, board.q) else {
-            continue;
-        };
-        let visited = 1u32 << cell | open_bit | any_state;
-        // A word of one cell (under rules that count one or two letters).
-        if OPEN {
-            wide[count] = u64::from(visited) << 32 | u64::from(child);
-        } else {
-            candidates[count] = child;
-        }
-        count += usize::from(nodes[child as usize].is_word());
-        if nodes[child as usize].letters() & near != 0 {
-            stack[top] = u64::from(visited) << 32 | u64::from(child) << CELL_BITS | cell as u64;
-            top += 1;
+        if let Some(child) = step_letter(nodes, root, letter, board.q) {
+            out.push(
+                nodes,
+                child,
+                cell,
+                near,
+                1u32 << cell | open_bit | any_state,
+            );
         }
     }
     if OPEN {
-        let mut out = Out {
-            stack,
-            wide,
-            top,
-            count,
-        };
         // Paths that start in the open cell, one per letter, and in a
         // partner showing the open cell's letter.
         out.enter_open(
@@ -480,14 +470,12 @@ fn start<const OPEN: bool>(
             open_bit,
             0,
         );
-        (top, count) = (out.top, out.count);
     }
-    let tables = Tables {
+    Tables {
         near,
         next_to_open,
         partners_of,
-    };
-    (tables, top, count)
+    }
 }
 
 /// Defines `run`, the walk itself (see the module docs), over the lane
@@ -521,7 +509,7 @@ macro_rules! lane_walk {
             job: Job<'_>,
             scratch: &mut Scratch,
             found: &mut dyn FnMut(&[u32]),
-            found_open: &mut dyn FnMut(&[u64]),
+            found_open: &mut dyn FnMut(&[u32], &[u32]),
         ) -> Option<Outcome> {
             let Job {
                 shape,
@@ -531,28 +519,44 @@ macro_rules! lane_walk {
                 budget,
             } = job;
             let Scratch {
-                stack,
+                lows,
+                highs,
                 candidates,
-                wide,
+                paths,
             } = scratch;
-            let letter_table = table(shape, &board.letters);
-            let (tables, mut top, mut count) = start::<OPEN>(
+            // Each cell's letter as a bit: a step tests its neighbours'
+            // against a node's letters without a shift.
+            let letter_table = table(shape, &board.letters.map(|letter| 1 << letter));
+            let mut out = Out {
+                lows,
+                highs,
+                candidates,
+                paths,
+                top: 0,
+                count: 0,
+            };
+            let tables = start::<OPEN>(
                 shape,
                 nodes,
                 board,
                 open,
                 near_letters(shape, &letter_table),
-                stack,
-                candidates,
-                wide,
+                &mut out,
             );
+            let Out {
+                lows,
+                highs,
+                candidates,
+                paths,
+                mut top,
+                mut count,
+            } = out;
             let near_table = table(shape, &tables.near);
             let reserve = BATCH * if OPEN { OPEN_PUSHES } else { 8 };
-            let q_code = _mm256_set1_epi32(if board.q == QReads::Qu { Q as i32 } else { -1 });
+            // Never a neighbour's letter bit unless the board reads `Qu`.
+            let q_bit = _mm256_set1_epi32(if board.q == QReads::Qu { 1 << Q } else { 0 });
             let ones = _mm256_set1_epi32(1);
             let terminal = _mm256_set1_epi32(TERMINAL as i32);
-            // A spare slot of a batch: every cell visited, so it steps nowhere.
-            let idle = u64::from(u32::MAX) << 32;
             let mut left = budget;
             while top > 0 {
                 let taken = top.min(BATCH);
@@ -563,16 +567,20 @@ macro_rules! lane_walk {
                 top -= taken;
                 // Slot by slot, not a slice copy: a copy of a length known
                 // only at run time is a call to `memcpy` on every batch.
-                let batch: [u64; BATCH] = std::array::from_fn(|slot| {
-                    if slot < taken { stack[top + slot] } else { idle }
-                });
+                // A spare slot: every cell visited, so it steps nowhere.
+                let mut batch = [(0u32, u32::MAX); BATCH];
+                for (slot, path) in batch.iter_mut().enumerate() {
+                    if slot < taken {
+                        *path = (lows[top + slot], highs[top + slot]);
+                    }
+                }
                 if top + reserve > STACK {
                     // Never seen (see `STACK`).
                     return None;
                 }
                 if count + reserve > CANDIDATES {
                     if OPEN {
-                        found_open(&wide[..count]);
+                        found_open(&candidates[..count], &paths[..count]);
                     } else {
                         found(&candidates[..count]);
                     }
@@ -580,30 +588,28 @@ macro_rules! lane_walk {
                 }
                 // Each step waits on its node's children; asking for all
                 // eight paths' children first lets their loads overlap.
-                for path in batch {
-                    let first = nodes[(path as u32 >> CELL_BITS) as usize].first() as usize;
+                for (low, _) in batch {
+                    let first = nodes[(low >> CELL_BITS) as usize].first() as usize;
                     let children = nodes.as_ptr().wrapping_add(first);
                     // A prefetch is a hint: it never faults, whatever its address.
                     _mm_prefetch::<_MM_HINT_T0>(children.cast());
                     _mm_prefetch::<_MM_HINT_T0>(children.wrapping_add(15).cast());
                 }
-                for path in batch {
-                    let cell = (path as u32 & ((1 << CELL_BITS) - 1)) as usize;
-                    let visited = (path >> 32) as u32;
-                    let node = nodes[(path as u32 >> CELL_BITS) as usize];
+                for (low, visited) in batch {
+                    let cell = (low & ((1 << CELL_BITS) - 1)) as usize;
+                    let node = nodes[(low >> CELL_BITS) as usize];
                     let next = neighbours(shape, cell);
-                    let letters = lookup(&letter_table, cell, next);
+                    let seen = _mm256_set1_epi32(visited as i32);
+                    let next_bits = _mm256_sllv_epi32(ones, next);
+                    let bits = lookup(&letter_table, cell, next);
                     let mask = _mm256_set1_epi32(node.letters() as i32);
-                    let bits = _mm256_sllv_epi32(ones, letters);
-                    let unvisited =
-                        none_of(_mm256_srlv_epi32(_mm256_set1_epi32(visited as i32), next), ones);
-                    let mut step = any_of(unvisited, bits, mask);
+                    let mut step = any_of(none_of(seen, next_bits), bits, mask);
                     let rank = popcount(_mm256_and_si256(mask, _mm256_sub_epi32(bits, ones)));
                     let mut child = _mm256_add_epi32(_mm256_set1_epi32(node.first() as i32), rank);
                     // SAFETY: `node` is a node of the trie `nodes`, and the lanes of
                     // `step` are its children: `first` plus their rank among its letters.
                     let mut kids = unsafe { children(nodes, node, step, child, rank) };
-                    let qu = equal(step, letters, q_code);
+                    let qu = equal(step, bits, q_bit);
                     if count_of(qu) != 0 {
                         // Into a Qu cell: on from the Q child to its U child, if any.
                         let q_masks = masks_of(kids);
@@ -625,22 +631,19 @@ macro_rules! lane_walk {
                     let near = lookup(&near_table, cell, next);
                     let onward = any_of(step, kid_masks, near);
                     let low = _mm256_or_si256(_mm256_slli_epi32::<CELL_BITS>(child), next);
-                    let high = _mm256_or_si256(
-                        _mm256_set1_epi32(visited as i32),
-                        _mm256_sllv_epi32(ones, next),
-                    );
-                    // SAFETY: `count + 8 <= CANDIDATES`, checked for the batch above.
+                    let high = _mm256_or_si256(seen, next_bits);
+                    let (words_order, onward_order) = (packing(words), packing(onward));
+                    // SAFETY: `count + 8 <= CANDIDATES` and `top + 8 <= STACK`,
+                    // checked for the batch above.
                     unsafe {
+                        store_packed(candidates.as_mut_ptr().add(count), words_order, child);
                         if OPEN {
-                            // A candidate is its node under its path's visited half.
-                            store_pairs(wide.as_mut_ptr().add(count), words, child, high);
-                        } else {
-                            store_words(candidates.as_mut_ptr().add(count), words, child);
+                            store_packed(paths.as_mut_ptr().add(count), words_order, high);
                         }
+                        store_packed(lows.as_mut_ptr().add(top), onward_order, low);
+                        store_packed(highs.as_mut_ptr().add(top), onward_order, high);
                     }
                     count += count_of(words);
-                    // SAFETY: `top + 8 <= STACK`, checked for the batch above.
-                    unsafe { store_pairs(stack.as_mut_ptr().add(top), onward, low, high) };
                     top += count_of(onward);
                     // Most paths have neither the open cell nor a partner to step to.
                     let state = visited >> STATE_SHIFT;
@@ -650,8 +653,10 @@ macro_rules! lane_walk {
                     let into_open = tables.next_to_open & 1 << cell != 0;
                     if OPEN && visited != u32::MAX && (swaps_here || into_open) {
                         let mut out = Out {
-                            stack: &mut stack[..],
-                            wide: &mut wide[..],
+                            lows: &mut lows[..],
+                            highs: &mut highs[..],
+                            candidates: &mut candidates[..],
+                            paths: &mut paths[..],
                             top,
                             count,
                         };
@@ -662,7 +667,7 @@ macro_rules! lane_walk {
                 }
             }
             if OPEN {
-                found_open(&wide[..count]);
+                found_open(&candidates[..count], &paths[..count]);
             } else {
                 found(&candidates[..count]);
             }
@@ -678,24 +683,31 @@ const OPEN_PUSHES: usize = 7 + 26 + 8;
 /// Every letter A–Z as bits.
 const EVERY_LETTER: u32 = (1 << 26) - 1;
 
-/// Where the one-by-one steps of an open walk put paths and candidates.
+/// Where the first step and the one-by-one steps of an open walk put
+/// paths and candidates: the arrays of [`Scratch`], `top` paths and
+/// `count` candidates in them.
 struct Out<'a> {
-    stack: &'a mut [u64],
-    wide: &'a mut [u64],
+    lows: &'a mut [u32],
+    highs: &'a mut [u32],
+    candidates: &'a mut [u32],
+    paths: &'a mut [u32],
     top: usize,
     count: usize,
 }
 
 impl Out<'_> {
     /// Records the word `child` would end (a candidate whether or not it is
-    /// one, kept only if it is) and pushes the path at `cell` if it can go on.
+    /// one, kept only if it is) and pushes the path at `cell`, its high
+    /// half `high`, if it can go on: if its node has a child letter in `near`.
+    #[inline(always)]
     fn push(&mut self, nodes: &[Node], child: u32, cell: usize, near: u32, high: u32) {
         let kid = nodes[child as usize];
-        self.wide[self.count] = u64::from(high) << 32 | u64::from(child);
+        self.candidates[self.count] = child;
+        self.paths[self.count] = high;
         self.count += usize::from(kid.is_word());
         if kid.letters() & near != 0 {
-            self.stack[self.top] =
-                u64::from(high) << 32 | u64::from(child) << CELL_BITS | cell as u64;
+            self.lows[self.top] = child << CELL_BITS | cell as u32;
+            self.highs[self.top] = high;
             self.top += 1;
         }
     }

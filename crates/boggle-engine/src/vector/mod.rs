@@ -565,10 +565,10 @@ macro_rules! lane_walk {
                 }
                 left -= taken as u64;
                 top -= taken;
-                // Slot by slot, not a slice copy: a copy of a length known
-                // only at run time is a call to `memcpy` on every batch.
-                // A spare slot: every cell visited, so it steps nowhere.
-                let mut batch = [(0u32, u32::MAX); BATCH];
+                // Copied, as the batch's pushes overwrite its slots; slot by
+                // slot, not a slice copy: a copy of a length known only at
+                // run time is a call to `memcpy` on every batch.
+                let mut batch = [(0u32, 0u32); BATCH];
                 for (slot, path) in batch.iter_mut().enumerate() {
                     if slot < taken {
                         *path = (lows[top + slot], highs[top + slot]);
@@ -588,14 +588,17 @@ macro_rules! lane_walk {
                 }
                 // Each step waits on its node's children; asking for all
                 // eight paths' children first lets their loads overlap.
-                for (low, _) in batch {
+                for &(low, _) in &batch[..taken] {
                     let first = nodes[(low >> CELL_BITS) as usize].first() as usize;
                     let children = nodes.as_ptr().wrapping_add(first);
                     // A prefetch is a hint: it never faults, whatever its address.
                     _mm_prefetch::<_MM_HINT_T0>(children.cast());
                     _mm_prefetch::<_MM_HINT_T0>(children.wrapping_add(15).cast());
                 }
-                for (low, visited) in batch {
+                // Only the paths taken: a batch of fewer than eight (most
+                // boards' last few) costs a mispredicted loop exit, far
+                // less than stepping its empty slots.
+                for &(low, visited) in &batch[..taken] {
                     let cell = (low & ((1 << CELL_BITS) - 1)) as usize;
                     let node = nodes[(low >> CELL_BITS) as usize];
                     let next = neighbours(shape, cell);

@@ -1,20 +1,23 @@
 //! The vector walk: the search's fastest walker, for boards of at most 32
 //! cells on processors with AVX-512 (`avx512f`, `avx512vl` and
-//! `avx512vpopcntdq`, checked at run time). It finds the same words as the
-//! bitmask walk in [`super::search`], by a different route.
+//! `avx512vpopcntdq`) or AVX2, checked at run time. One algorithm
+//! ([`lane_walk`]) over each instruction set's lane operations
+//! ([`avx512`], [`avx2`]). It finds the same words as the bitmask walk in
+//! [`super::search`], by a different route.
 //!
 //! # How it works
 //!
 //! A waiting path is two 32-bit halves, kept in two arrays: the cells it
-//! has visited (high half), its trie node and its last cell (low half). Taking a path off the stack
-//! steps it into all of its cell's neighbours at once, one neighbour per
-//! 32-bit lane of a vector: which neighbours are unvisited and show a letter
-//! the node has a child for is two lane-wise tests, each child's index is a
-//! lane-wise popcount, and the children's nodes are loaded with one gather.
-//! The children that end a word are packed into a list of candidates (with
-//! `vpcompressd`), and those with a child letter next to their cell are
-//! packed onto the stack (each half by one `vpcompressd`): no branch depends on the board or
-//! the dictionary, so none is mispredicted.
+//! has visited (high half), its trie node and its last cell (low half).
+//! Taking a path off the stack steps it into all of its cell's neighbours
+//! at once, one neighbour per 32-bit lane of a vector: which neighbours are
+//! unvisited and show a letter the node has a child for is two lane-wise
+//! tests, each child's index is a lane-wise popcount, and the children's
+//! nodes are loaded whole and permuted (or gathered). The children that end
+//! a word are packed into a list of candidates, and those with a child
+//! letter next to their cell are packed onto the stack, each half by one
+//! compressed store (`vpcompressd`, or on AVX2 a `vpermd` by a table): no
+//! branch depends on the board or the dictionary, so none is mispredicted.
 //!
 //! Each step is then a chain of dependent loads (the path, its node, its
 //! children), so eight paths are taken off at once and stepped side by side:
@@ -54,7 +57,7 @@
 //!
 //! The same words as the bitmask walk, each reported once (duplicates along
 //! several paths are dropped by [`super::search`]); where it cannot take a
-//! board or the processor lacks AVX-512 it declines, and the bitmask walk
+//! board or the processor lacks AVX2 it declines, and the bitmask walk
 //! runs instead. The open walk finds what the bitmask walk's open walk
 //! finds, with the same tags.
 //!

@@ -657,7 +657,7 @@ macro_rules! lane_walk {
                         && node.letters() & 1 << open.own != 0
                         && shape.masks[cell] & open.partners & !visited != 0;
                     let into_open = tables.next_to_open & 1 << cell != 0;
-                    if OPEN && visited != u32::MAX && (swaps_here || into_open) {
+                    if OPEN && (swaps_here || into_open) {
                         let mut out = Out {
                             lows: &mut lows[..],
                             highs: &mut highs[..],

@@ -20,6 +20,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::UsageError;
+use super::join::DEFAULT_PORT;
 use crate::play::player::signals::StopSignals;
 use boggle_game::error::Error;
 use boggle_game::game_board::GameBoard;
@@ -43,7 +44,7 @@ pub(crate) const MIN_IDLE: u64 = 90;
 #[command(mut_arg("preset", |arg| super::args::rules_arg(arg, Preset::Classic, &super::args::DICTIONARY_PRESETS)))]
 pub(crate) struct ServeArgs {
     /// Address to listen on (0.0.0.0:PORT for every interface)
-    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:4040")]
+    #[arg(long, value_name = "ADDR:PORT", default_value_t = format!("127.0.0.1:{DEFAULT_PORT}"))]
     pub(crate) listen: String,
     /// Also serve the game to browsers: the page at http://ADDR:PORT/ and
     /// its WebSocket at /ws, into the same rooms (127.0.0.1:8040 without a value)

@@ -1,7 +1,8 @@
 //! The dictionary's prefix index: a compact trie laid out for the board search.
 //!
 //! Each node is 8 bytes: a 26-bit mask of the letters that have a child (bit 31
-//! marks the end of a word) and the index of its first child. Children of a
+//! marks the end of a word, bits 26–30 hold its depth) and the index of its
+//! first child. Children of a
 //! node are stored next to each other, so the child for a letter is
 //! `first + popcount(mask & ((1 << letter) - 1))` (no pointer per letter).
 //! Nodes are numbered breadth-first, which keeps the short prefixes that every
@@ -16,6 +17,13 @@
 pub(crate) const TERMINAL: u32 = 1 << 31;
 /// Bits of `Node::mask` that hold the child letters A..Z.
 const LETTERS: u32 = (1 << 26) - 1;
+/// Where `Node::mask` holds the node's depth, up to [`DEEP`]. A search
+/// reads a found word's length there: its node was loaded a moment before
+/// by the step that reached it, where a table of depths is a cold load.
+const DEPTH_SHIFT: u32 = 26;
+/// The depth `Node::mask` holds for every node at least this deep (the
+/// trie's table of depths has theirs).
+const DEEP: u32 = 31;
 
 /// One trie node: the letters it has children for, and where they start.
 /// `repr(C)`, mask first: the vector walk loads a node as one `u64` whose
@@ -129,7 +137,7 @@ impl Trie {
         queue.push_back((0u32, 0usize, words.len(), 0usize));
         while let Some((node, lo, hi, depth)) = queue.pop_front() {
             let mut i = lo;
-            let mut mask = 0;
+            let mut mask = (depth as u32).min(DEEP) << DEPTH_SHIFT;
             if i < hi && words[i].len() == depth {
                 mask |= TERMINAL;
                 i += 1;
@@ -179,7 +187,12 @@ impl Trie {
     /// The length of the word `node` spells (its depth), held at 255.
     #[inline]
     pub(crate) fn depth(&self, node: u32) -> u32 {
-        u32::from(self.depth[node as usize])
+        let held = self.nodes[node as usize].mask >> DEPTH_SHIFT & DEEP;
+        if held < DEEP {
+            held
+        } else {
+            u32::from(self.depth[node as usize])
+        }
     }
 
     /// Number of words.
@@ -261,6 +274,23 @@ mod tests {
             assert_eq!(t.word(node), w);
         }
         assert!(!t.node(Trie::ROOT).is_word());
+    }
+
+    #[test]
+    fn depth_is_the_word_length_past_what_a_node_holds() {
+        let long: Vec<String> = (1..=40).map(|n| "Z".repeat(n)).collect();
+        let mut words: Vec<&str> = long.iter().map(String::as_str).collect();
+        words.insert(0, "CAT");
+        let t = trie(&words);
+        for w in &words {
+            let node = t.walk(w.as_bytes()).expect("word is in trie");
+            assert_eq!(t.depth(node), w.len() as u32, "{w}");
+            assert_eq!(
+                t.node(node).letters(),
+                u32::from(w.starts_with('Z') && w.len() < 40) << 25
+            );
+        }
+        assert_eq!(t.depth(Trie::ROOT), 0);
     }
 
     #[test]

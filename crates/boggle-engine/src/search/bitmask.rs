@@ -5,7 +5,7 @@
 //! its own, written without a branch. Compiled twice (portable, and with
 //! `popcnt` and BMI), chosen at run time.
 
-use super::Found;
+use super::{Found, Under};
 use crate::cpu::prefetch;
 use crate::face::{Face, QReads};
 use crate::trie::{Node, Trie};
@@ -112,8 +112,8 @@ pub(super) struct FastWalk<'a> {
     pub(super) min_len: u32,
     pub(super) seen: &'a mut [u64],
     /// The letters of the open cell each word was found under (see
-    /// [`Searcher::letter_masks`]); empty unless a cell is open.
-    pub(super) letter_masks: &'a mut [u32],
+    /// [`Searcher::under`]); empty unless a cell is open.
+    pub(super) under: &'a mut [Under],
     /// Where words are recorded: one slot per word of the trie and one more.
     pub(super) slots: &'a mut [u64],
     /// How many words `slots` holds.
@@ -177,9 +177,9 @@ impl FastWalk<'_> {
     /// avoids it). A word gets one slot, at its first finding.
     #[inline(always)]
     pub(super) fn record_open(&mut self, child: Node, index: u32, len: u32, letter: u8) {
-        let old = self.letter_masks[index as usize];
+        let old = self.under[index as usize].letters;
         let word = child.is_word() & (len >= self.min_len);
-        self.letter_masks[index as usize] = old | (u32::from(word) << letter);
+        self.under[index as usize].letters = old | (u32::from(word) << letter);
         self.slots[self.count] = Found { node: index, len }.pack();
         self.count += usize::from(word & (old == 0));
     }

@@ -144,6 +144,18 @@ impl Found {
     }
 }
 
+/// What an open walk found one word under, kept side by side because both
+/// are read and written together, word by word: the letters of the open
+/// cell (bit 26: under every letter) and the partners whose swap boards
+/// hold the word.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Under {
+    /// The open cell's letters, as bits.
+    pub(super) letters: u32,
+    /// The partners, as bits.
+    pub(super) partners: u32,
+}
+
 /// What [`Searcher::score_moves`] gives: the score of each board one move
 /// from a board at its anchor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,14 +229,9 @@ pub struct Searcher<'t> {
     slots: Vec<u64>,
     /// The fast walk's paths waiting to be extended.
     pending: Box<[Pending; STACK]>,
-    /// For [`Searcher::score_letters`]: one mask per trie node of the letters
-    /// of the open cell under which that node's word was found (bit 26: under
-    /// every letter). Empty until first needed; all zero between searches.
-    letter_masks: Vec<u32>,
-    /// For [`Searcher::score_moves`]: one mask per trie node of the partners
-    /// whose swap boards that node's word was found on. Empty until first
-    /// needed; all zero between searches.
-    swap_masks: Vec<u32>,
+    /// For the open walks: what each trie node's word was found under.
+    /// Empty until first needed; all zero between searches.
+    under: Vec<Under>,
     /// Steps the last search took (at most [`STEP_BUDGET`]).
     steps: u64,
     /// The board shape for the vector walk, where it can take the shape
@@ -268,8 +275,7 @@ impl<'t> Searcher<'t> {
             points: Vec::new(),
             slots,
             pending: Box::new([Pending::default(); STACK]),
-            letter_masks: Vec::new(),
-            swap_masks: Vec::new(),
+            under: Vec::new(),
             steps: 0,
             vector: None,
             vector_scratch: None,
@@ -479,9 +485,7 @@ impl<'t> Searcher<'t> {
             self.rules.max_len,
             Some((open, q)),
         )?;
-        if self.letter_masks.len() != self.trie.len() {
-            self.letter_masks = vec![0; self.trie.len()];
-        }
+        self.ready_under();
         let whole = vector::Open {
             cell: open,
             own: 0,
@@ -495,7 +499,7 @@ impl<'t> Searcher<'t> {
                     board: &fast,
                     min_len: self.rules.min_len as u32,
                     seen: &mut self.seen,
-                    letter_masks: &mut self.letter_masks,
+                    under: &mut self.under,
                     slots: &mut self.slots,
                     count: 0,
                     budget: STEP_BUDGET,
@@ -543,29 +547,20 @@ impl<'t> Searcher<'t> {
         let partners = (0..faces.len().min(32))
             .filter(|&cell| partners >> cell & 1 == 1 && faces[cell] != faces[anchor])
             .fold(0u32, |bits, cell| bits | 1 << cell);
-        if self.letter_masks.len() != self.trie.len() {
-            self.letter_masks = vec![0; self.trie.len()];
-        }
-        if self.swap_masks.len() != self.trie.len() {
-            self.swap_masks = vec![0; self.trie.len()];
-        }
+        self.ready_under();
         let open = vector::Open {
             cell: anchor,
             own: u32::from(own),
             partners,
         };
         let count = self.open_vector(faces, open, q)?;
-        // Out of `self` while `sum_open` borrows it; put back cleared.
-        let mut swap_masks = std::mem::take(&mut self.swap_masks);
         let mut swaps = [0u32; 32];
-        let letters = self.sum_open(count, |node, points| {
-            let mut found_on = std::mem::take(&mut swap_masks[node]);
+        let letters = self.sum_open(count, |mut found_on, points| {
             while found_on != 0 {
                 swaps[found_on.trailing_zeros() as usize] += points;
                 found_on &= found_on - 1;
             }
         });
-        self.swap_masks = swap_masks;
         (!self.exhausted()).then_some(MoveScores {
             letters,
             swaps,
@@ -588,10 +583,17 @@ impl<'t> Searcher<'t> {
         Some(())
     }
 
-    /// Sums the open walk's `count` words (in `slots`, their letters in
-    /// `letter_masks`, which it clears) into the score of each letter in the
-    /// open cell, handing `each` every word's trie node and points too.
-    fn sum_open(&mut self, count: usize, mut each: impl FnMut(usize, u32)) -> [u32; 26] {
+    /// One entry of `under` per trie node, all zero.
+    fn ready_under(&mut self) {
+        if self.under.len() != self.trie.len() {
+            self.under = vec![Under::default(); self.trie.len()];
+        }
+    }
+
+    /// Sums the open walk's `count` words (in `slots`, what they were found
+    /// under in `under`, which it clears) into the score of each letter in
+    /// the open cell, handing `each` every word's partners and points too.
+    fn sum_open(&mut self, count: usize, mut each: impl FnMut(u32, u32)) -> [u32; 26] {
         let longest = self.slots[..count]
             .iter()
             .map(|&slot| Found::unpack(slot).len as usize)
@@ -602,9 +604,9 @@ impl<'t> Searcher<'t> {
         for &slot in &self.slots[..count] {
             let found = Found::unpack(slot);
             let points = self.points[found.len as usize];
-            let node = found.node as usize;
-            each(node, points);
-            let mask = std::mem::take(&mut self.letter_masks[node]);
+            let under = std::mem::take(&mut self.under[found.node as usize]);
+            each(under.partners, points);
+            let mask = under.letters;
             if mask & ANY_LETTER != 0 {
                 every += points;
                 continue;
@@ -620,8 +622,8 @@ impl<'t> Searcher<'t> {
 
     /// The open walk of [`Searcher::score_letters`] and
     /// [`Searcher::score_moves`] on the vector walk: its words in `slots`,
-    /// their letters in `letter_masks` and (with partners) their partners in
-    /// `swap_masks`, as the bitmask walk leaves them, and how many; `None`
+    /// what they were found under in `under`, as the bitmask walk leaves
+    /// them, and how many; `None`
     /// (with nothing left behind) where the vector walk cannot take the
     /// board. The board's `Q` faces were checked against `q` by the caller.
     fn open_vector(&mut self, faces: &[Face], open: vector::Open, q: QReads) -> Option<usize> {
@@ -633,11 +635,7 @@ impl<'t> Searcher<'t> {
         board.q = q;
         let scratch = self.vector_scratch.get_or_insert_with(Default::default);
         let (trie, min_len) = (self.trie, self.rules.min_len as u32);
-        let (letter_masks, swap_masks, slots) = (
-            &mut self.letter_masks,
-            &mut self.swap_masks,
-            &mut self.slots,
-        );
+        let (under, slots) = (&mut self.under, &mut self.slots);
         // `partners_of[letter]`: the partners showing it, those a path that
         // took that letter in the open cell may still swap with.
         let partners_of: [u32; 26] = std::array::from_fn(|letter| {
@@ -655,8 +653,8 @@ impl<'t> Searcher<'t> {
                     let (state, _) = vector::split(path);
                     let len = trie.depth(node);
                     let word = len >= min_len;
-                    let old = letter_masks[node as usize];
-                    letter_masks[node as usize] = old | u32::from(word) << state;
+                    let old = under[node as usize].letters;
+                    under[node as usize].letters = old | u32::from(word) << state;
                     slots[count] = Found { node, len }.pack();
                     count += usize::from(word & (old == 0));
                 }
@@ -677,15 +675,11 @@ impl<'t> Searcher<'t> {
                     };
                     (1 << state, allowed & !cells)
                 };
-                let node = node as usize;
-                let old = letter_masks[node] | swap_masks[node];
-                letter_masks[node] |= letters;
-                swap_masks[node] |= partners;
-                slots[count] = Found {
-                    node: node as u32,
-                    len,
-                }
-                .pack();
+                let entry = &mut under[node as usize];
+                let old = entry.letters | entry.partners;
+                entry.letters |= letters;
+                entry.partners |= partners;
+                slots[count] = Found { node, len }.pack();
                 count += usize::from(old == 0);
             }
         };
@@ -696,11 +690,7 @@ impl<'t> Searcher<'t> {
             Some(vector::Outcome::Exhausted) => self.steps = STEP_BUDGET,
             None => {
                 for &slot in &self.slots[..count] {
-                    let node = Found::unpack(slot).node as usize;
-                    self.letter_masks[node] = 0;
-                    if let Some(mask) = self.swap_masks.get_mut(node) {
-                        *mask = 0;
-                    }
+                    self.under[Found::unpack(slot).node as usize] = Under::default();
                 }
                 return None;
             }
@@ -721,7 +711,7 @@ impl<'t> Searcher<'t> {
             board,
             min_len: self.rules.min_len as u32,
             seen: &mut self.seen,
-            letter_masks: &mut [],
+            under: &mut [],
             slots: &mut self.slots,
             count: 0,
             budget: STEP_BUDGET,

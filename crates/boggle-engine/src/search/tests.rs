@@ -337,7 +337,7 @@ fn the_portable_walk_finds_what_the_fast_one_finds() {
             let open = rand::Rng::random_range(&mut rng, 0..faces.len());
             let opened = |run: fn(&mut FastWalk, usize, &mut [Pending; STACK])| {
                 let mut searcher = Searcher::new(trie, rules);
-                searcher.letter_masks = vec![0; trie.len()];
+                searcher.ready_under();
                 let board = FastBoard::new(
                     &faces,
                     &searcher.neighbour_masks,
@@ -350,7 +350,7 @@ fn the_portable_walk_finds_what_the_fast_one_finds() {
                     board: &board,
                     min_len: rules.min_len as u32,
                     seen: &mut searcher.seen,
-                    letter_masks: &mut searcher.letter_masks,
+                    under: &mut searcher.under,
                     slots: &mut searcher.slots,
                     count: 0,
                     budget: STEP_BUDGET,
@@ -362,7 +362,7 @@ fn the_portable_walk_finds_what_the_fast_one_finds() {
                     .map(|&slot| {
                         (
                             slot,
-                            searcher.letter_masks[Found::unpack(slot).node as usize],
+                            searcher.under[Found::unpack(slot).node as usize].letters,
                         )
                     })
                     .collect();
@@ -413,7 +413,7 @@ fn a_searcher_made_after_another_was_dropped_finds_the_same_words() {
                         board: &fast,
                         min_len: 3,
                         seen: &mut dropped.seen,
-                        letter_masks: &mut [],
+                        under: &mut [],
                         slots: &mut dropped.slots,
                         count: 0,
                         budget: STEP_BUDGET,

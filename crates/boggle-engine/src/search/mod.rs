@@ -78,7 +78,7 @@
 //! 3. `score_letters` needs the fast walker (it declines the boards that
 //!    need the general one).
 
-use crate::cpu::{Lacks, Simd};
+use crate::cpu::{Lacks, Simd, prefetch};
 use crate::face::{Face, QReads};
 use crate::neighbours::Neighbours;
 use crate::rules::{Grid, SearchRules};
@@ -98,6 +98,10 @@ use general::{BitSet, Sink, Walk};
 /// `A`s has more paths than could be walked in a lifetime); a search that
 /// reaches it stops, and [`Searcher::exhausted`] says its words are incomplete.
 pub const STEP_BUDGET: u64 = 50_000_000;
+
+/// How many candidates ahead the open walk's records ask for a word's
+/// entry in `under`.
+const LOOK_AHEAD: usize = 8;
 
 /// A search that reached [`STEP_BUDGET`]: its words may be incomplete.
 ///
@@ -660,7 +664,12 @@ impl<'t> Searcher<'t> {
                 }
                 return;
             }
-            for (&node, &path) in nodes.iter().zip(paths) {
+            for (index, (&node, &path)) in nodes.iter().zip(paths).enumerate() {
+                // Each candidate's entry is a load that misses the cache:
+                // asking now for one further on lets those loads overlap.
+                if let Some(&later) = nodes.get(index + LOOK_AHEAD) {
+                    prefetch(under.as_ptr().wrapping_add(later as usize));
+                }
                 let (state, cells) = vector::split(path);
                 let len = trie.depth(node);
                 if len < min_len {

@@ -34,8 +34,8 @@
 //! steepest-ascent climb, which scores the whole neighbourhood for each step,
 //! ends on the same kind of board but pays 25 cells' walks a step on 5x5
 //! where this climb pays for the cells it visits. Where the engine's vector
-//! walk runs (AVX-512, at most 25 cells), one walk per cell scores its 25
-//! other letters and its swaps with every later cell together
+//! walk runs (AVX2 or AVX-512, at most 25 cells), one walk per cell scores
+//! its 25 other letters and its swaps with every later cell together
 //! ([`Searcher::score_moves`]). On a 5x5 record
 //! board the 25 walks take about two thirds of the time that 25 open-cell
 //! walks and the 300 swaps, board by board, take together. Elsewhere the 25 other letters of a cell are scored in

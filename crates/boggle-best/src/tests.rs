@@ -224,7 +224,7 @@ fn moves_keep_one_die_per_cell_showing_its_own_face() {
 /// A climb ends on a board no single move improves, each move's board
 /// scored afresh, and the neighbourhood an escape sorts lists every move in
 /// the space's order with its board's own score: on 4x4 and 5x5 (the vector
-/// moves walk, where the processor has AVX-512), any letters and real dice,
+/// moves walk, where the processor has AVX2), any letters and real dice,
 /// with and without the no-up rule.
 #[test]
 fn a_climb_ends_where_no_single_move_scores_higher() {

@@ -13,10 +13,10 @@
 //!
 //! Three walkers share that idea. The vector walk (the `vector` module)
 //! serves boards of at most 32 cells of single letters and `Qu` where the
-//! processor has AVX-512 (it steps a path into all its neighbours at once,
-//! eight paths at a time, and is about twice as fast as the next). The
-//! bitmask walk serves every board of at most
-//! 64 cells whose faces are single letters or `Qu` (all the standard games).
+//! processor has AVX2 or AVX-512 (it steps a path into all its neighbours
+//! at once, eight paths at a time, and is about twice as fast as the
+//! next). The bitmask walk serves every board of at most 64 cells whose
+//! faces are single letters or `Qu` (all the standard games).
 //! Per board it builds bitmasks: the cells showing each letter, each cell's
 //! neighbours, and the letters next to each cell. At a trie node it tries
 //! only the letters that both continue a word (the node's child mask) and
@@ -47,8 +47,8 @@
 //! avoid the cell are walked once instead of 26 times, so on the best 4x4 and
 //! 5x5 boards it costs 3.5 boards' steps. On boards of at most 25 cells it
 //! runs on the vector walk (`vector::walk_open`) where the processor has
-//! AVX-512, else on the bitmask walk. [`Searcher::score_moves`] is the same
-//! vector walk, also scoring the open cell swapped with each of a set of
+//! AVX2 or AVX-512, else on the bitmask walk. [`Searcher::score_moves`] is
+//! the same vector walk, also scoring the open cell swapped with each of a set of
 //! cells: one walk for every board a climb reaches from that cell.
 //!
 //! # Contract
@@ -523,7 +523,7 @@ impl<'t> Searcher<'t> {
     /// each cell of `partners` (as bits) whose face differs from its own.
     /// A swap costs only the paths through its partner that read it as the
     /// anchor's letter, not a board's walk. `None` where the vector walk
-    /// cannot take the board (no AVX-512, above 25 cells, faces other than
+    /// cannot take the board (no AVX2, above 25 cells, faces other than
     /// letters and `Qu`, a `Q` face unlike `q`, a length cap) or past
     /// [`STEP_BUDGET`]: score the boards otherwise then.
     pub fn score_moves(

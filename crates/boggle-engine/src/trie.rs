@@ -2,9 +2,9 @@
 //!
 //! Each node is 8 bytes: a 26-bit mask of the letters that have a child (bit 31
 //! marks the end of a word, bits 26–30 hold its depth) and the index of its
-//! first child. Children of a
-//! node are stored next to each other, so the child for a letter is
-//! `first + popcount(mask & ((1 << letter) - 1))` (no pointer per letter).
+//! first child. Children of a node are stored next to each other, so the
+//! child for a letter is `first + popcount(mask & ((1 << letter) - 1))` (no
+//! pointer per letter).
 //! Nodes are numbered breadth-first, which keeps the short prefixes that every
 //! board visits (the first two or three levels) together at the front, where
 //! they stay in cache.

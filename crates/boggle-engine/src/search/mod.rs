@@ -48,8 +48,8 @@
 //! 5x5 boards it costs 3.5 boards' steps. On boards of at most 25 cells it
 //! runs on the vector walk (`vector::walk_open`) where the processor has
 //! AVX2 or AVX-512, else on the bitmask walk. [`Searcher::score_moves`] is
-//! the same vector walk, also scoring the open cell swapped with each of a set of
-//! cells: one walk for every board a climb reaches from that cell.
+//! the same vector walk, also scoring the open cell swapped with each of a
+//! set of cells: one walk for every board a climb reaches from that cell.
 //!
 //! # Contract
 //!
@@ -627,9 +627,9 @@ impl<'t> Searcher<'t> {
     /// The open walk of [`Searcher::score_letters`] and
     /// [`Searcher::score_moves`] on the vector walk: its words in `slots`,
     /// what they were found under in `under`, as the bitmask walk leaves
-    /// them, and how many; `None`
-    /// (with nothing left behind) where the vector walk cannot take the
-    /// board. The board's `Q` faces were checked against `q` by the caller.
+    /// them, and how many; `None` (with nothing left behind) where the
+    /// vector walk cannot take the board. The board's `Q` faces were checked
+    /// against `q` by the caller.
     fn open_vector(&mut self, faces: &[Face], open: vector::Open, q: QReads) -> Option<usize> {
         let shape = self
             .vector
@@ -657,8 +657,9 @@ impl<'t> Searcher<'t> {
                     let (state, _) = vector::split(path);
                     let len = trie.depth(node);
                     let word = len >= min_len;
-                    let old = under[node as usize].letters;
-                    under[node as usize].letters = old | u32::from(word) << state;
+                    let entry = &mut under[node as usize];
+                    let old = entry.letters;
+                    entry.letters = old | u32::from(word) << state;
                     slots[count] = Found { node, len }.pack();
                     count += usize::from(word & (old == 0));
                 }

@@ -293,8 +293,7 @@ impl ResultsFile {
         let conn = Connection::open_with_flags(path, flags).map_err(fail)?;
         // At start, another server may be migrating the file: wait for it.
         conn.busy_timeout(OPEN_BUSY).map_err(fail)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(fail)?;
+        write_ahead(&conn).map_err(fail)?;
         // Each commit is synced to the disk before the players are told:
         // it survives the process killed (-9) and the machine losing power.
         conn.pragma_update(None, "synchronous", SYNCHRONOUS)
@@ -501,6 +500,8 @@ fn inspect(path: &Path) -> Result<(), StoreError> {
     let fail = |e: rusqlite::Error| classify(path, e);
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(path, flags).map_err(fail)?;
+    // Another connection may be creating the file's schema this moment.
+    conn.busy_timeout(OPEN_BUSY).map_err(fail)?;
     let pragma = |name: &str| -> Result<i64, StoreError> {
         conn.query_row(&format!("PRAGMA {name}"), [], |row| row.get(0))
             .map_err(fail)
@@ -576,6 +577,27 @@ fn migrate(mut conn: Connection, path: &Path) -> Result<Connection, StoreError> 
             path: path.to_path_buf(),
             source,
         }),
+    }
+}
+
+/// How many times opening tries to put the file in WAL mode.
+const WAL_TRIES: usize = 5;
+
+/// Puts the file in WAL mode. Two connections switching a fresh file at the
+/// same moment can each hold the lock the other waits for; SQLite answers
+/// one of them busy at once instead of waiting out its busy timeout, and
+/// releases its lock, so that one tries again (and then waits as usual).
+fn write_ahead(conn: &Connection) -> rusqlite::Result<()> {
+    let mut tries = 1;
+    loop {
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Err(e)
+                if e.sqlite_error_code() == Some(ErrorCode::DatabaseBusy) && tries < WAL_TRIES =>
+            {
+                tries += 1;
+            }
+            done => return done,
+        }
     }
 }
 

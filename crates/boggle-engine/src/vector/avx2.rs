@@ -6,8 +6,10 @@
 //! children, else one 32-bit gather (`vpgatherdd`, 8 bytes apart), and a
 //! compressed store is a permute (`vpermd`) by a table of the 256
 //! packings of eight lanes. The tables of letters next to a cell are
-//! rows of eight, one per cell, built per board by permutes, so a step
-//! reads its neighbours' letters with one load. The walk itself is
+//! rows of eight, one per cell, built per board by permutes into room the
+//! scratch space keeps (never cleared, never copied: zeroing and returning
+//! 2 KB a board cost 4% of a 4x4 board's walk), so a step reads its
+//! neighbours' letters with one load. The walk itself is
 //! [`lane_walk`](super::lane_walk)'s, shared with [`avx512`](super::avx512).
 
 use std::arch::x86_64::*;
@@ -23,16 +25,16 @@ type M = __m256i;
 
 lane_walk!(#[target_feature(enable = "avx2,popcnt")]);
 
-/// `table[cell]`: the values of the cells next to `cell`, in its neighbours' order.
-type Table = [[u32; 8]; MAX_CELLS];
+/// `table[cell]`: the values of the cells next to `cell`, in its
+/// neighbours' order, in the scratch space's room for it.
+type Table<'a> = &'a Rows;
 
 /// The values `values` (one per cell) of each cell's neighbours: each row
 /// picked from the 32 values by four permutes and three blends (on bits 3
 /// and 4 of the neighbour's cell), two on boards of up to 16 cells.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn table(shape: &Shape, values: &[u32; MAX_CELLS]) -> Table {
-    let mut rows = [[0u32; 8]; MAX_CELLS];
+fn table<'a>(shape: &Shape, values: &[u32; MAX_CELLS], rows: &'a mut Rows) -> Table<'a> {
     // SAFETY: 32 values loaded 8 at a time.
     let quarters: [V; 4] =
         std::array::from_fn(|q| unsafe { _mm256_loadu_si256(values.as_ptr().add(8 * q).cast()) });
@@ -77,7 +79,7 @@ fn blend_on(a: V, b: V, on: V) -> V {
 /// The values of the neighbours of `cell` from `table`.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn lookup(table: &Table, cell: usize, _next: V) -> V {
+fn lookup(table: &Table<'_>, cell: usize, _next: V) -> V {
     // SAFETY: a load of the 8 lanes of one row (indexed with a bounds check).
     unsafe { _mm256_loadu_si256(table[cell].as_ptr().cast()) }
 }
@@ -88,7 +90,7 @@ fn lookup(table: &Table, cell: usize, _next: V) -> V {
 /// lanes ORed together.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn near_letters(shape: &Shape, letters: &Table) -> [u32; MAX_CELLS] {
+fn near_letters(shape: &Shape, letters: &Table<'_>) -> [u32; MAX_CELLS] {
     let mut near = [0u32; MAX_CELLS];
     for (bits, row) in near.iter_mut().zip(letters.iter()).take(shape.cells) {
         // SAFETY: 8 lanes of one row.

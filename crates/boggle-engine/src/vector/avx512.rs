@@ -22,10 +22,17 @@ lane_walk!(#[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
 /// 32 values, one per cell, as two registers of 16 lanes.
 type Table = (__m512i, __m512i);
 
-/// `values` as a [`Table`].
+/// `values` as a [`Table`], held in registers (no room in memory needed).
 #[target_feature(enable = "avx512f,avx512vl")]
 #[inline]
-fn table(_shape: &Shape, values: &[u32; MAX_CELLS]) -> Table {
+fn table(_shape: &Shape, values: &[u32; MAX_CELLS], _rows: &mut Rows) -> Table {
+    halves(values)
+}
+
+/// `values` as two registers of 16 lanes.
+#[target_feature(enable = "avx512f,avx512vl")]
+#[inline]
+fn halves(values: &[u32; MAX_CELLS]) -> Table {
     // SAFETY: 32 lanes loaded 16 at a time.
     unsafe {
         (
@@ -55,7 +62,7 @@ fn near_letters(shape: &Shape, letters: &Table) -> [u32; MAX_CELLS] {
     let (letters_lo, letters_hi) = *letters;
     let (mut near_lo, mut near_hi) = (_mm512_setzero_si512(), _mm512_setzero_si512());
     for slot in shape.slots.iter() {
-        let (lo, hi) = table(shape, slot);
+        let (lo, hi) = halves(slot);
         let letter_lo = _mm512_permutex2var_epi32(letters_lo, lo, letters_hi);
         let letter_hi = _mm512_permutex2var_epi32(letters_lo, hi, letters_hi);
         near_lo = _mm512_or_si512(near_lo, letter_lo);

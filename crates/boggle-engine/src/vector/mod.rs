@@ -178,7 +178,14 @@ pub(crate) struct Scratch {
     candidates: Box<[u32]>,
     /// The open walk's: each candidate's path's high half.
     paths: Box<[u32]>,
+    /// Room for the two tables of neighbours' values (letters, then the
+    /// letters that go on) of lanes that keep them in memory (AVX2): filled
+    /// in place for each board, never cleared or copied.
+    rows: Box<[Rows; 2]>,
 }
+
+/// `rows[cell]`: a value of each cell next to `cell`, in its neighbours' order.
+type Rows = [[u32; 8]; MAX_CELLS];
 
 impl Default for Scratch {
     fn default() -> Scratch {
@@ -187,6 +194,7 @@ impl Default for Scratch {
             highs: vec![0; STACK].into_boxed_slice(),
             candidates: vec![0; CANDIDATES].into_boxed_slice(),
             paths: vec![0; CANDIDATES].into_boxed_slice(),
+            rows: Box::new([[[0; 8]; MAX_CELLS]; 2]),
         }
     }
 }
@@ -526,10 +534,12 @@ macro_rules! lane_walk {
                 highs,
                 candidates,
                 paths,
+                rows,
             } = scratch;
+            let [letter_rows, near_rows] = &mut **rows;
             // Each cell's letter as a bit: a step tests its neighbours'
             // against a node's letters without a shift.
-            let letter_table = table(shape, &board.letters.map(|letter| 1 << letter));
+            let letter_table = table(shape, &board.letters.map(|letter| 1 << letter), letter_rows);
             let mut out = Out {
                 lows,
                 highs,
@@ -554,7 +564,7 @@ macro_rules! lane_walk {
                 mut top,
                 mut count,
             } = out;
-            let near_table = table(shape, &tables.near);
+            let near_table = table(shape, &tables.near, near_rows);
             let reserve = BATCH * if OPEN { OPEN_PUSHES } else { 8 };
             // Never a neighbour's letter bit unless the board reads `Qu`.
             let q_bit = _mm256_set1_epi32(if board.q == QReads::Qu { 1 << Q } else { 0 });

@@ -733,6 +733,7 @@ impl Out<'_> {
     /// cell, under each letter its state allows, and `swaps_here` into the
     /// partners next to it read as the open cell's letter.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn one_by_one(
         &mut self,
         nodes: &[Node],
@@ -798,6 +799,7 @@ impl Out<'_> {
     /// Steps a path at `node` (its cells `seen`) into the open cell under
     /// each of `letters`, its new state `state_of(letter)`.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn enter_open(
         &mut self,
         nodes: &[Node],
@@ -828,6 +830,7 @@ impl Out<'_> {
     /// read as the open cell's own letter: each is then on that one swap's
     /// board (`through`: and has been through the open cell).
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn swap_into(
         &mut self,
         nodes: &[Node],

@@ -8,7 +8,7 @@
 //! packings of eight lanes. The tables of letters next to a cell are
 //! rows of eight, one per cell, built per board by permutes into room the
 //! scratch space keeps (never cleared, never copied: zeroing and returning
-//! 2 KB a board cost 4% of a 4x4 board's walk), so a step reads its
+//! 2 KB a board cost 3.5% of a 4x4 board's walk), so a step reads its
 //! neighbours' letters with one load. The walk itself is
 //! [`lane_walk`](super::lane_walk)'s, shared with [`avx512`](super::avx512).
 

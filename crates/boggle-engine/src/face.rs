@@ -56,7 +56,7 @@ impl Face {
     /// This face as rules that read a `Q` as `q` says: under [`QReads::Qu`] a
     /// plain `Q` is the `Qu` face. The one place that mapping is written.
     pub fn with_q(self, q: QReads) -> Face {
-        if q == QReads::Qu && self.as_str() == "Q" {
+        if q == QReads::Qu && self.len == 1 && self.letters[0] == b'Q' {
             Face::QU
         } else {
             self

@@ -89,6 +89,8 @@ pub struct Trie {
     depth: Vec<u8>,
     /// Number of words.
     words: usize,
+    /// The longest word's length.
+    longest: usize,
 }
 
 impl Default for Trie {
@@ -127,6 +129,7 @@ impl Trie {
             letter: Vec::with_capacity(letters / 2 + 1),
             depth: Vec::with_capacity(letters / 2 + 1),
             words: words.len(),
+            longest: words.iter().map(|w| w.len()).max().unwrap_or(0),
         };
         trie.nodes.push(Node::default());
         trie.parent.push(0);
@@ -193,6 +196,11 @@ impl Trie {
         } else {
             u32::from(self.depth[node as usize])
         }
+    }
+
+    /// The longest word's length, 0 for no words: no word found is longer.
+    pub(crate) fn longest(&self) -> usize {
+        self.longest
     }
 
     /// Number of words.

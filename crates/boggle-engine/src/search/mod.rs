@@ -225,6 +225,7 @@ pub struct Searcher<'t> {
     /// word reached along several paths is recorded once. The bits are cleared
     /// from `found` after each board, so nothing is swept per board.
     seen: Vec<u64>,
+    /// `points[len]`: a word of `len` letters' points, for every length in the trie.
     points: Vec<u32>,
     /// The fast walk's record of words: a slot for every word of the trie
     /// and one more, so recording a word never needs room checked. Each slot
@@ -276,7 +277,8 @@ impl<'t> Searcher<'t> {
             neighbour_masks: Vec::new(),
             found: Vec::with_capacity(1024),
             seen,
-            points: Vec::new(),
+            // Every length a word of the trie can have: one pass sums a board.
+            points: (0..=trie.longest()).map(|n| rules.word_score(n)).collect(),
             slots,
             pending: Box::new([Pending::default(); STACK]),
             under: Vec::new(),
@@ -338,19 +340,8 @@ impl<'t> Searcher<'t> {
     }
 
     /// The points of the words found on the last board.
-    fn total(&mut self) -> u32 {
-        let longest = self.found.iter().map(|f| f.len as usize).max().unwrap_or(0);
-        self.cover_points(longest);
+    fn total(&self) -> u32 {
         self.found.iter().map(|f| self.points[f.len as usize]).sum()
-    }
-
-    /// Makes the table of points by word length reach words of `longest` letters.
-    fn cover_points(&mut self, longest: usize) {
-        if longest >= self.points.len() {
-            self.points = (0..=longest.max(32))
-                .map(|n| self.rules.word_score(n))
-                .collect();
-        }
     }
 
     fn set_shape(&mut self, rows: usize, cols: usize) {
@@ -440,14 +431,18 @@ impl<'t> Searcher<'t> {
         let mut count = 0;
         // Without a branch on whether a candidate is new (as `FastWalk::record`).
         let mut record = |nodes: &[u32]| {
+            // Counted in a local: the captured `count` lives in memory, and
+            // adding to it there chained every candidate to the last.
+            let mut n = count;
             for &node in nodes {
                 let len = trie.depth(node);
                 let (word, bit) = (node as usize / 64, 1u64 << (node % 64));
                 let fresh = (len >= min_len) & (seen[word] & bit == 0);
                 seen[word] |= bit * u64::from(fresh);
-                slots[count] = Found { node, len }.pack();
-                count += usize::from(fresh);
+                slots[n] = Found { node, len }.pack();
+                n += usize::from(fresh);
             }
+            count = n;
         };
         let outcome = vector::walk(shape, trie, &board, scratch, STEP_BUDGET, &mut record);
         self.found.clear();
@@ -598,12 +593,6 @@ impl<'t> Searcher<'t> {
     /// under in `under`, which it clears) into the score of each letter in
     /// the open cell, handing `each` every word's partners and points too.
     fn sum_open(&mut self, count: usize, mut each: impl FnMut(u32, u32)) -> [u32; 26] {
-        let longest = self.slots[..count]
-            .iter()
-            .map(|&slot| Found::unpack(slot).len as usize)
-            .max()
-            .unwrap_or(0);
-        self.cover_points(longest);
         let (mut every, mut scores) = (0, [0u32; 26]);
         for &slot in &self.slots[..count] {
             let found = Found::unpack(slot);

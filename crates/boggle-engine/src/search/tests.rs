@@ -427,3 +427,27 @@ fn a_searcher_made_after_another_was_dropped_finds_the_same_words() {
         assert_eq!(fresh.find(&board), kept.find(&board), "{board:?}");
     }
 }
+
+/// Words of every length the trie holds score, past 32 letters and past the
+/// 255 a node's depth is held at: the table of points is made for the
+/// trie's longest word, and a word's length never exceeds it.
+#[test]
+fn the_longest_words_of_a_trie_score_on_boards_of_every_size() {
+    for len in [3, 33, 256, 300] {
+        let word = "AB".repeat(len).split_off(len);
+        let trie = Trie::from_words([word.as_str(), "BAB"]);
+        let faces: Vec<Face> = word.bytes().filter_map(Face::letter).collect();
+        let board = grid_of(1, len, faces);
+        let mut searcher = Searcher::new(&trie, classic(1, len));
+        let found: Vec<u32> = searcher.find(&board).iter().map(|f| f.len).collect();
+        let expected = if len == 3 {
+            vec![3]
+        } else {
+            vec![3, len as u32]
+        };
+        let mut lens = found.clone();
+        lens.sort_unstable();
+        assert_eq!(lens, expected, "{len} letters");
+        assert_eq!(searcher.score(&board), 1 + u32::from(len > 3) * 11, "{len}");
+    }
+}

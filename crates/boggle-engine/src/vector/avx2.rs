@@ -129,11 +129,25 @@ fn any_of(lanes: M, a: V, b: V) -> M {
     _mm256_andnot_si256(none_of(a, b), lanes)
 }
 
-/// The lanes of `lanes` where `a` equals `b`.
+/// Whether `a & b` is not 0 in any lane of `lanes`: one `vptest`.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn equal(lanes: M, a: V, b: V) -> M {
-    _mm256_and_si256(lanes, _mm256_cmpeq_epi32(a, b))
+fn any_lane(lanes: M, a: V, b: V) -> bool {
+    let none: u8;
+    // SAFETY: one `vptest` of two registers and a `setz`: no memory, no
+    // stack. Written out because LLVM narrows the lane masks of a
+    // `_mm256_testz_si256` to 16 bits with packs first (eight instructions).
+    unsafe {
+        std::arch::asm!(
+            "vptest {lanes}, {ab}",
+            "setz {none}",
+            lanes = in(ymm_reg) lanes,
+            ab = in(ymm_reg) _mm256_and_si256(a, b),
+            none = out(reg_byte) none,
+            options(pure, nomem, nostack),
+        );
+    }
+    none == 0
 }
 
 /// The lanes of `a` not in `b`.

@@ -100,11 +100,11 @@ fn any_of(lanes: M, a: V, b: V) -> M {
     _mm256_mask_test_epi32_mask(lanes, a, b)
 }
 
-/// The lanes of `lanes` where `a` equals `b`.
+/// Whether `a & b` is not 0 in any lane of `lanes`.
 #[target_feature(enable = "avx512f,avx512vl")]
 #[inline]
-fn equal(lanes: M, a: V, b: V) -> M {
-    _mm256_mask_cmpeq_epi32_mask(lanes, a, b)
+fn any_lane(lanes: M, a: V, b: V) -> bool {
+    any_of(lanes, a, b) != 0
 }
 
 /// The lanes of `a` not in `b`.

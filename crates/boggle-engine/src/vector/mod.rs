@@ -625,9 +625,10 @@ macro_rules! lane_walk {
                     // SAFETY: `node` is a node of the trie `nodes`, and the lanes of
                     // `step` are its children: `first` plus their rank among its letters.
                     let mut kids = unsafe { children(nodes, node, step, child, rank) };
-                    let qu = equal(step, bits, q_bit);
-                    if count_of(qu) != 0 {
+                    // `bits` has one letter a lane, so `bits & q_bit` is `bits == q_bit`.
+                    if any_lane(step, bits, q_bit) {
                         // Into a Qu cell: on from the Q child to its U child, if any.
+                        let qu = any_of(step, bits, q_bit);
                         let q_masks = masks_of(kids);
                         // SAFETY: the lanes of `qu` are children of `node`, as above.
                         let q_first = unsafe { firsts_of(nodes, kids, qu, child) };

@@ -1,8 +1,8 @@
 //! The dictionary's prefix index: a compact trie laid out for the board search.
 //!
 //! Each node is 8 bytes: a 26-bit mask of the letters that have a child (bit 31
-//! marks the end of a word, bits 26–30 hold its depth) and the index of its
-//! first child. Children of a node are stored next to each other, so the
+//! marks the end of a word, bit 30 a node whose children the vector walk
+//! gathers, bits 26–29 hold its depth) and the index of its first child. Children of a node are stored next to each other, so the
 //! child for a letter is `first + popcount(mask & ((1 << letter) - 1))` (no
 //! pointer per letter).
 //! Nodes are numbered breadth-first, which keeps the short prefixes that every
@@ -23,7 +23,12 @@ const LETTERS: u32 = (1 << 26) - 1;
 const DEPTH_SHIFT: u32 = 26;
 /// The depth `Node::mask` holds for every node at least this deep (the
 /// trie's table of depths has theirs).
-const DEEP: u32 = 31;
+const DEEP: u32 = 15;
+/// Bit of `Node::mask` set on a node whose children the vector walk on
+/// AVX2 gathers rather than loads sixteen at a time: it has more than 16,
+/// or 16 nodes from its first would pass the trie's end. A flag, not a
+/// count and a bounds check, on every step.
+const GATHERED: u32 = 1 << 30;
 
 /// One trie node: the letters it has children for, and where they start.
 /// `repr(C)`, mask first: the vector walk loads a node as one `u64` whose
@@ -52,6 +57,13 @@ impl Node {
     #[inline]
     pub fn letters(self) -> u32 {
         self.mask & LETTERS
+    }
+
+    /// Whether the vector walk gathers this node's children: more than 16
+    /// of them, or 16 nodes from its first would pass the trie's end.
+    #[inline(always)]
+    pub(crate) fn gathered(self) -> bool {
+        self.mask & GATHERED != 0
     }
 
     /// The index of the first child (where the children would start, for a leaf).
@@ -163,6 +175,12 @@ impl Trie {
             trie.nodes[node as usize] = Node { mask, first };
         }
         debug_assert!(trie.children_in_bounds(), "the trie's invariant");
+        let len = trie.nodes.len();
+        for node in &mut trie.nodes {
+            if node.letters().count_ones() > 16 || node.first as usize + 16 > len {
+                node.mask |= GATHERED;
+            }
+        }
         trie
     }
 
@@ -249,6 +267,29 @@ mod tests {
     fn trie(words: &[&str]) -> Trie {
         let bytes: Vec<&[u8]> = words.iter().map(|w| w.as_bytes()).collect();
         Trie::from_sorted(&bytes)
+    }
+
+    /// A node is marked gathered exactly when the vector walk may not load
+    /// 16 nodes from its first: more than 16 children, or past the end.
+    #[test]
+    fn a_node_is_gathered_when_its_sixteen_would_not_do() {
+        // `A` has 26 children; the last `Bx` nodes' 16 from their first
+        // would pass the trie's end (the `BxZ` leaves).
+        let mut words: Vec<String> = ('A'..='Z').map(|c| format!("A{c}")).collect();
+        words.extend(('A'..='Z').map(|c| format!("B{c}Z")));
+        let small = Trie::from_words(&words);
+        let gathered = |prefix: &[u8]| small.node(small.walk(prefix).expect("prefix")).gathered();
+        assert!(gathered(b"A") && gathered(b"B") && gathered(b"BQ"));
+        assert!(!gathered(b"AA") && !gathered(b"BA"));
+        for t in [&small, crate::testing::course_trie(), &trie(&["CAT"])] {
+            for index in 0..t.len() as u32 {
+                let node = t.node(index);
+                let wide = node.letters().count_ones() > 16;
+                let short = node.first() as usize + 16 > t.len();
+                assert_eq!(node.gathered(), wide || short, "node {index}");
+                assert_eq!(t.depth(index) < 15, node.mask >> DEPTH_SHIFT & DEEP < DEEP);
+            }
+        }
     }
 
     #[test]

@@ -250,7 +250,7 @@ unsafe fn gather(nodes: &[Node], lanes: M, index: V) -> Kids {
 /// nodes `index`. A node with at most 16 children whose sixteen nodes
 /// from its first lie in the trie has the sixteen loaded whole (two loads
 /// for each eight) and picked by permutes; any other (near the root, or at the
-/// trie's end) has them gathered.
+/// trie's end), marked [`Node::gathered`] by the trie, has them gathered.
 ///
 /// # Safety
 ///
@@ -259,17 +259,17 @@ unsafe fn gather(nodes: &[Node], lanes: M, index: V) -> Kids {
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn children(nodes: &[Node], node: Node, lanes: M, index: V, rank: V) -> Kids {
-    let first = node.first() as usize;
-    let count = node.letters().count_ones();
-    if count > 16 || first + 16 > nodes.len() {
+    if node.gathered() {
         // SAFETY: this function's contract is `gather`'s.
         return unsafe { gather(nodes, lanes, index) };
     }
+    let first = node.first() as usize;
     let base: *const Node = nodes.as_ptr().wrapping_add(first);
     // Each node's mask is its first half: the even lanes of four nodes.
     let even = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     let eight = |at: usize| -> V {
-        // SAFETY: nodes `first .. first + 16` lie in `nodes`, checked above.
+        // SAFETY: nodes `first .. first + 16` lie in `nodes`: the trie
+        // marks every node of which that is not so `gathered`.
         let (low, high) = unsafe {
             (
                 _mm256_loadu_si256(base.wrapping_add(at).cast()),

@@ -2,9 +2,10 @@
 //!
 //! Each node is 8 bytes: a 26-bit mask of the letters that have a child (bit 31
 //! marks the end of a word, bit 30 a node whose children the vector walk
-//! gathers, bits 26–29 hold its depth) and the index of its first child. Children of a node are stored next to each other, so the
-//! child for a letter is `first + popcount(mask & ((1 << letter) - 1))` (no
-//! pointer per letter).
+//! gathers, bits 26–29 hold its depth) and the index of its first child.
+//! Children of a node are stored next to each other, so the child for a
+//! letter is `first + popcount(mask & ((1 << letter) - 1))` (no pointer per
+//! letter).
 //! Nodes are numbered breadth-first, which keeps the short prefixes that every
 //! board visits (the first two or three levels) together at the front, where
 //! they stay in cache.
@@ -287,7 +288,10 @@ mod tests {
                 let wide = node.letters().count_ones() > 16;
                 let short = node.first() as usize + 16 > t.len();
                 assert_eq!(node.gathered(), wide || short, "node {index}");
-                assert_eq!(t.depth(index) < 15, node.mask >> DEPTH_SHIFT & DEEP < DEEP);
+                assert_eq!(
+                    t.depth(index) < DEEP,
+                    node.mask >> DEPTH_SHIFT & DEEP < DEEP
+                );
             }
         }
     }

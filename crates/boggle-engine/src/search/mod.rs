@@ -99,9 +99,9 @@ use general::{BitSet, Sink, Walk};
 /// reaches it stops, and [`Searcher::exhausted`] says its words are incomplete.
 pub const STEP_BUDGET: u64 = 50_000_000;
 
-/// How many candidates ahead the open walk's records ask for a word's
-/// entry in `under`.
-const LOOK_AHEAD: usize = 8;
+/// How many candidates ahead the open walk's records, and words ahead its
+/// sums, ask for a word's entry in `under` (and its node).
+const LOOK_AHEAD: usize = 16;
 
 /// A search that reached [`STEP_BUDGET`]: its words may be incomplete.
 ///
@@ -554,10 +554,12 @@ impl<'t> Searcher<'t> {
         };
         let count = self.open_vector(faces, open, q)?;
         let mut swaps = [0u32; 32];
-        let letters = self.sum_open(count, |mut found_on, points| {
-            while found_on != 0 {
-                swaps[found_on.trailing_zeros() as usize] += points;
-                found_on &= found_on - 1;
+        let letters = self.sum_open(count, |found_on, points| {
+            // Every partner's lane, without a branch: a word lies on most
+            // partners' swap boards, and a loop over its bits added to the
+            // same few slots in memory one word after another.
+            for (partner, score) in swaps.iter_mut().enumerate() {
+                *score += points & u32::from(found_on & 1 << partner != 0).wrapping_neg();
             }
         });
         (!self.exhausted()).then_some(MoveScores {
@@ -594,10 +596,18 @@ impl<'t> Searcher<'t> {
     /// the open cell, handing `each` every word's partners and points too.
     fn sum_open(&mut self, count: usize, mut each: impl FnMut(u32, u32)) -> [u32; 26] {
         let (mut every, mut scores) = (0, [0u32; 26]);
-        for &slot in &self.slots[..count] {
-            let found = Found::unpack(slot);
-            let points = self.points[found.len as usize];
-            let under = std::mem::take(&mut self.under[found.node as usize]);
+        let slots = &self.slots[..count];
+        for (index, &slot) in slots.iter().enumerate() {
+            // Both loads below miss the cache (as the walk's records do).
+            if let Some(&later) = slots.get(index + LOOK_AHEAD) {
+                let later = Found::unpack(later).node as usize;
+                prefetch(self.under.as_ptr().wrapping_add(later));
+                prefetch(self.trie.nodes().as_ptr().wrapping_add(later));
+            }
+            let node = Found::unpack(slot).node;
+            // Of every word kept, too short or not (0 points then).
+            let points = self.points[self.trie.depth(node) as usize];
+            let under = std::mem::take(&mut self.under[node as usize]);
             each(under.partners, points);
             let mask = under.letters;
             if mask & ANY_LETTER != 0 {
@@ -627,7 +637,7 @@ impl<'t> Searcher<'t> {
         let mut board = vector_board(faces, Some(open.cell))?;
         board.q = q;
         let scratch = self.vector_scratch.get_or_insert_with(Default::default);
-        let (trie, min_len) = (self.trie, self.rules.min_len as u32);
+        let trie = self.trie;
         let (under, slots) = (&mut self.under, &mut self.slots);
         // `partners_of[letter]`: the partners showing it, those a path that
         // took that letter in the open cell may still swap with.
@@ -638,20 +648,25 @@ impl<'t> Searcher<'t> {
                 & open.partners
         });
         let mut count = 0;
-        // As `FastWalk::record_open`: a word gets one slot, at its first finding.
+        // As `FastWalk::record_open`: a word gets one slot, at its first
+        // finding. Words too short to count are kept too, as `sum_open`
+        // gives them no points: their lengths are looked up there, once a
+        // word, not here once a path, where each was a load that missed.
         let mut record = |nodes: &[u32], paths: &[u32]| {
+            // In locals: captured, the count and the buffers' addresses live
+            // in memory, reloaded (and the count stored) every candidate.
+            let (under, slots, mut n) = (&mut under[..], &mut slots[..], count);
             if open.partners == 0 {
                 // The letters alone, without a branch on whether a word is new.
                 for (&node, &path) in nodes.iter().zip(paths) {
                     let (state, _) = vector::split(path);
-                    let len = trie.depth(node);
-                    let word = len >= min_len;
                     let entry = &mut under[node as usize];
                     let old = entry.letters;
-                    entry.letters = old | u32::from(word) << state;
-                    slots[count] = Found { node, len }.pack();
-                    count += usize::from(word & (old == 0));
+                    entry.letters = old | 1 << state;
+                    slots[n] = u64::from(node);
+                    n += usize::from(old == 0);
                 }
+                count = n;
                 return;
             }
             for (index, (&node, &path)) in nodes.iter().zip(paths).enumerate() {
@@ -661,10 +676,6 @@ impl<'t> Searcher<'t> {
                     prefetch(under.as_ptr().wrapping_add(later as usize));
                 }
                 let (state, cells) = vector::split(path);
-                let len = trie.depth(node);
-                if len < min_len {
-                    continue;
-                }
                 let (letters, partners) = if vector::is_swapped(state) {
                     (0, 1 << (state & 31))
                 } else {
@@ -678,9 +689,10 @@ impl<'t> Searcher<'t> {
                 let old = entry.letters | entry.partners;
                 entry.letters |= letters;
                 entry.partners |= partners;
-                slots[count] = Found { node, len }.pack();
-                count += usize::from(old == 0);
+                slots[n] = u64::from(node);
+                n += usize::from(old == 0);
             }
+            count = n;
         };
         let outcome =
             vector::walk_open(shape, trie, &board, open, scratch, STEP_BUDGET, &mut record);

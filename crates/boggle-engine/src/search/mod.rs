@@ -626,9 +626,10 @@ impl<'t> Searcher<'t> {
     /// The open walk of [`Searcher::score_letters`] and
     /// [`Searcher::score_moves`] on the vector walk: its words in `slots`,
     /// what they were found under in `under`, as the bitmask walk leaves
-    /// them, and how many; `None` (with nothing left behind) where the
-    /// vector walk cannot take the board. The board's `Q` faces were checked
-    /// against `q` by the caller.
+    /// them but with the words too short to count too (which
+    /// [`Searcher::sum_open`] scores 0), and how many; `None` (with nothing
+    /// left behind) where the vector walk cannot take the board. The
+    /// board's `Q` faces were checked against `q` by the caller.
     fn open_vector(&mut self, faces: &[Face], open: vector::Open, q: QReads) -> Option<usize> {
         let shape = self
             .vector
